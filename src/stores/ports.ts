@@ -1,0 +1,160 @@
+/**
+ * The ports every store adapter implements. Everything outside src/stores talks to these only.
+ *
+ * Semantics follow EventStoreDB and MongoDB, so that the embedded SQLite adapters never promise
+ * more than production can keep: no transaction spans two streams, nor the event store and the
+ * read models.
+ */
+
+/**
+ * Position in the global log. Opaque to callers, but every adapter encodes it so that plain
+ * string comparison (`a < b`) orders positions in commit order. `START` sorts before every event.
+ */
+export type Position = string;
+export const START: Position = '';
+
+export function positionAfter(a: Position, b: Position): boolean {
+  return a > b;
+}
+
+/** Expected revision of a stream before an append: the last event's revision, or a condition. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
+
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+
+export interface EventMetadata {
+  actor: { kind: ActorKind; id: number | string | null };
+  request_id: string;
+  /** ISO-8601 instant the command was decided at. */
+  time: string;
+  /** Reason given with an administrator's decision. */
+  reason?: string;
+}
+
+export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>>
+  extends NewEvent<Type, Data> {
+  stream: string;
+  /** 0-based revision of the event within its stream. */
+  revision: number;
+  position: Position;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: the next append's expected revision. */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended. */
+  position: Position;
+}
+
+export class WrongExpectedVersion extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual revision, or 'no_stream' when it does not exist. */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersion';
+  }
+}
+
+export interface ReadStreamOptions {
+  /** 'backwards' reads from the last event towards the first. */
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface EventStore {
+  /**
+   * Appends events atomically to one stream, or raises WrongExpectedVersion and appends nothing.
+   * Appending an empty list is not allowed.
+   */
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** The stream's events in revision order (or reverse); an empty list when it does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Up to maxCount events of the global log strictly after `from`, in commit order. */
+  readAll(from: Position, maxCount: number): Promise<RecordedEvent[]>;
+  /**
+   * Every event strictly after `from`, in commit order, then each new one as it is committed.
+   * Pull-based: the adapter reads ahead only as far as the consumer pulls. Ends when the
+   * iterator's return() is called or the signal aborts.
+   */
+  subscribeAll(from: Position, signal?: AbortSignal): AsyncIterable<RecordedEvent>;
+  /** Position of the last event in the global log, START when empty. */
+  headPosition(): Promise<Position>;
+  close(): Promise<void>;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface StoredDocument<Doc = Record<string, unknown>> {
+  id: string;
+  doc: Doc;
+  /** Position of the last event applied to this document. */
+  position: Position;
+}
+
+/**
+ * One change to a read-model document. `doc: null` deletes it. The write is applied only when
+ * `position` is after the position stored with the document (deletions keep a tombstone with
+ * their position), so replaying an event changes nothing.
+ */
+export interface DocumentWrite {
+  collection: string;
+  id: string;
+  doc: Record<string, unknown> | null;
+  position: Position;
+}
+
+export interface CollectionSpec {
+  name: string;
+  /** Top-level fields that `find` filters on. */
+  indexes: string[];
+}
+
+export interface DocumentStore {
+  /** Creates the collections' indexes; idempotent. */
+  ensureCollections(specs: CollectionSpec[]): Promise<void>;
+  get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null>;
+  /** Documents whose top-level fields equal every value in `where`, ordered by id. */
+  find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]>;
+  /**
+   * Applies the writes (each guarded by its position) and then records the checkpoint, if given.
+   * Not atomic across documents in production: the position guard makes a retry harmless.
+   */
+  write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void>;
+  checkpoint(projection: string): Promise<Position>;
+  /** Removes every document of the collection and the projection's checkpoint (for rebuilds). */
+  dropCollection(collection: string): Promise<void>;
+  resetCheckpoint(projection: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SessionStore {
+  get(id: string): Promise<Record<string, unknown> | null>;
+  /** Stores the session; it expires `ttlMs` after this call unless set again. */
+  set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void>;
+  destroy(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreHealth {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
+
+/** The stores the service runs on, whichever adapters implement them. */
+export interface Stores {
+  events: EventStore;
+  documents: DocumentStore;
+  sessions: SessionStore;
+  health(): Promise<StoreHealth[]>;
+  close(): Promise<void>;
+}
