@@ -125,13 +125,15 @@ export interface DocumentStore {
   /** Documents whose top-level fields equal every value in `where`, ordered by id. */
   find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]>;
   /**
-   * Applies the writes (each guarded by its position) and then records the checkpoint, if given.
+   * Applies the writes (each guarded by its position) and then records the checkpoint, if given;
+   * a checkpoint only moves forward.
    * Not atomic across documents in production: the position guard makes a retry harmless.
    */
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
-  /** Removes every document of the collection and the projection's checkpoint (for rebuilds). */
+  /** Removes every document and tombstone of the collection (for rebuilds). */
   dropCollection(collection: string): Promise<void>;
+  /** Forgets the projection's checkpoint, so that it starts again from START. */
   resetCheckpoint(projection: string): Promise<void>;
   close(): Promise<void>;
 }

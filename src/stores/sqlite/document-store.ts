@@ -1,0 +1,140 @@
+import type { Statement, Transaction } from 'better-sqlite3';
+import {
+  START,
+  type CollectionSpec,
+  type DocumentStore,
+  type DocumentWrite,
+  type Position,
+  type Scalar,
+  type StoredDocument,
+} from '../ports';
+import type { Database } from './database';
+
+/**
+ * Field names end up inside SQL text (index names, JSON paths), so only plain identifiers pass;
+ * collection names follow the same rule so that every adapter accepts the same names.
+ */
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+function checkName(kind: string, name: string): string {
+  if (!NAME.test(name)) throw new Error(`invalid ${kind} name ${JSON.stringify(name)}: use ${NAME}`);
+  return name;
+}
+
+/**
+ * Ids are strings; digit-only ids sort by numeric value (as MongoDB sorts integer ids) before the
+ * others, which sort as plain strings. Comparing length then digits, with leading zeros trimmed,
+ * orders numbers of any size without converting them.
+ */
+const ORDER_BY_ID = `ORDER BY
+  id = '' OR id GLOB '*[^0-9]*',
+  CASE WHEN id GLOB '*[^0-9]*' THEN 0 ELSE length(ltrim(id, '0')) END,
+  CASE WHEN id GLOB '*[^0-9]*' THEN '' ELSE ltrim(id, '0') END,
+  id`;
+
+/**
+ * One equality term per field. json_extract alone would conflate true with 1 and a JSON string
+ * with an array's text, so the JSON type is checked beside the indexed expression. Null matches
+ * a null or missing field, as in MongoDB.
+ */
+function condition(field: string, value: Scalar): { sql: string; params: (string | number)[] } {
+  const path = `json_extract(doc, '$.${checkName('field', field)}')`;
+  const type = `json_type(doc, '$.${field}')`;
+  if (value === null) return { sql: `${path} IS NULL`, params: [] };
+  if (typeof value === 'boolean') return { sql: `${path} = ? AND ${type} = '${value}'`, params: [value ? 1 : 0] };
+  if (typeof value === 'number') return { sql: `${path} = ? AND ${type} IN ('integer', 'real')`, params: [value] };
+  return { sql: `${path} = ? AND ${type} = 'text'`, params: [value] };
+}
+
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
+  private readonly getCheckpoint: Statement<[string], { position: Position }>;
+  private readonly deleteCheckpoint: Statement<[string]>;
+  private readonly deleteCollection: Statement<[string]>;
+  private readonly findStatements = new Map<string, Statement<(string | number)[], { doc: string }>>();
+  private readonly writeTransaction: Transaction<
+    (writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }) => void
+  >;
+
+  /** The database belongs to the caller, who closes it after this store. */
+  constructor(private readonly db: Database) {
+    this.getDocument = db.prepare(
+      'SELECT doc, position FROM documents WHERE collection = ? AND id = ? AND doc IS NOT NULL',
+    );
+    this.getCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
+    this.deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE projection = ?');
+    this.deleteCollection = db.prepare('DELETE FROM documents WHERE collection = ?');
+    // A deletion stores a NULL doc: the tombstone keeps its position so a replayed write loses.
+    const upsert = db.prepare<[string, string, string | null, Position]>(`
+      INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, ?, ?)
+      ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
+      WHERE excluded.position > documents.position`);
+    const setCheckpoint = db.prepare<[string, Position]>(`
+      INSERT INTO checkpoints (projection, position) VALUES (?, ?)
+      ON CONFLICT (projection) DO UPDATE SET position = excluded.position
+      WHERE excluded.position > checkpoints.position`);
+    this.writeTransaction = db.transaction((writes, checkpoint) => {
+      for (const { collection, id, doc, position } of writes) {
+        upsert.run(collection, id, doc === null ? null : JSON.stringify(doc), position);
+      }
+      if (checkpoint) setCheckpoint.run(checkpoint.projection, checkpoint.position);
+    });
+  }
+
+  async ensureCollections(specs: CollectionSpec[]): Promise<void> {
+    for (const spec of specs) {
+      checkName('collection', spec.name);
+      // One index per field name serves every collection that declares it; leading with the
+      // collection keeps each collection's entries together.
+      for (const field of spec.indexes) {
+        this.db.exec(`CREATE INDEX IF NOT EXISTS documents_by_${checkName('field', field)}
+          ON documents (collection, json_extract(doc, '$.${field}'))`);
+      }
+    }
+  }
+
+  async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
+    const row = this.getDocument.get(collection, id);
+    return row ? { id, doc: JSON.parse(row.doc) as Doc, position: row.position } : null;
+  }
+
+  async find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]> {
+    const conditions = Object.entries(where).map(([field, value]) => condition(field, value));
+    const sql = [
+      'SELECT doc FROM documents WHERE collection = ? AND doc IS NOT NULL',
+      ...conditions.map((c) => `AND ${c.sql}`),
+      ORDER_BY_ID,
+    ].join(' ');
+    const rows = this.findStatement(sql).all(collection, ...conditions.flatMap((c) => c.params));
+    return rows.map((row) => JSON.parse(row.doc) as Doc);
+  }
+
+  async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
+    this.writeTransaction.immediate(writes, checkpoint);
+  }
+
+  async checkpoint(projection: string): Promise<Position> {
+    return this.getCheckpoint.get(projection)?.position ?? START;
+  }
+
+  async dropCollection(collection: string): Promise<void> {
+    this.deleteCollection.run(collection);
+  }
+
+  async resetCheckpoint(projection: string): Promise<void> {
+    this.deleteCheckpoint.run(projection);
+  }
+
+  /** The SQL text depends only on the fields and the kinds of their values: few variants. */
+  private findStatement(sql: string): Statement<(string | number)[], { doc: string }> {
+    let statement = this.findStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.findStatements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Nothing to release: the shared database is closed by whoever opened it. */
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,174 @@
+import type { Statement, Transaction } from 'better-sqlite3';
+import {
+  START,
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from '../ports';
+import type { Database } from './database';
+
+const BATCH_SIZE = 500;
+/** Another process (the CLI, a second API instance) may append to the file: look again this often. */
+const POLL_INTERVAL_MS = 100;
+const POSITION_DIGITS = 20;
+
+interface EventRow {
+  position: number;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** Zero-padded so that string order is commit order, as the port promises. */
+function encodePosition(sequence: number): Position {
+  return String(sequence).padStart(POSITION_DIGITS, '0');
+}
+
+function decodePosition(position: Position): number {
+  if (position === START) return 0;
+  if (!/^\d{20}$/.test(position)) throw new Error(`not a SQLite event store position: ${position}`);
+  return Number(position);
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    stream: row.stream,
+    revision: row.revision,
+    position: encodePosition(row.position),
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+  };
+}
+
+function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === 'no_stream';
+    case 'stream_exists':
+      return actual !== 'no_stream';
+    default:
+      return actual === expected;
+  }
+}
+
+export class SqliteEventStore implements EventStore {
+  private readonly lastRevision: Statement<[string], { revision: number | null }>;
+  private readonly insert: Statement<[string, number, string, string, string]>;
+  private readonly forwards: Statement<[string, number], EventRow>;
+  private readonly backwards: Statement<[string, number], EventRow>;
+  private readonly after: Statement<[number, number], EventRow>;
+  private readonly head: Statement<[], { position: number | null }>;
+  private readonly appendTransaction: Transaction<
+    (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
+  >;
+  /** Wakes the subscriptions that have caught up, on an append in this process or on close. */
+  private readonly waiters = new Set<() => void>();
+  /** Counts appends in this process, so a subscription can tell it missed one while it was busy. */
+  private appends = 0;
+  private closed = false;
+
+  /** The database belongs to the caller, who closes it after this store. */
+  constructor(db: Database) {
+    this.lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
+    this.insert = db.prepare(
+      'INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
+    this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
+    this.after = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+    this.head = db.prepare('SELECT max(position) AS position FROM events');
+    this.appendTransaction = db.transaction((stream, events, expected) => {
+      const last = this.lastRevision.get(stream)?.revision ?? null;
+      const actual = last ?? 'no_stream';
+      if (!satisfies(expected, actual)) throw new WrongExpectedVersion(stream, expected, actual);
+      let revision = last ?? -1;
+      let sequence = 0;
+      for (const event of events) {
+        revision += 1;
+        const data = JSON.stringify(event.data);
+        const metadata = JSON.stringify(event.metadata);
+        sequence = Number(this.insert.run(stream, revision, event.type, data, metadata).lastInsertRowid);
+      }
+      return { nextExpectedRevision: revision, position: encodePosition(sequence) };
+    });
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error(`stream ${stream}: nothing to append`);
+    // IMMEDIATE takes the write lock before reading the last revision, so that two processes
+    // cannot both pass the expected-revision check.
+    const result = this.appendTransaction.immediate(stream, events, expected);
+    this.appends += 1;
+    this.wakeSubscriptions();
+    return result;
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const statement = options.direction === 'backwards' ? this.backwards : this.forwards;
+    // LIMIT -1 is SQLite's "no limit".
+    return statement.all(stream, options.maxCount ?? -1).map(toRecorded);
+  }
+
+  async readAll(from: Position, maxCount: number): Promise<RecordedEvent[]> {
+    return this.readAfter(from, maxCount);
+  }
+
+  async *subscribeAll(from: Position, signal?: AbortSignal): AsyncIterable<RecordedEvent> {
+    let last = from;
+    while (!this.closed && !signal?.aborted) {
+      const appendsBeforeRead = this.appends;
+      const batch = this.readAfter(last, BATCH_SIZE);
+      for (const event of batch) {
+        yield event;
+        last = event.position;
+        if (this.closed || signal?.aborted) return;
+      }
+      // An append that landed while the consumer held an event had no waiter to wake: read again at once.
+      if (batch.length < BATCH_SIZE && this.appends === appendsBeforeRead) await this.waitForAppend(signal);
+    }
+  }
+
+  async headPosition(): Promise<Position> {
+    const position = this.head.get()?.position ?? null;
+    return position === null ? START : encodePosition(position);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wakeSubscriptions();
+  }
+
+  private readAfter(from: Position, maxCount: number): RecordedEvent[] {
+    return this.after.all(decodePosition(from), maxCount).map(toRecorded);
+  }
+
+  private wakeSubscriptions(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /** Resolves on an append in this process, after the poll interval, on abort or on close. */
+  private waitForAppend(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', wake);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, POLL_INTERVAL_MS);
+      signal?.addEventListener('abort', wake, { once: true });
+      this.waiters.add(wake);
+    });
+  }
+}

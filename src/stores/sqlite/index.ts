@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Stores } from '../ports';
+import { openDatabase } from './database';
+import { SqliteDocumentStore } from './document-store';
+import { SqliteEventStore } from './event-store';
+import { SqliteSessionStore } from './session-store';
+
+export { openDatabase, type Database } from './database';
+export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
+
+/** The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`. */
+export function openSqliteStores(dataDir: string): Stores {
+  const file = join(dataDir, 'platform.db');
+  const db = openDatabase(file);
+  const events = new SqliteEventStore(db);
+  const documents = new SqliteDocumentStore(db);
+  const sessions = new SqliteSessionStore(db);
+  let closing: Promise<void> | undefined;
+
+  return {
+    events,
+    documents,
+    sessions,
+    async health() {
+      try {
+        db.prepare('SELECT 1').get();
+        return [{ name: 'sqlite', ok: true, detail: file }];
+      } catch (error) {
+        return [{ name: 'sqlite', ok: false, detail: error instanceof Error ? error.message : String(error) }];
+      }
+    },
+    close() {
+      // Subscriptions end first, so none reads from a closed connection.
+      closing ??= (async () => {
+        await Promise.all([events.close(), documents.close(), sessions.close()]);
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

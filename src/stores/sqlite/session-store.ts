@@ -1,0 +1,54 @@
+import type { Statement } from 'better-sqlite3';
+import type { SessionStore } from '../ports';
+import type { Database } from './database';
+
+const PURGE_INTERVAL_MS = 60_000;
+
+export class SqliteSessionStore implements SessionStore {
+  private readonly select: Statement<[string], { data: string; expires_at: number }>;
+  private readonly upsert: Statement<[string, string, number]>;
+  private readonly remove: Statement<[string]>;
+  private readonly removeExpired: Statement<[string, number]>;
+  private readonly purge: Statement<[number]>;
+  private lastPurge = Date.now();
+
+  /** The database belongs to the caller, who closes it after this store. */
+  constructor(db: Database) {
+    this.select = db.prepare('SELECT data, expires_at FROM sessions WHERE id = ?');
+    this.upsert = db.prepare(`
+      INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at`);
+    this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+    // Guarded by the expiry too: another process may have renewed the session since the read.
+    this.removeExpired = db.prepare('DELETE FROM sessions WHERE id = ? AND expires_at <= ?');
+    this.purge = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  }
+
+  async get(id: string): Promise<Record<string, unknown> | null> {
+    const row = this.select.get(id);
+    if (!row) return null;
+    const now = Date.now();
+    if (row.expires_at <= now) {
+      this.removeExpired.run(id, now);
+      return null;
+    }
+    return JSON.parse(row.data) as Record<string, unknown>;
+  }
+
+  async set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    this.upsert.run(id, JSON.stringify(data), now + ttlMs);
+    // Sessions abandoned without logout are never read again: sweep them now and then.
+    if (now - this.lastPurge >= PURGE_INTERVAL_MS) {
+      this.lastPurge = now;
+      this.purge.run(now);
+    }
+  }
+
+  async destroy(id: string): Promise<void> {
+    this.remove.run(id);
+  }
+
+  /** Nothing to release: the shared database is closed by whoever opened it. */
+  async close(): Promise<void> {}
+}

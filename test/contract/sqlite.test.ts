@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { START, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
+import {
+  openDatabase,
+  openSqliteStores,
+  SqliteDocumentStore,
+  SqliteEventStore,
+  SqliteSessionStore,
+} from '../../src/stores/sqlite';
+import { documentStoreContract } from './document-store.contract';
+import { eventStoreContract } from './event-store.contract';
+import { sessionStoreContract } from './session-store.contract';
+
+const THREADS = 8;
+
+function event(type: string): NewEvent {
+  return { type, data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() } };
+}
+
+interface AppendOutcome {
+  ok: boolean;
+  threadId: number;
+  name?: string;
+  actual?: number | 'no_stream';
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'platform-sqlite-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SQLite event store', () => {
+  eventStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.events, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite document store', () => {
+  documentStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.documents, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite session store', () => {
+  sessionStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.sessions, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite database file', () => {
+  it('is created with its directory and opened for durable, shared use', () => {
+    const db = openDatabase(join(dir, 'nested', 'deeper', 'settings.db'));
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps events, documents and sessions across close and reopen', async () => {
+    const stream = `reopen-${randomUUID()}`;
+    const first = openSqliteStores(dir);
+    const { position } = await first.events.append(stream, [event('Kept')], 'no_stream');
+    await first.documents.write([{ collection: 'reopened', id: stream, doc: { kept: true }, position }], {
+      projection: 'reopened',
+      position,
+    });
+    await first.sessions.set(stream, { kept: true }, 60_000);
+    await first.close();
+
+    const second = openSqliteStores(dir);
+    try {
+      expect((await second.events.readStream(stream)).map((e) => [e.type, e.position])).toEqual([['Kept', position]]);
+      expect(await second.documents.get('reopened', stream)).toEqual({ id: stream, doc: { kept: true }, position });
+      expect(await second.documents.checkpoint('reopened')).toBe(position);
+      expect(await second.sessions.get(stream)).toEqual({ kept: true });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('reports health, and closes once', async () => {
+    const stores = openSqliteStores(dir);
+    expect(await stores.health()).toEqual([{ name: 'sqlite', ok: true, detail: join(dir, 'platform.db') }]);
+    await stores.close();
+    await stores.close();
+    expect(await stores.health()).toEqual([{ name: 'sqlite', ok: false, detail: expect.any(String) }]);
+  });
+
+  it('ends open subscriptions when the stores close', async () => {
+    const stores = openSqliteStores(dir);
+    const subscription = (async () => {
+      const seen: RecordedEvent[] = [];
+      for await (const e of stores.events.subscribeAll(START)) seen.push(e);
+      return seen;
+    })();
+    await delay(200);
+    await stores.close();
+    await expect(subscription).resolves.toEqual(expect.any(Array));
+  });
+
+  it('rejects a position that is not its own', async () => {
+    const stores = openSqliteStores(dir);
+    try {
+      await expect(stores.events.readAll('42', 10)).rejects.toThrow('position');
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('purges expired sessions that are never read again', async () => {
+    const db = openDatabase(join(dir, 'platform.db'));
+    const sessions = new SqliteSessionStore(db);
+    const [abandoned, active] = [randomUUID(), randomUUID()];
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      await sessions.set(abandoned, {}, 1000);
+      clock.mockReturnValue(now + 61_000);
+      await sessions.set(active, {}, 1000);
+      const ids = db.prepare<[string, string], { id: string }>('SELECT id FROM sessions WHERE id IN (?, ?)');
+      expect(ids.all(abandoned, active)).toEqual([{ id: active }]);
+    } finally {
+      clock.mockRestore();
+      db.close();
+    }
+  });
+
+  it('accepts only plain identifiers as collection and field names', async () => {
+    const db = openDatabase(join(dir, 'platform.db'));
+    const documents = new SqliteDocumentStore(db);
+    try {
+      for (const name of ['Users', '1users', 'users-x', "x'); DROP TABLE documents; --", '']) {
+        await expect(documents.ensureCollections([{ name, indexes: [] }])).rejects.toThrow('invalid collection');
+      }
+      for (const field of ['a.b', 'A', "a')"]) {
+        await expect(documents.ensureCollections([{ name: 'users', indexes: [field] }])).rejects.toThrow('invalid field');
+        await expect(documents.find('users', { [field]: 1 })).rejects.toThrow('invalid field');
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('SQLite event store shared by several connections', () => {
+  it('delivers an event appended through one connection to a subscription on another', async () => {
+    const file = join(dir, 'platform.db');
+    const [writerDb, readerDb] = [openDatabase(file), openDatabase(file)];
+    const writer = new SqliteEventStore(writerDb);
+    const reader = new SqliteEventStore(readerDb);
+    const abort = new AbortController();
+    const limit = setTimeout(() => abort.abort(), 5000);
+    try {
+      const stream = `polled-${randomUUID()}`;
+      const received = (async () => {
+        for await (const e of reader.subscribeAll(await reader.headPosition(), abort.signal)) {
+          if (e.stream === stream) return e;
+        }
+        return null;
+      })();
+      await delay(200);
+      const { position } = await writer.append(stream, [event('FromAnotherConnection')], 'no_stream');
+      expect(await received).toMatchObject({ stream, type: 'FromAnotherConnection', position });
+    } finally {
+      clearTimeout(limit);
+      abort.abort();
+      await Promise.all([writer.close(), reader.close()]);
+      writerDb.close();
+      readerDb.close();
+    }
+  });
+
+  it(`lets exactly one of ${THREADS} threads win a race on the same expected revision`, async () => {
+    const file = join(dir, 'platform.db');
+    const stream = `threads-${randomUUID()}`;
+    const stores = openSqliteStores(dir);
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const workers: Worker[] = [];
+    try {
+      await stores.events.append(stream, [event('Opened')], 'no_stream');
+      for (let i = 0; i < THREADS; i++) {
+        workers.push(new Worker(join(__dirname, 'sqlite-append-worker.js'), { workerData: { file, stream, expected: 0, gate: gate.buffer } }));
+      }
+      await Promise.all(workers.map((w) => once(w, 'message')));
+      const outcomes = workers.map(async (w) => (await once(w, 'message'))[0] as AppendOutcome);
+      const exits = workers.map((w) => once(w, 'exit'));
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+
+      const results = await Promise.all(outcomes);
+      await Promise.all(exits);
+      const winners = results.filter((r) => r.ok);
+      expect(winners).toHaveLength(1);
+      expect(results.filter((r) => !r.ok)).toEqual(
+        Array.from({ length: THREADS - 1 }, () => expect.objectContaining({ name: 'WrongExpectedVersion', actual: 1 })),
+      );
+      const events = await stores.events.readStream(stream);
+      expect(events.map((e) => [e.revision, e.metadata.request_id])).toEqual([
+        [0, expect.any(String)],
+        [1, `thread-${winners[0]?.threadId}`],
+      ]);
+    } finally {
+      // Releases any worker still at the gate, should the test have failed before.
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await Promise.all(workers.map((w) => w.terminate()));
+      await stores.close();
+    }
+  }, 60_000);
+});
