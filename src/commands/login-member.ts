@@ -1,0 +1,40 @@
+import { fold } from '../domain/decider';
+import { memberDecider, memberStream, MemberEvent } from '../domain/member';
+import { EventStore } from '../stores/ports';
+import { AuthenticationFailed } from './errors';
+import { PasswordHasher } from './passwords';
+
+export interface LoggedIn {
+  member_id: number;
+  username: string;
+  nickname: string | null;
+  /** Position of the member's last event, for the session's next read to wait on. */
+  position: string;
+}
+
+/**
+ * Checks a member's password against the member's own stream (not a read model), so a member
+ * can log in the moment registration answers. Unknown user and wrong password look the same.
+ */
+export async function loginMember(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  password: string,
+): Promise<LoggedIn> {
+  const events = await store.readStream(memberStream(username));
+  const state = fold(memberDecider, events as unknown as MemberEvent[]);
+  const valid =
+    state.status === 'registered'
+      ? await hasher.verify(state.password_hash, password)
+      : await hasher.verifyNothing(password);
+  if (!valid || state.status !== 'registered') {
+    throw new AuthenticationFailed();
+  }
+  return {
+    member_id: state.member_id,
+    username: state.username,
+    nickname: state.nickname,
+    position: events[events.length - 1]!.position,
+  };
+}

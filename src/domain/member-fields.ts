@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Field rules of a developer member (specification §2.2). ASCII-only usernames keep
+ * case-insensitive uniqueness a plain lower-casing, with no Unicode look-alikes to confuse.
+ */
+export const PASSWORD_MIN_LENGTH = 6;
+// Argon2 accepts any length; the cap stops a multi-megabyte password from costing a hash.
+export const PASSWORD_MAX_LENGTH = 128;
+
+const absentWhenEmpty = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export const usernameSchema = z
+  .string({ error: 'username is required and must be a string' })
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_.-]{2,31}$/,
+    "username must be 3 to 32 characters: a letter, then letters, digits, '_', '.' or '-'",
+  );
+
+export const passwordSchema = z
+  .string({ error: 'password is required and must be a string' })
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const nicknameSchema = z.preprocess(
+  absentWhenEmpty,
+  z
+    .string({ error: 'nickname must be a string' })
+    .trim()
+    .max(64, 'nickname must be at most 64 characters')
+    .optional(),
+);
+
+const emailSchema = z.preprocess(
+  absentWhenEmpty,
+  z
+    .email({ error: 'email must be an e-mail address such as dev@example.com' })
+    .max(254, 'email must be at most 254 characters')
+    .optional(),
+);
+
+const mobileSchema = z.preprocess(
+  absentWhenEmpty,
+  z
+    .string({ error: 'mobile must be a string' })
+    .regex(/^\+?[1-9][0-9]{5,14}$/, 'mobile must be 6 to 15 digits, optionally after a leading +')
+    .optional(),
+);
+
+export const registrationSchema = z
+  .strictObject({
+    username: usernameSchema,
+    password: passwordSchema,
+    nickname: nicknameSchema,
+    email: emailSchema,
+    mobile: mobileSchema,
+  })
+  .refine((r) => r.email !== undefined || r.mobile !== undefined, {
+    message: 'give at least one of email and mobile',
+    path: ['email'],
+    // Reported together with the other fields' problems, not only once they are fixed.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  });
+
+export type Registration = z.infer<typeof registrationSchema>;
+
+export const loginSchema = z.strictObject({
+  username: z
+    .string({ error: 'username is required and must be a string' })
+    .min(1, 'username is required')
+    .max(64, 'username must be at most 64 characters'),
+  password: z
+    .string({ error: 'password is required and must be a string' })
+    .min(1, 'password is required')
+    .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+
+export function normaliseUsername(username: string): string {
+  return username.toLowerCase();
+}

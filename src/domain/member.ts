@@ -1,0 +1,61 @@
+import { Decider, DomainError, DomainEvent } from './decider';
+import { normaliseUsername } from './member-fields';
+
+/**
+ * A developer member. Its stream is named after the normalised username, so the event store's
+ * `no_stream` check on the first append is what makes usernames unique, case-insensitively.
+ */
+export function memberStream(username: string): string {
+  return `member-${normaliseUsername(username)}`;
+}
+
+export interface MemberProfile {
+  member_id: number;
+  username: string;
+  nickname: string | null;
+  email: string | null;
+  mobile: string | null;
+  /** Self-describing PHC string (algorithm and parameters included), never the password. */
+  password_hash: string;
+}
+
+export type MemberRegistered = DomainEvent<'MemberRegistered', MemberProfile>;
+export type MemberEvent = MemberRegistered;
+
+export type RegisterMember = { type: 'RegisterMember'; data: MemberProfile };
+export type MemberCommand = RegisterMember;
+
+export type MemberState = { status: 'none' } | ({ status: 'registered' } & MemberProfile);
+
+export function assertUsernameAvailable(state: MemberState, username: string): void {
+  if (state.status === 'registered') {
+    throw new DomainError('username_taken', `the username "${username}" is already registered: choose another one`);
+  }
+}
+
+export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
+  initialState: { status: 'none' },
+
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'MemberRegistered':
+        return { status: 'registered', ...event.data };
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterMember': {
+        const { member_id, username, password_hash } = command.data;
+        assertUsernameAvailable(state, username);
+        if (!Number.isSafeInteger(member_id) || member_id < 1) {
+          throw new DomainError('invalid_member_id', 'member ids are positive integers');
+        }
+        if (!password_hash.startsWith('$argon2id$')) {
+          throw new DomainError('invalid_password_hash', 'a member is registered with an Argon2id hash only');
+        }
+        return [{ type: 'MemberRegistered', data: command.data }];
+      }
+    }
+  },
+};

@@ -1,0 +1,28 @@
+import { Decider, DomainError, DomainEvent, fold } from '../../src/domain/decider';
+
+/** Given events, when a command, then events or a DomainError: how every decider test reads. */
+export function given<Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+  history: Event[],
+) {
+  return {
+    when(command: Command) {
+      const run = () => decider.decide(command, fold(decider, history));
+      return {
+        then(expected: Event[]) {
+          expect(run()).toEqual(expected);
+        },
+        thenRefuses(error: string) {
+          let caught: unknown;
+          try {
+            run();
+          } catch (err) {
+            caught = err;
+          }
+          expect(caught).toBeInstanceOf(DomainError);
+          expect((caught as DomainError).error).toBe(error);
+        },
+      };
+    },
+  };
+}
