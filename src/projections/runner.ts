@@ -1,0 +1,149 @@
+import type { Logger } from 'pino';
+import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../stores/ports';
+import { Projection } from './projection';
+
+export type RunnerStatus = 'stopped' | 'running' | 'failed';
+
+/** The read models did not reach a position in time: the caller answers "try again" instead of stale data. */
+export class ProjectionLag extends Error {
+  constructor(readonly position: Position) {
+    super(`read models have not reached position ${position} yet`);
+    this.name = 'ProjectionLag';
+  }
+}
+
+interface Waiter {
+  position: Position;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+// Checkpoints of events a projection ignores are flushed on a timer rather than one write each.
+const CHECKPOINT_FLUSH_MS = 100;
+
+/**
+ * Follows the global log from the projections' checkpoints and applies each event to every
+ * projection that has not seen it. One subscription serves all projections so they advance
+ * together, which keeps `waitFor` a single comparison.
+ */
+export class ProjectionRunner {
+  private checkpoints = new Map<string, Position>();
+  private pending = new Map<string, Position>();
+  private reached: Position = START;
+  private waiters: Waiter[] = [];
+  private abort = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private failure: Error | null = null;
+  status: RunnerStatus = 'stopped';
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly projections: Projection[],
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.documents.ensureCollections(this.projections.map((p) => p.collection));
+    for (const p of this.projections) this.checkpoints.set(p.name, await this.documents.checkpoint(p.name));
+    this.reached = [...this.checkpoints.values()].reduce((a, b) => (a < b ? a : b), this.reached);
+    if (this.checkpoints.size === 0) this.reached = await this.events.headPosition();
+    this.status = 'running';
+    this.loop = this.follow(this.reached);
+    this.flushTimer = setInterval(() => void this.flushCheckpoints(), CHECKPOINT_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Resolves once every projection has applied the event at `position`. */
+  waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void> {
+    if (!position || this.reached >= position) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { position, resolve, reject };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new ProjectionLag(position));
+      }, timeoutMs);
+      waiter.resolve = () => (clearTimeout(timer), resolve());
+      waiter.reject = (err) => (clearTimeout(timer), reject(err));
+      this.waiters.push(waiter);
+    });
+  }
+
+  position(): Position {
+    return this.reached;
+  }
+
+  failed(): Error | null {
+    return this.failure;
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    clearInterval(this.flushTimer);
+    await this.loop;
+    await this.flushCheckpoints();
+    if (this.status === 'running') this.status = 'stopped';
+  }
+
+  private async follow(from: Position): Promise<void> {
+    try {
+      for await (const event of this.events.subscribeAll(from, this.abort.signal)) {
+        for (const projection of this.projections) await this.apply(projection, event);
+        this.advance(event.position);
+      }
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      this.status = 'failed';
+      this.log.error({ err: this.failure }, 'projection runner stopped on an error');
+      for (const w of this.waiters.splice(0)) w.reject(this.failure);
+    }
+  }
+
+  private async apply(projection: Projection, event: RecordedEvent): Promise<void> {
+    const checkpoint = this.checkpoints.get(projection.name) ?? START;
+    if (event.position <= checkpoint) return;
+    const id = projection.documentId(event);
+    if (id === null) {
+      this.pending.set(projection.name, event.position);
+    } else {
+      const collection = projection.collection.name;
+      const stored = await this.documents.get(collection, id);
+      let doc: Record<string, unknown> | null;
+      try {
+        doc = projection.evolve(stored?.doc ?? null, event);
+      } catch (err) {
+        throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`);
+      }
+      await this.documents.write([{ collection, id, doc, position: event.position }], {
+        projection: projection.name,
+        position: event.position,
+      });
+      this.pending.delete(projection.name);
+    }
+    this.checkpoints.set(projection.name, event.position);
+  }
+
+  private advance(position: Position): void {
+    this.reached = position;
+    const ready = this.waiters.filter((w) => w.position <= position);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.position > position);
+    for (const w of ready) w.resolve();
+  }
+
+  private async flushCheckpoints(): Promise<void> {
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const [projection, position] of pending) {
+      try {
+        await this.documents.write([], { projection, position });
+      } catch (err) {
+        this.log.warn({ err, projection }, 'could not record a projection checkpoint; it will be retried');
+        if (!this.pending.has(projection)) this.pending.set(projection, position);
+      }
+    }
+  }
+}
