@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
+ * is parsed by src/stores/config.ts; everything else the service reads is here.
+ */
+const boolean = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+
+const settingsSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  COOKIE_SECURE: boolean.default(false),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(120),
+  BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
+  READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
+export function parseSettings(env: NodeJS.ProcessEnv): Settings {
+  const parsed = settingsSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
+}

@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import Koa, { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { Settings } from '../config';
+import { SessionStore } from '../stores/ports';
+import { jsonBody } from './body';
+import { AppState } from './context';
+import { errorEnvelope } from './errors';
+import { requestLog } from './request-log';
+import { sessions } from './session';
+
+export const API_PREFIX = '/api/v1';
+
+// Answers carry sessions and credentials: no cache may keep them, no browser may sniff them.
+const noStore: Middleware<AppState> = async (ctx, next) => {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  await next();
+};
+
+export interface HttpDeps {
+  settings: Settings;
+  log: Logger;
+  sessionStore: SessionStore;
+  /** Adds the endpoints to a router mounted at /api/v1. */
+  routes(router: Router<AppState>): void;
+}
+
+export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Router<AppState> } {
+  const app = new Koa<AppState>();
+  const router = new Router<AppState>({ prefix: API_PREFIX });
+  deps.routes(router);
+
+  app.use(requestLog(deps.log));
+  app.use(errorEnvelope);
+  app.use(noStore);
+  app.use(sessions(app, deps.sessionStore, {
+    idleMinutes: deps.settings.SESSION_IDLE_MINUTES,
+    secureCookie: deps.settings.COOKIE_SECURE,
+  }));
+  for (const middleware of jsonBody(deps.settings.BODY_LIMIT_KB)) app.use(middleware);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return { app, router };
+}

@@ -1,0 +1,61 @@
+import { Middleware } from 'koa';
+import { DomainError } from '../domain/decider';
+import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
+import { ProjectionLag } from '../projections/runner';
+import { AppState } from './context';
+import { Envelope, HttpError } from './envelope';
+
+/** Turns anything thrown below into the envelope; a 500 says nothing about internals. */
+export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
+  try {
+    await next();
+    if (ctx.body === undefined && ctx.status === 404) {
+      throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
+    }
+    if (ctx.body === undefined && ctx.status === 405) {
+      throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${ctx.response.get('Allow')} only`, undefined, {
+        Allow: ctx.response.get('Allow'),
+      });
+    }
+  } catch (err) {
+    const refusal = toHttpError(err);
+    if (refusal.status >= 500 && refusal.error === 'internal_error') {
+      ctx.state.log.error({ err, request_id: ctx.state.requestId }, 'request failed');
+    }
+    ctx.status = refusal.status;
+    for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
+    const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
+    ctx.body = { code: refusal.status, message: refusal.message, data } satisfies Envelope;
+  }
+};
+
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return new HttpError(422, err.error, err.message);
+  if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);
+  if (err instanceof ConcurrencyConflict) {
+    return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
+  }
+  if (err instanceof ProjectionLag) {
+    return new HttpError(503, 'read_model_lagging', 'the read models are catching up: retry in a moment', undefined, {
+      'Retry-After': '1',
+    });
+  }
+  return fromBodyParser(err) ?? new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs');
+}
+
+/** koa-bodyparser (through co-body and raw-body) reports with an HTTP status on the error. */
+function fromBodyParser(err: unknown): HttpError | null {
+  const status = (err as { status?: unknown } | null)?.status;
+  const type = (err as { type?: unknown } | null)?.type;
+  if (status === 413 || type === 'entity.too.large') {
+    return new HttpError(413, 'payload_too_large', 'the request body is too large');
+  }
+  if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return new HttpError(415, 'unsupported_media_type', 'send the body as application/json in UTF-8');
+  }
+  if (status === 400) {
+    return new HttpError(422, 'malformed_json', 'the request body is not valid JSON: send a JSON object');
+  }
+  return null;
+}

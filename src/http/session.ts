@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import session from 'koa-session';
+import { Middleware } from 'koa';
+import { SessionStore } from '../stores/ports';
+import { AppContext, AppState } from './context';
+import { HttpError } from './envelope';
+
+export interface MemberIdentity {
+  id: number;
+  username: string;
+}
+
+/**
+ * What a server-side session holds: the CSRF token and, independently, a member identity, plus
+ * the position of the caller's last write so its next read can wait for it.
+ */
+export interface SessionData {
+  csrf_token?: string;
+  member?: MemberIdentity;
+  position?: string;
+}
+
+declare module 'koa' {
+  // koa-session ships no augmentation of its own.
+  interface DefaultContext {
+    session: ({ regenerate(): Promise<void> | undefined } & Record<string, unknown>) | null;
+  }
+}
+
+export interface SessionSettings {
+  idleMinutes: number;
+  secureCookie: boolean;
+}
+
+/** PHPSESSID: a random id in an HttpOnly cookie; the data stays on the server. */
+export function sessions(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
+  return session(
+    {
+      key: 'PHPSESSID',
+      signed: false,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: settings.secureCookie,
+      maxAge: settings.idleMinutes * 60_000,
+      // Renew near expiry instead of rewriting the session on every request.
+      renew: true,
+      genid: () => randomBytes(32).toString('base64url'),
+      store: {
+        get: (id: string) => store.get(id),
+        set: (id: string, data: Record<string, unknown>, maxAge: number) => store.set(id, data, maxAge),
+        destroy: (id: string) => store.destroy(id),
+      },
+    },
+    app,
+  );
+}
+
+export function sessionOf(ctx: AppContext): SessionData {
+  if (!ctx.session) throw new Error('session middleware is not installed');
+  return ctx.session as unknown as SessionData;
+}
+
+/** The current token, created on first use; the same one until login, registration or logout. */
+export function csrfToken(ctx: AppContext): string {
+  const data = sessionOf(ctx);
+  data.csrf_token ??= randomBytes(32).toString('base64url');
+  return data.csrf_token;
+}
+
+export function rotateCsrfToken(ctx: AppContext): void {
+  sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');
+}
+
+/** A new session id for the same data, so that an id known before login is worthless after it. */
+export async function regenerateSession(ctx: AppContext): Promise<void> {
+  await ctx.session?.regenerate();
+}
+
+/** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */
+export function rememberPosition(ctx: AppContext, position: string | null): void {
+  if (position) sessionOf(ctx).position = position;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** 419 unless X-CSRF-Token equals this session's token (compared in constant time). */
+export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
+  const offered = ctx.get('X-CSRF-Token');
+  if (!offered) {
+    throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session returns it');
+  }
+  const expected = sessionOf(ctx).csrf_token;
+  if (!expected || !timingSafeEqual(digest(offered), digest(expected))) {
+    throw new HttpError(419, 'csrf_token_invalid', 'the CSRF token is not this session\'s current one: fetch it again');
+  }
+  await next();
+};
+
+export const requireMember: Middleware<AppState> = async (ctx, next) => {
+  if (!sessionOf(ctx).member) {
+    throw new HttpError(401, 'not_logged_in', 'log in as a developer member first (POST /developer/login)');
+  }
+  await next();
+};
+
+export function memberOf(ctx: AppContext): MemberIdentity {
+  const member = sessionOf(ctx).member;
+  if (!member) throw new HttpError(401, 'not_logged_in', 'log in as a developer member first (POST /developer/login)');
+  return member;
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createPlatform, Platform } from '../../src/app';
+import { parseSettings, Settings } from '../../src/config';
+import { createLogger } from '../../src/log';
+import { RecordedEvent, START } from '../../src/stores/ports';
+
+export interface TestPlatform {
+  platform: Platform;
+  server: Server;
+  dataDir: string;
+  /** Every log line the service wrote. */
+  logLines: string[];
+  /** A client with its own cookie jar, like one browser. */
+  client(): request.Agent;
+  /** Every event in the global log. */
+  allEvents(): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+}
+
+/** A real service on a random loopback port, on a fresh data directory. */
+export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?: string): Promise<TestPlatform> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
+  const settings = { ...parseSettings({}), DATA_DIR: dir, LOG_LEVEL: 'info' as const, ...overrides };
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink) });
+  const server = createServer(platform.app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    platform,
+    server,
+    dataDir: dir,
+    logLines,
+    client: () => request.agent(url),
+    allEvents: () => platform.stores.events.readAll(START, 1_000_000),
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await platform.close();
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET /developer/session: the CSRF token of this client's session. */
+export async function csrfOf(client: request.Agent): Promise<string> {
+  const res = await client.get('/api/v1/developer/session').expect(200);
+  return res.body.data.csrf_token as string;
+}
+
+let counter = 0;
+export function uniqueUsername(prefix = 'dev'): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}`;
+}
+
+/** Registers a new member on this client; afterwards the client is logged in with a new token. */
+export async function registerMember(client: request.Agent, fields: Record<string, unknown> = {}) {
+  const token = await csrfOf(client);
+  const body = { username: uniqueUsername(), password: 'secret1', email: 'dev@example.com', ...fields };
+  const res = await client.post('/api/v1/developer/register').set('X-CSRF-Token', token).send(body).expect(200);
+  return { ...body, id: res.body.data.id as number, token: await csrfOf(client) };
+}
