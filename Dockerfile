@@ -1,0 +1,45 @@
+# syntax=docker/dockerfile:1
+# Every stage uses the same base image: the native modules (better-sqlite3, argon2) compiled in
+# `deps` must load against the runtime stage's glibc and Node ABI.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Compiles TypeScript with the devDependencies; only dist/ leaves this stage.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the package's own `prepare` would build before the sources are copied, and
+# no native module is needed to run tsc.
+# npm install when npm ci refuses a lock file written where other platforms' optional binaries
+# could not be fetched (see .ci/run); it still installs the locked versions.
+RUN npm ci --ignore-scripts || npm install --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# Production dependencies only, native modules built here with the toolchain the runtime lacks.
+FROM ${NODE_IMAGE} AS deps
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Scripts off for `prepare` (it needs tsc); then only the native modules run their install step,
+# which takes a prebuilt binary when one matches and compiles from source otherwise.
+RUN (npm ci --omit=dev --ignore-scripts || npm install --omit=dev --ignore-scripts) \
+ && npm rebuild better-sqlite3 argon2 \
+ && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root and read-only to the service; only the embedded data directory is writable.
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /app/data && chown node:node /app/data
+# The official Node images ship an unprivileged `node` user (uid 1000).
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://localhost:'+(process.env.PORT||3000)+'/api/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/main.js"]

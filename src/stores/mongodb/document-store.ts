@@ -1,0 +1,190 @@
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Db,
+  type Filter,
+} from 'mongodb';
+import {
+  START,
+  type CollectionSpec,
+  type DocumentStore,
+  type DocumentWrite,
+  type Position,
+  type Scalar,
+  type StoredDocument,
+} from '../ports';
+
+interface ReadModelRecord {
+  _id: string;
+  /** null is a tombstone: it keeps the deletion's position so that an older write cannot revive it. */
+  doc: Record<string, unknown> | null;
+  position: Position;
+  sort_key: string;
+}
+
+interface CheckpointRecord {
+  _id: string;
+  position: Position;
+}
+
+const DUPLICATE_KEY = 11000;
+const CHECKPOINTS = 'checkpoints';
+/** Plain identifiers only: a dot or a leading $ would turn a field into a path or an operator. */
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Read models in MongoDB: one collection per read model, the document under `doc`, and the last
+ * applied position beside it. Each write is an upsert guarded by that position, so replaying an
+ * event is a no-op; MongoDB does not make the batch atomic, the guard makes retrying it harmless.
+ */
+export class MongoDocumentStore implements DocumentStore {
+  constructor(
+    private readonly db: Db,
+    /** Releases what the store was opened on; the caller owns the client. */
+    private readonly release: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async ensureCollections(specs: CollectionSpec[]): Promise<void> {
+    for (const spec of specs) {
+      const collection = this.collection(spec.name);
+      await collection.createIndex({ sort_key: 1, _id: 1 }, { name: 'sort_key' });
+      for (const field of spec.indexes) {
+        // sort_key second: find() filters on the field and returns documents in id order.
+        const path = `doc.${checkName('field', field)}`;
+        await collection.createIndex({ [path]: 1, sort_key: 1 }, { name: path });
+      }
+    }
+  }
+
+  async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
+    const record = await this.collection(collection).findOne({ _id: id });
+    if (!record || record.doc === null) return null;
+    return { id: record._id, doc: record.doc as Doc, position: record.position };
+  }
+
+  async find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]> {
+    const filter: Record<string, unknown> = { doc: { $ne: null } };
+    for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
+    const records = await this.collection(collection)
+      .find(filter as Filter<ReadModelRecord>, { projection: { doc: 1 }, sort: { sort_key: 1, _id: 1 } })
+      .toArray();
+    return records.map((record) => record.doc as Doc);
+  }
+
+  async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
+    await Promise.all(
+      [...latestPerDocument(writes)].map(([collection, latest]) =>
+        skipStale(this.collection(collection).bulkWrite(latest.map(toUpsert), { ordered: false })),
+      ),
+    );
+    if (checkpoint) {
+      await skipStale(
+        this.checkpoints().updateOne(
+          { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
+          { $set: { position: checkpoint.position } },
+          { upsert: true },
+        ),
+      );
+    }
+  }
+
+  async checkpoint(projection: string): Promise<Position> {
+    const record = await this.checkpoints().findOne({ _id: projection });
+    return record?.position ?? START;
+  }
+
+  /** The checkpoint stays, as in the embedded adapter: rebuilds reset it with resetCheckpoint. */
+  async dropCollection(collection: string): Promise<void> {
+    // deleteMany rather than drop: the indexes ensureCollections made stay in place for the rebuild.
+    await this.collection(collection).deleteMany({});
+  }
+
+  async resetCheckpoint(projection: string): Promise<void> {
+    await this.checkpoints().deleteOne({ _id: projection });
+  }
+
+  async close(): Promise<void> {
+    await this.release();
+  }
+
+  private collection(name: string): Collection<ReadModelRecord> {
+    return this.db.collection<ReadModelRecord>(`rm_${checkName('collection', name)}`);
+  }
+
+  private checkpoints(): Collection<CheckpointRecord> {
+    return this.db.collection<CheckpointRecord>(CHECKPOINTS);
+  }
+}
+
+/**
+ * The embedded adapter's id order, as one string MongoDB can index and compare bytewise:
+ * digit-only ids first, by numeric value (length without leading zeros, then digits), then every
+ * other id as a plain string. Equal keys ('7', '007') fall back to the id itself.
+ */
+export function sortKey(id: string): string {
+  if (!/^\d+$/.test(id)) return `1${id}`;
+  const digits = id.replace(/^0+/, '');
+  return `0${String(digits.length).padStart(4, '0')}${digits}`;
+}
+
+/** The embedded adapter's rule, so a name valid in one adapter set is valid in the other. */
+function checkName(kind: 'collection' | 'field', name: string): string {
+  if (!NAME.test(name)) throw new RangeError(`invalid ${kind} name ${JSON.stringify(name)}: use ${NAME}`);
+  return name;
+}
+
+/** Matches a stored record the write may replace: one with an older position, or none yet. */
+function olderThan(position: Position) {
+  return { $or: [{ position: { $lt: position } }, { position: { $exists: false } }] };
+}
+
+/**
+ * Only the newest write per document goes to the server. An unordered bulk write may apply two
+ * upserts of one new id concurrently, and the loser's duplicate-key error would hide a newer write.
+ */
+function latestPerDocument(writes: DocumentWrite[]): Map<string, DocumentWrite[]> {
+  const latest = new Map<string, Map<string, DocumentWrite>>();
+  for (const write of writes) {
+    const byId = latest.get(write.collection) ?? new Map<string, DocumentWrite>();
+    latest.set(write.collection, byId);
+    const current = byId.get(write.id);
+    if (!current || current.position < write.position) byId.set(write.id, write);
+  }
+  return new Map([...latest].map(([collection, byId]) => [collection, [...byId.values()]]));
+}
+
+function toUpsert(write: DocumentWrite): AnyBulkWriteOperation<ReadModelRecord> {
+  return {
+    updateOne: {
+      filter: { _id: write.id, ...olderThan(write.position) },
+      update: { $set: { doc: write.doc, position: write.position, sort_key: sortKey(write.id) } },
+      upsert: true,
+    },
+  };
+}
+
+/**
+ * When the guard does not match because a newer (or the same) position is stored, the upsert
+ * tries to insert the id again and fails with a duplicate key: that write is stale, not failed.
+ */
+async function skipStale(operation: Promise<unknown>): Promise<void> {
+  try {
+    await operation;
+  } catch (error) {
+    if (!isOnlyDuplicateKeys(error)) throw error;
+  }
+}
+
+function isOnlyDuplicateKeys(error: unknown): boolean {
+  if (error instanceof MongoBulkWriteError) {
+    const writeErrors = error.result.getWriteErrors();
+    return (
+      writeErrors.length > 0 &&
+      writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY) &&
+      error.result.getWriteConcernError() === undefined
+    );
+  }
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY && !error.writeConcernError;
+}

@@ -1,0 +1,140 @@
+import { StoreConfigError, parseStoreConfig, redactUrl } from '../../../src/stores/config';
+
+const ESDB = 'esdb://localhost:2113?tls=false';
+const MONGO = 'mongodb://localhost:27017/platform';
+
+function failure(env: NodeJS.ProcessEnv): string {
+  try {
+    parseStoreConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(StoreConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a configuration error for ${JSON.stringify(env)}`);
+}
+
+describe('store configuration', () => {
+  it('runs embedded on ./data when neither URL is set', () => {
+    expect(parseStoreConfig({})).toEqual({ mode: 'embedded', dataDir: './data' });
+    expect(parseStoreConfig({ DATA_DIR: '/var/lib/platform' })).toEqual({ mode: 'embedded', dataDir: '/var/lib/platform' });
+  });
+
+  it('treats blank variables as unset, as compose files leave them', () => {
+    expect(parseStoreConfig({ EVENTSTORE_URL: '', MONGODB_URL: '  ', DATA_DIR: '' })).toEqual({
+      mode: 'embedded',
+      dataDir: './data',
+    });
+  });
+
+  it('runs on the production stores when both URLs are set', () => {
+    expect(parseStoreConfig({ EVENTSTORE_URL: ESDB, MONGODB_URL: MONGO, DATA_DIR: '/ignored' })).toEqual({
+      mode: 'production',
+      eventStoreUrl: ESDB,
+      mongoUrl: MONGO,
+    });
+  });
+
+  it.each([
+    'esdb://localhost:2113?tls=false',
+    'esdb://admin:changeit@localhost:2113?tls=true&tlsVerifyCert=false',
+    'esdb+discover://cluster.example.com:2113',
+    'esdb://node1:2113,node2:2113,node3:2113?nodePreference=leader',
+    'esdb://[::1]:2113/?tls=false',
+  ])('accepts the event store URL %s', (url) => {
+    expect(parseStoreConfig({ EVENTSTORE_URL: url, MONGODB_URL: MONGO })).toMatchObject({ eventStoreUrl: url });
+  });
+
+  it.each([
+    'mongodb://localhost:27017/platform',
+    'mongodb://app:s3cret@mongo1:27017,mongo2:27017,mongo3:27017/platform?replicaSet=rs0',
+    'mongodb+srv://app:s3cret@cluster0.example.mongodb.net/platform?retryWrites=true',
+  ])('accepts the MongoDB URL %s', (url) => {
+    expect(parseStoreConfig({ EVENTSTORE_URL: ESDB, MONGODB_URL: url })).toMatchObject({ mongoUrl: url });
+  });
+
+  it('names the missing variable when only one is set', () => {
+    expect(failure({ EVENTSTORE_URL: ESDB })).toBe(
+      'EVENTSTORE_URL is set but MONGODB_URL is missing: the production stores need both ' +
+        '(e.g. MONGODB_URL=mongodb://localhost:27017/platform); unset EVENTSTORE_URL to run embedded',
+    );
+    expect(failure({ MONGODB_URL: MONGO })).toBe(
+      'MONGODB_URL is set but EVENTSTORE_URL is missing: the production stores need both ' +
+        '(e.g. EVENTSTORE_URL=esdb://localhost:2113?tls=false); unset MONGODB_URL to run embedded',
+    );
+  });
+
+  it('explains the event store URL schemes this client reads', () => {
+    expect(failure({ EVENTSTORE_URL: 'http://localhost:2113', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'http://localhost:2113' must start with esdb:// or esdb+discover:// (e.g. esdb://localhost:2113?tls=false)",
+    );
+    expect(failure({ EVENTSTORE_URL: 'localhost:2113', MONGODB_URL: MONGO })).toContain('must start with esdb://');
+    expect(failure({ EVENTSTORE_URL: 'kurrentdb://localhost:2113?tls=false', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'kurrentdb://localhost:2113?tls=false': kurrentdb:// is the scheme of @kurrent/kurrentdb-client; " +
+        'this service uses @eventstore/db-client 6, whose connection strings start with esdb:// or esdb+discover:// ' +
+        '(e.g. esdb://localhost:2113?tls=false)',
+    );
+  });
+
+  it('rejects an event store URL without a usable host, or with a path', () => {
+    expect(failure({ EVENTSTORE_URL: 'esdb://?tls=false', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'esdb://?tls=false' names no host (e.g. esdb://localhost:2113?tls=false)",
+    );
+    expect(failure({ EVENTSTORE_URL: 'esdb://localhost:99999', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'esdb://localhost:99999': port 99999 is outside 1-65535",
+    );
+    expect(failure({ EVENTSTORE_URL: 'esdb://localhost:21x3', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'esdb://localhost:21x3': 'localhost:21x3' is not a host[:port]",
+    );
+    expect(failure({ EVENTSTORE_URL: 'esdb://localhost:2113/streams', MONGODB_URL: MONGO })).toBe(
+      "EVENTSTORE_URL 'esdb://localhost:2113/streams' must not have a path (e.g. esdb://localhost:2113?tls=false)",
+    );
+  });
+
+  it('explains the MongoDB URL schemes', () => {
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'postgres://localhost/platform' })).toBe(
+      "MONGODB_URL 'postgres://localhost/platform' must start with mongodb:// or mongodb+srv:// " +
+        '(e.g. mongodb://localhost:27017/platform)',
+    );
+  });
+
+  it('requires the database name in the MongoDB URL path', () => {
+    const expected =
+      "MONGODB_URL 'mongodb://localhost:27017' must name the database in its path (e.g. mongodb://localhost:27017/platform)";
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost:27017' })).toBe(expected);
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost:27017/?replicaSet=rs0' })).toBe(
+      "MONGODB_URL 'mongodb://localhost:27017/?replicaSet=rs0' must name the database in its path " +
+        '(e.g. mongodb://localhost:27017/platform)',
+    );
+  });
+
+  it('rejects database names MongoDB would refuse', () => {
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/plat.form' })).toBe(
+      "MONGODB_URL 'mongodb://localhost/plat.form': 'plat.form' is not a valid MongoDB database name " +
+        '(fewer than 64 bytes, none of / \\ . " $ * < > : | ? or space)',
+    );
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/${'d'.repeat(64)}` })).toContain(
+      'is not a valid MongoDB database name',
+    );
+  });
+
+  it('rejects a mongodb+srv URL with a port or several hosts', () => {
+    const message = "MONGODB_URL 'mongodb+srv://a.example.com:27017/platform': mongodb+srv:// takes exactly one host name and no port";
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb+srv://a.example.com:27017/platform' })).toBe(message);
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb+srv://a.example.com,b.example.com/platform' })).toContain(
+      'takes exactly one host name',
+    );
+  });
+
+  it('never repeats credentials in its messages', () => {
+    const message = failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://app:s3cret@localhost:27017' });
+    expect(message).toContain("'mongodb://localhost:27017'");
+    expect(message).not.toContain('s3cret');
+    expect(failure({ EVENTSTORE_URL: 'http://admin:changeit@host', MONGODB_URL: MONGO })).not.toContain('changeit');
+  });
+
+  it('redacts user and password from URLs', () => {
+    expect(redactUrl('mongodb://app:p%40ss@mongo1,mongo2/platform')).toBe('mongodb://mongo1,mongo2/platform');
+    expect(redactUrl('esdb://admin:changeit@localhost:2113?tls=false')).toBe('esdb://localhost:2113?tls=false');
+    expect(redactUrl('esdb://localhost:2113?tls=false')).toBe('esdb://localhost:2113?tls=false');
+  });
+});
