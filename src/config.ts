@@ -11,12 +11,13 @@ const boolean = z
 const settingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: boolean.default(false),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(120),
   BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  // 'off' when a separate `platform project` process keeps the read models up to date.
+  PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

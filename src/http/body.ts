@@ -3,14 +3,15 @@ import { Middleware } from 'koa';
 import { AppState } from './context';
 import { HttpError } from './envelope';
 
+const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * JSON bodies only. A body of another type is refused with 415 before it is read; a request
  * without a body reads as the empty object, which the endpoints whose body is `{}` accept.
  */
 export function jsonBody(limitKb: number): Middleware<AppState>[] {
   const requireJson: Middleware<AppState> = async (ctx, next) => {
-    const type = ctx.request.is('application/json', '+json');
-    if (type === false) {
+    if (!WITHOUT_BODY.has(ctx.method) && ctx.request.is('application/json', '+json') === false) {
       throw new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
     }
     await next();

@@ -20,7 +20,7 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
   } catch (err) {
     const refusal = toHttpError(err);
     if (refusal.status >= 500 && refusal.error === 'internal_error') {
-      ctx.state.log.error({ err, request_id: ctx.state.requestId }, 'request failed');
+      ctx.state.log.error({ err }, 'request failed');
     }
     ctx.status = refusal.status;
     for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
@@ -48,11 +48,16 @@ function toHttpError(err: unknown): HttpError {
 function fromBodyParser(err: unknown): HttpError | null {
   const status = (err as { status?: unknown } | null)?.status;
   const type = (err as { type?: unknown } | null)?.type;
+  const code = (err as { code?: unknown } | null)?.code;
   if (status === 413 || type === 'entity.too.large') {
     return new HttpError(413, 'payload_too_large', 'the request body is too large');
   }
   if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return new HttpError(415, 'unsupported_media_type', 'send the body as application/json in UTF-8');
+  }
+  // zlib refused a body sent with Content-Encoding gzip or deflate.
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
   }
   if (status === 400) {
     return new HttpError(422, 'malformed_json', 'the request body is not valid JSON: send a JSON object');

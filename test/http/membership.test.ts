@@ -172,6 +172,28 @@ describe('POST /developer/register', () => {
     await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]), 422, 'validation_failed');
   });
 
+  it('refuses a body with a prototype-polluting key, and a body that does not decompress, with 422', async () => {
+    const client = t.client();
+    const token = await csrfOf(client);
+    const polluting = '{"__proto__":{"admin":true},"username":"proto1","password":"secret1","email":"a@example.com"}';
+    await expectRefusal(
+      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send(polluting),
+      422,
+      'malformed_json',
+    );
+    await expectRefusal(
+      () =>
+        client
+          .post(REGISTER)
+          .set('X-CSRF-Token', token)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', 'gzip')
+          .send('not gzip at all'),
+      422,
+      'malformed_body',
+    );
+  });
+
   it('refuses a form-encoded body with 415', async () => {
     const client = t.client();
     const token = await csrfOf(client);

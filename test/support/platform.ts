@@ -2,13 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import pino from 'pino';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
 import { parseSettings, Settings } from '../../src/config';
 import { createLogger } from '../../src/log';
-import { RecordedEvent, START } from '../../src/stores/ports';
+import { parseStoreConfig } from '../../src/stores/config';
+import { RecordedEvent, START, Stores } from '../../src/stores/ports';
+import { openProductionStores } from '../../src/stores/production';
+import { openSqliteStores } from '../../src/stores/sqlite';
 
 export interface TestPlatform {
   platform: Platform;
@@ -23,10 +27,23 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
+/**
+ * The embedded stores on `dir`, or, when EVENTSTORE_URL and MONGODB_URL are set
+ * (`npm run test:production`), the production servers with a MongoDB database of this directory's
+ * own, so read models and sessions start empty while the event log is the server's.
+ */
+async function openTestStores(dir: string): Promise<Stores> {
+  const config = parseStoreConfig(process.env);
+  if (config.mode === 'embedded') return openSqliteStores(dir);
+  const database = `platform_test_${basename(dir).replace(/[^A-Za-z0-9]/g, '_')}`;
+  const mongoUrl = config.mongoUrl.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${database}`);
+  return openProductionStores({ ...config, mongoUrl }, pino({ level: 'silent' }));
+}
+
 /** A real service on a random loopback port, on a fresh data directory. */
 export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?: string): Promise<TestPlatform> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
-  const settings = { ...parseSettings({}), DATA_DIR: dir, LOG_LEVEL: 'info' as const, ...overrides };
+  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ...overrides };
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -34,7 +51,7 @@ export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?:
       done();
     },
   });
-  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink) });
+  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink), stores: await openTestStores(dir) });
   const server = createServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

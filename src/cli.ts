@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { project } from './project';
+import { serve } from './serve';
+
+/** `platform`: the operator's command line. Settings come from the same environment as the API. */
+const program = new Command('platform').description('Platform API: developer credentials, open API, application center');
+
+program
+  .command('serve')
+  .description('run the API (projections inline unless PROJECTIONS=off)')
+  .action(() => serve(process.env));
+
+program
+  .command('project')
+  .description('run the projections alone, for API processes started with PROJECTIONS=off')
+  .action(() => project(process.env));
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`platform: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

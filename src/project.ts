@@ -1,0 +1,24 @@
+import { PROJECTIONS } from './app';
+import { parseSettings } from './config';
+import { createLogger } from './log';
+import { ProjectionRunner } from './projections/runner';
+import { stopOnSignals } from './shutdown';
+import { parseStoreConfig } from './stores/config';
+import { openStores } from './stores';
+
+/**
+ * The projector: keeps every read model up to date and nothing else, so that any number of API
+ * processes started with PROJECTIONS=off share one writer of the read models.
+ */
+export async function project(env: NodeJS.ProcessEnv): Promise<void> {
+  const settings = parseSettings(env);
+  const log = createLogger(settings.LOG_LEVEL);
+  const stores = await openStores(parseStoreConfig(env), log);
+  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log);
+  await runner.start();
+  log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
+  stopOnSignals(log, async () => {
+    await runner.stop();
+    await stores.close();
+  });
+}
