@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { csrfOf, registerMember, startPlatform, TestPlatform } from '../support/platform';
+import { logIn, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -59,12 +59,7 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
   it('share sessions and members: a member registered on one instance logs in on the other', async () => {
     const member = await registerMember(a.client());
     const client = b.client();
-    const token = await csrfOf(client);
-    await client
-      .post('/api/v1/developer/login')
-      .set('X-CSRF-Token', token)
-      .send({ username: member.username, password: member.password })
-      .expect(200);
+    await logIn(client, member);
     await client.get('/api/v1/developer/dashboard').expect(200);
   });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { csrfOf, registerMember, startPlatform } from '../support/platform';
+import { logIn, registerMember, startPlatform } from '../support/platform';
 
 describe('a restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-restart-'));
@@ -16,12 +16,7 @@ describe('a restart', () => {
     try {
       for (const member of members) {
         const client = second.client();
-        const token = await csrfOf(client);
-        await client
-          .post('/api/v1/developer/login')
-          .set('X-CSRF-Token', token)
-          .send({ username: member.username, password: member.password })
-          .expect(200);
+        await logIn(client, member);
         const dashboard = await client.get('/api/v1/developer/dashboard').expect(200);
         expect(dashboard.body.data.member).toMatchObject({ id: member.id, username: member.username });
       }

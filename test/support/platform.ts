@@ -89,3 +89,13 @@ export async function registerMember(client: request.Agent, fields: Record<strin
   const res = await client.post('/api/v1/developer/register').set('X-CSRF-Token', token).send(body).expect(200);
   return { ...body, id: res.body.data.id as number, token: await csrfOf(client) };
 }
+
+/** Logs a registered member in on this client; afterwards it holds a new session id and token. */
+export async function logIn(client: request.Agent, member: { username: string; password: string }): Promise<void> {
+  const token = await csrfOf(client);
+  await client
+    .post('/api/v1/developer/login')
+    .set('X-CSRF-Token', token)
+    .send({ username: member.username, password: member.password })
+    .expect(200);
+}
