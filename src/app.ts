@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, PasswordHasher } from './commands/passwords';
+import { argon2Hasher } from './commands/passwords';
 import { Settings } from './config';
 import { createHttpApp } from './http/app';
 import { AppState } from './http/context';
@@ -27,7 +27,6 @@ export interface PlatformOptions {
   settings: Settings;
   log: Logger;
   stores: Stores;
-  hasher?: PasswordHasher;
 }
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
@@ -35,7 +34,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const { settings, log, stores } = options;
   const projections = await startProjections(settings, stores, log);
   const readModels = new ReadModels(stores.documents, projections.tracker, settings.READ_WAIT_MS);
-  const hasher = options.hasher ?? argon2Hasher();
+  const hasher = argon2Hasher();
 
   const { app, router } = createHttpApp({
     settings,

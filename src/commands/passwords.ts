@@ -4,7 +4,7 @@ import * as argon2 from 'argon2';
  * Argon2id at the OWASP minimum (19 MiB, 2 passes, 1 lane). The hash is a PHC string that names
  * its own parameters, so raising them later leaves existing hashes verifiable.
  */
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;

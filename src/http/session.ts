@@ -100,9 +100,7 @@ export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
 };
 
 export const requireMember: Middleware<AppState> = async (ctx, next) => {
-  if (!sessionOf(ctx).member) {
-    throw new HttpError(401, 'not_logged_in', 'log in as a developer member first (POST /developer/login)');
-  }
+  memberOf(ctx);
   await next();
 };
 

@@ -48,7 +48,6 @@ export class ProjectionRunner {
     await this.documents.ensureCollections(this.projections.map((p) => p.collection));
     for (const p of this.projections) this.checkpoints.set(p.name, await this.documents.checkpoint(p.name));
     this.reached = [...this.checkpoints.values()].reduce((a, b) => (a < b ? a : b), this.reached);
-    if (this.checkpoints.size === 0) this.reached = await this.events.headPosition();
     this.status = 'running';
     this.loop = this.follow(this.reached);
     this.flushTimer = setInterval(() => void this.flushCheckpoints(), CHECKPOINT_FLUSH_MS);

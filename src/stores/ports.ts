@@ -13,10 +13,6 @@
 export type Position = string;
 export const START: Position = '';
 
-export function positionAfter(a: Position, b: Position): boolean {
-  return a > b;
-}
-
 /** Expected revision of a stream before an append: the last event's revision, or a condition. */
 export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
 
