@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { START, type DocumentStore, type DocumentWrite, type Position } from '../../src/stores/ports';
+import { StoreFixture, useStore } from './fixture';
 
 /** A collection (or projection) name no other test uses, valid for every adapter. */
 function newName(): string {
@@ -16,67 +17,61 @@ function put(collection: string, id: string, doc: Record<string, unknown> | null
 }
 
 export function documentStoreContract(
-  open: () => Promise<{ store: DocumentStore; teardown(): Promise<void> }>,
+  open: () => Promise<StoreFixture<DocumentStore>>,
 ): void {
-  let store: DocumentStore;
-  let teardown: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ store, teardown } = await open());
-  });
-  afterAll(() => teardown());
+  const store = useStore(open);
 
   describe('get and write', () => {
     it('returns null for a missing document and an empty list for an empty collection', async () => {
       const collection = newName();
-      expect(await store.get(collection, '1')).toBeNull();
-      expect(await store.find(collection, {})).toEqual([]);
+      expect(await store().get(collection, '1')).toBeNull();
+      expect(await store().find(collection, {})).toEqual([]);
     });
 
     it('inserts, then replaces with a later position', async () => {
       const c = newName();
       const doc = { name: 'Ada', tags: ['x'], profile: { level: 2 } };
-      await store.write([put(c, '1', doc, 5)]);
-      expect(await store.get(c, '1')).toEqual({ id: '1', doc, position: at(5) });
-      await store.write([put(c, '1', { name: 'Grace' }, 6)]);
-      expect(await store.get(c, '1')).toEqual({ id: '1', doc: { name: 'Grace' }, position: at(6) });
+      await store().write([put(c, '1', doc, 5)]);
+      expect(await store().get(c, '1')).toEqual({ id: '1', doc, position: at(5) });
+      await store().write([put(c, '1', { name: 'Grace' }, 6)]);
+      expect(await store().get(c, '1')).toEqual({ id: '1', doc: { name: 'Grace' }, position: at(6) });
     });
 
     it('ignores a write at an older or equal position, so replaying changes nothing', async () => {
       const c = newName();
       const write = put(c, '1', { v: 'current' }, 10);
-      await store.write([write]);
-      await store.write([write]);
-      await store.write([put(c, '1', { v: 'older' }, 9)]);
-      await store.write([put(c, '1', { v: 'same position' }, 10)]);
-      expect(await store.get(c, '1')).toEqual({ id: '1', doc: { v: 'current' }, position: at(10) });
-      expect(await store.find(c, {})).toEqual([{ v: 'current' }]);
+      await store().write([write]);
+      await store().write([write]);
+      await store().write([put(c, '1', { v: 'older' }, 9)]);
+      await store().write([put(c, '1', { v: 'same position' }, 10)]);
+      expect(await store().get(c, '1')).toEqual({ id: '1', doc: { v: 'current' }, position: at(10) });
+      expect(await store().find(c, {})).toEqual([{ v: 'current' }]);
     });
 
     it('deletes with a tombstone that a replayed older write cannot revive', async () => {
       const c = newName();
-      await store.write([put(c, '1', { v: 1 }, 1), put(c, '1', null, 2)]);
-      expect(await store.get(c, '1')).toBeNull();
-      expect(await store.find(c, {})).toEqual([]);
-      await store.write([put(c, '1', { v: 1 }, 1)]);
-      expect(await store.get(c, '1')).toBeNull();
-      await store.write([put(c, '1', { v: 3 }, 3)]);
-      expect(await store.get(c, '1')).toEqual({ id: '1', doc: { v: 3 }, position: at(3) });
+      await store().write([put(c, '1', { v: 1 }, 1), put(c, '1', null, 2)]);
+      expect(await store().get(c, '1')).toBeNull();
+      expect(await store().find(c, {})).toEqual([]);
+      await store().write([put(c, '1', { v: 1 }, 1)]);
+      expect(await store().get(c, '1')).toBeNull();
+      await store().write([put(c, '1', { v: 3 }, 3)]);
+      expect(await store().get(c, '1')).toEqual({ id: '1', doc: { v: 3 }, position: at(3) });
     });
 
     it('keeps a tombstone for a document deleted before it was ever written', async () => {
       const c = newName();
-      await store.write([put(c, '1', null, 5)]);
-      await store.write([put(c, '1', { v: 'replayed' }, 4)]);
-      expect(await store.get(c, '1')).toBeNull();
+      await store().write([put(c, '1', null, 5)]);
+      await store().write([put(c, '1', { v: 'replayed' }, 4)]);
+      expect(await store().get(c, '1')).toBeNull();
     });
 
     it('keeps collections apart', async () => {
       const [a, b] = [newName(), newName()];
-      await store.write([put(a, '1', { in: 'a' }, 1), put(b, '1', { in: 'b' }, 1)]);
-      await store.write([put(a, '1', null, 2)]);
-      expect(await store.get(a, '1')).toBeNull();
-      expect(await store.get(b, '1')).toEqual({ id: '1', doc: { in: 'b' }, position: at(1) });
+      await store().write([put(a, '1', { in: 'a' }, 1), put(b, '1', { in: 'b' }, 1)]);
+      await store().write([put(a, '1', null, 2)]);
+      expect(await store().get(a, '1')).toBeNull();
+      expect(await store().get(b, '1')).toEqual({ id: '1', doc: { in: 'b' }, position: at(1) });
     });
   });
 
@@ -85,8 +80,8 @@ export function documentStoreContract(
 
     beforeAll(async () => {
       c = newName();
-      await store.ensureCollections([{ name: c, indexes: ['status', 'age', 'active', 'note'] }]);
-      await store.write([
+      await store().ensureCollections([{ name: c, indexes: ['status', 'age', 'active', 'note'] }]);
+      await store().write([
         put(c, '10', { id: '10', status: 'active', age: 30, active: true, note: null }, 1),
         put(c, '2', { id: '2', status: 'active', age: 41, active: false, note: 'x' }, 1),
         put(c, '1', { id: '1', status: 'banned', age: 30, active: true }, 1),
@@ -98,10 +93,10 @@ export function documentStoreContract(
     });
 
     const ids = async (where: Parameters<DocumentStore['find']>[1]): Promise<string[]> =>
-      (await store.find<{ id: string }>(c, where)).map((d) => d.id);
+      (await store().find<{ id: string }>(c, where)).map((d) => d.id);
 
     it('is idempotent to ensure the same collections again', async () => {
-      await expect(store.ensureCollections([{ name: c, indexes: ['status', 'age'] }])).resolves.toBeUndefined();
+      await expect(store().ensureCollections([{ name: c, indexes: ['status', 'age'] }])).resolves.toBeUndefined();
     });
 
     it('orders by id, numerically when the ids are digits', async () => {
@@ -110,8 +105,8 @@ export function documentStoreContract(
 
     it('orders non-numeric ids as strings', async () => {
       const other = newName();
-      await store.write(['b', 'aa', 'c', 'ab'].map((id) => put(other, id, { id }, 1)));
-      expect((await store.find<{ id: string }>(other, {})).map((d) => d.id)).toEqual(['aa', 'ab', 'b', 'c']);
+      await store().write(['b', 'aa', 'c', 'ab'].map((id) => put(other, id, { id }, 1)));
+      expect((await store().find<{ id: string }>(other, {})).map((d) => d.id)).toEqual(['aa', 'ab', 'b', 'c']);
     });
 
     it('matches strings exactly, case included', async () => {
@@ -146,43 +141,43 @@ export function documentStoreContract(
   describe('checkpoints', () => {
     it('starts at START, moves with a write, and resets', async () => {
       const projection = newName();
-      expect(await store.checkpoint(projection)).toBe(START);
-      await store.write([], { projection, position: at(3) });
-      expect(await store.checkpoint(projection)).toBe(at(3));
+      expect(await store().checkpoint(projection)).toBe(START);
+      await store().write([], { projection, position: at(3) });
+      expect(await store().checkpoint(projection)).toBe(at(3));
       const c = newName();
-      await store.write([put(c, '1', { v: 1 }, 4)], { projection, position: at(4) });
-      expect(await store.checkpoint(projection)).toBe(at(4));
-      expect(await store.get(c, '1')).toMatchObject({ doc: { v: 1 } });
-      await store.resetCheckpoint(projection);
-      expect(await store.checkpoint(projection)).toBe(START);
+      await store().write([put(c, '1', { v: 1 }, 4)], { projection, position: at(4) });
+      expect(await store().checkpoint(projection)).toBe(at(4));
+      expect(await store().get(c, '1')).toMatchObject({ doc: { v: 1 } });
+      await store().resetCheckpoint(projection);
+      expect(await store().checkpoint(projection)).toBe(START);
     });
 
     it('only moves forward, so a late or replayed write cannot take it back', async () => {
       const projection = newName();
-      await store.write([], { projection, position: at(9) });
-      await store.write([], { projection, position: at(5) });
-      expect(await store.checkpoint(projection)).toBe(at(9));
+      await store().write([], { projection, position: at(9) });
+      await store().write([], { projection, position: at(5) });
+      expect(await store().checkpoint(projection)).toBe(at(9));
     });
 
     it('keeps projections apart', async () => {
       const [p, q] = [newName(), newName()];
-      await store.write([], { projection: p, position: at(7) });
-      expect(await store.checkpoint(q)).toBe(START);
-      await store.resetCheckpoint(q);
-      expect(await store.checkpoint(p)).toBe(at(7));
+      await store().write([], { projection: p, position: at(7) });
+      expect(await store().checkpoint(q)).toBe(START);
+      await store().resetCheckpoint(q);
+      expect(await store().checkpoint(p)).toBe(at(7));
     });
   });
 
   describe('dropCollection', () => {
     it('removes the documents and tombstones of one collection only, so a rebuild can replay', async () => {
       const [c, other] = [newName(), newName()];
-      await store.write([put(c, '1', { v: 1 }, 5), put(c, '2', null, 5), put(other, '1', { v: 'kept' }, 5)]);
-      await store.dropCollection(c);
-      expect(await store.get(c, '1')).toBeNull();
-      expect(await store.find(c, {})).toEqual([]);
-      expect(await store.get(other, '1')).toMatchObject({ doc: { v: 'kept' } });
-      await store.write([put(c, '1', { v: 'rebuilt' }, 1), put(c, '2', { v: 'rebuilt' }, 1)]);
-      expect(await store.find(c, {})).toEqual([{ v: 'rebuilt' }, { v: 'rebuilt' }]);
+      await store().write([put(c, '1', { v: 1 }, 5), put(c, '2', null, 5), put(other, '1', { v: 'kept' }, 5)]);
+      await store().dropCollection(c);
+      expect(await store().get(c, '1')).toBeNull();
+      expect(await store().find(c, {})).toEqual([]);
+      expect(await store().get(other, '1')).toMatchObject({ doc: { v: 'kept' } });
+      await store().write([put(c, '1', { v: 'rebuilt' }, 1), put(c, '2', { v: 'rebuilt' }, 1)]);
+      expect(await store().find(c, {})).toEqual([{ v: 'rebuilt' }, { v: 'rebuilt' }]);
     });
   });
 }
