@@ -2,10 +2,9 @@ import { fold } from '../domain/decider';
 import { Registration } from '../domain/member-fields';
 import { assertUsernameAvailable, memberDecider, memberStream, MemberEvent } from '../domain/member';
 import { MEMBER_ID_SEQUENCE_STREAM, MemberIdAllocated, nextMemberId } from '../domain/member-ids';
-import { EventStore, WrongExpectedVersion } from '../stores/ports';
+import { EventStore } from '../stores/ports';
 import { CommandContext, toNewEvents } from './context';
-import { ConcurrencyConflict } from './errors';
-import { backOff, handle } from './handle';
+import { handle, retryOnConflict } from './handle';
 import { PasswordHasher } from './passwords';
 
 export interface Registered {
@@ -42,7 +41,7 @@ export async function registerMember(
   // An anonymous registrant is the member being registered.
   const actor = ctx.actor.id === null ? { kind: 'member' as const, id: member_id } : ctx.actor;
   const command = { type: 'RegisterMember' as const, data: profile };
-  const { position } = await handle(store, stream, memberDecider, command, { ...ctx, actor });
+  const position = await handle(store, stream, memberDecider, command, { ...ctx, actor });
   return { member_id, username: profile.username, nickname: profile.nickname, position: position! };
 }
 
@@ -50,17 +49,11 @@ export async function registerMember(
 // more rounds than a single aggregate needs.
 const ALLOCATION_ATTEMPTS = 100;
 
-async function allocateMemberId(store: EventStore, ctx: CommandContext): Promise<number> {
-  for (let attempt = 1; attempt <= ALLOCATION_ATTEMPTS; attempt++) {
+function allocateMemberId(store: EventStore, ctx: CommandContext): Promise<number> {
+  return retryOnConflict(MEMBER_ID_SEQUENCE_STREAM, ALLOCATION_ATTEMPTS, async () => {
     const [last] = await store.readStream(MEMBER_ID_SEQUENCE_STREAM, { direction: 'backwards', maxCount: 1 });
     const next = nextMemberId((last as unknown as MemberIdAllocated | undefined) ?? null);
-    try {
-      await store.append(MEMBER_ID_SEQUENCE_STREAM, toNewEvents([next], ctx), last ? last.revision : 'no_stream');
-      return next.data.member_id;
-    } catch (err) {
-      if (!(err instanceof WrongExpectedVersion)) throw err;
-      await backOff(Math.min(attempt, 5));
-    }
-  }
-  throw new ConcurrencyConflict(MEMBER_ID_SEQUENCE_STREAM);
+    await store.append(MEMBER_ID_SEQUENCE_STREAM, toNewEvents([next], ctx), last ? last.revision : 'no_stream');
+    return next.data.member_id;
+  });
 }
