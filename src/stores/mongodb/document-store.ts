@@ -15,6 +15,7 @@ import {
   type Scalar,
   type StoredDocument,
 } from '../ports';
+import { checkName } from '../names';
 
 interface ReadModelRecord {
   _id: string;
@@ -31,8 +32,6 @@ interface CheckpointRecord {
 
 const DUPLICATE_KEY = 11000;
 const CHECKPOINTS = 'checkpoints';
-/** Plain identifiers only: a dot or a leading $ would turn a field into a path or an operator. */
-const NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
  * Read models in MongoDB: one collection per read model, the document under `doc`, and the last
@@ -40,11 +39,7 @@ const NAME = /^[a-z][a-z0-9_]*$/;
  * event is a no-op; MongoDB does not make the batch atomic, the guard makes retrying it harmless.
  */
 export class MongoDocumentStore implements DocumentStore {
-  constructor(
-    private readonly db: Db,
-    /** Releases what the store was opened on; the caller owns the client. */
-    private readonly release: () => Promise<void> = async () => undefined,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   async ensureCollections(specs: CollectionSpec[]): Promise<void> {
     for (const spec of specs) {
@@ -105,9 +100,8 @@ export class MongoDocumentStore implements DocumentStore {
     await this.checkpoints().deleteOne({ _id: projection });
   }
 
-  async close(): Promise<void> {
-    await this.release();
-  }
+  /** Nothing to release: openMongoStores closes the client the stores share. */
+  async close(): Promise<void> {}
 
   private collection(name: string): Collection<ReadModelRecord> {
     return this.db.collection<ReadModelRecord>(`rm_${checkName('collection', name)}`);
@@ -127,12 +121,6 @@ export function sortKey(id: string): string {
   if (!/^\d+$/.test(id)) return `1${id}`;
   const digits = id.replace(/^0+/, '');
   return `0${String(digits.length).padStart(4, '0')}${digits}`;
-}
-
-/** The embedded adapter's rule, so a name valid in one adapter set is valid in the other. */
-function checkName(kind: 'collection' | 'field', name: string): string {
-  if (!NAME.test(name)) throw new RangeError(`invalid ${kind} name ${JSON.stringify(name)}: use ${NAME}`);
-  return name;
 }
 
 /** Matches a stored record the write may replace: one with an older position, or none yet. */

@@ -12,29 +12,22 @@ interface SessionRecord {
  * documents only about once a minute, so reads also check the expiry themselves.
  */
 export class MongoSessionStore implements SessionStore {
-  private constructor(
-    private readonly sessions: Collection<SessionRecord>,
-    private readonly release: () => Promise<void>,
-    private readonly now: () => Date,
-  ) {}
+  private constructor(private readonly sessions: Collection<SessionRecord>) {}
 
-  static async open(
-    db: Db,
-    options: { collection?: string; release?: () => Promise<void>; now?: () => Date } = {},
-  ): Promise<MongoSessionStore> {
-    const sessions = db.collection<SessionRecord>(options.collection ?? 'sessions');
+  static async open(db: Db): Promise<MongoSessionStore> {
+    const sessions = db.collection<SessionRecord>('sessions');
     // expireAfterSeconds 0: each document expires at the instant stored in expires_at.
     await sessions.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 });
-    return new MongoSessionStore(sessions, options.release ?? (async () => undefined), options.now ?? (() => new Date()));
+    return new MongoSessionStore(sessions);
   }
 
   async get(id: string): Promise<Record<string, unknown> | null> {
-    const record = await this.sessions.findOne({ _id: id, expires_at: { $gt: this.now() } });
+    const record = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() } });
     return record?.data ?? null;
   }
 
   async set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
-    const expiresAt = new Date(this.now().getTime() + ttlMs);
+    const expiresAt = new Date(Date.now() + ttlMs);
     await this.sessions.updateOne({ _id: id }, { $set: { data, expires_at: expiresAt } }, { upsert: true });
   }
 
@@ -42,7 +35,6 @@ export class MongoSessionStore implements SessionStore {
     await this.sessions.deleteOne({ _id: id });
   }
 
-  async close(): Promise<void> {
-    await this.release();
-  }
+  /** Nothing to release: openMongoStores closes the client the stores share. */
+  async close(): Promise<void> {}
 }

@@ -8,18 +8,8 @@ import {
   type Scalar,
   type StoredDocument,
 } from '../ports';
+import { checkName } from '../names';
 import type { Database } from './database';
-
-/**
- * Field names end up inside SQL text (index names, JSON paths), so only plain identifiers pass;
- * collection names follow the same rule so that every adapter accepts the same names.
- */
-const NAME = /^[a-z][a-z0-9_]*$/;
-
-function checkName(kind: string, name: string): string {
-  if (!NAME.test(name)) throw new Error(`invalid ${kind} name ${JSON.stringify(name)}: use ${NAME}`);
-  return name;
-}
 
 /**
  * Ids are strings; digit-only ids sort by numeric value (as MongoDB sorts integer ids) before the
