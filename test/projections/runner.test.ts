@@ -45,6 +45,16 @@ function runner(): ProjectionRunner {
   return new ProjectionRunner(stores.events, stores.documents, [counter as unknown as Projection], silent);
 }
 
+/** A runner that projects the stream's first events, then stops: the state a restart starts from. */
+async function projectThenStop(stream: string): Promise<string> {
+  const r = runner();
+  await r.start();
+  const { position } = await stores.events.append(stream, [event('A'), event('B')], 'no_stream');
+  await r.waitFor(position, 2000);
+  await r.stop();
+  return position;
+}
+
 describe('projection runner', () => {
   it('applies new events and lets a reader wait for its own write', async () => {
     const r = runner();
@@ -56,11 +66,7 @@ describe('projection runner', () => {
   });
 
   it('resumes from its checkpoint after a restart: nothing lost, nothing applied twice', async () => {
-    const first = runner();
-    await first.start();
-    const { position } = await stores.events.append('counted-b', [event('A'), event('B')], 'no_stream');
-    await first.waitFor(position, 2000);
-    await first.stop();
+    await projectThenStop('counted-b');
 
     await stores.events.append('counted-b', [event('C')], 1);
     await stores.events.append('other-stream', [event('Ignored')], 'no_stream');
@@ -73,11 +79,7 @@ describe('projection runner', () => {
   });
 
   it('changes nothing when events are replayed over documents that already have them', async () => {
-    const first = runner();
-    await first.start();
-    const { position } = await stores.events.append('counted-c', [event('A'), event('B')], 'no_stream');
-    await first.waitFor(position, 2000);
-    await first.stop();
+    const position = await projectThenStop('counted-c');
 
     // A crash between a document write and its checkpoint replays events: simulate the worst case.
     await stores.documents.resetCheckpoint('counter');
