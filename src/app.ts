@@ -1,24 +1,46 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher } from './commands/passwords';
+import { argon2Hasher, PasswordHasher } from './commands/passwords';
+import { seedPlatform } from './commands/seed';
 import { Settings } from './config';
 import { createHttpApp } from './http/app';
 import { AppState } from './http/context';
-import { developerRoutes } from './http/routes/developer';
-import { healthRoutes, ProjectionsHealth } from './http/routes/health';
+import { Endpoint } from './http/endpoints';
+import { requireAdmin, requireMember } from './http/guards';
+import { requireScope } from './http/partner';
+import { adminSessionEndpoints } from './http/routes/admin-session';
+import { credentialReviewEndpoints } from './http/routes/credential-review';
+import { developerEndpoints } from './http/routes/developer';
+import { developerCredentialEndpoints } from './http/routes/developer-credential';
+import { healthEndpoints, ProjectionsHealth } from './http/routes/health';
+import { openEndpoints } from './http/routes/open';
+import { apiKeysProjection } from './projections/api-keys';
 import { CheckpointTracker } from './projections/checkpoint-tracker';
+import { credentialsProjection } from './projections/credentials';
+import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
 import { membersProjection } from './projections/members';
 import { Projection } from './projections/projection';
-import { PositionTracker, ReadModels } from './projections/read-models';
+import { allOf, PositionTracker, ReadModels } from './projections/read-models';
+import { Replica } from './projections/replica';
 import { ProjectionRunner } from './projections/runner';
+import { scopeRequestsProjection } from './projections/scope-requests';
 import { START, Stores } from './stores/ports';
 
-export const PROJECTIONS: Projection[] = [membersProjection as unknown as Projection];
+export const PROJECTIONS = [
+  membersProjection,
+  credentialsProjection,
+  scopeRequestsProjection,
+  apiKeysProjection,
+  roleGroupsProjection,
+  memberGroupsProjection,
+] as unknown as Projection[];
 
 export interface Platform {
   app: Koa<AppState>;
   router: Router<AppState>;
+  /** Every endpoint with the caller it admits, as mounted on the router. */
+  endpoints: Endpoint[];
   stores: Stores;
   close(): Promise<void>;
 }
@@ -27,34 +49,62 @@ export interface PlatformOptions {
   settings: Settings;
   log: Logger;
   stores: Stores;
+  /** Where a generated administrator password is shown, once; never the structured log. */
+  announce?: (message: string) => void;
 }
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { settings, log, stores } = options;
-  const projections = await startProjections(settings, stores, log);
-  const readModels = new ReadModels(stores.documents, projections.tracker, settings.READ_WAIT_MS);
+  const { events, documents } = stores;
   const hasher = argon2Hasher();
+  await seed(options, hasher);
 
+  const projections = await startProjections(settings, stores, log);
+  const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }));
+  await keyRing.start();
+  const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
+
+  const endpoints = [
+    ...healthEndpoints({ stores, projections: projections.health, keyRing: () => keyRing.status() }),
+    ...developerEndpoints({ events, hasher, readModels }),
+    ...developerCredentialEndpoints({ events, readModels }),
+    ...adminSessionEndpoints({ events, hasher }),
+    ...credentialReviewEndpoints({ events, readModels }),
+    ...openEndpoints(readModels),
+  ];
   const { app, router } = createHttpApp({
     settings,
     log,
     sessionStore: stores.sessions,
-    routes(router) {
-      healthRoutes(router, { stores, projections: projections.health });
-      developerRoutes(router, { events: stores.events, hasher, readModels });
+    endpoints,
+    guards: {
+      member: requireMember,
+      admin: (permission) => requireAdmin(permission, (id) => readModels.roleGroup(id)),
+      partner: (scope) => requireScope(keyRing, scope),
     },
   });
 
   return {
     app,
     router,
+    endpoints,
     stores,
     async close() {
+      await keyRing.stop();
       await projections.stop();
       await stores.close();
     },
   };
+}
+
+async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {
+  const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: 'seed', now: new Date() };
+  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, ctx);
+  if (generatedAdminPassword) {
+    options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
+    options.announce?.(`Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`);
+  }
 }
 
 /** Inline: this process runs the projections. Off: a `platform project` process does, and reads wait on its checkpoints. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordSchema } from './domain/member-fields';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -18,6 +19,8 @@ const settingsSchema = z.object({
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   // 'off' when a separate `platform project` process keeps the read models up to date.
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
+  // Password of the super administrator `admin` seeded on the first start; random when unset.
+  ADMIN_PASSWORD: passwordSchema.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -12,7 +12,12 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const storeConfig = parseStoreConfig(env);
   const log = createLogger(settings.LOG_LEVEL);
   const stores = await openStores(storeConfig, log);
-  const platform = await createPlatform({ settings, log, stores });
+  const platform = await createPlatform({
+    settings,
+    log,
+    stores,
+    announce: (message) => process.stderr.write(`\n${message}\n\n`),
+  });
   const server = createServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   log.info(

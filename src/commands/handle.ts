@@ -9,7 +9,8 @@ const ATTEMPTS = 8;
 /**
  * Load, decide, append with the expected revision; on a concurrent write, do it all again
  * against the new state. `decide` may throw a DomainError, which appends nothing. Answers the
- * global position of the last event appended (null when none was): what a reader waits for.
+ * events appended and the global position of the last one (null when none was): what a reader
+ * waits for.
  */
 export function handle<Command, Event extends DomainEvent, State>(
   store: EventStore,
@@ -17,14 +18,19 @@ export function handle<Command, Event extends DomainEvent, State>(
   decider: Decider<Command, Event, State>,
   command: Command,
   ctx: CommandContext,
-): Promise<string | null> {
+): Promise<Decision<Event>> {
   return retryOnConflict(stream, ATTEMPTS, async () => {
     const recorded = await store.readStream(stream);
     const events = decider.decide(command, fold(decider, recorded as unknown as Event[]));
-    if (events.length === 0) return null;
+    if (events.length === 0) return { events, position: null };
     const expected = recorded.length === 0 ? 'no_stream' : recorded.length - 1;
-    return (await store.append(stream, toNewEvents(events, ctx), expected)).position;
+    return { events, position: (await store.append(stream, toNewEvents(events, ctx), expected)).position };
   });
+}
+
+export interface Decision<Event> {
+  events: Event[];
+  position: string | null;
 }
 
 /**
@@ -42,4 +48,19 @@ export async function retryOnConflict<T>(stream: string, attempts: number, attem
       await sleep(Math.random() * Math.min(50, 2 ** lost));
     }
   }
+}
+
+/**
+ * Creates an aggregate's stream: decides against the initial state and appends with `no_stream`.
+ * A stream that already exists raises WrongExpectedVersion, for the caller to settle.
+ */
+export async function createStream<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  ctx: CommandContext,
+): Promise<string> {
+  const events = decider.decide(command, decider.initialState);
+  return (await store.append(stream, toNewEvents(events, ctx), 'no_stream')).position;
 }

@@ -1,10 +1,11 @@
 import { fold } from '../domain/decider';
 import { Registration } from '../domain/member-fields';
 import { assertUsernameAvailable, memberDecider, memberStream, MemberEvent } from '../domain/member';
-import { MEMBER_ID_SEQUENCE_STREAM, MemberIdAllocated, nextMemberId } from '../domain/member-ids';
+import { MEMBER_IDS } from '../domain/sequences';
 import { EventStore } from '../stores/ports';
-import { CommandContext, toNewEvents } from './context';
-import { handle, retryOnConflict } from './handle';
+import { CommandContext } from './context';
+import { handle } from './handle';
+import { allocateId } from './ids';
 import { PasswordHasher } from './passwords';
 
 export interface Registered {
@@ -29,7 +30,7 @@ export async function registerMember(
   assertUsernameAvailable(fold(memberDecider, existing as unknown as MemberEvent[]), registration.username);
 
   const password_hash = await hasher.hash(registration.password);
-  const member_id = await allocateMemberId(store, ctx);
+  const member_id = await allocateId(store, MEMBER_IDS, ctx);
   const profile = {
     member_id,
     username: registration.username,
@@ -41,19 +42,6 @@ export async function registerMember(
   // An anonymous registrant is the member being registered.
   const actor = ctx.actor.id === null ? { kind: 'member' as const, id: member_id } : ctx.actor;
   const command = { type: 'RegisterMember' as const, data: profile };
-  const position = await handle(store, stream, memberDecider, command, { ...ctx, actor });
+  const { position } = await handle(store, stream, memberDecider, command, { ...ctx, actor });
   return { member_id, username: profile.username, nickname: profile.nickname, position: position! };
-}
-
-// Many registrations contend for the sequence at once; each round one of them wins, so allow
-// more rounds than a single aggregate needs.
-const ALLOCATION_ATTEMPTS = 100;
-
-function allocateMemberId(store: EventStore, ctx: CommandContext): Promise<number> {
-  return retryOnConflict(MEMBER_ID_SEQUENCE_STREAM, ALLOCATION_ATTEMPTS, async () => {
-    const [last] = await store.readStream(MEMBER_ID_SEQUENCE_STREAM, { direction: 'backwards', maxCount: 1 });
-    const next = nextMemberId((last as unknown as MemberIdAllocated | undefined) ?? null);
-    await store.append(MEMBER_ID_SEQUENCE_STREAM, toNewEvents([next], ctx), last ? last.revision : 'no_stream');
-    return next.data.member_id;
-  });
 }

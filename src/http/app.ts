@@ -5,6 +5,7 @@ import { Settings } from '../config';
 import { SessionStore } from '../stores/ports';
 import { jsonBody } from './body';
 import { AppState } from './context';
+import { Endpoint, Guards, mountEndpoints } from './endpoints';
 import { errorEnvelope } from './errors';
 import { requestLog } from './request-log';
 import { sessions } from './session';
@@ -22,22 +23,26 @@ export interface HttpDeps {
   settings: Settings;
   log: Logger;
   sessionStore: SessionStore;
-  /** Adds the endpoints to a router mounted at /api/v1. */
-  routes(router: Router<AppState>): void;
+  endpoints: Endpoint[];
+  guards: Guards;
 }
+
+// Partner servers authenticate with API keys on every call; a session lookup would be wasted.
+const OPEN_API = `${API_PREFIX}/open/`;
 
 export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Router<AppState> } {
   const app = new Koa<AppState>();
   const router = new Router<AppState>({ prefix: API_PREFIX });
-  deps.routes(router);
+  mountEndpoints(router, deps.endpoints, deps.guards);
+  const sessionMiddleware = sessions(app, deps.sessionStore, {
+    idleMinutes: deps.settings.SESSION_IDLE_MINUTES,
+    secureCookie: deps.settings.COOKIE_SECURE,
+  });
 
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
   app.use(noStore);
-  app.use(sessions(app, deps.sessionStore, {
-    idleMinutes: deps.settings.SESSION_IDLE_MINUTES,
-    secureCookie: deps.settings.COOKIE_SECURE,
-  }));
+  app.use((ctx, next) => (ctx.path.startsWith(OPEN_API) ? next() : sessionMiddleware(ctx, next)));
   for (const middleware of jsonBody(deps.settings.BODY_LIMIT_KB)) app.use(middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,13 +1,12 @@
 import { CommandContext } from '../commands/context';
 import { AppContext } from './context';
-import { sessionOf } from './session';
 
-/** The context of a command asked for over HTTP: the session's identity, the request id, now. */
-export function commandContext(ctx: AppContext): CommandContext {
-  const member = sessionOf(ctx).member;
+/** The context of a command asked for over HTTP: who asks, the request id, now, and a decision's reason. */
+export function commandContext(ctx: AppContext, actor: CommandContext['actor'], reason?: string): CommandContext {
   return {
-    actor: member ? { kind: 'member', id: member.id } : { kind: 'system', id: null },
+    actor,
     requestId: ctx.state.requestId,
     now: new Date(),
+    ...(reason === undefined ? {} : { reason }),
   };
 }

@@ -1,7 +1,7 @@
 import { Middleware } from 'koa';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
-import { ProjectionLag } from '../projections/runner';
+import { ProjectionLag } from '../projections/lag';
 import { AppState } from './context';
 import { Envelope, HttpError } from './envelope';
 

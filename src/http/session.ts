@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
+import type { AdminIdentity } from '../commands/admins';
 import { SessionStore } from '../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
@@ -12,12 +13,14 @@ export interface MemberIdentity {
 }
 
 /**
- * What a server-side session holds: the CSRF token and, independently, a member identity, plus
- * the position of the caller's last write so its next read can wait for it.
+ * What a server-side session holds: the CSRF token and, independently of each other, a member
+ * identity and an administrator identity, plus the position of the caller's last write so its
+ * next read can wait for it.
  */
 export interface SessionData {
   csrf_token?: string;
   member?: MemberIdentity;
+  admin?: AdminIdentity;
   position?: string;
 }
 
@@ -68,13 +71,28 @@ export function csrfToken(ctx: AppContext): string {
   return data.csrf_token;
 }
 
-export function rotateCsrfToken(ctx: AppContext): void {
+function rotateCsrfToken(ctx: AppContext): void {
   sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');
 }
 
-/** A new session id for the same data, so that an id known before login is worthless after it. */
-export async function regenerateSession(ctx: AppContext): Promise<void> {
+async function regenerateSession(ctx: AppContext): Promise<void> {
   await ctx.session?.regenerate();
+}
+
+/**
+ * Logs an identity into this session: a new session id, so an id known before login is worthless
+ * after it, and a new CSRF token (specification §3.6).
+ */
+export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
+  Object.assign(sessionOf(ctx), identity);
+  rotateCsrfToken(ctx);
+  await regenerateSession(ctx);
+}
+
+/** Drops one identity, leaving the other side's, and rotates the token. */
+export function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): void {
+  delete sessionOf(ctx)[side];
+  rotateCsrfToken(ctx);
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */
@@ -90,7 +108,7 @@ function digest(value: string): Buffer {
 export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
   const offered = ctx.get('X-CSRF-Token');
   if (!offered) {
-    throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session returns it');
+    throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session or /admin/session returns it');
   }
   const expected = sessionOf(ctx).csrf_token;
   if (!expected || !timingSafeEqual(digest(offered), digest(expected))) {
@@ -98,14 +116,3 @@ export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
   }
   await next();
 };
-
-export const requireMember: Middleware<AppState> = async (ctx, next) => {
-  memberOf(ctx);
-  await next();
-};
-
-export function memberOf(ctx: AppContext): MemberIdentity {
-  const member = sessionOf(ctx).member;
-  if (!member) throw new HttpError(401, 'not_logged_in', 'log in as a developer member first (POST /developer/login)');
-  return member;
-}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DocumentStore, Position } from '../stores/ports';
 import { PositionTracker } from './read-models';
-import { ProjectionLag } from './runner';
+import { ProjectionLag } from './lag';
 
 const POLL_MS = 20;
 

@@ -18,7 +18,7 @@ export const membersProjection: Projection<MemberDocument> = {
   version: 1,
   collection: { name: 'members', indexes: ['username_key'] },
 
-  documentId: (event) => (event.type === 'MemberRegistered' ? String(event.data.member_id) : null),
+  documentIds: (event) => (event.type === 'MemberRegistered' ? [String(event.data.member_id)] : []),
 
   evolve(doc, event) {
     if (event.type !== 'MemberRegistered') return doc;

@@ -9,8 +9,21 @@ export interface Projection<Doc extends object = Record<string, unknown>> {
   /** Raised whenever evolve changes meaning, so that stored read models get rebuilt. */
   version: number;
   collection: CollectionSpec;
-  /** The document an event changes, or null when the event does not concern this read model. */
-  documentId(event: RecordedEvent): string | null;
+  /** The documents an event changes; none when the event does not concern this read model. */
+  documentIds(event: RecordedEvent): string[];
   /** The document after the event; null deletes it. */
   evolve(doc: Doc | null, event: RecordedEvent): Doc | null;
+}
+
+/** Applies one event, naming the projection, event and position when evolve cannot. */
+export function evolveOrExplain<Doc extends object>(
+  projection: Projection<Doc>,
+  doc: Doc | null,
+  event: RecordedEvent,
+): Doc | null {
+  try {
+    return projection.evolve(doc, event);
+  } catch (err) {
+    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`);
+  }
 }

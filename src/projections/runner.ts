@@ -1,22 +1,9 @@
 import type { Logger } from 'pino';
-import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../stores/ports';
-import { Projection } from './projection';
+import { DocumentStore, DocumentWrite, EventStore, Position, RecordedEvent, START } from '../stores/ports';
+import { evolveOrExplain, Projection } from './projection';
+import { PositionWaiters } from './waiters';
 
 export type RunnerStatus = 'stopped' | 'running' | 'failed';
-
-/** The read models did not reach a position in time: the caller answers "try again" instead of stale data. */
-export class ProjectionLag extends Error {
-  constructor(readonly position: Position) {
-    super(`read models have not reached position ${position} yet`);
-    this.name = 'ProjectionLag';
-  }
-}
-
-interface Waiter {
-  position: Position;
-  resolve(): void;
-  reject(err: Error): void;
-}
 
 // Checkpoints of events a projection ignores are flushed on a timer rather than one write each.
 const CHECKPOINT_FLUSH_MS = 100;
@@ -30,7 +17,7 @@ export class ProjectionRunner {
   private checkpoints = new Map<string, Position>();
   private pending = new Map<string, Position>();
   private reached: Position = START;
-  private waiters: Waiter[] = [];
+  private waiters = new PositionWaiters();
   private abort = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -58,16 +45,7 @@ export class ProjectionRunner {
   waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void> {
     if (!position || this.reached >= position) return Promise.resolve();
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { position, resolve, reject };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new ProjectionLag(position));
-      }, timeoutMs);
-      waiter.resolve = () => (clearTimeout(timer), resolve());
-      waiter.reject = (err) => (clearTimeout(timer), reject(err));
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(position, timeoutMs);
   }
 
   position(): Position {
@@ -97,29 +75,26 @@ export class ProjectionRunner {
       this.failure = err instanceof Error ? err : new Error(String(err));
       this.status = 'failed';
       this.log.error({ err: this.failure }, 'projection runner stopped on an error');
-      for (const w of this.waiters.splice(0)) w.reject(this.failure);
+      this.waiters.failAll(this.failure);
     }
   }
 
   private async apply(projection: Projection, event: RecordedEvent): Promise<void> {
     const checkpoint = this.checkpoints.get(projection.name) ?? START;
     if (event.position <= checkpoint) return;
-    const id = projection.documentId(event);
-    if (id === null) {
+    const ids = projection.documentIds(event);
+    if (ids.length === 0) {
       this.pending.set(projection.name, event.position);
     } else {
       const collection = projection.collection.name;
-      const stored = await this.documents.get(collection, id);
-      let doc: Record<string, unknown> | null;
-      try {
-        doc = projection.evolve(stored?.doc ?? null, event);
-      } catch (err) {
-        throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`);
+      const writes: DocumentWrite[] = [];
+      for (const id of ids) {
+        const stored = await this.documents.get(collection, id);
+        const doc = evolveOrExplain(projection, stored?.doc ?? null, event);
+        // An event that leaves a missing document missing needs no tombstone.
+        if (stored || doc) writes.push({ collection, id, doc, position: event.position });
       }
-      await this.documents.write([{ collection, id, doc, position: event.position }], {
-        projection: projection.name,
-        position: event.position,
-      });
+      await this.documents.write(writes, { projection: projection.name, position: event.position });
       this.pending.delete(projection.name);
     }
     this.checkpoints.set(projection.name, event.position);
@@ -127,10 +102,7 @@ export class ProjectionRunner {
 
   private advance(position: Position): void {
     this.reached = position;
-    const ready = this.waiters.filter((w) => w.position <= position);
-    if (ready.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.position > position);
-    for (const w of ready) w.resolve();
+    this.waiters.reached(position);
   }
 
   private async flushCheckpoints(): Promise<void> {

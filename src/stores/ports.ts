@@ -118,8 +118,8 @@ export interface DocumentStore {
   /** Creates the collections' indexes; idempotent. */
   ensureCollections(specs: CollectionSpec[]): Promise<void>;
   get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null>;
-  /** Documents whose top-level fields equal every value in `where`, ordered by id. */
-  find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]>;
+  /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
+  find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
   /**
    * Applies the writes (each guarded by its position) and then records the checkpoint, if given;
    * a checkpoint only moves forward.

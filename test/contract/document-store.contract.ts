@@ -45,7 +45,7 @@ export function documentStoreContract(
       await store().write([put(c, '1', { v: 'older' }, 9)]);
       await store().write([put(c, '1', { v: 'same position' }, 10)]);
       expect(await store().get(c, '1')).toEqual({ id: '1', doc: { v: 'current' }, position: at(10) });
-      expect(await store().find(c, {})).toEqual([{ v: 'current' }]);
+      expect(await store().find(c, {})).toEqual([{ id: '1', doc: { v: 'current' }, position: at(10) }]);
     });
 
     it('deletes with a tombstone that a replayed older write cannot revive', async () => {
@@ -177,7 +177,7 @@ export function documentStoreContract(
       expect(await store().find(c, {})).toEqual([]);
       expect(await store().get(other, '1')).toMatchObject({ doc: { v: 'kept' } });
       await store().write([put(c, '1', { v: 'rebuilt' }, 1), put(c, '2', { v: 'rebuilt' }, 1)]);
-      expect(await store().find(c, {})).toEqual([{ v: 'rebuilt' }, { v: 'rebuilt' }]);
+      expect((await store().find(c, {})).map((d) => d.doc)).toEqual([{ v: 'rebuilt' }, { v: 'rebuilt' }]);
     });
   });
 }

@@ -1,4 +1,12 @@
-import { csrfOf, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../support/platform';
+import {
+  Answer,
+  csrfOf,
+  expectRefusal as refusal,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+  uniqueUsername,
+} from '../support/platform';
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -11,23 +19,13 @@ const LOGIN = '/api/v1/developer/login';
 const LOGOUT = '/api/v1/developer/logout';
 const DASHBOARD = '/api/v1/developer/dashboard';
 
-type Response = { status: number; body: { message: string; data: Record<string, unknown> & { issues?: { path: string }[] } }; headers: Record<string, unknown> };
-
 function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
   return cookies.find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
 }
 
-/** Asserts a refusal: the status, the stable reason, the envelope, and not one event appended. */
-async function expectRefusal(send: () => Promise<Response>, status: number, error: string): Promise<Response> {
-  const before = (await t.allEvents()).length;
-  const res = await send();
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ code: status, message: expect.any(String), data: expect.objectContaining({ error }) });
-  expect(res.body.message.length).toBeGreaterThan(10);
-  expect((await t.allEvents()).length).toBe(before);
-  return res;
-}
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 describe('GET /developer/session', () => {
   it('returns a CSRF token and sets an HttpOnly, SameSite=Lax PHPSESSID cookie', async () => {
@@ -347,6 +345,7 @@ describe('the envelope for everything else', () => {
       status: 'ok',
       stores: [expect.objectContaining({ name: 'sqlite', ok: true })],
       projections: expect.objectContaining({ status: 'running' }),
+      key_ring: 'following',
     });
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { Projection } from '../../src/projections/projection';
-import { ProjectionLag, ProjectionRunner } from '../../src/projections/runner';
+import { ProjectionLag } from '../../src/projections/lag';
+import { ProjectionRunner } from '../../src/projections/runner';
 import { NewEvent, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 
@@ -12,7 +13,7 @@ const counter: Projection<{ stream: string; count: number; types: string[] }> = 
   name: 'counter',
   version: 1,
   collection: { name: 'counts', indexes: [] },
-  documentId: (event) => (event.stream.startsWith('counted-') ? event.stream : null),
+  documentIds: (event) => (event.stream.startsWith('counted-') ? [event.stream] : []),
   evolve: (doc, event) => {
     if (event.type === 'Poison') throw new Error('cannot apply poison');
     return { stream: event.stream, count: (doc?.count ?? 0) + 1, types: [...(doc?.types ?? []), event.type] };

@@ -43,7 +43,7 @@ async function openTestStores(dir: string): Promise<Stores> {
 /** A real service on a random loopback port, on a fresh data directory. */
 export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?: string): Promise<TestPlatform> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
-  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ...overrides };
+  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, ...overrides };
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -76,6 +76,9 @@ export async function csrfOf(client: request.Agent): Promise<string> {
   return res.body.data.csrf_token as string;
 }
 
+/** The password of the super administrator `admin` that every test platform seeds. */
+export const ADMIN_PASSWORD = 'admin-secret';
+
 let counter = 0;
 export function uniqueUsername(prefix = 'dev'): string {
   counter += 1;
@@ -98,4 +101,36 @@ export async function logIn(client: request.Agent, member: { username: string; p
     .set('X-CSRF-Token', token)
     .send({ username: member.username, password: member.password })
     .expect(200);
+}
+
+/** Logs the seeded super administrator (or another) in on this client; answers the new CSRF token. */
+export async function logInAdmin(
+  client: request.Agent,
+  admin: { username: string; password: string } = { username: 'admin', password: ADMIN_PASSWORD },
+): Promise<string> {
+  const res = await client.get('/api/v1/admin/session').expect(200);
+  await client.post('/api/v1/admin/login').set('X-CSRF-Token', res.body.data.csrf_token).send(admin).expect(200);
+  return csrfOf(client);
+}
+
+export type Answer = {
+  status: number;
+  body: { code: number; message: string; data: Record<string, unknown> & { issues?: { path: string }[] } };
+  headers: Record<string, unknown>;
+};
+
+/** Asserts a refusal: the status, the stable reason, the envelope, and not one event appended. */
+export async function expectRefusal(
+  t: TestPlatform,
+  send: () => PromiseLike<Answer>,
+  status: number,
+  error: string,
+): Promise<Answer> {
+  const before = (await t.allEvents()).length;
+  const res = await send();
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ code: status, message: expect.any(String), data: expect.objectContaining({ error }) });
+  expect(res.body.message.length).toBeGreaterThan(10);
+  expect((await t.allEvents()).length).toBe(before);
+  return res;
 }

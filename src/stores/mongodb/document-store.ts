@@ -59,13 +59,16 @@ export class MongoDocumentStore implements DocumentStore {
     return { id: record._id, doc: record.doc as Doc, position: record.position };
   }
 
-  async find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]> {
+  async find<Doc = Record<string, unknown>>(
+    collection: string,
+    where: Record<string, Scalar>,
+  ): Promise<StoredDocument<Doc>[]> {
     const filter: Record<string, unknown> = { doc: { $ne: null } };
     for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
     const records = await this.collection(collection)
-      .find(filter as Filter<ReadModelRecord>, { projection: { doc: 1 }, sort: { sort_key: 1, _id: 1 } })
+      .find(filter as Filter<ReadModelRecord>, { projection: { doc: 1, position: 1 }, sort: { sort_key: 1, _id: 1 } })
       .toArray();
-    return records.map((record) => record.doc as Doc);
+    return records.map((record) => ({ id: record._id, doc: record.doc as Doc, position: record.position }));
   }
 
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {

@@ -36,12 +36,14 @@ function condition(field: string, value: Scalar): { sql: string; params: (string
   return { sql: `${path} = ? AND ${type} = 'text'`, params: [value] };
 }
 
+type FoundRow = { id: string; doc: string; position: Position };
+
 export class SqliteDocumentStore implements DocumentStore {
   private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
   private readonly getCheckpoint: Statement<[string], { position: Position }>;
   private readonly deleteCheckpoint: Statement<[string]>;
   private readonly deleteCollection: Statement<[string]>;
-  private readonly findStatements = new Map<string, Statement<(string | number)[], { doc: string }>>();
+  private readonly findStatements = new Map<string, Statement<(string | number)[], FoundRow>>();
   private readonly writeTransaction: Transaction<
     (writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }) => void
   >;
@@ -88,15 +90,18 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? { id, doc: JSON.parse(row.doc) as Doc, position: row.position } : null;
   }
 
-  async find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<Doc[]> {
+  async find<Doc = Record<string, unknown>>(
+    collection: string,
+    where: Record<string, Scalar>,
+  ): Promise<StoredDocument<Doc>[]> {
     const conditions = Object.entries(where).map(([field, value]) => condition(field, value));
     const sql = [
-      'SELECT doc FROM documents WHERE collection = ? AND doc IS NOT NULL',
+      'SELECT id, doc, position FROM documents WHERE collection = ? AND doc IS NOT NULL',
       ...conditions.map((c) => `AND ${c.sql}`),
       ORDER_BY_ID,
     ].join(' ');
     const rows = this.findStatement(sql).all(collection, ...conditions.flatMap((c) => c.params));
-    return rows.map((row) => JSON.parse(row.doc) as Doc);
+    return rows.map((row) => ({ id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position }));
   }
 
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
@@ -116,7 +121,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /** The SQL text depends only on the fields and the kinds of their values: few variants. */
-  private findStatement(sql: string): Statement<(string | number)[], { doc: string }> {
+  private findStatement(sql: string): Statement<(string | number)[], FoundRow> {
     let statement = this.findStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

@@ -1,5 +1,5 @@
 import { memberDecider, memberStream, MemberProfile } from '../../../src/domain/member';
-import { nextMemberId } from '../../../src/domain/member-ids';
+import { ADMIN_IDS, MEMBER_IDS, nextId } from '../../../src/domain/sequences';
 import { given } from '../../support/decider-spec';
 
 const profile: MemberProfile = {
@@ -42,12 +42,13 @@ describe('member decider', () => {
   });
 });
 
-describe('member id sequence', () => {
-  it('starts at 1', () => {
-    expect(nextMemberId(null).data.member_id).toBe(1);
+describe('id sequences', () => {
+  it('start at 1', () => {
+    expect(nextId(MEMBER_IDS, null)).toEqual({ type: 'MemberIdAllocated', data: { member_id: 1 } });
+    expect(nextId(ADMIN_IDS, null)).toEqual({ type: 'AdminIdAllocated', data: { admin_id: 1 } });
   });
 
-  it('follows the last id allocated', () => {
-    expect(nextMemberId({ type: 'MemberIdAllocated', data: { member_id: 41 } }).data.member_id).toBe(42);
+  it('follow the last id allocated', () => {
+    expect(nextId(MEMBER_IDS, { type: 'MemberIdAllocated', data: { member_id: 41 } }).data.member_id).toBe(42);
   });
 });

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { DomainError } from './decider';
+
+/** Specification §8: a scope request's reason is at most 500 characters; the same for decisions. */
+export const REASON_MAX_LENGTH = 500;
+
+export const reasonSchema = z
+  .string({ error: 'reason is required and must be a string' })
+  .trim()
+  .min(1, 'reason must not be empty: say why')
+  .max(REASON_MAX_LENGTH, `reason must be at most ${REASON_MAX_LENGTH} characters`);
+
+/** The same rule inside the domain, for commands that do not come through HTTP. */
+export function assertReason(reason: string): void {
+  if (!reasonSchema.safeParse(reason).success) {
+    throw new DomainError('invalid_reason', `a reason of 1 to ${REASON_MAX_LENGTH} characters is required`);
+  }
+}

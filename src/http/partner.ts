@@ -1,0 +1,46 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Middleware } from 'koa';
+import { apiKeyDigest, isWellFormedApiKey } from '../domain/api-key';
+import { ScopeName } from '../domain/scopes';
+import { ApiKeyDocument } from '../projections/api-keys';
+import { AppState } from './context';
+import { HttpError } from './envelope';
+
+export interface KeyRing {
+  /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
+  lookup(apiid: string): ApiKeyDocument | null;
+}
+
+function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
+  const offered = Buffer.from(apiKeyDigest(key), 'hex');
+  return entry.keys.some(
+    (k) =>
+      timingSafeEqual(Buffer.from(k.digest, 'hex'), offered) && (k.valid_until === null || Date.parse(k.valid_until) > now),
+  );
+}
+
+/**
+ * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
+ * checked against the in-memory key ring, then the endpoint's scope. 401 when the credential is
+ * not accepted, 403 when it is but the scope is not approved (specification §5.6).
+ */
+export function requireScope(ring: KeyRing, scope: ScopeName): Middleware<AppState> {
+  return async (ctx, next) => {
+    const apiid = ctx.get('X-API-ID');
+    const key = ctx.get('X-API-Key');
+    if (!apiid || !key) {
+      throw new HttpError(401, 'api_credentials_missing', 'send both the X-API-ID and the X-API-Key header');
+    }
+    const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
+    if (!entry || !accepts(entry, key, Date.now())) {
+      throw new HttpError(401, 'api_credentials_invalid', 'X-API-ID and X-API-Key are not accepted: check both');
+    }
+    if (entry.revoked) {
+      throw new HttpError(401, 'credential_revoked', 'this credential was revoked: apply again in the developer center');
+    }
+    if (!entry.scopes.includes(scope)) {
+      throw new HttpError(403, 'scope_not_approved', `the scope ${scope} is not approved for this credential: request it in the developer center`);
+    }
+    await next();
+  };
+}

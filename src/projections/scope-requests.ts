@@ -1,0 +1,34 @@
+import { SCOPE_NAMES } from '../domain/scopes';
+import { Projection } from './projection';
+import { asCredentialEvent, evolveScope, SCOPE_EVENTS, ScopeView } from './scope-view';
+
+export type ScopeRequestDocument = { member_id: number; scope: string } & Omit<ScopeView, 'name'>;
+
+/**
+ * Scope requests one document each, for the administrators' queue filtered by status. A new
+ * application or a revocation touches every scope of the member, so those events map to one
+ * document per registered scope.
+ */
+export const scopeRequestsProjection: Projection<ScopeRequestDocument> = {
+  name: 'scope_requests',
+  version: 1,
+  collection: { name: 'scope_requests', indexes: ['status', 'member_id'] },
+
+  documentIds(event) {
+    const member = String(event.data.member_id);
+    if (SCOPE_EVENTS.has(event.type)) return [`${member}:${String(event.data.scope)}`];
+    if (event.type === 'CredentialApplied' || event.type === 'CredentialRevoked') {
+      return SCOPE_NAMES.map((scope) => `${member}:${scope}`);
+    }
+    return [];
+  },
+
+  evolve(doc, recorded) {
+    const event = asCredentialEvent(recorded);
+    const { member_id, scope, ...rest } = doc ?? { member_id: event.data.member_id, scope: '' };
+    const view = evolveScope(doc && { name: scope, ...(rest as Omit<ScopeView, 'name'>) }, event);
+    if (!view) return null;
+    const { name, ...fields } = view;
+    return { member_id, scope: name, ...fields };
+  },
+};
