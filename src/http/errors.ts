@@ -2,6 +2,7 @@ import { Middleware } from 'koa';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
 import { ProjectionLag } from '../projections/lag';
+import { ReplicaUnavailable } from '../projections/replica';
 import { AppState } from './context';
 import { Envelope, HttpError } from './envelope';
 
@@ -35,6 +36,11 @@ function toHttpError(err: unknown): HttpError {
   if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);
   if (err instanceof ConcurrencyConflict) {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
+  }
+  if (err instanceof ReplicaUnavailable) {
+    return new HttpError(503, 'credentials_unavailable', 'credentials cannot be checked right now: retry in a moment', undefined, {
+      'Retry-After': '1',
+    });
   }
   if (err instanceof ProjectionLag) {
     return new HttpError(503, 'read_model_lagging', 'the read models are catching up: retry in a moment', undefined, {

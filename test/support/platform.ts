@@ -41,7 +41,12 @@ async function openTestStores(dir: string): Promise<Stores> {
 }
 
 /** A real service on a random loopback port, on a fresh data directory. */
-export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?: string): Promise<TestPlatform> {
+export async function startPlatform(
+  overrides: Partial<Settings> = {},
+  dataDir?: string,
+  /** Lets a test watch the stores, e.g. count their calls. */
+  wrap: (stores: Stores) => Stores = (stores) => stores,
+): Promise<TestPlatform> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
   const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, ...overrides };
   const logLines: string[] = [];
@@ -51,7 +56,7 @@ export async function startPlatform(overrides: Partial<Settings> = {}, dataDir?:
       done();
     },
   });
-  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink), stores: await openTestStores(dir) });
+  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink), stores: wrap(await openTestStores(dir)) });
   const server = createServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

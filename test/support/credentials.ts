@@ -1,0 +1,45 @@
+import request from 'supertest';
+import { csrfOf, logInAdmin, registerMember, TestPlatform } from './platform';
+
+const API = '/api/v1';
+
+export interface Partner {
+  developer: request.Agent;
+  admin: request.Agent;
+  adminToken: string;
+  member: Awaited<ReturnType<typeof registerMember>>;
+  apiid: string;
+  apikey: string;
+}
+
+/**
+ * A member whose credential went through the whole flow over HTTP: applied, approved, claimed,
+ * and the given scopes requested and approved.
+ */
+export async function activePartner(t: TestPlatform, scopes: string[] = ['addons.read']): Promise<Partner> {
+  const developer = t.client();
+  const member = await registerMember(developer);
+  await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  const admin = t.client();
+  const adminToken = await logInAdmin(admin);
+  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+  const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  if (scopes.length > 0) {
+    await developer.post(`${API}/developer/scopes`).set('X-CSRF-Token', member.token).send({ scopes, reason: 'integration' }).expect(200);
+    for (const scope of scopes) {
+      await admin.post(`${API}/credentials/${member.id}/scopes/${scope}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    }
+  }
+  return { developer, admin, adminToken, member, apiid: claimed.body.data.apiid, apikey: claimed.body.data.apikey };
+}
+
+/** A partner server's call on one instance: no cookie, the credential in headers. */
+export function openCall(t: TestPlatform, path: string, apiid: string, apikey: string) {
+  return request(t.server).get(`${API}${path}`).set('X-API-ID', apiid).set('X-API-Key', apikey);
+}
+
+/** Rotates the partner's key on its developer session; answers the new key. */
+export async function rotate(p: Partner, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await p.developer.post(`${API}/developer/rotate`).set('X-CSRF-Token', await csrfOf(p.developer)).send(body).expect(200);
+  return res.body.data.apikey as string;
+}
