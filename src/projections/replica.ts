@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { DocumentStore, EventStore, Position, START, StoredDocument } from '../stores/ports';
+import { DocumentStore, EventStore, Position, RecordedEvent, START, StoredDocument } from '../stores/ports';
 import { evolveOrExplain, Projection } from './projection';
 import { PositionWaiters } from './waiters';
 
 const RESUBSCRIBE_MS = 1000;
+// Replaying from a stale checkpoint can take a while on a long log; start-up waits for it.
+const CATCH_UP_MS = 10 * 60_000;
 
 /** The replica's subscription broke; until it resumes its answers could be stale, so none is given. */
 export class ReplicaUnavailable extends Error {
@@ -38,13 +40,16 @@ export class Replica<Doc extends object> {
     private readonly log: Logger,
   ) {}
 
+  /** Resolves once the replica has caught up with the log as it was at start: it never serves older answers. */
   async start(): Promise<void> {
     await this.documents.ensureCollections([this.projection.collection]);
     // Checkpoint first: documents read afterwards are at least that recent, and the position
     // guard skips what they already contain.
     this.reached = await this.documents.checkpoint(this.projection.name);
     for (const stored of await this.documents.find<Doc>(this.projection.collection.name, {})) this.put(stored);
+    const head = await this.events.headPosition();
     this.loop = this.follow();
+    await this.waitFor(head, CATCH_UP_MS);
   }
 
   /** The document whose key field equals `value`, from memory. */
@@ -68,19 +73,20 @@ export class Replica<Doc extends object> {
     await this.loop;
   }
 
+  /**
+   * Lookups are answered only once the replica has read up to the head of the log as it was
+   * when the subscription (re)started, so neither a restart nor a dropped connection lets a
+   * stale answer through.
+   */
   private async follow(): Promise<void> {
     while (!this.abort.signal.aborted) {
       try {
-        this.live = true;
+        const head = await this.events.headPosition();
+        this.live = this.reached >= head;
         for await (const event of this.events.subscribeAll(this.reached, this.abort.signal)) {
-          for (const id of this.projection.documentIds(event)) {
-            const stored = this.docs.get(id) ?? null;
-            if (stored && stored.position >= event.position) continue;
-            const doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
-            if (stored) this.remove(stored);
-            if (doc) this.put({ id, doc, position: event.position });
-          }
+          this.apply(event);
           this.reached = event.position;
+          if (event.position >= head) this.live = true;
           this.waiters.reached(event.position);
         }
       } catch (err) {
@@ -89,6 +95,16 @@ export class Replica<Doc extends object> {
         this.log.error({ err, projection: this.projection.name }, 'replica lost the log; lookups refused until it resumes');
         await sleep(RESUBSCRIBE_MS, undefined, { signal: this.abort.signal }).catch(() => undefined);
       }
+    }
+  }
+
+  private apply(event: RecordedEvent): void {
+    for (const id of this.projection.documentIds(event)) {
+      const stored = this.docs.get(id) ?? null;
+      if (stored && stored.position >= event.position) continue;
+      const doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
+      if (stored) this.remove(stored);
+      if (doc) this.put({ id, doc, position: event.position });
     }
   }
 
