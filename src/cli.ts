@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { adminCommand } from './cli/admin';
+import { memberGroupsCommand } from './cli/member-groups';
+import { rolesCommand } from './cli/roles';
+import { describeFailure } from './cli/run';
 import { project } from './project';
 import { serve } from './serve';
 
@@ -16,7 +20,11 @@ program
   .description('run the projections alone, for API processes started with PROJECTIONS=off')
   .action(() => project(process.env));
 
+program.addCommand(adminCommand());
+program.addCommand(rolesCommand());
+program.addCommand(memberGroupsCommand());
+
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`platform: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`platform: ${describeFailure(err)}\n`);
   process.exit(1);
 });
