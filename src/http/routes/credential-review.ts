@@ -42,12 +42,12 @@ const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (DESIGN §4). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
-  const application = async (ctx: AppContext, member_id: number, position: string | null) => {
+  const application = async (ctx: AppContext, member_id: number, position: string | null, message: string) => {
     const doc = await deps.readModels.credential(member_id, position);
-    respond(ctx, doc && applicationView(doc));
+    respond(ctx, doc && applicationView(doc), message);
   };
-  const scopeRequest = async (ctx: AppContext, member_id: number, scope: string, position: string | null) => {
-    respond(ctx, await deps.readModels.scopeRequest(member_id, scope, position));
+  const scopeRequest = async (ctx: AppContext, member_id: number, scope: string, position: string | null, message: string) => {
+    respond(ctx, await deps.readModels.scopeRequest(member_id, scope, position), message);
   };
 
   return [
@@ -67,7 +67,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const member_id = memberIdParam(ctx);
         parse(emptyBody, ctx.request.body);
-        await application(ctx, member_id, await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }));
+        const position = await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } });
+        await application(ctx, member_id, position, 'approved: the member can claim the credential');
       },
     },
     {
@@ -77,7 +78,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const member_id = memberIdParam(ctx);
         const { reason } = parse(reasonBody, ctx.request.body);
-        await application(ctx, member_id, await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason));
+        const position = await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason);
+        await application(ctx, member_id, position, 'rejected');
       },
     },
     {
@@ -87,7 +89,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const member_id = memberIdParam(ctx);
         const { reason } = parse(reasonBody, ctx.request.body);
-        await application(ctx, member_id, await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason));
+        const position = await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason);
+        await application(ctx, member_id, position, 'revoked: the credential is refused from now on');
       },
     },
     {
@@ -106,7 +109,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
         parse(emptyBody, ctx.request.body);
-        await scopeRequest(ctx, member_id, scope, await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }));
+        const position = await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } });
+        await scopeRequest(ctx, member_id, scope, position, 'scope approved');
       },
     },
     {
@@ -116,7 +120,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
         const { reason } = parse(reasonBody, ctx.request.body);
-        await scopeRequest(ctx, member_id, scope, await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason));
+        const position = await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason);
+        await scopeRequest(ctx, member_id, scope, position, 'scope rejected');
       },
     },
     {
@@ -126,7 +131,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx) => {
         const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
         const { reason } = parse(reasonBody, ctx.request.body);
-        await scopeRequest(ctx, member_id, scope, await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason));
+        const position = await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason);
+        await scopeRequest(ctx, member_id, scope, position, 'scope revoked');
       },
     },
   ];
