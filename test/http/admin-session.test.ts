@@ -10,6 +10,7 @@ import {
   expectRefusal as refusal,
   logInAdmin,
   registerMember,
+  sessionCookie,
   startPlatform,
   TestPlatform,
   uniqueUsername,
@@ -33,10 +34,8 @@ const SUPER = { username: 'admin', password: ADMIN_PASSWORD };
 
 const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
 
-function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
-  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
-  return cookies.find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'))?.split(';')[0];
-}
+/** The session id a response sets, without the cookie's attributes. */
+const sessionId = (res: { headers: Record<string, unknown> }) => sessionCookie(res)?.split(';')[0];
 
 /** What a CLI-created administrator is created under: the CLI, outside any HTTP request. */
 const cli = (): CommandContext => ({ actor: { kind: 'cli', id: 'test' }, requestId: 'test', now: new Date() });
@@ -60,7 +59,7 @@ describe('GET /admin/session', () => {
     const client = t.client();
     const res = await client.get(SESSION).expect(200);
     expect(res.body).toEqual({ code: 0, message: 'ok', data: { csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
-    expect(sessionCookie(res)).toBeDefined();
+    expect(sessionId(res)).toBeDefined();
     expect(await csrfOf(client)).toBe(res.body.data.csrf_token);
   });
 });
@@ -76,8 +75,8 @@ describe('POST /admin/login', () => {
       message: expect.any(String),
       data: { id: expect.any(Number), username: 'admin', is_super: true, role_id: null },
     });
-    expect(sessionCookie(res)).toBeDefined();
-    expect(sessionCookie(res)).not.toBe(sessionCookie(before));
+    expect(sessionId(res)).toBeDefined();
+    expect(sessionId(res)).not.toBe(sessionId(before));
 
     const fresh = await csrfOf(client);
     expect(fresh).not.toBe(token);

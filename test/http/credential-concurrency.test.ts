@@ -1,3 +1,4 @@
+import { approvedMember } from '../support/credentials';
 import { csrfOf, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
 let t: TestPlatform;
@@ -13,20 +14,9 @@ async function eventsOf(memberId: number, type: string) {
   return stream.filter((e) => e.type === type);
 }
 
-/** A member with an application an administrator approved, and that administrator's client. */
-async function approvedMember() {
-  const developer = t.client();
-  const member = await registerMember(developer);
-  await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
-  const admin = t.client();
-  const adminToken = await logInAdmin(admin);
-  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
-  return { developer, member, admin, adminToken };
-}
-
 describe('concurrent credential commands', () => {
   it('ten simultaneous claims after one approval issue exactly one key', async () => {
-    const { developer, member } = await approvedMember();
+    const { developer, member } = await approvedMember(t);
     const token = await csrfOf(developer);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => developer.post(`${API}/developer/claim`).set('X-CSRF-Token', token).send({})),
@@ -43,7 +33,7 @@ describe('concurrent credential commands', () => {
   });
 
   it('two administrators approving the same scope at once append one decision', async () => {
-    const { developer, member, admin, adminToken } = await approvedMember();
+    const { developer, member, admin, adminToken } = await approvedMember(t);
     await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
     await developer
       .post(`${API}/developer/scopes`)

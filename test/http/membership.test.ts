@@ -3,6 +3,7 @@ import {
   csrfOf,
   expectRefusal as refusal,
   registerMember,
+  sessionCookie,
   startPlatform,
   TestPlatform,
   uniqueUsername,
@@ -18,11 +19,6 @@ const REGISTER = '/api/v1/developer/register';
 const LOGIN = '/api/v1/developer/login';
 const LOGOUT = '/api/v1/developer/logout';
 const DASHBOARD = '/api/v1/developer/dashboard';
-
-function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
-  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
-  return cookies.find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
-}
 
 const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
   refusal(t, send, status, error);

@@ -17,12 +17,7 @@ export interface Partner {
  * and the given scopes requested and approved.
  */
 export async function activePartner(t: TestPlatform, scopes: string[] = ['addons.read']): Promise<Partner> {
-  const developer = t.client();
-  const member = await registerMember(developer);
-  await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
-  const admin = t.client();
-  const adminToken = await logInAdmin(admin);
-  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+  const { developer, member, admin, adminToken } = await approvedMember(t);
   const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
   if (scopes.length > 0) {
     await developer.post(`${API}/developer/scopes`).set('X-CSRF-Token', member.token).send({ scopes, reason: 'integration' }).expect(200);
@@ -31,6 +26,17 @@ export async function activePartner(t: TestPlatform, scopes: string[] = ['addons
     }
   }
   return { developer, admin, adminToken, member, apiid: claimed.body.data.apiid, apikey: claimed.body.data.apikey };
+}
+
+/** A member whose application the (logged-in) super administrator approved, not yet claimed. */
+export async function approvedMember(t: TestPlatform) {
+  const developer = t.client();
+  const member = await registerMember(developer);
+  await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  const admin = t.client();
+  const adminToken = await logInAdmin(admin);
+  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+  return { developer, member, admin, adminToken };
 }
 
 /** A partner server's call on one instance: no cookie, the credential in headers. */

@@ -139,3 +139,9 @@ export async function expectRefusal(
   expect((await t.allEvents()).length).toBe(before);
   return res;
 }
+
+/** The PHPSESSID Set-Cookie header of a response that sets a session (not one that clears it). */
+export function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
+  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
+  return cookies.find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
+}
