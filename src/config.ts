@@ -20,7 +20,8 @@ const settingsSchema = z.object({
   // 'off' when a separate `platform project` process keeps the read models up to date.
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.
-  ADMIN_PASSWORD: passwordSchema.optional(),
+  // Empty counts as unset, as docker compose passes `${ADMIN_PASSWORD:-}`.
+  ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), passwordSchema.optional()),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

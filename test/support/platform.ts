@@ -20,6 +20,8 @@ export interface TestPlatform {
   dataDir: string;
   /** Every log line the service wrote. */
   logLines: string[];
+  /** What the service showed on the console, outside the log (a generated administrator password). */
+  announcements: string[];
   /** A client with its own cookie jar, like one browser. */
   client(): request.Agent;
   /** Every event in the global log. */
@@ -56,7 +58,13 @@ export async function startPlatform(
       done();
     },
   });
-  const platform = await createPlatform({ settings, log: createLogger(settings.LOG_LEVEL, sink), stores: wrap(await openTestStores(dir)) });
+  const announcements: string[] = [];
+  const platform = await createPlatform({
+    settings,
+    log: createLogger(settings.LOG_LEVEL, sink),
+    stores: wrap(await openTestStores(dir)),
+    announce: (message) => announcements.push(message),
+  });
   const server = createServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -65,6 +73,7 @@ export async function startPlatform(
     server,
     dataDir: dir,
     logLines,
+    announcements,
     client: () => request.agent(url),
     allEvents: () => platform.stores.events.readAll(START, 1_000_000),
     async close() {
