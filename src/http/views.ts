@@ -1,20 +1,8 @@
-import { CredentialDocument } from '../projections/credentials';
+import { CredentialDocument, NOTHING_DECIDED } from '../projections/credentials';
 
 /** A credential as the member's dashboard shows it; `none` before the first application. */
 export function credentialView(doc: CredentialDocument | null) {
-  if (!doc) {
-    return {
-      status: 'none' as const,
-      apiid: null,
-      applied_at: null,
-      reviewed_at: null,
-      reject_reason: null,
-      claimed_at: null,
-      key_rotated_at: null,
-      revoked_at: null,
-      revoke_reason: null,
-    };
-  }
+  if (!doc) return { status: 'none' as const, applied_at: null, ...NOTHING_DECIDED };
   const { member_id: _member, username: _username, scopes: _scopes, ...view } = doc;
   return view;
 }

@@ -17,6 +17,17 @@ export interface CredentialDocument {
   scopes: ScopeView[];
 }
 
+/** A new application: no review, no key, no revocation yet (also what the dashboard shows before any). */
+export const NOTHING_DECIDED = {
+  apiid: null,
+  reviewed_at: null,
+  reject_reason: null,
+  claimed_at: null,
+  key_rotated_at: null,
+  revoked_at: null,
+  revoke_reason: null,
+} as const;
+
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument> = {
   name: 'credentials',
@@ -30,17 +41,11 @@ export const credentialsProjection: Projection<CredentialDocument> = {
     const time = event.metadata.time;
     if (event.type === 'CredentialApplied') {
       return {
+        ...NOTHING_DECIDED,
         member_id: event.data.member_id,
         username: event.data.username,
         status: 'pending',
-        apiid: null,
         applied_at: time,
-        reviewed_at: null,
-        reject_reason: null,
-        claimed_at: null,
-        key_rotated_at: null,
-        revoked_at: null,
-        revoke_reason: null,
         scopes: [],
       };
     }
