@@ -9,8 +9,8 @@ import { createStream } from './handle';
 import { PasswordHasher } from './passwords';
 
 /** Its one event says the first start's seeding finished; later starts skip it. */
-export const SEED_STREAM = 'platform-seed';
-export const SEED_ADMIN_USERNAME = 'admin';
+const SEED_STREAM = 'platform-seed';
+const SEED_ADMIN_USERNAME = 'admin';
 
 /** Something another process (or an earlier, interrupted start) already created is left alone. */
 async function unlessExists(create: () => Promise<unknown>): Promise<void> {

@@ -13,8 +13,7 @@ export const API_KEY_RANDOM_BYTES = 32;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export const API_ID_PATTERN = /^ak_[a-z2-7]{20}$/;
-export const API_KEY_PATTERN = /^(sk_[A-Za-z0-9_-]{43})_([0-9A-Za-z]{6})$/;
+const API_KEY_PATTERN = /^(sk_[A-Za-z0-9_-]{43})_([0-9A-Za-z]{6})$/;
 
 function base32(bytes: Buffer, length: number): string {
   let bits = 0;

@@ -91,7 +91,7 @@ function withScope(state: CredentialState, scope: string, status: ScopeStatus): 
 }
 
 /** What a credential's revocation does to each scope: whatever was live is revoked with it. */
-export function revokeAll(scopes: Record<string, ScopeStatus>): Record<string, ScopeStatus> {
+function revokeAll(scopes: Record<string, ScopeStatus>): Record<string, ScopeStatus> {
   return Object.fromEntries(
     Object.entries(scopes).map(([name, status]) => [name, status === 'pending' || status === 'approved' ? 'revoked' : status]),
   );

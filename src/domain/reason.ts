@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from './decider';
 
 /** Specification §8: a scope request's reason is at most 500 characters; the same for decisions. */
-export const REASON_MAX_LENGTH = 500;
+const REASON_MAX_LENGTH = 500;
 
 export const reasonSchema = z
   .string({ error: 'reason is required and must be a string' })

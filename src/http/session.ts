@@ -5,7 +5,7 @@ import { Middleware } from 'koa';
 import type { AdminIdentity } from '../commands/admins';
 import { SessionStore } from '../stores/ports';
 import { AppContext, AppState } from './context';
-import { HttpError } from './envelope';
+import { HttpError, respond } from './envelope';
 
 export interface MemberIdentity {
   id: number;
@@ -70,6 +70,9 @@ export function csrfToken(ctx: AppContext): string {
   data.csrf_token ??= randomBytes(32).toString('base64url');
   return data.csrf_token;
 }
+
+/** GET /developer/session and GET /admin/session: one cookie session, one token, for both sides. */
+export const answerCsrfToken: Middleware<AppState> = (ctx) => respond(ctx, { csrf_token: csrfToken(ctx) });
 
 function rotateCsrfToken(ctx: AppContext): void {
   sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');

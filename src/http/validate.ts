@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { HttpError, Issue } from './envelope';
 
+/** The body of endpoints that take none: an empty JSON object (specification §4.3.9). */
+export const emptyBody = z.strictObject({});
+
 /** Parses input with a schema, or refuses with 422 naming every failing field. */
 export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const result = schema.safeParse(input);

@@ -49,13 +49,18 @@ export class ReadModels {
     return (await this.documents.get<ScopeRequestDocument>('scope_requests', `${memberId}:${scope}`))?.doc ?? null;
   }
 
-  async credentials(where: Record<string, Scalar>): Promise<CredentialDocument[]> {
+  /** Waits until the read models hold every event committed before this call. */
+  private async waitForHead(): Promise<void> {
     await this.waitFor(await this.events.headPosition());
+  }
+
+  async credentials(where: Record<string, Scalar>): Promise<CredentialDocument[]> {
+    await this.waitForHead();
     return (await this.documents.find<CredentialDocument>('credentials', where)).map((d) => d.doc);
   }
 
   async scopeRequests(where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> {
-    await this.waitFor(await this.events.headPosition());
+    await this.waitForHead();
     const found = (await this.documents.find<ScopeRequestDocument>('scope_requests', where)).map((d) => d.doc);
     return found.sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.member_id - b.member_id);
   }

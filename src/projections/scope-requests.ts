@@ -25,10 +25,11 @@ export const scopeRequestsProjection: Projection<ScopeRequestDocument> = {
 
   evolve(doc, recorded) {
     const event = asCredentialEvent(recorded);
-    const { member_id, scope, ...rest } = doc ?? { member_id: event.data.member_id, scope: '' };
-    const view = evolveScope(doc && { name: scope, ...(rest as Omit<ScopeView, 'name'>) }, event);
-    if (!view) return null;
-    const { name, ...fields } = view;
-    return { member_id, scope: name, ...fields };
+    const view = evolveScope(doc && toView(doc), event);
+    return view && toDocument(event.data.member_id, view);
   },
 };
+
+const toView = ({ member_id: _member, scope, ...fields }: ScopeRequestDocument): ScopeView => ({ name: scope, ...fields });
+
+const toDocument = (member_id: number, { name, ...fields }: ScopeView): ScopeRequestDocument => ({ member_id, scope: name, ...fields });

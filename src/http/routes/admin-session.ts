@@ -4,9 +4,8 @@ import { loginSchema } from '../../domain/member-fields';
 import { EventStore } from '../../stores/ports';
 import { Endpoint } from '../endpoints';
 import { respond } from '../envelope';
-import { csrfToken, logIntoSession, logOutOfSession } from '../session';
-import { parse } from '../validate';
-import { emptyBody } from './developer';
+import { answerCsrfToken, logIntoSession, logOutOfSession } from '../session';
+import { emptyBody, parse } from '../validate';
 
 export interface AdminSessionDeps {
   events: EventStore;
@@ -20,7 +19,7 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       method: 'GET',
       path: '/admin/session',
       caller: { kind: 'anyone' },
-      handler: (ctx) => respond(ctx, { csrf_token: csrfToken(ctx) }),
+      handler: answerCsrfToken,
     },
     {
       method: 'POST',

@@ -11,9 +11,8 @@ import { respond } from '../envelope';
 import { adminOf } from '../guards';
 import { memberIdParam, scopeParam } from '../params';
 import { rememberPosition } from '../session';
-import { parse } from '../validate';
+import { emptyBody, parse } from '../validate';
 import { applicationView } from '../views';
-import { emptyBody } from './developer';
 
 export interface ReviewDeps {
   events: EventStore;

@@ -11,9 +11,8 @@ import { Endpoint } from '../endpoints';
 import { respond } from '../envelope';
 import { memberOf } from '../guards';
 import { rememberPosition, sessionOf } from '../session';
-import { parse } from '../validate';
+import { emptyBody, parse } from '../validate';
 import { credentialView } from '../views';
-import { emptyBody } from './developer';
 
 export interface CredentialDeps {
   events: EventStore;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { loginMember } from '../../commands/login-member';
 import { PasswordHasher } from '../../commands/passwords';
 import { registerMember } from '../../commands/register-member';
@@ -9,8 +8,8 @@ import { commandContext } from '../command-context';
 import { Endpoint } from '../endpoints';
 import { HttpError, respond } from '../envelope';
 import { memberOf } from '../guards';
-import { csrfToken, logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
-import { parse } from '../validate';
+import { answerCsrfToken, logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
+import { emptyBody, parse } from '../validate';
 import { credentialView } from '../views';
 
 export interface DeveloperDeps {
@@ -19,8 +18,6 @@ export interface DeveloperDeps {
   readModels: ReadModels;
 }
 
-export const emptyBody = z.strictObject({});
-
 /** The member half of the developer center (specification §4.1): session, account, dashboard. */
 export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
   return [
@@ -28,7 +25,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       method: 'GET',
       path: '/developer/session',
       caller: { kind: 'anyone' },
-      handler: (ctx) => respond(ctx, { csrf_token: csrfToken(ctx) }),
+      handler: answerCsrfToken,
     },
     {
       method: 'POST',
