@@ -49,3 +49,8 @@ export async function rotate(p: Partner, body: Record<string, unknown> = {}): Pr
   const res = await p.developer.post(`${API}/developer/rotate`).set('X-CSRF-Token', await csrfOf(p.developer)).send(body).expect(200);
   return res.body.data.apikey as string;
 }
+
+/** The key with its last character changed: always a different key, whatever that character was. */
+export function mistypedKey(apikey: string): string {
+  return `${apikey.slice(0, -1)}${apikey.endsWith('x') ? 'y' : 'x'}`;
+}
