@@ -6,10 +6,13 @@ import { seedPlatform } from './commands/seed';
 import { Settings } from './config';
 import { createHttpApp } from './http/app';
 import { AppState } from './http/context';
+import { declarationsOnly } from './http/declarations-only';
 import { Endpoint } from './http/endpoints';
+import { contractOf } from './http/openapi';
 import { requireAdmin, requireMember } from './http/guards';
 import { requireScope } from './http/partner';
 import { adminSessionEndpoints } from './http/routes/admin-session';
+import { contractEndpoints } from './http/routes/contract';
 import { credentialReviewEndpoints } from './http/routes/credential-review';
 import { developerEndpoints } from './http/routes/developer';
 import { developerCredentialEndpoints } from './http/routes/developer-credential';
@@ -65,14 +68,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   await keyRing.start();
   const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
 
-  const endpoints = [
-    ...healthEndpoints({ stores, projections: projections.health, keyRing: () => keyRing.status() }),
-    ...developerEndpoints({ events, hasher, readModels }),
-    ...developerCredentialEndpoints({ events, readModels }),
-    ...adminSessionEndpoints({ events, hasher }),
-    ...credentialReviewEndpoints({ events, readModels }),
-    ...openEndpoints(readModels),
-  ];
+  const endpoints = declareEndpoints({
+    stores,
+    hasher,
+    readModels,
+    projectionsHealth: projections.health,
+    keyRingStatus: () => keyRing.status(),
+  });
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -96,6 +98,35 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await stores.close();
     },
   };
+}
+
+interface EndpointDeps {
+  stores: Stores;
+  hasher: PasswordHasher;
+  readModels: ReadModels;
+  projectionsHealth: () => Promise<ProjectionsHealth>;
+  keyRingStatus: () => 'following' | 'resubscribing';
+}
+
+/** Every endpoint of the service; the OpenAPI contract is generated from this same list. */
+function declareEndpoints(deps: EndpointDeps): Endpoint[] {
+  const { stores, hasher, readModels } = deps;
+  const { events } = stores;
+  const endpoints: Endpoint[] = [
+    ...healthEndpoints({ stores, projections: deps.projectionsHealth, keyRing: deps.keyRingStatus }),
+    ...developerEndpoints({ events, hasher, readModels }),
+    ...developerCredentialEndpoints({ events, readModels }),
+    ...adminSessionEndpoints({ events, hasher }),
+    ...credentialReviewEndpoints({ events, readModels }),
+    ...openEndpoints(readModels),
+    ...contractEndpoints(() => endpoints),
+  ];
+  return endpoints;
+}
+
+/** The contract the service serves at GET /openapi, without a running service (`platform openapi`). */
+export function platformContract() {
+  return contractOf(declareEndpoints(declarationsOnly<EndpointDeps>()));
 }
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {

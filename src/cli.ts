@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { platformContract } from './app';
 import { adminCommand } from './cli/admin';
 import { memberGroupsCommand } from './cli/member-groups';
 import { rolesCommand } from './cli/roles';
@@ -19,6 +20,13 @@ program
   .command('project')
   .description('run the projections alone, for API processes started with PROJECTIONS=off')
   .action(() => project(process.env));
+
+program
+  .command('openapi')
+  .description('print the OpenAPI contract the API serves at GET /openapi')
+  .action(() => {
+    process.stdout.write(`${JSON.stringify(platformContract(), null, 2)}\n`);
+  });
 
 program.addCommand(adminCommand());
 program.addCommand(rolesCommand());

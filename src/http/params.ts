@@ -1,26 +1,15 @@
-import { isScope } from '../domain/scopes';
-import { AppContext } from './context';
-import { HttpError } from './envelope';
+import { z } from 'zod';
+import { SCOPE_NAMES } from '../domain/scopes';
 
-const MEMBER_ID = /^[1-9][0-9]{0,14}$/;
+/** Path parameters (specification §4.2, DESIGN §4); one that breaks its rule is 422 invalid_path_parameter. */
+export const memberIdParam = z
+  .string()
+  .regex(/^[1-9][0-9]{0,14}$/, 'member_id must be a positive integer')
+  .transform(Number)
+  .meta({ description: 'The member whose credential this is' });
 
-/** A path parameter that breaks its pattern is 422 (DESIGN §4), naming the parameter. */
-function invalid(name: string, rule: string): never {
-  throw new HttpError(422, 'invalid_path_parameter', `${name} ${rule}`, [{ path: name, message: rule }]);
-}
+export const scopeParam = z.enum(SCOPE_NAMES, { error: 'scope is not a registered scope: GET /developer/scopes lists them' });
 
-function paramsOf(ctx: AppContext): Record<string, string> {
-  return (ctx as AppContext & { params?: Record<string, string> }).params ?? {};
-}
+export const memberParams = z.object({ member_id: memberIdParam });
 
-export function memberIdParam(ctx: AppContext): number {
-  const value = paramsOf(ctx).member_id ?? '';
-  if (!MEMBER_ID.test(value)) invalid('member_id', 'must be a positive integer');
-  return Number(value);
-}
-
-export function scopeParam(ctx: AppContext): string {
-  const value = paramsOf(ctx).scope ?? '';
-  if (!isScope(value)) invalid('scope', 'is not a registered scope: GET /developer/scopes lists them');
-  return value;
-}
+export const memberScopeParams = z.object({ member_id: memberIdParam, scope: scopeParam });

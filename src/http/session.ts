@@ -5,7 +5,7 @@ import { Middleware } from 'koa';
 import type { AdminIdentity } from '../commands/admins';
 import { SessionStore } from '../stores/ports';
 import { AppContext, AppState } from './context';
-import { HttpError, respond } from './envelope';
+import { HttpError } from './envelope';
 
 export interface MemberIdentity {
   id: number;
@@ -72,7 +72,7 @@ export function csrfToken(ctx: AppContext): string {
 }
 
 /** GET /developer/session and GET /admin/session: one cookie session, one token, for both sides. */
-export const answerCsrfToken: Middleware<AppState> = (ctx) => respond(ctx, { csrf_token: csrfToken(ctx) });
+export const answerCsrfToken = (ctx: AppContext) => ({ data: { csrf_token: csrfToken(ctx) } });
 
 function rotateCsrfToken(ctx: AppContext): void {
   sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');

@@ -5,7 +5,7 @@ import { HttpError, Issue } from './envelope';
 export const emptyBody = z.strictObject({});
 
 /** Parses input with a schema, or refuses with 422 naming every failing field. */
-export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown, error = 'validation_failed'): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues: Issue[] = result.error.issues.map((issue) => ({
@@ -13,5 +13,5 @@ export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown):
     message: issue.message,
   }));
   const summary = issues.map((i) => (i.path === '(body)' ? i.message : `${i.path}: ${i.message}`)).join('; ');
-  throw new HttpError(422, 'validation_failed', summary, issues);
+  throw new HttpError(422, error, summary, issues);
 }

@@ -1,11 +1,12 @@
+import { z } from 'zod';
 import { loginAdmin } from '../../commands/admins';
 import { PasswordHasher } from '../../commands/passwords';
 import { loginSchema } from '../../domain/member-fields';
 import { EventStore } from '../../stores/ports';
-import { Endpoint } from '../endpoints';
-import { respond } from '../envelope';
+import { endpoint, Endpoint } from '../endpoints';
+import { adminIdentitySchema, csrfTokenSchema, wrongPassword } from '../schemas';
 import { answerCsrfToken, logIntoSession, logOutOfSession } from '../session';
-import { emptyBody, parse } from '../validate';
+import { emptyBody } from '../validate';
 
 export interface AdminSessionDeps {
   events: EventStore;
@@ -15,32 +16,39 @@ export interface AdminSessionDeps {
 /** The administrator's session (DESIGN §4): the same cookie as a member's, a separate identity in it. */
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
-    {
+    endpoint({
       method: 'GET',
       path: '/admin/session',
       caller: { kind: 'anyone' },
+      summary: "The session's CSRF token; starts a session (PHPSESSID) when there is none",
+      response: csrfTokenSchema,
       handler: answerCsrfToken,
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/admin/login',
       caller: { kind: 'anyone' },
-      handler: async (ctx) => {
-        const { username, password } = parse(loginSchema, ctx.request.body);
+      summary: 'Log in as an administrator: a new session id and a new CSRF token',
+      body: loginSchema,
+      response: adminIdentitySchema,
+      refusals: [wrongPassword],
+      handler: async (ctx, { body: { username, password } }) => {
         const admin = await loginAdmin(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { admin });
-        respond(ctx, admin, 'logged in');
+        return { data: admin, message: 'logged in' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/admin/logout',
       caller: { kind: 'admin' },
+      summary: 'Log the administrator out of this session; a member logged into it stays',
+      body: emptyBody,
+      response: z.null(),
       handler: (ctx) => {
-        parse(emptyBody, ctx.request.body);
         logOutOfSession(ctx, 'admin');
-        respond(ctx, null, 'logged out');
+        return { data: null, message: 'logged out' };
       },
-    },
+    }),
   ];
 }

@@ -6,12 +6,12 @@ import { ReadModels } from '../../projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
 import { commandContext } from '../command-context';
 import { AppContext } from '../context';
-import { Endpoint } from '../endpoints';
-import { respond } from '../envelope';
+import { endpoint, Endpoint, Refusal } from '../endpoints';
 import { adminOf } from '../guards';
-import { memberIdParam, scopeParam } from '../params';
+import { memberParams, memberScopeParams } from '../params';
+import { applicationSchema, listOf, scopeRequestSchema } from '../schemas';
 import { rememberPosition } from '../session';
-import { emptyBody, parse } from '../validate';
+import { emptyBody } from '../validate';
 import { applicationView } from '../views';
 
 export interface ReviewDeps {
@@ -37,102 +37,128 @@ async function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialComm
   return position;
 }
 
+/** What a decision just changed is in the read model once it has caught up; anything else is a bug. */
+function decided<Doc>(doc: Doc | null): Doc {
+  if (!doc) throw new Error('the read model lacks the document a decision just changed');
+  return doc;
+}
+
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (DESIGN §4). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
-  const application = async (ctx: AppContext, member_id: number, position: string | null, message: string) => {
+  const application = async (member_id: number, position: string | null, message: string) => {
     const doc = await deps.readModels.credential(member_id, position);
-    respond(ctx, doc && applicationView(doc), message);
+    return { data: applicationView(decided(doc)), message };
   };
-  const scopeRequest = async (ctx: AppContext, member_id: number, scope: string, position: string | null, message: string) => {
-    respond(ctx, await deps.readModels.scopeRequest(member_id, scope, position), message);
-  };
+  const scopeRequest = async (member_id: number, scope: string, position: string | null, message: string) => ({
+    data: decided(await deps.readModels.scopeRequest(member_id, scope, position)),
+    message,
+  });
+  const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
 
   return [
-    {
+    endpoint({
       method: 'GET',
       path: '/credentials',
       caller: review,
-      handler: async (ctx) => {
-        const { status } = parse(credentialStatusQuery, ctx.query);
-        respond(ctx, { list: (await deps.readModels.credentials(filter(status))).map(applicationView) });
-      },
-    },
-    {
+      summary: 'List credential applications, optionally by status',
+      query: credentialStatusQuery,
+      response: listOf(applicationSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: (await deps.readModels.credentials(filter(query.status))).map(applicationView) } }),
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/approve',
       caller: review,
-      handler: async (ctx) => {
-        const member_id = memberIdParam(ctx);
-        parse(emptyBody, ctx.request.body);
+      summary: "Approve a member's credential application",
+      params: memberParams,
+      body: emptyBody,
+      response: applicationSchema,
+      refusals: [wrongState('application')],
+      handler: async (ctx, { params: { member_id } }) => {
         const position = await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } });
-        await application(ctx, member_id, position, 'approved: the member can claim the credential');
+        return application(member_id, position, 'approved: the member can claim the credential');
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/reject',
       caller: review,
-      handler: async (ctx) => {
-        const member_id = memberIdParam(ctx);
-        const { reason } = parse(reasonBody, ctx.request.body);
+      summary: "Reject a member's credential application, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('application')],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason);
-        await application(ctx, member_id, position, 'rejected');
+        return application(member_id, position, 'rejected');
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/revoke',
       caller: review,
-      handler: async (ctx) => {
-        const member_id = memberIdParam(ctx);
-        const { reason } = parse(reasonBody, ctx.request.body);
+      summary: "Revoke a member's active credential and its scopes, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('credential')],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason);
-        await application(ctx, member_id, position, 'revoked: the credential is refused from now on');
+        return application(member_id, position, 'revoked: the credential is refused from now on');
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'GET',
       path: '/scope-requests',
       caller: review,
-      handler: async (ctx) => {
-        const { status } = parse(scopeStatusQuery, ctx.query);
-        respond(ctx, { list: await deps.readModels.scopeRequests(filter(status)) });
-      },
-    },
-    {
+      summary: 'List scope requests, optionally by status',
+      query: scopeStatusQuery,
+      response: listOf(scopeRequestSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: await deps.readModels.scopeRequests(filter(query.status)) } }),
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/scopes/:scope/approve',
       caller: review,
-      handler: async (ctx) => {
-        const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
-        parse(emptyBody, ctx.request.body);
+      summary: "Approve one scope of a member's credential",
+      params: memberScopeParams,
+      body: emptyBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request')],
+      handler: async (ctx, { params: { member_id, scope } }) => {
         const position = await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } });
-        await scopeRequest(ctx, member_id, scope, position, 'scope approved');
+        return scopeRequest(member_id, scope, position, 'scope approved');
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/scopes/:scope/reject',
       caller: review,
-      handler: async (ctx) => {
-        const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
-        const { reason } = parse(reasonBody, ctx.request.body);
+      summary: "Reject one scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request')],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason);
-        await scopeRequest(ctx, member_id, scope, position, 'scope rejected');
+        return scopeRequest(member_id, scope, position, 'scope rejected');
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/credentials/:member_id/scopes/:scope/revoke',
       caller: review,
-      handler: async (ctx) => {
-        const [member_id, scope] = [memberIdParam(ctx), scopeParam(ctx)];
-        const { reason } = parse(reasonBody, ctx.request.body);
+      summary: "Revoke one approved scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request')],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason);
-        await scopeRequest(ctx, member_id, scope, position, 'scope revoked');
+        return scopeRequest(member_id, scope, position, 'scope revoked');
       },
-    },
+    }),
   ];
 }

@@ -7,11 +7,11 @@ import { ReadModels } from '../../projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../command-context';
 import { AppContext } from '../context';
-import { Endpoint } from '../endpoints';
-import { respond } from '../envelope';
+import { endpoint, Endpoint, Refusal } from '../endpoints';
 import { memberOf } from '../guards';
 import { rememberPosition, sessionOf } from '../session';
-import { emptyBody, parse } from '../validate';
+import { credentialSchema, listOf, scopeSchema } from '../schemas';
+import { emptyBody } from '../validate';
 import { credentialView } from '../views';
 
 export interface CredentialDeps {
@@ -41,79 +41,111 @@ function asMember(ctx: AppContext) {
   return { member, context: commandContext(ctx, { kind: 'member', id: member.id }) };
 }
 
+const issuedKeySchema = z
+  .object({
+    apiid: z.string().meta({ description: 'Send as X-API-ID' }),
+    apikey: z.string().meta({ description: 'Send as X-API-Key; shown this once, only its SHA-256 digest is kept' }),
+  })
+  .meta({ id: 'IssuedKey' });
+
+const rotatedKeySchema = issuedKeySchema
+  .extend({ previous_key_valid_until: z.iso.datetime().nullable().meta({ description: 'Until when the old key is still accepted' }) })
+  .meta({ id: 'RotatedKey' });
+
+const scopeOfferSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  status: z.enum(['none', 'pending', 'approved', 'rejected', 'revoked']),
+});
+
+const notActive: Refusal = { status: 422, when: 'the credential is not in a state that allows this (see the dashboard)' };
+
 /** The member's credential and scopes (specification §4.1, DESIGN §4). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
   return [
-    {
+    endpoint({
       method: 'POST',
       path: '/developer/credential',
       caller: { kind: 'member' },
+      summary: 'Apply for API credentials; an administrator reviews the application',
+      body: emptyBody,
+      response: credentialSchema,
+      refusals: [{ status: 422, when: 'an application is pending, approved or active already' }],
       handler: async (ctx) => {
-        parse(emptyBody, ctx.request.body);
         const { member, context } = asMember(ctx);
         const { position } = await decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context);
         rememberPosition(ctx, position);
-        respond(ctx, credentialView(await deps.readModels.credential(member.id, position)), 'applied: an administrator will review the application');
+        return { data: credentialView(await deps.readModels.credential(member.id, position)), message: 'applied: an administrator will review the application' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/claim',
       caller: { kind: 'member' },
+      summary: 'Claim the approved credential: the API id and the API key, shown this once',
+      body: emptyBody,
+      response: issuedKeySchema,
+      refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }],
       handler: async (ctx) => {
-        parse(emptyBody, ctx.request.body);
         const { member, context } = asMember(ctx);
         const issued = await claimCredential(deps.events, member.id, context);
         rememberPosition(ctx, issued.position);
         // Once this answers, the key works against this instance.
         await deps.readModels.waitFor(issued.position);
-        respond(ctx, { apiid: issued.apiid, apikey: issued.apikey }, 'claimed: the API key is shown this once, store it now');
+        return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/rotate',
       caller: { kind: 'member' },
-      handler: async (ctx) => {
-        const { grace_seconds } = parse(rotateSchema, ctx.request.body);
+      summary: 'Replace the API key; the old one is refused now or after grace_seconds',
+      body: rotateSchema,
+      response: rotatedKeySchema,
+      refusals: [notActive],
+      handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
         const issued = await rotateKey(deps.events, member.id, grace_seconds, context);
         rememberPosition(ctx, issued.position);
         await deps.readModels.waitFor(issued.position);
-        respond(
-          ctx,
-          { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
-          'rotated: the new API key is shown this once, store it now',
-        );
+        return {
+          data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
+          message: 'rotated: the new API key is shown this once, store it now',
+        };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'GET',
       path: '/developer/scopes',
       caller: { kind: 'member' },
+      summary: "Every scope, with its description and this member's status",
+      response: listOf(scopeOfferSchema),
       handler: async (ctx) => {
         const member = memberOf(ctx);
         const credential = await deps.readModels.credential(member.id, sessionOf(ctx).position);
         const list = SCOPE_NAMES.map((name) => ({
           name,
           description: SCOPES[name],
-          status: credential?.scopes.find((s) => s.name === name)?.status ?? 'none',
+          status: credential?.scopes.find((s) => s.name === name)?.status ?? ('none' as const),
         }));
-        respond(ctx, { list });
+        return { data: { list } };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/scopes',
       caller: { kind: 'member' },
-      handler: async (ctx) => {
-        const { scopes, reason } = parse(scopeRequestSchema, ctx.request.body);
+      summary: 'Request scopes for the claimed credential, one request each, with the purpose of use',
+      body: scopeRequestSchema,
+      response: z.object({ scopes: z.array(scopeSchema) }),
+      refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }],
+      handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
         const { position } = await decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context);
         rememberPosition(ctx, position);
         const credential = await deps.readModels.credential(member.id, position);
-        respond(ctx, { scopes: credential?.scopes ?? [] }, 'requested: an administrator will review each scope');
+        return { data: { scopes: credential?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
       },
-    },
+    }),
   ];
 }

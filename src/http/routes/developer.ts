@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { loginMember } from '../../commands/login-member';
 import { PasswordHasher } from '../../commands/passwords';
 import { registerMember } from '../../commands/register-member';
@@ -5,11 +6,12 @@ import { loginSchema, registrationSchema } from '../../domain/member-fields';
 import { ReadModels } from '../../projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../command-context';
-import { Endpoint } from '../endpoints';
-import { HttpError, respond } from '../envelope';
+import { endpoint, Endpoint } from '../endpoints';
+import { HttpError } from '../envelope';
 import { memberOf } from '../guards';
 import { answerCsrfToken, logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
-import { emptyBody, parse } from '../validate';
+import { credentialSchema, csrfTokenSchema, scopeSchema, wrongPassword } from '../schemas';
+import { emptyBody } from '../validate';
 import { credentialView } from '../views';
 
 export interface DeveloperDeps {
@@ -18,53 +20,73 @@ export interface DeveloperDeps {
   readModels: ReadModels;
 }
 
+const memberSchema = z
+  .object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable(), email: z.string().nullable(), mobile: z.string().nullable() })
+  .meta({ id: 'Member' });
+
+const dashboardSchema = z
+  .object({ member: memberSchema, credential: credentialSchema, scopes: z.array(scopeSchema) })
+  .meta({ id: 'Dashboard' });
+
 /** The member half of the developer center (specification §4.1): session, account, dashboard. */
 export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
   return [
-    {
+    endpoint({
       method: 'GET',
       path: '/developer/session',
       caller: { kind: 'anyone' },
+      summary: "The session's CSRF token; starts a session (PHPSESSID) when there is none",
+      response: csrfTokenSchema,
       handler: answerCsrfToken,
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/register',
       caller: { kind: 'anyone' },
-      handler: async (ctx) => {
-        const registration = parse(registrationSchema, ctx.request.body);
-        const registered = await registerMember(deps.events, deps.hasher, registration, commandContext(ctx, { kind: 'system', id: null }));
+      summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
+      body: registrationSchema,
+      response: z.object({ id: z.int().min(1), username: z.string() }),
+      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }],
+      handler: async (ctx, { body }) => {
+        const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
         await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
         rememberPosition(ctx, registered.position);
-        respond(ctx, { id: registered.member_id, username: registered.username }, 'registered and logged in');
+        return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/login',
       caller: { kind: 'anyone' },
-      handler: async (ctx) => {
-        const { username, password } = parse(loginSchema, ctx.request.body);
+      summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
+      body: loginSchema,
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
+      refusals: [wrongPassword],
+      handler: async (ctx, { body: { username, password } }) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
         rememberPosition(ctx, member.position);
-        respond(ctx, { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, 'logged in');
+        return { data: { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, message: 'logged in' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'POST',
       path: '/developer/logout',
       caller: { kind: 'member' },
+      summary: 'Log the member out of this session; an administrator logged into it stays',
+      body: emptyBody,
+      response: z.null(),
       handler: (ctx) => {
-        parse(emptyBody, ctx.request.body);
         logOutOfSession(ctx, 'member');
-        respond(ctx, null, 'logged out');
+        return { data: null, message: 'logged out' };
       },
-    },
-    {
+    }),
+    endpoint({
       method: 'GET',
       path: '/developer/dashboard',
       caller: { kind: 'member' },
+      summary: "The member's account, credential and scopes",
+      response: dashboardSchema,
       handler: async (ctx) => {
         const identity = memberOf(ctx);
         const after = sessionOf(ctx).position;
@@ -74,12 +96,14 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
           throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
         }
         const credential = await deps.readModels.credential(identity.id, after);
-        respond(ctx, {
-          member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },
-          credential: credentialView(credential),
-          scopes: credential?.scopes ?? [],
-        });
+        return {
+          data: {
+            member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },
+            credential: credentialView(credential),
+            scopes: credential?.scopes ?? [],
+          },
+        };
       },
-    },
+    }),
   ];
 }

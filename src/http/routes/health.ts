@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import { Stores } from '../../stores/ports';
-import { Endpoint } from '../endpoints';
-import { respond } from '../envelope';
+import { endpoint, Endpoint } from '../endpoints';
 
 export interface ProjectionsHealth {
   /** running, stopped or failed when inline; external when a projector process runs them. */
@@ -16,17 +16,34 @@ export interface HealthDeps {
   keyRing(): 'following' | 'resubscribing';
 }
 
+const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    stores: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+    projections: z.object({ status: z.string(), position: z.string(), error: z.string().nullable() }),
+    key_ring: z.enum(['following', 'resubscribing']),
+  })
+  .meta({ id: 'Health' });
+
 /** Liveness of each store and of the projections, for load balancers and operators. */
 export function healthEndpoints(deps: HealthDeps): Endpoint[] {
-  const handler: Endpoint['handler'] = async (ctx) => {
-    const stores = await deps.stores.health();
-    const projections = await deps.projections();
-    const keyRing = deps.keyRing();
-    const healthy = stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
-    const data = { status: healthy ? 'ok' : 'degraded', stores, projections, key_ring: keyRing };
-    if (healthy) return respond(ctx, data);
-    ctx.status = 503;
-    ctx.body = { code: 503, message: 'a store or the projections are unhealthy', data: { error: 'unhealthy', ...data } };
-  };
-  return [{ method: 'GET', path: '/health', caller: { kind: 'anyone' }, handler }];
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/health',
+      caller: { kind: 'anyone' },
+      summary: 'Status of each store, of the projections and of the key ring; 503 when any is unhealthy',
+      response: healthSchema,
+      handler: async (ctx) => {
+        const stores = await deps.stores.health();
+        const projections = await deps.projections();
+        const keyRing = deps.keyRing();
+        const healthy = stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
+        const data = { status: healthy ? ('ok' as const) : ('degraded' as const), stores, projections, key_ring: keyRing };
+        if (healthy) return { data };
+        ctx.status = 503;
+        ctx.body = { code: 503, message: 'a store or the projections are unhealthy', data: { error: 'unhealthy', ...data } };
+      },
+    }),
+  ];
 }

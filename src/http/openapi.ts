@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import { Caller, Endpoint, Refusal } from './endpoints';
+import { envelopeOf, refusalSchema } from './schemas';
+
+export const CONTRACT_VERSION = '1.1.0';
+
+type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
+
+const csrfHeader = z.object({
+  'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
+});
+
+const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
+  anyone: [],
+  member: [{ session: [] }],
+  admin: [{ session: [] }],
+  // Both headers together: one requirement object.
+  partner: [{ apiId: [], apiKey: [] }],
+};
+
+/** Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([a-z_]+)/g, '{$1}');
+}
+
+function operationId({ method, path }: Endpoint): string {
+  const words = path.split(/[/:{}\-.]+/).filter(Boolean);
+  return [method.toLowerCase(), ...words].join('_');
+}
+
+/** The refusals every endpoint of this kind can answer, from its declaration, then its own. */
+function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
+  const { caller, method } = endpoint;
+  const refusals = new Map<ErrorStatus, string[]>();
+  const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
+
+  if (method !== 'GET') add(419, 'X-CSRF-Token is missing or is not this session\'s current token');
+  if (caller.kind === 'member') add(401, 'no member is logged into this session');
+  if (caller.kind === 'admin') add(401, 'no administrator is logged into this session');
+  if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}`);
+  if (caller.kind === 'partner') {
+    add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
+    add(403, `the scope ${caller.scope} is not approved for this credential`);
+    add(503, 'the credentials cannot be checked right now; retry after Retry-After');
+  }
+  if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
+  if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');
+  if (endpoint.params) add(422, 'a path parameter breaks its rule');
+  if (endpoint.query) add(422, 'a query parameter breaks its rule; data.issues names each');
+  if (endpoint.body) {
+    add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
+    add(413, 'the body is too large');
+    add(415, 'the body is not application/json');
+  }
+  for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
+  add(500, 'server error: never to be taken as success');
+  return refusals;
+}
+
+function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
+  const success = endpoint.raw
+    ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
+    : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
+  const responses: ZodOpenApiResponsesObject = { '200': success };
+  for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
+    responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
+      description: [...new Set(reasons)].join('; '),
+      content: { 'application/json': { schema: refusalSchema } },
+    };
+  }
+  return responses;
+}
+
+function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const { caller } = endpoint;
+  const permission = caller.kind === 'admin' && caller.permission ? ` Permission: ${caller.permission}.` : '';
+  const scope = caller.kind === 'partner' ? ` Scope: ${caller.scope}.` : '';
+  return {
+    operationId: operationId(endpoint),
+    summary: endpoint.summary,
+    description: `${endpoint.description ?? endpoint.summary}. Caller: ${caller.kind}.${permission}${scope}`,
+    tags: [caller.kind],
+    security: SECURITY[caller.kind],
+    requestParams: {
+      ...(endpoint.params && { path: endpoint.params }),
+      ...(endpoint.query && { query: endpoint.query }),
+      ...(endpoint.method !== 'GET' && { header: csrfHeader }),
+    },
+    ...(endpoint.body && { requestBody: { required: true, content: { 'application/json': { schema: endpoint.body } } } }),
+    responses: responsesOf(endpoint),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 contract, generated from the endpoints' own declarations: the schemas the
+ * routes validate and answer with, the caller each admits, and the refusals each can answer.
+ */
+export function contractOf(endpoints: Endpoint[]) {
+  const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
+  for (const endpoint of endpoints) {
+    const path = openApiPath(endpoint.path);
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform API',
+      version: CONTRACT_VERSION,
+      description:
+        'Developer membership, API credentials with scopes reviewed by administrators, the open API for partner servers, and the application center.',
+    },
+    servers: [{ url: '/api/v1' }],
+    paths,
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'PHPSESSID', description: 'Member or administrator session' },
+        apiId: { type: 'apiKey', in: 'header', name: 'X-API-ID', description: 'The API id, with X-API-Key' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, with X-API-ID; never in a URL' },
+      },
+    },
+  });
+}
