@@ -1,39 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
+import { platform, Run } from '../support/cli';
 import { startPlatform } from '../support/platform';
-
-const ROOT = resolve(__dirname, '../..');
 
 // The expected ids assume a fresh store, which only the embedded one can be; the in-process
 // service below reads the same variables, so they go for the whole file.
 delete process.env.EVENTSTORE_URL;
 delete process.env.MONGODB_URL;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real `platform` command line, as a user runs it, with `stdin` as its whole input. */
-function platform(dataDir: string, args: string[], stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/load-ts.js'), join(ROOT, 'src/cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  child.stdin.end(stdin);
-  return new Promise((done, fail) => {
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 /** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
 function expectRefused(run: Run, reason: RegExp): void {

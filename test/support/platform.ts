@@ -7,6 +7,7 @@ import pino from 'pino';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
+import { Checked, ContractChecker } from './contract';
 import { parseSettings, Settings } from '../../src/config';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
@@ -26,6 +27,10 @@ export interface TestPlatform {
   client(): request.Agent;
   /** Every event in the global log. */
   allEvents(): Promise<RecordedEvent[]>;
+  /** Answers the service gave that the served contract does not document; close() fails on any. */
+  contractProblems: string[];
+  /** Every answer judged against the contract: operation and status. */
+  answered: Checked[];
   close(): Promise<void>;
 }
 
@@ -65,6 +70,9 @@ export async function startPlatform(
     stores: wrap(await openTestStores(dir)),
     announce: (message) => announcements.push(message),
   });
+  const contractProblems: string[] = [];
+  const answered: Checked[] = [];
+  platform.app.middleware.unshift(new ContractChecker(platform.endpoints).watch(contractProblems, answered));
   const server = createServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -76,10 +84,15 @@ export async function startPlatform(
     announcements,
     client: () => request.agent(url),
     allEvents: () => platform.stores.events.readAll(START, 1_000_000),
+    contractProblems,
+    answered,
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await platform.close();
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      if (contractProblems.length > 0) {
+        throw new Error(`answers outside the OpenAPI contract:\n${[...new Set(contractProblems)].join('\n')}`);
+      }
     },
   };
 }

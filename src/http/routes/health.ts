@@ -34,6 +34,7 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       caller: { kind: 'anyone' },
       summary: 'Status of each store, of the projections and of the key ring; 503 when any is unhealthy',
       response: healthSchema,
+      refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy; data holds the same report' }],
       handler: async (ctx) => {
         const stores = await deps.stores.health();
         const projections = await deps.projections();

@@ -1,0 +1,81 @@
+import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { Middleware } from 'koa';
+import { API_PREFIX } from '../../src/http/app';
+import { contractOf, openApiPath } from '../../src/http/openapi';
+import { Endpoint } from '../../src/http/endpoints';
+
+type Document = ReturnType<typeof contractOf>;
+
+/** One answer of the service as the contract judges it. */
+export interface Checked {
+  /** `GET /credentials/{member_id}/history`, or null when no route matched. */
+  operation: string | null;
+  status: number;
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * Judges real answers against the served contract's response schemas with a JSON Schema 2020-12
+ * validator: the status must be documented for the operation, and the body must match its schema.
+ */
+export class ContractChecker {
+  private readonly ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+  readonly document: Document;
+
+  constructor(endpoints: Endpoint[]) {
+    this.document = contractOf(endpoints);
+    addFormats(this.ajv);
+    this.ajv.addSchema(this.document as object, 'contract');
+  }
+
+  /** Problems with this answer; none when the contract documents it exactly. */
+  problems(method: string, path: string | null, status: number, contentType: string, body: unknown): string[] {
+    const where = `${method} ${path ?? '(no route)'} → ${status}`;
+    if (path === null) return this.check('#/components/schemas/Refusal', body, where);
+    const operation = (this.document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)[path]?.[
+      method.toLowerCase()
+    ];
+    if (!operation) return [`${where}: the contract has no such operation`];
+    const response = operation.responses[String(status)];
+    if (!response) return [`${where}: status ${status} is not documented for this operation`];
+    const mediaType = Object.keys(response.content ?? {})[0];
+    if (!mediaType) return [];
+    if (!contentType.startsWith(mediaType)) return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
+    const schema = `#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
+    if (mediaType === 'application/x-ndjson') {
+      const lines = String(body).split('\n').filter(Boolean);
+      return lines.flatMap((line, i) => this.check(schema, JSON.parse(line), `${where} line ${i + 1}`));
+    }
+    return this.check(schema, body, where);
+  }
+
+  private check(ref: string, body: unknown, where: string): string[] {
+    let validate = this.validators.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `contract${ref}` });
+      this.validators.set(ref, validate);
+    }
+    if (validate(body)) return [];
+    return [`${where}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 500)}`];
+  }
+
+  /**
+   * A middleware, placed first, that judges every answer of the service as it leaves; what it
+   * finds is recorded, never changed, so the test that caused it can still assert its own way.
+   */
+  watch(found: string[], seen: Checked[]): Middleware {
+    return async (ctx, next) => {
+      await next();
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
+      const path = route ? openApiPath(route.slice(API_PREFIX.length)) : null;
+      const body = ctx.body as unknown;
+      // A streamed body is judged by the test that reads it; the contract checker sees no bytes.
+      if (body !== null && typeof body === 'object' && 'pipe' in body) return;
+      seen.push({ operation: path && `${ctx.method} ${path}`, status: ctx.status });
+      found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body));
+    };
+  }
+}
