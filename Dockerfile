@@ -36,6 +36,8 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The add-on catalogue (ADDONS_DIR defaults to ./addons); mount a volume over it to ship others.
+COPY addons ./addons
 RUN mkdir -p /app/data && chown node:node /app/data
 # The official Node images ship an unprivileged `node` user (uid 1000).
 USER node

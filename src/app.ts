@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { argon2Hasher, PasswordHasher } from './commands/passwords';
 import { seedPlatform } from './commands/seed';
 import { Settings } from './config';
+import { AddonCatalogue } from './domain/addon-manifest';
 import { createHttpApp } from './http/app';
 import { AppState } from './http/context';
 import { declarationsOnly } from './http/declarations-only';
@@ -11,15 +12,21 @@ import { Endpoint } from './http/endpoints';
 import { contractOf } from './http/openapi';
 import { requireAdmin, requireMember } from './http/guards';
 import { requireScope } from './http/partner';
+import { unlessUpgradeRequired } from './http/upgrade-required';
 import { adminSessionEndpoints } from './http/routes/admin-session';
+import { applicationCenterEndpoints } from './http/routes/application-center';
+import { auditEndpoints } from './http/routes/audit';
 import { contractEndpoints } from './http/routes/contract';
 import { credentialReviewEndpoints } from './http/routes/credential-review';
 import { developerEndpoints } from './http/routes/developer';
 import { developerCredentialEndpoints } from './http/routes/developer-credential';
 import { healthEndpoints, ProjectionsHealth } from './http/routes/health';
 import { openEndpoints } from './http/routes/open';
+import { AddonDocument, addonsProjection } from './projections/addons';
+import { adminsProjection } from './projections/admins';
 import { apiKeysProjection } from './projections/api-keys';
 import { CheckpointTracker } from './projections/checkpoint-tracker';
+import { deadLetterHealth } from './projections/dead-letters';
 import { credentialsProjection } from './projections/credentials';
 import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
 import { membersProjection } from './projections/members';
@@ -28,6 +35,8 @@ import { allOf, PositionTracker, ReadModels } from './projections/read-models';
 import { Replica } from './projections/replica';
 import { ProjectionRunner } from './projections/runner';
 import { scopeRequestsProjection } from './projections/scope-requests';
+import { outdatedReadModels } from './projections/versions';
+import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 
 export const PROJECTIONS = [
@@ -37,7 +46,11 @@ export const PROJECTIONS = [
   apiKeysProjection,
   roleGroupsProjection,
   memberGroupsProjection,
+  adminsProjection,
+  addonsProjection,
 ] as unknown as Projection[];
+
+const UPGRADE_CHECK_MS = 2000;
 
 export interface Platform {
   app: Koa<AppState>;
@@ -66,7 +79,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const projections = await startProjections(settings, stores, log);
   const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }));
   await keyRing.start();
+  const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
+  const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }));
+  await installedAddons.start();
   const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
+  // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
+  const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
 
   const endpoints = declareEndpoints({
     stores,
@@ -74,6 +92,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     readModels,
     projectionsHealth: projections.health,
     keyRingStatus: () => keyRing.status(),
+    catalogue,
+    installedAddons,
   });
   const { app, router } = createHttpApp({
     settings,
@@ -82,7 +102,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     endpoints,
     guards: {
       member: requireMember,
-      admin: (permission) => requireAdmin(permission, (id) => readModels.roleGroup(id)),
+      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, (id) => readModels.roleGroup(id))),
       partner: (scope) => requireScope(keyRing, scope),
     },
   });
@@ -94,6 +114,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     stores,
     async close() {
       await keyRing.stop();
+      await installedAddons.stop();
       await projections.stop();
       await stores.close();
     },
@@ -106,19 +127,28 @@ interface EndpointDeps {
   readModels: ReadModels;
   projectionsHealth: () => Promise<ProjectionsHealth>;
   keyRingStatus: () => 'following' | 'resubscribing';
+  catalogue: AddonCatalogue;
+  installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
 }
 
 /** Every endpoint of the service; the OpenAPI contract is generated from this same list. */
 function declareEndpoints(deps: EndpointDeps): Endpoint[] {
-  const { stores, hasher, readModels } = deps;
+  const { stores, hasher, readModels, catalogue } = deps;
   const { events } = stores;
   const endpoints: Endpoint[] = [
-    ...healthEndpoints({ stores, projections: deps.projectionsHealth, keyRing: deps.keyRingStatus }),
+    ...healthEndpoints({
+      stores,
+      projections: deps.projectionsHealth,
+      keyRing: deps.keyRingStatus,
+      deadLetters: () => deadLetterHealth(stores.documents),
+    }),
     ...developerEndpoints({ events, hasher, readModels }),
     ...developerCredentialEndpoints({ events, readModels }),
     ...adminSessionEndpoints({ events, hasher }),
     ...credentialReviewEndpoints({ events, readModels }),
-    ...openEndpoints(readModels),
+    ...auditEndpoints({ events, readModels }),
+    ...applicationCenterEndpoints({ events, readModels, catalogue }),
+    ...openEndpoints({ readModels, catalogue, installedAddons: deps.installedAddons }),
     ...contractEndpoints(() => endpoints),
   ];
   return endpoints;
@@ -152,7 +182,9 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       stop: async () => {},
     };
   }
-  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log.child({ component: 'projections' }));
+  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log.child({ component: 'projections' }), {
+    autoUpgrade: settings.AUTO_UPGRADE,
+  });
   await runner.start();
   return {
     tracker: runner as PositionTracker,

@@ -2,9 +2,12 @@
 import { Command } from 'commander';
 import { platformContract } from './app';
 import { adminCommand } from './cli/admin';
+import { historyCommand } from './cli/history';
 import { memberGroupsCommand } from './cli/member-groups';
+import { projectionsCommand } from './cli/projections';
 import { rolesCommand } from './cli/roles';
 import { describeFailure } from './cli/run';
+import { upgradeCommand } from './cli/upgrade';
 import { project } from './project';
 import { serve } from './serve';
 
@@ -31,6 +34,9 @@ program
 program.addCommand(adminCommand());
 program.addCommand(rolesCommand());
 program.addCommand(memberGroupsCommand());
+program.addCommand(historyCommand());
+program.addCommand(projectionsCommand());
+program.addCommand(upgradeCommand());
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`platform: ${describeFailure(err)}\n`);

@@ -19,6 +19,10 @@ const settingsSchema = z.object({
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   // 'off' when a separate `platform project` process keeps the read models up to date.
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
+  // Rebuild read models built by an older projection version at start; false leaves it to `platform upgrade`.
+  AUTO_UPGRADE: boolean.default(true),
+  // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
+  ADDONS_DIR: z.string().min(1).default('./addons'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.
   // Empty counts as unset, as docker compose passes `${ADMIN_PASSWORD:-}`.
   ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), passwordSchema.optional()),

@@ -14,7 +14,7 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
   const stores = await openStores(parseStoreConfig(env), log);
-  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log);
+  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
   await runner.start();
   log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
   stopOnSignals(log, async () => {

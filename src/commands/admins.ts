@@ -7,7 +7,7 @@ import { ADMIN_IDS } from '../domain/sequences';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from './context';
 import { AuthenticationFailed } from './errors';
-import { handle } from './handle';
+import { handle, loadStream } from './handle';
 import { allocateId } from './ids';
 import { PasswordHasher } from './passwords';
 
@@ -42,9 +42,9 @@ export async function createAdmin(
   fieldRule(usernameSchema, admin.username, 'invalid_username');
   fieldRule(passwordSchema, admin.password, 'invalid_password');
   const stream = adminStream(admin.username);
-  assertAdminUsernameAvailable(fold(adminDecider, (await store.readStream(stream)) as unknown as AdminEvent[]), admin.username);
+  assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
   if (admin.role_id !== null) {
-    const role = fold(roleGroupDecider, (await store.readStream(roleGroupStream(admin.role_id))) as unknown as RoleGroupEvent[]);
+    const role = fold(roleGroupDecider, await loadStream<RoleGroupEvent>(store, roleGroupStream(admin.role_id)));
     if (role.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
   }
   const password_hash = await hasher.hash(admin.password);
@@ -61,7 +61,7 @@ export async function loginAdmin(
   username: string,
   password: string,
 ): Promise<AdminIdentity> {
-  const state = fold(adminDecider, (await store.readStream(adminStream(username))) as unknown as AdminEvent[]);
+  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
   const valid =
     state.status === 'created' ? await hasher.verify(state.password_hash, password) : await hasher.verifyNothing(password);
   if (!valid || state.status !== 'created') throw new AuthenticationFailed();

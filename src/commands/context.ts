@@ -1,5 +1,6 @@
 import { ActorKind, EventMetadata, NewEvent } from '../stores/ports';
 import { DomainEvent } from '../domain/decider';
+import { schemaVersion } from '../domain/events';
 
 /** Who asks, under which request, and when: everything a command needs that is not its data. */
 export interface CommandContext {
@@ -21,5 +22,9 @@ export function metadataOf(ctx: CommandContext): EventMetadata {
 
 export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEvent[] {
   const metadata = metadataOf(ctx);
-  return events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata }));
+  return events.map((e) => ({
+    type: e.type,
+    data: e.data as Record<string, unknown>,
+    metadata: { ...metadata, schema_version: schemaVersion(e.type) },
+  }));
 }

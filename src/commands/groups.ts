@@ -10,7 +10,7 @@ import { Permission } from '../domain/permissions';
 import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent, RoleGroupState, roleGroupStream } from '../domain/role-group';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from './context';
-import { createStream, handle } from './handle';
+import { createStream, handle, loadStream } from './handle';
 import { createAtFreeId } from './ids';
 
 export interface RoleGroup extends RoleGroupDefinition {
@@ -65,9 +65,9 @@ async function listFromStreams<E extends DomainEvent, S>(
 ): Promise<S[]> {
   const found: S[] = [];
   for (let id = 1; ; id++) {
-    const events = await store.readStream(streamOf(id));
+    const events = await loadStream<E>(store, streamOf(id));
     if (events.length === 0) return found;
-    found.push(fold(decider, events as unknown as E[]));
+    found.push(fold(decider, events));
   }
 }
 

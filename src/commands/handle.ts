@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Decider, DomainEvent, fold } from '../domain/decider';
-import { EventStore, WrongExpectedVersion } from '../stores/ports';
+import { decodeEvent } from '../domain/events';
+import { EventStore, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../stores/ports';
 import { CommandContext, toNewEvents } from './context';
 import { ConcurrencyConflict } from './errors';
 
@@ -20,12 +21,27 @@ export function handle<Command, Event extends DomainEvent, State>(
   ctx: CommandContext,
 ): Promise<Decision<Event>> {
   return retryOnConflict(stream, ATTEMPTS, async () => {
-    const recorded = await store.readStream(stream);
-    const events = decider.decide(command, fold(decider, recorded as unknown as Event[]));
+    const recorded = await loadStream<Event>(store, stream);
+    const events = decider.decide(command, fold(decider, recorded));
     if (events.length === 0) return { events, position: null };
     const expected = recorded.length === 0 ? 'no_stream' : recorded.length - 1;
     return { events, position: (await store.append(stream, toNewEvents(events, ctx), expected)).position };
   });
+}
+
+/** A stored event as an aggregate folds it: its own event type, in the current shape. */
+export type Loaded<Event extends DomainEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
+
+/**
+ * Reads a stream for folding: every event upcast to its current version and validated, so a
+ * stored event the aggregate cannot fold stops the command with InvalidEvent.
+ */
+export async function loadStream<Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  options?: ReadStreamOptions,
+): Promise<Loaded<Event>[]> {
+  return (await store.readStream(stream, options)).map(decodeEvent) as unknown as Loaded<Event>[];
 }
 
 export interface Decision<Event> {

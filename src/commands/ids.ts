@@ -1,7 +1,7 @@
 import { idOf, IdAllocated, nextId, Sequence } from '../domain/sequences';
 import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { CommandContext, toNewEvents } from './context';
-import { retryOnConflict } from './handle';
+import { loadStream, retryOnConflict } from './handle';
 
 // Many commands contend for a sequence at once; each round one of them wins, so allow more
 // rounds than a single aggregate needs.
@@ -10,8 +10,8 @@ const ALLOCATION_ATTEMPTS = 100;
 /** The next id of a sequence, appended with the revision of the last one so that no two callers share it. */
 export function allocateId(store: EventStore, sequence: Sequence, ctx: CommandContext): Promise<number> {
   return retryOnConflict(sequence.stream, ALLOCATION_ATTEMPTS, async () => {
-    const [last] = await store.readStream(sequence.stream, { direction: 'backwards', maxCount: 1 });
-    const next = nextId(sequence, (last as unknown as IdAllocated | undefined) ?? null);
+    const [last] = await loadStream<IdAllocated>(store, sequence.stream, { direction: 'backwards', maxCount: 1 });
+    const next = nextId(sequence, last ?? null);
     await store.append(sequence.stream, toNewEvents([next], ctx), last ? last.revision : 'no_stream');
     return idOf(sequence, next);
   });

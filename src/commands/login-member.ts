@@ -2,6 +2,7 @@ import { fold } from '../domain/decider';
 import { memberDecider, memberStream, MemberEvent } from '../domain/member';
 import { EventStore } from '../stores/ports';
 import { AuthenticationFailed } from './errors';
+import { loadStream } from './handle';
 import { PasswordHasher } from './passwords';
 
 export interface LoggedIn {
@@ -22,8 +23,8 @@ export async function loginMember(
   username: string,
   password: string,
 ): Promise<LoggedIn> {
-  const events = await store.readStream(memberStream(username));
-  const state = fold(memberDecider, events as unknown as MemberEvent[]);
+  const events = await loadStream<MemberEvent>(store, memberStream(username));
+  const state = fold(memberDecider, events);
   const valid =
     state.status === 'registered'
       ? await hasher.verify(state.password_hash, password)

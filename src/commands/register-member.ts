@@ -4,7 +4,7 @@ import { assertUsernameAvailable, memberDecider, memberStream, MemberEvent } fro
 import { MEMBER_IDS } from '../domain/sequences';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from './context';
-import { handle } from './handle';
+import { handle, loadStream } from './handle';
 import { allocateId } from './ids';
 import { PasswordHasher } from './passwords';
 
@@ -26,8 +26,8 @@ export async function registerMember(
   ctx: CommandContext,
 ): Promise<Registered> {
   const stream = memberStream(registration.username);
-  const existing = await store.readStream(stream);
-  assertUsernameAvailable(fold(memberDecider, existing as unknown as MemberEvent[]), registration.username);
+  const existing = await loadStream<MemberEvent>(store, stream);
+  assertUsernameAvailable(fold(memberDecider, existing), registration.username);
 
   const password_hash = await hasher.hash(registration.password);
   const member_id = await allocateId(store, MEMBER_IDS, ctx);

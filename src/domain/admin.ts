@@ -1,4 +1,6 @@
-import { Decider, DomainError, DomainEvent } from './decider';
+import { z } from 'zod';
+import { Decider, DomainError } from './decider';
+import type { EventOf, EventSchemas } from './events';
 import { normaliseUsername } from './member-fields';
 
 /**
@@ -7,17 +9,20 @@ import { normaliseUsername } from './member-fields';
  */
 export const adminStream = (username: string): string => `admin-${normaliseUsername(username)}`;
 
-export interface AdminProfile {
-  admin_id: number;
-  username: string;
+const adminProfileSchema = z.object({
+  admin_id: z.int().min(1),
+  username: z.string(),
   /** Super administrators hold every permission and belong to no role group. */
-  is_super: boolean;
-  role_id: number | null;
-  password_hash: string;
-}
+  is_super: z.boolean(),
+  role_id: z.int().min(1).nullable(),
+  password_hash: z.string(),
+});
 
-export type AdminCreated = DomainEvent<'AdminCreated', AdminProfile>;
-export type AdminEvent = AdminCreated;
+export type AdminProfile = z.infer<typeof adminProfileSchema>;
+
+export const adminEventSchemas = { AdminCreated: adminProfileSchema } satisfies EventSchemas;
+
+export type AdminEvent = EventOf<typeof adminEventSchemas>;
 export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile };
 export type AdminState = { status: 'none' } | ({ status: 'created' } & AdminProfile);
 

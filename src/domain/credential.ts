@@ -1,4 +1,6 @@
-import { Decider, DomainError, DomainEvent } from './decider';
+import { z } from 'zod';
+import { Decider, DomainError } from './decider';
+import type { EventOf, EventSchemas, EventUpcasters } from './events';
 import { assertReason } from './reason';
 import { isScope } from './scopes';
 
@@ -17,25 +19,38 @@ export const credentialStream = (memberId: number): string => `credential-${memb
 export type CredentialStatus = 'none' | 'pending' | 'approved' | 'rejected' | 'active' | 'revoked';
 export type ScopeStatus = 'pending' | 'approved' | 'rejected' | 'revoked';
 
-type Of<Type extends string, Data> = DomainEvent<Type, { member_id: number } & Data>;
+const memberIdSchema = z.int().min(1);
 
-export type CredentialEvent =
-  | Of<'CredentialApplied', { username: string }>
-  | Of<'CredentialApproved', object>
-  | Of<'CredentialRejected', { reason: string }>
-  | Of<'CredentialClaimed', { apiid: string; key_digest: string }>
-  | Of<'KeyRotated', {
-      apiid: string;
-      key_digest: string;
-      previous_key_digest: string;
-      /** Until when the previous key is still accepted; null when it stopped at once. */
-      previous_key_valid_until: string | null;
-    }>
-  | Of<'CredentialRevoked', { reason: string }>
-  | Of<'ScopeRequested', { scope: string; reason: string }>
-  | Of<'ScopeApproved', { scope: string }>
-  | Of<'ScopeRejected', { scope: string; reason: string }>
-  | Of<'ScopeRevoked', { scope: string; reason: string }>;
+export const credentialEventSchemas = {
+  CredentialApplied: z.object({ member_id: memberIdSchema, username: z.string() }),
+  CredentialApproved: z.object({ member_id: memberIdSchema }),
+  CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
+  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string() }),
+  KeyRotated: z.object({
+    member_id: memberIdSchema,
+    apiid: z.string(),
+    key_digest: z.string(),
+    previous_key_digest: z.string(),
+    /** Until when the previous key is still accepted; null when it stopped at once. */
+    previous_key_valid_until: z.string().nullable(),
+  }),
+  CredentialRevoked: z.object({ member_id: memberIdSchema, reason: z.string() }),
+  // Scope names stay plain strings here: a scope later removed from the registry must not make
+  // the credential streams that once held it unreadable.
+  ScopeRequested: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
+  ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+} satisfies EventSchemas;
+
+export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
+
+export const credentialUpcasters = {
+  // Version 1 is the rotation before grace periods existed: the previous key stopped being
+  // accepted at once, which version 2 says with a null previous_key_valid_until. Events stored
+  // before versions were recorded also read as version 1, and those may already hold the field.
+  KeyRotated: [(v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null })],
+} satisfies EventUpcasters;
 
 type Cmd<Type extends string, Data = object> = { type: Type; data: { member_id: number } & Data };
 

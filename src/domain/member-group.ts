@@ -1,15 +1,17 @@
-import { Decider, DomainError, DomainEvent } from './decider';
+import { z } from 'zod';
+import { Decider, DomainError } from './decider';
+import type { EventOf, EventSchemas } from './events';
 
 /** A member group, as partners read them through GET /open/member-groups. */
 export const memberGroupStream = (id: number): string => `member_group-${id}`;
 
-export interface MemberGroupDefinition {
-  member_group_id: number;
-  name: string;
-  description: string;
-}
+const memberGroupDefinitionSchema = z.object({ member_group_id: z.int().min(1), name: z.string(), description: z.string() });
 
-export type MemberGroupEvent = DomainEvent<'MemberGroupDefined', MemberGroupDefinition>;
+export type MemberGroupDefinition = z.infer<typeof memberGroupDefinitionSchema>;
+
+export const memberGroupEventSchemas = { MemberGroupDefined: memberGroupDefinitionSchema } satisfies EventSchemas;
+
+export type MemberGroupEvent = EventOf<typeof memberGroupEventSchemas>;
 export type MemberGroupCommand = { type: 'DefineMemberGroup'; data: MemberGroupDefinition };
 export type MemberGroupState = { status: 'none' } | ({ status: 'defined' } & MemberGroupDefinition);
 

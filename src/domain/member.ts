@@ -1,4 +1,6 @@
-import { Decider, DomainError, DomainEvent } from './decider';
+import { z } from 'zod';
+import { Decider, DomainError } from './decider';
+import type { EventOf, EventSchemas } from './events';
 import { normaliseUsername } from './member-fields';
 
 /**
@@ -9,18 +11,21 @@ export function memberStream(username: string): string {
   return `member-${normaliseUsername(username)}`;
 }
 
-export interface MemberProfile {
-  member_id: number;
-  username: string;
-  nickname: string | null;
-  email: string | null;
-  mobile: string | null;
+const memberProfileSchema = z.object({
+  member_id: z.int().min(1),
+  username: z.string(),
+  nickname: z.string().nullable(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
   /** Self-describing PHC string (algorithm and parameters included), never the password. */
-  password_hash: string;
-}
+  password_hash: z.string(),
+});
 
-export type MemberRegistered = DomainEvent<'MemberRegistered', MemberProfile>;
-export type MemberEvent = MemberRegistered;
+export type MemberProfile = z.infer<typeof memberProfileSchema>;
+
+export const memberEventSchemas = { MemberRegistered: memberProfileSchema } satisfies EventSchemas;
+
+export type MemberEvent = EventOf<typeof memberEventSchemas>;
 
 export type RegisterMember = { type: 'RegisterMember'; data: MemberProfile };
 export type MemberCommand = RegisterMember;

@@ -1,19 +1,24 @@
-import { Decider, DomainError, DomainEvent } from './decider';
-import { isPermission, Permission } from './permissions';
+import { z } from 'zod';
+import { Decider, DomainError } from './decider';
+import type { EventOf, EventSchemas } from './events';
+import { isPermission, PERMISSIONS } from './permissions';
 
 /** A role group: the permissions its administrators hold, and role id used in page whitelists. */
 export const roleGroupStream = (roleId: number): string => `role_group-${roleId}`;
 
-export interface RoleGroupDefinition {
-  role_id: number;
-  name: string;
-  permissions: Permission[];
-}
+const roleId = z.int().min(1);
 
-export type RoleGroupEvent =
-  | DomainEvent<'RoleGroupDefined', RoleGroupDefinition>
-  | DomainEvent<'RoleGroupEnabled', { role_id: number }>
-  | DomainEvent<'RoleGroupDisabled', { role_id: number }>;
+const roleGroupDefinitionSchema = z.object({ role_id: roleId, name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) });
+
+export type RoleGroupDefinition = z.infer<typeof roleGroupDefinitionSchema>;
+
+export const roleGroupEventSchemas = {
+  RoleGroupDefined: roleGroupDefinitionSchema,
+  RoleGroupEnabled: z.object({ role_id: roleId }),
+  RoleGroupDisabled: z.object({ role_id: roleId }),
+} satisfies EventSchemas;
+
+export type RoleGroupEvent = EventOf<typeof roleGroupEventSchemas>;
 
 export type RoleGroupCommand =
   | { type: 'DefineRoleGroup'; data: RoleGroupDefinition }

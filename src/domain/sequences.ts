@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { DomainEvent } from './decider';
+import type { EventSchemas } from './events';
 
 /**
  * A sequence hands out integer ids, one event each. Only its last event matters, so allocation
@@ -16,6 +18,11 @@ export const MEMBER_IDS: Sequence = { stream: 'sequence-member_id', eventType: '
 export const ADMIN_IDS: Sequence = { stream: 'sequence-admin_id', eventType: 'AdminIdAllocated', field: 'admin_id' };
 
 export type IdAllocated = DomainEvent<string, Record<string, number>>;
+
+// Derived from the sequences themselves, so a sequence's event type and field cannot drift from its schema.
+export const sequenceEventSchemas = Object.fromEntries(
+  [MEMBER_IDS, ADMIN_IDS].map((s) => [s.eventType, z.object({ [s.field]: z.int().min(1) })]),
+) satisfies EventSchemas;
 
 export function nextId(sequence: Sequence, last: IdAllocated | null): IdAllocated {
   return { type: sequence.eventType, data: { [sequence.field]: (last?.data[sequence.field] ?? 0) + 1 } };

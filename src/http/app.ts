@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Settings } from '../config';
 import { SessionStore } from '../stores/ports';
 import { jsonBody } from './body';
-import { AppState } from './context';
+import { AppContext, AppState } from './context';
 import { Endpoint, Guards, mountEndpoints } from './endpoints';
 import { errorEnvelope } from './errors';
 import { requestLog } from './request-log';
@@ -39,6 +39,8 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
     secureCookie: deps.settings.COOKIE_SECURE,
   });
 
+  // Only what the envelope could not answer gets here: a streamed body that failed after its headers went out.
+  app.on('error', (err: unknown, ctx?: AppContext) => (ctx?.state.log ?? deps.log).error({ err }, 'response failed after it started'));
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
   app.use(noStore);

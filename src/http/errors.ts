@@ -1,6 +1,7 @@
 import { Middleware } from 'koa';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
+import { apiKeysProjection } from '../projections/api-keys';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
 import { AppState } from './context';
@@ -38,9 +39,11 @@ function toHttpError(err: unknown): HttpError {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
   }
   if (err instanceof ReplicaUnavailable) {
-    return new HttpError(503, 'credentials_unavailable', 'credentials cannot be checked right now: retry in a moment', undefined, {
-      'Retry-After': '1',
-    });
+    const [error, what] =
+      err.projection === apiKeysProjection.name
+        ? ['credentials_unavailable', 'credentials cannot be checked']
+        : ['read_model_unavailable', `the ${err.projection} read model cannot be read`];
+    return new HttpError(503, error, `${what} right now: retry in a moment`, undefined, { 'Retry-After': '1' });
   }
   if (err instanceof ProjectionLag) {
     return new HttpError(503, 'read_model_lagging', 'the read models are catching up: retry in a moment', undefined, {

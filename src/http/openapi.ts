@@ -42,7 +42,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind === 'partner') {
     add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
     add(403, `the scope ${caller.scope} is not approved for this credential`);
-    add(503, 'the credentials cannot be checked right now; retry after Retry-After');
+    add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
   }
   if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
   if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');

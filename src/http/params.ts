@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ADDON_ACTIONS } from '../domain/addon';
+import { addonKeySchema } from '../domain/addon-manifest';
 import { SCOPE_NAMES } from '../domain/scopes';
 
 /** Path parameters (specification §4.2, DESIGN §4); one that breaks its rule is 422 invalid_path_parameter. */
@@ -13,3 +15,12 @@ export const scopeParam = z.enum(SCOPE_NAMES, { error: 'scope is not a registere
 export const memberParams = z.object({ member_id: memberIdParam });
 
 export const memberScopeParams = z.object({ member_id: memberIdParam, scope: scopeParam });
+
+// The rule manifests are checked with, so a key the catalogue holds always passes as a path parameter.
+export const addonKeyParam = addonKeySchema;
+
+export const actionParam = z.enum(ADDON_ACTIONS, { error: `unknown action: it is one of ${ADDON_ACTIONS.join(', ')}` });
+
+export const addonParams = z.object({ key: addonKeyParam });
+
+export const addonActionParams = z.object({ key: addonKeyParam, action: actionParam });

@@ -81,3 +81,6 @@ export const refusalSchema = z
 export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), message: z.string(), data });
 
 export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };
+
+/** Optimistic concurrency gave up: the aggregate kept changing under simultaneous writers. */
+export const concurrentChange: Refusal = { status: 409, when: 'the resource kept changing under simultaneous requests: retry' };

@@ -1,3 +1,4 @@
+import { decodeEvent } from '../domain/events';
 import { CollectionSpec, RecordedEvent } from '../stores/ports';
 
 /**
@@ -15,15 +16,18 @@ export interface Projection<Doc extends object = Record<string, unknown>> {
   evolve(doc: Doc | null, event: RecordedEvent): Doc | null;
 }
 
-/** Applies one event, naming the projection, event and position when evolve cannot. */
+/**
+ * Applies one event in its current shape (upcast and validated), naming the projection, event and
+ * position when it is invalid or evolve cannot apply it.
+ */
 export function evolveOrExplain<Doc extends object>(
   projection: Projection<Doc>,
   doc: Doc | null,
   event: RecordedEvent,
 ): Doc | null {
   try {
-    return projection.evolve(doc, event);
+    return projection.evolve(doc, decodeEvent(event));
   } catch (err) {
-    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`);
+    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, { cause: err });
   }
 }

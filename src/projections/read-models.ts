@@ -1,4 +1,6 @@
 import { EventStore, DocumentStore, Position, Scalar } from '../stores/ports';
+import { AddonDocument } from './addons';
+import { AdminDocument } from './admins';
 import { CredentialDocument } from './credentials';
 import { MemberGroupDocument, RoleGroupDocument } from './groups';
 import { MemberDocument } from './members';
@@ -39,6 +41,10 @@ export class ReadModels {
     return (await this.documents.get<MemberDocument>('members', String(id)))?.doc ?? null;
   }
 
+  async admin(id: number): Promise<AdminDocument | null> {
+    return (await this.documents.get<AdminDocument>('admins', String(id)))?.doc ?? null;
+  }
+
   async credential(memberId: number, after?: Position | null): Promise<CredentialDocument | null> {
     await this.waitFor(after);
     return (await this.documents.get<CredentialDocument>('credentials', String(memberId)))?.doc ?? null;
@@ -67,6 +73,24 @@ export class ReadModels {
 
   async roleGroup(id: number): Promise<RoleGroupDocument | null> {
     return (await this.documents.get<RoleGroupDocument>('role_groups', String(id)))?.doc ?? null;
+  }
+
+  /** Every role group, enabled or not, as of every event committed before this call. */
+  async roleGroups(): Promise<RoleGroupDocument[]> {
+    await this.waitForHead();
+    return (await this.documents.find<RoleGroupDocument>('role_groups', {})).map((d) => d.doc).sort((a, b) => a.id - b.id);
+  }
+
+  /** The installed add-on with this key, as of every event committed before this call; null when not installed. */
+  async addon(key: string): Promise<AddonDocument | null> {
+    await this.waitForHead();
+    return (await this.documents.get<AddonDocument>('addons', key))?.doc ?? null;
+  }
+
+  /** Every installed add-on, as of every event committed before this call. */
+  async addons(): Promise<AddonDocument[]> {
+    await this.waitForHead();
+    return (await this.documents.find<AddonDocument>('addons', {})).map((d) => d.doc);
   }
 
   async memberGroups(): Promise<MemberGroupDocument[]> {

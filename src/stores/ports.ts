@@ -25,6 +25,8 @@ export interface EventMetadata {
   time: string;
   /** Reason given with an administrator's decision. */
   reason?: string;
+  /** Version of the event's data shape (src/domain/events.ts); absent on events written before versions: 1. */
+  schema_version?: number;
 }
 
 export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
@@ -57,6 +59,14 @@ export class WrongExpectedVersion extends Error {
   ) {
     super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedVersion';
+  }
+}
+
+/** A position this store cannot interpret: ill-formed, or from another kind of store. */
+export class InvalidPosition extends RangeError {
+  constructor(readonly position: Position, detail: string) {
+    super(`${detail}: ${JSON.stringify(position)}`);
+    this.name = 'InvalidPosition';
   }
 }
 
@@ -129,6 +139,14 @@ export interface DocumentStore {
   checkpoint(projection: string): Promise<Position>;
   /** Removes every document and tombstone of the collection (for rebuilds). */
   dropCollection(collection: string): Promise<void>;
+  /**
+   * Swaps a rebuilt collection in: `target` takes the documents, tombstones and indexes of
+   * `source` (prepared with ensureCollections), which is left empty, in one step that readers see
+   * whole; then the projection's checkpoint moves forward to `checkpoint.position`. The two steps
+   * are separate in production, so callers only swap in a collection at least as recent as the
+   * target's checkpoint: a crash between them replays events the position guard ignores.
+   */
+  replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void>;
   /** Forgets the projection's checkpoint, so that it starts again from START. */
   resetCheckpoint(projection: string): Promise<void>;
   close(): Promise<void>;

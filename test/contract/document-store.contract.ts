@@ -180,4 +180,32 @@ export function documentStoreContract(
       expect((await store().find(c, {})).map((d) => d.doc)).toEqual([{ v: 'rebuilt' }, { v: 'rebuilt' }]);
     });
   });
+
+  describe('replaceCollection', () => {
+    it('swaps the source in for the target, tombstones included, leaves the source empty and moves the checkpoint', async () => {
+      const [live, aside, other, projection] = [newName(), newName(), newName(), newName()];
+      await store().ensureCollections([{ name: aside, indexes: ['status'] }]);
+      await store().write([put(live, '1', { v: 'old' }, 3), put(live, '2', { v: 'old only' }, 3)], { projection, position: at(3) });
+      await store().write([put(aside, '1', { v: 'new', status: 'a' }, 5), put(aside, '3', null, 4), put(other, '1', { v: 'kept' }, 1)]);
+
+      await store().replaceCollection(live, aside, { projection, position: at(6) });
+
+      expect(await store().find(live, {})).toEqual([{ id: '1', doc: { v: 'new', status: 'a' }, position: at(5) }]);
+      expect(await store().find(live, { status: 'a' })).toHaveLength(1);
+      expect(await store().checkpoint(projection)).toBe(at(6));
+      expect(await store().find(aside, {})).toEqual([]);
+      expect(await store().get(other, '1')).toMatchObject({ doc: { v: 'kept' } });
+      // The swapped-in tombstone still guards the deleted document against a replayed write.
+      await store().write([put(live, '3', { v: 'replayed' }, 2)]);
+      expect(await store().get(live, '3')).toBeNull();
+    });
+
+    it('never moves the checkpoint back', async () => {
+      const [live, aside, projection] = [newName(), newName(), newName()];
+      await store().ensureCollections([{ name: aside, indexes: [] }]);
+      await store().write([], { projection, position: at(9) });
+      await store().replaceCollection(live, aside, { projection, position: at(4) });
+      expect(await store().checkpoint(projection)).toBe(at(9));
+    });
+  });
 }

@@ -342,6 +342,7 @@ describe('the envelope for everything else', () => {
       stores: [expect.objectContaining({ name: 'sqlite', ok: true })],
       projections: expect.objectContaining({ status: 'running' }),
       key_ring: 'following',
+      dead_letters: { count: 0, latest: null },
     });
   });
 });

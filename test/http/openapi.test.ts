@@ -57,7 +57,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
   it('has exactly the operations the router serves, both ways', () => {
     const routed = new Set(
       t.platform.router.stack.flatMap((layer) =>
-        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${openApiPath(layer.path.slice(API_PREFIX.length))}`),
+        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${openApiPath(String(layer.path).slice(API_PREFIX.length))}`),
       ),
     );
     const documented = new Set(operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`));

@@ -9,19 +9,19 @@ import { NewEvent, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 
 /** Counts the events of each stream: any event applied twice or lost shows in the count. */
-const counter: Projection<{ stream: string; count: number; types: string[] }> = {
+const counter: Projection<{ stream: string; count: number; revisions: number[] }> = {
   name: 'counter',
   version: 1,
   collection: { name: 'counts', indexes: [] },
   documentIds: (event) => (event.stream.startsWith('counted-') ? [event.stream] : []),
   evolve: (doc, event) => {
-    if (event.type === 'Poison') throw new Error('cannot apply poison');
-    return { stream: event.stream, count: (doc?.count ?? 0) + 1, types: [...(doc?.types ?? []), event.type] };
+    return { stream: event.stream, count: (doc?.count ?? 0) + 1, revisions: [...(doc?.revisions ?? []), event.revision] };
   },
 };
 
 const silent = pino({ level: 'silent' });
-const event = (type: string): NewEvent => ({
+// A valid event of a type the service knows; any other type cannot be applied (src/domain/events.ts).
+const event = (type = 'PlatformSeeded'): NewEvent => ({
   type,
   data: {},
   metadata: { actor: { kind: 'system', id: null }, request_id: 'test', time: new Date(0).toISOString() },
@@ -50,7 +50,7 @@ function runner(): ProjectionRunner {
 async function projectThenStop(stream: string): Promise<string> {
   const r = runner();
   await r.start();
-  const { position } = await stores.events.append(stream, [event('A'), event('B')], 'no_stream');
+  const { position } = await stores.events.append(stream, [event(), event()], 'no_stream');
   await r.waitFor(position, 2000);
   await r.stop();
   return position;
@@ -60,7 +60,7 @@ describe('projection runner', () => {
   it('applies new events and lets a reader wait for its own write', async () => {
     const r = runner();
     await r.start();
-    const { position } = await stores.events.append('counted-a', [event('A'), event('B')], 'no_stream');
+    const { position } = await stores.events.append('counted-a', [event(), event()], 'no_stream');
     await r.waitFor(position, 2000);
     expect(await count('counted-a')).toBe(2);
     await r.stop();
@@ -69,13 +69,13 @@ describe('projection runner', () => {
   it('resumes from its checkpoint after a restart: nothing lost, nothing applied twice', async () => {
     await projectThenStop('counted-b');
 
-    await stores.events.append('counted-b', [event('C')], 1);
-    await stores.events.append('other-stream', [event('Ignored')], 'no_stream');
+    await stores.events.append('counted-b', [event()], 1);
+    await stores.events.append('other-stream', [event()], 'no_stream');
     const second = runner();
     await second.start();
     await second.waitFor(await stores.events.headPosition(), 2000);
     expect(await count('counted-b')).toBe(3);
-    expect((await stores.documents.get<{ types: string[] }>('counts', 'counted-b'))?.doc.types).toEqual(['A', 'B', 'C']);
+    expect((await stores.documents.get<{ revisions: number[] }>('counts', 'counted-b'))?.doc.revisions).toEqual([0, 1, 2]);
     await second.stop();
   });
 
@@ -101,7 +101,7 @@ describe('projection runner', () => {
   it('stops on an event it cannot apply, reports failed, and fails waiting readers', async () => {
     const r = runner();
     await r.start();
-    const { position } = await stores.events.append('counted-d', [event('A'), event('Poison')], 'no_stream');
+    const { position } = await stores.events.append('counted-d', [event(), event('Poison')], 'no_stream');
     await expect(r.waitFor(position, 2000)).rejects.toThrow(/cannot apply Poison/);
     expect(r.status).toBe('failed');
     expect(await count('counted-d')).toBe(1);

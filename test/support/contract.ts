@@ -72,9 +72,9 @@ export class ContractChecker {
       const route = (ctx as { _matchedRoute?: string })._matchedRoute;
       const path = route ? openApiPath(route.slice(API_PREFIX.length)) : null;
       const body = ctx.body as unknown;
-      // A streamed body is judged by the test that reads it; the contract checker sees no bytes.
-      if (body !== null && typeof body === 'object' && 'pipe' in body) return;
       seen.push({ operation: path && `${ctx.method} ${path}`, status: ctx.status });
+      // A streamed body is judged by the test that reads it, with problems(); no bytes pass here.
+      if (body !== null && typeof body === 'object' && 'pipe' in body) return;
       found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body));
     };
   }

@@ -9,7 +9,7 @@ import { AppContext } from '../context';
 import { endpoint, Endpoint, Refusal } from '../endpoints';
 import { adminOf } from '../guards';
 import { memberParams, memberScopeParams } from '../params';
-import { applicationSchema, listOf, scopeRequestSchema } from '../schemas';
+import { applicationSchema, concurrentChange, listOf, scopeRequestSchema } from '../schemas';
 import { rememberPosition } from '../session';
 import { emptyBody } from '../validate';
 import { applicationView } from '../views';
@@ -75,7 +75,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: emptyBody,
       response: applicationSchema,
-      refusals: [wrongState('application')],
+      refusals: [wrongState('application'), concurrentChange],
       handler: async (ctx, { params: { member_id } }) => {
         const position = await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } });
         return application(member_id, position, 'approved: the member can claim the credential');
@@ -89,7 +89,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('application')],
+      refusals: [wrongState('application'), concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason);
         return application(member_id, position, 'rejected');
@@ -103,7 +103,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('credential')],
+      refusals: [wrongState('credential'), concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason);
         return application(member_id, position, 'revoked: the credential is refused from now on');
@@ -126,7 +126,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: emptyBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request')],
+      refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
         const position = await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } });
         return scopeRequest(member_id, scope, position, 'scope approved');
@@ -140,7 +140,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request')],
+      refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason);
         return scopeRequest(member_id, scope, position, 'scope rejected');
@@ -154,7 +154,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request')],
+      refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         const position = await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason);
         return scopeRequest(member_id, scope, position, 'scope revoked');

@@ -10,7 +10,7 @@ import { AppContext } from '../context';
 import { endpoint, Endpoint, Refusal } from '../endpoints';
 import { memberOf } from '../guards';
 import { rememberPosition, sessionOf } from '../session';
-import { credentialSchema, listOf, scopeSchema } from '../schemas';
+import { concurrentChange, credentialSchema, listOf, scopeSchema } from '../schemas';
 import { emptyBody } from '../validate';
 import { credentialView } from '../views';
 
@@ -70,7 +70,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Apply for API credentials; an administrator reviews the application',
       body: emptyBody,
       response: credentialSchema,
-      refusals: [{ status: 422, when: 'an application is pending, approved or active already' }],
+      refusals: [{ status: 422, when: 'an application is pending, approved or active already' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         const { position } = await decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context);
@@ -85,7 +85,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Claim the approved credential: the API id and the API key, shown this once',
       body: emptyBody,
       response: issuedKeySchema,
-      refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }],
+      refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         const issued = await claimCredential(deps.events, member.id, context);
@@ -102,7 +102,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Replace the API key; the old one is refused now or after grace_seconds',
       body: rotateSchema,
       response: rotatedKeySchema,
-      refusals: [notActive],
+      refusals: [notActive, concurrentChange],
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
         const issued = await rotateKey(deps.events, member.id, grace_seconds, context);
@@ -138,7 +138,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Request scopes for the claimed credential, one request each, with the purpose of use',
       body: scopeRequestSchema,
       response: z.object({ scopes: z.array(scopeSchema) }),
-      refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }],
+      refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }, concurrentChange],
       handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
         const { position } = await decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context);

@@ -10,7 +10,7 @@ import { endpoint, Endpoint } from '../endpoints';
 import { HttpError } from '../envelope';
 import { memberOf } from '../guards';
 import { answerCsrfToken, logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
-import { credentialSchema, csrfTokenSchema, scopeSchema, wrongPassword } from '../schemas';
+import { concurrentChange, credentialSchema, csrfTokenSchema, scopeSchema, wrongPassword } from '../schemas';
 import { emptyBody } from '../validate';
 import { credentialView } from '../views';
 
@@ -46,7 +46,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
       body: registrationSchema,
       response: z.object({ id: z.int().min(1), username: z.string() }),
-      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }],
+      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange],
       handler: async (ctx, { body }) => {
         const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
         await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AddonCatalogue } from '../../domain/addon-manifest';
+import { AddonDocument } from '../../projections/addons';
 import { ReadModels } from '../../projections/read-models';
 import { endpoint, Endpoint } from '../endpoints';
 import { listOf } from '../schemas';
@@ -9,8 +11,18 @@ const catalogueEntrySchema = z
 
 const memberGroupSchema = z.object({ id: z.int().min(1), name: z.string(), description: z.string() }).meta({ id: 'MemberGroup' });
 
+export interface OpenDeps {
+  readModels: ReadModels;
+  catalogue: AddonCatalogue;
+  /**
+   * The installed add-ons, from this process's memory: partners call on every page view, so the
+   * list costs no store round trip. Only add-ons of the catalogue are looked up.
+   */
+  installedAddons: { lookup(key: string): AddonDocument | null };
+}
+
 /** The open API for partner servers (specification §4.1): API id and key in headers, one scope each. */
-export function openEndpoints(readModels: ReadModels): Endpoint[] {
+export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDeps): Endpoint[] {
   return [
     endpoint({
       method: 'GET',
@@ -18,8 +30,13 @@ export function openEndpoints(readModels: ReadModels): Endpoint[] {
       caller: { kind: 'partner', scope: 'addons.read' },
       summary: 'The installed and enabled add-ons',
       response: listOf(catalogueEntrySchema),
-      // The application center, which installs and enables add-ons, is not built yet: nothing is installed.
-      handler: () => ({ data: { list: [] } }),
+      handler: () => {
+        const list = [...catalogue.keys()].flatMap((key) => {
+          const addon = installedAddons.lookup(key);
+          return addon?.enabled ? [{ key, name: addon.name, version: addon.version, description: addon.description, author: addon.author }] : [];
+        });
+        return { data: { list } };
+      },
     }),
     endpoint({
       method: 'GET',

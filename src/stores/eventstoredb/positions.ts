@@ -1,5 +1,5 @@
 import type { Position as ClientPosition } from '@eventstore/db-client';
-import type { Position } from '../ports';
+import { InvalidPosition, type Position } from '../ports';
 
 /**
  * EventStoreDB orders $all by (commit, prepare), both unsigned 64-bit. Zero-padding each to the
@@ -23,11 +23,11 @@ export function encodePosition(position: ClientPosition): Position {
 
 export function decodePosition(position: Position): ClientPosition {
   const match = ENCODED.exec(position);
-  if (!match) throw new RangeError(`not an EventStoreDB position: '${position}'`);
+  if (!match) throw new InvalidPosition(position, 'not an EventStoreDB position');
   const commit = BigInt(match[1] as string);
   const prepare = BigInt(match[2] as string);
   if (commit > MAX_U64 || prepare > MAX_U64) {
-    throw new RangeError(`EventStoreDB position '${position}' is outside the unsigned 64-bit range`);
+    throw new InvalidPosition(position, 'EventStoreDB position outside the unsigned 64-bit range');
   }
   return { commit, prepare };
 }

@@ -77,15 +77,7 @@ export class MongoDocumentStore implements DocumentStore {
         skipStale(this.collection(collection).bulkWrite(latest.map(toUpsert), { ordered: false })),
       ),
     );
-    if (checkpoint) {
-      await skipStale(
-        this.checkpoints().updateOne(
-          { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
-          { $set: { position: checkpoint.position } },
-          { upsert: true },
-        ),
-      );
-    }
+    if (checkpoint) await this.moveCheckpoint(checkpoint);
   }
 
   async checkpoint(projection: string): Promise<Position> {
@@ -99,12 +91,32 @@ export class MongoDocumentStore implements DocumentStore {
     await this.collection(collection).deleteMany({});
   }
 
+  /**
+   * renameCollection with dropTarget replaces the target in one step (replica sets; sharded
+   * collections cannot be renamed), then the checkpoint follows.
+   */
+  async replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void> {
+    await this.collection(source).rename(this.collection(target).collectionName, { dropTarget: true });
+    await this.moveCheckpoint(checkpoint);
+  }
+
   async resetCheckpoint(projection: string): Promise<void> {
     await this.checkpoints().deleteOne({ _id: projection });
   }
 
   /** Nothing to release: openMongoStores closes the client the stores share. */
   async close(): Promise<void> {}
+
+  /** Forward only: a late or replayed write cannot take a checkpoint back. */
+  private async moveCheckpoint(checkpoint: { projection: string; position: Position }): Promise<void> {
+    await skipStale(
+      this.checkpoints().updateOne(
+        { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
+        { $set: { position: checkpoint.position } },
+        { upsert: true },
+      ),
+    );
+  }
 
   private collection(name: string): Collection<ReadModelRecord> {
     return this.db.collection<ReadModelRecord>(`rm_${checkName('collection', name)}`);

@@ -1,5 +1,6 @@
 import type { Statement, Transaction } from 'better-sqlite3';
 import {
+  InvalidPosition,
   START,
   WrongExpectedVersion,
   type AppendResult,
@@ -34,7 +35,7 @@ function encodePosition(sequence: number): Position {
 
 function decodePosition(position: Position): number {
   if (position === START) return 0;
-  if (!/^\d{20}$/.test(position)) throw new Error(`not a SQLite event store position: ${position}`);
+  if (!/^\d{20}$/.test(position)) throw new InvalidPosition(position, 'not a SQLite event store position');
   return Number(position);
 }
 
