@@ -16,18 +16,19 @@ export class CheckpointTracker implements PositionTracker {
     private readonly projections: string[],
   ) {}
 
-  async waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void> {
+  async waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
     if (!position) return;
+    const names = projection === undefined ? this.projections : [projection];
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (await this.reached(position)) return;
+      if (await this.reached(position, names)) return;
       if (Date.now() >= deadline) throw new ProjectionLag(position);
       await sleep(POLL_MS);
     }
   }
 
-  private async reached(position: Position): Promise<boolean> {
-    const checkpoints = await Promise.all(this.projections.map((name) => this.documents.checkpoint(name)));
+  private async reached(position: Position, names: string[]): Promise<boolean> {
+    const checkpoints = await Promise.all(names.map((name) => this.documents.checkpoint(name)));
     return checkpoints.every((checkpoint) => checkpoint >= position);
   }
 }

@@ -7,14 +7,19 @@ import { MemberDocument } from './members';
 import { ScopeRequestDocument } from './scope-requests';
 
 export interface PositionTracker {
-  waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once the read models hold the event at `position`: every read model, or only the
+   * named projection's, so that one projection halted on a poison event does not hold up reads
+   * of the others.
+   */
+  waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void>;
 }
 
 /** Waits until every tracker has reached the position. */
 export function allOf(...trackers: PositionTracker[]): PositionTracker {
   return {
-    waitFor: async (position, timeoutMs) => {
-      await Promise.all(trackers.map((t) => t.waitFor(position, timeoutMs)));
+    waitFor: async (position, timeoutMs, projection) => {
+      await Promise.all(trackers.map((t) => t.waitFor(position, timeoutMs, projection)));
     },
   };
 }
@@ -32,12 +37,13 @@ export class ReadModels {
     private readonly waitMs: number,
   ) {}
 
-  waitFor(position: Position | null | undefined): Promise<void> {
-    return this.tracker.waitFor(position, this.waitMs);
+  /** Read-your-writes: every read model (a key just issued must work), or only the one about to be read. */
+  waitFor(position: Position | null | undefined, projection?: string): Promise<void> {
+    return this.tracker.waitFor(position, this.waitMs, projection);
   }
 
   async member(id: number, after?: Position): Promise<MemberDocument | null> {
-    await this.waitFor(after);
+    await this.waitFor(after, 'members');
     return (await this.documents.get<MemberDocument>('members', String(id)))?.doc ?? null;
   }
 
@@ -46,27 +52,27 @@ export class ReadModels {
   }
 
   async credential(memberId: number, after?: Position | null): Promise<CredentialDocument | null> {
-    await this.waitFor(after);
+    await this.waitFor(after, 'credentials');
     return (await this.documents.get<CredentialDocument>('credentials', String(memberId)))?.doc ?? null;
   }
 
   async scopeRequest(memberId: number, scope: string, after?: Position | null): Promise<ScopeRequestDocument | null> {
-    await this.waitFor(after);
+    await this.waitFor(after, 'scope_requests');
     return (await this.documents.get<ScopeRequestDocument>('scope_requests', `${memberId}:${scope}`))?.doc ?? null;
   }
 
-  /** Waits until the read models hold every event committed before this call. */
-  private async waitForHead(): Promise<void> {
-    await this.waitFor(await this.events.headPosition());
+  /** Waits until the projection's read model holds every event committed before this call. */
+  private async waitForHead(projection: string): Promise<void> {
+    await this.waitFor(await this.events.headPosition(), projection);
   }
 
   async credentials(where: Record<string, Scalar>): Promise<CredentialDocument[]> {
-    await this.waitForHead();
+    await this.waitForHead('credentials');
     return (await this.documents.find<CredentialDocument>('credentials', where)).map((d) => d.doc);
   }
 
   async scopeRequests(where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> {
-    await this.waitForHead();
+    await this.waitForHead('scope_requests');
     const found = (await this.documents.find<ScopeRequestDocument>('scope_requests', where)).map((d) => d.doc);
     return found.sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.member_id - b.member_id);
   }
@@ -77,19 +83,19 @@ export class ReadModels {
 
   /** Every role group, enabled or not, as of every event committed before this call. */
   async roleGroups(): Promise<RoleGroupDocument[]> {
-    await this.waitForHead();
+    await this.waitForHead('role_groups');
     return (await this.documents.find<RoleGroupDocument>('role_groups', {})).map((d) => d.doc).sort((a, b) => a.id - b.id);
   }
 
   /** The installed add-on with this key, as of every event committed before this call; null when not installed. */
   async addon(key: string): Promise<AddonDocument | null> {
-    await this.waitForHead();
+    await this.waitForHead('addons');
     return (await this.documents.get<AddonDocument>('addons', key))?.doc ?? null;
   }
 
   /** Every installed add-on, as of every event committed before this call. */
   async addons(): Promise<AddonDocument[]> {
-    await this.waitForHead();
+    await this.waitForHead('addons');
     return (await this.documents.find<AddonDocument>('addons', {})).map((d) => d.doc);
   }
 

@@ -59,8 +59,9 @@ export class Replica<Doc extends object> {
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
   }
 
-  waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void> {
+  waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
     if (!position || this.reached >= position) return Promise.resolve();
+    if (projection !== undefined && projection !== this.projection.name) return Promise.resolve();
     return this.waiters.wait(position, timeoutMs);
   }
 

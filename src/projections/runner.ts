@@ -105,14 +105,19 @@ export class ProjectionRunner {
     this.every(OFFER_POLL_MS, () => this.exclusive(() => this.adoptRebuilds()));
   }
 
-  /** Resolves once every projection has applied the event at `position`. */
-  waitFor(position: Position | null | undefined, timeoutMs: number): Promise<void> {
+  /** Resolves once every projection, or the named one, has applied the event at `position`. */
+  waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
     if (!position) return Promise.resolve();
-    const halt = this.haltedBy(position);
+    const halt = this.haltedBy(position, projection);
     if (halt) return Promise.reject(new ProjectionHalted(halt));
     if (this.reached >= position) return Promise.resolve();
     if (this.failure) return Promise.reject(this.failure);
-    return this.waiters.wait(position, timeoutMs);
+    // A halt fails every waiter at once; one waiting for another projection waits on.
+    return this.waiters.wait(position, timeoutMs).catch((err: unknown) => {
+      const elsewhere = err instanceof ProjectionHalted && projection !== undefined && err.poison.projection !== projection;
+      if (!elsewhere) throw err;
+      return this.waitFor(position, timeoutMs, projection);
+    });
   }
 
   position(): Position {
@@ -224,8 +229,12 @@ export class ProjectionRunner {
     this.waiters.reached(position);
   }
 
-  private haltedBy(position: Position): PoisonEvent | null {
-    for (const { halted } of this.followers.values()) if (halted && halted.event.position <= position) return halted;
+  /** The poison event that keeps `position` out of reach: of any projection, or of the named one. */
+  private haltedBy(position: Position, projection?: string): PoisonEvent | null {
+    for (const [name, { halted }] of this.followers) {
+      if (projection !== undefined && name !== projection) continue;
+      if (halted && halted.event.position <= position) return halted;
+    }
     return null;
   }
 

@@ -66,8 +66,11 @@ describe('an event a projection cannot apply', () => {
     while (runner.position() < head) await sleep(10);
     await expect(runner.waitFor(head, 5000)).rejects.toThrow(/credentials cannot apply CredentialApproved .*invalid: data.member_id/);
     expect(runner.status).toBe('failed');
-    // Everything before the poison event can still be waited for.
+    // Everything before the poison event can still be waited for...
     await expect(runner.waitFor(beforePoison, 5000)).resolves.toBeUndefined();
+    // ...and every other read model, past it too: one halted projection holds up only its own readers.
+    await expect(runner.waitFor(head, 5000, 'members')).resolves.toBeUndefined();
+    await expect(runner.waitFor(head, 5000, 'credentials')).rejects.toBeInstanceOf(ProjectionHalted);
 
     expect(await deadLetters(scratch)).toEqual([
       {
