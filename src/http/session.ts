@@ -71,9 +71,6 @@ export function csrfToken(ctx: AppContext): string {
   return data.csrf_token;
 }
 
-/** GET /developer/session and GET /admin/session: one cookie session, one token, for both sides. */
-export const answerCsrfToken = (ctx: AppContext) => ({ data: { csrf_token: csrfToken(ctx) } });
-
 function rotateCsrfToken(ctx: AppContext): void {
   sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');
 }

@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { Projection } from '../../src/projections/projection';
 import { ProjectionLag } from '../../src/projections/lag';
 import { ProjectionRunner } from '../../src/projections/runner';
 import { NewEvent, Stores } from '../../src/stores/ports';
-import { openSqliteStores } from '../../src/stores/sqlite';
+import { Scratch, scratchStores } from './lifecycle-support';
 
 /** Counts the events of each stream: any event applied twice or lost shows in the count. */
 const counter: Projection<{ stream: string; count: number; revisions: number[] }> = {
@@ -27,16 +24,13 @@ const event = (type = 'PlatformSeeded'): NewEvent => ({
   metadata: { actor: { kind: 'system', id: null }, request_id: 'test', time: new Date(0).toISOString() },
 });
 
-let dir: string;
+let scratch: Scratch;
 let stores: Stores;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'runner-'));
-  stores = openSqliteStores(dir);
+  scratch = scratchStores('runner-');
+  stores = scratch.stores;
 });
-afterEach(async () => {
-  await stores.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => scratch.close());
 
 async function count(stream: string): Promise<number | undefined> {
   return (await stores.documents.get<{ count: number }>('counts', stream))?.doc.count;

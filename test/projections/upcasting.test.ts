@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { PROJECTIONS } from '../../src/app';
 import { CommandContext } from '../../src/commands/context';
@@ -12,23 +9,20 @@ import { InvalidEvent } from '../../src/domain/events';
 import { Projection } from '../../src/projections/projection';
 import { ProjectionRunner } from '../../src/projections/runner';
 import { Stores } from '../../src/stores/ports';
-import { openSqliteStores } from '../../src/stores/sqlite';
+import { Scratch, scratchStores } from './lifecycle-support';
 
 const member_id = 7;
 const stream = credentialStream(member_id);
 const ROTATED_KEY = 'f'.repeat(64);
 const ctx: CommandContext = { actor: { kind: 'admin', id: 1 }, requestId: 'test', now: new Date('2025-03-01T10:00:00.000Z') };
 
-let dir: string;
+let scratch: Scratch;
 let stores: Stores;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'upcasting-'));
-  stores = openSqliteStores(dir);
+  scratch = scratchStores('upcasting-');
+  stores = scratch.stores;
 });
-afterEach(async () => {
-  await stores.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => scratch.close());
 
 /** An active credential, then a rotation appended straight to the store in its version 1 shape. */
 async function activeThenRotatedInVersion1(): Promise<{ apiid: string; position: string }> {

@@ -4,8 +4,9 @@ import { PasswordHasher } from '../../commands/passwords';
 import { loginSchema } from '../../domain/member-fields';
 import { EventStore } from '../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
-import { adminIdentitySchema, csrfTokenSchema, wrongPassword } from '../schemas';
-import { answerCsrfToken, logIntoSession, logOutOfSession } from '../session';
+import { csrfTokenEndpoint } from './csrf-token';
+import { adminIdentitySchema, wrongPassword } from '../schemas';
+import { logIntoSession, logOutOfSession } from '../session';
 import { emptyBody } from '../validate';
 
 export interface AdminSessionDeps {
@@ -16,14 +17,7 @@ export interface AdminSessionDeps {
 /** The administrator's session (DESIGN §4): the same cookie as a member's, a separate identity in it. */
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
-    endpoint({
-      method: 'GET',
-      path: '/admin/session',
-      caller: { kind: 'anyone' },
-      summary: "The session's CSRF token; starts a session (PHPSESSID) when there is none",
-      response: csrfTokenSchema,
-      handler: answerCsrfToken,
-    }),
+    csrfTokenEndpoint('/admin/session'),
     endpoint({
       method: 'POST',
       path: '/admin/login',

@@ -7,10 +7,11 @@ import { ReadModels } from '../../projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../command-context';
 import { endpoint, Endpoint } from '../endpoints';
+import { csrfTokenEndpoint } from './csrf-token';
 import { HttpError } from '../envelope';
 import { memberOf } from '../guards';
-import { answerCsrfToken, logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
-import { concurrentChange, credentialSchema, csrfTokenSchema, scopeSchema, wrongPassword } from '../schemas';
+import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
+import { concurrentChange, credentialSchema, scopeSchema, wrongPassword } from '../schemas';
 import { emptyBody } from '../validate';
 import { credentialView } from '../views';
 
@@ -31,14 +32,7 @@ const dashboardSchema = z
 /** The member half of the developer center (specification §4.1): session, account, dashboard. */
 export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
   return [
-    endpoint({
-      method: 'GET',
-      path: '/developer/session',
-      caller: { kind: 'anyone' },
-      summary: "The session's CSRF token; starts a session (PHPSESSID) when there is none",
-      response: csrfTokenSchema,
-      handler: answerCsrfToken,
-    }),
+    csrfTokenEndpoint('/developer/session'),
     endpoint({
       method: 'POST',
       path: '/developer/register',
