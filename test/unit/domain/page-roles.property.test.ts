@@ -86,7 +86,8 @@ describe('PageRoles', () => {
     fc.assert(
       fc.property(onePageArb, extraKey, fc.jsonValue(), (s, key, value) => {
         const whitelist = clone(s.whitelist) as Record<string, Record<string, unknown>>;
-        whitelist[s.page]![key] = value;
+        // An own property, as JSON.parse makes it, even when the key is __proto__.
+        Object.defineProperty(whitelist[s.page]!, key, { value, enumerable: true, configurable: true, writable: true });
         expectRefusedNaming(problemsOf(s, whitelist), s.page, new RegExp(`exactly view and manage: remove ${key}`));
       }),
     );
