@@ -1,6 +1,6 @@
 import { Middleware } from 'koa';
 import type { AdminIdentity } from '../commands/admins';
-import { Permission } from '../domain/permissions';
+import { Permission, permissionsHeld } from '../domain/permissions';
 import { RoleGroupDocument } from '../projections/groups';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
@@ -29,13 +29,12 @@ export const requireMember: Middleware<AppState> = async (ctx, next) => {
  */
 export function requireAdmin(
   permission: Permission | undefined,
-  roleGroup: (id: number) => Promise<RoleGroupDocument | null>,
+  roleGroup: (id: number | null) => Promise<RoleGroupDocument | null>,
 ): Middleware<AppState> {
   return async (ctx, next) => {
     const admin = adminOf(ctx);
     if (permission && !admin.is_super) {
-      const group = admin.role_id === null ? null : await roleGroup(admin.role_id);
-      if (!group?.enabled || !group.permissions.includes(permission)) {
+      if (!permissionsHeld(admin, await roleGroup(admin.role_id)).includes(permission)) {
         throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);
       }
     }

@@ -6,6 +6,12 @@ import { MemberGroupDocument, RoleGroupDocument } from './groups';
 import { MemberDocument } from './members';
 import { ScopeRequestDocument } from './scope-requests';
 
+/** What a command just changed is in its read model once the read has waited for it; anything else is a bug. */
+export function written<Doc>(doc: Doc | null): Doc {
+  if (!doc) throw new Error('the read model lacks the document a command just changed');
+  return doc;
+}
+
 export interface PositionTracker {
   /**
    * Resolves once the read models hold the event at `position`: every read model, or only the
@@ -77,7 +83,9 @@ export class ReadModels {
     return found.sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.member_id - b.member_id);
   }
 
-  async roleGroup(id: number): Promise<RoleGroupDocument | null> {
+  /** The role group as it is now; null for an administrator in none (a super administrator). */
+  async roleGroup(id: number | null): Promise<RoleGroupDocument | null> {
+    if (id === null) return null;
     return (await this.documents.get<RoleGroupDocument>('role_groups', String(id)))?.doc ?? null;
   }
 

@@ -3,9 +3,9 @@ import { decideAddon } from '../../commands/addons';
 import { actionCommand, AddonAction, AddonCommand } from '../../domain/addon';
 import { AddonCatalogue, AddonManifest } from '../../domain/addon-manifest';
 import { RoleRef, visiblePages } from '../../domain/page-roles';
-import { PERMISSIONS } from '../../domain/permissions';
+import { permissionsHeld } from '../../domain/permissions';
 import { AddonDocument } from '../../projections/addons';
-import { ReadModels } from '../../projections/read-models';
+import { ReadModels, written } from '../../projections/read-models';
 import { EventStore } from '../../stores/ports';
 import {
   accessRequestSchema,
@@ -88,8 +88,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       response: adminContextSchema,
       handler: async (ctx) => {
         const admin = adminOf(ctx);
-        const group = admin.role_id === null ? null : await readModels.roleGroup(admin.role_id);
-        const permissions = admin.is_super ? [...PERMISSIONS] : group?.enabled ? group.permissions : [];
+        const permissions = permissionsHeld(admin, await readModels.roleGroup(admin.role_id));
         return { data: { account: { ...admin, permissions }, role_groups: await enabledRoleGroups() } };
       },
     }),
@@ -128,7 +127,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         const doc = await readModels.addon(key);
         if (!doc?.enabled) return { data: { list: [] }, message: `add-on ${key} is ${doc ? 'disabled' : 'not installed'}: it has no page to open` };
         const admin = adminOf(ctx);
-        const group = admin.role_id === null ? null : await readModels.roleGroup(admin.role_id);
+        const group = await readModels.roleGroup(admin.role_id);
         const viewer = { is_super: admin.is_super, role_id: admin.role_id, role_enabled: group?.enabled ?? false };
         return { data: { list: visiblePages(doc.pages, doc.page_roles, viewer) } };
       },
@@ -164,7 +163,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         manifestOf(key);
         await decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } });
         const doc = await readModels.addon(key);
-        return { data: { page_roles: saved(doc).page_roles }, message: 'page roles saved' };
+        return { data: { page_roles: written(doc).page_roles }, message: 'page roles saved' };
       },
     }),
     endpoint({
@@ -188,10 +187,4 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       },
     }),
   ];
-}
-
-/** What a command just saved is in the read model once it has caught up; anything else is a bug. */
-function saved(doc: AddonDocument | null): AddonDocument {
-  if (!doc) throw new Error('the read model lacks the add-on a command just changed');
-  return doc;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decideCredential } from '../../commands/credentials';
 import { CredentialCommand } from '../../domain/credential';
 import { reasonSchema } from '../../domain/reason';
-import { ReadModels } from '../../projections/read-models';
+import { ReadModels, written } from '../../projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
 import { commandContext } from '../command-context';
 import { AppContext } from '../context';
@@ -37,22 +37,16 @@ async function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialComm
   return position;
 }
 
-/** What a decision just changed is in the read model once it has caught up; anything else is a bug. */
-function decided<Doc>(doc: Doc | null): Doc {
-  if (!doc) throw new Error('the read model lacks the document a decision just changed');
-  return doc;
-}
-
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (DESIGN §4). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const application = async (member_id: number, position: string | null, message: string) => {
     const doc = await deps.readModels.credential(member_id, position);
-    return { data: applicationView(decided(doc)), message };
+    return { data: applicationView(written(doc)), message };
   };
   const scopeRequest = async (member_id: number, scope: string, position: string | null, message: string) => ({
-    data: decided(await deps.readModels.scopeRequest(member_id, scope, position)),
+    data: written(await deps.readModels.scopeRequest(member_id, scope, position)),
     message,
   });
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });

@@ -62,6 +62,12 @@ const notActive: Refusal = { status: 422, when: 'the credential is not in a stat
 
 /** The member's credential and scopes (specification §4.1, DESIGN §4). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
+  // A key issued by a claim or rotation is answered once it works against this instance.
+  const untilKeyWorks = async (ctx: AppContext, position: string) => {
+    rememberPosition(ctx, position);
+    await deps.readModels.waitFor(position);
+  };
+
   return [
     endpoint({
       method: 'POST',
@@ -89,9 +95,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         const issued = await claimCredential(deps.events, member.id, context);
-        rememberPosition(ctx, issued.position);
-        // Once this answers, the key works against this instance.
-        await deps.readModels.waitFor(issued.position);
+        await untilKeyWorks(ctx, issued.position);
         return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
       },
     }),
@@ -106,8 +110,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
         const issued = await rotateKey(deps.events, member.id, grace_seconds, context);
-        rememberPosition(ctx, issued.position);
-        await deps.readModels.waitFor(issued.position);
+        await untilKeyWorks(ctx, issued.position);
         return {
           data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
           message: 'rotated: the new API key is shown this once, store it now',
