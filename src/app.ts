@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, PasswordHasher } from './commands/passwords';
@@ -8,7 +9,9 @@ import { AddonCatalogue } from './domain/addon-manifest';
 import { createHttpApp } from './http/app';
 import { AppState } from './http/context';
 import { declarationsOnly } from './http/declarations-only';
-import { Endpoint } from './http/endpoints';
+import { Endpoint, LoginRealm } from './http/endpoints';
+import { limitLoginFailures, loginPolicy } from './http/login-limit';
+import { openApiPolicy, openApiQuota } from './http/open-api-limit';
 import { contractOf } from './http/openapi';
 import { requireAdmin, requireMember } from './http/guards';
 import { requireScope } from './http/partner';
@@ -85,6 +88,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
+  const openApiLimit = openApiPolicy(settings);
+  const partnerQuota = openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit);
+  const loginLimits: Record<LoginRealm, Middleware<AppState>> = {
+    member: limitLoginFailures(await stores.rateLimits.limiter(loginPolicy(settings, 'member'))),
+    admin: limitLoginFailures(await stores.rateLimits.limiter(loginPolicy(settings, 'admin'))),
+  };
 
   const endpoints = declareEndpoints({
     stores,
@@ -103,7 +112,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, (id) => readModels.roleGroup(id))),
-      partner: (scope) => requireScope(keyRing, scope),
+      partner: (scope) => requireScope(keyRing, scope, partnerQuota),
+      login: (realm) => loginLimits[realm],
     },
   });
 

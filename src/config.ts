@@ -17,6 +17,8 @@ const settingsSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(120),
   BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   // 'off' when a separate `platform project` process keeps the read models up to date.
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
   // Rebuild read models built by an older projection version at start; false leaves it to `platform upgrade`.
@@ -26,6 +28,13 @@ const settingsSchema = z.object({
   // Password of the super administrator `admin` seeded on the first start; random when unset.
   // Empty counts as unset, as docker compose passes `${ADMIN_PASSWORD:-}`.
   ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), passwordSchema.optional()),
+  // Open-API calls each API id may make per window (docs/rate-limits.md).
+  OPEN_API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(6000),
+  OPEN_API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // Failed logins one username may have from one client address within the window before it is blocked.
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -16,9 +16,10 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const stores = await openStores(parseStoreConfig(env), log);
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
   await runner.start();
-  log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
+  // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
     await runner.stop();
     await stores.close();
   });
+  log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
 }

@@ -1,12 +1,18 @@
-import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
 import { parseSettings } from './config';
+import { drainable } from './http/drain';
+import { createHttpServer } from './http/server';
 import { createLogger } from './log';
 import { stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
 
-/** The API server; on SIGTERM it stops accepting, finishes requests in flight, then closes the stores. */
+/**
+ * The API server. On SIGTERM it stops accepting, finishes the requests in flight within
+ * SHUTDOWN_GRACE_MS (cutting what is left after it), then stops the projections, which store their
+ * checkpoints, and closes the stores.
+ */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const storeConfig = parseStoreConfig(env);
@@ -18,14 +24,21 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     stores,
     announce: (message) => process.stderr.write(`\n${message}\n\n`),
   });
-  const server = createServer(platform.app.callback());
+  const server = createHttpServer(platform.app.callback());
+  const requests = drainable(server);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
-  log.info(
-    { port: settings.PORT, stores: storeConfig.mode, projections: settings.PROJECTIONS },
-    'platform API listening',
-  );
+  // Before saying it listens: a SIGTERM sent on that word must find the handler that drains.
   stopOnSignals(log, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const drained = requests.drain(settings.SHUTDOWN_GRACE_MS);
+    log.info({ in_flight: requests.inFlight(), grace_ms: settings.SHUTDOWN_GRACE_MS }, 'not accepting connections; finishing the requests in flight');
+    const { cut } = await drained;
+    if (cut > 0) log.warn({ cut, grace_ms: settings.SHUTDOWN_GRACE_MS }, 'cut requests still unanswered at the end of the grace period');
+    // Only now: the requests in flight may have appended events and waited on the projections.
     await platform.close();
   });
+  log.info(
+    // The port bound, which PORT=0 leaves to the system.
+    { port: (server.address() as AddressInfo).port, stores: storeConfig.mode, projections: settings.PROJECTIONS },
+    'platform API listening',
+  );
 }

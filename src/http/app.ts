@@ -6,6 +6,7 @@ import { SessionStore } from '../stores/ports';
 import { jsonBody } from './body';
 import { AppContext, AppState } from './context';
 import { Endpoint, Guards, mountEndpoints } from './endpoints';
+import { HttpError } from './envelope';
 import { errorEnvelope } from './errors';
 import { requestLog } from './request-log';
 import { sessions } from './session';
@@ -17,6 +18,19 @@ const noStore: Middleware<AppState> = async (ctx, next) => {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Content-Type-Options', 'nosniff');
   await next();
+};
+
+/**
+ * A path some route serves, asked with a method none of them does, is 405 with Allow in the
+ * envelope: OPTIONS and methods the router does not implement (TRACE) included, which the
+ * router's own allowedMethods() would answer 200 without a body, or 501.
+ */
+const methodNotAllowed: Middleware<AppState> = async (ctx, next) => {
+  await next();
+  if (ctx.body !== undefined || ctx.status !== 404) return;
+  const matched = (ctx as { matched?: { methods: string[] }[] }).matched ?? [];
+  const allowed = [...new Set(matched.flatMap((layer) => layer.methods))].join(', ');
+  if (allowed) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${allowed} only`, undefined, { Allow: allowed });
 };
 
 export interface HttpDeps {
@@ -46,7 +60,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.use(noStore);
   app.use((ctx, next) => (ctx.path.startsWith(OPEN_API) ? next() : sessionMiddleware(ctx, next)));
   for (const middleware of jsonBody(deps.settings.BODY_LIMIT_KB)) app.use(middleware);
+  app.use(methodNotAllowed);
   app.use(router.routes());
-  app.use(router.allowedMethods());
   return { app, router };
 }

@@ -15,6 +15,9 @@ export type Caller =
   | { kind: 'admin'; permission?: Permission }
   | { kind: 'partner'; scope: ScopeName };
 
+/** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
+export type LoginRealm = 'member' | 'admin';
+
 /** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
 export interface Refusal {
   status: 401 | 404 | 409 | 422 | 429 | 503;
@@ -57,6 +60,8 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   /** Answered without the envelope, in this media type; the handler sets ctx.body itself. */
   raw?: 'application/json' | 'application/x-ndjson';
   refusals?: Refusal[];
+  /** Marks the login of members or administrators, whose failures are rate-limited. */
+  login?: LoginRealm;
   handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
 }
 
@@ -73,6 +78,7 @@ export interface Guards {
   member: Middleware<AppState>;
   admin(permission?: Permission): Middleware<AppState>;
   partner(scope: ScopeName): Middleware<AppState>;
+  login(realm: LoginRealm): Middleware<AppState>;
 }
 
 function paramsOf(ctx: AppContext): Record<string, string> {
@@ -95,7 +101,7 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
  * every write checks the CSRF token first, then the caller's identity and permission or scope,
- * then the input against the declared schemas.
+ * then a login's failure count, then the input against the declared schemas.
  */
 export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards): void {
   for (const endpoint of endpoints) {
@@ -104,6 +110,7 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     if (caller.kind === 'member') checks.push(guards.member);
     if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
+    if (endpoint.login) checks.push(guards.login(endpoint.login));
     router.register(path, [method], [...checks, answering(endpoint)]);
   }
 }

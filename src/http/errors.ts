@@ -14,11 +14,6 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
     if (ctx.body === undefined && ctx.status === 404) {
       throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
     }
-    if (ctx.body === undefined && ctx.status === 405) {
-      throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${ctx.response.get('Allow')} only`, undefined, {
-        Allow: ctx.response.get('Allow'),
-      });
-    }
   } catch (err) {
     const refusal = toHttpError(err);
     if (refusal.status >= 500 && refusal.error === 'internal_error') {
@@ -64,8 +59,8 @@ function fromBodyParser(err: unknown): HttpError | null {
   if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return new HttpError(415, 'unsupported_media_type', 'send the body as application/json in UTF-8');
   }
-  // zlib refused a body sent with Content-Encoding gzip or deflate.
-  if (typeof code === 'string' && code.startsWith('Z_')) {
+  // zlib refused a body sent with Content-Encoding gzip or deflate (Z_*), or its Brotli decoder one sent as br (ERR__ERROR_*).
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
     return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
   }
   if (status === 400) {

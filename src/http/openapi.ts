@@ -3,13 +3,23 @@ import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } 
 import { Caller, Endpoint, Refusal } from './endpoints';
 import { envelopeOf, refusalSchema } from './schemas';
 
-export const CONTRACT_VERSION = '1.1.0';
+export const CONTRACT_VERSION = '1.2.0';
 
 type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
 
 const csrfHeader = z.object({
   'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
 });
+
+const retryAfter = { 'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before trying again' }) };
+
+/** draft-ietf-httpapi-ratelimit-headers-06, on every answer to a call the open API counted. */
+const rateLimitFields = {
+  'RateLimit-Limit': z.int().min(1).meta({ description: 'Calls this API id may make per window' }),
+  'RateLimit-Remaining': z.int().min(0).meta({ description: 'Calls left in the current window' }),
+  'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
+  'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
+};
 
 const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
   anyone: [],
@@ -42,6 +52,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind === 'partner') {
     add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
     add(403, `the scope ${caller.scope} is not approved for this credential`);
+    add(429, 'this API id made more calls than its rate limit allows in the window; retry after Retry-After');
     add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
   }
   if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
@@ -53,20 +64,24 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
     add(413, 'the body is too large');
     add(415, 'the body is not application/json');
   }
+  if (endpoint.login) add(429, 'too many failed logins for this username from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   add(500, 'server error: never to be taken as success');
   return refusals;
 }
 
 function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
+  // Every answer to a call the open API counted says where the API id stands.
+  const counted = endpoint.caller.kind === 'partner' ? rateLimitFields : undefined;
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': success };
+  const responses: ZodOpenApiResponsesObject = { '200': counted ? { ...success, headers: z.object(counted) } : success };
   for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: [...new Set(reasons)].join('; '),
       content: { 'application/json': { schema: refusalSchema } },
+      ...(status === 429 && { headers: z.object({ ...retryAfter, ...counted }) }),
     };
   }
   return responses;

@@ -3,7 +3,7 @@ import { Middleware } from 'koa';
 import { apiKeyDigest, isWellFormedApiKey } from '../domain/api-key';
 import { ScopeName } from '../domain/scopes';
 import { ApiKeyDocument } from '../projections/api-keys';
-import { AppState } from './context';
+import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 
 export interface KeyRing {
@@ -19,12 +19,19 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
   );
 }
 
+/** Counts an accepted call against its API id's rate limit; throws the refusal when it is over. */
+export type PartnerQuota = (ctx: AppContext, apiid: string) => Promise<void>;
+
 /**
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
- * checked against the in-memory key ring, then the endpoint's scope. 401 when the credential is
- * not accepted, 403 when it is but the scope is not approved (specification §5.6).
+ * checked against the in-memory key ring, then counted against the API id's quota, then the
+ * endpoint's scope. 401 when the credential is not accepted, 429 when the API id is over its
+ * rate limit, 403 when the scope is not approved (specification §5.6).
+ *
+ * Counted only once the credential is accepted, so that made-up API ids create no counters; and
+ * before the scope, because a forbidden call is work done for that partner as much as any other.
  */
-export function requireScope(ring: KeyRing, scope: ScopeName): Middleware<AppState> {
+export function requireScope(ring: KeyRing, scope: ScopeName, quota: PartnerQuota): Middleware<AppState> {
   return async (ctx, next) => {
     const apiid = ctx.get('X-API-ID');
     const key = ctx.get('X-API-Key');
@@ -38,6 +45,7 @@ export function requireScope(ring: KeyRing, scope: ScopeName): Middleware<AppSta
     if (entry.revoked) {
       throw new HttpError(401, 'credential_revoked', 'this credential was revoked: apply again in the developer center');
     }
+    await quota(ctx, apiid);
     if (!entry.scopes.includes(scope)) {
       throw new HttpError(403, 'scope_not_approved', `the scope ${scope} is not approved for this credential: request it in the developer center`);
     }

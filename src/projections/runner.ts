@@ -25,6 +25,8 @@ const CHECKPOINT_FLUSH_MS = 100;
 const BATCH_EVENTS = 500;
 // How often a running runner looks for rebuilds offered by `platform projections rebuild`.
 const OFFER_POLL_MS = 1000;
+// How long stopping waits for the read models to reach the end of the log.
+const STOP_CATCH_UP_MS = 5000;
 
 export interface RunnerOptions {
   /** AUTO_UPGRADE: rebuild outdated read models at start (default); when false they wait for `platform upgrade`. */
@@ -133,7 +135,13 @@ export class ProjectionRunner {
     return this.failure ?? [...this.followers.values()].find((f) => f.halted)?.halted ?? null;
   }
 
+  /**
+   * Catches up with the log as it is now (for a while at most), so that the read models and
+   * checkpoints stored at exit are at the log head and the next start has nothing to replay; then
+   * stops following, stores the batch in memory and the checkpoints not yet stored.
+   */
   async stop(): Promise<void> {
+    await this.catchUp();
     this.abort.abort();
     for (const timer of this.timers) clearInterval(timer);
     await this.loop;
@@ -144,6 +152,15 @@ export class ProjectionRunner {
     }
     await this.flushCheckpoints();
     this.running = false;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (!this.running || this.failed()) return;
+    try {
+      await this.waitFor(await this.events.headPosition(), STOP_CATCH_UP_MS);
+    } catch (err) {
+      this.log.warn({ err }, 'stopping before the read models reached the end of the log; the next start applies the rest');
+    }
   }
 
   private async follow(from: Position): Promise<void> {

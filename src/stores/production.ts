@@ -4,6 +4,7 @@ import { redactUrl, type ProductionStoreConfig } from './config';
 import { STARTUP_BACKOFF, backoffDelay } from './eventstoredb/backoff';
 import { EventStoreDbEventStore, type StoreLog } from './eventstoredb/event-store';
 import { openMongoStores, type MongoStores } from './mongodb';
+import { mongoRateLimits } from './mongodb/rate-limits';
 import type { StoreHealth, Stores } from './ports';
 
 /** How long start-up keeps retrying an unreachable server before giving up. */
@@ -42,6 +43,7 @@ function productionStores(client: EventStoreDBClient, mongo: MongoStores, log?: 
     events,
     documents: mongo.documents,
     sessions: mongo.sessions,
+    rateLimits: mongoRateLimits(mongo.db, log),
     health: () =>
       Promise.all([
         probe('eventstoredb', () => pingEventStore(client, HEALTH_TIMEOUT_MS)),

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
 import { openMongoStores } from '../../src/stores/mongodb';
+import { mongoRateLimits } from '../../src/stores/mongodb/rate-limits';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
+import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
 /**
@@ -21,6 +23,7 @@ if (!eventStoreUrl) skipped('eventstoredb', 'EVENTSTORE_URL', 'esdb://localhost:
 if (!mongoUrl) {
   skipped('mongodb document store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb session store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
+  skipped('mongodb rate limits', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
 }
 
 (eventStoreUrl ? describe : describe.skip)('EventStoreDB event store', () => {
@@ -53,5 +56,41 @@ async function scratchMongo() {
   sessionStoreContract(async () => {
     const { stores, teardown } = await scratchMongo();
     return { store: stores.sessions, teardown };
+  });
+});
+
+(mongoUrl ? describe : describe.skip)('MongoDB rate limits, two connections to one database', () => {
+  rateLimitsContract(async () => {
+    const one = await scratchMongo();
+    const other = await openMongoStores(mongoUrl ?? '', { databaseName: one.stores.db.databaseName });
+    return {
+      store: { one: mongoRateLimits(one.stores.db), other: mongoRateLimits(other.db) },
+      teardown: async () => {
+        await other.close();
+        await one.teardown();
+      },
+    };
+  });
+
+  it('keeps counting, in memory and with a warning, while MongoDB does not answer', async () => {
+    const scratch = await scratchMongo();
+    // A connection of its own, closed to cut the limiter off; the scratch one drops the database.
+    const cut = await openMongoStores(mongoUrl ?? '', { databaseName: scratch.stores.db.databaseName });
+    const warnings: string[] = [];
+    try {
+      const limiter = await mongoRateLimits(cut.db, { warn: (_obj, msg) => warnings.push(msg) }).limiter({
+        name: 'outage',
+        points: 1,
+        windowSeconds: 60,
+        blockSeconds: 0,
+      });
+      await cut.close();
+      expect(await limiter.consume('k')).toMatchObject({ allowed: true });
+      expect(await limiter.consume('k')).toMatchObject({ allowed: false });
+      expect(warnings).toEqual([expect.stringContaining('MongoDB did not answer')]);
+    } finally {
+      await cut.close();
+      await scratch.teardown();
+    }
   });
 });

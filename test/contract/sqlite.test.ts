@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
 import { START, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
 import {
   openDatabase,
@@ -15,6 +16,7 @@ import {
 } from '../../src/stores/sqlite';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
+import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
 const THREADS = 8;
@@ -54,6 +56,73 @@ describe('SQLite session store', () => {
   sessionStoreContract(async () => {
     const stores = openSqliteStores(dir);
     return { store: stores.sessions, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite rate limits, two openings of one data directory', () => {
+  rateLimitsContract(async () => {
+    const [one, other] = [openSqliteStores(dir), openSqliteStores(dir)];
+    return {
+      store: { one: one.rateLimits, other: other.rateLimits },
+      teardown: async () => {
+        await Promise.all([one.close(), other.close()]);
+      },
+    };
+  });
+
+  it(`admits exactly its points of attempts raced by ${THREADS} threads, each on its own connection`, async () => {
+    const policy = { name: `raced-${randomUUID()}`, points: 5, windowSeconds: 60, blockSeconds: 900 };
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const workerData = { file: join(dir, 'rate-limits.db'), policy, attempts: 3, gate: gate.buffer };
+    const workers = Array.from({ length: THREADS }, () => new Worker(join(__dirname, 'sqlite-count-worker.js'), { workerData }));
+    try {
+      await Promise.all(workers.map((w) => once(w, 'message')));
+      const allowed = workers.map(async (w) => (await once(w, 'message'))[0] as number);
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      expect((await Promise.all(allowed)).reduce((a, b) => a + b, 0)).toBe(5);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await Promise.all(workers.map((w) => w.terminate()));
+    }
+  }, 60_000);
+
+  it('keeps hot counts in memory: counting them writes nothing, not even the file', async () => {
+    const fresh = join(dir, `hot-${randomUUID()}`);
+    const stores = openSqliteStores(fresh);
+    try {
+      const limiter = await stores.rateLimits.limiter({ name: 'hot', points: 1, windowSeconds: 60, blockSeconds: 0, hot: true });
+      expect(await limiter.consume('k')).toMatchObject({ allowed: true });
+      expect(await limiter.consume('k')).toMatchObject({ allowed: false });
+      expect(existsSync(join(fresh, 'rate-limits.db'))).toBe(false);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('purges expired counts, which are never read again, when it opens the file', async () => {
+    const fresh = join(dir, `purge-${randomUUID()}`);
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const first = openSqliteStores(fresh);
+      await (await first.rateLimits.limiter({ name: 'expiring', points: 1, windowSeconds: 1, blockSeconds: 0 })).consume('k');
+      await (await first.rateLimits.limiter({ name: 'lasting', points: 1, windowSeconds: 3600, blockSeconds: 0 })).consume('k');
+      await first.close();
+      clock.mockReturnValue(now + 2000);
+      const second = openSqliteStores(fresh);
+      await second.rateLimits.limiter({ name: 'any', points: 1, windowSeconds: 1, blockSeconds: 0 });
+      await second.close();
+    } finally {
+      clock.mockRestore();
+    }
+    const db = new BetterSqlite3(join(fresh, 'rate-limits.db'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT key FROM rate_limits').all()).toEqual([{ key: 'lasting:k' }]);
+    } finally {
+      db.close();
+    }
   });
 });
 

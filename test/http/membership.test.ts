@@ -186,6 +186,11 @@ describe('POST /developer/register', () => {
       422,
       'malformed_body',
     );
+    await expectRefusal(
+      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').set('Content-Encoding', 'br').send('not brotli at all'),
+      422,
+      'malformed_body',
+    );
   });
 
   it('refuses a form-encoded body with 415', async () => {
@@ -326,6 +331,14 @@ describe('the envelope for everything else', () => {
   it('answers a wrong method with 405 and the allowed ones', async () => {
     const res = await expectRefusal(() => t.client().delete('/api/v1/developer/session'), 405, 'method_not_allowed');
     expect(res.headers['allow']).toContain('GET');
+  });
+
+  it('answers OPTIONS and methods the service does not implement (TRACE) in the envelope: 405 on a known path, 404 elsewhere', async () => {
+    const options = await expectRefusal(() => t.client().options('/api/v1/developer/session'), 405, 'method_not_allowed');
+    expect(options.headers['allow']).toBe('HEAD, GET');
+    const trace = await expectRefusal(() => t.client().trace('/api/v1/developer/register'), 405, 'method_not_allowed');
+    expect(trace.headers['allow']).toBe('POST');
+    await expectRefusal(() => t.client().trace('/api/v1/developer/nothing-here'), 404, 'not_found');
   });
 
   it('echoes a safe X-Request-Id and logs one line for the request', async () => {

@@ -35,9 +35,9 @@ describe('the OpenAPI contract at GET /openapi', () => {
   const operations = () =>
     Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
 
-  it('is OpenAPI 3.1 at version 1.1.0, answered without the envelope', () => {
+  it('is OpenAPI 3.1 at version 1.2.0, answered without the envelope', () => {
     expect(contract.openapi).toBe('3.1.0');
-    expect(contract.info.version).toBe('1.1.0');
+    expect(contract.info.version).toBe('1.2.0');
     expect(contract).not.toHaveProperty('code');
   });
 

@@ -85,6 +85,16 @@ describe('projection runner', () => {
     await replay.stop();
   });
 
+  it('stops at the end of the log: events appended just before stop() are applied and their checkpoint stored', async () => {
+    const r = runner();
+    await r.start();
+    for (let i = 0; i < 20; i += 1) await stores.events.append(`counted-stop-${i}`, Array.from({ length: 50 }, () => event()), 'no_stream');
+    const head = await stores.events.headPosition();
+    await r.stop();
+    expect(await stores.documents.checkpoint('counter')).toBe(head);
+    expect(await count('counted-stop-19')).toBe(50);
+  });
+
   it('refuses to answer stale data: waitFor fails with ProjectionLag when the position is not reached in time', async () => {
     const r = runner();
     await r.start();

@@ -35,8 +35,10 @@ export class ContractChecker {
   problems(method: string, path: string | null, status: number, contentType: string, body: unknown): string[] {
     const where = `${method} ${path ?? '(no route)'} → ${status}`;
     if (path === null) return this.check('#/components/schemas/Refusal', body, where);
+    // HEAD is GET without the body going out (RFC 9110 §9.3.2): the contract documents it as GET.
+    const documented = method === 'HEAD' ? 'get' : method.toLowerCase();
     const operation = (this.document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)[path]?.[
-      method.toLowerCase()
+      documented
     ];
     if (!operation) return [`${where}: the contract has no such operation`];
     const response = operation.responses[String(status)];
@@ -44,7 +46,7 @@ export class ContractChecker {
     const mediaType = Object.keys(response.content ?? {})[0];
     if (!mediaType) return [];
     if (!contentType.startsWith(mediaType)) return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
-    const schema = `#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status), 'content', mediaType, 'schema')}`;
+    const schema = `#/${pointer('paths', path, documented, 'responses', String(status), 'content', mediaType, 'schema')}`;
     if (mediaType === 'application/x-ndjson') {
       const lines = String(body).split('\n').filter(Boolean);
       return lines.flatMap((line, i) => this.check(schema, JSON.parse(line), `${where} line ${i + 1}`));
@@ -59,7 +61,8 @@ export class ContractChecker {
       this.validators.set(ref, validate);
     }
     if (validate(body)) return [];
-    return [`${where}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 500)}`];
+    // JSON.stringify gives undefined for a body that is not there.
+    return [`${where}: ${this.ajv.errorsText(validate.errors)} in ${String(JSON.stringify(body)).slice(0, 500)}`];
   }
 
   /**

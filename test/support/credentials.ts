@@ -16,7 +16,7 @@ export interface Partner {
  * A member whose credential went through the whole flow over HTTP: applied, approved, claimed,
  * and the given scopes requested and approved.
  */
-export async function activePartner(t: TestPlatform, scopes: string[] = ['addons.read']): Promise<Partner> {
+export async function activePartner(t: Pick<TestPlatform, 'client'>, scopes: string[] = ['addons.read']): Promise<Partner> {
   const { developer, member, admin, adminToken } = await approvedMember(t);
   const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
   if (scopes.length > 0) {
@@ -29,7 +29,7 @@ export async function activePartner(t: TestPlatform, scopes: string[] = ['addons
 }
 
 /** A member whose application the (logged-in) super administrator approved, not yet claimed. */
-export async function approvedMember(t: TestPlatform) {
+export async function approvedMember(t: Pick<TestPlatform, 'client'>) {
   const developer = t.client();
   const member = await registerMember(developer);
   await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);

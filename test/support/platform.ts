@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
+import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -9,6 +9,7 @@ import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
 import { Checked, ContractChecker } from './contract';
 import { parseSettings, Settings } from '../../src/config';
+import { createHttpServer } from '../../src/http/server';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
 import { RecordedEvent, START, Stores } from '../../src/stores/ports';
@@ -73,7 +74,7 @@ export async function startPlatform(
   const contractProblems: string[] = [];
   const answered: Checked[] = [];
   platform.app.middleware.unshift(new ContractChecker(platform.endpoints).watch(contractProblems, answered));
-  const server = createServer(platform.app.callback());
+  const server = createHttpServer(platform.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -26,6 +26,7 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       body: loginSchema,
       response: adminIdentitySchema,
       refusals: [wrongPassword],
+      login: 'admin',
       handler: async (ctx, { body: { username, password } }) => {
         const admin = await loginAdmin(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { admin });

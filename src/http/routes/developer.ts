@@ -56,6 +56,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       body: loginSchema,
       response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
       refusals: [wrongPassword],
+      login: 'member',
       handler: async (ctx, { body: { username, password } }) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });

@@ -3,24 +3,30 @@ import type { Stores } from '../ports';
 import { openDatabase } from './database';
 import { SqliteDocumentStore } from './document-store';
 import { SqliteEventStore } from './event-store';
+import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
 
 export { openDatabase, type Database } from './database';
 export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
 
-/** The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`. */
+/**
+ * The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`;
+ * shared rate-limit counts beside it in `<dataDir>/rate-limits.db`.
+ */
 export function openSqliteStores(dataDir: string): Stores {
   const file = join(dataDir, 'platform.db');
   const db = openDatabase(file);
   const events = new SqliteEventStore(db);
   const documents = new SqliteDocumentStore(db);
   const sessions = new SqliteSessionStore(db);
+  const rateLimits = new SqliteRateLimits(join(dataDir, 'rate-limits.db'));
   let closing: Promise<void> | undefined;
 
   return {
     events,
     documents,
     sessions,
+    rateLimits,
     async health() {
       try {
         db.prepare('SELECT 1').get();
@@ -33,6 +39,7 @@ export function openSqliteStores(dataDir: string): Stores {
       // Subscriptions end first, so none reads from a closed connection.
       closing ??= (async () => {
         await Promise.all([events.close(), documents.close(), sessions.close()]);
+        rateLimits.close();
         db.close();
       })();
       return closing;

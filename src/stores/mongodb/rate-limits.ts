@@ -1,0 +1,76 @@
+import type { Db } from 'mongodb';
+import { RateLimiterMemory, RateLimiterMongo, RLWrapperTimeouts, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { StoreLog } from '../eventstoredb/event-store';
+import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
+import { libraryOptions, rateLimiterOver } from '../rate-limiter';
+
+const COLLECTION = 'rate_limits';
+/** A count MongoDB has not answered by then is made in memory instead: a partner call must not wait on an outage. */
+const ANSWER_WITHIN_MS = 500;
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Counts in this process's memory while MongoDB does not answer, and says so in the log (at most
+ * once a minute): limits then hold per API instance until MongoDB answers again.
+ */
+class CountingInMemoryMeanwhile extends RateLimiterMemory {
+  private warnedAt = -Infinity;
+
+  constructor(
+    options: ReturnType<typeof libraryOptions>,
+    private readonly log: StoreLog | undefined,
+  ) {
+    super(options);
+  }
+
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes> {
+    this.degraded();
+    return super.consume(key, points, options);
+  }
+
+  override delete(key: string | number, options?: Record<string, unknown>): Promise<boolean> {
+    this.degraded();
+    return super.delete(key, options);
+  }
+
+  private degraded(): void {
+    const now = Date.now();
+    if (now - this.warnedAt < WARN_EVERY_MS) return;
+    this.warnedAt = now;
+    this.log?.warn(
+      { limit: this.keyPrefix },
+      'MongoDB did not answer a rate-limit count in time: counting in this process memory, per instance, until it does',
+    );
+  }
+}
+
+/**
+ * Rate limits in one MongoDB collection, so that every API instance counts the same attempts: one
+ * atomic findOneAndUpdate per count, a unique index on the key and a TTL index on the expiry.
+ */
+export function mongoRateLimits(db: Db, log?: StoreLog): RateLimits {
+  return {
+    async limiter(policy: LimitPolicy): Promise<RateLimiter> {
+      const options = libraryOptions(policy);
+      const counter = new RateLimiterMongo({
+        ...options,
+        storeClient: db,
+        tableName: COLLECTION,
+        // Created below, awaited: the library would otherwise create them in the background and only print a failure.
+        disableIndexesCreation: true,
+        // A key over a limit without a block stays refused until its window ends: this instance
+        // remembers that and stops asking MongoDB. (With a block, the library must write the block.)
+        inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
+      });
+      await counter.createIndexes();
+      return rateLimiterOver(
+        new RLWrapperTimeouts({
+          limiter: counter,
+          timeoutMs: ANSWER_WITHIN_MS,
+          blockDuration: options.blockDuration,
+          insuranceLimiter: new CountingInMemoryMeanwhile(options, log),
+        }),
+      );
+    },
+  };
+}

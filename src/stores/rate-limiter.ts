@@ -1,0 +1,32 @@
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { LimitPolicy, RateLimiter } from './ports';
+
+/**
+ * rate-limiter-flexible's options for a policy. The policy's name is the key prefix, so limiters
+ * of one name in different processes count the same keys.
+ */
+export function libraryOptions(policy: LimitPolicy) {
+  return { keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds, blockDuration: policy.blockSeconds };
+}
+
+/**
+ * The port over one of the library's limiters, whichever store it counts in. The library rejects
+ * a refused attempt with its result object and a failed store with an Error: only the first is an
+ * answer, the second stays an error.
+ */
+export function rateLimiterOver(counter: RateLimiterAbstract): RateLimiter {
+  return {
+    async consume(key) {
+      try {
+        const counted = await counter.consume(key);
+        return { allowed: true, remaining: counted.remainingPoints, resetMs: counted.msBeforeNext };
+      } catch (refused) {
+        if (!(refused instanceof RateLimiterRes)) throw refused;
+        return { allowed: false, remaining: 0, resetMs: refused.msBeforeNext };
+      }
+    },
+    async reset(key) {
+      await counter.delete(key);
+    },
+  };
+}

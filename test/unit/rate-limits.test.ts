@@ -1,0 +1,33 @@
+import { ConfigurationError, parseSettings } from '../../src/config';
+import { tooManyRequests } from '../../src/http/too-many-requests';
+
+describe('a 429', () => {
+  it('says when to retry in whole seconds, rounded up, in the message and in Retry-After', () => {
+    const refusal = tooManyRequests('rate_limited', 'over the limit', 1001);
+    expect(refusal).toMatchObject({ status: 429, error: 'rate_limited', message: 'over the limit: retry in 2 s', headers: { 'Retry-After': '2' } });
+  });
+
+  it('never says 0, which would invite a retry that is refused again', () => {
+    expect(tooManyRequests('rate_limited', 'over', 0).headers).toEqual({ 'Retry-After': '1' });
+    expect(tooManyRequests('rate_limited', 'over', 1).headers).toEqual({ 'Retry-After': '1' });
+  });
+});
+
+describe('rate-limit settings', () => {
+  it('default to the documented values', () => {
+    expect(parseSettings({})).toMatchObject({
+      OPEN_API_RATE_LIMIT: 6000,
+      OPEN_API_RATE_WINDOW_SECONDS: 60,
+      LOGIN_MAX_FAILURES: 5,
+      LOGIN_FAILURE_WINDOW_SECONDS: 900,
+      LOGIN_BLOCK_SECONDS: 900,
+    });
+  });
+
+  it('refuse a limit or a window of 0, naming the variable', () => {
+    for (const name of ['OPEN_API_RATE_LIMIT', 'OPEN_API_RATE_WINDOW_SECONDS', 'LOGIN_MAX_FAILURES', 'LOGIN_FAILURE_WINDOW_SECONDS', 'LOGIN_BLOCK_SECONDS']) {
+      expect(() => parseSettings({ [name]: '0' })).toThrow(ConfigurationError);
+      expect(() => parseSettings({ [name]: '0' })).toThrow(name);
+    }
+  });
+});
