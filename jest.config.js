@@ -3,6 +3,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The reliability suite runs alone, with its own config (jest.reliability.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 20000,
+  reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };
