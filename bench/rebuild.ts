@@ -23,24 +23,34 @@ async function measure(dataDir: string): Promise<void> {
   const before = process.resourceUsage().maxRSS / MB;
   const progress = progressBar(process.stdout, 'rebuild');
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const built = await rebuildAside(stores.events, stores.documents, PROJECTIONS, (p) => progress.update(p));
   progress.finish();
   const rebuildSeconds = seconds(started);
+  // Per second of CPU (every thread): less moved than the wall clock by other work on the machine.
+  const { user, system } = process.cpuUsage(cpuBefore);
+  const perCpuSecond = Math.round(built.events / ((user + system) / 1e6));
   const swapStarted = performance.now();
   for (const projection of PROJECTIONS) {
     await stores.documents.replaceCollection(projection.collection.name, asideOf(projection).name, { projection: projection.name, position: built.position });
   }
   const swapSeconds = seconds(swapStarted);
   await stores.close();
+  const rate = Math.round(built.events / rebuildSeconds);
+  const peak = Math.round(process.resourceUsage().maxRSS / MB);
   const line = [
     `events=${built.events}`,
     `rebuild=${rebuildSeconds.toFixed(1)}s`,
-    `rate=${Math.round(built.events / rebuildSeconds)} events/s`,
+    `rate=${rate} events/s`,
+    `(${perCpuSecond} per CPU second)`,
     `swap=${swapSeconds.toFixed(2)}s`,
-    `peak RSS=${Math.round(process.resourceUsage().maxRSS / MB)} MB`,
+    `peak RSS=${peak} MB`,
     `(${Math.round(before)} MB before the rebuild)`,
   ];
   process.stdout.write(`${line.join(' ')}\n`);
+  // The same figures as one JSON line, for bench/run.ts, which runs this as a child process.
+  const figures = { events: built.events, events_per_second: rate, events_per_cpu_second: perCpuSecond, peak_rss_mb: peak, swap_seconds: Number(swapSeconds.toFixed(2)), rss_before_mb: Math.round(before) };
+  process.stdout.write(`${JSON.stringify({ rebuild: figures })}\n`);
 }
 
 async function main(): Promise<void> {

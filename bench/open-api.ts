@@ -1,0 +1,108 @@
+/**
+ * (a) GET /open/addons with a valid key and scope, (b) the same with a wrong key, (c) a bare koa
+ * server in its own process answering (a)'s bytes. After a warm-up of each, the three run in
+ * turns, round after round, in alternating order, so that what else the machine does falls on all
+ * three; each ratio is taken within a round, then the median over rounds. Last, (a) again at half
+ * its maximum rate, for its latency when the service is not saturated.
+ */
+import { mistypedKey, Partner } from '../test/support/credentials';
+import { Baseline, capturedAnswer, startBaseline } from './baseline';
+import { load, LoadOptions, LoadResult } from './load';
+import { partnerWithAddons } from './partner';
+import { Service, startService } from './service';
+import { BenchSettings, Part } from './settings';
+import { median } from './stats';
+
+export const PATH = '/api/v1/open/addons';
+const WARM_UP_SECONDS = 3;
+
+export type Target = 'a' | 'b' | 'c';
+
+type Run = Pick<LoadOptions, 'url' | 'headers' | 'status' | 'pid'>;
+
+export interface OpenApiFigures {
+  /** The answer (c) repeats: (a)'s status, content type and size. */
+  answer: { status: number; contentType: string; bytes: number };
+  /** Each run, round by round. */
+  rounds: Partial<Record<Target, LoadResult>>[];
+  /** Median over the rounds of each figure. */
+  median: Partial<Record<Target, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>>;
+  /** Median over the rounds of each round's ratio of requests per second. */
+  ratios: { aToC?: number; bToC?: number };
+  halfRate?: { rate: number; result: LoadResult };
+}
+
+export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigures> {
+  const targets = (['c', 'a', 'b'] as const).filter((t) => settings.parts.has(t as Part));
+  const service = await startService();
+  let baseline: Baseline | undefined;
+  try {
+    const partner = await partnerWithAddons(service);
+    const answer = await capturedAnswer(`${service.url}${PATH}`, keyOf(partner));
+    baseline = await startBaseline(answer);
+    const runs = requestsOf(service, partner, baseline);
+    const run = (target: Target, seconds: number, overallRate?: number) =>
+      load({ ...runs[target], seconds, connections: settings.connections, overallRate });
+
+    for (const target of targets) await run(target, Math.min(WARM_UP_SECONDS, settings.seconds));
+    const rounds: Partial<Record<Target, LoadResult>>[] = [];
+    for (let round = 0; round < settings.rounds; round++) {
+      const results: Partial<Record<Target, LoadResult>> = {};
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        results[target] = checked(target, await run(target, settings.seconds));
+        process.stdout.write(`  round ${round + 1} (${target}): ${Math.round(results[target].requestsPerSecond)} req/s\n`);
+      }
+      rounds.push(results);
+    }
+    const figures: OpenApiFigures = {
+      answer: { status: answer.status, contentType: answer.contentType, bytes: answer.body.length },
+      rounds,
+      median: Object.fromEntries(targets.map((t) => [t, medians(rounds.map((r) => r[t]!))])),
+      ratios: {
+        ...(targets.includes('a') && targets.includes('c') ? { aToC: ratio(rounds, 'a') } : {}),
+        ...(targets.includes('b') && targets.includes('c') ? { bToC: ratio(rounds, 'b') } : {}),
+      },
+    };
+    if (targets.includes('a')) {
+      const rate = Math.round(figures.median.a!.requestsPerSecond / 2);
+      figures.halfRate = { rate, result: checked('a', await run('a', settings.seconds, rate)) };
+    }
+    return figures;
+  } finally {
+    await baseline?.stop();
+    await service.stop();
+  }
+}
+
+const keyOf = (partner: Partner) => ({ 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey });
+
+/** What each of (a), (b) and (c) requests, and the status every answer must have. */
+export function requestsOf(service: Service, partner: Partner, baseline: Baseline): Record<Target, Run> {
+  const url = `${service.url}${PATH}`;
+  return {
+    a: { url, headers: keyOf(partner), status: 200, pid: service.pid },
+    b: { url, headers: { ...keyOf(partner), 'X-API-Key': mistypedKey(partner.apikey) }, status: 401, pid: service.pid },
+    c: { url: `${baseline.url}${PATH}`, status: 200, pid: baseline.pid },
+  };
+}
+
+/** A run whose answers are not all the expected ones measured something else: stop there. */
+function checked(target: Target, result: LoadResult): LoadResult {
+  if (result.unexpected > 0) {
+    throw new Error(`(${target}): ${result.unexpected} of ${result.responses} answers were not the expected ones: ${JSON.stringify(result.statuses)}`);
+  }
+  return result;
+}
+
+function medians(results: LoadResult[]) {
+  return {
+    requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null) ? null : median(results.map((r) => r.cpuMicrosPerRequest!)),
+  };
+}
+
+function ratio(rounds: Partial<Record<Target, LoadResult>>[], target: Target): number {
+  return median(rounds.map((r) => r[target]!.requestsPerSecond / r.c!.requestsPerSecond));
+}

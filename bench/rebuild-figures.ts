@@ -1,0 +1,34 @@
+/**
+ * (f) The rebuild of every projection over a long log: bench/rebuild.ts in a child process (it
+ * generates the log, then rebuilds in a fresh process of its own, so peak RSS is the rebuild's),
+ * its output passed through, and its JSON line read.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface RebuildFigures {
+  events: number;
+  events_per_second: number;
+  /** Events per second of CPU the rebuild used: what the rate would be with a core to itself. */
+  events_per_cpu_second: number;
+  peak_rss_mb: number;
+  swap_seconds: number;
+  rss_before_mb: number;
+}
+
+export async function benchRebuild(events: number): Promise<RebuildFigures> {
+  const child = spawn(process.execPath, ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let figures: RebuildFigures | undefined;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const parsed = line.startsWith('{') ? (JSON.parse(line) as { rebuild?: RebuildFigures }) : {};
+    if (parsed.rebuild) figures = parsed.rebuild;
+    else process.stdout.write(`  ${line}\n`);
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0 || !figures) throw new Error(`bench/rebuild.ts exited with code ${String(code)}${figures ? '' : ' without its figures'}`);
+  return figures;
+}

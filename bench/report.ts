@@ -1,0 +1,101 @@
+/** The figures of a run as a table, each beside its target from issue 7, and as the results file. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LagFigures } from './lag-probe';
+import { Machine } from './machine';
+import { OpenApiFigures } from './open-api';
+import { RebuildFigures } from './rebuild-figures';
+import { WriteFigures } from './write-path';
+
+export interface Results {
+  date: string;
+  command: string;
+  machine: Machine;
+  settings: Record<string, unknown>;
+  open_api?: OpenApiFigures;
+  write_path?: WriteFigures;
+  projection_lag?: LagFigures;
+  rebuild?: RebuildFigures;
+}
+
+interface Row {
+  figure: string;
+  value: string;
+  target?: string;
+  met?: boolean;
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+// Event times (metadata.time) are whole milliseconds, and so are the lags measured from them.
+const wholeMs = (value: number) => `${value} ms`;
+const perSecond = (value: number, unit: string) => `${Math.round(value).toLocaleString('en')} ${unit}/s`;
+
+function rows(results: Results): Row[] {
+  const table: Row[] = [];
+  const open = results.open_api;
+  const names = { a: '(a) GET /open/addons, valid key', b: '(b) the same, wrong key (401)', c: '(c) bare koa, same bytes' } as const;
+  for (const target of ['a', 'b', 'c'] as const) {
+    const m = open?.median[target];
+    if (!m) continue;
+    const cpu = m.cpuMicrosPerRequest === null ? '' : `, server CPU ${m.cpuMicrosPerRequest.toFixed(1)} µs/req`;
+    table.push({ figure: names[target], value: `${perSecond(m.requestsPerSecond, 'req')}, p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${cpu}` });
+  }
+  if (open?.ratios.aToC !== undefined) {
+    table.push({ figure: '(a)/(c) requests per second', value: open.ratios.aToC.toFixed(2), target: '>= 0.85', met: open.ratios.aToC >= 0.85 });
+  }
+  if (open?.ratios.bToC !== undefined) table.push({ figure: '(b)/(c) requests per second', value: open.ratios.bToC.toFixed(2) });
+  if (open?.halfRate) {
+    const { rate, result } = open.halfRate;
+    table.push({
+      figure: `(a) p99 at half its max rate (${perSecond(rate, 'req')})`,
+      value: `${ms(result.p99)} (p50 ${ms(result.p50)}; autocannon p99 ${result.p99Autocannon} ms; ${perSecond(result.requestsPerSecond, 'req')} served)`,
+      target: '<= 5 ms',
+      met: result.p99 <= 5 && result.p99Autocannon <= 5,
+    });
+  }
+  const write = results.write_path;
+  if (write) {
+    table.push({
+      figure: `(d) apply → approve → claim, ${write.concurrency} in flight`,
+      value: `${write.flowsPerSecond.toFixed(1)} flows/s (${write.members} flows; each p50 ${ms(write.flowMs.p50)}, p99 ${ms(write.flowMs.p99)})`,
+    });
+  }
+  const lag = results.projection_lag;
+  if (lag) {
+    table.push({
+      figure: '(e) projection lag under (d): append → documents stored',
+      value: `p50 ${wholeMs(lag.visible.p50)}, p99 ${wholeMs(lag.visible.p99)} (${lag.visible.count} events; poll gap p99 ${ms(lag.pollGapMs.p99)})`,
+      target: 'p99 <= 50 ms',
+      met: lag.visible.p99 <= 50 && lag.unresolved === 0,
+    });
+    table.push({ figure: '(e) … until every checkpoint is stored', value: `p50 ${wholeMs(lag.everyCheckpoint.p50)}, p99 ${wholeMs(lag.everyCheckpoint.p99)}` });
+  }
+  const rebuild = results.rebuild;
+  if (rebuild) {
+    table.push({
+      figure: `(f) rebuild, ${rebuild.events.toLocaleString('en')} events`,
+      value: `${perSecond(rebuild.events_per_second, 'events')} (${Math.round(rebuild.events_per_cpu_second).toLocaleString('en')} per CPU second)`,
+      target: 'events/s >= 50,000',
+      met: rebuild.events_per_second >= 50_000,
+    });
+    table.push({ figure: '(f) rebuild peak RSS', value: `${rebuild.peak_rss_mb} MB`, target: '< 300 MB', met: rebuild.peak_rss_mb < 300 });
+  }
+  return table;
+}
+
+export function table(results: Results): string {
+  const lines = rows(results).map((r) => [r.figure, r.value, r.target ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED']);
+  const header = ['figure', 'value', 'target', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
+}
+
+/** bench/results/<date>.json; a second run on the same day replaces the first. */
+export function writeResults(results: Results): string {
+  const dir = join(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${results.date}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}

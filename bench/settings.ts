@@ -1,0 +1,43 @@
+/** The benchmark's knobs, from the environment, so that a quick smoke run is one variable away. */
+export const PARTS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+export type Part = (typeof PARTS)[number];
+
+export interface BenchSettings {
+  /** BENCH_SECONDS: length of each autocannon run. */
+  seconds: number;
+  /** BENCH_PARTS: which parts run, e.g. "a,b,c,d,e" to skip the rebuild. */
+  parts: Set<Part>;
+  /** BENCH_ROUNDS: (c), (a) and (b) run this many times each, alternating, so noise hits all three. */
+  rounds: number;
+  /** BENCH_CONNECTIONS: concurrent keep-alive connections of each autocannon run. */
+  connections: number;
+  /** BENCH_MEMBERS: members registered before (d) starts; each goes through one flow. */
+  members: number;
+  /** BENCH_CONCURRENCY: flows of (d) in flight at once. */
+  concurrency: number;
+  /** BENCH_REBUILD_EVENTS: length of the log (f) rebuilds. */
+  rebuildEvents: number;
+}
+
+export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
+  const parts = (env.BENCH_PARTS ?? PARTS.join(',')).split(',').map((p) => p.trim());
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
+  return {
+    seconds: positive(env, 'BENCH_SECONDS', 10),
+    parts: new Set(parts as Part[]),
+    rounds: positive(env, 'BENCH_ROUNDS', 3),
+    connections: positive(env, 'BENCH_CONNECTIONS', 16),
+    members: positive(env, 'BENCH_MEMBERS', 1000),
+    concurrency: positive(env, 'BENCH_CONCURRENCY', 32),
+    rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
+  };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+  return value;
+}
