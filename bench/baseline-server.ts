@@ -1,8 +1,9 @@
 /**
  * The baseline of (c): a bare koa 3 server in its own process that answers every request with
- * the bytes the service answered to (a), with the same status and content type, precomputed. The
- * gap between the two is what the service's own work costs: request log, middleware, router, key
- * check, envelope and JSON serialisation.
+ * the bytes the service answered to (a): the same status, header fields (their values as captured
+ * once: the request id and the remaining allowance do not change) and body, precomputed. The gap
+ * between the two is what the service's own work costs: request log, middleware, router, key
+ * check, rate limit, envelope and JSON serialisation.
  * Child process: receives the answer over IPC, replies with the port it listens on.
  */
 import { createServer } from 'node:http';
@@ -11,7 +12,7 @@ import Koa from 'koa';
 
 export interface CannedAnswer {
   status: number;
-  contentType: string;
+  headers: Record<string, string>;
   /** base64: IPC carries JSON. */
   body: string;
 }
@@ -21,7 +22,7 @@ process.once('message', (answer: CannedAnswer) => {
   const app = new Koa();
   app.use((ctx) => {
     ctx.status = answer.status;
-    ctx.set('Content-Type', answer.contentType);
+    ctx.set(answer.headers);
     ctx.body = body;
   });
   const server = createServer(app.callback());

@@ -5,9 +5,13 @@ import { firstMessage, forkTs, waitForExit } from './processes';
 
 export interface Answer {
   status: number;
-  contentType: string;
+  /** Every header field the service sent but those Node writes by itself for any answer. */
+  headers: Record<string, string>;
   body: Buffer;
 }
+
+// Node writes these for any answer, the baseline's too.
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 /**
  * GET /open/addons once the in-memory add-on list holds the installs: the replica follows the
@@ -18,7 +22,10 @@ export async function capturedAnswer(url: string, headers: Record<string, string
     const res = await fetch(url, { headers });
     const body = Buffer.from(await res.arrayBuffer());
     const list = (JSON.parse(String(body)) as { data: { list?: unknown[] } }).data.list ?? [];
-    if (res.status === 200 && list.length > 0) return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
+    if (res.status === 200 && list.length > 0) {
+      const fields = [...res.headers].filter(([name]) => !WRITTEN_BY_NODE.has(name));
+      return { status: res.status, headers: Object.fromEntries(fields), body };
+    }
     await sleep(50);
   }
   throw new Error(`${url} did not list the installed add-ons`);
@@ -34,7 +41,7 @@ export interface Baseline {
 /** `nodeArgs` go to the baseline's Node, e.g. --cpu-prof. */
 export async function startBaseline(answer: Answer, nodeArgs: string[] = []): Promise<Baseline> {
   const child = forkTs('baseline-server.ts', [], nodeArgs);
-  child.send({ status: answer.status, contentType: answer.contentType, body: answer.body.toString('base64') } satisfies CannedAnswer);
+  child.send({ status: answer.status, headers: answer.headers, body: answer.body.toString('base64') } satisfies CannedAnswer);
   const { port } = await firstMessage<{ port: number }>(child);
   return {
     url: `http://127.0.0.1:${port}`,

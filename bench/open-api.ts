@@ -22,7 +22,7 @@ type Run = Pick<LoadOptions, 'url' | 'headers' | 'status' | 'pid'>;
 
 export interface OpenApiFigures {
   /** The answer (c) repeats: (a)'s status, content type and size. */
-  answer: { status: number; contentType: string; bytes: number };
+  answer: { status: number; headers: Record<string, string>; bytes: number };
   /** Each run, round by round. */
   rounds: Partial<Record<Target, LoadResult>>[];
   /** Median over the rounds of each figure. */
@@ -55,7 +55,7 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
       rounds.push(results);
     }
     const figures: OpenApiFigures = {
-      answer: { status: answer.status, contentType: answer.contentType, bytes: answer.body.length },
+      answer: { status: answer.status, headers: answer.headers, bytes: answer.body.length },
       rounds,
       median: Object.fromEntries(targets.map((t) => [t, medians(rounds.map((r) => r[t]!))])),
       ratios: {
