@@ -14,6 +14,8 @@ const settingsSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: boolean.default(false),
+  // Behind one reverse proxy: the client address is the last X-Forwarded-For entry, which the proxy appends.
+  TRUST_PROXY: boolean.default(false),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(120),
   BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),

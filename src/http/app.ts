@@ -46,6 +46,9 @@ const OPEN_API = `${API_PREFIX}/open/`;
 
 export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Router<AppState> } {
   const app = new Koa<AppState>();
+  // Only the entry our own proxy appended: the ones before it are whatever the client sent.
+  app.proxy = deps.settings.TRUST_PROXY;
+  app.maxIpsCount = 1;
   const router = new Router<AppState>({ prefix: API_PREFIX });
   mountEndpoints(router, deps.endpoints, deps.guards);
   const sessionMiddleware = sessions(app, deps.sessionStore, {

@@ -38,6 +38,17 @@ export interface SessionSettings {
 
 /** PHPSESSID: a random id in an HttpOnly cookie; the data stays on the server. */
 export function sessions(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
+  const middleware = koaSession(app, store, settings);
+  if (!settings.secureCookie) return middleware;
+  // COOKIE_SECURE says browsers reach the service over HTTPS, terminated in front of it: the
+  // connection here is plain HTTP, on which the cookie library refuses to set a Secure cookie.
+  return (ctx, next) => {
+    ctx.cookies.secure = true;
+    return middleware(ctx, next);
+  };
+}
+
+function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
   return session(
     {
       key: 'PHPSESSID',
