@@ -1,20 +1,9 @@
-/** Child processes for the benchmarks: a free port, a TypeScript child with an IPC channel, a clean exit. */
+/** Child processes for the benchmarks: a TypeScript child with an IPC channel, a clean exit. */
 import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const LOAD_TS = join(__dirname, '../test/support/load-ts.js');
-
-/** A loopback port free right now (the OS picks it; the child binds it a moment later). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs a TypeScript module of bench/ in its own Node process, with an IPC channel to this one. */
 export function forkTs(module: string, args: string[] = [], nodeArgs: string[] = []): ChildProcess {

@@ -4,17 +4,16 @@
  * never share an event loop. Its logs go to /dev/null: it still formats and writes a line for every
  * request, and that cost is part of what is measured.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { ADMIN_PASSWORD } from '../test/support/platform';
-import { freePort, waitForExit } from './processes';
+import { freePort, untilHealthy } from '../test/support/service-process';
+import { waitForExit } from './processes';
 
 const ROOT = join(__dirname, '..');
-const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface Service {
@@ -82,15 +81,4 @@ export async function startService({ nodeArgs = [], env = {} }: ServiceOptions =
     throw new Error(`${(err as Error).message}\n${stderr.join('')}`);
   }
   return { url, dataDir, pid: child.pid!, client: () => request.agent(url), stop };
-}
-
-async function untilHealthy(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode} at start`);
-    const healthy = await fetch(`${url}/api/v1/health`).then((r) => r.ok, () => false);
-    if (healthy) return;
-    await sleep(100);
-  }
-  throw new Error(`the service did not answer /health within ${START_TIMEOUT_MS / 1000} s`);
 }

@@ -10,7 +10,8 @@ import { seededRandom } from '../unit/stores/seeded-random';
 import { AddonOperator, Administrator, DeveloperClient, KnownMember } from './support/clients';
 import { duplicates, repeated } from './support/ledger';
 import { caughtUp, expectReadModelsEqualRebuild } from './support/read-models';
-import { freePort, kill, Service, startService } from './support/service';
+import { freePort } from '../support/service-process';
+import { kill, Service, startService } from './support/service';
 import { API, Traffic } from './support/traffic';
 
 /**

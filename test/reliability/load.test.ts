@@ -9,7 +9,8 @@ import { activePartner, Partner } from '../support/credentials';
 import { register } from './support/clients';
 import { duplicates, repeated } from './support/ledger';
 import { caughtUp, expectReadModelsEqualRebuild } from './support/read-models';
-import { freePort, kill, Service, startService } from './support/service';
+import { freePort } from '../support/service-process';
+import { kill, Service, startService } from './support/service';
 import { API, Traffic } from './support/traffic';
 
 /**

@@ -1,11 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_PASSWORD } from '../../support/platform';
+import { untilHealthy } from '../../support/service-process';
 
 const ROOT = resolve(__dirname, '../../..');
-const STARTUP_MS = 30_000;
 
 /** The service in a process of its own, as `npm start` runs it, on a data directory and a port. */
 export interface Service {
@@ -23,15 +21,6 @@ export interface ServiceOptions {
   entry?: string;
   nodeFlags?: string[];
   env?: NodeJS.ProcessEnv;
-}
-
-/** A loopback port nobody listens on now, kept across restarts so that clients need not learn a new one. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** Starts the service and resolves once /health answers 200. */
@@ -55,20 +44,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const service = { child, api: `http://127.0.0.1:${options.port}/api/v1`, exited };
-  const deadline = Date.now() + STARTUP_MS;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited with ${child.exitCode ?? child.signalCode} while starting`);
-    try {
-      if ((await fetch(`${service.api}/health`)).status === 200) return service;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await kill(service);
-      throw new Error(`the service did not answer GET /health with 200 within ${STARTUP_MS} ms`);
-    }
-    await sleep(50);
+  try {
+    await untilHealthy(`http://127.0.0.1:${options.port}`, child);
+  } catch (err) {
+    await kill(service);
+    throw err;
   }
+  return service;
 }
 
 /** SIGKILL: no handler runs, nothing is flushed; resolves once the process is gone. */
