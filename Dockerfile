@@ -9,9 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: the package's own `prepare` would build before the sources are copied, and
 # no native module is needed to run tsc.
-# npm install when npm ci refuses a lock file written where other platforms' optional binaries
-# could not be fetched (see .ci/run); it still installs the locked versions.
-RUN npm ci --ignore-scripts || npm install --ignore-scripts
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
@@ -25,7 +23,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Scripts off for `prepare` (it needs tsc); then only the native modules run their install step,
 # which takes a prebuilt binary when one matches and compiles from source otherwise.
-RUN (npm ci --omit=dev --ignore-scripts || npm install --omit=dev --ignore-scripts) \
+RUN npm ci --omit=dev --ignore-scripts \
  && npm rebuild better-sqlite3 argon2 \
  && npm cache clean --force
 
