@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import { IMPLEMENTATION_VERSION } from '../version';
 import { Caller, Endpoint, Refusal } from './endpoints';
 import { envelopeOf, refusalSchema } from './schemas';
 
-export const CONTRACT_VERSION = '1.2.0';
+/** The version of the contract the specification defines (§9), not of this implementation. */
+export const CONTRACT_VERSION = '1.1.0';
 
 type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
 
@@ -20,6 +22,14 @@ const rateLimitFields = {
   'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
   'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
 };
+
+/** Operations are tagged with who may call them; each tag is described once, at the top. */
+const TAGS: { name: Caller['kind']; description: string }[] = [
+  { name: 'anyone', description: 'No identity needed: sessions, registration, logins, health' },
+  { name: 'member', description: 'A developer member logged into this session (cookie PHPSESSID)' },
+  { name: 'admin', description: 'An administrator logged into this session, with the permission named' },
+  { name: 'partner', description: "A partner server's API id and API key, with the scope named approved" },
+];
 
 const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
   anyone: [],
@@ -66,6 +76,13 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   }
   if (endpoint.login) add(429, 'too many failed logins for this username from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
+  if (caller.kind === 'member') {
+    // Specification §7 rule 1: member endpoints document 403 and 422 whatever they answer today.
+    add(403, 'reserved for a member the developer center refuses; every logged-in member is admitted today');
+    if (!refusals.has(422)) {
+      add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');
+    }
+  }
   add(500, 'server error: never to be taken as success');
   return refusals;
 }
@@ -117,15 +134,24 @@ export function contractOf(endpoints: Endpoint[]) {
     const path = openApiPath(endpoint.path);
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint) };
   }
-  return createDocument({
+  return describeNdjsonByLine(createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Platform API',
       version: CONTRACT_VERSION,
+      'x-implementation-version': IMPLEMENTATION_VERSION,
       description:
         'Developer membership, API credentials with scopes reviewed by administrators, the open API for partner servers, and the application center.',
+      contact: { name: 'Platform API maintainers' },
     },
-    servers: [{ url: '/api/v1' }],
+    // Absolute, as tools that proxy or call the service (Prism, generated clients) need.
+    servers: [
+      {
+        url: '{base_url}/api/v1',
+        variables: { base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port the service is reached at' } },
+      },
+    ],
+    tags: TAGS,
     paths,
     components: {
       securitySchemes: {
@@ -134,5 +160,28 @@ export function contractOf(endpoints: Endpoint[]) {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, with X-API-ID; never in a URL' },
       },
     },
-  });
+  }));
+}
+
+type Document = ReturnType<typeof createDocument>;
+interface MediaType {
+  schema?: unknown;
+  'x-line-schema'?: unknown;
+}
+
+/**
+ * An NDJSON body as a whole is no JSON value, so tools that validate it against `schema` (Prism)
+ * refuse every answer. The body is described as a string, and the schema of each of its lines
+ * moves beside it to `x-line-schema` (what OpenAPI 3.2 names `itemSchema`).
+ */
+function describeNdjsonByLine(document: Document): Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, MediaType> }> }>)) {
+      const media = operation.responses?.['200']?.content?.['application/x-ndjson'];
+      if (!media) continue;
+      media['x-line-schema'] = media.schema;
+      media.schema = { type: 'string', description: 'Newline-delimited JSON: one object per line, each as x-line-schema describes' };
+    }
+  }
+  return document;
 }

@@ -78,7 +78,8 @@ export const refusalSchema = z
   .meta({ id: 'Refusal' });
 
 /** The envelope of every JSON answer (specification §2.1). */
-export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), message: z.string(), data });
+// `code` is an integer (§2.1); a zod literal alone would be rendered as a JSON number.
+export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
 
 export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };
 

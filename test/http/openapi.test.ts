@@ -1,5 +1,5 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_PREFIX } from '../../src/http/app';
@@ -7,7 +7,15 @@ import { openApiPath } from '../../src/http/openapi';
 import { platform } from '../support/cli';
 import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
+interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, unknown>;
+  anyOf?: unknown[];
+}
+
 interface Operation {
+  tags?: string[];
   parameters?: { in: string; name: string; required?: boolean; schema?: { pattern?: string; enum?: string[] } }[];
   requestBody?: unknown;
   security?: Record<string, string[]>[];
@@ -15,9 +23,11 @@ interface Operation {
 }
 type Contract = {
   openapi: string;
-  info: { version: string };
+  info: { version: string; 'x-implementation-version': string; contact?: unknown };
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  tags: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
+  components: { securitySchemes: Record<string, { type: string; in: string; name: string }>; schemas: Record<string, Schema> };
 };
 
 describe('the OpenAPI contract at GET /openapi', () => {
@@ -32,13 +42,65 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
   afterAll(() => t.close());
 
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref ? contract.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+
   const operations = () =>
     Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
 
-  it('is OpenAPI 3.1 at version 1.2.0, answered without the envelope', () => {
+  it("is OpenAPI 3.1 at the specification's version 1.1.0, answered without the envelope", () => {
     expect(contract.openapi).toBe('3.1.0');
-    expect(contract.info.version).toBe('1.2.0');
+    expect(contract.info.version).toBe('1.1.0');
     expect(contract).not.toHaveProperty('code');
+  });
+
+  it("names the implementation's own version apart from the contract's", () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string };
+    expect(contract.info['x-implementation-version']).toBe(pkg.version);
+  });
+
+  it('gives an absolute server URL through a base_url variable, as tools that proxy the service need', () => {
+    expect(contract.servers).toEqual([
+      { url: '{base_url}/api/v1', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } },
+    ]);
+  });
+
+  it('lists every tag an operation uses', () => {
+    const declared = new Set(contract.tags.map((tag) => tag.name));
+    for (const { path, method, op } of operations()) {
+      expect({ path, method, undeclared: (op.tags ?? []).filter((tag) => !declared.has(tag)) }).toEqual({ path, method, undeclared: [] });
+    }
+  });
+
+  it('documents every envelope code as an integer, 0 on success', () => {
+    let judged = 0;
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { schema?: Schema }> }>)) {
+        const schema = resolve(response.content?.['application/json']?.schema);
+        if (!schema?.properties?.code) continue;
+        judged += 1;
+        expect({ path, method, status, code: schema.properties.code }).toEqual({
+          path,
+          method,
+          status,
+          code: expect.objectContaining({ type: 'integer', ...(status === '200' && { const: 0 }) }),
+        });
+      }
+    }
+    expect(judged).toBeGreaterThan(100);
+  });
+
+  it('requires at least one of email and mobile in the registration schema', () => {
+    const schema = resolve((contract.paths['/developer/register']!.post!.requestBody as { content: Record<string, { schema: Schema }> }).content['application/json']!.schema);
+    expect(schema?.anyOf).toEqual([{ required: ['email'] }, { required: ['mobile'] }]);
+  });
+
+  it('describes the NDJSON export as a string of lines, each line by its own schema', () => {
+    const media = (contract.paths['/audit/events']!.get!.responses['200'] as { content: Record<string, { schema: Schema; 'x-line-schema': Schema }> }).content[
+      'application/x-ndjson'
+    ]!;
+    expect(media.schema).toMatchObject({ type: 'string' });
+    expect(resolve(media['x-line-schema'])?.anyOf).toHaveLength(2);
   });
 
   it('is a valid OpenAPI document', async () => {
@@ -95,6 +157,16 @@ describe('the OpenAPI contract at GET /openapi', () => {
     for (const { path, op } of operations().filter(({ path }) => path.startsWith('/open/'))) {
       expect({ path, security: op.security }).toEqual({ path, security: [{ apiId: [], apiKey: [] }] });
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+  });
+
+  it('documents 401, 403 and 422 on every member endpoint (specification §7 rule 1)', () => {
+    const members = t.platform.endpoints.filter((e) => e.caller.kind === 'member');
+    expect(members.length).toBeGreaterThanOrEqual(7);
+    for (const e of members) {
+      const path = openApiPath(e.path);
+      const statuses = Object.keys(contract.paths[path]![e.method.toLowerCase()]!.responses);
+      expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401', '403', '422']) });
     }
   });
 

@@ -46,12 +46,13 @@ export class ContractChecker {
     const mediaType = Object.keys(response.content ?? {})[0];
     if (!mediaType) return [];
     if (!contentType.startsWith(mediaType)) return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
-    const schema = `#/${pointer('paths', path, documented, 'responses', String(status), 'content', mediaType, 'schema')}`;
+    const schemaOf = (keyword: string) => `#/${pointer('paths', path, documented, 'responses', String(status), 'content', mediaType, keyword)}`;
     if (mediaType === 'application/x-ndjson') {
+      // The body is a string of lines; each line is judged by the schema beside it.
       const lines = String(body).split('\n').filter(Boolean);
-      return lines.flatMap((line, i) => this.check(schema, JSON.parse(line), `${where} line ${i + 1}`));
+      return [...this.check(schemaOf('schema'), String(body), where), ...lines.flatMap((line, i) => this.check(schemaOf('x-line-schema'), JSON.parse(line), `${where} line ${i + 1}`))];
     }
-    return this.check(schema, body, where);
+    return this.check(schemaOf('schema'), body, where);
   }
 
   private check(ref: string, body: unknown, where: string): string[] {
