@@ -25,6 +25,7 @@ import { developerEndpoints } from './http/routes/developer';
 import { developerCredentialEndpoints } from './http/routes/developer-credential';
 import { healthEndpoints, ProjectionsHealth } from './http/routes/health';
 import { openEndpoints } from './http/routes/open';
+import { rootEndpoints } from './http/routes/root';
 import { AddonDocument, addonsProjection } from './projections/addons';
 import { adminsProjection } from './projections/admins';
 import { apiKeysProjection } from './projections/api-keys';
@@ -160,6 +161,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
     ...applicationCenterEndpoints({ events, readModels, catalogue }),
     ...openEndpoints({ readModels, catalogue, installedAddons: deps.installedAddons }),
     ...contractEndpoints(() => endpoints),
+    ...rootEndpoints(),
   ];
   return endpoints;
 }

@@ -39,9 +39,12 @@ const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
   partner: [{ apiId: [], apiKey: [] }],
 };
 
-/** Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`. */
+/**
+ * Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`; the router keeps the
+ * root route as the bare prefix, which is OpenAPI's `/`.
+ */
 export function openApiPath(path: string): string {
-  return path.replace(/:([a-z_]+)/g, '{$1}');
+  return (path || '/').replace(/:([a-z_]+)/g, '{$1}');
 }
 
 function operationId({ method, path }: Endpoint): string {

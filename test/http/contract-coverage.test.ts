@@ -24,6 +24,7 @@ describe('every operation of the contract, called for real', () => {
       client.post(`${API}${path}`).set('X-CSRF-Token', token).send(body).expect(200);
 
     await t.client().get(`${API}/health`).expect(200);
+    await t.client().get(API).expect(200);
     await developer.get(`${API}/developer/dashboard`).expect(200);
     await developer.get(`${API}/developer/scopes`).expect(200);
     await rotate(p, { grace_seconds: 60 });
