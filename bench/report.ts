@@ -91,9 +91,11 @@ export function table(results: Results): string {
   return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
 }
 
-/** bench/results/<date>.json; a second run on the same day replaces the first. */
-export function writeResults(results: Results): string {
-  const dir = join(__dirname, 'results');
+/**
+ * <dir>/<date>.json, in bench/results/ where the kept figures live unless `dir` (BENCH_RESULTS_DIR)
+ * says elsewhere; a second run on the same day replaces the first.
+ */
+export function writeResults(results: Results, dir = join(__dirname, 'results')): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${results.date}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

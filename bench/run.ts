@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     results.rebuild = await benchRebuild(settings.rebuildEvents);
   }
   results.machine.load_average.end = loadAverageNow();
-  process.stdout.write(`\n${table(results)}\n\nwritten to ${writeResults(results)}\n`);
+  process.stdout.write(`\n${table(results)}\n\nwritten to ${writeResults(results, process.env.BENCH_RESULTS_DIR || undefined)}\n`);
 }
 
 // Ctrl-C exits through the 'exit' handlers, which stop the services started so far.
