@@ -41,7 +41,7 @@ const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
 
 /**
  * Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`; the router keeps the
- * root route as the bare prefix, which is OpenAPI's `/`.
+ * root route `/` as the bare prefix, which is OpenAPI's `/` again.
  */
 export function openApiPath(path: string): string {
   return (path || '/').replace(/:([a-z_]+)/g, '{$1}');

@@ -45,7 +45,8 @@ function mountedRoutes(): Route[] {
 }
 
 function declaredRoutes(): DeclaredRoute[] {
-  return t.platform.endpoints.map((e) => ({ method: e.method, path: `${API}${e.path}`, caller: e.caller }));
+  // The router joins the prefix and the root route `/` into the bare prefix.
+  return t.platform.endpoints.map((e) => ({ method: e.method, path: e.path === '/' ? API : `${API}${e.path}`, caller: e.caller }));
 }
 
 function declaredBy(kind: Caller['kind']): DeclaredRoute[] {
