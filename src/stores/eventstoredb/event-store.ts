@@ -9,14 +9,12 @@ import {
   jsonEvent,
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
-  type EventStoreDBClient,
+  type KurrentDBClient,
   type ReadPosition,
-  type RecordedEvent as ClientRecordedEvent,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import {
   START,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -26,9 +24,10 @@ import {
 } from '../ports';
 import { RESUBSCRIBE_BACKOFF, backoffDelay } from './backoff';
 import { decodePosition, encodePosition } from './positions';
+import { drainWithin, isSystemEvent, positionOf, toRecorded } from './reads';
 import {
   isClientWrongExpectedVersion,
-  toClientExpectedRevision,
+  toClientStreamState,
   toPortRevision,
   toPortWrongExpectedVersion,
 } from './revisions';
@@ -48,29 +47,24 @@ export interface EventStoreDbOptions {
 const PAGE = 500;
 /** Events the client's subscription stream holds before back-pressure reaches the server. */
 const SUBSCRIPTION_BUFFER = 64;
-
-export class UnreadableEventError extends Error {
-  constructor(event: { streamId: string; revision: bigint }, why: string) {
-    super(`event ${event.streamId}@${event.revision} cannot be read: ${why}`);
-    this.name = 'UnreadableEventError';
-  }
-}
+/** Every read and append answers within this, or fails: a request must not hang on an outage. */
+export const OPERATION_TIMEOUT_MS = 10_000;
 
 export class EventStoreDbEventStore implements EventStore {
   /** One per open subscription, so that close() can end them: dispose() alone may leave them hanging. */
   readonly #subscriptions = new Set<AbortController>();
 
   constructor(
-    private readonly client: EventStoreDBClient,
+    private readonly client: KurrentDBClient,
     private readonly options: EventStoreDbOptions = {},
   ) {}
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`append to ${stream}: no events given`);
-    const expectedRevision = toClientExpectedRevision(expected);
+    const streamState = toClientStreamState(expected);
     let result;
     try {
-      result = await this.client.appendToStream(stream, events.map(toEventData), { expectedRevision });
+      result = await this.client.appendToStream(stream, events.map(toEventData), { streamState });
     } catch (error) {
       if (isClientWrongExpectedVersion(error)) throw toPortWrongExpectedVersion(error, expected);
       throw error;
@@ -91,17 +85,15 @@ export class EventStoreDbEventStore implements EventStore {
       fromRevision: backwards ? END : CLIENT_START,
       ...(options.maxCount !== undefined && { maxCount: options.maxCount }),
     });
-    const events: RecordedEvent[] = [];
+    let resolved;
     try {
-      for await (const resolved of read) {
-        if (resolved.event) events.push(toRecorded(resolved.event, encodePosition(positionOf(resolved.event))));
-      }
+      resolved = await drainWithin(read, OPERATION_TIMEOUT_MS, `read ${stream}`);
     } catch (error) {
       // The client raises a missing stream while the read is iterated, not when it is started.
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
-    return events;
+    return resolved.flatMap(({ event }) => (event ? [toRecorded(event, encodePosition(positionOf(event)))] : []));
   }
 
   async readAll(from: Position, maxCount: number): Promise<RecordedEvent[]> {
@@ -110,8 +102,10 @@ export class EventStoreDbEventStore implements EventStore {
     while (events.length < maxCount) {
       // One more than needed: a read from a position includes the event at that position.
       const requested = Math.min(maxCount - events.length, PAGE) + 1;
-      const page = await drain(
+      const page = await drainWithin(
         this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(cursor), maxCount: requested }),
+        OPERATION_TIMEOUT_MS,
+        'read $all',
       );
       const before = cursor;
       for (const { event } of page) {
@@ -131,12 +125,14 @@ export class EventStoreDbEventStore implements EventStore {
   async headPosition(): Promise<Position> {
     let cursor: Position | undefined;
     for (;;) {
-      const page = await drain(
+      const page = await drainWithin(
         this.client.readAll({
           direction: BACKWARDS,
           fromPosition: cursor === undefined ? END : decodePosition(cursor),
           maxCount: PAGE,
         }),
+        OPERATION_TIMEOUT_MS,
+        'read the head of $all',
       );
       const before = cursor;
       for (const { event } of page) {
@@ -233,44 +229,10 @@ async function release(subscription: AllStreamSubscription): Promise<void> {
   await subscription.unsubscribe().catch(() => undefined);
 }
 
-async function drain<T>(read: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of read) items.push(item);
-  return items;
-}
-
 function toReadPosition(position: Position): ReadPosition {
   return position === START ? CLIENT_START : decodePosition(position);
 }
 
-/** Events the server writes for itself; none of them is ever the port's. */
-function isSystemEvent(event: { type: string; streamId: string }): boolean {
-  return event.type.startsWith('$') || event.streamId.startsWith('$');
-}
-
 function toEventData(event: NewEvent) {
   return jsonEvent({ type: event.type, data: event.data, metadata: { ...event.metadata } });
-}
-
-function positionOf(event: ClientRecordedEvent): NonNullable<ClientRecordedEvent['position']> {
-  if (!event.position) {
-    throw new UnreadableEventError(event, 'the server returned no log position (servers before 22.6 do not)');
-  }
-  return event.position;
-}
-
-function toRecorded(event: ClientRecordedEvent, position: Position): RecordedEvent {
-  if (!event.isJson) throw new UnreadableEventError(event, 'its content is not JSON');
-  const data: unknown = event.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new UnreadableEventError(event, 'its data is not a JSON object');
-  }
-  return {
-    stream: event.streamId,
-    revision: toPortRevision(event.revision),
-    position,
-    type: event.type,
-    data: data as Record<string, unknown>,
-    metadata: event.metadata as unknown as EventMetadata,
-  };
 }
