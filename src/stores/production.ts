@@ -3,7 +3,7 @@ import { BACKWARDS, END, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { redactUrl, type ProductionStoreConfig } from './config';
 import { STARTUP_BACKOFF, backoffDelay } from './eventstoredb/backoff';
 import { EventStoreDbEventStore, type StoreLog } from './eventstoredb/event-store';
-import { drainWithin } from './eventstoredb/reads';
+import { drainWithin } from './eventstoredb/timeouts';
 import { openMongoStores, type MongoStores } from './mongodb';
 import { mongoRateLimits } from './mongodb/rate-limits';
 import type { StoreHealth, Stores } from './ports';

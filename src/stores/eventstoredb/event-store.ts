@@ -1,19 +1,15 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   BACKWARDS,
   END,
   FORWARDS,
   START as CLIENT_START,
   StreamNotFoundError,
-  excludeSystemEvents,
-  jsonEvent,
-  type AllStreamResolvedEvent,
-  type AllStreamSubscription,
   type KurrentDBClient,
-  type ReadPosition,
+  type Position as ClientPosition,
 } from '@kurrent/kurrentdb-client';
 import {
   START,
+  StreamDeleted,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -21,35 +17,34 @@ import {
   type Position,
   type ReadStreamOptions,
   type RecordedEvent,
+  type SubscriptionObserver,
 } from '../ports';
-import { RESUBSCRIBE_BACKOFF, backoffDelay } from './backoff';
+import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, toEventData, type RetryDeps } from './append';
 import { decodePosition, encodePosition } from './positions';
-import { drainWithin, isSystemEvent, positionOf, toRecorded } from './reads';
+import { isSystemEvent, positionOf, toRecorded } from './reads';
 import {
   isClientWrongExpectedVersion,
   toClientStreamState,
   toPortRevision,
   toPortWrongExpectedVersion,
 } from './revisions';
+import { followAll, toReadPosition, type StoreLog } from './subscription';
+import { OPERATION_TIMEOUT_MS, drainWithin, within } from './timeouts';
 
-/** The subset of a pino logger the adapters use. */
-export interface StoreLog {
-  warn(obj: object, msg: string): void;
-}
+export type { StoreLog } from './subscription';
 
 export interface EventStoreDbOptions {
   log?: StoreLog;
   /** Jitter source for resubscribe back-off; Math.random unless given. */
   random?: () => number;
+  /** How appends with an unknown outcome are retried. */
+  retry?: RetryDeps;
 }
 
 /** Events read from $all per request; the client filters system events out afterwards. */
 const PAGE = 500;
-/** Events the client's subscription stream holds before back-pressure reaches the server. */
-const SUBSCRIPTION_BUFFER = 64;
-/** Every read and append answers within this, or fails: a request must not hang on an outage. */
-export const OPERATION_TIMEOUT_MS = 10_000;
 
+/** KurrentDB (or EventStoreDB 22.6+) through @kurrent/kurrentdb-client. */
 export class EventStoreDbEventStore implements EventStore {
   /** One per open subscription, so that close() can end them: dispose() alone may leave them hanging. */
   readonly #subscriptions = new Set<AbortController>();
@@ -59,21 +54,37 @@ export class EventStoreDbEventStore implements EventStore {
     private readonly options: EventStoreDbOptions = {},
   ) {}
 
+  /**
+   * The events keep their ids (or get one, once) for every retry of an append whose outcome is
+   * unknown, so the server recognises a retry of a write it already committed.
+   */
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`append to ${stream}: no events given`);
     const streamState = toClientStreamState(expected);
+    const data = toEventData(events);
+    const retry = this.options.retry ?? {
+      ...DEFAULT_RETRY,
+      onRetry: (err: unknown, attempt: number, waitMs: number) =>
+        this.options.log?.warn({ err, stream, attempt, retryInMs: Math.round(waitMs) }, 'append outcome unknown; retrying with the same event ids'),
+    };
     let result;
     try {
-      result = await this.client.appendToStream(stream, events.map(toEventData), { streamState });
+      result = await appendWithRetry(
+        stream,
+        () =>
+          within(
+            this.client.appendToStream(stream, data, { streamState, deadline: OPERATION_TIMEOUT_MS }),
+            OPERATION_TIMEOUT_MS,
+            `append to ${stream}`,
+          ),
+        retry,
+      );
     } catch (error) {
       if (isClientWrongExpectedVersion(error)) throw toPortWrongExpectedVersion(error, expected);
       throw error;
     }
-    if (!result.position) throw new Error(`append to ${stream}: the server returned no log position`);
-    return {
-      nextExpectedRevision: toPortRevision(result.nextExpectedRevision),
-      position: encodePosition(result.position),
-    };
+    const position = result.position ?? (await this.positionOfEvent(stream, data[data.length - 1]?.id ?? ''));
+    return { nextExpectedRevision: toPortRevision(result.nextExpectedRevision), position: encodePosition(position) };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -91,6 +102,7 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       // The client raises a missing stream while the read is iterated, not when it is started.
       if (error instanceof StreamNotFoundError) return [];
+      if (isDeletedStream(error)) throw new StreamDeleted(stream);
       throw error;
     }
     return resolved.flatMap(({ event }) => (event ? [toRecorded(event, encodePosition(positionOf(event)))] : []));
@@ -146,61 +158,12 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /**
-   * Pulls from the client's subscription one event at a time, so events are handled strictly in
-   * order and the client buffers at most SUBSCRIPTION_BUFFER events before gRPC flow control
-   * holds the server back. The client never re-establishes a dropped subscription: this does,
-   * after a back-off, from the last event delivered (subscription positions are exclusive).
-   */
-  async *subscribeAll(from: Position, signal?: AbortSignal): AsyncGenerator<RecordedEvent> {
+  async *subscribeAll(from: Position, signal?: AbortSignal, observer?: SubscriptionObserver): AsyncGenerator<RecordedEvent> {
     const closing = new AbortController();
     this.#subscriptions.add(closing);
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-    const random = this.options.random ?? Math.random;
-    let resumeAfter = from;
-    let attempt = 0;
     try {
-      while (!stop.aborted) {
-        const subscription = this.client.subscribeToAll(
-          { fromPosition: toReadPosition(resumeAfter), filter: excludeSystemEvents() },
-          { highWaterMark: SUBSCRIPTION_BUFFER },
-        );
-        subscription.once('confirmation', () => (attempt = 0));
-        // A cancelled gRPC call does not always end the client's stream; destroying it does.
-        const end = () => subscription.destroy();
-        stop.addEventListener('abort', end, { once: true });
-        let dropped: unknown;
-        try {
-          const iterator = subscription[Symbol.asyncIterator]();
-          for (;;) {
-            const next = await pull(iterator);
-            if ('dropped' in next) {
-              dropped = next.dropped;
-              break;
-            }
-            if (next.done) break;
-            const { event } = next.value;
-            // The server-side filter already excludes $-types; system streams are excluded too,
-            // as some server versions wrote checkpoint events without the $ prefix.
-            if (!event || isSystemEvent(event)) continue;
-            const position = encodePosition(event.position);
-            const recorded = toRecorded(event, position);
-            resumeAfter = position;
-            yield recorded;
-          }
-        } finally {
-          stop.removeEventListener('abort', end);
-          await release(subscription);
-        }
-        if (stop.aborted) return;
-        const wait = backoffDelay(attempt++, RESUBSCRIBE_BACKOFF, random);
-        this.options.log?.warn(
-          { err: dropped, resumeAfter, retryInMs: Math.round(wait) },
-          'EventStoreDB subscription to $all dropped; resubscribing',
-        );
-        // Rejects only when `stop` aborts, which the loop condition then handles.
-        await delay(wait, undefined, { signal: stop }).catch(() => undefined);
-      }
+      yield* followAll(this.client, from, stop, () => this.headPosition(), { ...this.options, observer });
     } finally {
       this.#subscriptions.delete(closing);
     }
@@ -210,29 +173,16 @@ export class EventStoreDbEventStore implements EventStore {
     for (const subscription of this.#subscriptions) subscription.abort();
     await this.client.dispose();
   }
-}
 
-type Pulled = IteratorResult<AllStreamResolvedEvent> | { dropped: unknown };
-
-/** Separates the subscription failing from everything else that may throw in the loop. */
-async function pull(iterator: AsyncIterator<AllStreamResolvedEvent>): Promise<Pulled> {
-  try {
-    return await iterator.next();
-  } catch (dropped) {
-    return { dropped };
+  /**
+   * Servers answer a write they recognise as a retry without its log position on some versions:
+   * the event, found by its id among the stream's last events, has it.
+   */
+  private async positionOfEvent(stream: string, id: string): Promise<ClientPosition> {
+    const read = this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: PAGE });
+    for (const { event } of await drainWithin(read, OPERATION_TIMEOUT_MS, `read ${stream}`)) {
+      if (event?.id === id) return positionOf(event);
+    }
+    throw new Error(`append to ${stream}: the server returned no log position, and event ${id} is not among the last ${PAGE}`);
   }
-}
-
-async function release(subscription: AllStreamSubscription): Promise<void> {
-  subscription.destroy();
-  // Cancels the gRPC call; it rejects when the call never started, which needs no cancelling.
-  await subscription.unsubscribe().catch(() => undefined);
-}
-
-function toReadPosition(position: Position): ReadPosition {
-  return position === START ? CLIENT_START : decodePosition(position);
-}
-
-function toEventData(event: NewEvent) {
-  return jsonEvent({ type: event.type, data: event.data, metadata: { ...event.metadata } });
 }
