@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { eventIds } from '../../src/stores/event-ids';
-import { WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
+import { InvalidPosition, START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 
 function event(type: string, requestId = randomUUID()): NewEvent {
@@ -13,7 +13,7 @@ function event(type: string, requestId = randomUUID()): NewEvent {
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'platform-ids-'));
+  dir = mkdtempSync(join(tmpdir(), 'platform-sqlite-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -75,6 +75,30 @@ describe('SQLite event ids', () => {
       const first = await stores.events.append('s', events, 0);
       expect(await stores.events.append('s', events, 0)).toEqual(first);
       expect((await stores.events.readStream('s')).map((e) => e.type)).toEqual(['Old', 'New']);
+    } finally {
+      await stores.close();
+    }
+  });
+});
+
+describe('SQLite subscription', () => {
+  it('halts loudly on a checkpoint after the head of the log, and says the subscription is live otherwise', async () => {
+    const stores = openSqliteStores(dir);
+    try {
+      const { position } = await stores.events.append('s', [event('A')], 'no_stream');
+      const ahead = String(Number(position) + 5).padStart(20, '0');
+      const iterator = stores.events.subscribeAll(ahead)[Symbol.asyncIterator]();
+      await expect(iterator.next()).rejects.toThrow(InvalidPosition);
+
+      let live = 0;
+      const abort = new AbortController();
+      const seen = [];
+      for await (const event of stores.events.subscribeAll(START, abort.signal, { onLive: () => (live += 1) })) {
+        seen.push(event.type);
+        abort.abort();
+      }
+      expect(seen).toEqual(['A']);
+      expect(live).toBe(1);
     } finally {
       await stores.close();
     }
