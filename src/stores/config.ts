@@ -65,7 +65,8 @@ const EVENTSTORE_SCHEMES = ['kurrentdb', 'kurrentdb+discover', 'esdb', 'esdb+dis
 function checkEventStoreUrl(url: string): void {
   const shown = redactUrl(url);
   const shape = URL_SHAPE.exec(url);
-  const scheme = shape?.[1]?.toLowerCase() ?? '';
+  // Case-sensitive, as the client compares it.
+  const scheme = shape?.[1] ?? '';
   if (!shape || !EVENTSTORE_SCHEMES.includes(scheme)) {
     throw new StoreConfigError(
       `EVENTSTORE_URL '${shown}' must start with kurrentdb://, kurrentdb+discover://, esdb:// or esdb+discover:// ` +
@@ -95,6 +96,7 @@ function checkEventStoreUrl(url: string): void {
 const BOOLEAN_OPTIONS = ['tls', 'tlsverifycert'];
 const INTEGER_OPTIONS = ['maxdiscoverattempts', 'defaultdeadline', 'discoveryinterval', 'gossiptimeout', 'keepaliveinterval', 'keepalivetimeout'];
 const TEXT_OPTIONS = ['connectionname', 'nodepreference', 'tlscafile', 'usercertfile', 'userkeyfile'];
+const NODE_PREFERENCES = ['leader', 'follower', 'random', 'readonlyreplica'];
 
 /** The client matches option names ignoring case, - and _; it ignores unknown ones with only a console warning. */
 function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
@@ -113,6 +115,9 @@ function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
     }
     if (!BOOLEAN_OPTIONS.includes(name) && !INTEGER_OPTIONS.includes(name) && !TEXT_OPTIONS.includes(name)) {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} is not an option the KurrentDB client knows`);
+    }
+    if (name === 'nodepreference' && !NODE_PREFERENCES.includes(value.toLowerCase().replace(/[_-]/g, ''))) {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be leader, follower, random or read_only_replica`);
     }
     if (name === 'tlscafile' && !existsSync(value)) {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': tlsCAFile ${value} does not exist`);

@@ -16,7 +16,10 @@ const eventStoreUrl = process.env.EVENTSTORE_URL?.trim() || undefined;
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
 
 function skipped(suite: string, variable: string, example: string): void {
-  process.stdout.write(`SKIPPED ${suite} contract suite: set ${variable}=${example} to run it\n`);
+  process.stdout.write(
+    `SKIPPED ${suite} contract suite: ${variable} is not set, so there is no server to run it against; ` +
+      `set ${variable}=${example} to run it\n`,
+  );
 }
 
 if (!eventStoreUrl) skipped('kurrentdb', 'EVENTSTORE_URL', 'kurrentdb://localhost:2113?tls=false');

@@ -79,6 +79,8 @@ describe('store configuration', () => {
     ['kurrentdb://admin:p@ss@localhost:2113', 'with no further : or @'],
     ['kurrentdb://[::1]:2113?tls=false', 'the KurrentDB client cannot parse IPv6 addresses; use a host name that resolves to it'],
     ['kurrentdb://localhost:2113?tls=yes', 'tls must be true or false'],
+    ['KURRENTDB://localhost:2113', 'must start with kurrentdb://'],
+    ['kurrentdb://localhost:2113?nodePreference=nearest', 'nodePreference must be leader, follower, random or read_only_replica'],
     ['kurrentdb://localhost:2113?defaultDeadline=5s', 'defaultDeadline must be a whole number'],
     ['kurrentdb://localhost:2113?tlsVerifyCerts=false', 'tlsVerifyCerts is not an option the KurrentDB client knows'],
     ['kurrentdb://localhost:2113?throwOnAppendFailure=false', 'throwOnAppendFailure is set by the service'],
