@@ -10,15 +10,14 @@ export class OperationTimedOut extends Error {
 export const OPERATION_TIMEOUT_MS = 10_000;
 
 /**
- * A client call bounded by our own timer. A late rejection of an abandoned call is swallowed
- * here rather than reaching the process's unhandled-rejection handler.
+ * A client call bounded by our own timer. The race subscribes to the call, so a late rejection of
+ * an abandoned call is handled here rather than reaching the process's unhandled-rejection handler.
  */
 export function within<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new OperationTimedOut(what, ms)), ms);
   });
-  call.catch(() => undefined);
   return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
 }
 
