@@ -35,11 +35,12 @@ const NAMESPACE_NOT_FOUND = 26;
 /** Server-side limit on each read: a slow query fails instead of holding a request. */
 const READ_MAX_TIME_MS = 10_000;
 /**
- * A find returns at most this many documents, or fails saying so: read models are looked up by
- * an indexed field whose matches are few (a member's credentials, an add-on's installations);
- * more is a query that needs paging, not a silent truncation.
+ * A find returns at most this many documents, or fails saying so rather than truncating in
+ * silence or filling the process's memory. Replicas (the key ring) load whole collections with
+ * find, so the bound is far above any collection this service keeps (a key ring of 100 000 keys
+ * is about 50 MB); a collection near it needs paging, which the port does not offer yet.
  */
-export const FIND_LIMIT = 10_000;
+export const FIND_LIMIT = 100_000;
 
 export class TooManyDocuments extends Error {
   constructor(collection: string, where: Record<string, Scalar>) {
