@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # Every stage uses the same base image: the native modules (better-sqlite3, argon2) compiled in
 # `deps` must load against the runtime stage's glibc and Node ABI.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 22 LTS (Node 20 reached end of life on 2026-04-30), an exact patch release so that a rebuild
+# is the same image; the code itself still runs on Node 20.19+.
+ARG NODE_IMAGE=node:22.24.0-bookworm-slim
 
 # Compiles TypeScript with the devDependencies; only dist/ leaves this stage.
 FROM ${NODE_IMAGE} AS build

@@ -1,5 +1,6 @@
 import { PROJECTIONS } from './app';
 import { parseSettings } from './config';
+import { exitOnUnhandled } from './fatal';
 import { createLogger } from './log';
 import { ProjectionRunner } from './projections/runner';
 import { stopOnSignals } from './shutdown';
@@ -13,6 +14,7 @@ import { openStores } from './stores';
 export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
+  exitOnUnhandled(log);
   const stores = await openStores(parseStoreConfig(env), log);
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
   await runner.start();

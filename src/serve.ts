@@ -3,6 +3,7 @@ import { createPlatform } from './app';
 import { parseSettings } from './config';
 import { drainable } from './http/drain';
 import { createHttpServer } from './http/server';
+import { exitOnUnhandled } from './fatal';
 import { createLogger } from './log';
 import { stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';
@@ -17,6 +18,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const storeConfig = parseStoreConfig(env);
   const log = createLogger(settings.LOG_LEVEL);
+  exitOnUnhandled(log);
   const stores = await openStores(storeConfig, log);
   const platform = await createPlatform({
     settings,

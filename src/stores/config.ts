@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { MongoClient } from 'mongodb';
+
 /**
  * Which adapters the service runs on (DESIGN §2): EVENTSTORE_URL and MONGODB_URL together select
- * EventStoreDB and MongoDB; neither selects the embedded SQLite file under DATA_DIR.
+ * KurrentDB (or EventStoreDB) and MongoDB; neither selects the embedded SQLite file under DATA_DIR.
  */
 export type StoreConfig =
   | { mode: 'embedded'; dataDir: string }
@@ -15,7 +18,7 @@ export class StoreConfigError extends Error {
   }
 }
 
-const EVENTSTORE_EXAMPLE = 'esdb://localhost:2113?tls=false';
+const EVENTSTORE_EXAMPLE = 'kurrentdb://localhost:2113?tls=false';
 const MONGODB_EXAMPLE = 'mongodb://localhost:27017/platform';
 
 export function parseStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
@@ -43,32 +46,82 @@ export function parseStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
 
 /** The URL without user name and password, fit for logs and error messages. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/?]*@/, '$1');
+  // Up to the last @ of the authority: a password may hold an unencoded @ of its own.
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?]*@/, '$1');
 }
 
-/** scheme://[user[:password]@]host[:port][,host[:port]...][/path][?query] */
-const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:[^@/?]*@)?([^/?]*)(\/[^?]*)?(\?.*)?$/;
+/** scheme://[userinfo@]host[:port][,host[:port]...][/path][?query]; userinfo up to the authority's last @. */
+const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^/?]*)@)?([^/?@]*)(\/[^?]*)?(\?.*)?$/;
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d+))?$/;
+const EVENTSTORE_SCHEMES = ['kurrentdb', 'kurrentdb+discover', 'esdb', 'esdb+discover'];
 
+/**
+ * The KurrentDB client parses its connection string twice (in JavaScript for appends and
+ * subscriptions, in the native bridge for reads) and the JavaScript parser silently misreads some
+ * URLs: `user@host` becomes a host named "user@host", a second `:` or `@` in the credentials cuts
+ * the password short, and IPv6 literals are refused. Such a URL would then fail for the whole
+ * start-up budget as "unreachable", so it is refused here with the reason.
+ */
 function checkEventStoreUrl(url: string): void {
   const shown = redactUrl(url);
   const shape = URL_SHAPE.exec(url);
-  const scheme = shape?.[1]?.toLowerCase();
-  if (scheme === 'kurrentdb' || scheme === 'kurrentdb+discover' || scheme === 'kdb' || scheme === 'kdb+discover') {
+  // Case-sensitive, as the client compares it.
+  const scheme = shape?.[1] ?? '';
+  if (!shape || !EVENTSTORE_SCHEMES.includes(scheme)) {
     throw new StoreConfigError(
-      `EVENTSTORE_URL '${shown}': ${scheme}:// is the scheme of @kurrent/kurrentdb-client; this service ` +
-        `uses @eventstore/db-client 6, whose connection strings start with esdb:// or esdb+discover:// ` +
+      `EVENTSTORE_URL '${shown}' must start with kurrentdb://, kurrentdb+discover://, esdb:// or esdb+discover:// ` +
         `(e.g. ${EVENTSTORE_EXAMPLE})`,
     );
   }
-  if (!shape || (scheme !== 'esdb' && scheme !== 'esdb+discover')) {
+  const credentials = shape[2];
+  if (credentials !== undefined && !/^[^:@]+:[^:@]+$/.test(credentials)) {
     throw new StoreConfigError(
-      `EVENTSTORE_URL '${shown}' must start with esdb:// or esdb+discover:// (e.g. ${EVENTSTORE_EXAMPLE})`,
+      `EVENTSTORE_URL '${shown}': the client reads credentials only as user:password@, with no further : or @; ` +
+        `percent-encode them in the user name and password (: as %3A, @ as %40)`,
     );
   }
-  checkHosts('EVENTSTORE_URL', shown, shape[2] ?? '', EVENTSTORE_EXAMPLE);
-  if (shape[3] !== undefined && shape[3] !== '/') {
+  const hosts = shape[3] ?? '';
+  if (hosts.includes('[')) {
+    throw new StoreConfigError(
+      `EVENTSTORE_URL '${shown}': the KurrentDB client cannot parse IPv6 addresses; use a host name that resolves to it`,
+    );
+  }
+  checkHosts('EVENTSTORE_URL', shown, hosts, EVENTSTORE_EXAMPLE);
+  if (shape[4] !== undefined && shape[4] !== '/') {
     throw new StoreConfigError(`EVENTSTORE_URL '${shown}' must not have a path (e.g. ${EVENTSTORE_EXAMPLE})`);
+  }
+  checkEventStoreOptions(shown, new URLSearchParams(shape[5] ?? ''));
+}
+
+const BOOLEAN_OPTIONS = ['tls', 'tlsverifycert'];
+const INTEGER_OPTIONS = ['maxdiscoverattempts', 'defaultdeadline', 'discoveryinterval', 'gossiptimeout', 'keepaliveinterval', 'keepalivetimeout'];
+const TEXT_OPTIONS = ['connectionname', 'nodepreference', 'tlscafile', 'usercertfile', 'userkeyfile'];
+const NODE_PREFERENCES = ['leader', 'follower', 'random', 'readonlyreplica'];
+
+/** The client matches option names ignoring case, - and _; it ignores unknown ones with only a console warning. */
+function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
+  for (const [key, value] of query) {
+    const name = key.toLowerCase().replace(/[_-]/g, '');
+    if (name === 'throwonappendfailure') {
+      throw new StoreConfigError(
+        `EVENTSTORE_URL '${shown}': throwOnAppendFailure is set by the service (a failed append must raise), not by the URL`,
+      );
+    }
+    if (BOOLEAN_OPTIONS.includes(name) && value !== 'true' && value !== 'false') {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be true or false`);
+    }
+    if (INTEGER_OPTIONS.includes(name) && !/^-?\d+$/.test(value)) {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be a whole number of milliseconds (or attempts)`);
+    }
+    if (!BOOLEAN_OPTIONS.includes(name) && !INTEGER_OPTIONS.includes(name) && !TEXT_OPTIONS.includes(name)) {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} is not an option the KurrentDB client knows`);
+    }
+    if (name === 'nodepreference' && !NODE_PREFERENCES.includes(value.toLowerCase().replace(/[_-]/g, ''))) {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be leader, follower, random or read_only_replica`);
+    }
+    if (name === 'tlscafile' && !existsSync(value)) {
+      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': tlsCAFile ${value} does not exist`);
+    }
   }
 }
 
@@ -81,11 +134,11 @@ function checkMongoUrl(url: string): void {
       `MONGODB_URL '${shown}' must start with mongodb:// or mongodb+srv:// (e.g. ${MONGODB_EXAMPLE})`,
     );
   }
-  const hosts = checkHosts('MONGODB_URL', shown, shape[2] ?? '', MONGODB_EXAMPLE);
+  const hosts = checkHosts('MONGODB_URL', shown, shape[3] ?? '', MONGODB_EXAMPLE);
   if (scheme === 'mongodb+srv' && (hosts.length !== 1 || hosts[0]?.port !== undefined)) {
     throw new StoreConfigError(`MONGODB_URL '${shown}': mongodb+srv:// takes exactly one host name and no port`);
   }
-  const database = decodeURIComponent((shape[3] ?? '').replace(/^\//, ''));
+  const database = decodeURIComponent((shape[4] ?? '').replace(/^\//, ''));
   if (database === '') {
     throw new StoreConfigError(
       `MONGODB_URL '${shown}' must name the database in its path (e.g. ${MONGODB_EXAMPLE})`,
@@ -96,6 +149,25 @@ function checkMongoUrl(url: string): void {
     throw new StoreConfigError(
       `MONGODB_URL '${shown}': '${database}' is not a valid MongoDB database name ` +
         `(fewer than 64 bytes, none of / \\ . " $ * < > : | ? or space)`,
+    );
+  }
+  checkMongoParses(url, shown);
+}
+
+/**
+ * The driver's own parser, which constructing a client runs without connecting: what it refuses
+ * (an unescaped : or @ in the password, an unknown option) would otherwise fail every start-up
+ * attempt until the budget runs out.
+ */
+function checkMongoParses(url: string, shown: string): void {
+  try {
+    new MongoClient(url);
+  } catch (error) {
+    // Not only the driver's MongoParseError: its URL parser throws a class of the same name of its own.
+    if (!(error instanceof Error)) throw error;
+    throw new StoreConfigError(
+      `MONGODB_URL '${shown}': the MongoDB driver cannot parse it (${error.message}); ` +
+        `percent-encode : / ? # [ ] @ in the user name and password`,
     );
   }
 }

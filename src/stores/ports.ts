@@ -16,6 +16,16 @@ export const START: Position = '';
 /** Expected revision of a stream before an append: the last event's revision, or a condition. */
 export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
 
+/**
+ * The expected revision for appending after `events`, the stream as read: the last event's own
+ * revision, not the number of events read, which differs once a stream has been truncated
+ * (KurrentDB's $maxCount, $tb or a soft delete).
+ */
+export function expectedRevisionAfter(events: readonly { revision: number }[]): ExpectedRevision {
+  const last = events[events.length - 1];
+  return last === undefined ? 'no_stream' : last.revision;
+}
+
 export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
 
 export interface EventMetadata {
@@ -33,6 +43,11 @@ export interface NewEvent<Type extends string = string, Data = Record<string, un
   type: Type;
   data: Data;
   metadata: EventMetadata;
+  /**
+   * The event's id, a UUID (see eventIds in ./event-ids). An append retried with the same ids
+   * after an unknown outcome is recognised and applied once. The adapter draws one when absent.
+   */
+  id?: string;
 }
 
 export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>>
@@ -62,6 +77,25 @@ export class WrongExpectedVersion extends Error {
   }
 }
 
+/** The stream was deleted (soft-deleted and then truncated, or tombstoned): nothing can be appended to it. */
+export class StreamDeleted extends Error {
+  constructor(readonly stream: string) {
+    super(`stream ${stream} has been deleted`);
+    this.name = 'StreamDeleted';
+  }
+}
+
+/**
+ * The store did not answer in time, or could not be reached, after the adapter's own retries.
+ * For an append, whether it took effect is unknown: the same ids make a later retry safe.
+ */
+export class StoreUnavailable extends Error {
+  constructor(readonly operation: string, options?: { cause?: unknown }) {
+    super(`${operation}: the store is unavailable`, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
 /** A position this store cannot interpret: ill-formed, or from another kind of store. */
 export class InvalidPosition extends RangeError {
   constructor(readonly position: Position, detail: string) {
@@ -74,6 +108,17 @@ export interface ReadStreamOptions {
   /** 'backwards' reads from the last event towards the first. */
   direction?: 'forwards' | 'backwards';
   maxCount?: number;
+}
+
+/**
+ * Told when a subscription's connection to the store comes and goes, so that a consumer keeping a
+ * replica can tell how long it has not heard from the store. The embedded store never drops.
+ */
+export interface SubscriptionObserver {
+  /** The store confirmed the subscription: what is committed from now on will be delivered. */
+  onLive?(): void;
+  /** The connection was lost; the adapter subscribes again after `retryInMs`. */
+  onDropped?(error: unknown, retryInMs: number): void;
 }
 
 export interface EventStore {
@@ -89,9 +134,10 @@ export interface EventStore {
   /**
    * Every event strictly after `from`, in commit order, then each new one as it is committed.
    * Pull-based: the adapter reads ahead only as far as the consumer pulls. Ends when the
-   * iterator's return() is called or the signal aborts.
+   * iterator's return() is called or the signal aborts. Fails with InvalidPosition when `from`
+   * is after the head of the log (a checkpoint from another or a restored database).
    */
-  subscribeAll(from: Position, signal?: AbortSignal): AsyncIterable<RecordedEvent>;
+  subscribeAll(from: Position, signal?: AbortSignal, observer?: SubscriptionObserver): AsyncIterable<RecordedEvent>;
   /** Position of the last event in the global log, START when empty. */
   headPosition(): Promise<Position>;
   close(): Promise<void>;

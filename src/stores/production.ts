@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
+import { BACKWARDS, END, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { redactUrl, type ProductionStoreConfig } from './config';
 import { STARTUP_BACKOFF, backoffDelay } from './eventstoredb/backoff';
 import { EventStoreDbEventStore, type StoreLog } from './eventstoredb/event-store';
+import { drainWithin } from './eventstoredb/timeouts';
 import { openMongoStores, type MongoStores } from './mongodb';
 import { mongoRateLimits } from './mongodb/rate-limits';
 import type { StoreHealth, Stores } from './ports';
@@ -12,7 +13,7 @@ const STARTUP_BUDGET_MS = 30_000;
 const HEALTH_TIMEOUT_MS = 2_000;
 
 /**
- * Connects to EventStoreDB and MongoDB, retrying each on the start-up back-off for about 30 s,
+ * Connects to KurrentDB (or EventStoreDB) and MongoDB, retrying each on the start-up back-off for about 30 s,
  * then fails with an error naming every server that stayed unreachable.
  */
 export async function openProductionStores(config: ProductionStoreConfig, log?: StoreLog): Promise<Stores> {
@@ -25,7 +26,7 @@ export async function openProductionStores(config: ProductionStoreConfig, log?: 
   };
   const { eventStoreUrl, mongoUrl } = config;
   const [events, mongo] = await Promise.allSettled([
-    retryStartup(`EventStoreDB at ${redactUrl(eventStoreUrl)}`, () => connectEventStore(eventStoreUrl), deps),
+    retryStartup(`KurrentDB at ${redactUrl(eventStoreUrl)}`, () => connectEventStore(eventStoreUrl), deps),
     retryStartup(`MongoDB at ${redactUrl(mongoUrl)}`, () => openMongoStores(mongoUrl), deps),
   ]);
   if (events.status === 'rejected' || mongo.status === 'rejected') {
@@ -37,7 +38,7 @@ export async function openProductionStores(config: ProductionStoreConfig, log?: 
   return productionStores(events.value, mongo.value, log);
 }
 
-function productionStores(client: EventStoreDBClient, mongo: MongoStores, log?: StoreLog): Stores {
+function productionStores(client: KurrentDBClient, mongo: MongoStores, log?: StoreLog): Stores {
   const events = new EventStoreDbEventStore(client, { log });
   return {
     events,
@@ -94,8 +95,8 @@ export async function retryStartup<T>(server: string, attempt: () => Promise<T>,
 }
 
 /** The client connects lazily: a one-event read proves the server answers and lets us read $all. */
-async function connectEventStore(url: string): Promise<EventStoreDBClient> {
-  const client = EventStoreDBClient.connectionString(url);
+async function connectEventStore(url: string): Promise<KurrentDBClient> {
+  const client = KurrentDBClient.connectionString(url);
   try {
     await pingEventStore(client, HEALTH_TIMEOUT_MS * 2);
     return client;
@@ -105,19 +106,9 @@ async function connectEventStore(url: string): Promise<EventStoreDBClient> {
   }
 }
 
-/** The client ignores the `deadline` option on streaming reads, so the time limit is ours. */
-async function pingEventStore(client: EventStoreDBClient, timeoutMs: number): Promise<void> {
-  const read = client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
-  const timer = setTimeout(() => read.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  try {
-    for await (const _event of read) {
-      // Draining is the probe.
-    }
-  } finally {
-    clearTimeout(timer);
-    // Rejects when the call never started, which needs no cancelling.
-    await read.cancel().catch(() => undefined);
-  }
+/** The client's reads take no deadline (the native bridge ignores it), so drainWithin sets one. */
+async function pingEventStore(client: KurrentDBClient, timeoutMs: number): Promise<void> {
+  await drainWithin(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }), timeoutMs, 'ping');
 }
 
 async function probe(name: string, check: () => Promise<void>): Promise<StoreHealth> {

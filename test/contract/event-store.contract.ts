@@ -9,6 +9,7 @@ import {
   type Position,
   type RecordedEvent,
 } from '../../src/stores/ports';
+import { eventIdContract } from './event-ids.contract';
 import { StoreFixture, useStore } from './fixture';
 
 /** Longer than any adapter's poll interval: a subscription has surely caught up and is waiting. */
@@ -89,6 +90,7 @@ export function eventStoreContract(
   open: () => Promise<StoreFixture<EventStore>>,
 ): void {
   const store = useStore(open);
+  eventIdContract(store);
 
   describe('append and expected revision', () => {
     it('appends to a new stream with no_stream', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EventStoreDBClient } from '@eventstore/db-client';
+import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
 import { openMongoStores } from '../../src/stores/mongodb';
 import { mongoRateLimits } from '../../src/stores/mongodb/rate-limits';
@@ -16,19 +16,22 @@ const eventStoreUrl = process.env.EVENTSTORE_URL?.trim() || undefined;
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
 
 function skipped(suite: string, variable: string, example: string): void {
-  process.stdout.write(`SKIPPED ${suite} contract suite: set ${variable}=${example} to run it\n`);
+  process.stdout.write(
+    `SKIPPED ${suite} contract suite: ${variable} is not set, so there is no server to run it against; ` +
+      `set ${variable}=${example} to run it\n`,
+  );
 }
 
-if (!eventStoreUrl) skipped('eventstoredb', 'EVENTSTORE_URL', 'esdb://localhost:2113?tls=false');
+if (!eventStoreUrl) skipped('kurrentdb', 'EVENTSTORE_URL', 'kurrentdb://localhost:2113?tls=false');
 if (!mongoUrl) {
   skipped('mongodb document store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb session store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb rate limits', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
 }
 
-(eventStoreUrl ? describe : describe.skip)('EventStoreDB event store', () => {
+(eventStoreUrl ? describe : describe.skip)('KurrentDB event store', () => {
   eventStoreContract(async () => {
-    const store = new EventStoreDbEventStore(EventStoreDBClient.connectionString(eventStoreUrl ?? ''));
+    const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(eventStoreUrl ?? ''));
     return { store, teardown: () => store.close() };
   });
 });

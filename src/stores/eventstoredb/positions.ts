@@ -1,4 +1,4 @@
-import type { Position as ClientPosition } from '@eventstore/db-client';
+import type { Position as ClientPosition } from '@kurrent/kurrentdb-client';
 import { InvalidPosition, type Position } from '../ports';
 
 /**

@@ -3,12 +3,12 @@ import {
   NO_STREAM,
   STREAM_EXISTS,
   WrongExpectedVersionError,
-  type AppendExpectedRevision,
-  type CurrentRevision,
-} from '@eventstore/db-client';
+  type AppendStreamState,
+  type CurrentStreamState,
+} from '@kurrent/kurrentdb-client';
 import { WrongExpectedVersion, type ExpectedRevision } from '../ports';
 
-export function toClientExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+export function toClientStreamState(expected: ExpectedRevision): AppendStreamState {
   switch (expected) {
     case 'no_stream':
       return NO_STREAM;
@@ -36,20 +36,20 @@ export function toPortRevision(revision: bigint): number {
  * Servers before 21.10 report the actual version in gRPC metadata, where a missing stream may
  * arrive as a negative number rather than as no_stream: both mean the stream does not exist.
  */
-export function toPortActualRevision(current: CurrentRevision): number | 'no_stream' {
+export function toPortActualRevision(current: CurrentStreamState): number | 'no_stream' {
   if (current === NO_STREAM || current < 0n) return 'no_stream';
   return toPortRevision(current);
 }
 
 /**
- * The port's error carries the condition the caller asked for: the client's own
- * `expectedVersion` is, on older servers, a raw number in which conditions are negative codes.
+ * The port's error carries the condition the caller asked for: the client's own `expectedState`
+ * is, on older servers, decoded from a raw number in which conditions are negative codes.
  */
 export function toPortWrongExpectedVersion(
   error: WrongExpectedVersionError,
   expected: ExpectedRevision,
 ): WrongExpectedVersion {
-  return new WrongExpectedVersion(error.streamName, expected, toPortActualRevision(error.actualVersion));
+  return new WrongExpectedVersion(error.streamName, expected, toPortActualRevision(error.actualState));
 }
 
 export function isClientWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {

@@ -31,6 +31,23 @@ interface CheckpointRecord {
 }
 
 const DUPLICATE_KEY = 11000;
+const NAMESPACE_NOT_FOUND = 26;
+/** Server-side limit on each read: a slow query fails instead of holding a request. */
+const READ_MAX_TIME_MS = 10_000;
+/**
+ * A find returns at most this many documents, or fails saying so rather than truncating in
+ * silence or filling the process's memory. Replicas (the key ring) load whole collections with
+ * find, so the bound is far above any collection this service keeps (a key ring of 100 000 keys
+ * is about 50 MB); a collection near it needs paging, which the port does not offer yet.
+ */
+export const FIND_LIMIT = 100_000;
+
+export class TooManyDocuments extends Error {
+  constructor(collection: string, where: Record<string, Scalar>) {
+    super(`find in ${collection} where ${JSON.stringify(where)} matches more than ${FIND_LIMIT} documents`);
+    this.name = 'TooManyDocuments';
+  }
+}
 const CHECKPOINTS = 'checkpoints';
 
 /**
@@ -54,7 +71,7 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
-    const record = await this.collection(collection).findOne({ _id: id });
+    const record = await this.collection(collection).findOne({ _id: id }, { maxTimeMS: READ_MAX_TIME_MS });
     if (!record || record.doc === null) return null;
     return { id: record._id, doc: record.doc as Doc, position: record.position };
   }
@@ -65,9 +82,19 @@ export class MongoDocumentStore implements DocumentStore {
   ): Promise<StoredDocument<Doc>[]> {
     const filter: Record<string, unknown> = { doc: { $ne: null } };
     for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
+    const [first] = Object.keys(where);
     const records = await this.collection(collection)
-      .find(filter as Filter<ReadModelRecord>, { projection: { doc: 1, position: 1 }, sort: { sort_key: 1, _id: 1 } })
+      .find(filter as Filter<ReadModelRecord>, {
+        projection: { doc: 1, position: 1 },
+        sort: { sort_key: 1, _id: 1 },
+        // The index that serves both the first equality and the sort (ensureCollections makes it),
+        // so the server never sorts in memory; the other fields filter the index's matches.
+        hint: first === undefined ? 'sort_key' : `doc.${first}`,
+        limit: FIND_LIMIT + 1,
+        maxTimeMS: READ_MAX_TIME_MS,
+      })
       .toArray();
+    if (records.length > FIND_LIMIT) throw new TooManyDocuments(collection, where);
     return records.map((record) => ({ id: record._id, doc: record.doc as Doc, position: record.position }));
   }
 
@@ -81,7 +108,7 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async checkpoint(projection: string): Promise<Position> {
-    const record = await this.checkpoints().findOne({ _id: projection });
+    const record = await this.checkpoints().findOne({ _id: projection }, { maxTimeMS: READ_MAX_TIME_MS });
     return record?.position ?? START;
   }
 
@@ -96,7 +123,13 @@ export class MongoDocumentStore implements DocumentStore {
    * collections cannot be renamed), then the checkpoint follows.
    */
   async replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void> {
-    await this.collection(source).rename(this.collection(target).collectionName, { dropTarget: true });
+    try {
+      await this.collection(source).rename(this.collection(target).collectionName, { dropTarget: true });
+    } catch (error) {
+      // A retry after the rename succeeded but the checkpoint did not: the source is gone, the
+      // target has its documents; only the checkpoint is left to move.
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+    }
     await this.moveCheckpoint(checkpoint);
   }
 

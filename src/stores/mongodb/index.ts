@@ -21,9 +21,20 @@ export interface OpenMongoOptions {
   serverSelectionTimeoutMS?: number;
 }
 
+/**
+ * Time limits on every operation. The driver's timeoutMS (CSOT) is deprecated and ignored by
+ * driver 7, so the bounds are the older ones: finding a usable server (long enough to ride out a
+ * replica-set election, about 12 s), a socket that stops answering, and a server-side maxTimeMS
+ * on each read (document-store.ts).
+ */
+export const MONGO_TIMEOUTS = { serverSelectionTimeoutMS: 15_000, socketTimeoutMS: 20_000, connectTimeoutMS: 10_000 };
+
 /** Connects once; the document and session stores share the client, which close() ends. */
 export async function openMongoStores(url: string, options: OpenMongoOptions = {}): Promise<MongoStores> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5_000 });
+  const client = new MongoClient(url, {
+    ...MONGO_TIMEOUTS,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_TIMEOUTS.serverSelectionTimeoutMS,
+  });
   await client.connect();
   try {
     const db = client.db(options.databaseName);

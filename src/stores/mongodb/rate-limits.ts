@@ -1,8 +1,9 @@
 import type { Db } from 'mongodb';
-import { RateLimiterMemory, RateLimiterMongo, RLWrapperTimeouts, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterMongo, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { StoreLog } from '../eventstoredb/event-store';
 import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
-import { libraryOptions, rateLimiterOver } from '../rate-limiter';
+import { libraryOptions } from '../rate-limiter';
+import { standInWhileSlow } from './stand-in-count';
 
 const COLLECTION = 'rate_limits';
 /** A count MongoDB has not answered by then is made in memory instead: a partner call must not wait on an outage. */
@@ -26,11 +27,6 @@ class CountingInMemoryMeanwhile extends RateLimiterMemory {
   override consume(key: string | number, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes> {
     this.degraded();
     return super.consume(key, points, options);
-  }
-
-  override delete(key: string | number, options?: Record<string, unknown>): Promise<boolean> {
-    this.degraded();
-    return super.delete(key, options);
   }
 
   private degraded(): void {
@@ -63,14 +59,7 @@ export function mongoRateLimits(db: Db, log?: StoreLog): RateLimits {
         inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
       });
       await counter.createIndexes();
-      return rateLimiterOver(
-        new RLWrapperTimeouts({
-          limiter: counter,
-          timeoutMs: ANSWER_WITHIN_MS,
-          blockDuration: options.blockDuration,
-          insuranceLimiter: new CountingInMemoryMeanwhile(options, log),
-        }),
-      );
+      return standInWhileSlow(counter, new CountingInMemoryMeanwhile(options, log), ANSWER_WITHIN_MS);
     },
   };
 }

@@ -12,6 +12,7 @@ const SCHEMA = `
     type     TEXT    NOT NULL,
     data     TEXT    NOT NULL,
     metadata TEXT    NOT NULL,
+    id       TEXT,
     UNIQUE (stream, revision)
   );
   CREATE TABLE IF NOT EXISTS documents (
@@ -33,6 +34,16 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at);
 `;
 
+/**
+ * Files written before event ids had none: the column is added, NULL for those events, and a
+ * unique index (which allows many NULLs) makes an id name one event only.
+ */
+function addEventIds(db: Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
+  if (!columns.some((column) => column.name === 'id')) db.exec('ALTER TABLE events ADD COLUMN id TEXT');
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS events_id ON events (id)');
+}
+
 /** Opens (creating if missing) the database file that the SQLite adapters share. */
 export function openDatabase(file: string): Database {
   mkdirSync(dirname(file), { recursive: true });
@@ -45,7 +56,10 @@ export function openDatabase(file: string): Database {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     // Immediate, so that processes opening a new file at the same moment create the schema in turn.
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      addEventIds(db);
+    }).immediate();
     return db;
   } catch (error) {
     db.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Statement, Transaction } from 'better-sqlite3';
 import {
   InvalidPosition,
@@ -11,6 +12,7 @@ import {
   type Position,
   type ReadStreamOptions,
   type RecordedEvent,
+  type SubscriptionObserver,
 } from '../ports';
 import type { Database } from './database';
 
@@ -65,7 +67,8 @@ function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): bo
 
 export class SqliteEventStore implements EventStore {
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
-  private readonly insert: Statement<[string, number, string, string, string]>;
+  private readonly insert: Statement<[string, number, string, string, string, string]>;
+  private readonly byId: Statement<[string], { stream: string; revision: number; position: number }>;
   private readonly forwards: Statement<[string, number], EventRow>;
   private readonly backwards: Statement<[string, number], EventRow>;
   private readonly after: Statement<[number, number], EventRow>;
@@ -83,13 +86,16 @@ export class SqliteEventStore implements EventStore {
   constructor(db: Database) {
     this.lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream = ?');
     this.insert = db.prepare(
-      'INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO events (stream, revision, type, data, metadata, id) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    this.byId = db.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
     this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
     this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
     this.after = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
+      const earlier = this.appendedBefore(stream, events, expected);
+      if (earlier) return earlier;
       const last = this.lastRevision.get(stream)?.revision ?? null;
       const actual = last ?? 'no_stream';
       if (!satisfies(expected, actual)) throw new WrongExpectedVersion(stream, expected, actual);
@@ -99,7 +105,8 @@ export class SqliteEventStore implements EventStore {
         revision += 1;
         const data = JSON.stringify(event.data);
         const metadata = JSON.stringify(event.metadata);
-        sequence = Number(this.insert.run(stream, revision, event.type, data, metadata).lastInsertRowid);
+        const id = event.id ?? randomUUID();
+        sequence = Number(this.insert.run(stream, revision, event.type, data, metadata, id).lastInsertRowid);
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
@@ -115,6 +122,27 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
+  /**
+   * The answer of an earlier append of these very events (same ids, same stream, in order), as
+   * KurrentDB answers a retried write: the same result, nothing appended twice. Ids that name
+   * other events, or only some of these, are a conflict. Runs inside the append's transaction.
+   */
+  private appendedBefore(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult | null {
+    const first = events[0]?.id;
+    const found = first === undefined ? undefined : this.byId.get(first);
+    if (!found) return null;
+    const rows = events.map((event) => (event.id === undefined ? undefined : this.byId.get(event.id)));
+    const startsWhereExpected = typeof expected !== 'number' || found.revision === expected + 1;
+    const same = rows.every(
+      (row, index) => row !== undefined && row.stream === stream && row.revision === found.revision + index,
+    );
+    if (!same || !startsWhereExpected || (expected === 'no_stream' && found.revision !== 0)) {
+      throw new WrongExpectedVersion(stream, expected, this.lastRevision.get(stream)?.revision ?? 'no_stream');
+    }
+    const last = rows[rows.length - 1] as { revision: number; position: number };
+    return { nextExpectedRevision: last.revision, position: encodePosition(last.position) };
+  }
+
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const statement = options.direction === 'backwards' ? this.backwards : this.forwards;
     // LIMIT -1 is SQLite's "no limit".
@@ -125,7 +153,13 @@ export class SqliteEventStore implements EventStore {
     return this.readAfter(from, maxCount);
   }
 
-  async *subscribeAll(from: Position, signal?: AbortSignal): AsyncIterable<RecordedEvent> {
+  /** The file is always there: the observer hears once that the subscription is live, and never of a drop. */
+  async *subscribeAll(from: Position, signal?: AbortSignal, observer?: SubscriptionObserver): AsyncIterable<RecordedEvent> {
+    const head = await this.headPosition();
+    if (from > head) {
+      throw new InvalidPosition(from, `after the head of the log (${head || 'empty'}): a checkpoint from another database`);
+    }
+    observer?.onLive?.();
     let last = from;
     while (!this.closed && !signal?.aborted) {
       const appendsBeforeRead = this.appends;

@@ -39,7 +39,9 @@ describe('store configuration', () => {
     'esdb://admin:changeit@localhost:2113?tls=true&tlsVerifyCert=false',
     'esdb+discover://cluster.example.com:2113',
     'esdb://node1:2113,node2:2113,node3:2113?nodePreference=leader',
-    'esdb://[::1]:2113/?tls=false',
+    'kurrentdb://localhost:2113/?tls=false',
+    'kurrentdb://admin:pa%3Ass%40word@localhost:2113?tls=true&tlsVerifyCert=false&defaultDeadline=5000',
+    'kurrentdb+discover://cluster.example.com:2113',
   ])('accepts the event store URL %s', (url) => {
     expect(parseStoreConfig({ EVENTSTORE_URL: url, MONGODB_URL: MONGO })).toMatchObject({ eventStoreUrl: url });
   });
@@ -59,25 +61,53 @@ describe('store configuration', () => {
     );
     expect(failure({ MONGODB_URL: MONGO })).toBe(
       'MONGODB_URL is set but EVENTSTORE_URL is missing: the production stores need both ' +
-        '(e.g. EVENTSTORE_URL=esdb://localhost:2113?tls=false); unset MONGODB_URL to run embedded',
+        '(e.g. EVENTSTORE_URL=kurrentdb://localhost:2113?tls=false); unset MONGODB_URL to run embedded',
     );
   });
 
   it('explains the event store URL schemes this client reads', () => {
     expect(failure({ EVENTSTORE_URL: 'http://localhost:2113', MONGODB_URL: MONGO })).toBe(
-      "EVENTSTORE_URL 'http://localhost:2113' must start with esdb:// or esdb+discover:// (e.g. esdb://localhost:2113?tls=false)",
+      "EVENTSTORE_URL 'http://localhost:2113' must start with kurrentdb://, kurrentdb+discover://, esdb:// or esdb+discover:// " +
+        '(e.g. kurrentdb://localhost:2113?tls=false)',
     );
-    expect(failure({ EVENTSTORE_URL: 'localhost:2113', MONGODB_URL: MONGO })).toContain('must start with esdb://');
-    expect(failure({ EVENTSTORE_URL: 'kurrentdb://localhost:2113?tls=false', MONGODB_URL: MONGO })).toBe(
-      "EVENTSTORE_URL 'kurrentdb://localhost:2113?tls=false': kurrentdb:// is the scheme of @kurrent/kurrentdb-client; " +
-        'this service uses @eventstore/db-client 6, whose connection strings start with esdb:// or esdb+discover:// ' +
-        '(e.g. esdb://localhost:2113?tls=false)',
-    );
+    expect(failure({ EVENTSTORE_URL: 'localhost:2113', MONGODB_URL: MONGO })).toContain('must start with kurrentdb://');
+  });
+
+  it.each([
+    ['kurrentdb://admin@localhost:2113', 'the client reads credentials only as user:password@'],
+    ['kurrentdb://admin:pa:ss@localhost:2113', 'percent-encode them in the user name and password (: as %3A, @ as %40)'],
+    ['kurrentdb://admin:p@ss@localhost:2113', 'with no further : or @'],
+    ['kurrentdb://[::1]:2113?tls=false', 'the KurrentDB client cannot parse IPv6 addresses; use a host name that resolves to it'],
+    ['kurrentdb://localhost:2113?tls=yes', 'tls must be true or false'],
+    ['KURRENTDB://localhost:2113', 'must start with kurrentdb://'],
+    ['kurrentdb://localhost:2113?nodePreference=nearest', 'nodePreference must be leader, follower, random or read_only_replica'],
+    ['kurrentdb://localhost:2113?defaultDeadline=5s', 'defaultDeadline must be a whole number'],
+    ['kurrentdb://localhost:2113?tlsVerifyCerts=false', 'tlsVerifyCerts is not an option the KurrentDB client knows'],
+    ['kurrentdb://localhost:2113?throwOnAppendFailure=false', 'throwOnAppendFailure is set by the service'],
+    ['kurrentdb://localhost:2113?tlsCAFile=/nowhere/ca.pem', 'tlsCAFile /nowhere/ca.pem does not exist'],
+  ])('refuses %s, which the client would misread or refuse, and says why', (url, why) => {
+    expect(failure({ EVENTSTORE_URL: url, MONGODB_URL: MONGO })).toContain(why);
+  });
+
+  it('never shows a password, even one with an unencoded @', () => {
+    const message = failure({ EVENTSTORE_URL: 'kurrentdb://admin:p@ss@localhost:2113', MONGODB_URL: MONGO });
+    expect(message).toContain("'kurrentdb://localhost:2113'");
+    expect(message).not.toMatch(/ss@|admin/);
+  });
+
+  it.each([
+    ['mongodb://app:pa:ss@localhost/platform', 'Password contains unescaped characters'],
+    ['mongodb://localhost/platform?authSorce=admin', 'option authsorce is not supported'],
+  ])('refuses %s with the MongoDB driver own reason', (url, why) => {
+    const message = failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: url });
+    expect(message).toContain('the MongoDB driver cannot parse it');
+    expect(message).toContain(why);
+    expect(message).not.toContain('pa:ss');
   });
 
   it('rejects an event store URL without a usable host, or with a path', () => {
     expect(failure({ EVENTSTORE_URL: 'esdb://?tls=false', MONGODB_URL: MONGO })).toBe(
-      "EVENTSTORE_URL 'esdb://?tls=false' names no host (e.g. esdb://localhost:2113?tls=false)",
+      "EVENTSTORE_URL 'esdb://?tls=false' names no host (e.g. kurrentdb://localhost:2113?tls=false)",
     );
     expect(failure({ EVENTSTORE_URL: 'esdb://localhost:99999', MONGODB_URL: MONGO })).toBe(
       "EVENTSTORE_URL 'esdb://localhost:99999': port 99999 is outside 1-65535",
@@ -86,7 +116,7 @@ describe('store configuration', () => {
       "EVENTSTORE_URL 'esdb://localhost:21x3': 'localhost:21x3' is not a host[:port]",
     );
     expect(failure({ EVENTSTORE_URL: 'esdb://localhost:2113/streams', MONGODB_URL: MONGO })).toBe(
-      "EVENTSTORE_URL 'esdb://localhost:2113/streams' must not have a path (e.g. esdb://localhost:2113?tls=false)",
+      "EVENTSTORE_URL 'esdb://localhost:2113/streams' must not have a path (e.g. kurrentdb://localhost:2113?tls=false)",
     );
   });
 

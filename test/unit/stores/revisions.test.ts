@@ -1,8 +1,8 @@
-import { ANY, NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError } from '@eventstore/db-client';
+import { ANY, NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
 import { WrongExpectedVersion } from '../../../src/stores/ports';
 import {
   isClientWrongExpectedVersion,
-  toClientExpectedRevision,
+  toClientStreamState,
   toPortActualRevision,
   toPortRevision,
   toPortWrongExpectedVersion,
@@ -17,11 +17,11 @@ describe('expected revision, port to client', () => {
     [41, 41n],
     [Number.MAX_SAFE_INTEGER, BigInt(Number.MAX_SAFE_INTEGER)],
   ] as const)('maps %p to %p', (port, client) => {
-    expect(toClientExpectedRevision(port)).toBe(client);
+    expect(toClientStreamState(port)).toBe(client);
   });
 
   it.each([-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])('rejects %p', (revision) => {
-    expect(() => toClientExpectedRevision(revision)).toThrow(RangeError);
+    expect(() => toClientStreamState(revision)).toThrow(RangeError);
   });
 });
 

@@ -1,0 +1,150 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  excludeSystemEvents,
+  START as CLIENT_START,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type KurrentDBClient,
+  type ReadPosition,
+} from '@kurrent/kurrentdb-client';
+import { InvalidPosition, START, type Position, type RecordedEvent, type SubscriptionObserver } from '../ports';
+import { RESUBSCRIBE_BACKOFF, backoffDelay } from './backoff';
+import { decodePosition, encodePosition } from './positions';
+import { isSystemEvent, toRecorded } from './reads';
+
+/** Events the client's subscription stream holds before back-pressure reaches the server. */
+const SUBSCRIPTION_BUFFER = 64;
+/**
+ * A subscription must stay up this long before its back-off starts again from the first step:
+ * one the server confirms and then fails at once would otherwise be retried every 100-200 ms.
+ */
+export const STABLE_AFTER_MS = 30_000;
+
+/** The subset of a pino logger the adapters use. */
+export interface StoreLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface FollowOptions {
+  log?: StoreLog;
+  /** Jitter source for resubscribe back-off; Math.random unless given. */
+  random?: () => number;
+  now?: () => number;
+  observer?: SubscriptionObserver;
+}
+
+/**
+ * Pulls from the client's subscription one event at a time, so events are handled strictly in
+ * order and the client buffers at most SUBSCRIPTION_BUFFER events before gRPC flow control
+ * holds the server back. The client never re-establishes a dropped subscription: this does,
+ * after a back-off that grows until a subscription has stayed up STABLE_AFTER_MS, from the last
+ * event delivered (subscription positions are exclusive), and tells the observer of each drop.
+ * Before each subscription it checks `resumeAfter` against the head of the log: a position past
+ * it would wait silently for events that will never come, so it fails loudly instead.
+ */
+export async function* followAll(
+  client: KurrentDBClient,
+  from: Position,
+  stop: AbortSignal,
+  head: () => Promise<Position>,
+  options: FollowOptions = {},
+): AsyncGenerator<RecordedEvent> {
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  let resumeAfter = from;
+  let attempt = 0;
+  while (!stop.aborted) {
+    let failure: unknown;
+    let upSince: number | undefined;
+    const checked = await checkAgainstHead(resumeAfter, head);
+    if ('failure' in checked) failure = checked.failure;
+    else {
+      const subscription = client.subscribeToAll(
+        { fromPosition: toReadPosition(resumeAfter), filter: excludeSystemEvents() },
+        { highWaterMark: SUBSCRIPTION_BUFFER },
+      );
+      subscription.once('confirmation', () => {
+        upSince = now();
+        options.observer?.onLive?.();
+      });
+      // A cancelled gRPC call does not always end the client's stream; destroying it does.
+      const end = () => subscription.destroy();
+      stop.addEventListener('abort', end, { once: true });
+      try {
+        const iterator = subscription[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await pull(iterator);
+          if ('dropped' in next) {
+            failure = next.dropped;
+            break;
+          }
+          if (next.done) break;
+          const { event } = next.value;
+          // The server-side filter already excludes $-types; system streams are excluded too,
+          // as some server versions wrote checkpoint events without the $ prefix.
+          if (!event || isSystemEvent(event)) continue;
+          const position = encodePosition(event.position);
+          const recorded = toRecorded(event, position);
+          resumeAfter = position;
+          yield recorded;
+        }
+      } finally {
+        stop.removeEventListener('abort', end);
+        await release(subscription);
+      }
+    }
+    if (stop.aborted) return;
+    if (upSince !== undefined && now() - upSince >= STABLE_AFTER_MS) attempt = 0;
+    const wait = backoffDelay(attempt++, RESUBSCRIBE_BACKOFF, random);
+    options.observer?.onDropped?.(failure, wait);
+    options.log?.warn(
+      { err: failure, resumeAfter, attempt, retryInMs: Math.round(wait) },
+      'KurrentDB subscription to $all dropped; resubscribing',
+    );
+    // Rejects only when `stop` aborts, which the loop condition then handles.
+    await delay(wait, undefined, { signal: stop }).catch(() => undefined);
+  }
+}
+
+/**
+ * Throws InvalidPosition when `position` is after the last event of the log; a head that cannot
+ * be read (the server is away) is a failure to retry like a dropped subscription.
+ */
+export async function checkAgainstHead(position: Position, head: () => Promise<Position>): Promise<{ failure: unknown } | { ok: true }> {
+  if (position === START) return { ok: true };
+  let last: Position;
+  try {
+    last = await head();
+  } catch (failure) {
+    return { failure };
+  }
+  if (position > last) {
+    throw new InvalidPosition(
+      position,
+      `after the head of the log (${last || 'empty'}): a checkpoint from another or a restored database; ` +
+        'rebuild the projections (platform projections rebuild) against this one',
+    );
+  }
+  return { ok: true };
+}
+
+type Pulled = IteratorResult<AllStreamResolvedEvent> | { dropped: unknown };
+
+/** Separates the subscription failing from everything else that may throw in the loop. */
+async function pull(iterator: AsyncIterator<AllStreamResolvedEvent>): Promise<Pulled> {
+  try {
+    return await iterator.next();
+  } catch (dropped) {
+    return { dropped };
+  }
+}
+
+async function release(subscription: AllStreamSubscription): Promise<void> {
+  subscription.destroy();
+  // Cancels the gRPC call; it rejects when the call never started, which needs no cancelling.
+  await subscription.unsubscribe().catch(() => undefined);
+}
+
+export function toReadPosition(position: Position): ReadPosition {
+  return position === START ? CLIENT_START : decodePosition(position);
+}

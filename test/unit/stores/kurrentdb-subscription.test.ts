@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream';
+import { UnavailableError, type KurrentDBClient } from '@kurrent/kurrentdb-client';
+import { STABLE_AFTER_MS, followAll } from '../../../src/stores/eventstoredb/subscription';
+import { InvalidPosition, START } from '../../../src/stores/ports';
+
+/**
+ * The adapter's resubscribe loop around the client's subscription (a Readable that emits
+ * 'confirmation', as the client's does): how long it waits after each drop and what it tells
+ * its consumer. A server that confirms and then fails is what no server here can be made to do.
+ */
+function confirmingThenFailing(clock: { now: number }, upForMs: () => number) {
+  let subscriptions = 0;
+  const client = {
+    subscribeToAll: () => {
+      subscriptions += 1;
+      const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+      setImmediate(() => {
+        stream.emit('confirmation');
+        clock.now += upForMs();
+        stream.destroy(new UnavailableError({ code: 14, details: 'reset', message: '14 UNAVAILABLE' } as never));
+      });
+      return stream;
+    },
+  } as unknown as KurrentDBClient;
+  return { client, subscriptions: () => subscriptions };
+}
+
+async function drops(count: number, upForMs: (n: number) => number) {
+  const clock = { now: 0 };
+  let n = 0;
+  const { client } = confirmingThenFailing(clock, () => upForMs(n++));
+  const stop = new AbortController();
+  const seen: { live: number; waits: number[] } = { live: 0, waits: [] };
+  const observer = {
+    onLive: () => (seen.live += 1),
+    onDropped: (_error: unknown, retryInMs: number) => {
+      seen.waits.push(retryInMs);
+      if (seen.waits.length === count) stop.abort();
+    },
+  };
+  const follow = followAll(client, START, stop.signal, async () => START, { random: () => 0, now: () => clock.now, observer });
+  for await (const _event of follow) {
+    // No events: only drops.
+  }
+  return seen;
+}
+
+describe('KurrentDB subscription back-off', () => {
+  it('keeps backing off when the server confirms each subscription and then fails it', async () => {
+    const seen = await drops(4, () => 10);
+    expect(seen.waits).toEqual([100, 200, 400, 800]);
+    expect(seen.live).toBe(4);
+  });
+
+  it('starts again from the first step after a subscription stayed up long enough', async () => {
+    const seen = await drops(3, (n) => (n === 1 ? STABLE_AFTER_MS : 10));
+    expect(seen.waits).toEqual([100, 100, 200]);
+  });
+
+  it('halts loudly on a checkpoint after the head of the log', async () => {
+    const client = { subscribeToAll: () => { throw new Error('must not subscribe'); } } as unknown as KurrentDBClient;
+    const head = '00000000000000000100:00000000000000000100';
+    const follow = followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head);
+    await expect(follow.next()).rejects.toThrow(InvalidPosition);
+    await expect(
+      followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head).next(),
+    ).rejects.toThrow(/after the head of the log \(00000000000000000100:00000000000000000100\)/);
+  });
+
+  it('treats a head it cannot read as a drop, and tells the consumer', async () => {
+    const stop = new AbortController();
+    const dropped: unknown[] = [];
+    const client = {} as KurrentDBClient;
+    const follow = followAll(client, '00000000000000000200:00000000000000000200', stop.signal, async () => {
+      throw new UnavailableError({ code: 14, details: 'down', message: '14 UNAVAILABLE' } as never);
+    }, { random: () => 0, observer: { onDropped: (error) => { dropped.push(error); stop.abort(); } } });
+    await expect(follow.next()).resolves.toEqual({ done: true, value: undefined });
+    expect(dropped).toEqual([expect.any(UnavailableError)]);
+  });
+});
