@@ -64,7 +64,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
     add(413, 'the body is too large');
     add(415, 'the body is not application/json');
   }
-  if (endpoint.login) add(429, 'too many failed logins for this username from this client address; retry after Retry-After');
+  if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   add(500, 'server error: never to be taken as success');
   return refusals;
