@@ -15,6 +15,11 @@ export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
 
 export const tooManyRegistrations: Refusal = { status: 429, when: 'this client address registered too many members in the window; retry after Retry-After' };
 
+export const tooManySessions: Refusal = {
+  status: 429,
+  when: 'this client address opened too many new sessions without signing in lately; retry after Retry-After',
+};
+
 /** Counts one attempt of the client's address; over the limit, 429 with Retry-After. */
 export function perAddress(limiter: RateLimiter, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
   return async (ctx) => {
