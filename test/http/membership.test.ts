@@ -2,6 +2,7 @@ import {
   Answer,
   csrfOf,
   expectRefusal as refusal,
+  logInAdmin,
   registerMember,
   sessionCookie,
   startPlatform,
@@ -368,8 +369,20 @@ describe('the envelope for everything else', () => {
     expect((await t.allEvents()).filter((e) => e.metadata.request_id === 'shared-by-everyone')).toEqual([]);
   });
 
-  it('reports each store and the projections in GET /health', async () => {
-    const res = await t.client().get('/api/v1/health').expect(200);
+  it('answers /livez and /readyz to anyone with a status and nothing else', async () => {
+    expect((await t.client().get('/api/v1/livez').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ok' } });
+    expect((await t.client().get('/api/v1/readyz').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ready' } });
+  });
+
+  it('keeps the detailed GET /health for administrators: no path or store error for anyone else', async () => {
+    const anonymous = await expectRefusal(() => t.client().get('/api/v1/health'), 401, 'admin_not_logged_in');
+    expect(JSON.stringify(anonymous.body)).not.toContain(t.dataDir);
+    const member = t.client();
+    await registerMember(member);
+    await expectRefusal(() => member.get('/api/v1/health'), 401, 'admin_not_logged_in');
+    const admin = t.client();
+    await logInAdmin(admin);
+    const res = await admin.get('/api/v1/health').expect(200);
     expect(res.body.data).toEqual({
       status: 'ok',
       stores: [expect.objectContaining({ name: 'sqlite', ok: true })],

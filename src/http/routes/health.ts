@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeadLetterHealth } from '../../projections/dead-letters';
 import { Stores } from '../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
+import { HttpError } from '../envelope';
 
 export interface ProjectionsHealth {
   /** running, stopped or failed when inline; external when a projector process runs them. */
@@ -40,14 +41,47 @@ const healthSchema = z
   })
   .meta({ id: 'Health' });
 
-/** Liveness of each store and of the projections, for load balancers and operators. */
+async function ready(deps: HealthDeps): Promise<boolean> {
+  const stores = await deps.stores.health();
+  const projections = await deps.projections();
+  return stores.every((s) => s.ok) && projections.status !== 'failed' && deps.keyRing() === 'following';
+}
+
+const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
+const readinessSchema = z.object({ status: z.literal('ready') }).meta({ id: 'Readiness' });
+
+/**
+ * For orchestrators, without credentials: /livez (the process answers) and /readyz (status only:
+ * no path, store error or stream name to anyone who asks). The detailed report is administrators'.
+ */
 export function healthEndpoints(deps: HealthDeps): Endpoint[] {
   return [
     endpoint({
       method: 'GET',
-      path: '/health',
+      path: '/livez',
       caller: { kind: 'anyone' },
-      summary: 'Status of each store, of the projections and of the key ring; 503 when any is unhealthy',
+      summary: 'The process answers; nothing else is checked',
+      response: livenessSchema,
+      handler: () => ({ data: { status: 'ok' as const } }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/readyz',
+      caller: { kind: 'anyone' },
+      summary: 'Ready to serve: the stores answer, the projections run (or a projector does) and the key ring follows the log; status only',
+      response: readinessSchema,
+      refusals: [{ status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' }],
+      handler: async () => {
+        // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
+        if (await ready(deps).catch(() => false)) return { data: { status: 'ready' as const } };
+        throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/health',
+      caller: { kind: 'admin' },
+      summary: 'Status of each store, of the projections, of the key ring and the dead letters; 503 when any is unhealthy',
       response: healthSchema,
       refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report' }],
       handler: async (ctx) => {
