@@ -161,7 +161,11 @@ export interface SessionStore {
    * gone (false): a request that began before a logout cannot bring the session back.
    */
   update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean>;
-  /** Renews a live session, leaving its data as the last update left it. */
+  /**
+   * Renews a live session so that it lives at least `ttlMs` from now, leaving its data as the
+   * last update left it. The store may extend it a few seconds more (session-renewal.ts), so that a
+   * session used by every request is written once in a while, not on every request.
+   */
   touch(id: string, ttlMs: number): Promise<void>;
   destroy(id: string): Promise<void>;
   close(): Promise<void>;

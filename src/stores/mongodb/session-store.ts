@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { SessionStore } from '../ports';
+import { sessionRenewal } from '../session-renewal';
 
 interface SessionRecord {
   _id: string;
@@ -39,7 +40,8 @@ export class MongoSessionStore implements SessionStore {
 
   async touch(id: string, ttlMs: number): Promise<void> {
     const now = Date.now();
-    await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now) } }, { $set: { expires_at: new Date(now + ttlMs) } });
+    const { needed, until } = sessionRenewal(now, ttlMs);
+    await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) } }, { $set: { expires_at: new Date(until) } });
   }
 
   async destroy(id: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SessionStore } from '../ports';
+import { sessionRenewal } from '../session-renewal';
 import type { Database } from './database';
 
 const PURGE_INTERVAL_MS = 60_000;
@@ -8,7 +9,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly select: Statement<[string], { data: string; expires_at: number }>;
   private readonly insert: Statement<[string, string, number]>;
   private readonly replace: Statement<[string, number, string, number]>;
-  private readonly renew: Statement<[number, string, number]>;
+  private readonly renew: Statement<[number, string, number, number]>;
   private readonly remove: Statement<[string]>;
   private readonly removeExpired: Statement<[string, number]>;
   private readonly purge: Statement<[number]>;
@@ -20,7 +21,8 @@ export class SqliteSessionStore implements SessionStore {
     this.insert = db.prepare('INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)');
     // Only a live row: one destroyed or expired since the request read it stays gone.
     this.replace = db.prepare('UPDATE sessions SET data = ?, expires_at = ? WHERE id = ? AND expires_at > ?');
-    this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ?');
+    // Only when the session would end before it must: a renewal that changes nothing writes nothing.
+    this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ?');
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
     // Guarded by the expiry too: another process may have renewed the session since the read.
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE id = ? AND expires_at <= ?');
@@ -55,7 +57,8 @@ export class SqliteSessionStore implements SessionStore {
 
   async touch(id: string, ttlMs: number): Promise<void> {
     const now = Date.now();
-    this.renew.run(now + ttlMs, id, now);
+    const { needed, until } = sessionRenewal(now, ttlMs);
+    this.renew.run(until, id, now, needed);
   }
 
   async destroy(id: string): Promise<void> {
