@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeadLetterHealth } from '../../projections/dead-letters';
-import { Stores } from '../../stores/ports';
+import { StoreHealth, Stores } from '../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
 import { HttpError } from '../envelope';
 
@@ -41,10 +41,13 @@ const healthSchema = z
   })
   .meta({ id: 'Health' });
 
+/** Ready to serve: every store answers, the projections did not fail, the key ring follows the log. */
+function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
+  return stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
+}
+
 async function ready(deps: HealthDeps): Promise<boolean> {
-  const stores = await deps.stores.health();
-  const projections = await deps.projections();
-  return stores.every((s) => s.ok) && projections.status !== 'failed' && deps.keyRing() === 'following';
+  return serving(await deps.stores.health(), await deps.projections(), deps.keyRing());
 }
 
 const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
@@ -89,7 +92,7 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
         const projections = await deps.projections();
         const keyRing = deps.keyRing();
         const deadLetters = await deps.deadLetters();
-        const healthy = stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following' && deadLetters.count === 0;
+        const healthy = serving(stores, projections, keyRing) && deadLetters.count === 0;
         const status = healthy ? ('ok' as const) : ('degraded' as const);
         const data = { status, stores, projections, key_ring: keyRing, dead_letters: deadLetters };
         if (healthy) return { data };
