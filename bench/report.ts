@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LagFigures } from './lag-probe';
+import { LoginFloodFigures } from './login-flood';
 import { Machine } from './machine';
 import { OpenApiFigures } from './open-api';
 import { RebuildFigures } from './rebuild-figures';
@@ -16,6 +17,7 @@ export interface Results {
   write_path?: WriteFigures;
   projection_lag?: LagFigures;
   rebuild?: RebuildFigures;
+  login_flood?: LoginFloodFigures;
 }
 
 interface Row {
@@ -79,6 +81,17 @@ function rows(results: Results): Row[] {
       met: rebuild.events_per_second >= 50_000,
     });
     table.push({ figure: '(f) rebuild peak RSS', value: `${rebuild.peak_rss_mb} MB`, target: '< 300 MB', met: rebuild.peak_rss_mb < 300 });
+  }
+  const flood = results.login_flood;
+  if (flood) {
+    const answers = Object.entries(flood.flood_answers).map(([status, count]) => `${count}×${status}`).join(', ');
+    table.push({ figure: '(g) legitimate login, quiet', value: `p50 ${ms(flood.quiet.p50)}, max ${ms(flood.quiet.max)}` });
+    table.push({
+      figure: `(g) … while ${flood.connections} connections flood made-up usernames`,
+      value: `p50 ${ms(flood.flooded.p50)}, max ${ms(flood.flooded.max)} (flood answered ${answers}; legit failures ${flood.legit_failures})`,
+      target: 'flood refused 429, login unharmed',
+      met: (flood.flood_answers['429'] ?? 0) > 0 && flood.legit_failures === 0,
+    });
   }
   return table;
 }

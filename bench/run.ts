@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: every benchmark of issue 7 from one entry, a table of the figures against their
+ * `npm run bench`: every benchmark of issue 7 (and the login flood of issue 14) from one entry, a table of the figures against their
  * targets, and bench/results/<date>.json with the machine and the command. Each part is a module
  * of its own; BENCH_* variables (bench/settings.ts) choose the parts and their length.
  */
 import { commandLine, loadAverageNow, machine } from './machine';
+import { benchLoginFlood } from './login-flood';
 import { benchOpenApi } from './open-api';
 import { benchRebuild } from './rebuild-figures';
 import { Results, table, writeResults } from './report';
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
   if (parts.has('f')) {
     process.stdout.write(`rebuild: (f), ${settings.rebuildEvents.toLocaleString('en')} events\n`);
     results.rebuild = await benchRebuild(settings.rebuildEvents);
+  }
+  if (parts.has('g')) {
+    process.stdout.write(`login under a flood of made-up usernames: (g), ${settings.concurrency} connections\n`);
+    results.login_flood = await benchLoginFlood(settings);
   }
   results.machine.load_average.end = loadAverageNow();
   process.stdout.write(`\n${table(results)}\n\nwritten to ${writeResults(results, process.env.BENCH_RESULTS_DIR || undefined)}\n`);

@@ -1,5 +1,5 @@
 /** The benchmark's knobs, from the environment, so that a quick smoke run is one variable away. */
-export const PARTS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+export const PARTS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -13,7 +13,7 @@ export interface BenchSettings {
   connections: number;
   /** BENCH_MEMBERS: members registered before (d) starts; each goes through one flow. */
   members: number;
-  /** BENCH_CONCURRENCY: flows of (d) in flight at once. */
+  /** BENCH_CONCURRENCY: flows of (d) in flight at once; connections of the flood in (g). */
   concurrency: number;
   /** BENCH_REBUILD_EVENTS: length of the log (f) rebuilds. */
   rebuildEvents: number;

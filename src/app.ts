@@ -7,10 +7,12 @@ import { seedPlatform } from './commands/seed';
 import { Settings } from './config';
 import { AddonCatalogue } from './domain/addon-manifest';
 import { createHttpApp } from './http/app';
-import { AppState } from './http/context';
+import { AppContext, AppState } from './http/context';
 import { declarationsOnly } from './http/declarations-only';
 import { Endpoint, LoginRealm } from './http/endpoints';
-import { limitLoginFailures, loginPolicy } from './http/login-limit';
+import { anonymousSessionPolicy, perAddress, registrationPolicy } from './http/address-limits';
+import { limitLoginFailures, loginAddressPolicy, loginPolicy } from './http/login-limit';
+import { boundPasswordWork } from './http/password-work';
 import { openApiPolicy, openApiQuota } from './http/open-api-limit';
 import { contractOf } from './http/openapi';
 import { requireAdmin, requireMember } from './http/guards';
@@ -77,8 +79,8 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const { settings, log, stores } = options;
   const { events, documents } = stores;
-  const hasher = argon2Hasher();
-  await seed(options, hasher);
+  await seed(options, argon2Hasher());
+  const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
 
   const projections = await startProjections(settings, stores, log);
   const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }));
@@ -91,14 +93,23 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
   const openApiLimit = openApiPolicy(settings);
   const partnerQuota = openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit);
-  const loginLimits: Record<LoginRealm, Middleware<AppState>> = {
-    member: limitLoginFailures(await stores.rateLimits.limiter(loginPolicy(settings, 'member'))),
-    admin: limitLoginFailures(await stores.rateLimits.limiter(loginPolicy(settings, 'admin'))),
-  };
+  const loginLimit = async (realm: LoginRealm) =>
+    limitLoginFailures({
+      account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
+      address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
+    });
+  const loginLimits: Record<LoginRealm, Middleware<AppState>> = { member: await loginLimit('member'), admin: await loginLimit('admin') };
+  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), 'too_many_registrations', 'too many registrations from this address');
+  const admitAnonymousSession = perAddress(
+    await stores.rateLimits.limiter(anonymousSessionPolicy(settings)),
+    'too_many_sessions',
+    'too many new sessions from this address',
+  );
 
   const endpoints = declareEndpoints({
     stores,
     hasher,
+    admitRegistration,
     readModels,
     projectionsHealth: projections.health,
     keyRingStatus: () => keyRing.status(),
@@ -109,6 +120,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     settings,
     log,
     sessionStore: stores.sessions,
+    admitAnonymousSession,
     endpoints,
     guards: {
       member: requireMember,
@@ -135,6 +147,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 interface EndpointDeps {
   stores: Stores;
   hasher: PasswordHasher;
+  admitRegistration(ctx: AppContext): Promise<void>;
   readModels: ReadModels;
   projectionsHealth: () => Promise<ProjectionsHealth>;
   keyRingStatus: () => 'following' | 'resubscribing';
@@ -153,7 +166,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       keyRing: deps.keyRingStatus,
       deadLetters: () => deadLetterHealth(stores.documents),
     }),
-    ...developerEndpoints({ events, hasher, readModels }),
+    ...developerEndpoints({ events, hasher, admitRegistration: deps.admitRegistration, readModels }),
     ...developerCredentialEndpoints({ events, readModels }),
     ...adminSessionEndpoints({ events, hasher }),
     ...credentialReviewEndpoints({ events, readModels }),

@@ -16,7 +16,8 @@ const settingsSchema = z.object({
   COOKIE_SECURE: boolean.default(false),
   // Behind one reverse proxy: the client address is the last X-Forwarded-For entry, which the proxy appends.
   TRUST_PROXY: boolean.default(false),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(120),
+  // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
+  SESSION_IDLE_MINUTES: z.coerce.number().min(0.05).max(60 * 24 * 30).default(120),
   BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
   READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
@@ -37,6 +38,17 @@ const settingsSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  // Failed password checks one client address may have across usernames within the login window (docs/rate-limits.md).
+  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
+  // Password hashes under way or queued for a thread at once; a login or registration beyond them is 503 with Retry-After.
+  PASSWORD_CHECKS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(32),
+  // Registrations one client address may make per window.
+  REGISTRATION_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+  REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
+  SESSION_ANONYMOUS_MINUTES: z.coerce.number().min(0.05).max(60 * 24).default(10),
+  // New sessions without a signed-in identity one client address may open per SESSION_ANONYMOUS_MINUTES.
+  ANONYMOUS_SESSION_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

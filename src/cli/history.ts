@@ -7,6 +7,7 @@ import { CredentialHistory, credentialHistory, instantSchema } from '../queries/
 import { parseId } from './parse';
 import { withStores } from './run';
 import { formatTable } from './table';
+import { visible } from './visible';
 
 interface HistoryOptions {
   member: number;
@@ -40,10 +41,10 @@ function parseInstant(value: string): string {
 
 function formatHistory(history: CredentialHistory): string {
   const { member_id, username, events, as_of } = history;
-  const title = `Credential history of member ${member_id} (${username})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
+  const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
   const rows = events.map((event) => [event.time, actorName(event.actor), whatHappened(event), event.reason ?? '']);
   const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
-  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential)] : [])].join('\n');
+  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential).map(visible)] : [])].join('\n');
 }
 
 function actorName({ kind, id, username }: Actor): string {

@@ -37,6 +37,8 @@ export interface HttpDeps {
   settings: Settings;
   log: Logger;
   sessionStore: SessionStore;
+  /** Refuses (throws) a client that may open no more sessions without an identity. */
+  admitAnonymousSession(ctx: { ip: string }): Promise<void>;
   endpoints: Endpoint[];
   guards: Guards;
 }
@@ -52,7 +54,9 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   const router = new Router<AppState>({ prefix: API_PREFIX });
   mountEndpoints(router, deps.endpoints, deps.guards);
   const sessionMiddleware = sessions(app, deps.sessionStore, {
-    idleMinutes: deps.settings.SESSION_IDLE_MINUTES,
+    idleMs: deps.settings.SESSION_IDLE_MINUTES * 60_000,
+    anonymousMs: deps.settings.SESSION_ANONYMOUS_MINUTES * 60_000,
+    admitAnonymous: deps.admitAnonymousSession,
     secureCookie: deps.settings.COOKIE_SECURE,
   });
 

@@ -17,5 +17,26 @@ export function jsonBody(limitKb: number): Middleware<AppState>[] {
     await next();
   };
   const parser = bodyParser({ enableTypes: ['json'], jsonLimit: `${limitKb}kb`, strict: true }) as Middleware<AppState>;
-  return [requireJson, parser];
+  return [requireJson, sayingWhatIsForbidden(parser)];
+}
+
+// What @hapi/bourne (under co-body) throws for a key that could poison a prototype.
+const PROTOTYPE_KEY = 'Object contains forbidden prototype property';
+
+/** Valid JSON with a `__proto__` key is refused for that key, not as "not valid JSON". */
+function sayingWhatIsForbidden(parser: Middleware<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    let parsed = false;
+    try {
+      await parser(ctx, async () => {
+        parsed = true;
+      });
+    } catch (err) {
+      if (err instanceof SyntaxError && err.message === PROTOTYPE_KEY) {
+        throw new HttpError(422, 'forbidden_key', 'the body has a __proto__ key (or constructor.prototype), which no endpoint accepts: remove it');
+      }
+      throw err;
+    }
+    if (parsed) await next();
+  };
 }

@@ -77,7 +77,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
     add(413, 'the body is too large');
     add(415, 'the body is not application/json');
   }
-  if (endpoint.login) add(429, 'too many failed logins for this username from this client address; retry after Retry-After');
+  if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (caller.kind === 'member') {
     // Specification §7 rule 1: member endpoints document 403 and 422 whatever they answer today.

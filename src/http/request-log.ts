@@ -6,23 +6,25 @@ import { AppState } from './context';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * Gives every request an id (the caller's X-Request-Id when it is safe to echo) and logs one
- * line when it ends. Only method, path, status and duration: never headers, query or body.
+ * Gives every request an id of the service's own, so that no client can make unrelated requests
+ * share one, and logs one line when it ends: method, path, status and duration, never headers,
+ * query or body. A caller's X-Request-Id (when safe to log) is logged beside it, to correlate.
  */
 export function requestLog(log: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const offered = ctx.get('X-Request-Id');
-    const requestId = SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const client_request_id = SAFE_REQUEST_ID.test(offered) ? offered : undefined;
+    const requestId = randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ request_id: requestId });
+    ctx.state.log = log.child({ request_id: requestId, client_request_id });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
       const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms },
+        { request_id: requestId, client_request_id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms },
         'request',
       );
     }

@@ -6,6 +6,7 @@ import type { AdminIdentity } from '../commands/admins';
 import { SessionStore } from '../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
+import { newSessionId, SessionLifetimes, sessionRecords } from './session-records';
 
 export interface MemberIdentity {
   id: number;
@@ -31,8 +32,7 @@ declare module 'koa' {
   }
 }
 
-export interface SessionSettings {
-  idleMinutes: number;
+export interface SessionSettings extends SessionLifetimes {
   secureCookie: boolean;
 }
 
@@ -56,15 +56,12 @@ function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): M
       httpOnly: true,
       sameSite: 'lax',
       secure: settings.secureCookie,
-      maxAge: settings.idleMinutes * 60_000,
-      // Renew near expiry instead of rewriting the session on every request.
-      renew: true,
-      genid: () => randomBytes(32).toString('base64url'),
-      store: {
-        get: (id: string) => store.get(id),
-        set: (id: string, data: Record<string, unknown>, maxAge: number) => store.set(id, data, maxAge),
-        destroy: (id: string) => store.destroy(id),
-      },
+      maxAge: settings.idleMs,
+      // Every request that uses the session renews it, in the store and in the cookie's Expires:
+      // a session in use never outlives its idle limit in the browser only.
+      rolling: true,
+      genid: newSessionId,
+      store: sessionRecords(store, settings),
     },
     app,
   );
@@ -100,10 +97,14 @@ export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData
   await regenerateSession(ctx);
 }
 
-/** Drops one identity, leaving the other side's, and rotates the token. */
-export function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): void {
+/**
+ * Drops one identity, leaving the other side's, under a new session id and a new token: the old
+ * id is destroyed, so no request still running on it can save the identity back.
+ */
+export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): Promise<void> {
   delete sessionOf(ctx)[side];
   rotateCsrfToken(ctx);
+  await regenerateSession(ctx);
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */

@@ -4,14 +4,20 @@ import { HttpError, Issue } from './envelope';
 /** The body of endpoints that take none: an empty JSON object (specification §4.3.9). */
 export const emptyBody = z.strictObject({});
 
-/** Parses input with a schema, or refuses with 422 naming every failing field. */
+/** A 60 kB body can break tens of thousands of rules: the answer lists this many and counts the rest. */
+export const LISTED_ISSUES = 20;
+
+/** Parses input with a schema, or refuses with 422 naming the failing fields (the first 20, and how many more). */
 export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown, error = 'validation_failed'): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues: Issue[] = result.error.issues.map((issue) => ({
+  const all = result.error.issues;
+  const issues: Issue[] = all.slice(0, LISTED_ISSUES).map((issue) => ({
     path: issue.path.map(String).join('.') || '(body)',
     message: issue.message,
   }));
-  const summary = issues.map((i) => (i.path === '(body)' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+  const listed = issues.map((i) => (i.path === '(body)' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+  const more = all.length - issues.length;
+  const summary = more > 0 ? `${listed}; and ${more} more issues (the first ${LISTED_ISSUES} of ${all.length} are listed)` : listed;
   throw new HttpError(422, error, summary, issues);
 }

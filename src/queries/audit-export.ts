@@ -1,4 +1,4 @@
-import { EventStore, Position, RecordedEvent } from '../stores/ports';
+import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
 import { AuditEvent, auditEvent } from './audit-event';
 
@@ -20,7 +20,7 @@ const BATCH_SIZE = 500;
 /**
  * The global log after `from` (exclusive), at most `limit` events, as audit lines, then the end
  * line. The first batch is read before this resolves, so that a position the store cannot
- * interpret is refused before anything is streamed.
+ * interpret, or one past the log, is refused before anything is streamed.
  */
 export async function auditExport(
   events: EventStore,
@@ -30,7 +30,11 @@ export async function auditExport(
 ): Promise<AsyncGenerator<ExportLine>> {
   // One event more than the limit tells whether the log goes on.
   const wanted = (exported: number) => Math.min(BATCH_SIZE, limit - exported + 1);
+  // The head before the read: an export's `next` is never after it, and a later append only adds events.
+  const head = await events.headPosition();
   const first = await events.readAll(from, wanted(0));
+  // Nothing after `from`, yet `from` is not the head: it lies past the log, and no export gave it.
+  if (first.length === 0 && from !== START && from !== head) throw new InvalidPosition(from, 'after the last event of the log');
 
   async function* lines(): AsyncGenerator<ExportLine> {
     let batch: RecordedEvent[] = first;

@@ -200,8 +200,19 @@ export interface DocumentStore {
 
 export interface SessionStore {
   get(id: string): Promise<Record<string, unknown> | null>;
-  /** Stores the session; it expires `ttlMs` after this call unless set again. */
-  set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void>;
+  /** Stores a session under an id never used before; it expires `ttlMs` after this call unless renewed. */
+  create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void>;
+  /**
+   * Replaces a live session's data and renews it. A session destroyed or expired meanwhile stays
+   * gone (false): a request that began before a logout cannot bring the session back.
+   */
+  update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean>;
+  /**
+   * Renews a live session so that it lives at least `ttlMs` from now, leaving its data as the
+   * last update left it. The store may extend it a few seconds more (session-renewal.ts), so that a
+   * session used by every request is written once in a while, not on every request.
+   */
+  touch(id: string, ttlMs: number): Promise<void>;
   destroy(id: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -244,6 +255,8 @@ export interface RateLimiter {
   consume(key: string): Promise<Allowance>;
   /** Forgets the key's attempts and lifts its block. */
   reset(key: string): Promise<void>;
+  /** Gives back one attempt counted in the window, for an attempt that turned out not to count. */
+  refund(key: string): Promise<void>;
 }
 
 /** Attempt counters (rate limits), kept where the adapter can share them between API instances. */

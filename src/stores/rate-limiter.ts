@@ -28,5 +28,8 @@ export function rateLimiterOver(counter: RateLimiterAbstract): RateLimiter {
     async reset(key) {
       await counter.delete(key);
     },
+    async refund(key) {
+      await counter.reward(key, 1);
+    },
   };
 }

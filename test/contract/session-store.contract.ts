@@ -14,17 +14,35 @@ export function sessionStoreContract(
     expect(await store().get(randomUUID())).toBeNull();
   });
 
-  it('stores, overwrites and destroys a session', async () => {
+  it('creates, updates and destroys a session', async () => {
     const [id, other] = [randomUUID(), randomUUID()];
     const data = { member: 42, csrf: 'token', flags: { admin: false }, seen: [1, 2] };
-    await store().set(id, data, HOUR_MS);
-    await store().set(other, { member: 7 }, HOUR_MS);
+    await store().create(id, data, HOUR_MS);
+    await store().create(other, { member: 7 }, HOUR_MS);
     expect(await store().get(id)).toEqual(data);
-    await store().set(id, { member: 43 }, HOUR_MS);
+    expect(await store().update(id, { member: 43 }, HOUR_MS)).toBe(true);
     expect(await store().get(id)).toEqual({ member: 43 });
     await store().destroy(id);
     expect(await store().get(id)).toBeNull();
     expect(await store().get(other)).toEqual({ member: 7 });
+  });
+
+  it('never brings a destroyed session back on update or renewal', async () => {
+    const id = randomUUID();
+    await store().create(id, { member: 1 }, HOUR_MS);
+    await store().destroy(id);
+    expect(await store().update(id, { member: 1 }, HOUR_MS)).toBe(false);
+    await store().touch(id, HOUR_MS);
+    expect(await store().get(id)).toBeNull();
+  });
+
+  it('never brings an expired session back on update or renewal', async () => {
+    const id = randomUUID();
+    await store().create(id, { member: 1 }, 50);
+    await delay(120);
+    expect(await store().update(id, { member: 1 }, HOUR_MS)).toBe(false);
+    await store().touch(id, HOUR_MS);
+    expect(await store().get(id)).toBeNull();
   });
 
   it('destroys an unknown session without complaint', async () => {
@@ -33,17 +51,19 @@ export function sessionStoreContract(
 
   it('forgets a session once its time to live has passed', async () => {
     const id = randomUUID();
-    await store().set(id, { member: 1 }, 50);
+    await store().create(id, { member: 1 }, 50);
     expect(await store().get(id)).toEqual({ member: 1 });
     await delay(120);
     expect(await store().get(id)).toBeNull();
   });
 
-  it('counts the time to live from the last set', async () => {
+  it('counts the time to live from the last update or renewal, which keeps the data', async () => {
     const id = randomUUID();
-    await store().set(id, { member: 1 }, 300);
+    await store().create(id, { member: 1 }, 300);
     await delay(200);
-    await store().set(id, { member: 2 }, 300);
+    await store().update(id, { member: 2 }, 300);
+    await delay(200);
+    await store().touch(id, 300);
     await delay(200);
     expect(await store().get(id)).toEqual({ member: 2 });
   });

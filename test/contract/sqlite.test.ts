@@ -147,7 +147,7 @@ describe('SQLite database file', () => {
       projection: 'reopened',
       position,
     });
-    await first.sessions.set(stream, { kept: true }, 60_000);
+    await first.sessions.create(stream, { kept: true }, 60_000);
     await first.close();
 
     const second = openSqliteStores(dir);
@@ -197,9 +197,9 @@ describe('SQLite database file', () => {
     const now = Date.now();
     const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
     try {
-      await sessions.set(abandoned, {}, 1000);
+      await sessions.create(abandoned, {}, 1000);
       clock.mockReturnValue(now + 61_000);
-      await sessions.set(active, {}, 1000);
+      await sessions.create(active, {}, 1000);
       const ids = db.prepare<[string, string], { id: string }>('SELECT id FROM sessions WHERE id IN (?, ?)');
       expect(ids.all(abandoned, active)).toEqual([{ id: active }]);
     } finally {

@@ -23,7 +23,9 @@ describe('every operation of the contract, called for real', () => {
     const write = (client: typeof admin, path: string, token: string, body: object = {}) =>
       client.post(`${API}${path}`).set('X-CSRF-Token', token).send(body).expect(200);
 
-    await t.client().get(`${API}/health`).expect(200);
+    await t.client().get(`${API}/livez`).expect(200);
+    await t.client().get(`${API}/readyz`).expect(200);
+    await admin.get(`${API}/health`).expect(200);
     await t.client().get(API).expect(200);
     await developer.get(`${API}/developer/dashboard`).expect(200);
     await developer.get(`${API}/developer/scopes`).expect(200);

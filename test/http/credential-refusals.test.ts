@@ -145,6 +145,8 @@ describe('decisions that need a reason', () => {
   const reasons: [string, object][] = [
     ['no reason', {}],
     ['a blank reason', { reason: '   ' }],
+    ['a reason of zero-width spaces only', { reason: '\u200b\u200b\u200b' }],
+    ['a reason of NUL characters only', { reason: '\u0000\u0000' }],
     ['a 501-character reason', { reason: LONG_REASON }],
     ['a reason that is not a string', { reason: 42 }],
   ];

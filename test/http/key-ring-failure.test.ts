@@ -48,8 +48,10 @@ describe('the key ring when its subscription breaks', () => {
     const refused = await openCall(t, '/open/addons', p.apiid, p.apikey).expect(503);
     expect(refused.body).toEqual({ code: 503, message: expect.any(String), data: { error: 'credentials_unavailable' } });
     expect(refused.headers['retry-after']).toBe('1');
-    const health = await t.client().get('/api/v1/health').expect(503);
+    const health = await p.admin.get('/api/v1/health').expect(503);
     expect(health.body.data).toMatchObject({ status: 'degraded', key_ring: 'resubscribing' });
+    const readiness = await t.client().get('/api/v1/readyz').expect(503);
+    expect(readiness.body).toEqual({ code: 503, message: expect.any(String), data: { error: 'not_ready' } });
 
     broken = false;
     const started = Date.now();
@@ -57,6 +59,7 @@ describe('the key ring when its subscription breaks', () => {
       expect(Date.now() - started).toBeLessThan(3000);
       await sleep(50);
     }
-    await t.client().get('/api/v1/health').expect(200);
+    await p.admin.get('/api/v1/health').expect(200);
+    await t.client().get('/api/v1/readyz').expect(200);
   });
 });

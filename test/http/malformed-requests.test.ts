@@ -32,7 +32,7 @@ function parse(answer: string) {
 
 it.each([
   ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
-  ['a header line without a colon', 'GET /api/v1/health HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'],
+  ['a header line without a colon', 'GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'],
   ['both Content-Length and Transfer-Encoding', 'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
   ['a bad chunk size', 'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
 ])('%s is 400 malformed_request in the envelope, and changes nothing', async (_name, bytes) => {
@@ -45,13 +45,13 @@ it.each([
 });
 
 it('header lines over the size Node accepts are 431 headers_too_large in the envelope', async () => {
-  const huge = `GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`;
+  const huge = `GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`;
   const { statusLine, envelope } = parse(await sendRaw(huge));
   expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
   expect(envelope).toEqual({ code: 431, message: expect.stringContaining('header lines are too large'), data: { error: 'headers_too_large' } });
 });
 
 it('a well-formed request on the same server is still answered by the application', async () => {
-  const answer = await sendRaw('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const answer = await sendRaw('GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
 });

@@ -2,6 +2,7 @@ import {
   Answer,
   csrfOf,
   expectRefusal as refusal,
+  logInAdmin,
   registerMember,
   sessionCookie,
   startPlatform,
@@ -170,11 +171,14 @@ describe('POST /developer/register', () => {
     const client = t.client();
     const token = await csrfOf(client);
     const polluting = '{"__proto__":{"admin":true},"username":"proto1","password":"secret1","email":"a@example.com"}';
-    await expectRefusal(
+    const refused = await expectRefusal(
       () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send(polluting),
       422,
-      'malformed_json',
+      'forbidden_key',
     );
+    // Said for what it is: valid JSON with a key no endpoint accepts.
+    expect(refused.body.message).toContain('__proto__');
+    expect(refused.body.message).not.toMatch(/not valid JSON/);
     await expectRefusal(
       () =>
         client
@@ -341,15 +345,44 @@ describe('the envelope for everything else', () => {
     await expectRefusal(() => t.client().trace('/api/v1/developer/nothing-here'), 404, 'not_found');
   });
 
-  it('echoes a safe X-Request-Id and logs one line for the request', async () => {
-    const res = await t.client().get('/api/v1/health').set('X-Request-Id', 'trace-me-123').expect(200);
-    expect(res.headers['x-request-id']).toBe('trace-me-123');
-    const lines = t.logLines.map((l) => JSON.parse(l)).filter((l) => l.request_id === 'trace-me-123');
-    expect(lines).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/health', status: 200 })]);
+  it('answers its own request id, whatever the client sent, and logs the client\'s beside it', async () => {
+    const first = await t.client().get('/api/v1/developer/session').set('X-Request-Id', 'trace-me-123').expect(200);
+    const second = await t.client().get('/api/v1/developer/session').set('X-Request-Id', 'trace-me-123').expect(200);
+    const ids = [first.headers['x-request-id'], second.headers['x-request-id']];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    const lines = t.logLines.map((l) => JSON.parse(l)).filter((l) => l.client_request_id === 'trace-me-123' && l.msg === 'request');
+    expect(lines).toEqual(ids.map((id) => expect.objectContaining({ request_id: id, method: 'GET', path: '/api/v1/developer/session', status: 200 })));
   });
 
-  it('reports each store and the projections in GET /health', async () => {
-    const res = await t.client().get('/api/v1/health').expect(200);
+  it('stores its own request id in the events, not the client\'s', async () => {
+    const client = t.client();
+    const token = await csrfOf(client);
+    const res = await client
+      .post('/api/v1/developer/register')
+      .set('X-CSRF-Token', token)
+      .set('X-Request-Id', 'shared-by-everyone')
+      .send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' })
+      .expect(200);
+    const events = (await t.allEvents()).filter((e) => e.metadata.request_id === res.headers['x-request-id']);
+    expect(events.map((e) => e.type)).toContain('MemberRegistered');
+    expect((await t.allEvents()).filter((e) => e.metadata.request_id === 'shared-by-everyone')).toEqual([]);
+  });
+
+  it('answers /livez and /readyz to anyone with a status and nothing else', async () => {
+    expect((await t.client().get('/api/v1/livez').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ok' } });
+    expect((await t.client().get('/api/v1/readyz').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ready' } });
+  });
+
+  it('keeps the detailed GET /health for administrators: no path or store error for anyone else', async () => {
+    const anonymous = await expectRefusal(() => t.client().get('/api/v1/health'), 401, 'admin_not_logged_in');
+    expect(JSON.stringify(anonymous.body)).not.toContain(t.dataDir);
+    const member = t.client();
+    await registerMember(member);
+    await expectRefusal(() => member.get('/api/v1/health'), 401, 'admin_not_logged_in');
+    const admin = t.client();
+    await logInAdmin(admin);
+    const res = await admin.get('/api/v1/health').expect(200);
     expect(res.body.data).toEqual({
       status: 'ok',
       stores: [expect.objectContaining({ name: 'sqlite', ok: true })],

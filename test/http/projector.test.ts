@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { logIn, registerMember, startPlatform, TestPlatform } from '../support/platform';
+import { logIn, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -64,7 +64,9 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
   });
 
   it('report the projections as external in /health', async () => {
-    const res = await a.client().get('/api/v1/health').expect(200);
+    const admin = a.client();
+    await logInAdmin(admin);
+    const res = await admin.get('/api/v1/health').expect(200);
     expect(res.body.data.projections.status).toBe('external');
   });
 

@@ -13,7 +13,7 @@ describe('GET /api/v1, the root of the API', () => {
       data: {
         service: 'Platform API',
         contract_version: '1.1.0',
-        links: { console: '/ui/', health: '/api/v1/health', contract: '/api/v1/openapi', developer_session: '/api/v1/developer/session' },
+        links: { console: '/ui/', readiness: '/api/v1/readyz', health: '/api/v1/health', contract: '/api/v1/openapi', developer_session: '/api/v1/developer/session' },
       },
     });
   });
@@ -21,7 +21,8 @@ describe('GET /api/v1, the root of the API', () => {
   it('points at places that answer', async () => {
     const { body } = await t.client().get('/api/v1').expect(200);
     const links = (body as { data: { links: Record<string, string> } }).data.links;
-    await t.client().get(links.health!).expect(200);
+    await t.client().get(links.readiness!).expect(200);
+    await t.client().get(links.health!).expect(401);
     await t.client().get(links.developer_session!).expect(200);
     // The contract needs an administrator: a refusal in the envelope, not a missing page.
     await t.client().get(links.contract!).expect(401);

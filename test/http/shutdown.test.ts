@@ -148,7 +148,7 @@ async function once(port: number, method: string, path: string, headers: Record<
 
 /** The service has read every byte sent to it before this: it answers a request sent after them. */
 async function readSoFar(port: number): Promise<void> {
-  expect((await once(port, 'GET', '/api/v1/health')).status).toBe(200);
+  expect((await once(port, 'GET', '/api/v1/livez')).status).toBe(200);
 }
 
 function refusedConnection(port: number): Promise<string> {
@@ -197,7 +197,7 @@ describe('SIGTERM', () => {
     const token = JSON.parse(session.body).data.csrf_token as string;
 
     const idle = await RawConnection.to(port);
-    idle.write('GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    idle.write('GET /api/v1/livez HTTP/1.1\r\nHost: localhost\r\n\r\n');
     expect((await idle.answer()).headers.connection).toBe('keep-alive');
 
     const username = uniqueUsername('Term');

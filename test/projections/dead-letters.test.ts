@@ -8,7 +8,7 @@ import { Projection } from '../../src/projections/projection';
 import { ProjectionRunner } from '../../src/projections/runner';
 import { checkVersions } from '../../src/projections/versions';
 import { EventStore, NewEvent, RecordedEvent } from '../../src/stores/ports';
-import { registerMember, startPlatform } from '../support/platform';
+import { logInAdmin, registerMember, startPlatform } from '../support/platform';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from './lifecycle-support';
 
 const silent = pino({ level: 'silent' });
@@ -153,9 +153,11 @@ describe('/health', () => {
       await appendPoison(t.platform.stores.events);
       // The projections go on behind it: a registration still lands in the members read model.
       await registerMember(t.client());
-      let res = await t.client().get('/api/v1/health');
+      const admin = t.client();
+      await logInAdmin(admin);
+      let res = await admin.get('/api/v1/health');
       // The runner meets the poison event in its own time.
-      for (let tries = 0; res.status === 200 && tries < 100; tries++) res = await t.client().get('/api/v1/health');
+      for (let tries = 0; res.status === 200 && tries < 100; tries++) res = await admin.get('/api/v1/health');
       expect(res.status).toBe(503);
       expect(res.body.data).toMatchObject({
         error: 'unhealthy',
@@ -175,7 +177,9 @@ describe('/health', () => {
   it('reports no dead letter when there is none', async () => {
     const t = await startPlatform();
     try {
-      const res = await t.client().get('/api/v1/health').expect(200);
+      const admin = t.client();
+      await logInAdmin(admin);
+      const res = await admin.get('/api/v1/health').expect(200);
       expect(res.body.data.dead_letters).toEqual({ count: 0, latest: null });
     } finally {
       await t.close();

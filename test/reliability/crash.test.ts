@@ -30,7 +30,8 @@ const BURST = 16;
 const UPTIME_MS = { min: 1500, spread: 2500 };
 const CATCH_UP_MS = 30_000;
 /** Each client's administrator logs in at once after a restart: simultaneous logins count as attempts until they succeed. */
-const LIMITS = { LOGIN_MAX_FAILURES: '1000' };
+// Every simulated browser comes from 127.0.0.1: the per-address limits would stop the traffic, not test it.
+const LIMITS = { LOGIN_MAX_FAILURES: '1000', LOGIN_ADDRESS_MAX_FAILURES: '100000', REGISTRATION_LIMIT: '100000', ANONYMOUS_SESSION_LIMIT: '1000000', PASSWORD_CHECKS_IN_FLIGHT: '1000' };
 
 /** Runs a client's steps until stopped, pausing briefly while the service does not answer. */
 async function drive(client: { step(): Promise<boolean> }, running: () => boolean): Promise<void> {

@@ -96,6 +96,7 @@ const STOPPED_EARLY = new Set([
   'payload_too_large',
   'unsupported_media_type',
   'malformed_json',
+  'forbidden_key',
   'malformed_body',
   'not_found',
   'method_not_allowed',

@@ -16,16 +16,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Resolves once GET <base>/api/v1/health answers 200; throws if the child exits first or takes too long. */
+/** Resolves once GET <base>/api/v1/readyz answers 200; throws if the child exits first or takes too long. */
 export async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`the service exited with ${child.exitCode ?? child.signalCode} while starting`);
     }
-    const healthy = await fetch(`${base}/api/v1/health`).then((r) => r.status === 200, () => false);
+    const healthy = await fetch(`${base}/api/v1/readyz`).then((r) => r.status === 200, () => false);
     if (healthy) return;
     await sleep(50);
   }
-  throw new Error(`the service did not answer GET /health with 200 within ${START_TIMEOUT_MS / 1000} s`);
+  throw new Error(`the service did not answer GET /readyz with 200 within ${START_TIMEOUT_MS / 1000} s`);
 }

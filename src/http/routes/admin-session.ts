@@ -6,6 +6,7 @@ import { EventStore } from '../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
 import { csrfTokenEndpoint } from './csrf-token';
 import { adminIdentitySchema, wrongPassword } from '../schemas';
+import { passwordWorkBusy } from '../password-work';
 import { logIntoSession, logOutOfSession } from '../session';
 import { emptyBody } from '../validate';
 
@@ -25,7 +26,7 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       summary: 'Log in as an administrator: a new session id and a new CSRF token',
       body: loginSchema,
       response: adminIdentitySchema,
-      refusals: [wrongPassword],
+      refusals: [wrongPassword, passwordWorkBusy],
       login: 'admin',
       handler: async (ctx, { body: { username, password } }) => {
         const admin = await loginAdmin(deps.events, deps.hasher, username, password);
@@ -37,11 +38,11 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       method: 'POST',
       path: '/admin/logout',
       caller: { kind: 'admin' },
-      summary: 'Log the administrator out of this session; a member logged into it stays',
+      summary: 'Log the administrator out of this session (a new session id and a new CSRF token); a member logged into it stays',
       body: emptyBody,
       response: z.null(),
-      handler: (ctx) => {
-        logOutOfSession(ctx, 'admin');
+      handler: async (ctx) => {
+        await logOutOfSession(ctx, 'admin');
         return { data: null, message: 'logged out' };
       },
     }),

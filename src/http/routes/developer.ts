@@ -5,11 +5,14 @@ import { registerMember } from '../../commands/register-member';
 import { loginSchema, registrationSchema } from '../../domain/member-fields';
 import { ReadModels } from '../../projections/read-models';
 import { EventStore } from '../../stores/ports';
+import { tooManyRegistrations } from '../address-limits';
 import { commandContext } from '../command-context';
+import { AppContext } from '../context';
 import { endpoint, Endpoint } from '../endpoints';
 import { csrfTokenEndpoint } from './csrf-token';
 import { HttpError } from '../envelope';
 import { memberOf } from '../guards';
+import { passwordWorkBusy } from '../password-work';
 import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../session';
 import { concurrentChange, credentialSchema, scopeSchema, wrongPassword } from '../schemas';
 import { emptyBody } from '../validate';
@@ -18,6 +21,8 @@ import { credentialView } from '../views';
 export interface DeveloperDeps {
   events: EventStore;
   hasher: PasswordHasher;
+  /** Refuses (429) a client address that registered too many members lately. */
+  admitRegistration(ctx: AppContext): Promise<void>;
   readModels: ReadModels;
 }
 
@@ -40,8 +45,9 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
       body: registrationSchema,
       response: z.object({ id: z.int().min(1), username: z.string() }),
-      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange],
+      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange, tooManyRegistrations, passwordWorkBusy],
       handler: async (ctx, { body }) => {
+        await deps.admitRegistration(ctx);
         const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
         await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
         rememberPosition(ctx, registered.position);
@@ -55,7 +61,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
       body: loginSchema,
       response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
-      refusals: [wrongPassword],
+      refusals: [wrongPassword, passwordWorkBusy],
       login: 'member',
       handler: async (ctx, { body: { username, password } }) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
@@ -68,11 +74,11 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       method: 'POST',
       path: '/developer/logout',
       caller: { kind: 'member' },
-      summary: 'Log the member out of this session; an administrator logged into it stays',
+      summary: 'Log the member out of this session (a new session id and a new CSRF token); an administrator logged into it stays',
       body: emptyBody,
       response: z.null(),
-      handler: (ctx) => {
-        logOutOfSession(ctx, 'member');
+      handler: async (ctx) => {
+        await logOutOfSession(ctx, 'member');
         return { data: null, message: 'logged out' };
       },
     }),

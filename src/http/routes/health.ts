@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DeadLetterHealth } from '../../projections/dead-letters';
-import { Stores } from '../../stores/ports';
+import { StoreHealth, Stores } from '../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
+import { HttpError } from '../envelope';
 
 export interface ProjectionsHealth {
   /** running, stopped or failed when inline; external when a projector process runs them. */
@@ -40,14 +41,50 @@ const healthSchema = z
   })
   .meta({ id: 'Health' });
 
-/** Liveness of each store and of the projections, for load balancers and operators. */
+/** Ready to serve: every store answers, the projections did not fail, the key ring follows the log. */
+function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
+  return stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
+}
+
+async function ready(deps: HealthDeps): Promise<boolean> {
+  return serving(await deps.stores.health(), await deps.projections(), deps.keyRing());
+}
+
+const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
+const readinessSchema = z.object({ status: z.literal('ready') }).meta({ id: 'Readiness' });
+
+/**
+ * For orchestrators, without credentials: /livez (the process answers) and /readyz (status only:
+ * no path, store error or stream name to anyone who asks). The detailed report is administrators'.
+ */
 export function healthEndpoints(deps: HealthDeps): Endpoint[] {
   return [
     endpoint({
       method: 'GET',
-      path: '/health',
+      path: '/livez',
       caller: { kind: 'anyone' },
-      summary: 'Status of each store, of the projections and of the key ring; 503 when any is unhealthy',
+      summary: 'The process answers; nothing else is checked',
+      response: livenessSchema,
+      handler: () => ({ data: { status: 'ok' as const } }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/readyz',
+      caller: { kind: 'anyone' },
+      summary: 'Ready to serve: the stores answer, the projections run (or a projector does) and the key ring follows the log; status only',
+      response: readinessSchema,
+      refusals: [{ status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' }],
+      handler: async () => {
+        // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
+        if (await ready(deps).catch(() => false)) return { data: { status: 'ready' as const } };
+        throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/health',
+      caller: { kind: 'admin' },
+      summary: 'Status of each store, of the projections, of the key ring and the dead letters; 503 when any is unhealthy',
       response: healthSchema,
       refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report' }],
       handler: async (ctx) => {
@@ -55,7 +92,7 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
         const projections = await deps.projections();
         const keyRing = deps.keyRing();
         const deadLetters = await deps.deadLetters();
-        const healthy = stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following' && deadLetters.count === 0;
+        const healthy = serving(stores, projections, keyRing) && deadLetters.count === 0;
         const status = healthy ? ('ok' as const) : ('degraded' as const);
         const data = { status, stores, projections, key_ring: keyRing, dead_letters: deadLetters };
         if (healthy) return { data };

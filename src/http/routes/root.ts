@@ -10,7 +10,8 @@ const signpostSchema = z
     contract_version: z.string().meta({ description: "The contract's version (info.version of the contract)" }),
     links: z.object({
       console: z.string().meta({ description: 'The web console, for members and administrators' }),
-      health: z.string().meta({ description: 'Health of the stores, projections and key ring; 200 when ready to serve' }),
+      readiness: z.string().meta({ description: 'Whether the service is ready to serve: 200 or 503, status only' }),
+      health: z.string().meta({ description: 'The detailed report of stores, projections and key ring (administrator session)' }),
       contract: z.string().meta({ description: 'The OpenAPI contract (administrator session), also printed by `platform openapi`' }),
       developer_session: z.string().meta({ description: 'Where a developer starts: the session and its CSRF token' }),
     }),
@@ -24,7 +25,7 @@ export function rootEndpoints(): Endpoint[] {
       method: 'GET',
       path: '/',
       caller: { kind: 'anyone' },
-      summary: 'Where to go next: the console, health, the contract and the developer session',
+      summary: 'Where to go next: the console, readiness, the contract and the developer session',
       response: signpostSchema,
       handler: () => ({
         message: 'Platform API: open the console at /ui/, or read the contract at /api/v1/openapi',
@@ -33,6 +34,7 @@ export function rootEndpoints(): Endpoint[] {
           contract_version: CONTRACT_VERSION,
           links: {
             console: '/ui/',
+            readiness: `${API_PREFIX}/readyz`,
             health: `${API_PREFIX}/health`,
             contract: `${API_PREFIX}/openapi`,
             developer_session: `${API_PREFIX}/developer/session`,

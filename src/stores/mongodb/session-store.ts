@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { SessionStore } from '../ports';
+import { sessionRenewal } from '../session-renewal';
 
 interface SessionRecord {
   _id: string;
@@ -9,7 +10,7 @@ interface SessionRecord {
 
 /**
  * HTTP sessions in a collection with a TTL index. MongoDB's TTL monitor deletes expired
- * documents only about once a minute, so reads also check the expiry themselves.
+ * documents only about once a minute, so reads and renewals also check the expiry themselves.
  */
 export class MongoSessionStore implements SessionStore {
   private constructor(private readonly sessions: Collection<SessionRecord>) {}
@@ -26,9 +27,21 @@ export class MongoSessionStore implements SessionStore {
     return record?.data ?? null;
   }
 
-  async set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
-    const expiresAt = new Date(Date.now() + ttlMs);
-    await this.sessions.updateOne({ _id: id }, { $set: { data, expires_at: expiresAt } }, { upsert: true });
+  async create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
+    await this.sessions.insertOne({ _id: id, data, expires_at: new Date(Date.now() + ttlMs) });
+  }
+
+  async update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean> {
+    // Never an upsert: a session destroyed since the request read it stays gone.
+    const now = Date.now();
+    const result = await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now) } }, { $set: { data, expires_at: new Date(now + ttlMs) } });
+    return result.matchedCount > 0;
+  }
+
+  async touch(id: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    const { needed, until } = sessionRenewal(now, ttlMs);
+    await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) } }, { $set: { expires_at: new Date(until) } });
   }
 
   async destroy(id: string): Promise<void> {

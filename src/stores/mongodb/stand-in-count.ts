@@ -34,6 +34,11 @@ export function standInWhileSlow(shared: RateLimiterAbstract, standIn: RateLimit
       const answer = await settledWithin(sharedCounts.reset(key), answerWithinMs);
       if (answer !== TIMED_OUT && !answer.ok) throw answer.error;
     },
+    async refund(key) {
+      // Where consume counted it: in MongoDB when it answers, else in this process's memory.
+      const answer = await settledWithin(sharedCounts.refund(key), answerWithinMs);
+      if (answer === TIMED_OUT || !answer.ok) await standInCounts.refund(key);
+    },
   };
 }
 

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { preparePrivateFile } from './private-files';
 
 export type Database = BetterSqlite3.Database;
 
@@ -46,7 +45,7 @@ function addEventIds(db: Database): void {
 
 /** Opens (creating if missing) the database file that the SQLite adapters share. */
 export function openDatabase(file: string): Database {
-  mkdirSync(dirname(file), { recursive: true });
+  preparePrivateFile(file);
   const db = new BetterSqlite3(file);
   try {
     // First, so that every later statement waits for other processes instead of failing busy.

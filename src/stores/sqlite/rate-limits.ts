@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
 import { libraryOptions, rateLimiterOver } from '../rate-limiter';
 import type { Database } from './database';
+import { preparePrivateFile } from './private-files';
 
 const TABLE = 'rate_limits';
 
@@ -39,6 +40,7 @@ export class SqliteRateLimits implements RateLimits {
 
   private database(): Database {
     if (this.db) return this.db;
+    preparePrivateFile(this.file);
     const db = new BetterSqlite3(this.file);
     try {
       db.pragma('busy_timeout = 5000');

@@ -1,12 +1,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { SessionStore } from '../ports';
+import { sessionRenewal } from '../session-renewal';
 import type { Database } from './database';
 
 const PURGE_INTERVAL_MS = 60_000;
 
 export class SqliteSessionStore implements SessionStore {
   private readonly select: Statement<[string], { data: string; expires_at: number }>;
-  private readonly upsert: Statement<[string, string, number]>;
+  private readonly insert: Statement<[string, string, number]>;
+  private readonly replace: Statement<[string, number, string, number]>;
+  private readonly renew: Statement<[number, string, number, number]>;
   private readonly remove: Statement<[string]>;
   private readonly removeExpired: Statement<[string, number]>;
   private readonly purge: Statement<[number]>;
@@ -15,9 +18,11 @@ export class SqliteSessionStore implements SessionStore {
   /** The database belongs to the caller, who closes it after this store. */
   constructor(db: Database) {
     this.select = db.prepare('SELECT data, expires_at FROM sessions WHERE id = ?');
-    this.upsert = db.prepare(`
-      INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at`);
+    this.insert = db.prepare('INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)');
+    // Only a live row: one destroyed or expired since the request read it stays gone.
+    this.replace = db.prepare('UPDATE sessions SET data = ?, expires_at = ? WHERE id = ? AND expires_at > ?');
+    // Only when the session would end before it must: a renewal that changes nothing writes nothing.
+    this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ?');
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
     // Guarded by the expiry too: another process may have renewed the session since the read.
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE id = ? AND expires_at <= ?');
@@ -35,14 +40,25 @@ export class SqliteSessionStore implements SessionStore {
     return JSON.parse(row.data) as Record<string, unknown>;
   }
 
-  async set(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
+  async create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
     const now = Date.now();
-    this.upsert.run(id, JSON.stringify(data), now + ttlMs);
+    this.insert.run(id, JSON.stringify(data), now + ttlMs);
     // Sessions abandoned without logout are never read again: sweep them now and then.
     if (now - this.lastPurge >= PURGE_INTERVAL_MS) {
       this.lastPurge = now;
       this.purge.run(now);
     }
+  }
+
+  async update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    return this.replace.run(JSON.stringify(data), now + ttlMs, id, now).changes > 0;
+  }
+
+  async touch(id: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    const { needed, until } = sessionRenewal(now, ttlMs);
+    this.renew.run(until, id, now, needed);
   }
 
   async destroy(id: string): Promise<void> {

@@ -8,10 +8,11 @@ export interface Expected {
 }
 
 /**
- * What a client knows about the writes it sent, by request id (sent as X-Request-Id, which the
- * service stores in each event's metadata): the acknowledged ones (2xx) with the events they must
- * have appended, the refused ones (4xx), which must have appended nothing, and the unknown ones,
- * whose connection died before an answer came (or a 503 came), which may or may not have landed.
+ * What a client knows about the writes it sent, by request id (the X-Request-Id the service
+ * answers and stores in each event's metadata; for a write cut before an answer, only the
+ * client's own is known): the acknowledged ones (2xx) with the events they must have appended,
+ * the refused ones (4xx), which must have appended nothing, and the unknown ones, whose
+ * connection died before an answer came (or a 503 came), which may or may not have landed.
  */
 export class Ledger {
   private readonly acknowledged = new Map<string, Expected[]>();

@@ -23,7 +23,7 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Starts the service and resolves once /health answers 200. */
+/** Starts the service and resolves once /readyz answers 200. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const entry = options.entry ?? join(ROOT, 'src/main.ts');
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '-r', join(ROOT, 'test/support/load-ts.js'), entry], {

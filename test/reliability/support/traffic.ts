@@ -4,7 +4,7 @@ import { Expected, Ledger } from './ledger';
 export const API = '/api/v1';
 
 /** An answer, or nothing when the connection failed or was cut before one came. */
-export type Answer = { status: number; body: { code: number; message: string; data: Record<string, unknown> } } | undefined;
+export type Answer = { status: number; body: { code: number; message: string; data: Record<string, unknown> }; requestId?: string } | undefined;
 
 // The service is down or was killed with the request in flight: the request may or may not have landed.
 const CUT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -13,7 +13,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /**
  * HTTP calls to the service as clients make them, tallied: answers by route and status, 5xx
  * (a 503 is a documented refusal, anything else a bug), answers outside the envelope, hangs. A
- * write carries a request id of its own, so that the ledger can find in the log what it appended.
+ * write is known by the request id the service answers with, so that the ledger can find in the log
+ * what it appended.
  */
 export class Traffic {
   readonly ledger: Ledger;
@@ -38,8 +39,10 @@ export class Traffic {
 
   /** A write: acknowledged (2xx) with the events `expected` names from its answer, or unknown. */
   async write(label: string, send: () => request.Test, expected: (data: Record<string, unknown>) => Expected[]): Promise<Answer> {
-    const requestId = this.ledger.nextRequestId();
-    const answer = await this.call(label, send().set('X-Request-Id', requestId));
+    const sent = this.ledger.nextRequestId();
+    const answer = await this.call(label, send().set('X-Request-Id', sent));
+    // The service stores its own id in the events, and answers with it; a cut write is known by ours only.
+    const requestId = answer?.requestId ?? sent;
     if (answer && answer.status < 300) this.ledger.acknowledge(requestId, expected(answer.body.data));
     // A 503 may come after the append, while waiting for the read models: as unknown as no answer.
     else if (!answer || answer.status >= 500) this.ledger.lost(requestId);
@@ -64,6 +67,7 @@ export class Traffic {
     if (typeof body?.code !== 'number' || typeof body.message !== 'string' || !('data' in body)) {
       this.problems.push(`${label}: ${res.status} outside the envelope: ${res.text.slice(0, 200)}`);
     }
-    return { status: res.status, body };
+    const requestId = res.headers['x-request-id'] as string | undefined;
+    return { status: res.status, body, requestId };
   }
 }

@@ -260,6 +260,9 @@ describe('reasons of administrators and members', () => {
   const invalid: Array<[string, string]> = [
     ['empty', ''],
     ['blank', ' \t\n '],
+    ['zero-width spaces only', '\u200b\u200b\u200b'],
+    ['NUL characters only', '\u0000\u0000'],
+    ['invisible format characters only', '\u200d\ufeff\u2060\u00ad'],
     ['501 characters', 'x'.repeat(501)],
   ];
 

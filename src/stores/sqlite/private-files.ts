@@ -1,0 +1,28 @@
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** What SQLite keeps beside a database file; it creates them with the database file's own mode. */
+const COMPANIONS = ['-wal', '-shm', '-journal'];
+
+function chmodIfPresent(file: string, mode: number): void {
+  try {
+    chmodSync(file, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Makes a database file readable by this user only, whatever the umask: the data directory 0700
+ * and the file and its companions 0600, also when they existed before (a directory made 0755 by
+ * hand, files left by an older version). The file holds sessions, password hashes and the log.
+ */
+export function preparePrivateFile(file: string): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  // Created 0600 before SQLite opens it, so it is never readable by others, not even for a moment.
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+  for (const suffix of COMPANIONS) chmodIfPresent(`${file}${suffix}`, 0o600);
+}
