@@ -45,6 +45,11 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
       ctx.set('Cache-Control', `max-age=${YEAR_SECONDS}, immutable`);
       return;
     }
+    // The build's other files (favicon.svg) keep their names: revalidated, not cached for good.
+    if (file && file !== 'index.html' && (await send(ctx, file, { root, index: false }).catch(() => null))) {
+      ctx.set('Cache-Control', 'no-cache');
+      return;
+    }
     if (!existsSync(join(root, 'index.html'))) {
       throw new HttpError(503, 'console_not_built', 'the web console is not built: run npm run build:web (npm install does it)');
     }

@@ -31,10 +31,14 @@ const SCREENS: Screen[] = [
 
 /** The administrator console: only the screens whose permissions /context says this account holds. */
 export function AdminArea({ path, notice }: { path: string; notice: string }) {
-  const [context] = useLoad(() => call(() => api.GET('/context'), { signedOutIsExpected: true }), [path === '/admin/login']);
+  const [context, reload] = useLoad(() => call(() => api.GET('/context'), { signedOutIsExpected: true }), [path === '/admin/login']);
 
   if (path === '/admin/login' || (context.state === 'failed' && context.refusal.status === 401)) {
-    return <SignIn realm="admin" notice={notice} onSignedIn={() => navigate('/admin', { replace: true })} />;
+    return <SignIn realm="admin" notice={notice} onSignedIn={() => {
+          // Signing in where a screen stood asked for it keeps that screen's path: load it again.
+          navigate(path === '/admin/login' ? '/admin' : path, { replace: true });
+          reload();
+        }} />;
   }
   if (context.state === 'loading') return <Loading what="your permissions" />;
   if (context.state === 'failed') return <RefusalNotice refusal={context.refusal} />;

@@ -18,7 +18,11 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
       <>
-        <SignIn realm="developer" notice={notice} onSignedIn={() => navigate('/developer', { replace: true })} />
+        <SignIn realm="developer" notice={notice} onSignedIn={() => {
+          // Signing in where a screen stood asked for it keeps that screen's path: load it again.
+          navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
+          reload();
+        }} />
         <p class="aside">
           New here? <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the <Link to="/admin">administrator console</Link>.
         </p>
