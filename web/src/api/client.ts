@@ -17,7 +17,8 @@ type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: 
 // The codes with which the service says the session no longer holds the caller.
 const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_expired']);
 
-export const api = createClient<paths>({ baseUrl: '/api/v1', credentials: 'same-origin' });
+// fetch is looked up on each call, not captured here: a test or a polyfill may install it later.
+export const api = createClient<paths>({ baseUrl: new URL('/api/v1', location.href).href, credentials: 'same-origin', fetch: (request) => fetch(request) });
 
 let csrfToken: Promise<string> | null = null;
 let onSignedOut: (refusal: Refusal) => void = () => {};
