@@ -26,7 +26,7 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await screen(page, 'developer-sign-in');
 
   await page.getByRole('link', { name: 'Register as a developer' }).click();
-  await expect(page.getByText("3 to 32 characters: a letter, then letters, digits, '_', '.' or '-'")).toBeVisible();
+  await expect(page.getByText('3 to 32 characters: a letter first, then letters, digits, _ . or -')).toBeVisible();
   await page.getByLabel('Username').fill('1x');
   await page.getByLabel('Password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Register' }).click();

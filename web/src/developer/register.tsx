@@ -5,7 +5,7 @@ import { RefusalNotice } from '../ui/notice';
 
 // The rules the service applies (specification §2.2), shown before anything is sent.
 const RULES = {
-  username: "3 to 32 characters: a letter, then letters, digits, '_', '.' or '-'",
+  username: '3 to 32 characters: a letter first, then letters, digits, _ . or -',
   password: '6 to 128 characters',
   nickname: 'At most 64 characters',
   contact: 'Give an e-mail address, a mobile number, or both',
