@@ -1,4 +1,4 @@
-import { expect, screen, test } from './fixtures';
+import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
 
 test('the console is served with its caching and content security policy; deep links load it', async ({ request, page }) => {
   const root = await request.get('/', { maxRedirects: 0 });
@@ -50,7 +50,7 @@ test('at 375 px wide every screen fits without sideways scrolling', async ({ pag
   await page.getByLabel('Password', { exact: true }).fill('narrow-password');
   await page.getByLabel('E-mail').fill('narrow@example.com');
   await page.getByRole('button', { name: 'Register' }).click();
-  await screen(page, 'narrow-developer-register');
+  await expect(page.getByRole('heading', { name: 'Hello, narrow' })).toBeVisible();
   await page.getByRole('button', { name: 'Apply for API credentials' }).click();
   for (const [path, name] of [
     ['/ui/developer', 'narrow-developer-dashboard'],
@@ -59,6 +59,24 @@ test('at 375 px wide every screen fits without sideways scrolling', async ({ pag
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole('navigation', { name: 'Developer center' })).toBeVisible();
+    await expect(page.locator('.loading')).toHaveCount(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screen(page, name);
+  }
+
+  // The administrator signs into the same session: both identities live in one cookie.
+  await page.goto('/ui/admin/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
+  for (const [path, name] of [
+    ['/ui/admin/credentials', 'narrow-admin-credential-queue'],
+    ['/ui/admin/addons', 'narrow-admin-application-center'],
+    ['/ui/admin/audit', 'narrow-auditor'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
     await expect(page.locator('.loading')).toHaveCount(0);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await screen(page, name);

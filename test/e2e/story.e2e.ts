@@ -112,7 +112,21 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(page.locator('tbody .status')).toHaveText('approved');
   await screen(page, 'developer-dashboard-active');
 
-  // The administrator revokes the credential with a reason; the key stops working.
+  // Rotation with an hour's grace: the new key shows once, and both keys work meanwhile.
+  await page.getByLabel('Grace period for the old key').selectOption({ label: 'one hour' });
+  await page.getByRole('button', { name: 'Rotate the key' }).click();
+  const rotated = (await page.getByTestId('apikey').textContent())!;
+  expect(rotated).not.toBe(apikey);
+  await expect(page.getByText(/The old key is accepted until/)).toBeVisible();
+  await screen(page, 'developer-rotated');
+  await page.getByLabel('I have stored the key somewhere safe').check();
+  await page.getByRole('button', { name: 'Done: hide the key' }).click();
+  await expect(page.getByText(rotated)).toHaveCount(0);
+  const withKey = (key: string) => request.get('/api/v1/open/addons', { headers: { 'X-API-ID': apiid, 'X-API-Key': key } });
+  expect((await withKey(rotated)).status()).toBe(200);
+  expect((await withKey(apikey)).status()).toBe(200);
+
+  // The administrator revokes the credential with a reason; no key works any more.
   await admin.getByRole('link', { name: 'Credentials' }).click();
   await admin.getByLabel('Status').selectOption('active');
   await admin.getByRole('button', { name: 'Revoke…' }).click();
@@ -121,13 +135,14 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await admin.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(admin.getByRole('cell', { name: /^alice/ })).toHaveCount(0);
   expect((await openAddons()).status()).toBe(401);
+  expect((await withKey(rotated)).status()).toBe(401);
 
   // The auditor finds alice by API id, sees every step, and replays the state before the approval.
   await admin.getByRole('link', { name: 'Audit' }).click();
   await admin.getByLabel('Member id, username or API id').fill(apiid);
   await admin.getByRole('button', { name: 'Show the history' }).click();
   const timeline = admin.locator('.timeline');
-  for (const step of ['credential applied', 'credential approved', 'credential claimed', 'scope requested', 'scope approved', 'credential revoked']) {
+  for (const step of ['credential applied', 'credential approved', 'credential claimed', 'scope requested', 'scope approved', 'key rotated', 'credential revoked']) {
     await expect(timeline).toContainText(new RegExp(step.replace(' ', '.*'), 'i'));
   }
   await expect(timeline).toContainText('by administrator admin');
