@@ -1,4 +1,16 @@
+import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
+
+/** Each screen, loaded, is no wider than the viewport: nothing to scroll sideways. */
+async function fitsNarrow(page: Page, area: string, screens: [path: string, name: string][]) {
+  for (const [path, name] of screens) {
+    await page.goto(path);
+    await expect(page.getByRole('navigation', { name: area })).toBeVisible();
+    await expect(page.locator('.loading')).toHaveCount(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screen(page, name);
+  }
+}
 
 test('the console is served with its caching and content security policy; deep links load it', async ({ request, page }) => {
   const root = await request.get('/', { maxRedirects: 0 });
@@ -52,17 +64,12 @@ test('at 375 px wide every screen fits without sideways scrolling', async ({ pag
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByRole('heading', { name: 'Hello, narrow' })).toBeVisible();
   await page.getByRole('button', { name: 'Apply for API credentials' }).click();
-  for (const [path, name] of [
+  await expect(page.locator('.status').first()).toHaveText('pending');
+  await fitsNarrow(page, 'Developer center', [
     ['/ui/developer', 'narrow-developer-dashboard'],
     ['/ui/developer/scopes', 'narrow-developer-scope-request'],
     ['/ui/developer/reference', 'narrow-developer-reference'],
-  ] as const) {
-    await page.goto(path);
-    await expect(page.getByRole('navigation', { name: 'Developer center' })).toBeVisible();
-    await expect(page.locator('.loading')).toHaveCount(0);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    await screen(page, name);
-  }
+  ]);
 
   // The administrator signs into the same session: both identities live in one cookie.
   await page.goto('/ui/admin/login');
@@ -70,15 +77,9 @@ test('at 375 px wide every screen fits without sideways scrolling', async ({ pag
   await page.getByLabel('Password').fill(ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
-  for (const [path, name] of [
+  await fitsNarrow(page, 'Administrator console', [
     ['/ui/admin/credentials', 'narrow-admin-credential-queue'],
     ['/ui/admin/addons', 'narrow-admin-application-center'],
     ['/ui/admin/audit', 'narrow-auditor'],
-  ] as const) {
-    await page.goto(path);
-    await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
-    await expect(page.locator('.loading')).toHaveCount(0);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    await screen(page, name);
-  }
+  ]);
 });

@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { TableHead } from '../ui/table';
 import { Empty } from '../ui/notice';
 
 /** The enabled role groups and their permissions; they are defined on the command line. */
@@ -13,13 +14,7 @@ export function RoleGroups({ roles }: { roles: Schemas['RoleGroup'][] }) {
         <Empty>No enabled role group.</Empty>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Permissions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Id', 'Name', 'Permissions']} />
           <tbody>
             {roles.map((role) => (
               <tr key={role.id}>

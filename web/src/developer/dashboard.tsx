@@ -3,6 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Link } from '../ui/link';
 import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice } from '../ui/notice';
+import { TableHead } from '../ui/table';
 import { KeyOnce } from './key-once';
 
 type Dashboard = Schemas['Dashboard'];
@@ -82,14 +83,7 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
           <Empty>No scope requested yet.</Empty>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Scope</th>
-                <th scope="col">Status</th>
-                <th scope="col">Your reason</th>
-                <th scope="col">Decision</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Scope', 'Status', 'Your reason', 'Decision']} />
             <tbody>
               {scopes.map((scope) => (
                 <tr key={scope.name}>
@@ -124,10 +118,12 @@ function Rotate({ onRotated }: { onRotated: () => void }) {
 
   if (issued) {
     return (
-      <div class="card">
-        {issued.previous_key_valid_until && <p>The old key is accepted until {when(issued.previous_key_valid_until)}.</p>}
-        <KeyOnce apiid={issued.apiid} apikey={issued.apikey} onStored={() => setIssued(null)} />
-      </div>
+      <KeyOnce
+        apiid={issued.apiid}
+        apikey={issued.apikey}
+        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
+        onStored={() => setIssued(null)}
+      />
     );
   }
   const rotate = async () => {

@@ -7,7 +7,7 @@ const LEAVE_WARNING = 'The API key is shown only this once. Leave without storin
  * An API key shown once: a copy button, and an "I have stored it" confirmation without which
  * leaving asks first. Once confirmed it is dropped from memory and never shown again.
  */
-export function KeyOnce({ apiid, apikey, onStored }: { apiid: string; apikey: string; onStored: () => void }) {
+export function KeyOnce({ apiid, apikey, note, onStored }: { apiid: string; apikey: string; note?: string; onStored: () => void }) {
   const [stored, setStored] = useState(false);
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
 
@@ -36,6 +36,7 @@ export function KeyOnce({ apiid, apikey, onStored }: { apiid: string; apikey: st
       <p>
         This is the only time the key is shown: only its digest is kept. Store it in your server's secret store now.
       </p>
+      {note && <p>{note}</p>}
       <dl>
         <dt>API id (X-API-ID)</dt>
         <dd>
