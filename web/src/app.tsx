@@ -19,6 +19,8 @@ export function App() {
   }, []);
   useEffect(() => {
     if (path === '/') navigate('/developer', { replace: true });
+    // The message belongs to the sign-in it sent the user to, not to later ones.
+    if (!path.endsWith('/login')) setNotice('');
   }, [path]);
 
   const area = path.startsWith('/admin') ? 'admin' : 'developer';

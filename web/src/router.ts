@@ -4,9 +4,11 @@ export const BASE = '/ui';
 
 // A screen with something the user would lose (a key not yet stored) asks before any navigation.
 let leaveGuard: (() => boolean) | null = null;
+let guardedPath = '';
 
 export function guardLeaving(guard: (() => boolean) | null): void {
   leaveGuard = guard;
+  guardedPath = location.pathname;
 }
 
 /** The path under /ui/, without the prefix: deep links load the application on any of them. */
@@ -25,7 +27,14 @@ export function navigate(path: string, { replace = false } = {}): void {
 export function usePath(): string {
   const [path, setPath] = useState(currentPath);
   useEffect(() => {
-    const changed = () => setPath(currentPath());
+    const changed = () => {
+      // The browser's back button moved already: a user who stays is put back where the guard stands.
+      if (leaveGuard && location.pathname !== guardedPath) {
+        if (!leaveGuard()) return history.pushState(null, '', guardedPath);
+        leaveGuard = null;
+      }
+      setPath(currentPath());
+    };
     addEventListener('popstate', changed);
     return () => removeEventListener('popstate', changed);
   }, []);

@@ -1,8 +1,13 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { navigate } from '../router';
+import { navigate, usePath } from '../router';
 import { Claim } from './claim';
 
 const KEY = { apiid: 'ak_test0000000000000000', apikey: 'sk_secret-shown-once' };
+
+/** The claim screen where the console's router puts it, so that leaving it is real. */
+function ClaimRoute({ onClaimed }: { onClaimed: () => void }) {
+  return usePath() === '/developer/claim' ? <Claim status="approved" onClaimed={onClaimed} /> : <p>dashboard</p>;
+}
 
 function envelope(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -28,7 +33,7 @@ describe('claim screen', () => {
   it('shows the key once with a copy button, asks before leaving, and forgets it once stored', async () => {
     const calls = service(() => envelope(200, { code: 0, message: 'claimed', data: KEY }));
     const onClaimed = jest.fn();
-    render(<Claim status="approved" onClaimed={onClaimed} />);
+    render(<ClaimRoute onClaimed={onClaimed} />);
 
     fireEvent.click(screen.getByRole('button', { name: 'Claim the key' }));
     await screen.findByText(KEY.apikey);
@@ -46,6 +51,12 @@ describe('claim screen', () => {
     expect(location.pathname).toBe('/ui/developer/claim');
     expect(screen.getByText(KEY.apikey)).not.toBeNull();
 
+    // The browser's back button asks the same, and staying puts the address back.
+    history.pushState(null, '', '/ui/developer');
+    dispatchEvent(new PopStateEvent('popstate'));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(location.pathname).toBe('/ui/developer/claim');
+
     const done = screen.getByRole('button', { name: 'Done: hide the key' }) as HTMLButtonElement;
     expect(done.disabled).toBe(true);
     fireEvent.click(screen.getByLabelText('I have stored the key somewhere safe'));
@@ -53,7 +64,8 @@ describe('claim screen', () => {
     await waitFor(() => expect(onClaimed).toHaveBeenCalled());
     expect(screen.queryByText(KEY.apikey)).toBeNull();
     expect(location.pathname).toBe('/ui/developer');
-    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('dashboard')).not.toBeNull();
+    expect(confirm).toHaveBeenCalledTimes(2);
   });
 
   it("shows the service's refusal in place and no key", async () => {
