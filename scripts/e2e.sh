@@ -11,7 +11,7 @@ fi
 if [ ! -x "$CHROMIUM" ]; then
   echo "Browser tests SKIPPED: no Chromium at $CHROMIUM. Install it with 'apt-get install chromium' (as root), or set CHROMIUM_PATH."
   if [ -n "$TEST_COUNTS_FILE" ]; then
-    skipped=$(npx playwright test --list 2>/dev/null | sed -n 's/^Total: \([0-9]*\) test.*/\1/p')
+    skipped=$(npx playwright test --list --reporter=list 2>/dev/null | sed -n 's/^Total: \([0-9]*\) test.*/\1/p')
     echo "{\"passed\":0,\"failed\":0,\"skipped\":${skipped:-1}}" >> "$TEST_COUNTS_FILE"
   fi
   exit 0
