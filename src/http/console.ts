@@ -22,6 +22,11 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The paths the console answers rather than the API: the root's redirect and everything under /ui. */
+export function isConsolePath(path: string): boolean {
+  return path === '/' || path === '/ui' || path.startsWith(CONSOLE_PREFIX);
+}
+
 /**
  * The web console, one more client of /api/v1: its hashed assets are cached for good (a new build
  * has new names), index.html never (it names the current assets), and every other path under /ui/
@@ -30,8 +35,9 @@ const CONTENT_SECURITY_POLICY = [
 export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
   return async (ctx, next) => {
     const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
-    if (ctx.path === '/' && reading) return ctx.redirect(CONSOLE_PREFIX);
-    if (ctx.path !== '/ui' && !ctx.path.startsWith(CONSOLE_PREFIX)) return next();
+    // Other methods on the root stay the API's: a 404 or 405 in the envelope.
+    if (!isConsolePath(ctx.path) || (ctx.path === '/' && !reading)) return next();
+    if (ctx.path === '/') return ctx.redirect(CONSOLE_PREFIX);
     if (!reading) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows GET, HEAD only`, undefined, { Allow: 'GET, HEAD' });
     if (ctx.path === '/ui') return ctx.redirect(CONSOLE_PREFIX);
 
