@@ -5,7 +5,7 @@
 # is the same image; the code itself still runs on Node 20.19+.
 ARG NODE_IMAGE=node:22.24.0-bookworm-slim
 
-# Compiles TypeScript with the devDependencies; only dist/ leaves this stage.
+# Compiles TypeScript and builds the web console with the devDependencies; only dist/ and web/dist/ leave this stage.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,7 +14,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY web ./web
+# The server first: the console's types come from the contract the compiled server prints.
+RUN npm run build && npm run build:web
 
 # Production dependencies only, native modules built here with the toolchain the runtime lacks.
 FROM ${NODE_IMAGE} AS deps
@@ -36,6 +38,7 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 # The add-on catalogue (ADDONS_DIR defaults to ./addons); mount a volume over it to ship others.
 COPY addons ./addons
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Settings } from '../config';
 import { SessionStore } from '../stores/ports';
 import { jsonBody } from './body';
+import { webConsole } from './console';
 import { AppContext, AppState } from './context';
 import { Endpoint, Guards, mountEndpoints } from './endpoints';
 import { HttpError } from './envelope';
@@ -64,6 +65,8 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.on('error', (err: unknown, ctx?: AppContext) => (ctx?.state.log ?? deps.log).error({ err }, 'response failed after it started'));
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
+  // Before noStore and sessions: the console's files set their own caching and need no session.
+  app.use(webConsole());
   app.use(noStore);
   app.use((ctx, next) => (ctx.path.startsWith(OPEN_API) ? next() : sessionMiddleware(ctx, next)));
   for (const middleware of jsonBody(deps.settings.BODY_LIMIT_KB)) app.use(middleware);

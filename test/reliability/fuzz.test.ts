@@ -299,6 +299,10 @@ function problemWith(h: Hostile, reply: Reply, raw: boolean, logGrew: boolean): 
   if (reply.status >= 500) return `answered ${reply.status}`;
   if (reply.status >= 400 && logGrew) return `refused with ${reply.status} but the log grew`;
   if (h.method === 'HEAD') return null;
+  // The root sends browsers to the web console (src/http/console.ts); it is no API answer.
+  if (h.method === 'GET' && (h.target === '/' || h.target.startsWith('/?'))) {
+    return reply.status === 302 && reply.headers.location === '/ui/' ? null : `the root answered ${reply.status}, not a redirect to /ui/`;
+  }
   if (raw && reply.status < 300) return null;
   if (!String(reply.headers['content-type']).startsWith('application/json')) return `answered ${reply.headers['content-type']}, not JSON`;
   let body: { code?: unknown; message?: unknown; data?: unknown };

@@ -2,6 +2,7 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import { API_PREFIX } from '../../src/http/app';
+import { isConsolePath } from '../../src/http/console';
 import { contractOf, openApiPath } from '../../src/http/openapi';
 import { Endpoint } from '../../src/http/endpoints';
 
@@ -73,6 +74,8 @@ export class ContractChecker {
   watch(found: string[], seen: Checked[]): Middleware {
     return async (ctx, next) => {
       await next();
+      // The web console's files and redirect are not part of the API's contract.
+      if (isConsolePath(ctx.path) && !ctx.response.is('application/json')) return;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute;
       const path = route ? openApiPath(route.slice(API_PREFIX.length)) : null;
       const body = ctx.body as unknown;

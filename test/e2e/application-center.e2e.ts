@@ -1,0 +1,81 @@
+import { ADMIN_PASSWORD, expect, platformCli, screen, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+async function signInAdmin(page: Page, username: string, password: string) {
+  await page.goto('/ui/admin');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
+}
+
+test('an add-on installed with page roles is seen by an administrator of that role group', async ({ page, browser, baseURL }) => {
+  await signInAdmin(page, 'admin', ADMIN_PASSWORD);
+  await page.getByRole('link', { name: 'Application center' }).click();
+  const helpdesk = page.getByRole('article', { name: /Helpdesk/ });
+  await expect(helpdesk).toContainText('not installed');
+  await screen(page, 'admin-application-center');
+
+  await helpdesk.getByRole('button', { name: 'Install…' }).click();
+  // Managing a page grants viewing it; withdrawing the view withdraws the manage.
+  await helpdesk.getByLabel('Operators may manage Tickets').check();
+  await expect(helpdesk.getByLabel('Operators may view Tickets')).toBeChecked();
+  await helpdesk.getByLabel('Operators may view Queues').check();
+  await helpdesk.getByLabel('Auditors may manage Reports').check();
+  await helpdesk.getByLabel('Auditors may view Reports').uncheck();
+  await expect(helpdesk.getByLabel('Auditors may manage Reports')).not.toBeChecked();
+  await helpdesk.getByLabel('Auditors may view Reports').check();
+  await screen(page, 'admin-install-page-roles');
+  await helpdesk.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(helpdesk).toContainText('installed 1.0.0, enabled, in the menu');
+
+  // Reinstall keeping the saved roles, then the menu and enable toggles, each as the list shows it.
+  await helpdesk.getByRole('button', { name: 'Reinstall…' }).click();
+  await expect(helpdesk.getByLabel('Keep the saved page roles')).toBeChecked();
+  await helpdesk.getByRole('button', { name: 'Reinstall', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: /reinstalled/i })).toBeVisible();
+  await helpdesk.getByRole('button', { name: 'Hide from the menu' }).click();
+  await expect(helpdesk).toContainText('not in the menu');
+  await helpdesk.getByRole('button', { name: 'Show in the menu' }).click();
+  await expect(helpdesk).toContainText(', in the menu');
+
+  // The access editor shows what was saved.
+  await helpdesk.getByRole('button', { name: 'Access…' }).click();
+  await expect(helpdesk.getByLabel('Operators may manage Tickets')).toBeChecked();
+  await expect(helpdesk.getByLabel('Auditors may view Reports')).toBeChecked();
+  await expect(helpdesk.getByLabel('Auditors may manage Reports')).not.toBeChecked();
+  await helpdesk.getByRole('button', { name: 'Cancel' }).click();
+
+  // An auditor-group administrator, created on the command line, opens only what its group may.
+  platformCli(['admin', 'create', '--username', 'carol', '--role', '2', '--password-stdin'], 'carol-password-1\n');
+  const carol = await (await browser.newContext({ baseURL })).newPage();
+  await signInAdmin(carol, 'carol', 'carol-password-1');
+  const nav = carol.getByRole('navigation', { name: 'Administrator console' });
+  await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract']);
+  const carolsHelpdesk = carol.getByRole('article', { name: /Helpdesk/ });
+  await carolsHelpdesk.getByText('Pages you may open (1)').click();
+  await expect(carolsHelpdesk.getByRole('listitem')).toHaveText(['Reports view only']);
+  await expect(carolsHelpdesk.getByRole('button', { name: 'Install…' })).toHaveCount(0);
+  await screen(carol, 'admin-role-group-member');
+  await carol.getByRole('link', { name: 'Role groups' }).click();
+  await expect(carol.getByRole('cell', { name: 'Auditors' })).toBeVisible();
+  await screen(carol, 'admin-role-groups');
+
+  // Disable hides every page; uninstall asks first.
+  await helpdesk.getByRole('button', { name: 'Disable' }).click();
+  await expect(helpdesk).toContainText('disabled');
+  await helpdesk.getByRole('button', { name: 'Enable' }).click();
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await helpdesk.getByRole('button', { name: 'Uninstall…' }).click();
+  await expect(helpdesk).toContainText('installed 1.0.0');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await helpdesk.getByRole('button', { name: 'Uninstall…' }).click();
+  await expect(helpdesk).toContainText('not installed');
+});
+
+test('the administrator reads the full contract', async ({ page }) => {
+  await signInAdmin(page, 'admin', ADMIN_PASSWORD);
+  await page.getByRole('link', { name: 'Contract' }).click();
+  await expect(page.getByRole('heading', { name: /POST \/api\/v1\/credentials\/\{member_id\}\/approve/ })).toBeVisible();
+  await screen(page, 'admin-contract');
+});

@@ -1,0 +1,30 @@
+/**
+ * Playwright's global setup: the compiled service (dist/main.js, with the console built into
+ * web/dist) on a scratch data directory and a free port; its address goes to the tests in
+ * E2E_BASE_URL, its data directory in E2E_DATA_DIR for the administration CLI.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, untilHealthy } from '../support/service-process';
+
+export const ADMIN_PASSWORD = 'e2e-admin-password';
+
+export default async function startService(): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await untilHealthy(base, child);
+  process.env.E2E_BASE_URL = base;
+  process.env.E2E_DATA_DIR = dataDir;
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done)));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

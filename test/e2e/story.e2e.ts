@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
+import type { Browser, Page } from '@playwright/test';
+
+async function signIn(page: Page, area: 'developer' | 'admin', username: string, password: string) {
+  await page.goto(`/ui/${area}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function adminPage(browser: Browser, baseURL: string) {
+  const page = await (await browser.newContext({ baseURL, timezoneId: 'UTC' })).newPage();
+  await signIn(page, 'admin', 'admin', ADMIN_PASSWORD);
+  await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
+  return page;
+}
+
+test('a developer gets a key through the console, an administrator reviews it, the auditor replays it', async ({ page, browser, baseURL, context, request }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+
+  // The developer arrives at the root and lands on sign-in, with a way to register.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/ui\/developer$/);
+  await expect(page.getByRole('heading', { name: 'Developer sign-in' })).toBeVisible();
+  await screen(page, 'developer-sign-in');
+
+  await page.getByRole('link', { name: 'Register as a developer' }).click();
+  await expect(page.getByText('3 to 32 characters: a letter first, then letters, digits, _ . or -')).toBeVisible();
+  await page.getByLabel('Username').fill('1x');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.locator('#field-username-issue')).toContainText('username must be 3 to 32 characters');
+  await screen(page, 'developer-register-refused');
+
+  await page.getByLabel('Username').fill('alice');
+  await page.getByLabel('Password', { exact: true }).fill('alice-password');
+  await page.getByLabel('E-mail').fill('alice@example.com');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('heading', { name: 'Hello, alice' })).toBeVisible();
+  await expect(page.locator('.status').first()).toHaveText('none');
+  await screen(page, 'developer-dashboard-new');
+
+  await page.getByRole('button', { name: 'Apply for API credentials' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'applied' })).toBeVisible();
+  await expect(page.locator('.status').first()).toHaveText('pending');
+  // "As of" has whole seconds: one second after the application, strictly before the approval.
+  await page.waitForTimeout(1100);
+  const beforeApproval = new Date().toISOString().slice(0, 19);
+  await page.waitForTimeout(1100);
+
+  // The administrator approves the application from the queue.
+  const admin = await adminPage(browser, baseURL!);
+  await expect(admin.getByRole('heading', { name: 'Credential applications' })).toBeVisible();
+  await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
+  await screen(admin, 'admin-credential-queue');
+  await admin.getByRole('button', { name: 'Approve alice' }).click();
+  await expect(admin.getByRole('status')).toContainText('approved');
+  // Other tests' members may wait in the same queue: alice's row is what must leave it.
+  await expect(admin.getByRole('button', { name: 'Approve alice' })).toHaveCount(0);
+
+  // The developer claims: the key shows once, copies, and leaving before confirming asks first.
+  await page.reload();
+  await page.getByRole('link', { name: 'Claim your key' }).click();
+  await screen(page, 'developer-claim');
+  await page.getByRole('button', { name: 'Claim the key' }).click();
+  const apikey = (await page.getByTestId('apikey').textContent())!;
+  const apiid = (await page.getByTestId('apiid').textContent())!;
+  expect(apikey).toMatch(/^sk_/);
+  await page.getByRole('button', { name: 'Copy the key' }).click();
+  await expect(page.getByText('Copied to the clipboard.')).toBeVisible();
+  // Runs in the page, where the clipboard is; the root tsconfig has no DOM types.
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apikey);
+  await screen(page, 'developer-key-once');
+
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByTestId('apikey')).toHaveText(apikey);
+  await expect(page.getByRole('button', { name: 'Done: hide the key' })).toBeDisabled();
+  await page.getByLabel('I have stored the key somewhere safe').check();
+  await page.getByRole('button', { name: 'Done: hide the key' }).click();
+  await expect(page.locator('.status').first()).toHaveText('active');
+  await expect(page.getByText(apikey)).toHaveCount(0);
+  await page.goto('/ui/developer/claim');
+  await expect(page.getByText('There is nothing to claim now: your credential is active.')).toBeVisible();
+
+  // The partner reference: the open endpoints with a curl call naming this member's API id.
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByText(`X-API-ID: ${apiid}`).first()).toBeVisible();
+  await screen(page, 'developer-reference');
+
+  // A scope request, with its reason and counter.
+  await page.getByRole('link', { name: 'Request scopes' }).click();
+  await page.getByLabel(/addons\.read/).check();
+  await page.getByLabel('Purpose of use').fill('List the add-ons on our partner site');
+  await expect(page.getByText('36 / 500 characters')).toBeVisible();
+  await screen(page, 'developer-scope-request');
+  await page.getByRole('button', { name: 'Request' }).click();
+  await expect(page.getByRole('cell', { name: 'List the add-ons on our partner site' })).toBeVisible();
+
+  const openAddons = () => request.get('/api/v1/open/addons', { headers: { 'X-API-ID': apiid, 'X-API-Key': apikey } });
+  expect((await openAddons()).status()).toBe(403);
+
+  await admin.getByRole('link', { name: 'Scope requests' }).click();
+  await screen(admin, 'admin-scope-queue');
+  await admin.getByRole('button', { name: /Approve addons\.read/ }).click();
+  await expect(admin.getByText('No pending scope request.')).toBeVisible();
+
+  expect((await openAddons()).status()).toBe(200);
+  await page.reload();
+  await expect(page.locator('tbody .status')).toHaveText('approved');
+  await screen(page, 'developer-dashboard-active');
+
+  // Rotation with an hour's grace: the new key shows once, and both keys work meanwhile.
+  await page.getByLabel('Grace period for the old key').selectOption({ label: 'one hour' });
+  await page.getByRole('button', { name: 'Rotate the key' }).click();
+  const rotated = (await page.getByTestId('apikey').textContent())!;
+  expect(rotated).not.toBe(apikey);
+  await expect(page.getByText(/The old key is accepted until/)).toBeVisible();
+  await screen(page, 'developer-rotated');
+  await page.getByLabel('I have stored the key somewhere safe').check();
+  await page.getByRole('button', { name: 'Done: hide the key' }).click();
+  await expect(page.getByText(rotated)).toHaveCount(0);
+  const withKey = (key: string) => request.get('/api/v1/open/addons', { headers: { 'X-API-ID': apiid, 'X-API-Key': key } });
+  expect((await withKey(rotated)).status()).toBe(200);
+  expect((await withKey(apikey)).status()).toBe(200);
+
+  // The administrator revokes the credential with a reason; no key works any more.
+  await admin.getByRole('link', { name: 'Credentials' }).click();
+  await admin.getByLabel('Status').selectOption('active');
+  await admin.getByRole('button', { name: 'Revoke…' }).click();
+  await admin.getByLabel('Reason (revoke)').fill('Key posted in a public repository');
+  await screen(admin, 'admin-revoke');
+  await admin.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(admin.getByRole('cell', { name: /^alice/ })).toHaveCount(0);
+  expect((await openAddons()).status()).toBe(401);
+  expect((await withKey(rotated)).status()).toBe(401);
+
+  // The auditor finds alice by API id, sees every step, and replays the state before the approval.
+  await admin.getByRole('link', { name: 'Audit' }).click();
+  await admin.getByLabel('Member id, username or API id').fill(apiid);
+  await admin.getByRole('button', { name: 'Show the history' }).click();
+  const timeline = admin.locator('.timeline');
+  for (const step of ['credential applied', 'credential approved', 'credential claimed', 'scope requested', 'scope approved', 'key rotated', 'credential revoked']) {
+    await expect(timeline).toContainText(new RegExp(step.replace(' ', '.*'), 'i'));
+  }
+  await expect(timeline).toContainText('by administrator admin');
+  await expect(timeline).toContainText('Key posted in a public repository');
+  await screen(admin, 'auditor-timeline');
+
+  await admin.getByLabel('As of (optional)').fill(beforeApproval);
+  await admin.getByRole('button', { name: 'Show the history' }).click();
+  await expect(admin.getByTestId('state-as-of')).toContainText('credential pending');
+  await expect(timeline).not.toContainText(/approved/i);
+  await screen(admin, 'auditor-as-of');
+
+  const download = admin.waitForEvent('download');
+  await admin.getByRole('link', { name: 'Download the NDJSON export' }).click();
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string; more?: boolean });
+  expect(lines.at(-1)).toMatchObject({ more: false });
+  expect(lines.some((l) => l.type === 'CredentialRevoked')).toBe(true);
+});

@@ -1,0 +1,70 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { useLoad } from '../ui/load';
+import { Loading, RefusalNotice } from '../ui/notice';
+import { pageRolesFor, withinView, type PageRoles } from './page-roles';
+import { PageRolesEditor } from './page-roles-editor';
+
+interface Props {
+  addon: Schemas['Addon'];
+  mode: 'install' | 'reinstall' | 'access';
+  roles: Schemas['RoleGroup'][];
+  onDone: (message: string | null) => void;
+}
+
+const TITLE = { install: 'Install', reinstall: 'Reinstall', access: 'Save the access' };
+
+/** Install, reinstall or the access editor: every page of the add-on with its roles, sent with manage within view. */
+export function AddonRoles({ addon, mode, roles, onDone }: Props) {
+  const [access] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
+  const [edited, setEdited] = useState<PageRoles | null>(null);
+  const [keep, setKeep] = useState(true);
+  const [showMenu, setShowMenu] = useState(addon.installed ? addon.show_menu : true);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  if (access.state === 'loading') return <Loading what="the add-on's pages" />;
+  if (access.state === 'failed') return <RefusalNotice refusal={access.refusal} />;
+  const value = edited ?? pageRolesFor(access.data.pages, access.data.page_roles);
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const page_roles = withinView(value);
+    const key = addon.key;
+    const answer =
+      mode === 'access'
+        ? await call(async () => api.PUT('/addons/{key}/access', { params: { header: await csrf(), path: { key } }, body: { page_roles } }))
+        : await call(async () =>
+            api.POST('/addons/{key}/actions/{action}', {
+              params: { header: await csrf(), path: { key, action: mode } },
+              body: mode === 'reinstall' && keep ? { show_menu: showMenu } : { show_menu: showMenu, page_roles },
+            }),
+          );
+    if (!answer.ok) return setRefusal(answer.refusal);
+    onDone(answer.message);
+  };
+
+  return (
+    <form onSubmit={send} class="addon-roles">
+      {mode === 'reinstall' && (
+        <div class="check">
+          <input id={`keep-${addon.key}`} type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} />
+          <label for={`keep-${addon.key}`}>Keep the saved page roles</label>
+        </div>
+      )}
+      {!(mode === 'reinstall' && keep) && <PageRolesEditor pages={access.data.pages} roles={roles} value={value} onChange={setEdited} />}
+      {mode !== 'access' && (
+        <div class="check">
+          <input id={`menu-${addon.key}`} type="checkbox" checked={showMenu} onChange={(e) => setShowMenu((e.currentTarget as HTMLInputElement).checked)} />
+          <label for={`menu-${addon.key}`}>Show in the menu</label>
+        </div>
+      )}
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary">
+        {TITLE[mode]}
+      </button>
+      <button type="button" onClick={() => onDone(null)}>
+        Cancel
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+import { api, raw } from '../api/client';
+import { useLoad } from '../ui/load';
+import { Loading, RefusalNotice } from '../ui/notice';
+import { Operations, type ContractDocument } from '../ui/operations';
+
+/** The full contract, as GET /openapi serves it to administrators. */
+export function Contract() {
+  const [document] = useLoad(() => raw(() => api.GET('/openapi')));
+  if (document.state === 'loading') return <Loading what="the contract" />;
+  if (document.state === 'failed') return <RefusalNotice refusal={document.refusal} />;
+  return (
+    <>
+      <h1>The full contract</h1>
+      <p>
+        <a href="/api/v1/openapi" download="openapi.json">
+          Download the OpenAPI document
+        </a>
+      </p>
+      <Operations document={document.data as unknown as ContractDocument} />
+    </>
+  );
+}

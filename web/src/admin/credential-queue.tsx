@@ -1,0 +1,61 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Schemas } from '../api/client';
+import { useLoad, when } from '../ui/load';
+import { ReasonAction } from '../ui/reason-action';
+import { Queue, useDecisions } from './queue';
+
+type Status = Schemas['CredentialApplication']['status'];
+const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoked'];
+
+export function CredentialQueue() {
+  const [status, setStatus] = useState<Status | ''>('pending');
+  const [list, reload] = useLoad(() => call(() => api.GET('/credentials', { params: { query: status ? { status } : {} } })), [status]);
+  const { done, refusal, decided, decide } = useDecisions(reload);
+  const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
+  const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
+  const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
+  const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
+
+  return (
+    <Queue
+      title="Credential applications"
+      id="credential-status"
+      noun="application"
+      statuses={STATUSES}
+      status={status}
+      onStatus={setStatus}
+      list={list}
+      columns={['Member', 'Status', 'Applied', 'API id', 'Decision']}
+      done={done}
+      refusal={refusal}
+    >
+      {() =>
+        list.state === 'ready' &&
+        list.data.list.map((a) => (
+          <tr key={a.member_id}>
+            <td>
+              {a.username} <small>#{a.member_id}</small>
+            </td>
+            <td>
+              <span class={`status ${a.status}`}>{a.status}</span>
+              {(a.reject_reason ?? a.revoke_reason) && <small> “{a.reject_reason ?? a.revoke_reason}”</small>}
+            </td>
+            <td>{when(a.applied_at)}</td>
+            <td>{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
+            <td class="actions">
+              {a.status === 'pending' && (
+                <>
+                  <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
+                    Approve
+                  </button>
+                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" onSend={(reason) => reject(a.member_id, reason)} />
+                </>
+              )}
+              {a.status === 'active' && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
+            </td>
+          </tr>
+        ))
+      }
+    </Queue>
+  );
+}

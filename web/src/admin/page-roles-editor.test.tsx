@@ -1,0 +1,65 @@
+import { fireEvent, render, screen } from '@testing-library/preact';
+import { useState } from 'preact/hooks';
+import { emptyPageRoles, pageRolesFor, withinView, type PageRoles } from './page-roles';
+import { PageRolesEditor } from './page-roles-editor';
+
+const pages = [
+  { id: 'tickets', title: 'Tickets' },
+  { id: 'reports', title: 'Reports' },
+];
+const roles = [
+  { id: 1, name: 'Operators', permissions: [] },
+  { id: 2, name: 'Auditors', permissions: [] },
+];
+
+function Harness({ onChange }: { onChange: (value: PageRoles) => void }) {
+  const [value, setValue] = useState(emptyPageRoles(pages));
+  return (
+    <PageRolesEditor
+      pages={pages}
+      roles={roles}
+      value={value}
+      onChange={(next) => {
+        setValue(next);
+        onChange(next);
+      }}
+    />
+  );
+}
+
+describe('page-roles editor', () => {
+  it('lists every page of the add-on with a view and a manage choice for every role group', () => {
+    render(<Harness onChange={() => {}} />);
+    for (const page of ['Tickets', 'Reports']) {
+      for (const role of ['Operators', 'Auditors']) {
+        expect(screen.getByLabelText(`${role} may view ${page}`)).not.toBeNull();
+        expect(screen.getByLabelText(`${role} may manage ${page}`)).not.toBeNull();
+      }
+    }
+  });
+
+  it('grants the view with the manage, and withdraws the manage with the view', () => {
+    let latest: PageRoles = {};
+    render(<Harness onChange={(value) => (latest = value)} />);
+    fireEvent.click(screen.getByLabelText('Operators may manage Tickets'));
+    expect(latest.tickets).toEqual({ view: [1], manage: [1] });
+    expect((screen.getByLabelText('Operators may view Tickets') as HTMLInputElement).checked).toBe(true);
+
+    fireEvent.click(screen.getByLabelText('Auditors may view Tickets'));
+    expect(latest.tickets).toEqual({ view: [1, 2], manage: [1] });
+    fireEvent.click(screen.getByLabelText('Operators may view Tickets'));
+    expect(latest.tickets).toEqual({ view: [2], manage: [] });
+    expect(latest.reports).toEqual({ view: [], manage: [] });
+  });
+});
+
+describe('page roles sent', () => {
+  it('narrows manage to view on every page, whatever the editor was given', () => {
+    expect(withinView({ tickets: { view: [2], manage: [1, 2] } })).toEqual({ tickets: { view: [2], manage: [2] } });
+  });
+
+  it('names exactly the pages of the version at hand: new pages start empty, dropped ones go', () => {
+    const saved = { tickets: { view: [1], manage: [1] }, archive: { view: [2], manage: [] } };
+    expect(pageRolesFor(pages, saved)).toEqual({ tickets: { view: [1], manage: [1] }, reports: { view: [], manage: [] } });
+  });
+});

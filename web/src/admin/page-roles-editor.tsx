@@ -1,0 +1,60 @@
+import type { Schemas } from '../api/client';
+import { type PageRoles, type Right, setRight } from './page-roles';
+
+interface EditorProps {
+  pages: Schemas['AddonPage'][];
+  roles: Schemas['RoleGroup'][];
+  value: PageRoles;
+  onChange: (value: PageRoles) => void;
+}
+
+/** Every page of the add-on against every enabled role group, with a view and a manage choice each. */
+export function PageRolesEditor({ pages, roles, value, onChange }: EditorProps) {
+  const box = (page: Schemas['AddonPage'], role: Schemas['RoleGroup'], right: Right) => {
+    const checked = value[page.id]?.[right].includes(role.id) ?? false;
+    return (
+      <input
+        type="checkbox"
+        checked={checked}
+        aria-label={`${role.name} may ${right} ${page.title}`}
+        onChange={(e) => onChange(setRight(value, page.id, role.id, right, (e.currentTarget as HTMLInputElement).checked))}
+      />
+    );
+  };
+  return (
+    <div class="table-scroll">
+      <table class="page-roles">
+        <caption>
+          Page roles: who may view each page, and who may also manage it. A page with no role is for super administrators only.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Page</th>
+            {roles.map((role) => (
+              <th scope="col" key={role.id}>
+                {role.name}
+                <br />
+                <small>view · manage</small>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {pages.map((page) => (
+            <tr key={page.id}>
+              <th scope="row">
+                {page.title} <small>({page.id})</small>
+              </th>
+              {roles.map((role) => (
+                <td key={role.id}>
+                  {box(page, role, 'view')} {box(page, role, 'manage')}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {roles.length === 0 && <p class="hint">No enabled role group: only super administrators will see these pages. Create groups with `platform roles create`.</p>}
+    </div>
+  );
+}

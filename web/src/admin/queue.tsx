@@ -1,0 +1,77 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Refusal } from '../api/client';
+import type { Loaded } from '../ui/load';
+import { Done, Empty, Loading, RefusalNotice } from '../ui/notice';
+import { TableHead } from '../ui/table';
+
+type Decided = { ok: true; message: string } | { ok: false; refusal: Refusal };
+
+/**
+ * A decision's outcome in a queue: its message, or its refusal. `decided` answers the refusal to
+ * a reason box (which shows it in place), and reloads the queue after a success.
+ */
+export function useDecisions(reload: () => void) {
+  const [done, setDone] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const decided = (answer: Decided): Refusal | null => {
+    if (!answer.ok) return answer.refusal;
+    setDone(answer.message);
+    reload();
+    return null;
+  };
+  /** For a decision without a reason box: its refusal shows above the queue. */
+  const decide = async (answer: Promise<Decided>) => setRefusal(decided(await answer));
+  return { done, refusal, decided, decide };
+}
+
+interface QueueProps<S extends string> {
+  title: string;
+  id: string;
+  noun: string;
+  statuses: S[];
+  status: S | '';
+  onStatus: (status: S | '') => void;
+  list: Loaded<{ list: unknown[] }>;
+  columns: string[];
+  done: string;
+  refusal: Refusal | null;
+  /** The rows, rendered by the caller once the list is ready and not empty. */
+  children: () => ComponentChildren;
+}
+
+/** A review queue: a status filter, the outcome of the last decision, and the list with its loading and empty states. */
+export function Queue<S extends string>(props: QueueProps<S>) {
+  const { list } = props;
+  return (
+    <>
+      <h1>{props.title}</h1>
+      <div class="field inline">
+        <label for={props.id}>Status</label>
+        <select id={props.id} value={props.status} onChange={(e) => props.onStatus((e.currentTarget as HTMLSelectElement).value as S | '')}>
+          <option value="">all</option>
+          {props.statuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Done>{props.done}</Done>
+      <RefusalNotice refusal={props.refusal} />
+      {list.state === 'loading' && <Loading what={`${props.noun}s`} />}
+      {list.state === 'failed' && <RefusalNotice refusal={list.refusal} />}
+      {list.state === 'ready' && list.data.list.length === 0 && (
+        <Empty>
+          No {props.status || ''} {props.noun}.
+        </Empty>
+      )}
+      {list.state === 'ready' && list.data.list.length > 0 && (
+        <table>
+          <TableHead columns={props.columns} />
+          <tbody>{props.children()}</tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
+import { useLoad, when } from '../ui/load';
+import { ReasonAction } from '../ui/reason-action';
+import { Queue, useDecisions } from './queue';
+
+type Status = Schemas['ScopeRequest']['status'];
+const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'revoked'];
+
+export function ScopeQueue() {
+  const [status, setStatus] = useState<Status | ''>('pending');
+  const [list, reload] = useLoad(() => call(() => api.GET('/scope-requests', { params: { query: status ? { status } : {} } })), [status]);
+  const { done, refusal, decided, decide } = useDecisions(reload);
+  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id: String(member_id), scope: scope as ScopeName } });
+  const approve = (id: number, scope: string) => decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })));
+  const reject = async (id: number, scope: string, reason: string) =>
+    decided(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(id, scope), body: { reason } })));
+  const revoke = async (id: number, scope: string, reason: string) =>
+    decided(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(id, scope), body: { reason } })));
+
+  return (
+    <Queue
+      title="Scope requests"
+      id="scope-status"
+      noun="scope request"
+      statuses={STATUSES}
+      status={status}
+      onStatus={setStatus}
+      list={list}
+      columns={['Member', 'Scope', 'Reason', 'Status', 'Decision']}
+      done={done}
+      refusal={refusal}
+    >
+      {() =>
+        list.state === 'ready' &&
+        list.data.list.map((r) => (
+          <tr key={`${r.member_id}-${r.scope}`}>
+            <td>#{r.member_id}</td>
+            <td>
+              <code>{r.scope}</code>
+            </td>
+            <td>
+              {r.reason} <small>({when(r.requested_at)})</small>
+            </td>
+            <td>
+              <span class={`status ${r.status}`}>{r.status}</span>
+              {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
+            </td>
+            <td class="actions">
+              {r.status === 'pending' && (
+                <>
+                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.scope)} aria-label={`Approve ${r.scope} for member ${r.member_id}`}>
+                    Approve
+                  </button>
+                  <ReasonAction id={`reject-${r.member_id}-${r.scope}`} label="Reject" onSend={(reason) => reject(r.member_id, r.scope, reason)} />
+                </>
+              )}
+              {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.scope}`} label="Revoke" onSend={(reason) => revoke(r.member_id, r.scope, reason)} />}
+            </td>
+          </tr>
+        ))
+      }
+    </Queue>
+  );
+}

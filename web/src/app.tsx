@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'preact/hooks';
+import { whenSignedOut } from './api/client';
+import { AdminArea } from './admin/area';
+import { DeveloperArea } from './developer/area';
+import { currentPath, navigate, usePath } from './router';
+import { Link } from './ui/link';
+
+const EXPIRED = 'Your session has ended. Sign in again to continue.';
+
+export function App() {
+  const path = usePath();
+  const [notice, setNotice] = useState('');
+
+  useEffect(() => {
+    whenSignedOut(() => {
+      setNotice(EXPIRED);
+      navigate(currentPath().startsWith('/admin') ? '/admin/login' : '/developer/login', { replace: true });
+    });
+  }, []);
+  useEffect(() => {
+    if (path === '/') navigate('/developer', { replace: true });
+    // The message belongs to the sign-in it sent the user to, not to later ones.
+    if (!path.endsWith('/login')) setNotice('');
+  }, [path]);
+
+  const area = path.startsWith('/admin') ? 'admin' : 'developer';
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <span class="brand">Platform</span>
+        <nav aria-label="Areas">
+          <Link to="/developer" current={area === 'developer'}>
+            Developer center
+          </Link>
+          <Link to="/admin" current={area === 'admin'}>
+            Administrator console
+          </Link>
+        </nav>
+      </header>
+      <main id="main">{area === 'admin' ? <AdminArea path={path} notice={notice} /> : <DeveloperArea path={path} notice={notice} />}</main>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { render, screen } from '@testing-library/preact';
+import type { Schemas } from '../api/client';
+import { Timeline } from './timeline';
+
+const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent'] => ({
+  position: '1',
+  stream: 'credential-1',
+  revision: 0,
+  type: 'CredentialApplied',
+  time: '2026-11-20T10:00:00.000Z',
+  actor: { kind: 'member', id: 1, username: 'alice' },
+  data: {},
+  ...overrides,
+});
+
+describe('credential timeline', () => {
+  it('tells who did what, when and why, oldest first', () => {
+    render(
+      <Timeline
+        events={[
+          event({}),
+          event({ position: '2', type: 'ScopesRequested', data: { scopes: ['addons.read'] }, reason: 'List add-ons' }),
+          event({ position: '3', type: 'CredentialRevoked', time: '2026-11-21T09:30:00.000Z', actor: { kind: 'admin', id: 1, username: 'admin' }, reason: 'Key leaked' }),
+          event({ position: '4', type: 'RoleGroupDisabled', actor: { kind: 'cli', id: 'root', username: null } }),
+        ]}
+      />,
+    );
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain('credential applied');
+    expect(items[0]).toContain('by member alice');
+    expect(items[1]).toContain('scopes requested: addons.read');
+    expect(items[1]).toContain('List add-ons');
+    expect(items[2]).toContain('credential revoked');
+    expect(items[2]).toContain('by administrator admin');
+    expect(items[2]).toContain('Key leaked');
+    expect(items[3]).toContain('by the command line (root)');
+    expect(screen.getAllByRole('listitem')[2]!.querySelector('time')!.getAttribute('datetime')).toBe('2026-11-21T09:30:00.000Z');
+  });
+
+  it('says so when the member has no credential event', () => {
+    render(<Timeline events={[]} />);
+    expect(screen.getByText('No credential event for this member.')).not.toBeNull();
+  });
+});

@@ -1,0 +1,72 @@
+import { api, call, csrf, forgetCsrfToken } from '../api/client';
+import { navigate } from '../router';
+import { Link } from '../ui/link';
+import { useLoad } from '../ui/load';
+import { Loading, RefusalNotice } from '../ui/notice';
+import { SignIn } from '../ui/sign-in';
+import { Claim } from './claim';
+import { DeveloperDashboard } from './dashboard';
+import { PartnerReference } from './reference';
+import { Register } from './register';
+import { ScopeRequest } from './scope-request';
+
+/** The developer center: sign-in and registration, then the screens of a signed-in member. */
+export function DeveloperArea({ path, notice }: { path: string; notice: string }) {
+  const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path === '/developer/login' || path === '/developer/register']);
+
+  if (path === '/developer/register') return <Register onRegistered={() => navigate('/developer')} />;
+  if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
+    return (
+      <>
+        <SignIn realm="developer" notice={notice} onSignedIn={() => {
+          // Signing in where a screen stood asked for it keeps that screen's path: load it again.
+          navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
+          reload();
+        }} />
+        <p class="aside">
+          New here? <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the <Link to="/admin">administrator console</Link>.
+        </p>
+      </>
+    );
+  }
+  if (dashboard.state === 'loading') return <Loading what="your dashboard" />;
+  if (dashboard.state === 'failed') return <RefusalNotice refusal={dashboard.refusal} />;
+
+  const { credential, member } = dashboard.data;
+  const signOut = async () => {
+    await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
+    forgetCsrfToken();
+    navigate('/developer/login');
+  };
+  const screens: [string, string][] = [
+    ['/developer', 'Dashboard'],
+    ['/developer/claim', 'Claim'],
+    ['/developer/scopes', 'Request scopes'],
+    ['/developer/reference', 'API reference'],
+  ];
+
+  return (
+    <>
+      <nav aria-label="Developer center" class="subnav">
+        {screens.map(([to, label]) => (
+          <Link key={to} to={to} current={path === to}>
+            {label}
+          </Link>
+        ))}
+        <span class="who">{member.username}</span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </nav>
+      {path === '/developer/claim' ? (
+        <Claim status={credential.status} onClaimed={reload} />
+      ) : path === '/developer/scopes' ? (
+        <ScopeRequest onRequested={reload} />
+      ) : path === '/developer/reference' ? (
+        <PartnerReference apiid={credential.apiid} />
+      ) : (
+        <DeveloperDashboard dashboard={dashboard.data} reload={reload} />
+      )}
+    </>
+  );
+}

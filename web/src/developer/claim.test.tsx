@@ -1,0 +1,83 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { navigate, usePath } from '../router';
+import { Claim } from './claim';
+
+const KEY = { apiid: 'ak_test0000000000000000', apikey: 'sk_secret-shown-once' };
+
+/** The claim screen where the console's router puts it, so that leaving it is real. */
+function ClaimRoute({ onClaimed }: { onClaimed: () => void }) {
+  return usePath() === '/developer/claim' ? <Claim status="approved" onClaimed={onClaimed} /> : <p>dashboard</p>;
+}
+
+function envelope(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** The service as the claim screen meets it: a CSRF token, then the claim's answer. */
+function service(claim: () => Response) {
+  const calls: Request[] = [];
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    calls.push(request);
+    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    return claim();
+  }) as typeof fetch;
+  return calls;
+}
+
+describe('claim screen', () => {
+  const writeText = jest.fn(async () => {});
+  beforeAll(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true }));
+  beforeEach(() => history.replaceState(null, '', '/ui/developer/claim'));
+
+  it('shows the key once with a copy button, asks before leaving, and forgets it once stored', async () => {
+    const calls = service(() => envelope(200, { code: 0, message: 'claimed', data: KEY }));
+    const onClaimed = jest.fn();
+    render(<ClaimRoute onClaimed={onClaimed} />);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Claim the key' }));
+    await screen.findByText(KEY.apikey);
+    const claim = calls.find((c) => c.url.endsWith('/developer/claim'))!;
+    expect(claim.method).toBe('POST');
+    expect(claim.headers.get('X-CSRF-Token')).toBe('token-1');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the key' }));
+    await screen.findByText('Copied to the clipboard.');
+    expect(writeText).toHaveBeenCalledWith(KEY.apikey);
+
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    navigate('/developer');
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('shown only this once'));
+    expect(location.pathname).toBe('/ui/developer/claim');
+    expect(screen.getByText(KEY.apikey)).not.toBeNull();
+
+    // The browser's back button asks the same, and staying puts the address back.
+    history.pushState(null, '', '/ui/developer');
+    dispatchEvent(new PopStateEvent('popstate'));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(location.pathname).toBe('/ui/developer/claim');
+
+    const done = screen.getByRole('button', { name: 'Done: hide the key' }) as HTMLButtonElement;
+    expect(done.disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText('I have stored the key somewhere safe'));
+    fireEvent.click(done);
+    await waitFor(() => expect(onClaimed).toHaveBeenCalled());
+    expect(screen.queryByText(KEY.apikey)).toBeNull();
+    expect(location.pathname).toBe('/ui/developer');
+    expect(screen.getByText('dashboard')).not.toBeNull();
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it("shows the service's refusal in place and no key", async () => {
+    service(() => envelope(422, { code: 422, message: 'this credential was claimed already', data: { error: 'already_claimed' } }));
+    render(<Claim status="approved" onClaimed={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Claim the key' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('this credential was claimed already');
+    expect(screen.queryByText(/sk_/)).toBeNull();
+  });
+
+  it('offers nothing to claim unless the application is approved', () => {
+    render(<Claim status="pending" onClaimed={() => {}} />);
+    expect((screen.getByRole('button', { name: 'Claim the key' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

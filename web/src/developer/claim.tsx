@@ -1,0 +1,51 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { navigate } from '../router';
+import { RefusalNotice } from '../ui/notice';
+import { KeyOnce } from './key-once';
+
+type IssuedKey = Schemas['IssuedKey'];
+
+/** Claim the approved credential: the key comes back once, and this screen is the only place it shows. */
+export function Claim({ status, onClaimed }: { status: Schemas['Credential']['status']; onClaimed: () => void }) {
+  const [issued, setIssued] = useState<IssuedKey | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (issued) {
+    return (
+      <KeyOnce
+        apiid={issued.apiid}
+        apikey={issued.apikey}
+        onStored={() => {
+          setIssued(null);
+          onClaimed();
+          navigate('/developer');
+        }}
+      />
+    );
+  }
+
+  const claim = async () => {
+    setBusy(true);
+    const answer = await call(async () => api.POST('/developer/claim', { params: { header: await csrf() }, body: {} }));
+    setBusy(false);
+    if (answer.ok) setIssued(answer.data);
+    else setRefusal(answer.refusal);
+  };
+
+  return (
+    <section aria-labelledby="claim-title">
+      <h2 id="claim-title">Claim your credential</h2>
+      {status === 'approved' ? (
+        <p>Your application was approved. Claiming issues your API id and key; the key is shown once, right here.</p>
+      ) : (
+        <p>There is nothing to claim now: your credential is {status}.</p>
+      )}
+      <RefusalNotice refusal={refusal} />
+      <button type="button" class="primary" disabled={busy || status !== 'approved'} onClick={claim}>
+        Claim the key
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,155 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { Link } from '../ui/link';
+import { when } from '../ui/load';
+import { Done, Empty, RefusalNotice } from '../ui/notice';
+import { TableHead } from '../ui/table';
+import { KeyOnce } from './key-once';
+
+type Dashboard = Schemas['Dashboard'];
+type Credential = Schemas['Credential'];
+
+const STATUS_TEXT: Record<Credential['status'], string> = {
+  none: 'You have not applied for API credentials yet.',
+  pending: 'Your application waits for an administrator.',
+  approved: 'Approved: claim your key.',
+  rejected: 'Your application was rejected. You may apply again.',
+  active: 'Active: your server may call the open API with the scopes approved below.',
+  revoked: 'Revoked: the key is refused. You may apply again.',
+};
+
+/** The credential's history as the member sees it: each step that happened, with its reason. */
+function credentialSteps(c: Credential): { what: string; at: string | null; why?: string | null }[] {
+  return [
+    { what: 'Applied', at: c.applied_at },
+    { what: c.status === 'rejected' ? 'Rejected' : 'Reviewed', at: c.reviewed_at, why: c.reject_reason },
+    { what: 'Claimed', at: c.claimed_at },
+    { what: 'Key rotated', at: c.key_rotated_at },
+    { what: 'Revoked', at: c.revoked_at, why: c.revoke_reason },
+  ].filter((step) => step.at);
+}
+
+export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard; reload: () => void }) {
+  const { member, credential, scopes } = dashboard;
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [done, setDone] = useState('');
+
+  const apply = async () => {
+    const answer = await call(async () => api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setDone(answer.message);
+    reload();
+  };
+
+  return (
+    <>
+      <h1>Hello, {member.nickname || member.username}</h1>
+      <section aria-labelledby="credential-title" class="card">
+        <h2 id="credential-title">Your API credential</h2>
+        <p>
+          Status: <strong class={`status ${credential.status}`}>{credential.status}</strong>. {STATUS_TEXT[credential.status]}
+        </p>
+        {credential.apiid && (
+          <p>
+            API id: <code>{credential.apiid}</code>
+          </p>
+        )}
+        <ol class="steps">
+          {credentialSteps(credential).map((step) => (
+            <li key={step.what}>
+              {step.what} on {when(step.at)}
+              {step.why ? <>: “{step.why}”</> : null}
+            </li>
+          ))}
+        </ol>
+        <RefusalNotice refusal={refusal} />
+        <Done>{done}</Done>
+        <div class="actions">
+          {['none', 'rejected', 'revoked'].includes(credential.status) && (
+            <button type="button" class="primary" onClick={apply}>
+              Apply for API credentials
+            </button>
+          )}
+          {credential.status === 'approved' && <Link to="/developer/claim">Claim your key</Link>}
+          {credential.status === 'active' && <Link to="/developer/scopes">Request scopes</Link>}
+          {credential.status === 'active' && <Link to="/developer/reference">Partner API reference</Link>}
+        </div>
+      </section>
+      {credential.status === 'active' && <Rotate onRotated={reload} />}
+      <section aria-labelledby="scopes-title" class="card">
+        <h2 id="scopes-title">Scopes</h2>
+        {scopes.length === 0 ? (
+          <Empty>No scope requested yet.</Empty>
+        ) : (
+          <table>
+            <TableHead columns={['Scope', 'Status', 'Your reason', 'Decision']} />
+            <tbody>
+              {scopes.map((scope) => (
+                <tr key={scope.name}>
+                  <td>
+                    <code>{scope.name}</code>
+                  </td>
+                  <td>
+                    <span class={`status ${scope.status}`}>{scope.status}</span>
+                  </td>
+                  <td>{scope.reason}</td>
+                  <td>{scope.revoke_reason ?? scope.reject_reason ?? (scope.reviewed_at ? `on ${when(scope.reviewed_at)}` : 'waiting')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+const GRACE_CHOICES = [
+  { seconds: 0, label: 'none: refuse the old key now' },
+  { seconds: 3600, label: 'one hour' },
+  { seconds: 86400, label: 'one day' },
+];
+
+function Rotate({ onRotated }: { onRotated: () => void }) {
+  const [grace, setGrace] = useState(0);
+  const [issued, setIssued] = useState<Schemas['RotatedKey'] | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  if (issued) {
+    return (
+      <KeyOnce
+        apiid={issued.apiid}
+        apikey={issued.apikey}
+        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
+        onStored={() => setIssued(null)}
+      />
+    );
+  }
+  const rotate = async () => {
+    const answer = await call(async () => api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setIssued(answer.data);
+    onRotated();
+  };
+  return (
+    <section aria-labelledby="rotate-title" class="card">
+      <h2 id="rotate-title">Rotate the key</h2>
+      <div class="field">
+        <label for="grace">Grace period for the old key</label>
+        <select id="grace" value={String(grace)} onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>
+          {GRACE_CHOICES.map((c) => (
+            <option key={c.seconds} value={String(c.seconds)}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <RefusalNotice refusal={refusal} />
+      <button type="button" onClick={rotate}>
+        Rotate the key
+      </button>
+    </section>
+  );
+}

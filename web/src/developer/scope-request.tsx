@@ -1,0 +1,56 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal } from '../api/client';
+import { navigate } from '../router';
+import { Loading, RefusalNotice } from '../ui/notice';
+import { useLoad } from '../ui/load';
+import { ReasonField } from '../ui/reason';
+
+const REQUESTABLE = new Set(['none', 'rejected', 'revoked']);
+
+export function ScopeRequest({ onRequested }: { onRequested: () => void }) {
+  const [offers] = useLoad(() => call(() => api.GET('/developer/scopes')));
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [reason, setReason] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  if (offers.state === 'loading') return <Loading what="the scopes" />;
+  if (offers.state === 'failed') return <RefusalNotice refusal={offers.refusal} />;
+
+  const toggle = (name: string, on: boolean) => setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes: chosen, reason } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    onRequested();
+    navigate('/developer');
+  };
+
+  return (
+    <form onSubmit={send} aria-labelledby="request-title">
+      <h1 id="request-title">Request scopes</h1>
+      <fieldset>
+        <legend>Scopes</legend>
+        {offers.data.list.map((offer) => (
+          <div class="check" key={offer.name}>
+            <input
+              id={`scope-${offer.name}`}
+              type="checkbox"
+              disabled={!REQUESTABLE.has(offer.status)}
+              checked={chosen.includes(offer.name)}
+              onChange={(e) => toggle(offer.name, (e.currentTarget as HTMLInputElement).checked)}
+            />
+            <label for={`scope-${offer.name}`}>
+              <code>{offer.name}</code>: {offer.description}
+              {offer.status !== 'none' && <span class={`status ${offer.status}`}> {offer.status}</span>}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <ReasonField id="scope-reason" label="Purpose of use" value={reason} onInput={setReason} />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary">
+        Request
+      </button>
+    </form>
+  );
+}

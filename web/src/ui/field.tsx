@@ -1,0 +1,52 @@
+import type { Refusal } from '../api/client';
+
+interface FieldProps {
+  name: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  /** The field's rule, shown in place before anything is sent. */
+  hint?: string;
+  type?: string;
+  required?: boolean;
+  autocomplete?: string;
+  refusal?: Refusal | null;
+  maxLength?: number;
+}
+
+/** A labelled input whose rule and whose refusal (the envelope's issue for it) sit under it. */
+export function Field(props: FieldProps) {
+  const id = `field-${props.name}`;
+  const issue = props.refusal?.issues.find((i) => i.path === props.name || i.path.startsWith(`${props.name}.`));
+  const described = [props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>
+        {props.label}
+        {props.required ? '' : ' (optional)'}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        maxLength={props.maxLength}
+        aria-invalid={issue ? 'true' : undefined}
+        aria-describedby={described}
+        onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
+      />
+      {props.hint && (
+        <small id={`${id}-hint`} class="hint">
+          {props.hint}
+        </small>
+      )}
+      {issue && (
+        <small id={`${id}-issue`} class="issue">
+          {issue.message}
+        </small>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { Refusal } from '../api/client';
+
+type Answer<T> = { ok: true; data: T } | { ok: false; refusal: Refusal };
+
+export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; refusal: Refusal };
+
+/** Loads on mount and whenever `deps` change; `reload` after a write shows what it changed. */
+export function useLoad<T>(load: () => Promise<Answer<T>>, deps: unknown[] = []): [Loaded<T>, () => void] {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    void load().then((answer) => {
+      if (!current) return;
+      setLoaded(answer.ok ? { state: 'ready', data: answer.data } : { state: 'failed', refusal: answer.refusal });
+    });
+    return () => {
+      current = false;
+    };
+  }, [round, ...deps]);
+  return [loaded, useCallback(() => setRound((r) => r + 1), [])];
+}
+
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}

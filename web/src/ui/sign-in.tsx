@@ -1,0 +1,39 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
+import { Field } from './field';
+import { Done, RefusalNotice } from './notice';
+
+/** Member or administrator sign-in: the same session cookie, a separate identity in it. */
+export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'admin'; notice?: string; onSignedIn: () => void }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const body = { username, password };
+    const answer =
+      realm === 'admin'
+        ? await call(async () => api.POST('/admin/login', { params: { header: await csrf() }, body }))
+        : await call(async () => api.POST('/developer/login', { params: { header: await csrf() }, body }));
+    setBusy(false);
+    if (!answer.ok) return setRefusal(answer.refusal);
+    forgetCsrfToken();
+    onSignedIn();
+  };
+
+  return (
+    <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</h1>
+      <Done>{notice}</Done>
+      <Field name="username" label="Username" value={username} onInput={setUsername} required autocomplete="username" refusal={refusal} />
+      <Field name="password" label="Password" type="password" value={password} onInput={setPassword} required autocomplete="current-password" refusal={refusal} />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}
