@@ -5,8 +5,8 @@
  * Run: node -r ./test/support/load-ts.js bench/event-decoding.ts [members]
  */
 import { PROJECTIONS } from '../src/app';
-import { decodeEvent } from '../src/domain/events';
-import { evolveOrExplain, Projection } from '../src/projections/projection';
+import { decodeEvent } from '../src/shared/domain/events';
+import { evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { RecordedEvent } from '../src/stores/ports';
 
 function credentialLives(members: number): RecordedEvent[] {

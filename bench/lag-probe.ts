@@ -19,7 +19,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECTIONS } from '../src/app';
-import { evolveOrExplain, Projection } from '../src/projections/projection';
+import { evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { DocumentStore, Position, RecordedEvent } from '../src/stores/ports';
 import { openSqliteStores } from '../src/stores/sqlite';
 import { Distribution, distribution } from './stats';

@@ -1,7 +1,7 @@
 import { PROJECTIONS } from './app';
 import { parseSettings } from './config';
 import { createLogger } from './log';
-import { ProjectionRunner } from './projections/runner';
+import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';

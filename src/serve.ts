@@ -1,8 +1,8 @@
 import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
 import { parseSettings } from './config';
-import { drainable } from './http/drain';
-import { createHttpServer } from './http/server';
+import { drainable } from './shared/http/drain';
+import { createHttpServer } from './shared/http/server';
 import { createLogger } from './log';
 import { stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';

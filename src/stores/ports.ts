@@ -25,7 +25,7 @@ export interface EventMetadata {
   time: string;
   /** Reason given with an administrator's decision. */
   reason?: string;
-  /** Version of the event's data shape (src/domain/events.ts); absent on events written before versions: 1. */
+  /** Version of the event's data shape (src/shared/domain/events.ts); absent on events written before versions: 1. */
   schema_version?: number;
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { credentialStream } from '../../src/domain/credential';
+import { credentialStream } from '../../src/credential/decider';
 import { RecordedEvent } from '../../src/stores/ports';
 import { platform, Run } from '../support/cli';
 import { activePartner, Partner } from '../support/credentials';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { PROJECTIONS } from '../../src/app';
-import { PROJECTION_VERSIONS } from '../../src/projections/versions';
+import { PROJECTION_VERSIONS } from '../../src/shared/projections/versions';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { platform, Run } from '../support/cli';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';

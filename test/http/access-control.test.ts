@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { API_ID_RANDOM_BYTES, API_KEY_RANDOM_BYTES, formatApiId, formatApiKey } from '../../src/domain/api-key';
-import { Caller } from '../../src/http/endpoints';
+import { API_ID_RANDOM_BYTES, API_KEY_RANDOM_BYTES, formatApiId, formatApiKey } from '../../src/credential/api-key';
+import { Caller } from '../../src/shared/http/endpoints';
 import { mistypedKey } from '../support/credentials';
 import { csrfOf, expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 

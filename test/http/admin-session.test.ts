@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { createAdmin } from '../../src/commands/admins';
-import { CommandContext } from '../../src/commands/context';
-import { setRoleGroupEnabled } from '../../src/commands/groups';
-import { argon2Hasher } from '../../src/commands/passwords';
+import { createAdmin } from '../../src/access/admins';
+import { CommandContext } from '../../src/shared/commands/context';
+import { setRoleGroupEnabled } from '../../src/access/groups';
+import { argon2Hasher } from '../../src/member/passwords';
 import {
   ADMIN_PASSWORD,
   Answer,

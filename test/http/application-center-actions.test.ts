@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { ADDON_ACTIONS, AddonAction } from '../../src/domain/addon';
+import { ADDON_ACTIONS, AddonAction } from '../../src/addon/decider';
 import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, roleAdmin, superAdmin } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 

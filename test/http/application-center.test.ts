@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineRoleGroup, setRoleGroupEnabled } from '../../src/commands/groups';
-import { PERMISSIONS } from '../../src/domain/permissions';
+import { defineRoleGroup, setRoleGroupEnabled } from '../../src/access/groups';
+import { PERMISSIONS } from '../../src/access/permissions';
 import {
   act,
   AdminBrowser,

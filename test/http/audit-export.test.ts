@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { decideCredential } from '../../src/commands/credentials';
+import { decideCredential } from '../../src/credential/commands';
 import { RecordedEvent, START, Stores } from '../../src/stores/ports';
 import { ContractChecker } from '../support/contract';
 import { activePartner, rotate } from '../support/credentials';

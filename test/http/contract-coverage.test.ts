@@ -1,4 +1,4 @@
-import { openApiPath } from '../../src/http/openapi';
+import { openApiPath } from '../../src/shared/http/openapi';
 import { ContractChecker } from '../support/contract';
 import { activePartner, openCall, rotate } from '../support/credentials';
 import { startPlatform, TestPlatform } from '../support/platform';

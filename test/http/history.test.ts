@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { createAdmin } from '../../src/commands/admins';
-import { argon2Hasher } from '../../src/commands/passwords';
-import { credentialStream } from '../../src/domain/credential';
+import { createAdmin } from '../../src/access/admins';
+import { argon2Hasher } from '../../src/member/passwords';
+import { credentialStream } from '../../src/credential/decider';
 import { activePartner, approvedMember, rotate } from '../support/credentials';
 import { csrfOf, expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../support/platform';
 

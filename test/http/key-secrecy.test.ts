@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiKeyDigest } from '../../src/domain/api-key';
+import { apiKeyDigest } from '../../src/credential/api-key';
 import { PROJECTIONS } from '../../src/app';
 import { activePartner, openCall, rotate } from '../support/credentials';
 import { startPlatform, TestPlatform } from '../support/platform';

@@ -2,8 +2,8 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_PREFIX } from '../../src/http/app';
-import { openApiPath } from '../../src/http/openapi';
+import { API_PREFIX } from '../../src/shared/http/app';
+import { openApiPath } from '../../src/shared/http/openapi';
 import { platform } from '../support/cli';
 import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 

@@ -1,12 +1,12 @@
-import { CredentialEvent } from '../../src/domain/credential';
-import { DomainEvent } from '../../src/domain/decider';
-import { MemberGroupEvent } from '../../src/domain/member-group';
-import { RoleGroupEvent } from '../../src/domain/role-group';
-import { apiKeysProjection } from '../../src/projections/api-keys';
-import { credentialsProjection } from '../../src/projections/credentials';
-import { memberGroupsProjection, roleGroupsProjection } from '../../src/projections/groups';
-import { Projection } from '../../src/projections/projection';
-import { scopeRequestsProjection } from '../../src/projections/scope-requests';
+import { CredentialEvent } from '../../src/credential/decider';
+import { DomainEvent } from '../../src/shared/domain/decider';
+import { MemberGroupEvent } from '../../src/access/member-group';
+import { RoleGroupEvent } from '../../src/access/role-group';
+import { apiKeysProjection } from '../../src/credential/projections/api-keys';
+import { credentialsProjection } from '../../src/credential/projections/credentials';
+import { memberGroupsProjection, roleGroupsProjection } from '../../src/access/projections/groups';
+import { Projection } from '../../src/shared/projections/projection';
+import { scopeRequestsProjection } from '../../src/credential/projections/scope-requests';
 import { RecordedEvent } from '../../src/stores/ports';
 
 /** 10:mm on a fixed day, so that times read as minutes in the tests. */

@@ -7,8 +7,8 @@
 import { writeSync } from 'node:fs';
 import pino from 'pino';
 import { PROJECTIONS } from '../../src/app';
-import { Projection } from '../../src/projections/projection';
-import { ProjectionRunner } from '../../src/projections/runner';
+import { Projection } from '../../src/shared/projections/projection';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { stopOnSignals } from '../../src/shutdown';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { streamCounter } from './lifecycle-support';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evolveOrExplain, Projection } from '../../src/projections/projection';
+import { evolveOrExplain, Projection } from '../../src/shared/projections/projection';
 import { DocumentStore, EventStore, START, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { Append } from '../../bench/realistic-log';

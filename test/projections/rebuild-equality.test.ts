@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { PROJECTIONS } from '../../src/app';
-import { decideAddon } from '../../src/commands/addons';
-import { createAdmin } from '../../src/commands/admins';
-import { CommandContext } from '../../src/commands/context';
-import { claimCredential, decideCredential, rotateKey } from '../../src/commands/credentials';
-import { defineMemberGroup, defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../../src/commands/groups';
-import { loadStream } from '../../src/commands/handle';
-import { PasswordHasher } from '../../src/commands/passwords';
-import { registerMember } from '../../src/commands/register-member';
-import { seedPlatform } from '../../src/commands/seed';
-import { actionCommand, ADDON_ACTIONS, addonDecider, AddonEvent, addonStream } from '../../src/domain/addon';
-import { AddonManifest } from '../../src/domain/addon-manifest';
+import { decideAddon } from '../../src/addon/commands';
+import { createAdmin } from '../../src/access/admins';
+import { CommandContext } from '../../src/shared/commands/context';
+import { claimCredential, decideCredential, rotateKey } from '../../src/credential/commands';
+import { defineMemberGroup, defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../../src/access/groups';
+import { loadStream } from '../../src/shared/commands/handle';
+import { PasswordHasher } from '../../src/member/passwords';
+import { registerMember } from '../../src/member/register';
+import { seedPlatform } from '../../src/access/seed';
+import { actionCommand, ADDON_ACTIONS, addonDecider, AddonEvent, addonStream } from '../../src/addon/decider';
+import { AddonManifest } from '../../src/addon/manifest';
 import {
   CredentialCommand,
   credentialDecider,
@@ -22,12 +22,12 @@ import {
   CredentialStatus,
   credentialStream,
   ScopeStatus,
-} from '../../src/domain/credential';
-import { DomainError, fold } from '../../src/domain/decider';
-import { PageRoles, RoleRef } from '../../src/domain/page-roles';
-import { Permission, PERMISSIONS } from '../../src/domain/permissions';
-import { SCOPE_NAMES } from '../../src/domain/scopes';
-import { ProjectionRunner } from '../../src/projections/runner';
+} from '../../src/credential/decider';
+import { DomainError, fold } from '../../src/shared/domain/decider';
+import { PageRoles, RoleRef } from '../../src/addon/page-roles';
+import { Permission, PERMISSIONS } from '../../src/access/permissions';
+import { SCOPE_NAMES } from '../../src/credential/scopes';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { DocumentStore, START, Stores } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteDocumentStore } from '../../src/stores/sqlite';
 import { seededRandom } from '../unit/stores/seeded-random';

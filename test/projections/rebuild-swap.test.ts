@@ -2,9 +2,9 @@ import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Append, realisticLog } from '../../bench/realistic-log';
 import { PROJECTIONS } from '../../src/app';
-import { asideOf, rebuildAside } from '../../src/projections/rebuild';
-import { ProjectionRunner } from '../../src/projections/runner';
-import { offerRebuild, rebuildOffers } from '../../src/projections/swap';
+import { asideOf, rebuildAside } from '../../src/shared/projections/rebuild';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
+import { offerRebuild, rebuildOffers } from '../../src/shared/projections/swap';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from './lifecycle-support';
 
 const silent = pino({ level: 'silent' });

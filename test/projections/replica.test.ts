@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { CredentialEvent, credentialStream } from '../../src/domain/credential';
-import { ApiKeyDocument, apiKeysProjection } from '../../src/projections/api-keys';
-import { ProjectionLag } from '../../src/projections/lag';
-import { Projection } from '../../src/projections/projection';
-import { Replica, ReplicaUnavailable } from '../../src/projections/replica';
-import { ProjectionRunner } from '../../src/projections/runner';
+import { CredentialEvent, credentialStream } from '../../src/credential/decider';
+import { ApiKeyDocument, apiKeysProjection } from '../../src/credential/projections/api-keys';
+import { ProjectionLag } from '../../src/shared/projections/lag';
+import { Projection } from '../../src/shared/projections/projection';
+import { Replica, ReplicaUnavailable } from '../../src/shared/projections/replica';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { Position, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 

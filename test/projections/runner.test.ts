@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { Projection } from '../../src/projections/projection';
-import { ProjectionLag } from '../../src/projections/lag';
-import { ProjectionRunner } from '../../src/projections/runner';
+import { Projection } from '../../src/shared/projections/projection';
+import { ProjectionLag } from '../../src/shared/projections/lag';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { NewEvent, Stores } from '../../src/stores/ports';
 import { Scratch, scratchStores } from './lifecycle-support';
 
@@ -17,7 +17,7 @@ const counter: Projection<{ stream: string; count: number; revisions: number[] }
 };
 
 const silent = pino({ level: 'silent' });
-// A valid event of a type the service knows; any other type cannot be applied (src/domain/events.ts).
+// A valid event of a type the service knows; any other type cannot be applied (src/shared/domain/events.ts).
 const event = (type = 'PlatformSeeded'): NewEvent => ({
   type,
   data: {},

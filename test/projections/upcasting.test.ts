@@ -1,13 +1,13 @@
 import pino from 'pino';
 import { PROJECTIONS } from '../../src/app';
-import { CommandContext } from '../../src/commands/context';
-import { claimCredential, decideCredential, rotateKey } from '../../src/commands/credentials';
-import { handle } from '../../src/commands/handle';
-import { credentialStream } from '../../src/domain/credential';
-import { Decider, DomainEvent } from '../../src/domain/decider';
-import { InvalidEvent } from '../../src/domain/events';
-import { Projection } from '../../src/projections/projection';
-import { ProjectionRunner } from '../../src/projections/runner';
+import { CommandContext } from '../../src/shared/commands/context';
+import { claimCredential, decideCredential, rotateKey } from '../../src/credential/commands';
+import { handle } from '../../src/shared/commands/handle';
+import { credentialStream } from '../../src/credential/decider';
+import { Decider, DomainEvent } from '../../src/shared/domain/decider';
+import { InvalidEvent } from '../../src/shared/domain/events';
+import { Projection } from '../../src/shared/projections/projection';
+import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { Stores } from '../../src/stores/ports';
 import { Scratch, scratchStores } from './lifecycle-support';
 

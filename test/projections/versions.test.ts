@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { realisticLog } from '../../bench/realistic-log';
-import { credentialsProjection } from '../../src/projections/credentials';
-import { MemberDocument, membersProjection } from '../../src/projections/members';
-import { Projection } from '../../src/projections/projection';
-import { ProjectionRunner, RunnerOptions } from '../../src/projections/runner';
-import { checkVersions, PROJECTION_VERSIONS, VersionDocument } from '../../src/projections/versions';
+import { credentialsProjection } from '../../src/credential/projections/credentials';
+import { MemberDocument, membersProjection } from '../../src/member/projection';
+import { Projection } from '../../src/shared/projections/projection';
+import { ProjectionRunner, RunnerOptions } from '../../src/shared/projections/runner';
+import { checkVersions, PROJECTION_VERSIONS, VersionDocument } from '../../src/shared/projections/versions';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from './lifecycle-support';
 
 const silent = pino({ level: 'silent' });

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent, fold } from '../../src/domain/decider';
+import { Decider, DomainError, DomainEvent, fold } from '../../src/shared/domain/decider';
 
 /** Given events, when a command, then events or a DomainError: how every decider test reads. */
 export function given<Command, Event extends DomainEvent, State>(

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { PROJECTIONS } from '../../../src/app';
-import { ProjectionRunner } from '../../../src/projections/runner';
+import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
 import { scratchStores, snapshot } from '../../projections/lifecycle-support';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkManifest } from '../../../src/domain/addon-manifest';
+import { checkManifest } from '../../../src/addon/manifest';
 
 const manifest = {
   key: 'helpdesk',

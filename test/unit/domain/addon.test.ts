@@ -1,7 +1,7 @@
-import { actionCommand, AddonCommand, addonDecider, AddonEvent } from '../../../src/domain/addon';
-import { AddonManifest } from '../../../src/domain/addon-manifest';
-import { DomainError } from '../../../src/domain/decider';
-import { PageRoles } from '../../../src/domain/page-roles';
+import { actionCommand, AddonCommand, addonDecider, AddonEvent } from '../../../src/addon/decider';
+import { AddonManifest } from '../../../src/addon/manifest';
+import { DomainError } from '../../../src/shared/domain/decider';
+import { PageRoles } from '../../../src/addon/page-roles';
 import { given } from '../../support/decider-spec';
 
 const v1: AddonManifest = {

@@ -6,7 +6,7 @@ import {
   formatApiId,
   formatApiKey,
   isWellFormedApiKey,
-} from '../../../src/domain/api-key';
+} from '../../../src/credential/api-key';
 
 // Written out rather than imported, so a change to the format in src cannot pass unnoticed.
 const API_ID_SHAPE = /^ak_[a-z2-7]{20}$/;

@@ -5,8 +5,8 @@ import {
   CredentialStatus,
   credentialStream,
   MAX_GRACE_SECONDS,
-} from '../../../src/domain/credential';
-import { fold } from '../../../src/domain/decider';
+} from '../../../src/credential/decider';
+import { fold } from '../../../src/shared/domain/decider';
 import { given } from '../../support/decider-spec';
 
 const member_id = 7;

@@ -1,5 +1,5 @@
-import { decodeEvent, InvalidEvent, schemaVersion } from '../../../src/domain/events';
-import { evolveOrExplain, Projection } from '../../../src/projections/projection';
+import { decodeEvent, InvalidEvent, schemaVersion } from '../../../src/shared/domain/events';
+import { evolveOrExplain, Projection } from '../../../src/shared/projections/projection';
 import { EventMetadata, RecordedEvent } from '../../../src/stores/ports';
 
 const DIGEST = 'd'.repeat(64);

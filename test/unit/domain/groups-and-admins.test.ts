@@ -1,8 +1,8 @@
-import { adminDecider, AdminProfile, adminStream } from '../../../src/domain/admin';
-import { memberStream } from '../../../src/domain/member';
-import { MemberGroupDefinition, memberGroupDecider } from '../../../src/domain/member-group';
-import { Permission } from '../../../src/domain/permissions';
-import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent } from '../../../src/domain/role-group';
+import { adminDecider, AdminProfile, adminStream } from '../../../src/access/admin';
+import { memberStream } from '../../../src/member/decider';
+import { MemberGroupDefinition, memberGroupDecider } from '../../../src/access/member-group';
+import { Permission } from '../../../src/access/permissions';
+import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent } from '../../../src/access/role-group';
 import { given } from '../../support/decider-spec';
 
 describe('role group decider', () => {

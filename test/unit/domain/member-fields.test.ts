@@ -1,4 +1,4 @@
-import { registrationSchema } from '../../../src/domain/member-fields';
+import { registrationSchema } from '../../../src/member/fields';
 
 const valid = { username: 'alice', password: 'secret1', email: 'alice@example.com' };
 

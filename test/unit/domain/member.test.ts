@@ -1,5 +1,5 @@
-import { memberDecider, memberStream, MemberProfile } from '../../../src/domain/member';
-import { ADMIN_IDS, MEMBER_IDS, nextId } from '../../../src/domain/sequences';
+import { memberDecider, memberStream, MemberProfile } from '../../../src/member/decider';
+import { ADMIN_IDS, MEMBER_IDS, nextId } from '../../../src/shared/domain/sequences';
 import { given } from '../../support/decider-spec';
 
 const profile: MemberProfile = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { AddonPage } from '../../../src/domain/addon-manifest';
-import { pageRolesFor, pageRolesProblems, PageRoles, pageRolesSchema, RoleRef } from '../../../src/domain/page-roles';
+import { AddonPage } from '../../../src/addon/manifest';
+import { pageRolesFor, pageRolesProblems, PageRoles, pageRolesSchema, RoleRef } from '../../../src/addon/page-roles';
 
 /**
  * Properties of the PageRoles rules (specification §2.8, DESIGN §3): every whitelist built by the

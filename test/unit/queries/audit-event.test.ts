@@ -1,4 +1,4 @@
-import { auditEvent, withoutSecrets } from '../../../src/queries/audit-event';
+import { auditEvent, withoutSecrets } from '../../../src/audit/event';
 import { RecordedEvent } from '../../../src/stores/ports';
 
 const DIGEST = 'd'.repeat(64);

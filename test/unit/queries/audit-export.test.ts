@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ActorNames } from '../../../src/queries/actor-names';
-import { auditExport, ExportLine } from '../../../src/queries/audit-export';
+import { ActorNames } from '../../../src/audit/actor-names';
+import { auditExport, ExportLine } from '../../../src/audit/export';
 import { EventStore, InvalidPosition, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 

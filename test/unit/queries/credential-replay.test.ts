@@ -1,6 +1,6 @@
-import { CredentialEvent } from '../../../src/domain/credential';
-import { credentialsProjection } from '../../../src/projections/credentials';
-import { eventsUntil, replayCredential } from '../../../src/queries/credential-replay';
+import { CredentialEvent } from '../../../src/credential/decider';
+import { credentialsProjection } from '../../../src/credential/projections/credentials';
+import { eventsUntil, replayCredential } from '../../../src/credential/queries/replay';
 import { RecordedEvent } from '../../../src/stores/ports';
 
 /** 10:mm on a fixed day, so that times read as minutes. */

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { decideCredential } from '../commands';
+import { CredentialCommand } from '../decider';
+import { reasonSchema } from '../../shared/domain/reason';
+import { ReadModels, written } from '../../shared/projections/read-models';
+import { EventStore, Scalar } from '../../stores/ports';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
+import { adminOf } from '../../shared/http/guards';
+import { memberParams, memberScopeParams } from '../../shared/http/params';
+import { applicationSchema, concurrentChange, listOf, scopeRequestSchema } from '../../shared/http/schemas';
+import { rememberPosition } from '../../shared/http/session';
+import { emptyBody } from '../../shared/http/validate';
+import { applicationView } from './views';
+
+export interface ReviewDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+const reasonBody = z.strictObject({ reason: reasonSchema });
+
+const statusQuery = (statuses: [string, ...string[]]) =>
+  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional() });
+
+const credentialStatusQuery = statusQuery(['pending', 'approved', 'rejected', 'active', 'revoked']);
+const scopeStatusQuery = statusQuery(['pending', 'approved', 'rejected', 'revoked']);
+
+const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
+
+/** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
+async function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string): Promise<string | null> {
+  const admin = adminOf(ctx);
+  const { position } = await decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: admin.id }, reason));
+  rememberPosition(ctx, position);
+  return position;
+}
+
+const review = { kind: 'admin', permission: 'credential.review' } as const;
+
+/** The administrators' review of credential applications and scope requests (DESIGN §4). */
+export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
+  const application = async (member_id: number, position: string | null, message: string) => {
+    const doc = await deps.readModels.credential(member_id, position);
+    return { data: applicationView(written(doc)), message };
+  };
+  const scopeRequest = async (member_id: number, scope: string, position: string | null, message: string) => ({
+    data: written(await deps.readModels.scopeRequest(member_id, scope, position)),
+    message,
+  });
+  const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
+
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/credentials',
+      caller: review,
+      summary: 'List credential applications, optionally by status',
+      query: credentialStatusQuery,
+      response: listOf(applicationSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: (await deps.readModels.credentials(filter(query.status))).map(applicationView) } }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/approve',
+      caller: review,
+      summary: "Approve a member's credential application",
+      params: memberParams,
+      body: emptyBody,
+      response: applicationSchema,
+      refusals: [wrongState('application'), concurrentChange],
+      handler: async (ctx, { params: { member_id } }) => {
+        const position = await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } });
+        return application(member_id, position, 'approved: the member can claim the credential');
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/reject',
+      caller: review,
+      summary: "Reject a member's credential application, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('application'), concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
+        const position = await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason);
+        return application(member_id, position, 'rejected');
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/revoke',
+      caller: review,
+      summary: "Revoke a member's active credential and its scopes, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('credential'), concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
+        const position = await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason);
+        return application(member_id, position, 'revoked: the credential is refused from now on');
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/scope-requests',
+      caller: review,
+      summary: 'List scope requests, optionally by status',
+      query: scopeStatusQuery,
+      response: listOf(scopeRequestSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: await deps.readModels.scopeRequests(filter(query.status)) } }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/approve',
+      caller: review,
+      summary: "Approve one scope of a member's credential",
+      params: memberScopeParams,
+      body: emptyBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope } }) => {
+        const position = await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } });
+        return scopeRequest(member_id, scope, position, 'scope approved');
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/reject',
+      caller: review,
+      summary: "Reject one scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        const position = await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason);
+        return scopeRequest(member_id, scope, position, 'scope rejected');
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/revoke',
+      caller: review,
+      summary: "Revoke one approved scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        const position = await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason);
+        return scopeRequest(member_id, scope, position, 'scope revoked');
+      },
+    }),
+  ];
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { loginMember } from './login';
+import { PasswordHasher } from './passwords';
+import { registerMember } from './register';
+import { loginSchema, registrationSchema } from './fields';
+import { ReadModels } from '../shared/projections/read-models';
+import { EventStore } from '../stores/ports';
+import { commandContext } from '../shared/http/command-context';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
+import { HttpError } from '../shared/http/envelope';
+import { memberOf } from '../shared/http/guards';
+import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../shared/http/session';
+import { concurrentChange, credentialSchema, scopeSchema, wrongPassword } from '../shared/http/schemas';
+import { emptyBody } from '../shared/http/validate';
+import { credentialView } from '../credential/endpoints/views';
+
+export interface DeveloperDeps {
+  events: EventStore;
+  hasher: PasswordHasher;
+  readModels: ReadModels;
+}
+
+const memberSchema = z
+  .object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable(), email: z.string().nullable(), mobile: z.string().nullable() })
+  .meta({ id: 'Member' });
+
+const dashboardSchema = z
+  .object({ member: memberSchema, credential: credentialSchema, scopes: z.array(scopeSchema) })
+  .meta({ id: 'Dashboard' });
+
+/** The member half of the developer center (specification §4.1): session, account, dashboard. */
+export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
+  return [
+    csrfTokenEndpoint('/developer/session'),
+    endpoint({
+      method: 'POST',
+      path: '/developer/register',
+      caller: { kind: 'anyone' },
+      summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
+      body: registrationSchema,
+      response: z.object({ id: z.int().min(1), username: z.string() }),
+      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
+        await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
+        rememberPosition(ctx, registered.position);
+        return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/login',
+      caller: { kind: 'anyone' },
+      summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
+      body: loginSchema,
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
+      refusals: [wrongPassword],
+      login: 'member',
+      handler: async (ctx, { body: { username, password } }) => {
+        const member = await loginMember(deps.events, deps.hasher, username, password);
+        await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
+        rememberPosition(ctx, member.position);
+        return { data: { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, message: 'logged in' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/logout',
+      caller: { kind: 'member' },
+      summary: 'Log the member out of this session; an administrator logged into it stays',
+      body: emptyBody,
+      response: z.null(),
+      handler: (ctx) => {
+        logOutOfSession(ctx, 'member');
+        return { data: null, message: 'logged out' };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/developer/dashboard',
+      caller: { kind: 'member' },
+      summary: "The member's account, credential and scopes",
+      response: dashboardSchema,
+      handler: async (ctx) => {
+        const identity = memberOf(ctx);
+        const after = sessionOf(ctx).position;
+        const member = await deps.readModels.member(identity.id, after);
+        if (!member) {
+          delete sessionOf(ctx).member;
+          throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
+        }
+        const credential = await deps.readModels.credential(identity.id, after);
+        return {
+          data: {
+            member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },
+            credential: credentialView(credential),
+            scopes: credential?.scopes ?? [],
+          },
+        };
+      },
+    }),
+  ];
+}
