@@ -34,7 +34,7 @@ import { credentialsProjection } from './credential/projections/credentials';
 import { memberGroupsProjection, roleGroupsProjection } from './access/projections/groups';
 import { membersProjection } from './member/projection';
 import { Projection } from './shared/projections/projection';
-import { allOf, PositionTracker, ReadModels } from './shared/projections/read-models';
+import { PositionTracker, ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { ProjectionRunner } from './shared/projections/runner';
 import { scopeRequestsProjection } from './credential/projections/scope-requests';
@@ -85,7 +85,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
   const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }));
   await installedAddons.start();
-  const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
+  const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
   const openApiLimit = openApiPolicy(settings);

@@ -6,6 +6,7 @@ import { loginSchema, registrationSchema } from './fields';
 import { ReadModels } from '../shared/projections/read-models';
 import { EventStore } from '../stores/ports';
 import { commandContext } from '../shared/http/command-context';
+import { decideThenRead } from '../shared/http/read-your-writes';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { HttpError } from '../shared/http/envelope';
@@ -42,9 +43,14 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       response: z.object({ id: z.int().min(1), username: z.string() }),
       refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange],
       handler: async (ctx, { body }) => {
-        const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
-        await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
-        rememberPosition(ctx, registered.position);
+        // The session is renewed first, so the position goes into the new one; the answer is the
+        // decision's own data, with no read model to wait for.
+        const register = async () => {
+          const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
+          await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
+          return registered;
+        };
+        const registered = await decideThenRead(ctx, register, async (decided) => decided);
         return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
       },
     }),

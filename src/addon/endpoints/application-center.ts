@@ -23,7 +23,7 @@ import { HttpError } from '../../shared/http/envelope';
 import { adminOf } from '../../shared/http/guards';
 import { addonActionParams, addonParams } from '../../shared/http/params';
 import { concurrentChange, listOf, roleGroupSchema } from '../../shared/http/schemas';
-import { rememberPosition } from '../../shared/http/session';
+import { decideThenRead } from '../../shared/http/read-your-writes';
 
 export interface ApplicationCenterDeps {
   events: EventStore;
@@ -73,11 +73,10 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
   const roleRefs = async (): Promise<RoleRef[]> => (await readModels.roleGroups()).map(({ id, enabled }) => ({ id, enabled }));
   const enabledRoleGroups = async () =>
     (await readModels.roleGroups()).filter((g) => g.enabled).map(({ id, name, permissions }) => ({ id, name, permissions }));
-  const decide = async (ctx: AppContext, command: AddonCommand) => {
-    const admin = adminOf(ctx);
-    const { position } = await decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: admin.id }));
-    rememberPosition(ctx, position);
-  };
+  const decide = (ctx: AppContext, command: AddonCommand) => () =>
+    decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
+  // The add-on as the log stands after the decision, so with it.
+  const addonAfter = (key: string) => () => readModels.addon(key);
 
   return [
     endpoint({
@@ -161,8 +160,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       ],
       handler: async (ctx, { params: { key }, body: { page_roles } }) => {
         manifestOf(key);
-        await decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } });
-        const doc = await readModels.addon(key);
+        const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter(key));
         return { data: { page_roles: written(doc).page_roles }, message: 'page roles saved' };
       },
     }),
@@ -181,8 +179,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       handler: async (ctx, { params: { key, action }, body }) => {
         const manifest = manifestOf(key);
         const roles = action === 'install' || action === 'reinstall' ? await roleRefs() : [];
-        await decide(ctx, actionCommand(action, body, manifest, roles));
-        const doc = await readModels.addon(key);
+        const doc = await decideThenRead(ctx, decide(ctx, actionCommand(action, body, manifest, roles)), addonAfter(key));
         return { data: addonView(manifest, doc), message: DONE[action](doc) };
       },
     }),

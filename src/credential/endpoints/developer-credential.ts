@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { claimCredential, decideCredential, rotateKey } from '../commands';
+import { claimCredential, decideCredential, IssuedKey, rotateKey } from '../commands';
 import { MAX_GRACE_SECONDS } from '../decider';
 import { reasonSchema } from '../../shared/domain/reason';
 import { SCOPE_NAMES, SCOPES } from '../scopes';
@@ -9,7 +9,8 @@ import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
-import { rememberPosition, sessionOf } from '../../shared/http/session';
+import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { sessionOf } from '../../shared/http/session';
 import { concurrentChange, credentialSchema, listOf, scopeSchema } from '../../shared/http/schemas';
 import { emptyBody } from '../../shared/http/validate';
 import { credentialView } from './views';
@@ -62,10 +63,12 @@ const notActive: Refusal = { status: 422, when: 'the credential is not in a stat
 
 /** The member's credential and scopes (specification §4.1, DESIGN §4). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
-  // A key issued by a claim or rotation is answered once it works against this instance.
-  const untilKeyWorks = async (ctx: AppContext, position: string) => {
-    rememberPosition(ctx, position);
-    await deps.readModels.waitFor(position);
+  // The member's credential, once its read model holds the change just decided.
+  const credential = (member_id: number) => async ({ position }: Written) => deps.readModels.credential(member_id, position);
+
+  const untilKeyWorks = async <Issued extends IssuedKey>(issued: Issued) => {
+    await deps.readModels.untilKeyWorks(issued.position);
+    return issued;
   };
 
   return [
@@ -79,9 +82,9 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [{ status: 422, when: 'an application is pending, approved or active already' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
-        const { position } = await decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context);
-        rememberPosition(ctx, position);
-        return { data: credentialView(await deps.readModels.credential(member.id, position)), message: 'applied: an administrator will review the application' };
+        const apply = () => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context);
+        const applied = await decideThenRead(ctx, apply, credential(member.id));
+        return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
       },
     }),
     endpoint({
@@ -94,8 +97,8 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
-        const issued = await claimCredential(deps.events, member.id, context);
-        await untilKeyWorks(ctx, issued.position);
+        // The clear key is answered whatever the read models do: it waits at most for the key ring.
+        const issued = await decideThenRead(ctx, () => claimCredential(deps.events, member.id, context), untilKeyWorks);
         return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
       },
     }),
@@ -109,8 +112,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [notActive, concurrentChange],
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
-        const issued = await rotateKey(deps.events, member.id, grace_seconds, context);
-        await untilKeyWorks(ctx, issued.position);
+        const issued = await decideThenRead(ctx, () => rotateKey(deps.events, member.id, grace_seconds, context), untilKeyWorks);
         return {
           data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
           message: 'rotated: the new API key is shown this once, store it now',
@@ -144,10 +146,9 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }, concurrentChange],
       handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
-        const { position } = await decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context);
-        rememberPosition(ctx, position);
-        const credential = await deps.readModels.credential(member.id, position);
-        return { data: { scopes: credential?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
+        const request = () => decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context);
+        const requested = await decideThenRead(ctx, request, credential(member.id));
+        return { data: { scopes: requested?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
       },
     }),
   ];

@@ -10,7 +10,7 @@ import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { adminOf } from '../../shared/http/guards';
 import { memberParams, memberScopeParams } from '../../shared/http/params';
 import { applicationSchema, concurrentChange, listOf, scopeRequestSchema } from '../../shared/http/schemas';
-import { rememberPosition } from '../../shared/http/session';
+import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
 import { applicationView } from './views';
 
@@ -30,22 +30,20 @@ const scopeStatusQuery = statusQuery(['pending', 'approved', 'rejected', 'revoke
 const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
-async function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string): Promise<string | null> {
-  const admin = adminOf(ctx);
-  const { position } = await decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: admin.id }, reason));
-  rememberPosition(ctx, position);
-  return position;
+function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
+  return () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
 }
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (DESIGN §4). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
-  const application = async (member_id: number, position: string | null, message: string) => {
-    const doc = await deps.readModels.credential(member_id, position);
-    return { data: applicationView(written(doc)), message };
-  };
-  const scopeRequest = async (member_id: number, scope: string, position: string | null, message: string) => ({
+  // What a decision answers: the application or scope request it changed, once its read model holds the change.
+  const application = (member_id: number, message: string) => async ({ position }: Written) => ({
+    data: applicationView(written(await deps.readModels.credential(member_id, position))),
+    message,
+  });
+  const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
     data: written(await deps.readModels.scopeRequest(member_id, scope, position)),
     message,
   });
@@ -71,8 +69,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('application'), concurrentChange],
       handler: async (ctx, { params: { member_id } }) => {
-        const position = await decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } });
-        return application(member_id, position, 'approved: the member can claim the credential');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
       },
     }),
     endpoint({
@@ -85,8 +82,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('application'), concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        const position = await decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason);
-        return application(member_id, position, 'rejected');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
       },
     }),
     endpoint({
@@ -99,8 +95,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('credential'), concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        const position = await decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason);
-        return application(member_id, position, 'revoked: the credential is refused from now on');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
       },
     }),
     endpoint({
@@ -122,8 +117,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
-        const position = await decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } });
-        return scopeRequest(member_id, scope, position, 'scope approved');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
       },
     }),
     endpoint({
@@ -136,8 +130,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        const position = await decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason);
-        return scopeRequest(member_id, scope, position, 'scope rejected');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
       },
     }),
     endpoint({
@@ -150,8 +143,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        const position = await decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason);
-        return scopeRequest(member_id, scope, position, 'scope revoked');
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
       },
     }),
   ];

@@ -21,14 +21,8 @@ export interface PositionTracker {
   waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void>;
 }
 
-/** Waits until every tracker has reached the position. */
-export function allOf(...trackers: PositionTracker[]): PositionTracker {
-  return {
-    waitFor: async (position, timeoutMs, projection) => {
-      await Promise.all(trackers.map((t) => t.waitFor(position, timeoutMs, projection)));
-    },
-  };
-}
+/** For a process that runs no projections and only reads the read models as they stand (the CLI). */
+export const NOT_WAITING: PositionTracker = { waitFor: async () => {} };
 
 /**
  * The query side. A caller's own reads wait until the projections have caught up with its last
@@ -40,12 +34,23 @@ export class ReadModels {
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly tracker: PositionTracker,
+    /** This instance's in-memory key ring, which partner calls are checked against. */
+    private readonly keyRing: PositionTracker,
     private readonly waitMs: number,
   ) {}
 
-  /** Read-your-writes: every read model (a key just issued must work), or only the one about to be read. */
-  waitFor(position: Position | null | undefined, projection?: string): Promise<void> {
+  /** Read-your-writes: only the read model about to be read, so that a halted or lagging other one holds nothing up. */
+  private waitFor(position: Position | null | undefined, projection: string): Promise<void> {
     return this.tracker.waitFor(position, this.waitMs, projection);
+  }
+
+  /**
+   * Waits, at most READ_WAIT_MS, until a key just issued works against this instance. It never
+   * fails: the clear key exists only in the answer about to be given, so a key ring that lags or
+   * cannot follow must not turn an appended claim or rotation into an error and lose the key.
+   */
+  async untilKeyWorks(position: Position): Promise<void> {
+    await this.keyRing.waitFor(position, this.waitMs).catch(() => undefined);
   }
 
   async member(id: number, after?: Position): Promise<MemberDocument | null> {
