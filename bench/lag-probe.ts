@@ -19,7 +19,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECTIONS } from '../src/app';
-import { evolveOrExplain, Projection } from '../src/shared/projections/projection';
+import { documentsOf, evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { DocumentStore, Position, RecordedEvent } from '../src/stores/ports';
 import { openSqliteStores } from '../src/stores/sqlite';
 import { Distribution, distribution } from './stats';
@@ -50,7 +50,7 @@ interface Pending {
 }
 
 function pendingOf(event: RecordedEvent): Pending {
-  const waiting = PROJECTIONS.flatMap((projection) => projection.documentIds(event).map((id) => ({ projection, id })));
+  const waiting = PROJECTIONS.flatMap((projection) => documentsOf(projection, event).map((id) => ({ projection, id })));
   return { event, time: Date.parse(event.metadata.time), waiting, changed: false, visibleAt: null };
 }
 

@@ -42,7 +42,7 @@ import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 
-export const PROJECTIONS = [
+export const PROJECTIONS: Projection[] = [
   membersProjection,
   credentialsProjection,
   scopeRequestsProjection,
@@ -51,7 +51,7 @@ export const PROJECTIONS = [
   memberGroupsProjection,
   adminsProjection,
   addonsProjection,
-] as unknown as Projection[];
+];
 
 const UPGRADE_CHECK_MS = 2000;
 

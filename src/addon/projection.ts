@@ -1,6 +1,6 @@
-import { AddonEvent, AddonRelease } from './decider';
+import { addonDecider, AddonEvent, addonEventSchemas, AddonRelease, AddonState } from './decider';
 import { PageRoles } from './page-roles';
-import { RecordedEvent } from '../stores/ports';
+import { typesOf } from '../shared/domain/events';
 import { Projection } from '../shared/projections/projection';
 
 /**
@@ -13,38 +13,29 @@ export interface AddonDocument extends AddonRelease {
   page_roles: PageRoles;
 }
 
-export const addonsProjection: Projection<AddonDocument> = {
+type Installed = Extract<AddonState, { status: 'installed' }>;
+
+const stateOf = ({ enabled, show_menu, page_roles, ...release }: AddonDocument): Installed => ({
+  status: 'installed',
+  release,
+  enabled,
+  show_menu,
+  page_roles,
+});
+
+const documentOf = ({ release, enabled, show_menu, page_roles }: Installed): AddonDocument => ({ ...release, enabled, show_menu, page_roles });
+
+/** The installed add-ons, folded with the add-on decider's own evolve: the read model cannot tell a different story. */
+export const addonsProjection: Projection<AddonDocument, AddonEvent> = {
   name: 'addons',
   version: 1,
   collection: { name: 'addons', indexes: [] },
+  handles: typesOf(addonEventSchemas),
 
-  documentIds: (event) => (event.stream.startsWith('addon-') ? [String(event.data.key)] : []),
+  documentIds: (event) => [event.data.key],
 
-  evolve(doc, recorded: RecordedEvent) {
-    const event = recorded as unknown as AddonEvent;
-    switch (event.type) {
-      case 'AddonInstalled': {
-        const { page_roles, show_menu, ...release } = event.data;
-        return { ...release, enabled: true, show_menu, page_roles };
-      }
-      case 'AddonUninstalled':
-        return null;
-      default:
-        if (!doc) return null;
-    }
-    switch (event.type) {
-      case 'AddonReinstalled': {
-        const { page_roles, show_menu, previous_version: _previous, ...release } = event.data;
-        return { ...doc, ...release, show_menu, page_roles };
-      }
-      case 'AddonEnabled':
-        return { ...doc, enabled: true };
-      case 'AddonDisabled':
-        return { ...doc, enabled: false };
-      case 'MenuSet':
-        return { ...doc, show_menu: event.data.show_menu };
-      case 'PageRolesSet':
-        return { ...doc, page_roles: event.data.page_roles };
-    }
+  evolve(doc, event) {
+    const state = addonDecider.evolve(doc ? stateOf(doc) : addonDecider.initialState, event);
+    return state.status === 'installed' ? documentOf(state) : null;
   },
 };

@@ -3,6 +3,8 @@ import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
+import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
+import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 
 /**
  * A member's API credential and its scopes: one stream per member (DESIGN §3).
@@ -16,8 +18,8 @@ import { isScope } from './scopes';
  */
 export const credentialStream = (memberId: number): string => `credential-${memberId}`;
 
-export type CredentialStatus = 'none' | 'pending' | 'approved' | 'rejected' | 'active' | 'revoked';
-export type ScopeStatus = 'pending' | 'approved' | 'rejected' | 'revoked';
+export const CREDENTIAL_STATUSES = ['none', 'pending', 'approved', 'rejected', 'active', 'revoked'] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
 
 const memberIdSchema = z.int().min(1);
 
@@ -73,14 +75,13 @@ export interface CredentialState {
   scopes: Record<string, ScopeStatus>;
 }
 
-export const MAX_GRACE_SECONDS = 86_400;
-
 const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {} };
 
 function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
+  const scopes = scopesAfter(state.scopes, event);
   switch (event.type) {
     case 'CredentialApplied':
-      return { ...initialState, status: 'pending' };
+      return { ...initialState, status: 'pending', scopes };
     case 'CredentialApproved':
       return { ...state, status: 'approved' };
     case 'CredentialRejected':
@@ -89,27 +90,10 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
     case 'KeyRotated':
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest };
     case 'CredentialRevoked':
-      return { ...state, status: 'revoked', scopes: revokeAll(state.scopes) };
-    case 'ScopeRequested':
-      return withScope(state, event.data.scope, 'pending');
-    case 'ScopeApproved':
-      return withScope(state, event.data.scope, 'approved');
-    case 'ScopeRejected':
-      return withScope(state, event.data.scope, 'rejected');
-    case 'ScopeRevoked':
-      return withScope(state, event.data.scope, 'revoked');
+      return { ...state, status: 'revoked', scopes };
+    default:
+      return { ...state, scopes };
   }
-}
-
-function withScope(state: CredentialState, scope: string, status: ScopeStatus): CredentialState {
-  return { ...state, scopes: { ...state.scopes, [scope]: status } };
-}
-
-/** What a credential's revocation does to each scope: whatever was live is revoked with it. */
-function revokeAll(scopes: Record<string, ScopeStatus>): Record<string, ScopeStatus> {
-  return Object.fromEntries(
-    Object.entries(scopes).map(([name, status]) => [name, status === 'pending' || status === 'approved' ? 'revoked' : status]),
-  );
 }
 
 const WHAT_TO_DO: Record<CredentialStatus, string> = {
@@ -173,10 +157,10 @@ function decideScopeReview(state: CredentialState, command: Extract<CredentialCo
 function rotate(state: CredentialState, command: Extract<CredentialCommand, { type: 'RotateKey' }>): CredentialEvent[] {
   requireStatus(state, 'active', 'credential_not_active', 'rotate the key of');
   const { member_id, key_digest, grace_seconds, now } = command.data;
-  if (!Number.isInteger(grace_seconds) || grace_seconds < 0 || grace_seconds > MAX_GRACE_SECONDS) {
+  if (!graceSecondsSchema.safeParse(grace_seconds).success) {
     throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
   }
-  const until = grace_seconds === 0 ? null : new Date(Date.parse(now) + grace_seconds * 1000).toISOString();
+  const until = previousKeyValidUntil(now, grace_seconds);
   return [{
     type: 'KeyRotated',
     data: {

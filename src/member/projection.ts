@@ -1,4 +1,4 @@
-import { MemberProfile } from './decider';
+import { MemberEvent } from './decider';
 import { normaliseUsername } from './fields';
 import { Projection } from '../shared/projections/projection';
 
@@ -13,16 +13,15 @@ export interface MemberDocument {
 }
 
 /** Members as the dashboard and the administrators see them; the password hash stays in the stream. */
-export const membersProjection: Projection<MemberDocument> = {
+export const membersProjection: Projection<MemberDocument, MemberEvent> = {
   name: 'members',
   version: 1,
   collection: { name: 'members', indexes: ['username_key'] },
 
-  documentIds: (event) => (event.type === 'MemberRegistered' ? [String(event.data.member_id)] : []),
+  handles: ['MemberRegistered'],
+  documentIds: (event) => [String(event.data.member_id)],
 
-  evolve(doc, event) {
-    if (event.type !== 'MemberRegistered') return doc;
-    const member = event.data as unknown as MemberProfile;
+  evolve(_doc, { data: member, metadata }) {
     return {
       id: member.member_id,
       username: member.username,
@@ -30,7 +29,7 @@ export const membersProjection: Projection<MemberDocument> = {
       nickname: member.nickname,
       email: member.email,
       mobile: member.mobile,
-      registered_at: event.metadata.time,
+      registered_at: metadata.time,
     };
   },
 };

@@ -5,7 +5,7 @@ import { RoleGroupEvent } from '../../src/access/role-group';
 import { apiKeysProjection } from '../../src/credential/projections/api-keys';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
 import { memberGroupsProjection, roleGroupsProjection } from '../../src/access/projections/groups';
-import { Projection } from '../../src/shared/projections/projection';
+import { documentsOf, Projection } from '../../src/shared/projections/projection';
 import { scopeRequestsProjection } from '../../src/credential/projections/scope-requests';
 import { RecordedEvent } from '../../src/stores/ports';
 
@@ -53,7 +53,7 @@ function eventLog() {
 function project<Doc extends object>(projection: Projection<Doc>, events: RecordedEvent[]): Map<string, Doc> {
   const docs = new Map<string, Doc>();
   for (const event of events) {
-    for (const id of projection.documentIds(event)) {
+    for (const id of documentsOf(projection, event)) {
       const doc = projection.evolve(docs.get(id) ?? null, event);
       if (doc) docs.set(id, doc);
       else docs.delete(id);
@@ -289,7 +289,7 @@ describe('scope_requests projection', () => {
 
   it('ignores credential events that do not touch scopes', () => {
     for (const event of activeLog().credential(3, rotated(APIID, 'k2', 'k1', null)).events.slice(1)) {
-      expect(scopeRequestsProjection.documentIds(event)).toEqual([]);
+      expect(documentsOf(scopeRequestsProjection, event)).toEqual([]);
     }
   });
 });
@@ -379,9 +379,13 @@ describe('api_keys projection', () => {
     expect(keys(log.events)).toEqual({ member_id: M, apiid: APIID2, revoked: false, keys: [{ digest: 'n1', valid_until: null }], scopes: [] });
   });
 
-  it('ignores streams other than credentials', () => {
-    const log = eventLog().other(0, 'member-x', { type: 'CredentialClaimed', data: { member_id: 1, apiid: APIID, key_digest: 'k' } });
-    expect(apiKeysProjection.documentIds(log.events[0]!)).toEqual([]);
+  it('ignores the events of other aggregates, and credential events that do not touch keys or scopes', () => {
+    const log = eventLog()
+      .other(0, 'member-1', { type: 'MemberRegistered', data: { member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' } })
+      .credential(1, applied())
+      .credential(2, approved());
+    expect(documentsOf(apiKeysProjection, log.events[0]!)).toEqual([]);
+    expect(documentsOf(apiKeysProjection, log.events[2]!)).toEqual([]);
   });
 });
 

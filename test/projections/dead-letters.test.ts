@@ -2,12 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { realisticLog } from '../../bench/realistic-log';
 import { PROJECTIONS } from '../../src/app';
+import { CredentialEvent } from '../../src/credential/decider';
 import { CredentialDocument, credentialsProjection } from '../../src/credential/projections/credentials';
 import { DeadLetter, DEAD_LETTERS, ProjectionHalted } from '../../src/shared/projections/dead-letters';
 import { Projection } from '../../src/shared/projections/projection';
 import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { checkVersions } from '../../src/shared/projections/versions';
-import { EventStore, NewEvent, RecordedEvent } from '../../src/stores/ports';
+import { EventStore, NewEvent } from '../../src/stores/ports';
 import { registerMember, startPlatform } from '../support/platform';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from './lifecycle-support';
 
@@ -31,12 +32,11 @@ function appendPoison(events: EventStore, member_id: number | string = POISON_ME
 }
 
 /** The next version of the credentials projection, fixed: an approval without an application changes nothing. */
-const fixedCredentials = {
+const fixedCredentials: Projection<CredentialDocument, CredentialEvent> = {
   ...credentialsProjection,
   version: credentialsProjection.version + 1,
-  evolve: (doc: CredentialDocument | null, event: RecordedEvent) =>
-    !doc && event.type === 'CredentialApproved' ? null : credentialsProjection.evolve(doc, event),
-} as unknown as Projection;
+  evolve: (doc, event) => (!doc && event.type === 'CredentialApproved' ? null : credentialsProjection.evolve(doc, event)),
+};
 
 async function deadLetters(scratch: Scratch): Promise<DeadLetter[]> {
   return (await scratch.stores.documents.find<DeadLetter>(DEAD_LETTERS.name, {})).map((d) => d.doc);

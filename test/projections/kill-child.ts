@@ -15,7 +15,7 @@ import { streamCounter } from './lifecycle-support';
 
 const FROZEN_MS = 60_000;
 
-const pausing: Projection = {
+const pausing: Projection<{ count: number; revisions: number[] }> = {
   ...streamCounter,
   evolve(doc, event) {
     if (event.position === process.env.PAUSE_AT) {

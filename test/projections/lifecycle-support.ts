@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evolveOrExplain, Projection } from '../../src/shared/projections/projection';
+import { KNOWN_EVENT_TYPES } from '../../src/shared/domain/events';
+import { documentsOf, evolveOrExplain, Projection } from '../../src/shared/projections/projection';
 import { DocumentStore, EventStore, START, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { Append } from '../../bench/realistic-log';
@@ -10,13 +11,14 @@ import { Append } from '../../bench/realistic-log';
  * Counts the events of every stream, with their revisions in the order applied: an event applied
  * twice or lost shows as a wrong count or a revision out of place.
  */
-export const streamCounter: Projection = {
+export const streamCounter: Projection<{ count: number; revisions: number[] }> = {
   name: 'stream_counter',
   version: 1,
   collection: { name: 'stream_counts', indexes: [] },
+  handles: KNOWN_EVENT_TYPES,
   documentIds: (event) => [event.stream],
   evolve: (doc, event) => {
-    const revisions = [...((doc?.revisions as number[] | undefined) ?? []), event.revision];
+    const revisions = [...(doc?.revisions ?? []), event.revision];
     return { count: revisions.length, revisions };
   },
 };
@@ -65,7 +67,7 @@ export async function folded(events: EventStore, projections: Projection[]): Pro
   for (const event of await events.readAll(START, 10_000_000)) {
     for (const p of projections) {
       const byId = docs.get(p)!;
-      for (const id of p.documentIds(event)) {
+      for (const id of documentsOf(p, event)) {
         const doc = evolveOrExplain(p, byId.get(id)?.doc ?? null, event);
         if (doc) byId.set(id, { doc, position: event.position });
         else byId.delete(id);

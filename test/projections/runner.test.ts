@@ -10,6 +10,7 @@ const counter: Projection<{ stream: string; count: number; revisions: number[] }
   name: 'counter',
   version: 1,
   collection: { name: 'counts', indexes: [] },
+  handles: ['PlatformSeeded', 'Poison'],
   documentIds: (event) => (event.stream.startsWith('counted-') ? [event.stream] : []),
   evolve: (doc, event) => {
     return { stream: event.stream, count: (doc?.count ?? 0) + 1, revisions: [...(doc?.revisions ?? []), event.revision] };

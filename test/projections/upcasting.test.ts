@@ -41,8 +41,9 @@ const rotations: Projection<Record<string, unknown>> = {
   name: 'rotations',
   version: 1,
   collection: { name: 'rotations', indexes: [] },
-  documentIds: (event) => (event.type === 'KeyRotated' ? [event.stream] : []),
-  evolve: (_doc, event) => event.data,
+  handles: ['KeyRotated'],
+  documentIds: (event) => [event.stream],
+  evolve: (_doc, event) => event.data as Record<string, unknown>,
 };
 
 describe('an event stored in an older shape', () => {

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { realisticLog } from '../../bench/realistic-log';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
+import { MemberEvent } from '../../src/member/decider';
 import { MemberDocument, membersProjection } from '../../src/member/projection';
 import { Projection } from '../../src/shared/projections/projection';
 import { ProjectionRunner, RunnerOptions } from '../../src/shared/projections/runner';
@@ -11,11 +12,11 @@ const silent = pino({ level: 'silent' });
 const members = membersProjection as unknown as Projection;
 const credentials = credentialsProjection as unknown as Projection;
 /** The next version of the members read model: its documents gain a field. */
-const membersV2: Projection = {
-  ...members,
+const membersV2: Projection<MemberDocument & { shouted: string }, MemberEvent> = {
+  ...membersProjection,
   version: 2,
   evolve: (doc, event) => {
-    const next = membersProjection.evolve(doc as unknown as MemberDocument, event);
+    const next = membersProjection.evolve(doc, event);
     return next && { ...next, shouted: next.username.toUpperCase() };
   },
 };

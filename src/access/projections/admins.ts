@@ -1,4 +1,4 @@
-import { AdminProfile } from '../admin';
+import { AdminEvent } from '../admin';
 import { Projection } from '../../shared/projections/projection';
 
 export interface AdminDocument {
@@ -7,16 +7,13 @@ export interface AdminDocument {
 }
 
 /** Administrators by id, so that an audit trail can name who decided; the password hash stays in the stream. */
-export const adminsProjection: Projection<AdminDocument> = {
+export const adminsProjection: Projection<AdminDocument, AdminEvent> = {
   name: 'admins',
   version: 1,
   collection: { name: 'admins', indexes: [] },
 
-  documentIds: (event) => (event.type === 'AdminCreated' ? [String(event.data.admin_id)] : []),
+  handles: ['AdminCreated'],
+  documentIds: (event) => [String(event.data.admin_id)],
 
-  evolve(doc, event) {
-    if (event.type !== 'AdminCreated') return doc;
-    const admin = event.data as unknown as AdminProfile;
-    return { id: admin.admin_id, username: admin.username };
-  },
+  evolve: (_doc, { data: admin }) => ({ id: admin.admin_id, username: admin.username }),
 };

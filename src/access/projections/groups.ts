@@ -1,6 +1,7 @@
-import { MemberGroupDefinition } from '../member-group';
+import { MemberGroupEvent } from '../member-group';
 import { Permission } from '../permissions';
-import { RoleGroupDefinition } from '../role-group';
+import { RoleGroupEvent, roleGroupEventSchemas } from '../role-group';
+import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
 
 export interface RoleGroupDocument {
@@ -10,25 +11,24 @@ export interface RoleGroupDocument {
   enabled: boolean;
 }
 
-export const roleGroupsProjection: Projection<RoleGroupDocument> = {
+export const roleGroupsProjection: Projection<RoleGroupDocument, RoleGroupEvent> = {
   name: 'role_groups',
   version: 1,
   collection: { name: 'role_groups', indexes: ['enabled'] },
 
-  documentIds: (event) => (event.stream.startsWith('role_group-') ? [String(event.data.role_id)] : []),
+  handles: typesOf(roleGroupEventSchemas),
+  documentIds: (event) => [String(event.data.role_id)],
 
   evolve(doc, event) {
     switch (event.type) {
       case 'RoleGroupDefined': {
-        const group = event.data as unknown as RoleGroupDefinition;
+        const group = event.data;
         return { id: group.role_id, name: group.name, permissions: group.permissions, enabled: true };
       }
       case 'RoleGroupEnabled':
         return doc && { ...doc, enabled: true };
       case 'RoleGroupDisabled':
         return doc && { ...doc, enabled: false };
-      default:
-        return doc;
     }
   },
 };
@@ -39,15 +39,13 @@ export interface MemberGroupDocument {
   description: string;
 }
 
-export const memberGroupsProjection: Projection<MemberGroupDocument> = {
+export const memberGroupsProjection: Projection<MemberGroupDocument, MemberGroupEvent> = {
   name: 'member_groups',
   version: 1,
   collection: { name: 'member_groups', indexes: [] },
 
-  documentIds: (event) => (event.type === 'MemberGroupDefined' ? [String(event.data.member_group_id)] : []),
+  handles: ['MemberGroupDefined'],
+  documentIds: (event) => [String(event.data.member_group_id)],
 
-  evolve(_doc, event) {
-    const group = event.data as unknown as MemberGroupDefinition;
-    return { id: group.member_group_id, name: group.name, description: group.description };
-  },
+  evolve: (_doc, { data: group }) => ({ id: group.member_group_id, name: group.name, description: group.description }),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { claimCredential, decideCredential, IssuedKey, rotateKey } from '../commands';
-import { MAX_GRACE_SECONDS } from '../decider';
+import { graceSecondsSchema } from '../grace-period';
+import { SCOPE_STATUSES } from '../scope-lifecycle';
 import { reasonSchema } from '../../shared/domain/reason';
 import { SCOPE_NAMES, SCOPES } from '../scopes';
 import { ReadModels } from '../../shared/projections/read-models';
@@ -21,12 +22,7 @@ export interface CredentialDeps {
 }
 
 const rotateSchema = z.strictObject({
-  grace_seconds: z
-    .number({ error: 'grace_seconds must be a number of seconds' })
-    .int('grace_seconds must be a whole number of seconds')
-    .min(0, 'grace_seconds must be at least 0')
-    .max(MAX_GRACE_SECONDS, `grace_seconds must be at most ${MAX_GRACE_SECONDS} (one day)`)
-    .default(0),
+  grace_seconds: graceSecondsSchema.default(0),
 });
 
 const scopeRequestSchema = z.strictObject({
@@ -56,7 +52,7 @@ const rotatedKeySchema = issuedKeySchema
 const scopeOfferSchema = z.object({
   name: z.string(),
   description: z.string(),
-  status: z.enum(['none', 'pending', 'approved', 'rejected', 'revoked']),
+  status: z.enum(['none', ...SCOPE_STATUSES]),
 });
 
 const notActive: Refusal = { status: 422, when: 'the credential is not in a state that allows this (see the dashboard)' };

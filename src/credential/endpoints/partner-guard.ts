@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Middleware } from 'koa';
 import { apiKeyDigest, isWellFormedApiKey } from '../api-key';
 import { ScopeName } from '../scopes';
+import { isAcceptedAt } from '../grace-period';
 import { ApiKeyDocument } from '../projections/api-keys';
 import { AppContext, AppState } from '../../shared/http/context';
 import { HttpError } from '../../shared/http/envelope';
@@ -13,10 +14,7 @@ export interface KeyRing {
 
 function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
   const offered = Buffer.from(apiKeyDigest(key), 'hex');
-  return entry.keys.some(
-    (k) =>
-      timingSafeEqual(Buffer.from(k.digest, 'hex'), offered) && (k.valid_until === null || Date.parse(k.valid_until) > now),
-  );
+  return entry.keys.some((k) => timingSafeEqual(Buffer.from(k.digest, 'hex'), offered) && isAcceptedAt(k, now));
 }
 
 /** Counts an accepted call against its API id's rate limit; throws the refusal when it is over. */

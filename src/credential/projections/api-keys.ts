@@ -1,12 +1,8 @@
+import { CredentialEvent } from '../decider';
+import { AcceptedKey, stillInGrace } from '../grace-period';
+import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
+import { Recorded } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
-import { asCredentialEvent } from './scope-view';
-
-export interface AcceptedKey {
-  /** SHA-256 of the key, hex. */
-  digest: string;
-  /** When a rotated-away key stops being accepted; null for the current key. */
-  valid_until: string | null;
-}
 
 /** What the open API checks a partner call against: no clear key, ever. */
 export interface ApiKeyDocument {
@@ -18,18 +14,22 @@ export interface ApiKeyDocument {
   scopes: string[];
 }
 
-const TYPES = new Set(['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked']);
+/** The approved scopes after a credential event, by the scope lifecycle (a scope not listed is not approved). */
+function approvedAfter(approved: string[], event: Recorded<CredentialEvent>): string[] {
+  const named = scopeNamed(event);
+  const names = named === undefined || approved.includes(named) ? approved : [...approved, named];
+  return names.filter((name) => scopeStatusAfter(name, approved.includes(name) ? 'approved' : undefined, event) === 'approved');
+}
 
 /** Claimed credentials by member, found by API id: the source of every instance's in-memory key ring. */
-export const apiKeysProjection: Projection<ApiKeyDocument> = {
+export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   name: 'api_keys',
   version: 1,
   collection: { name: 'api_keys', indexes: ['apiid'] },
+  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked'],
+  documentIds: (event) => [String(event.data.member_id)],
 
-  documentIds: (event) => (event.stream.startsWith('credential-') && TYPES.has(event.type) ? [String(event.data.member_id)] : []),
-
-  evolve(doc, recorded) {
-    const event = asCredentialEvent(recorded);
+  evolve(doc, event) {
     switch (event.type) {
       case 'CredentialClaimed':
         return {
@@ -39,6 +39,7 @@ export const apiKeysProjection: Projection<ApiKeyDocument> = {
           keys: [{ digest: event.data.key_digest, valid_until: null }],
           scopes: [],
         };
+      // A new application: the claimed key stops, until a new claim issues another.
       case 'CredentialApplied':
         return null;
       default:
@@ -46,22 +47,16 @@ export const apiKeysProjection: Projection<ApiKeyDocument> = {
     }
     switch (event.type) {
       case 'KeyRotated': {
-        const time = event.metadata.time;
-        // Keys still inside an earlier grace period stay until it ends.
-        const stillValid = doc.keys.filter((k) => k.valid_until !== null && k.valid_until > time);
         const previous = event.data.previous_key_valid_until
           ? [{ digest: event.data.previous_key_digest, valid_until: event.data.previous_key_valid_until }]
           : [];
-        return { ...doc, keys: [{ digest: event.data.key_digest, valid_until: null }, ...previous, ...stillValid] };
+        const current = { digest: event.data.key_digest, valid_until: null };
+        return { ...doc, keys: [current, ...previous, ...stillInGrace(doc.keys, event.metadata.time)] };
       }
       case 'CredentialRevoked':
-        return { ...doc, revoked: true, scopes: [] };
-      case 'ScopeApproved':
-        return { ...doc, scopes: [...doc.scopes.filter((s) => s !== event.data.scope), event.data.scope] };
-      case 'ScopeRevoked':
-        return { ...doc, scopes: doc.scopes.filter((s) => s !== event.data.scope) };
+        return { ...doc, revoked: true, scopes: approvedAfter(doc.scopes, event) };
       default:
-        return doc;
+        return { ...doc, scopes: approvedAfter(doc.scopes, event) };
     }
   },
 };

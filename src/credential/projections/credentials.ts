@@ -1,6 +1,7 @@
-import { CredentialStatus } from '../decider';
+import { CredentialEvent, credentialEventSchemas, CredentialStatus } from '../decider';
+import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
-import { asCredentialEvent, evolveScope, ScopeView } from './scope-view';
+import { evolveScopes, ScopeView } from './scope-view';
 
 export interface CredentialDocument {
   member_id: number;
@@ -29,16 +30,17 @@ export const NOTHING_DECIDED = {
 } as const;
 
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
-export const credentialsProjection: Projection<CredentialDocument> = {
+export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
   version: 1,
   collection: { name: 'credentials', indexes: ['status'] },
 
-  documentIds: (event) => (event.stream.startsWith('credential-') ? [String(event.data.member_id)] : []),
+  handles: typesOf(credentialEventSchemas),
+  documentIds: (event) => [String(event.data.member_id)],
 
-  evolve(doc, recorded) {
-    const event = asCredentialEvent(recorded);
+  evolve(doc, event) {
     const time = event.metadata.time;
+    const scopes = evolveScopes(doc?.scopes ?? [], event);
     if (event.type === 'CredentialApplied') {
       return {
         ...NOTHING_DECIDED,
@@ -46,7 +48,7 @@ export const credentialsProjection: Projection<CredentialDocument> = {
         username: event.data.username,
         status: 'pending',
         applied_at: time,
-        scopes: [],
+        scopes,
       };
     }
     if (!doc) throw new Error(`${event.type} for member ${event.data.member_id}, who never applied`);
@@ -60,17 +62,9 @@ export const credentialsProjection: Projection<CredentialDocument> = {
       case 'KeyRotated':
         return { ...doc, key_rotated_at: time };
       case 'CredentialRevoked':
-        return {
-          ...doc,
-          status: 'revoked',
-          revoked_at: time,
-          revoke_reason: event.data.reason,
-          scopes: doc.scopes.map((s) => evolveScope(s, event)!),
-        };
-      case 'ScopeRequested':
-        return { ...doc, scopes: [...doc.scopes.filter((s) => s.name !== event.data.scope), evolveScope(null, event)!] };
+        return { ...doc, status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes };
       default:
-        return { ...doc, scopes: doc.scopes.map((s) => (s.name === event.data.scope ? evolveScope(s, event)! : s)) };
+        return { ...doc, scopes };
     }
   },
 };

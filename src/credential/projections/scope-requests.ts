@@ -1,6 +1,8 @@
 import { SCOPE_NAMES } from '../scopes';
 import { Projection } from '../../shared/projections/projection';
-import { asCredentialEvent, evolveScope, SCOPE_EVENTS, ScopeView } from './scope-view';
+import { CredentialEvent } from '../decider';
+import { scopeNamed } from '../scope-lifecycle';
+import { evolveScope, ScopeView } from './scope-view';
 
 export type ScopeRequestDocument = { member_id: number; scope: string } & Omit<ScopeView, 'name'>;
 
@@ -9,22 +11,18 @@ export type ScopeRequestDocument = { member_id: number; scope: string } & Omit<S
  * application or a revocation touches every scope of the member, so those events map to one
  * document per registered scope.
  */
-export const scopeRequestsProjection: Projection<ScopeRequestDocument> = {
+export const scopeRequestsProjection: Projection<ScopeRequestDocument, CredentialEvent> = {
   name: 'scope_requests',
   version: 1,
   collection: { name: 'scope_requests', indexes: ['status', 'member_id'] },
 
+  handles: ['CredentialApplied', 'CredentialRevoked', 'ScopeRequested', 'ScopeApproved', 'ScopeRejected', 'ScopeRevoked'],
   documentIds(event) {
-    const member = String(event.data.member_id);
-    if (SCOPE_EVENTS.has(event.type)) return [`${member}:${String(event.data.scope)}`];
-    if (event.type === 'CredentialApplied' || event.type === 'CredentialRevoked') {
-      return SCOPE_NAMES.map((scope) => `${member}:${scope}`);
-    }
-    return [];
+    const scopes = [scopeNamed(event) ?? SCOPE_NAMES].flat();
+    return scopes.map((scope) => `${event.data.member_id}:${scope}`);
   },
 
-  evolve(doc, recorded) {
-    const event = asCredentialEvent(recorded);
+  evolve(doc, event) {
     const view = evolveScope(doc && toView(doc), event);
     return view && toDocument(event.data.member_id, view);
   },

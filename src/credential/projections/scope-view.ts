@@ -1,5 +1,6 @@
-import { CredentialEvent, ScopeStatus } from '../decider';
-import { RecordedEvent } from '../../stores/ports';
+import { CredentialEvent } from '../decider';
+import { scopeNamed, ScopeStatus, scopeStatusAfter } from '../scope-lifecycle';
+import { Recorded } from '../../shared/domain/events';
 
 /** One scope of one member, as the dashboard and the administrators' queue show it. */
 export interface ScopeView {
@@ -14,26 +15,22 @@ export interface ScopeView {
   revoke_reason: string | null;
 }
 
-/** Credential events as projections read them: typed data, plus when it happened. */
-export type Recorded = CredentialEvent & { metadata: RecordedEvent['metadata']; position: string };
-
-export function asCredentialEvent(event: RecordedEvent): Recorded {
-  return event as unknown as Recorded;
-}
-
-export const SCOPE_EVENTS = new Set(['ScopeRequested', 'ScopeApproved', 'ScopeRejected', 'ScopeRevoked']);
-
 /**
- * A scope after one credential event. A new application clears it (no scope carries over); a
- * revoked credential takes every live scope down with it.
+ * A scope after one credential event: its status from the scope lifecycle (scopeStatusAfter),
+ * with when and why. Null when the scope is not requested, or cleared by a new application.
  */
-export function evolveScope(view: ScopeView | null, event: Recorded): ScopeView | null {
+export function evolveScope(view: ScopeView | null, event: Recorded<CredentialEvent>): ScopeView | null {
+  const name = view?.name ?? scopeNamed(event);
+  if (name === undefined) return view;
+  const status = scopeStatusAfter(name, view?.status, event);
+  if (status === undefined) return null;
+  if (status === view?.status) return view;
   const time = event.metadata.time;
   switch (event.type) {
     case 'ScopeRequested':
       return {
-        name: event.data.scope,
-        status: 'pending',
+        name,
+        status,
         reason: event.data.reason,
         requested_at: time,
         reviewed_at: null,
@@ -42,17 +39,20 @@ export function evolveScope(view: ScopeView | null, event: Recorded): ScopeView 
         revoke_reason: null,
       };
     case 'ScopeApproved':
-      return view && { ...view, status: 'approved', reviewed_at: time };
+      return view && { ...view, status, reviewed_at: time };
     case 'ScopeRejected':
-      return view && { ...view, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason };
+      return view && { ...view, status, reviewed_at: time, reject_reason: event.data.reason };
     case 'ScopeRevoked':
-      return view && { ...view, status: 'revoked', revoked_at: time, revoke_reason: event.data.reason };
     case 'CredentialRevoked':
-      if (!view || (view.status !== 'pending' && view.status !== 'approved')) return view;
-      return { ...view, status: 'revoked', revoked_at: time, revoke_reason: event.data.reason };
-    case 'CredentialApplied':
-      return null;
+      return view && { ...view, status, revoked_at: time, revoke_reason: event.data.reason };
     default:
       return view;
   }
+}
+
+/** A member's scopes after one credential event; a scope requested again moves to the end. */
+export function evolveScopes(views: ScopeView[], event: Recorded<CredentialEvent>): ScopeView[] {
+  const after = views.map((view) => evolveScope(view, event)).filter((view) => view !== null);
+  if (event.type !== 'ScopeRequested') return after;
+  return [...after.filter((view) => view.name !== event.data.scope), evolveScope(null, event)!];
 }

@@ -24,6 +24,14 @@ export type EventOf<Schemas extends EventSchemas> = {
   [Type in keyof Schemas & string]: DomainEvent<Type, z.infer<Schemas[Type]>>;
 }[keyof Schemas & string];
 
+/** An event of an aggregate as it was stored: its own type and data, plus where and when. */
+export type Recorded<Event extends DomainEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
+
+/** The event types of an aggregate, from its schemas. */
+export function typesOf<Schemas extends EventSchemas>(schemas: Schemas): (keyof Schemas & string)[] {
+  return Object.keys(schemas);
+}
+
 /** Turns the data of one version of an event into the data of the next. */
 export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
 
@@ -59,6 +67,9 @@ export const eventMetadataSchema = z.object({
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
 type _MetadataMatchesPorts = Assert<Same<z.infer<typeof eventMetadataSchema>, EventMetadata>>;
+
+/** Every event type the service knows. */
+export const KNOWN_EVENT_TYPES: readonly string[] = Object.keys(EVENT_SCHEMAS);
 
 function isKnownEvent(type: string): boolean {
   return Object.hasOwn(EVENT_SCHEMAS, type);

@@ -1,6 +1,6 @@
 import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../../stores/ports';
 import { PoisonEvent } from './dead-letters';
-import { evolveOrExplain, Projection } from './projection';
+import { documentsOf, evolveOrExplain, Projection } from './projection';
 
 /**
  * Events applied to one projection's documents in memory, to be stored in one write: a batch of
@@ -28,7 +28,7 @@ export class ProjectionBatch {
     for (const event of events) {
       let ids: string[];
       try {
-        ids = this.projection.documentIds(event);
+        ids = documentsOf(this.projection, event);
       } catch {
         // `apply` reports it, in order, after the events before it.
         return;
@@ -48,7 +48,7 @@ export class ProjectionBatch {
   apply(event: RecordedEvent): boolean {
     let ids: string[];
     try {
-      ids = this.projection.documentIds(event);
+      ids = documentsOf(this.projection, event);
     } catch (err) {
       throw this.poison(event, err);
     }

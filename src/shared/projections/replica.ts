@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START, StoredDocument } from '../../stores/ports';
-import { evolveOrExplain, Projection } from './projection';
+import { documentsOf, evolveOrExplain, Projection } from './projection';
 import { PositionWaiters } from './waiters';
 
 const RESUBSCRIBE_MS = 1000;
@@ -100,7 +100,7 @@ export class Replica<Doc extends object> {
   }
 
   private apply(event: RecordedEvent): void {
-    for (const id of this.projection.documentIds(event)) {
+    for (const id of documentsOf(this.projection, event)) {
       const stored = this.docs.get(id) ?? null;
       if (stored && stored.position >= event.position) continue;
       const doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);

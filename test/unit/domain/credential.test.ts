@@ -4,8 +4,8 @@ import {
   CredentialEvent,
   CredentialStatus,
   credentialStream,
-  MAX_GRACE_SECONDS,
 } from '../../../src/credential/decider';
+import { MAX_GRACE_SECONDS } from '../../../src/credential/grace-period';
 import { fold } from '../../../src/shared/domain/decider';
 import { given } from '../../support/decider-spec';
 

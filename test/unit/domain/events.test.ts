@@ -103,8 +103,9 @@ describe('projections apply decoded events', () => {
     name: 'seen',
     version: 1,
     collection: { name: 'seen', indexes: [] },
+    handles: ['KeyRotated', 'CredentialApproved'],
     documentIds: (event) => [event.stream],
-    evolve: (_doc, event) => ({ data: event.data }),
+    evolve: (_doc, event) => ({ data: event.data as Record<string, unknown> }),
   };
 
   it('hands evolve the current shape of an old event', () => {

@@ -1,6 +1,7 @@
 import { CredentialEvent } from '../../../src/credential/decider';
 import { credentialsProjection } from '../../../src/credential/projections/credentials';
 import { eventsUntil, replayCredential } from '../../../src/credential/queries/replay';
+import { evolveOrExplain } from '../../../src/shared/projections/projection';
 import { RecordedEvent } from '../../../src/stores/ports';
 
 /** 10:mm on a fixed day, so that times read as minutes. */
@@ -68,7 +69,7 @@ describe('replayCredential', () => {
   });
 
   it('answers what the credentials read model holds after the same events', () => {
-    const live = life.reduce<ReturnType<typeof replayCredential>>((doc, event) => credentialsProjection.evolve(doc, event), null);
+    const live = life.reduce<ReturnType<typeof replayCredential>>((doc, event) => evolveOrExplain(credentialsProjection, doc, event), null);
     expect(replayCredential(life)).toEqual(live);
   });
 
