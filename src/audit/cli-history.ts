@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { CredentialDocument } from '../credential/projections/credentials';
+import { CredentialDocument } from '../credential/views';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
 import { ActorNames } from './actor-names';
 import { Actor, AuditEvent } from './event';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
+import { CredentialDocument, credentialView } from '../credential/views';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { CredentialDocument } from '../credential/projections/credentials';
 import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames } from './actor-names';
 import { auditExport, ExportLine } from './export';
@@ -11,7 +11,6 @@ import { exportLineSchema, historySchema } from './schemas';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { memberParams } from '../shared/http/params';
-import { credentialView } from '../credential/endpoints/views';
 
 export interface AuditDeps {
   events: EventStore;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { credentialSchema, scopeSchema } from '../credential/views';
 import { eventMetadataSchema } from '../shared/domain/events';
-import { credentialSchema, scopeSchema } from '../shared/http/schemas';
 
 // What auditors read (docs/audit.md): one event, a credential's history, a line of the log export.
 

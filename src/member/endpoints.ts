@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
 import { loginMember } from './login';
 import { PasswordHasher } from './passwords';
 import { registerMember } from './register';
@@ -12,9 +13,8 @@ import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { HttpError } from '../shared/http/envelope';
 import { memberOf } from '../shared/http/guards';
 import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../shared/http/session';
-import { concurrentChange, credentialSchema, scopeSchema, wrongPassword } from '../shared/http/schemas';
+import { concurrentChange, wrongPassword } from '../shared/http/schemas';
 import { emptyBody } from '../shared/http/validate';
-import { credentialView } from '../credential/endpoints/views';
 
 export interface DeveloperDeps {
   events: EventStore;

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CredentialDocument } from '../../src/credential/views';
 import pino from 'pino';
 import { realisticLog } from '../../bench/realistic-log';
 import { PROJECTIONS } from '../../src/app';
 import { CredentialEvent } from '../../src/credential/decider';
-import { CredentialDocument, credentialsProjection } from '../../src/credential/projections/credentials';
+import { credentialsProjection } from '../../src/credential/projections/credentials';
 import { DeadLetter, DEAD_LETTERS, ProjectionHalted } from '../../src/shared/projections/dead-letters';
 import { Projection } from '../../src/shared/projections/projection';
 import { ProjectionRunner } from '../../src/shared/projections/runner';

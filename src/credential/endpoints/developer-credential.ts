@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { credentialSchema, credentialView, scopeSchema } from '../views';
 import { claimCredential, decideCredential, IssuedKey, rotateKey } from '../commands';
 import { graceSecondsSchema } from '../grace-period';
 import { SCOPE_STATUSES } from '../scope-lifecycle';
@@ -12,9 +13,8 @@ import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { sessionOf } from '../../shared/http/session';
-import { concurrentChange, credentialSchema, listOf, scopeSchema } from '../../shared/http/schemas';
+import { concurrentChange, listOf } from '../../shared/http/schemas';
 import { emptyBody } from '../../shared/http/validate';
-import { credentialView } from './views';
 
 export interface CredentialDeps {
   events: EventStore;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applicationSchema, applicationView, scopeRequestSchema } from '../views';
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -9,10 +10,9 @@ import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { adminOf } from '../../shared/http/guards';
 import { memberParams, memberScopeParams } from '../../shared/http/params';
-import { applicationSchema, concurrentChange, listOf, scopeRequestSchema } from '../../shared/http/schemas';
+import { concurrentChange, listOf } from '../../shared/http/schemas';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
-import { applicationView } from './views';
 
 export interface ReviewDeps {
   events: EventStore;
@@ -21,11 +21,12 @@ export interface ReviewDeps {
 
 const reasonBody = z.strictObject({ reason: reasonSchema });
 
-const statusQuery = (statuses: [string, ...string[]]) =>
+// The statuses a listing filters by are those its documents hold.
+const statusQuery = (statuses: readonly string[]) =>
   z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional() });
 
-const credentialStatusQuery = statusQuery(['pending', 'approved', 'rejected', 'active', 'revoked']);
-const scopeStatusQuery = statusQuery(['pending', 'approved', 'rejected', 'revoked']);
+const credentialStatusQuery = statusQuery(applicationSchema.shape.status.options);
+const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
 
 const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
 

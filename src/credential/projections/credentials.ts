@@ -1,33 +1,8 @@
-import { CredentialEvent, credentialEventSchemas, CredentialStatus } from '../decider';
+import { CredentialEvent, credentialEventSchemas } from '../decider';
+import { CredentialDocument, NOTHING_DECIDED } from '../views';
 import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
-import { evolveScopes, ScopeView } from './scope-view';
-
-export interface CredentialDocument {
-  member_id: number;
-  username: string;
-  status: Exclude<CredentialStatus, 'none'>;
-  apiid: string | null;
-  applied_at: string;
-  reviewed_at: string | null;
-  reject_reason: string | null;
-  claimed_at: string | null;
-  key_rotated_at: string | null;
-  revoked_at: string | null;
-  revoke_reason: string | null;
-  scopes: ScopeView[];
-}
-
-/** A new application: no review, no key, no revocation yet (also what the dashboard shows before any). */
-export const NOTHING_DECIDED = {
-  apiid: null,
-  reviewed_at: null,
-  reject_reason: null,
-  claimed_at: null,
-  key_rotated_at: null,
-  revoked_at: null,
-  revoke_reason: null,
-} as const;
+import { evolveScopes } from './scope-view';
 
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {

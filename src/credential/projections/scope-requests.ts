@@ -1,10 +1,9 @@
 import { SCOPE_NAMES } from '../scopes';
+import { ScopeRequestDocument, ScopeView } from '../views';
 import { Projection } from '../../shared/projections/projection';
 import { CredentialEvent } from '../decider';
 import { scopeNamed } from '../scope-lifecycle';
-import { evolveScope, ScopeView } from './scope-view';
-
-export type ScopeRequestDocument = { member_id: number; scope: string } & Omit<ScopeView, 'name'>;
+import { evolveScope } from './scope-view';
 
 /**
  * Scope requests one document each, for the administrators' queue filtered by status. A new

@@ -1,19 +1,7 @@
 import { CredentialEvent } from '../decider';
-import { scopeNamed, ScopeStatus, scopeStatusAfter } from '../scope-lifecycle';
+import { ScopeView } from '../views';
+import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
 import { Recorded } from '../../shared/domain/events';
-
-/** One scope of one member, as the dashboard and the administrators' queue show it. */
-export interface ScopeView {
-  name: string;
-  status: ScopeStatus;
-  /** The member's purpose of use, given with the request. */
-  reason: string;
-  requested_at: string;
-  reviewed_at: string | null;
-  reject_reason: string | null;
-  revoked_at: string | null;
-  revoke_reason: string | null;
-}
 
 /**
  * A scope after one credential event: its status from the scope lifecycle (scopeStatusAfter),

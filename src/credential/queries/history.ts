@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { CredentialDocument } from '../views';
 import { credentialStream } from '../decider';
-import { CredentialDocument } from '../projections/credentials';
 import { EventStore } from '../../stores/ports';
 import { ActorNames } from '../../audit/actor-names';
 import { AuditEvent, auditEvent } from '../../audit/event';

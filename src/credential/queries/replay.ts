@@ -1,4 +1,5 @@
-import { CredentialDocument, credentialsProjection } from '../projections/credentials';
+import { credentialsProjection } from '../projections/credentials';
+import { CredentialDocument } from '../views';
 import { evolveOrExplain } from '../../shared/projections/projection';
 import { RecordedEvent } from '../../stores/ports';
 

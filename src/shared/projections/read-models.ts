@@ -1,10 +1,9 @@
 import { EventStore, DocumentStore, Position, Scalar } from '../../stores/ports';
+import { CredentialDocument, ScopeRequestDocument } from '../../credential/views';
 import { AddonDocument } from '../../addon/projection';
 import { AdminDocument } from '../../access/projections/admins';
-import { CredentialDocument } from '../../credential/projections/credentials';
 import { MemberGroupDocument, RoleGroupDocument } from '../../access/projections/groups';
 import { MemberDocument } from '../../member/projection';
-import { ScopeRequestDocument } from '../../credential/projections/scope-requests';
 
 /** What a command just changed is in its read model once the read has waited for it; anything else is a bug. */
 export function written<Doc>(doc: Doc | null): Doc {
