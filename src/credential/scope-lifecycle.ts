@@ -3,6 +3,11 @@ import type { CredentialEvent } from './decider';
 export const SCOPE_STATUSES = ['pending', 'approved', 'rejected', 'revoked'] as const;
 export type ScopeStatus = (typeof SCOPE_STATUSES)[number];
 
+/** The credential events that can change a scope's status; every other one leaves every scope as it is. */
+export const SCOPE_CHANGING_EVENTS = ['CredentialApplied', 'CredentialRevoked', 'ScopeRequested', 'ScopeApproved', 'ScopeRejected', 'ScopeRevoked'] as const;
+
+export const changesScopes = (event: CredentialEvent): boolean => (SCOPE_CHANGING_EVENTS as readonly string[]).includes(event.type);
+
 const SET_BY = { ScopeRequested: 'pending', ScopeApproved: 'approved', ScopeRejected: 'rejected', ScopeRevoked: 'revoked' } as const;
 
 /** The scope a credential event names, if it names one. */
@@ -34,6 +39,7 @@ export function scopeStatusAfter(scope: string, status: ScopeStatus | undefined,
 
 /** Every scope's status after the event, the scope it names included; cleared ones are gone. */
 export function scopesAfter(scopes: Record<string, ScopeStatus>, event: CredentialEvent): Record<string, ScopeStatus> {
+  if (!changesScopes(event)) return scopes;
   const named = scopeNamed(event);
   const names = named === undefined || named in scopes ? Object.keys(scopes) : [...Object.keys(scopes), named];
   const after: Record<string, ScopeStatus> = {};

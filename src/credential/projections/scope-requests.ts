@@ -2,7 +2,7 @@ import { SCOPE_NAMES } from '../scopes';
 import { ScopeRequestDocument, ScopeView } from '../views';
 import { Projection } from '../../shared/projections/projection';
 import { CredentialEvent } from '../decider';
-import { scopeNamed } from '../scope-lifecycle';
+import { SCOPE_CHANGING_EVENTS, scopeNamed } from '../scope-lifecycle';
 import { evolveScope } from './scope-view';
 
 /**
@@ -15,7 +15,7 @@ export const scopeRequestsProjection: Projection<ScopeRequestDocument, Credentia
   version: 1,
   collection: { name: 'scope_requests', indexes: ['status', 'member_id'] },
 
-  handles: ['CredentialApplied', 'CredentialRevoked', 'ScopeRequested', 'ScopeApproved', 'ScopeRejected', 'ScopeRevoked'],
+  handles: SCOPE_CHANGING_EVENTS,
   documentIds(event) {
     const scopes = [scopeNamed(event) ?? SCOPE_NAMES].flat();
     return scopes.map((scope) => `${event.data.member_id}:${scope}`);

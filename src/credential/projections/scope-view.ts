@@ -1,6 +1,6 @@
 import { CredentialEvent } from '../decider';
 import { ScopeView } from '../views';
-import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
+import { changesScopes, scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
 import { Recorded } from '../../shared/domain/events';
 
 /**
@@ -40,6 +40,7 @@ export function evolveScope(view: ScopeView | null, event: Recorded<CredentialEv
 
 /** A member's scopes after one credential event; a scope requested again moves to the end. */
 export function evolveScopes(views: ScopeView[], event: Recorded<CredentialEvent>): ScopeView[] {
+  if (!changesScopes(event)) return views;
   const after = views.map((view) => evolveScope(view, event)).filter((view) => view !== null);
   if (event.type !== 'ScopeRequested') return after;
   return [...after.filter((view) => view.name !== event.data.scope), evolveScope(null, event)!];
