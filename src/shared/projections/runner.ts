@@ -1,19 +1,11 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../../stores/ports';
-import { ProjectionBatch } from './batch';
-import {
-  DEAD_LETTERS,
-  DeadLetter,
-  openDeadLetters,
-  PoisonEvent,
-  ProjectionHalted,
-  recordDeadLetter,
-  resolveDeadLetters,
-} from './dead-letters';
+import { Follower, follow } from './follower';
+import { DEAD_LETTERS, DeadLetter, openDeadLetters, PoisonEvent, ProjectionHalted, recordDeadLetter, resolveDeadLetters } from './dead-letters';
 import { Projection } from './projection';
-import { asideOf, rebuildAside } from './rebuild';
-import { REBUILD_OFFERS, rebuildOffers, swapIn, withdrawOffer } from './swap';
-import { checkVersions, PROJECTION_VERSIONS, recordVersion } from './versions';
+import { ReadModelMaintenance } from './maintenance';
+import { REBUILD_OFFERS } from './swap';
+import { PROJECTION_VERSIONS } from './versions';
 import { PositionWaiters } from './waiters';
 
 /** failed: the log could not be followed, or a projection is halted on an event it cannot apply. */
@@ -33,19 +25,6 @@ export interface RunnerOptions {
   autoUpgrade?: boolean;
 }
 
-interface Follower {
-  projection: Projection;
-  batch: ProjectionBatch;
-  /** The last event applied or skipped, stored or not yet. */
-  checkpoint: Position;
-  /** The checkpoint as of the last flush. */
-  flushed: Position;
-  /** The event it could not apply: it applies nothing more until a restart or a swapped-in rebuild. */
-  halted: PoisonEvent | null;
-  /** Its unresolved dead letters by position: applying that event after all resolves one. */
-  deadLetters: Map<Position, DeadLetter>;
-}
-
 /**
  * Follows the global log from the projections' checkpoints and applies each event to every
  * projection that has not seen it. One subscription serves all projections so they advance
@@ -55,8 +34,8 @@ interface Follower {
  * whatever part of it a non-atomic store had already written.
  *
  * A projection that cannot apply an event halts there, with a dead letter; the others go on.
- * The runner is the one writer of the live read models, so it is also the one that swaps in
- * rebuilds: outdated ones at start, and those `platform projections rebuild` offers.
+ * The runner is the one writer of the live read models, so its maintenance (maintenance.ts)
+ * swaps rebuilds in between its turns: outdated ones at start, and those offered later.
  */
 export class ProjectionRunner {
   private followers = new Map<string, Follower>();
@@ -75,7 +54,7 @@ export class ProjectionRunner {
   private timers: NodeJS.Timeout[] = [];
   private failure: Error | null = null;
   private running = false;
-  private ignoredOffers = new Set<string>();
+  private readonly maintenance: ReadModelMaintenance;
 
   constructor(
     private readonly events: EventStore,
@@ -83,19 +62,20 @@ export class ProjectionRunner {
     private readonly projections: Projection[],
     private readonly log: Logger,
     private readonly options: RunnerOptions = {},
-  ) {}
+  ) {
+    this.maintenance = new ReadModelMaintenance(events, documents, log, this);
+  }
 
   async start(): Promise<void> {
     const collections = this.projections.map((p) => p.collection);
     await this.documents.ensureCollections([...collections, DEAD_LETTERS, PROJECTION_VERSIONS, REBUILD_OFFERS]);
     for (const projection of this.projections) {
       const checkpoint = await this.documents.checkpoint(projection.name);
-      const batch = new ProjectionBatch(this.documents, projection, projection.collection.name);
-      this.followers.set(projection.name, { projection, batch, checkpoint, flushed: checkpoint, halted: null, deadLetters: new Map() });
+      this.followers.set(projection.name, follow(this.documents, projection, checkpoint));
     }
     // Rebuilds offered while no runner ran come first: they may make an upgrade unnecessary.
-    await this.adoptRebuilds();
-    await this.upgrade();
+    await this.maintenance.adoptRebuilds();
+    await this.maintenance.upgrade(this.projections, this.options.autoUpgrade !== false);
     for (const letter of await openDeadLetters(this.documents)) {
       this.followers.get(letter.projection)?.deadLetters.set(letter.position, letter);
     }
@@ -104,7 +84,7 @@ export class ProjectionRunner {
     this.running = true;
     this.loop = this.follow(this.reached);
     this.every(CHECKPOINT_FLUSH_MS, () => this.flushCheckpoints());
-    this.every(OFFER_POLL_MS, () => this.exclusive(() => this.adoptRebuilds()));
+    this.every(OFFER_POLL_MS, () => this.exclusive(() => this.maintenance.adoptRebuilds()));
   }
 
   /** Resolves once every projection, or the named one, has applied the event at `position`. */
@@ -223,7 +203,25 @@ export class ProjectionRunner {
     );
   }
 
-  private async flush(): Promise<void> {
+  /** The projection this runner runs under that name, with where it stands. */
+  follower(name: string): Follower | undefined {
+    return this.followers.get(name);
+  }
+
+  /** Whether the log could not be followed: nothing sound to catch a rebuild up with. */
+  lostTheLog(): boolean {
+    return this.failure !== null;
+  }
+
+  /** Follows the projection on from `position`, with a fresh batch: a rebuild was swapped in there. */
+  restartAt(projection: Projection, position: Position): void {
+    const follower = follow(this.documents, projection, position);
+    for (const [at, letter] of this.followers.get(projection.name)!.deadLetters) if (at > position) follower.deadLetters.set(at, letter);
+    this.followers.set(projection.name, follower);
+    this.pending.delete(projection.name);
+  }
+
+  async flush(): Promise<void> {
     for (const follower of this.followers.values()) {
       const { name } = follower.projection;
       const writes = follower.batch.pending();
@@ -253,76 +251,6 @@ export class ProjectionRunner {
       if (halted && halted.event.position <= position) return halted;
     }
     return null;
-  }
-
-  /** Records the code's version of new read models, and rebuilds outdated ones unless told not to. */
-  private async upgrade(): Promise<void> {
-    const { outdated, unrecorded } = await checkVersions(this.documents, this.projections);
-    for (const projection of unrecorded) await recordVersion(this.documents, projection);
-    if (outdated.length === 0) return;
-    const names = outdated.map((p) => p.name);
-    if (this.options.autoUpgrade === false) {
-      this.log.warn({ projections: names }, 'read models are outdated; administrator endpoints answer 503 until `platform upgrade` rebuilds them');
-      return;
-    }
-    this.log.info({ projections: names }, 'rebuilding outdated read models');
-    const started = performance.now();
-    const built = await rebuildAside(this.events, this.documents, outdated);
-    for (const poison of built.poisoned) await this.couldNotRebuild(poison);
-    for (const projection of outdated) {
-      if (!built.poisoned.some((p) => p.projection === projection.name)) await this.swap(projection, built.position);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    this.log.info({ projections: names, events: built.events, seconds: Number(seconds.toFixed(1)) }, 'rebuilt outdated read models');
-  }
-
-  /** Swaps in what `platform projections rebuild` built aside, for the projections this runner runs. */
-  private async adoptRebuilds(): Promise<void> {
-    // A runner that lost the log has nothing sound to catch a rebuild up with.
-    if (this.failure) return;
-    for (const offer of await rebuildOffers(this.documents)) {
-      const follower = this.followers.get(offer.projection);
-      if (!follower) continue;
-      if (offer.version !== follower.projection.version) {
-        const key = `${offer.projection}@${offer.built_at}`;
-        if (!this.ignoredOffers.has(key)) {
-          this.ignoredOffers.add(key);
-          this.log.warn({ projection: offer.projection, offered: offer.version, running: follower.projection.version }, 'ignoring a rebuild made by another version of the service');
-        }
-        continue;
-      }
-      try {
-        const position = await this.swap(follower.projection, offer.position);
-        this.log.info({ projection: offer.projection, position }, 'swapped in a rebuilt read model');
-      } catch (err) {
-        if (!(err instanceof PoisonEvent)) throw err;
-        await this.couldNotRebuild(err);
-        await this.documents.dropCollection(asideOf(follower.projection).name);
-      }
-      await withdrawOffer(this.documents, offer.projection);
-    }
-  }
-
-  private async swap(projection: Projection, built: Position): Promise<Position> {
-    const follower = this.followers.get(projection.name)!;
-    await this.flush();
-    const reached = follower.checkpoint > this.reached ? follower.checkpoint : this.reached;
-    const position = await swapIn(this.events, this.documents, projection, built, reached);
-    follower.checkpoint = follower.flushed = position;
-    follower.halted = null;
-    follower.batch = new ProjectionBatch(this.documents, projection, projection.collection.name);
-    for (const at of follower.deadLetters.keys()) if (at <= position) follower.deadLetters.delete(at);
-    this.pending.delete(projection.name);
-    return position;
-  }
-
-  /** The live read model stays as it is; the dead letter tells the operator why it was not rebuilt. */
-  private async couldNotRebuild(poison: PoisonEvent): Promise<void> {
-    const letter = await recordDeadLetter(this.documents, poison);
-    this.log.error(
-      { projection: poison.projection, position: letter.position, type: letter.event_type, stream: letter.stream, error: letter.error },
-      'could not rebuild a read model: it meets an event it cannot apply; the live one is left as it was',
-    );
   }
 
   private async flushCheckpoints(): Promise<void> {
