@@ -4,7 +4,7 @@
  * upcasts and validates each event first. No store: this isolates the CPU cost from the I/O.
  * Run: node -r ./test/support/load-ts.js bench/event-decoding.ts [members]
  */
-import { PROJECTIONS } from '../src/app';
+import { PROJECTIONS } from '../src/compose';
 import { decodeEvent } from '../src/shared/domain/events';
 import { documentsOf, evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { RecordedEvent } from '../src/stores/ports';

@@ -18,7 +18,7 @@
  * the events still pending (at most a few seconds), sends its LagFigures and exits.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECTIONS } from '../src/app';
+import { PROJECTIONS } from '../src/compose';
 import { documentsOf, evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { DocumentStore, Position, RecordedEvent } from '../src/stores/ports';
 import { openSqliteStores } from '../src/stores/sqlite';

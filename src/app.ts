@@ -4,8 +4,8 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, PasswordHasher } from './member/passwords';
 import { seedPlatform } from './access/seed';
+import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
-import { AddonCatalogue } from './addon/manifest';
 import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
@@ -16,42 +16,19 @@ import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
-import { adminSessionEndpoints } from './access/endpoints';
-import { applicationCenterEndpoints } from './addon/endpoints/application-center';
-import { auditEndpoints } from './audit/endpoints';
 import { contractEndpoints } from './shared/http/routes/contract';
-import { credentialReviewEndpoints } from './credential/endpoints/review';
-import { developerEndpoints } from './member/endpoints';
-import { developerCredentialEndpoints } from './credential/endpoints/developer-credential';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
-import { openEndpoints } from './addon/endpoints/open';
-import { AddonDocument, addonsProjection } from './addon/projection';
-import { adminsProjection } from './access/projections/admins';
+import { addonsProjection } from './addon/projection';
 import { apiKeysProjection } from './credential/projections/api-keys';
 import { CheckpointTracker } from './shared/projections/checkpoint-tracker';
 import { deadLetterHealth } from './shared/projections/dead-letters';
-import { credentialsProjection } from './credential/projections/credentials';
-import { memberGroupsProjection, roleGroupsProjection } from './access/projections/groups';
-import { membersProjection } from './member/projection';
-import { Projection } from './shared/projections/projection';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { ProjectionRunner } from './shared/projections/runner';
-import { scopeRequestsProjection } from './credential/projections/scope-requests';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 
-export const PROJECTIONS: Projection[] = [
-  membersProjection,
-  credentialsProjection,
-  scopeRequestsProjection,
-  apiKeysProjection,
-  roleGroupsProjection,
-  memberGroupsProjection,
-  adminsProjection,
-  addonsProjection,
-];
 
 const UPGRADE_CHECK_MS = 2000;
 
@@ -97,6 +74,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const endpoints = declareEndpoints({
     stores,
+    events,
     hasher,
     readModels,
     projectionsHealth: projections.health,
@@ -131,20 +109,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   };
 }
 
-interface EndpointDeps {
+type EndpointDeps = SliceDeps & {
   stores: Stores;
-  hasher: PasswordHasher;
-  readModels: ReadModels;
   projectionsHealth: () => Promise<ProjectionsHealth>;
   keyRingStatus: () => 'following' | 'resubscribing';
-  catalogue: AddonCatalogue;
-  installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
-}
+};
 
 /** Every endpoint of the service; the OpenAPI contract is generated from this same list. */
 function declareEndpoints(deps: EndpointDeps): Endpoint[] {
-  const { stores, hasher, readModels, catalogue } = deps;
-  const { events } = stores;
+  const { stores } = deps;
   const endpoints: Endpoint[] = [
     ...healthEndpoints({
       stores,
@@ -152,13 +125,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       keyRing: deps.keyRingStatus,
       deadLetters: () => deadLetterHealth(stores.documents),
     }),
-    ...developerEndpoints({ events, hasher, readModels }),
-    ...developerCredentialEndpoints({ events, readModels }),
-    ...adminSessionEndpoints({ events, hasher }),
-    ...credentialReviewEndpoints({ events, readModels }),
-    ...auditEndpoints({ events, readModels }),
-    ...applicationCenterEndpoints({ events, readModels, catalogue }),
-    ...openEndpoints({ readModels, catalogue, installedAddons: deps.installedAddons }),
+    ...sliceEndpoints(deps),
     ...contractEndpoints(() => endpoints),
   ];
   return endpoints;

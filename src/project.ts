@@ -1,10 +1,8 @@
-import { PROJECTIONS } from './app';
+import { openConfiguredStores, PROJECTIONS } from './compose';
 import { parseSettings } from './config';
 import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
-import { parseStoreConfig } from './stores/config';
-import { openStores } from './stores';
 
 /**
  * The projector: keeps every read model up to date and nothing else, so that any number of API
@@ -13,7 +11,7 @@ import { openStores } from './stores';
 export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
-  const stores = await openStores(parseStoreConfig(env), log);
+  const stores = await openConfiguredStores(env, log);
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
   await runner.start();
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.

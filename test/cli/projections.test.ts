@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { PROJECTION_VERSIONS } from '../../src/shared/projections/versions';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { platform, Run } from '../support/cli';

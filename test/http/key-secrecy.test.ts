@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiKeyDigest } from '../../src/credential/api-key';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { activePartner, openCall, rotate } from '../support/credentials';
 import { startPlatform, TestPlatform } from '../support/platform';
 

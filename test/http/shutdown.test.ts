@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { seedPlatform } from '../../src/access/seed';
 import { argon2Hasher } from '../../src/member/passwords';
 import { membersProjection } from '../../src/member/projection';

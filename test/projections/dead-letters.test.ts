@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CredentialDocument } from '../../src/credential/views';
 import pino from 'pino';
 import { realisticLog } from '../../bench/realistic-log';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { CredentialEvent } from '../../src/credential/decider';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
 import { DeadLetter, DEAD_LETTERS, ProjectionHalted } from '../../src/shared/projections/dead-letters';

@@ -6,7 +6,7 @@
  */
 import { writeSync } from 'node:fs';
 import pino from 'pino';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { Projection } from '../../src/shared/projections/projection';
 import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { stopOnSignals } from '../../src/shutdown';

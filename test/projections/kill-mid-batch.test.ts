@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeRealisticLog } from '../../bench/realistic-log';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { Position, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { folded, snapshot, streamCounter } from './lifecycle-support';

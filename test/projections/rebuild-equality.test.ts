@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { documentsOf } from '../../src/shared/projections/projection';
 import { decideAddon } from '../../src/addon/commands';
 import { createAdmin } from '../../src/access/admins';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Append, realisticLog } from '../../bench/realistic-log';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { asideOf, rebuildAside } from '../../src/shared/projections/rebuild';
 import { ProjectionRunner } from '../../src/shared/projections/runner';
 import { offerRebuild, rebuildOffers } from '../../src/shared/projections/swap';

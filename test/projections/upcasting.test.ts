@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { PROJECTIONS } from '../../src/app';
+import { PROJECTIONS } from '../../src/compose';
 import { CommandContext } from '../../src/shared/commands/context';
 import { claimCredential, decideCredential, rotateKey } from '../../src/credential/commands';
 import { handle } from '../../src/shared/commands/handle';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { PROJECTIONS } from '../../app';
+import { PROJECTIONS } from '../../compose';
 import { openDeadLetters, recordDeadLetter } from '../projections/dead-letters';
 import { Projection } from '../projections/projection';
 import { rebuildAside } from '../projections/rebuild';

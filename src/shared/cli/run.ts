@@ -3,8 +3,7 @@ import { userInfo } from 'node:os';
 import { CommandContext } from '../commands/context';
 import { DomainError } from '../domain/decider';
 import { createLogger } from '../../log';
-import { parseStoreConfig } from '../../stores/config';
-import { openStores } from '../../stores';
+import { openConfiguredStores } from '../../compose';
 import { Stores } from '../../stores/ports';
 
 /**
@@ -16,7 +15,7 @@ export async function withStores(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   // Warnings only, and on stderr: stdout carries the command's answer, which --json makes machine-read.
-  const stores = await openStores(parseStoreConfig(env), createLogger('warn', process.stderr));
+  const stores = await openConfiguredStores(env, createLogger('warn', process.stderr));
   try {
     await work(stores, cliContext());
   } finally {

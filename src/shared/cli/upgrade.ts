@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PROJECTIONS } from '../../app';
+import { PROJECTIONS } from '../../compose';
 import { rebuildOffers } from '../projections/swap';
 import { checkVersions } from '../projections/versions';
 import { DEFAULT_WAIT_SECONDS, parseSeconds, rebuildAndHandOver } from './projections';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { PROJECTIONS } from '../../../src/app';
+import { PROJECTIONS } from '../../../src/compose';
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
 import { scratchStores, snapshot } from '../../projections/lifecycle-support';
