@@ -1,5 +1,5 @@
 import { ReadModels } from '../shared/projections/read-models';
-import { EventMetadata } from '../stores/ports';
+import { EventMetadata } from '../shared/domain/metadata';
 
 /** Where usernames come from: the members and administrators read models. */
 export type Directory = Pick<ReadModels, 'member' | 'admin'>;

@@ -1,5 +1,6 @@
 import { decodeEvent, InvalidEvent } from '../shared/domain/events';
-import { ActorKind, RecordedEvent } from '../stores/ports';
+import { ActorKind } from '../shared/domain/metadata';
+import { RecordedEvent } from '../stores/ports';
 
 /**
  * Field names that hold a secret or what stands in for one: an API key's digest, a password's

@@ -1,4 +1,5 @@
-import { ActorKind, EventMetadata, NewEvent } from '../../stores/ports';
+import { ActorKind, EventMetadata } from '../domain/metadata';
+import { NewEvent } from '../../stores/ports';
 import { DomainEvent } from '../domain/decider';
 import { schemaVersion } from '../domain/events';
 

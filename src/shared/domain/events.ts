@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { EventMetadata, RecordedEvent } from '../../stores/ports';
+import type { RecordedEvent } from '../../stores/ports';
+import type { EventMetadata } from './metadata';
 import { addonEventSchemas } from '../../addon/decider';
 import { adminEventSchemas } from '../../access/admin';
 import { credentialEventSchemas, credentialUpcasters } from '../../credential/decider';

@@ -1,6 +1,7 @@
 import { decodeEvent, InvalidEvent, schemaVersion } from '../../../src/shared/domain/events';
 import { evolveOrExplain, Projection } from '../../../src/shared/projections/projection';
-import { EventMetadata, RecordedEvent } from '../../../src/stores/ports';
+import { EventMetadata } from '../../../src/shared/domain/metadata';
+import { RecordedEvent } from '../../../src/stores/ports';
 
 const DIGEST = 'd'.repeat(64);
 const PREVIOUS_DIGEST = 'e'.repeat(64);
