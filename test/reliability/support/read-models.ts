@@ -3,7 +3,7 @@ import pino from 'pino';
 import { PROJECTIONS } from '../../../src/compose';
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
-import { scratchStores, snapshot } from '../../projections/lifecycle-support';
+import { scratchStores, snapshot } from '../../shared/projections/lifecycle-support';
 
 /** Resolves with the head once every projection's stored checkpoint has reached it. */
 export async function caughtUp(stores: Stores, timeoutMs: number): Promise<Position> {
