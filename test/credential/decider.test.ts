@@ -322,7 +322,7 @@ describe('scope review of an unknown scope', () => {
     { type: 'RejectScope', data: { member_id, scope: 'users.write', reason: 'no' } },
     { type: 'RevokeScope', data: { member_id, scope: 'users.write', reason: 'no' } },
   ])('$type refuses with unknown_scope', (command) => {
-    given(credentialDecider, active).when(command).thenRefuses('unknown_scope');
+    given(credentialDecider, active).when(command).thenRefuses('unknown_scope', 'there is no scope "users.write"');
   });
 });
 
@@ -387,7 +387,7 @@ describe('RotateKey', () => {
   });
 
   it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses grace_seconds %p', (grace) => {
-    given(credentialDecider, active).when(rotate(grace)).thenRefuses('invalid_grace_seconds');
+    given(credentialDecider, active).when(rotate(grace)).thenRefuses('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
   });
 
   it('a second rotation names the key of the first as the previous one', () => {

@@ -1,97 +1,32 @@
-import { CredentialEvent } from '../../src/credential/decider';
-import { DomainEvent } from '../../src/shared/domain/decider';
-import { MemberGroupEvent } from '../../src/access/member-group';
-import { RoleGroupEvent } from '../../src/access/role-group';
 import { apiKeysProjection } from '../../src/credential/projections/api-keys';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
 import { memberGroupsProjection, roleGroupsProjection } from '../../src/access/projections/groups';
-import { documentsOf, Projection } from '../../src/shared/projections/projection';
+import { documentsOf } from '../../src/shared/projections/projection';
 import { scopeRequestsProjection } from '../../src/credential/projections/scope-requests';
 import { RecordedEvent } from '../../src/stores/ports';
-
-/** 10:mm on a fixed day, so that times read as minutes in the tests. */
-const at = (minute: number): string => new Date(Date.UTC(2025, 2, 1, 10, minute)).toISOString();
-
-/** Records events as the event store would: revisions per stream, positions that sort as strings. */
-function eventLog() {
-  const events: RecordedEvent[] = [];
-  const revisions = new Map<string, number>();
-  const append = (stream: string, minute: number, event: DomainEvent): void => {
-    const revision = (revisions.get(stream) ?? -1) + 1;
-    revisions.set(stream, revision);
-    events.push({
-      type: event.type,
-      data: event.data as Record<string, unknown>,
-      metadata: { actor: { kind: 'system', id: null }, request_id: `req-${events.length}`, time: at(minute) },
-      stream,
-      revision,
-      position: String(events.length + 1).padStart(20, '0'),
-    });
-  };
-  return {
-    events,
-    credential(minute: number, event: CredentialEvent) {
-      append(`credential-${event.data.member_id}`, minute, event);
-      return this;
-    },
-    roleGroup(minute: number, event: RoleGroupEvent) {
-      append(`role_group-${event.data.role_id}`, minute, event);
-      return this;
-    },
-    memberGroup(minute: number, event: MemberGroupEvent) {
-      append(`member_group-${event.data.member_group_id}`, minute, event);
-      return this;
-    },
-    other(minute: number, stream: string, event: DomainEvent) {
-      append(stream, minute, event);
-      return this;
-    },
-  };
-}
-
-/** Folds events into documents the way the runner does: each id its own document, null deletes. */
-function project<Doc extends object>(projection: Projection<Doc>, events: RecordedEvent[]): Map<string, Doc> {
-  const docs = new Map<string, Doc>();
-  for (const event of events) {
-    for (const id of documentsOf(projection, event)) {
-      const doc = projection.evolve(docs.get(id) ?? null, event);
-      if (doc) docs.set(id, doc);
-      else docs.delete(id);
-    }
-  }
-  return docs;
-}
-
-// Credential events of member 1 unless a member id is given.
-const M = 1;
-const applied = (member_id = M): CredentialEvent => ({ type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } });
-const approved = (member_id = M): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id } });
-const rejected = (reason: string): CredentialEvent => ({ type: 'CredentialRejected', data: { member_id: M, reason } });
-const claimed = (apiid: string, key_digest: string, member_id = M): CredentialEvent => ({
-  type: 'CredentialClaimed',
-  data: { member_id, apiid, key_digest },
-});
-const rotated = (apiid: string, key_digest: string, previous_key_digest: string, previous_key_valid_until: string | null): CredentialEvent => ({
-  type: 'KeyRotated',
-  data: { member_id: M, apiid, key_digest, previous_key_digest, previous_key_valid_until },
-});
-const revoked = (reason: string): CredentialEvent => ({ type: 'CredentialRevoked', data: { member_id: M, reason } });
-const requested = (scope: string, reason = 'sync', member_id = M): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason } });
-const scopeApproved = (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id: M, scope } });
-const scopeRejected = (scope: string, reason: string): CredentialEvent => ({ type: 'ScopeRejected', data: { member_id: M, scope, reason } });
-const scopeRevoked = (scope: string, reason: string): CredentialEvent => ({ type: 'ScopeRevoked', data: { member_id: M, scope, reason } });
-
-const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
-const APIID2 = 'ak_bbbbbbbbbbbbbbbbbbbb';
-
-/** Member 1 applied at 10:00, was approved at 10:01 and claimed at 10:02. */
-const activeLog = () => eventLog().credential(0, applied()).credential(1, approved()).credential(2, claimed(APIID, 'k1'));
+import { at, eventLog, givenEvents, project } from '../support/projection-spec';
+import {
+  activeLog,
+  APIID,
+  APIID2,
+  applied,
+  approved,
+  claimed,
+  M,
+  rejected,
+  requested,
+  revoked,
+  rotated,
+  scopeApproved,
+  scopeRejected,
+  scopeRevoked,
+} from './fixtures';
 
 describe('credentials projection', () => {
   const credential = (events: RecordedEvent[]) => project(credentialsProjection, events).get(String(M));
 
   it('records the application', () => {
-    expect(credential(eventLog().credential(0, applied()).events)).toEqual({
+    givenEvents(credentialsProjection, eventLog().credential(0, applied()).events).thenDocument(String(M), {
       member_id: M,
       username: 'user1',
       status: 'pending',
