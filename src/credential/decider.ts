@@ -96,17 +96,22 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
   }
 }
 
+/** What a member can do next about a credential in each status, where there is something to do. */
+export type NextStep = 'apply' | 'claim' | 'list_scopes';
+
+const NEXT_STEP: Partial<Record<CredentialStatus, NextStep>> = { none: 'apply', approved: 'claim' };
+
 const WHAT_TO_DO: Record<CredentialStatus, string> = {
-  none: 'apply first (POST /developer/credential)',
+  none: 'apply first',
   pending: 'the application is waiting for an administrator',
-  approved: 'the application is approved: claim the credential (POST /developer/claim)',
+  approved: 'the application is approved: claim the credential',
   rejected: 'the application was rejected: apply again',
   active: 'the credential is active',
   revoked: 'the credential was revoked: apply again',
 };
 
 function refuse(error: string, state: CredentialState, action: string): never {
-  throw new DomainError(error, `cannot ${action} a credential whose status is ${state.status}: ${WHAT_TO_DO[state.status]}`);
+  throw new DomainError(error, `cannot ${action} a credential whose status is ${state.status}: ${WHAT_TO_DO[state.status]}`, NEXT_STEP[state.status]);
 }
 
 function requireStatus(state: CredentialState, wanted: CredentialStatus, error: string, action: string): void {
@@ -114,7 +119,7 @@ function requireStatus(state: CredentialState, wanted: CredentialStatus, error: 
 }
 
 function assertKnownScope(scope: string): void {
-  if (!isScope(scope)) throw new DomainError('unknown_scope', `there is no scope "${scope}": GET /developer/scopes lists them`);
+  if (!isScope(scope)) throw new DomainError('unknown_scope', `there is no scope "${scope}"`, 'list_scopes');
 }
 
 function decideScopeRequest(state: CredentialState, member_id: number, scopes: string[], reason: string): CredentialEvent[] {

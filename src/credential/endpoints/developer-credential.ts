@@ -12,6 +12,7 @@ import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { withRouteHints } from './route-hints';
 import { sessionOf } from '../../shared/http/session';
 import { concurrentChange, listOf } from '../../shared/http/schemas';
 import { emptyBody } from '../../shared/http/validate';
@@ -78,7 +79,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [{ status: 422, when: 'an application is pending, approved or active already' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
-        const apply = () => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context);
+        const apply = () => withRouteHints(() => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context));
         const applied = await decideThenRead(ctx, apply, credential(member.id));
         return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
       },
@@ -94,7 +95,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         // The clear key is answered whatever the read models do: it waits at most for the key ring.
-        const issued = await decideThenRead(ctx, () => claimCredential(deps.events, member.id, context), untilKeyWorks);
+        const issued = await decideThenRead(ctx, () => withRouteHints(() => claimCredential(deps.events, member.id, context)), untilKeyWorks);
         return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
       },
     }),
@@ -108,7 +109,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [notActive, concurrentChange],
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
-        const issued = await decideThenRead(ctx, () => rotateKey(deps.events, member.id, grace_seconds, context), untilKeyWorks);
+        const issued = await decideThenRead(ctx, () => withRouteHints(() => rotateKey(deps.events, member.id, grace_seconds, context)), untilKeyWorks);
         return {
           data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
           message: 'rotated: the new API key is shown this once, store it now',
@@ -142,7 +143,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }, concurrentChange],
       handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
-        const request = () => decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context);
+        const request = () => withRouteHints(() => decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context));
         const requested = await decideThenRead(ctx, request, credential(member.id));
         return { data: { scopes: requested?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
       },

@@ -20,6 +20,8 @@ export class DomainError extends Error {
     /** Stable snake_case reason, sent to clients as data.error. */
     readonly error: string,
     message: string,
+    /** What the caller can do next, in the domain's words; an HTTP endpoint may add where to do it. */
+    readonly next?: string,
   ) {
     super(message);
     this.name = 'DomainError';

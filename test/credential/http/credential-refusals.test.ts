@@ -230,6 +230,11 @@ describe('POST /developer/claim', () => {
   it.each(['fresh', 'pending'] as const)('refuses a claim before approval (%s) with 422 credential_not_approved', async (state) => {
     await expectRefusal(() => send(fixtures[state], '/developer/claim'), 422, 'credential_not_approved');
   });
+
+  it('tells a member who never applied what to do next, and the route that does it', async () => {
+    const refused = await expectRefusal(() => send(fixtures.fresh, '/developer/claim'), 422, 'credential_not_approved');
+    expect(refused.body.message).toBe('cannot claim a credential whose status is none: apply first (apply with POST /developer/credential)');
+  });
 });
 
 describe('POST /developer/rotate', () => {
