@@ -45,15 +45,18 @@ export type AddonRelease = AddonManifest;
 
 type Cmd<Type extends string, Data = object> = { type: Type; data: { key: string } & Data };
 
-/** Commands carry the manifest and the role groups they are checked against, so decide stays pure. */
+/**
+ * Commands carry the manifest and the role groups they are checked against, so decide stays pure;
+ * and the whitelist as it was sent, since the decider is where every page-role rule is checked.
+ */
 export type AddonCommand =
-  | Cmd<'InstallAddon', { manifest: AddonManifest; page_roles: PageRoles; show_menu: boolean; role_groups: RoleRef[] }>
-  | Cmd<'ReinstallAddon', { manifest: AddonManifest; page_roles?: PageRoles; show_menu: boolean; role_groups: RoleRef[] }>
+  | Cmd<'InstallAddon', { manifest: AddonManifest; page_roles: unknown; show_menu: boolean; role_groups: RoleRef[] }>
+  | Cmd<'ReinstallAddon', { manifest: AddonManifest; page_roles?: unknown; show_menu: boolean; role_groups: RoleRef[] }>
   | Cmd<'UninstallAddon'>
   | Cmd<'EnableAddon'>
   | Cmd<'DisableAddon'>
   | Cmd<'SetMenu', { show_menu: boolean }>
-  | Cmd<'SetPageRoles', { page_roles: PageRoles; role_groups: RoleRef[] }>;
+  | Cmd<'SetPageRoles', { page_roles: unknown; role_groups: RoleRef[] }>;
 
 export type AddonState =
   | { status: 'not_installed' }
@@ -102,7 +105,7 @@ function requireInstalled(state: AddonState, key: string, action: string): Insta
 }
 
 /** A new whitelist: exactly the pages, role groups that exist and are enabled. */
-const newPageRoles = (roles: PageRoles, pages: readonly AddonPage[], groups: readonly RoleRef[], key: string) =>
+const newPageRoles = (roles: unknown, pages: readonly AddonPage[], groups: readonly RoleRef[], key: string) =>
   checkPageRoles(pageRolesFor(pages, groups), roles, 'invalid_page_roles', `page_roles do not fit add-on ${key}`);
 
 /**
@@ -132,7 +135,7 @@ function decide(command: AddonCommand, state: AddonState): AddonEvent[] {
     case 'ReinstallAddon': {
       const installed = requireInstalled(state, key, 'reinstall');
       const { manifest, show_menu } = command.data;
-      const page_roles = command.data.page_roles
+      const page_roles = command.data.page_roles !== undefined
         ? newPageRoles(command.data.page_roles, manifest.pages, command.data.role_groups, key)
         : keptPageRoles(installed, manifest);
       return [{ type: 'AddonReinstalled', data: { ...releaseOf(manifest), previous_version: installed.release.version, page_roles, show_menu } }];
@@ -169,7 +172,7 @@ export const addonDecider: Decider<AddonCommand, AddonEvent, AddonState> = {
 /** The body of POST /addons/{key}/actions/{action} (specification §2.10), parsed. */
 export interface ActionRequest {
   show_menu: boolean;
-  page_roles?: PageRoles;
+  page_roles?: unknown;
 }
 
 /**
@@ -184,7 +187,7 @@ export function actionCommand(
 ): AddonCommand {
   const { key } = manifest;
   const { show_menu, page_roles } = request;
-  if (page_roles && action !== 'install' && action !== 'reinstall') {
+  if (page_roles !== undefined && action !== 'install' && action !== 'reinstall') {
     throw new DomainError(
       'page_roles_not_allowed',
       `page_roles is sent with install or reinstall only, not with ${action}: PUT /addons/${key}/access replaces the whitelist`,
@@ -192,12 +195,12 @@ export function actionCommand(
   }
   switch (action) {
     case 'install':
-      if (!page_roles) {
+      if (page_roles === undefined) {
         throw new DomainError('page_roles_required', `install needs page_roles naming every page of ${key} (${manifest.pages.map((p) => p.id).join(', ')})`);
       }
       return { type: 'InstallAddon', data: { key, manifest, page_roles, show_menu, role_groups } };
     case 'reinstall':
-      return { type: 'ReinstallAddon', data: { key, manifest, show_menu, role_groups, ...(page_roles ? { page_roles } : {}) } };
+      return { type: 'ReinstallAddon', data: { key, manifest, show_menu, role_groups, ...(page_roles !== undefined ? { page_roles } : {}) } };
     case 'uninstall':
       return { type: 'UninstallAddon', data: { key } };
     case 'enable':

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { addonKeySchema, addonPageSchema } from '../manifest';
-import { pageRolesSchema } from '../page-roles';
+import { PageRoles, pageRolesSchema } from '../page-roles';
 import { PERMISSIONS } from '../../access/permissions';
 import { adminIdentitySchema, roleGroupSchema } from '../../shared/http/schemas';
 
 /** Bodies and answers of the application center (specification §2.9–2.10, DESIGN §4). */
 
-export const accessRequestSchema = z.strictObject({ page_roles: pageRolesSchema }).meta({ id: 'AccessRequest' });
+/**
+ * A whitelist as a request sends it: documented with its schema, but handed to the decider as
+ * sent, which checks every page-role rule in one place and answers one reason, invalid_page_roles.
+ */
+const sentPageRoles = pageRolesSchema.catch(({ value }) => value as PageRoles);
+
+export const accessRequestSchema = z.strictObject({ page_roles: sentPageRoles }).meta({ id: 'AccessRequest' });
 
 export const actionRequestSchema = z
   .strictObject({
@@ -14,7 +20,7 @@ export const actionRequestSchema = z
       .boolean({ error: 'show_menu must be true or false' })
       .default(true)
       .meta({ description: 'Whether the add-on has a menu entry; for install, reinstall and menu' }),
-    page_roles: pageRolesSchema
+    page_roles: sentPageRoles
       .optional()
       .meta({ description: 'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise' }),
   })

@@ -176,8 +176,9 @@ describe('GET and PUT /addons/{key}/access', () => {
     const retired = { ...PORTAL_ROLES, secrets: { view: [4], manage: [] } };
     const disabled = await expectRefusal(t, () => putAccess(operator, 'portal', { page_roles: retired }), 422, 'invalid_page_roles');
     expect(disabled.body.message).toContain("page 'secrets' view: role 4 is disabled");
-    await expectRefusal(t, () => putAccess(operator, 'portal', {}), 422, 'validation_failed');
-    await expectRefusal(t, () => putAccess(operator, 'portal', { page_roles: {} }), 422, 'validation_failed');
+    // Every page-role rule is the decider's, so every broken or missing whitelist gives the one reason.
+    await expectRefusal(t, () => putAccess(operator, 'portal', {}), 422, 'invalid_page_roles');
+    await expectRefusal(t, () => putAccess(operator, 'portal', { page_roles: {} }), 422, 'invalid_page_roles');
   });
 
   it('refuses an add-on that is not installed with 422 and an unknown key with 404', async () => {
