@@ -106,7 +106,7 @@ function requireInstalled(state: AddonState, key: string, action: string): Insta
 
 /** A new whitelist: exactly the pages, role groups that exist and are enabled. */
 const newPageRoles = (roles: unknown, pages: readonly AddonPage[], groups: readonly RoleRef[], key: string) =>
-  checkPageRoles(pageRolesFor(pages, groups), roles, 'invalid_page_roles', `page_roles do not fit add-on ${key}`);
+  checkPageRoles(pageRolesFor(pages, groups), roles, 'invalid_page_roles', `page_roles do not fit add-on ${key}`, 'list_role_groups');
 
 /**
  * The whitelist a reinstall keeps when none is sent: it must still name exactly the new version's

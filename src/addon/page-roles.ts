@@ -84,7 +84,7 @@ function referenceEnabledRoles(groups: readonly RoleRef[]) {
     for (const [page, { view }] of Object.entries(roles)) {
       for (const id of view) {
         const group = byId.get(id);
-        if (!group) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} does not exist: GET /roles lists the enabled role groups` });
+        if (!group) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} does not exist` });
         else if (!group.enabled) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} is disabled: enable it or leave it out` });
       }
     }
@@ -110,11 +110,11 @@ export function pageRolesProblems(error: z.ZodError): string[] {
   });
 }
 
-/** The whitelist, or a DomainError listing every problem. */
-export function checkPageRoles(schema: z.ZodType<PageRoles>, roles: unknown, error: string, preface: string): PageRoles {
+/** The whitelist, or a DomainError listing every problem, with the next step when there is one. */
+export function checkPageRoles(schema: z.ZodType<PageRoles>, roles: unknown, error: string, preface: string, next?: string): PageRoles {
   const result = schema.safeParse(roles);
   if (result.success) return result.data;
-  throw new DomainError(error, `${preface}: ${pageRolesProblems(result.error).join('; ')}`);
+  throw new DomainError(error, `${preface}: ${pageRolesProblems(result.error).join('; ')}`, next);
 }
 
 /** Who opens an add-on's pages: a super administrator, or a member of one role group (enabled or not). */

@@ -24,6 +24,10 @@ import { adminOf } from '../../shared/http/guards';
 import { addonActionParams, addonParams } from '../../shared/http/params';
 import { concurrentChange, listOf, roleGroupSchema } from '../../shared/http/schemas';
 import { decideThenRead } from '../../shared/http/read-your-writes';
+import { routeHints } from '../../shared/http/route-hints';
+
+// Where an administrator finds what a refused whitelist may name.
+const withRouteHints = routeHints({ list_role_groups: 'GET /roles lists the enabled role groups' });
 
 export interface ApplicationCenterDeps {
   events: EventStore;
@@ -74,7 +78,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
   const enabledRoleGroups = async () =>
     (await readModels.roleGroups()).filter((g) => g.enabled).map(({ id, name, permissions }) => ({ id, name, permissions }));
   const decide = (ctx: AppContext, command: AddonCommand) => () =>
-    decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
+    withRouteHints(() => decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id })));
   // The add-on as the log stands after the decision, so with it.
   const addonAfter = (key: string) => () => readModels.addon(key);
 

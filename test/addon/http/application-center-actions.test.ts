@@ -143,6 +143,7 @@ describe('the action body (specification §4.3.2)', () => {
     const unknown = { ...roles, reports: { view: [99], manage: [] } };
     const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: unknown }), 422, 'invalid_page_roles');
     expect(res.body.message).toContain("page 'reports' view: role 99 does not exist");
+    expect(res.body.message).toMatch(/\(GET \/roles lists the enabled role groups\)$/);
   });
 
   it('refuses page_roles that break §2.8 with the one reason invalid_page_roles, listing each problem by page', async () => {
