@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, PasswordHasher } from './member/passwords';
 import { seedPlatform } from './access/seed';
+import { accessReads } from './access/reads';
 import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -89,7 +90,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     endpoints,
     guards: {
       member: requireMember,
-      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, (id) => readModels.roleGroup(id))),
+      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
       partner: (scope) => requireScope(keyRing, scope, partnerQuota),
       login: (realm) => loginLimits[realm],
     },

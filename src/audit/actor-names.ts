@@ -1,8 +1,16 @@
 import { ReadModels } from '../shared/projections/read-models';
+import { accessReads } from '../access/reads';
+import { memberReads } from '../member/reads';
 import { EventMetadata } from '../shared/domain/metadata';
 
 /** Where usernames come from: the members and administrators read models. */
-export type Directory = Pick<ReadModels, 'member' | 'admin'>;
+export interface Directory {
+  member(id: number): Promise<{ username: string } | null>;
+  admin(id: number): Promise<{ username: string } | null>;
+}
+
+/** The directory over the members' and the administrators' read models, as they stand. */
+export const directoryOf = (reads: ReadModels): Directory => ({ ...memberReads(reads), ...accessReads(reads) });
 
 type RecordedActor = EventMetadata['actor'];
 

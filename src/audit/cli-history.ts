@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CredentialDocument } from '../credential/views';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
-import { ActorNames } from './actor-names';
+import { ActorNames, directoryOf } from './actor-names';
 import { Actor, AuditEvent } from './event';
 import { CredentialHistory, credentialHistory, instantSchema } from '../credential/queries/history';
 import { parseId } from '../shared/cli/parse';
@@ -22,7 +22,7 @@ export function historyCommand(): Command {
     .action((options: HistoryOptions) =>
       withStores(async (stores) => {
         // Usernames as the read models hold them now: nothing to wait for outside the API.
-        const names = new ActorNames(new ReadModels(stores.events, stores.documents, NOT_WAITING, NOT_WAITING, 0));
+        const names = new ActorNames(directoryOf(new ReadModels(stores.events, stores.documents, NOT_WAITING, NOT_WAITING, 0)));
         const history = await credentialHistory(stores.events, names, options.member, options.asOf);
         if (!history) {
           throw new Error(`member ${options.member} never applied for a credential (or does not exist): there is no history (credential_not_found)`);

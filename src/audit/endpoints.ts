@@ -3,7 +3,7 @@ import { CredentialDocument, credentialView } from '../credential/views';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ReadModels } from '../shared/projections/read-models';
-import { ActorNames } from './actor-names';
+import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
 import { credentialHistory, instantSchema } from '../credential/queries/history';
 import { EventStore, InvalidPosition, START } from '../stores/ports';
@@ -69,7 +69,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       response: historySchema,
       refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
       handler: async (_ctx, { params: { member_id }, query: { as_of } }) => {
-        const history = await credentialHistory(deps.events, new ActorNames(deps.readModels), member_id, as_of);
+        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), member_id, as_of);
         if (!history) {
           throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist): there is no history`);
         }
@@ -88,7 +88,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       raw: 'application/x-ndjson',
       refusals: [{ status: 422, when: 'from is not a position of this event log' }],
       handler: async (ctx, { query }) => {
-        const lines = await auditExport(deps.events, new ActorNames(deps.readModels), query.from ?? START, query.limit).catch(
+        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), query.from ?? START, query.limit).catch(
           (err: unknown) => {
             if (!(err instanceof InvalidPosition)) throw err;
             throw new HttpError(422, 'invalid_position', 'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning');

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
 import { loginMember } from './login';
+import { memberReads } from './reads';
+import { credentialReads } from '../credential/reads';
 import { PasswordHasher } from './passwords';
 import { registerMember } from './register';
 import { loginSchema, registrationSchema } from './fields';
@@ -91,12 +93,12 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       handler: async (ctx) => {
         const identity = memberOf(ctx);
         const after = sessionOf(ctx).position;
-        const member = await deps.readModels.member(identity.id, after);
+        const member = await memberReads(deps.readModels).member(identity.id, after);
         if (!member) {
           delete sessionOf(ctx).member;
           throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
         }
-        const credential = await deps.readModels.credential(identity.id, after);
+        const credential = await credentialReads(deps.readModels).credential(identity.id, after);
         return {
           data: {
             member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },

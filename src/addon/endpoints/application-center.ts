@@ -24,6 +24,8 @@ import { adminOf } from '../../shared/http/guards';
 import { addonActionParams, addonParams } from '../../shared/http/params';
 import { concurrentChange, listOf, roleGroupSchema } from '../../shared/http/schemas';
 import { decideThenRead } from '../../shared/http/read-your-writes';
+import { accessReads } from '../../access/reads';
+import { addonReads } from '../reads';
 import { routeHints } from '../../shared/http/route-hints';
 
 // Where an administrator finds what a refused whitelist may name.
@@ -67,7 +69,8 @@ const DONE: Record<AddonAction, (doc: AddonDocument | null) => string> = {
 
 /** The application center (specification §4.1, DESIGN §4): add-ons, their actions and page whitelists. */
 export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoint[] {
-  const { events, readModels, catalogue } = deps;
+  const { events, catalogue } = deps;
+  const readModels = { ...addonReads(deps.readModels), ...accessReads(deps.readModels) };
 
   const manifestOf = (key: string): AddonManifest => {
     const manifest = catalogue.get(key);

@@ -4,6 +4,7 @@ import { AddonDocument } from '../projection';
 import { ReadModels } from '../../shared/projections/read-models';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
+import { accessReads } from '../../access/reads';
 
 const catalogueEntrySchema = z
   .object({ key: z.string(), name: z.string(), version: z.string(), description: z.string(), author: z.string() })
@@ -45,7 +46,7 @@ export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDe
       summary: 'The member groups',
       response: listOf(memberGroupSchema),
       handler: async () => {
-        const list = (await readModels.memberGroups()).map(({ id, name, description }) => ({ id, name, description }));
+        const list = (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({ id, name, description }));
         return { data: { list } };
       },
     }),

@@ -13,6 +13,7 @@ import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { withRouteHints } from './route-hints';
+import { credentialReads } from '../reads';
 import { sessionOf } from '../../shared/http/session';
 import { concurrentChange, listOf } from '../../shared/http/schemas';
 import { emptyBody } from '../../shared/http/validate';
@@ -60,8 +61,9 @@ const notActive: Refusal = { status: 422, when: 'the credential is not in a stat
 
 /** The member's credential and scopes (specification §4.1, DESIGN §4). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
   // The member's credential, once its read model holds the change just decided.
-  const credential = (member_id: number) => async ({ position }: Written) => deps.readModels.credential(member_id, position);
+  const credential = (member_id: number) => async ({ position }: Written) => reads.credential(member_id, position);
 
   const untilKeyWorks = async <Issued extends IssuedKey>(issued: Issued) => {
     await deps.readModels.untilKeyWorks(issued.position);
@@ -124,7 +126,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       response: listOf(scopeOfferSchema),
       handler: async (ctx) => {
         const member = memberOf(ctx);
-        const credential = await deps.readModels.credential(member.id, sessionOf(ctx).position);
+        const credential = await reads.credential(member.id, sessionOf(ctx).position);
         const list = SCOPE_NAMES.map((name) => ({
           name,
           description: SCOPES[name],

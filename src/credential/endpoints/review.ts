@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applicationSchema, applicationView, scopeRequestSchema } from '../views';
 import { decideCredential } from '../commands';
+import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
@@ -39,13 +40,14 @@ const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (DESIGN §4). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
   const application = (member_id: number, message: string) => async ({ position }: Written) => ({
-    data: applicationView(written(await deps.readModels.credential(member_id, position))),
+    data: applicationView(written(await reads.credential(member_id, position))),
     message,
   });
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
-    data: written(await deps.readModels.scopeRequest(member_id, scope, position)),
+    data: written(await reads.scopeRequest(member_id, scope, position)),
     message,
   });
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
@@ -58,7 +60,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       summary: 'List credential applications, optionally by status',
       query: credentialStatusQuery,
       response: listOf(applicationSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: (await deps.readModels.credentials(filter(query.status))).map(applicationView) } }),
+      handler: async (_ctx, { query }) => ({ data: { list: (await reads.credentials(filter(query.status))).map(applicationView) } }),
     }),
     endpoint({
       method: 'POST',
@@ -106,7 +108,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       summary: 'List scope requests, optionally by status',
       query: scopeStatusQuery,
       response: listOf(scopeRequestSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: await deps.readModels.scopeRequests(filter(query.status)) } }),
+      handler: async (_ctx, { query }) => ({ data: { list: await reads.scopeRequests(filter(query.status)) } }),
     }),
     endpoint({
       method: 'POST',

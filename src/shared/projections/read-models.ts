@@ -1,9 +1,5 @@
 import { EventStore, DocumentStore, Position, Scalar } from '../../stores/ports';
-import { CredentialDocument, ScopeRequestDocument } from '../../credential/views';
-import { AddonDocument } from '../../addon/projection';
-import { AdminDocument } from '../../access/projections/admins';
-import { MemberGroupDocument, RoleGroupDocument } from '../../access/projections/groups';
-import { MemberDocument } from '../../member/projection';
+import { Projection } from './projection';
 
 /** What a command just changed is in its read model once the read has waited for it; anything else is a bug. */
 export function written<Doc>(doc: Doc | null): Doc {
@@ -24,8 +20,9 @@ export interface PositionTracker {
 export const NOT_WAITING: PositionTracker = { waitFor: async () => {} };
 
 /**
- * The query side. A caller's own reads wait until the projections have caught up with its last
- * write (read-your-writes); the administrators' queues wait for the whole log as it was when the
+ * The query side, for every slice: each reads its own read models through these (see the slices'
+ * reads.ts). A caller's own reads wait until the read model has caught up with its last write
+ * (read-your-writes); the administrators' queues wait for the whole log as it was when the
  * request came in, so a review never misses an application that was already submitted.
  */
 export class ReadModels {
@@ -52,66 +49,36 @@ export class ReadModels {
     await this.keyRing.waitFor(position, this.waitMs).catch(() => undefined);
   }
 
-  async member(id: number, after?: Position): Promise<MemberDocument | null> {
-    await this.waitFor(after, 'members');
-    return (await this.documents.get<MemberDocument>('members', String(id)))?.doc ?? null;
-  }
-
-  async admin(id: number): Promise<AdminDocument | null> {
-    return (await this.documents.get<AdminDocument>('admins', String(id)))?.doc ?? null;
-  }
-
-  async credential(memberId: number, after?: Position | null): Promise<CredentialDocument | null> {
-    await this.waitFor(after, 'credentials');
-    return (await this.documents.get<CredentialDocument>('credentials', String(memberId)))?.doc ?? null;
-  }
-
-  async scopeRequest(memberId: number, scope: string, after?: Position | null): Promise<ScopeRequestDocument | null> {
-    await this.waitFor(after, 'scope_requests');
-    return (await this.documents.get<ScopeRequestDocument>('scope_requests', `${memberId}:${scope}`))?.doc ?? null;
-  }
-
   /** Waits until the projection's read model holds every event committed before this call. */
   private async waitForHead(projection: string): Promise<void> {
     await this.waitFor(await this.events.headPosition(), projection);
   }
 
-  async credentials(where: Record<string, Scalar>): Promise<CredentialDocument[]> {
-    await this.waitForHead('credentials');
-    return (await this.documents.find<CredentialDocument>('credentials', where)).map((d) => d.doc);
+  /** The document as of `after`, the caller's last write: waits for that read model alone (read-your-writes). */
+  async after<Doc extends object>(projection: Projection<Doc>, id: string, after?: Position | null): Promise<Doc | null> {
+    await this.waitFor(after, projection.name);
+    return (await this.documents.get<Doc>(projection.collection.name, id))?.doc ?? null;
   }
 
-  async scopeRequests(where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> {
-    await this.waitForHead('scope_requests');
-    const found = (await this.documents.find<ScopeRequestDocument>('scope_requests', where)).map((d) => d.doc);
-    return found.sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.member_id - b.member_id);
+  /** The document as it stands, without waiting. */
+  async now<Doc extends object>(projection: Projection<Doc>, id: string): Promise<Doc | null> {
+    return (await this.documents.get<Doc>(projection.collection.name, id))?.doc ?? null;
   }
 
-  /** The role group as it is now; null for an administrator in none (a super administrator). */
-  async roleGroup(id: number | null): Promise<RoleGroupDocument | null> {
-    if (id === null) return null;
-    return (await this.documents.get<RoleGroupDocument>('role_groups', String(id)))?.doc ?? null;
+  /** The documents that match, as they stand, without waiting. */
+  async allNow<Doc extends object>(projection: Projection<Doc>, where: Record<string, Scalar>): Promise<Doc[]> {
+    return (await this.documents.find<Doc>(projection.collection.name, where)).map((d) => d.doc);
   }
 
-  /** Every role group, enabled or not, as of every event committed before this call. */
-  async roleGroups(): Promise<RoleGroupDocument[]> {
-    await this.waitForHead('role_groups');
-    return (await this.documents.find<RoleGroupDocument>('role_groups', {})).map((d) => d.doc).sort((a, b) => a.id - b.id);
+  /** The document as of every event committed before this call. */
+  async latest<Doc extends object>(projection: Projection<Doc>, id: string): Promise<Doc | null> {
+    await this.waitForHead(projection.name);
+    return this.now(projection, id);
   }
 
-  /** The installed add-on with this key, as of every event committed before this call; null when not installed. */
-  async addon(key: string): Promise<AddonDocument | null> {
-    await this.waitForHead('addons');
-    return (await this.documents.get<AddonDocument>('addons', key))?.doc ?? null;
-  }
-
-  /** Every installed add-on, as of every event committed before this call. */
-  async addons(): Promise<AddonDocument[]> {
-    await this.waitForHead('addons');
-    return (await this.documents.find<AddonDocument>('addons', {})).map((d) => d.doc);
-  }
-
-  async memberGroups(): Promise<MemberGroupDocument[]> {
-    return (await this.documents.find<MemberGroupDocument>('member_groups', {})).map((d) => d.doc);
+  /** The documents that match, as of every event committed before this call. */
+  async allLatest<Doc extends object>(projection: Projection<Doc>, where: Record<string, Scalar>): Promise<Doc[]> {
+    await this.waitForHead(projection.name);
+    return this.allNow(projection, where);
   }
 }
