@@ -4,9 +4,9 @@
  * upcasts and validates each event first. No store: this isolates the CPU cost from the I/O.
  * Run: node -r ./test/support/load-ts.js bench/event-decoding.ts [members]
  */
-import { PROJECTIONS } from '../src/app';
-import { decodeEvent } from '../src/domain/events';
-import { evolveOrExplain, Projection } from '../src/projections/projection';
+import { PROJECTIONS } from '../src/compose';
+import { decodeEvent } from '../src/shared/domain/events';
+import { documentsOf, evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { RecordedEvent } from '../src/stores/ports';
 
 function credentialLives(members: number): RecordedEvent[] {
@@ -44,16 +44,16 @@ function credentialLives(members: number): RecordedEvent[] {
   return events;
 }
 
-type Apply = (projection: Projection, doc: Record<string, unknown> | null, event: RecordedEvent) => Record<string, unknown> | null;
+type Apply = (projection: Projection, doc: object | null, event: RecordedEvent) => object | null;
 
 /** Seconds to fold every event into every projection's documents, held in maps. */
 function fold(events: RecordedEvent[], apply: Apply): number {
-  const docs = new Map(PROJECTIONS.map((p) => [p.name, new Map<string, Record<string, unknown>>()]));
+  const docs = new Map(PROJECTIONS.map((p) => [p.name, new Map<string, object>()]));
   const started = performance.now();
   for (const event of events) {
     for (const projection of PROJECTIONS) {
       const mine = docs.get(projection.name)!;
-      for (const id of projection.documentIds(event)) {
+      for (const id of documentsOf(projection, event)) {
         const doc = apply(projection, mine.get(id) ?? null, event);
         if (doc) mine.set(id, doc);
         else mine.delete(id);

@@ -18,8 +18,8 @@
  * the events still pending (at most a few seconds), sends its LagFigures and exits.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECTIONS } from '../src/app';
-import { evolveOrExplain, Projection } from '../src/projections/projection';
+import { PROJECTIONS } from '../src/compose';
+import { documentsOf, evolveOrExplain, Projection } from '../src/shared/projections/projection';
 import { DocumentStore, Position, RecordedEvent } from '../src/stores/ports';
 import { openSqliteStores } from '../src/stores/sqlite';
 import { Distribution, distribution } from './stats';
@@ -50,7 +50,7 @@ interface Pending {
 }
 
 function pendingOf(event: RecordedEvent): Pending {
-  const waiting = PROJECTIONS.flatMap((projection) => projection.documentIds(event).map((id) => ({ projection, id })));
+  const waiting = PROJECTIONS.flatMap((projection) => documentsOf(projection, event).map((id) => ({ projection, id })));
   return { event, time: Date.parse(event.metadata.time), waiting, changed: false, visibleAt: null };
 }
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AddonManifest } from '../src/domain/addon-manifest';
+import { AddonManifest } from '../src/addon/manifest';
 import { act, openTo } from '../test/support/addons';
 import { activePartner, Partner } from '../test/support/credentials';
 import { Service } from './service';

@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { toNewEvents, CommandContext } from '../src/commands/context';
-import { formatApiId } from '../src/domain/api-key';
-import { CredentialCommand, credentialDecider, CredentialEvent, CredentialState } from '../src/domain/credential';
-import { DomainEvent } from '../src/domain/decider';
-import { memberDecider, memberStream } from '../src/domain/member';
-import { MEMBER_IDS, nextId, IdAllocated } from '../src/domain/sequences';
-import { SCOPE_NAMES } from '../src/domain/scopes';
+import { toNewEvents, CommandContext } from '../src/shared/commands/context';
+import { formatApiId } from '../src/credential/api-key';
+import { CredentialCommand, credentialDecider, CredentialEvent, CredentialState } from '../src/credential/decider';
+import { DomainEvent } from '../src/shared/domain/decider';
+import { memberDecider, memberStream } from '../src/member/decider';
+import { MEMBER_IDS, nextId, IdAllocated } from '../src/shared/domain/sequences';
+import { SCOPE_NAMES } from '../src/credential/scopes';
 import { ExpectedRevision, NewEvent } from '../src/stores/ports';
 import { openDatabase, SqliteEventStore } from '../src/stores/sqlite';
 import { seededRandom } from '../test/unit/stores/seeded-random';

@@ -9,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECTIONS } from '../src/app';
-import { progressBar } from '../src/cli/progress';
-import { asideOf, rebuildAside } from '../src/projections/rebuild';
+import { PROJECTIONS } from '../src/compose';
+import { progressBar } from '../src/shared/cli/progress';
+import { asideOf, rebuildAside } from '../src/shared/projections/rebuild';
 import { openSqliteStores } from '../src/stores/sqlite';
 import { writeRealisticLog } from './realistic-log';
 

@@ -2,59 +2,37 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, PasswordHasher } from './commands/passwords';
-import { seedPlatform } from './commands/seed';
+import { argon2Hasher, PasswordHasher } from './member/passwords';
+import { seedPlatform } from './access/seed';
+import { accessReads } from './access/reads';
+import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
-import { AddonCatalogue } from './domain/addon-manifest';
-import { createHttpApp } from './http/app';
-import { AppContext, AppState } from './http/context';
-import { declarationsOnly } from './http/declarations-only';
-import { Endpoint, LoginRealm } from './http/endpoints';
-import { anonymousSessionPolicy, perAddress, registrationPolicy } from './http/address-limits';
-import { limitLoginFailures, loginAddressPolicy, loginPolicy } from './http/login-limit';
-import { boundPasswordWork } from './http/password-work';
-import { openApiPolicy, openApiQuota } from './http/open-api-limit';
-import { contractOf } from './http/openapi';
-import { requireAdmin, requireMember } from './http/guards';
-import { requireScope } from './http/partner';
-import { unlessUpgradeRequired } from './http/upgrade-required';
-import { adminSessionEndpoints } from './http/routes/admin-session';
-import { applicationCenterEndpoints } from './http/routes/application-center';
-import { auditEndpoints } from './http/routes/audit';
-import { contractEndpoints } from './http/routes/contract';
-import { credentialReviewEndpoints } from './http/routes/credential-review';
-import { developerEndpoints } from './http/routes/developer';
-import { developerCredentialEndpoints } from './http/routes/developer-credential';
-import { healthEndpoints, ProjectionsHealth } from './http/routes/health';
-import { openEndpoints } from './http/routes/open';
-import { rootEndpoints } from './http/routes/root';
-import { AddonDocument, addonsProjection } from './projections/addons';
-import { adminsProjection } from './projections/admins';
-import { apiKeysProjection } from './projections/api-keys';
-import { CheckpointTracker } from './projections/checkpoint-tracker';
-import { deadLetterHealth } from './projections/dead-letters';
-import { credentialsProjection } from './projections/credentials';
-import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
-import { membersProjection } from './projections/members';
-import { Projection } from './projections/projection';
-import { allOf, PositionTracker, ReadModels } from './projections/read-models';
-import { Replica } from './projections/replica';
-import { ProjectionRunner } from './projections/runner';
-import { scopeRequestsProjection } from './projections/scope-requests';
-import { outdatedReadModels } from './projections/versions';
+import { createHttpApp } from './shared/http/app';
+import { AppState } from './shared/http/context';
+import { declarationsOnly } from './shared/http/declarations-only';
+import { Endpoint, LoginRealm } from './shared/http/endpoints';
+import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
+import { limitLoginFailures, loginAddressPolicy, loginPolicy } from './shared/http/login-limit';
+import { boundPasswordWork } from './member/password-work';
+import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
+import { contractOf } from './shared/http/openapi';
+import { requireAdmin, requireMember } from './shared/http/guards';
+import { requireScope } from './credential/endpoints/partner-guard';
+import { unlessUpgradeRequired } from './shared/http/upgrade-required';
+import { contractEndpoints } from './shared/http/routes/contract';
+import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
+import { rootEndpoints } from './shared/http/routes/root';
+import { addonsProjection } from './addon/projection';
+import { apiKeysProjection } from './credential/projections/api-keys';
+import { CheckpointTracker } from './shared/projections/checkpoint-tracker';
+import { deadLetterHealth } from './shared/projections/dead-letters';
+import { PositionTracker, ReadModels } from './shared/projections/read-models';
+import { Replica } from './shared/projections/replica';
+import { ProjectionRunner } from './shared/projections/runner';
+import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 
-export const PROJECTIONS = [
-  membersProjection,
-  credentialsProjection,
-  scopeRequestsProjection,
-  apiKeysProjection,
-  roleGroupsProjection,
-  memberGroupsProjection,
-  adminsProjection,
-  addonsProjection,
-] as unknown as Projection[];
 
 const UPGRADE_CHECK_MS = 2000;
 
@@ -88,7 +66,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
   const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }));
   await installedAddons.start();
-  const readModels = new ReadModels(events, documents, allOf(projections.tracker, keyRing), settings.READ_WAIT_MS);
+  const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
   const openApiLimit = openApiPolicy(settings);
@@ -108,6 +86,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const endpoints = declareEndpoints({
     stores,
+    events,
     hasher,
     admitRegistration,
     readModels,
@@ -124,7 +103,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     endpoints,
     guards: {
       member: requireMember,
-      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, (id) => readModels.roleGroup(id))),
+      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
       partner: (scope) => requireScope(keyRing, scope, partnerQuota),
       login: (realm) => loginLimits[realm],
     },
@@ -144,21 +123,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   };
 }
 
-interface EndpointDeps {
+type EndpointDeps = SliceDeps & {
   stores: Stores;
-  hasher: PasswordHasher;
-  admitRegistration(ctx: AppContext): Promise<void>;
-  readModels: ReadModels;
   projectionsHealth: () => Promise<ProjectionsHealth>;
   keyRingStatus: () => 'following' | 'resubscribing';
-  catalogue: AddonCatalogue;
-  installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
-}
+};
 
 /** Every endpoint of the service; the OpenAPI contract is generated from this same list. */
 function declareEndpoints(deps: EndpointDeps): Endpoint[] {
-  const { stores, hasher, readModels, catalogue } = deps;
-  const { events } = stores;
+  const { stores } = deps;
   const endpoints: Endpoint[] = [
     ...healthEndpoints({
       stores,
@@ -166,13 +139,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       keyRing: deps.keyRingStatus,
       deadLetters: () => deadLetterHealth(stores.documents),
     }),
-    ...developerEndpoints({ events, hasher, admitRegistration: deps.admitRegistration, readModels }),
-    ...developerCredentialEndpoints({ events, readModels }),
-    ...adminSessionEndpoints({ events, hasher }),
-    ...credentialReviewEndpoints({ events, readModels }),
-    ...auditEndpoints({ events, readModels }),
-    ...applicationCenterEndpoints({ events, readModels, catalogue }),
-    ...openEndpoints({ readModels, catalogue, installedAddons: deps.installedAddons }),
+    ...sliceEndpoints(deps),
     ...contractEndpoints(() => endpoints),
     ...rootEndpoints(),
   ];

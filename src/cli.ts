@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { platformContract } from './app';
-import { adminCommand } from './cli/admin';
-import { historyCommand } from './cli/history';
-import { memberGroupsCommand } from './cli/member-groups';
-import { projectionsCommand } from './cli/projections';
-import { rolesCommand } from './cli/roles';
-import { describeFailure } from './cli/run';
-import { upgradeCommand } from './cli/upgrade';
+import { adminCommand } from './access/cli/admin';
+import { historyCommand } from './audit/cli-history';
+import { memberGroupsCommand } from './access/cli/member-groups';
+import { projectionsCommand } from './shared/cli/projections';
+import { rolesCommand } from './access/cli/roles';
+import { describeFailure } from './shared/cli/run';
+import { upgradeCommand } from './shared/cli/upgrade';
 import { project } from './project';
 import { serve } from './serve';
 

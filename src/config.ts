@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordSchema } from './domain/member-fields';
+import { passwordSchema } from './member/fields';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)

@@ -1,11 +1,9 @@
-import { PROJECTIONS } from './app';
+import { openConfiguredStores, PROJECTIONS } from './compose';
 import { parseSettings } from './config';
 import { exitOnUnhandled } from './fatal';
 import { createLogger } from './log';
-import { ProjectionRunner } from './projections/runner';
+import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
-import { parseStoreConfig } from './stores/config';
-import { openStores } from './stores';
 
 /**
  * The projector: keeps every read model up to date and nothing else, so that any number of API
@@ -14,9 +12,9 @@ import { openStores } from './stores';
 export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
-  exitOnUnhandled(log);
-  const stores = await openStores(parseStoreConfig(env), log);
+  const stores = await openConfiguredStores(env, log);
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
+  exitOnUnhandled(log);
   await runner.start();
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {

@@ -1,13 +1,13 @@
 import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
+import { openConfiguredStores } from './compose';
 import { parseSettings } from './config';
-import { drainable } from './http/drain';
-import { createHttpServer } from './http/server';
+import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
+import { createHttpServer } from './shared/http/server';
 import { createLogger } from './log';
 import { stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';
-import { openStores } from './stores';
 
 /**
  * The API server. On SIGTERM it stops accepting, finishes the requests in flight within
@@ -16,10 +16,9 @@ import { openStores } from './stores';
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
-  const storeConfig = parseStoreConfig(env);
   const log = createLogger(settings.LOG_LEVEL);
+  const stores = await openConfiguredStores(env, log);
   exitOnUnhandled(log);
-  const stores = await openStores(storeConfig, log);
   const platform = await createPlatform({
     settings,
     log,
@@ -40,7 +39,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   });
   log.info(
     // The port bound, which PORT=0 leaves to the system.
-    { port: (server.address() as AddressInfo).port, stores: storeConfig.mode, projections: settings.PROJECTIONS },
+    { port: (server.address() as AddressInfo).port, stores: parseStoreConfig(env).mode, projections: settings.PROJECTIONS },
     'platform API listening',
   );
 }

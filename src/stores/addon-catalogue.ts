@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { AddonCatalogue, AddonManifest, checkManifest } from '../domain/addon-manifest';
+import { AddonCatalogue, AddonManifest, checkManifest } from '../addon/manifest';
 
 export const MANIFEST_FILE = 'addon.json';
 

@@ -6,16 +6,16 @@
  * read models.
  */
 
+import type { EventMetadata } from '../shared/domain/metadata';
+
+// The domain owns the metadata; adapters store it as it is and import it from their port.
+export type { ActorKind, EventMetadata } from '../shared/domain/metadata';
+
 /**
  * Position in the global log. Opaque to callers, but every adapter encodes it so that plain
  * string comparison (`a < b`) orders positions in commit order. `START` sorts before every event.
  */
 export type Position = string;
-export const START: Position = '';
-
-/** Expected revision of a stream before an append: the last event's revision, or a condition. */
-export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
-
 /**
  * The expected revision for appending after `events`, the stream as read: the last event's own
  * revision, not the number of events read, which differs once a stream has been truncated
@@ -26,18 +26,10 @@ export function expectedRevisionAfter(events: readonly { revision: number }[]): 
   return last === undefined ? 'no_stream' : last.revision;
 }
 
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+export const START: Position = '';
 
-export interface EventMetadata {
-  actor: { kind: ActorKind; id: number | string | null };
-  request_id: string;
-  /** ISO-8601 instant the command was decided at. */
-  time: string;
-  /** Reason given with an administrator's decision. */
-  reason?: string;
-  /** Version of the event's data shape (src/domain/events.ts); absent on events written before versions: 1. */
-  schema_version?: number;
-}
+/** Expected revision of a stream before an append: the last event's revision, or a condition. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
 
 export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
   type: Type;

@@ -3,10 +3,10 @@ import { IncomingHttpHeaders, OutgoingHttpHeaders, request as httpRequest } from
 import { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { SCOPE_NAMES } from '../../src/domain/scopes';
-import { ADDON_ACTIONS } from '../../src/domain/addon';
-import { Endpoint } from '../../src/http/endpoints';
-import { openApiPath } from '../../src/http/openapi';
+import { SCOPE_NAMES } from '../../src/credential/scopes';
+import { ADDON_ACTIONS } from '../../src/addon/decider';
+import { Endpoint } from '../../src/shared/http/endpoints';
+import { openApiPath } from '../../src/shared/http/openapi';
 import { activePartner, mistypedKey } from '../support/credentials';
 import { ADMIN_PASSWORD, registerMember, startPlatform, TestPlatform } from '../support/platform';
 import {

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createAdmin } from '../../src/commands/admins';
-import { CommandContext } from '../../src/commands/context';
-import { argon2Hasher } from '../../src/commands/passwords';
-import { addonStream } from '../../src/domain/addon';
-import { AddonManifest } from '../../src/domain/addon-manifest';
-import { PageRoles } from '../../src/domain/page-roles';
+import { createAdmin } from '../../src/access/admins';
+import { CommandContext } from '../../src/shared/commands/context';
+import { argon2Hasher } from '../../src/member/passwords';
+import { addonStream } from '../../src/addon/decider';
+import { AddonManifest } from '../../src/addon/manifest';
+import { PageRoles } from '../../src/addon/page-roles';
 import { logInAdmin, TestPlatform, uniqueUsername } from './platform';
 
 const API = '/api/v1';

@@ -1,10 +1,10 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
-import { API_PREFIX } from '../../src/http/app';
-import { isConsolePath } from '../../src/http/console';
-import { contractOf, openApiPath } from '../../src/http/openapi';
-import { Endpoint } from '../../src/http/endpoints';
+import { API_PREFIX } from '../../src/shared/http/app';
+import { isConsolePath } from '../../src/shared/http/console';
+import { contractOf, openApiPath } from '../../src/shared/http/openapi';
+import { Endpoint } from '../../src/shared/http/endpoints';
 
 type Document = ReturnType<typeof contractOf>;
 

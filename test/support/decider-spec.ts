@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent, fold } from '../../src/domain/decider';
+import { Decider, DomainError, DomainEvent, fold } from '../../src/shared/domain/decider';
 
 /** Given events, when a command, then events or a DomainError: how every decider test reads. */
 export function given<Command, Event extends DomainEvent, State>(
@@ -12,7 +12,8 @@ export function given<Command, Event extends DomainEvent, State>(
         then(expected: Event[]) {
           expect(run()).toEqual(expected);
         },
-        thenRefuses(error: string) {
+        /** Refused with this reason, and, when given, a message that says it (a string it contains, or a pattern). */
+        thenRefuses(error: string, message?: string | RegExp) {
           let caught: unknown;
           try {
             run();
@@ -21,6 +22,7 @@ export function given<Command, Event extends DomainEvent, State>(
           }
           expect(caught).toBeInstanceOf(DomainError);
           expect((caught as DomainError).error).toBe(error);
+          if (message !== undefined) expect((caught as DomainError).message).toMatch(message);
         },
       };
     },

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
 import { Checked, ContractChecker } from './contract';
 import { parseSettings, Settings } from '../../src/config';
-import { createHttpServer } from '../../src/http/server';
+import { createHttpServer } from '../../src/shared/http/server';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
 import { RecordedEvent, START, Stores } from '../../src/stores/ports';

@@ -1,5 +1,5 @@
 import { ConfigurationError, parseSettings } from '../../src/config';
-import { tooManyRequests } from '../../src/http/too-many-requests';
+import { tooManyRequests } from '../../src/shared/http/too-many-requests';
 
 describe('a 429', () => {
   it('says when to retry in whole seconds, rounded up, in the message and in Retry-After', () => {

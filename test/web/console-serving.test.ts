@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { webConsole } from '../../src/http/console';
-import { errorEnvelope } from '../../src/http/errors';
+import { webConsole } from '../../src/shared/http/console';
+import { errorEnvelope } from '../../src/shared/http/errors';
 
 function consoleApp(root: string) {
   const app = new Koa();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CONSOLE_DIR } from '../../src/http/console';
+import { CONSOLE_DIR } from '../../src/shared/http/console';
 
 // Issue 13: the first screen loads at most 60 kB of gzipped script.
 const BUDGET_BYTES = 60 * 1024;

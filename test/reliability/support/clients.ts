@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
-import { SCOPE_NAMES } from '../../../src/domain/scopes';
+import { SCOPE_NAMES } from '../../../src/credential/scopes';
 import { ADMIN_PASSWORD } from '../../support/platform';
 import { Expected } from './ledger';
 import { Answer, API, Traffic } from './traffic';

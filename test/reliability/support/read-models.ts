@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { PROJECTIONS } from '../../../src/app';
-import { ProjectionRunner } from '../../../src/projections/runner';
+import { PROJECTIONS } from '../../../src/compose';
+import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
-import { scratchStores, snapshot } from '../../projections/lifecycle-support';
+import { scratchStores, snapshot } from '../../shared/projections/lifecycle-support';
 
 /** Resolves with the head once every projection's stored checkpoint has reached it. */
 export async function caughtUp(stores: Stores, timeoutMs: number): Promise<Position> {

@@ -1,0 +1,69 @@
+import { ZodType } from 'zod';
+import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable } from './admin';
+import { DomainError, fold } from '../shared/domain/decider';
+import { passwordSchema, usernameSchema } from '../member/fields';
+import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
+import { ADMIN_IDS } from '../shared/domain/sequences';
+import { EventStore } from '../stores/ports';
+import { CommandContext } from '../shared/commands/context';
+import { AuthenticationFailed } from '../shared/commands/errors';
+import { handle, loadStream } from '../shared/commands/handle';
+import { allocateId } from '../shared/commands/ids';
+import { PasswordHasher } from '../member/passwords';
+
+export interface NewAdmin {
+  username: string;
+  password: string;
+  is_super: boolean;
+  role_id: number | null;
+}
+
+/** Who an administrator session holds; role and super flag as they were at login. */
+export interface AdminIdentity {
+  id: number;
+  username: string;
+  is_super: boolean;
+  role_id: number | null;
+}
+
+/** The member rules for usernames and passwords hold for administrators too. */
+function fieldRule(schema: ZodType, value: unknown, error: string): void {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new DomainError(error, result.error.issues[0]!.message);
+}
+
+/** Creates an administrator: a free username, an existing role group unless super, a fresh id. */
+export async function createAdmin(
+  store: EventStore,
+  hasher: PasswordHasher,
+  admin: NewAdmin,
+  ctx: CommandContext,
+): Promise<AdminIdentity & { position: string }> {
+  fieldRule(usernameSchema, admin.username, 'invalid_username');
+  fieldRule(passwordSchema, admin.password, 'invalid_password');
+  const stream = adminStream(admin.username);
+  assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
+  if (admin.role_id !== null) {
+    const role = fold(roleGroupDecider, await loadStream<RoleGroupEvent>(store, roleGroupStream(admin.role_id)));
+    if (role.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
+  }
+  const password_hash = await hasher.hash(admin.password);
+  const admin_id = await allocateId(store, ADMIN_IDS, ctx);
+  const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash };
+  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile }, ctx);
+  return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position! };
+}
+
+/** Checks an administrator's password against the administrator's own stream; members are never looked at. */
+export async function loginAdmin(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  password: string,
+): Promise<AdminIdentity> {
+  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
+  const valid =
+    state.status === 'created' ? await hasher.verify(state.password_hash, password) : await hasher.verifyNothing(password);
+  if (!valid || state.status !== 'created') throw new AuthenticationFailed();
+  return { id: state.admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
+}

@@ -1,0 +1,60 @@
+import { Command } from 'commander';
+import { defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../groups';
+import { Permission, PERMISSIONS } from '../permissions';
+import { parseId, parsePermissions } from '../../shared/cli/parse';
+import { withStores } from '../../shared/cli/run';
+import { formatTable } from '../../shared/cli/table';
+
+/** `platform roles`: role groups, the permissions an administrator of the group holds. */
+export function rolesCommand(): Command {
+  const roles = new Command('roles').description('role groups: which permissions their administrators hold');
+  roles
+    .command('create')
+    .description('define a role group under the next free id; it starts enabled')
+    .requiredOption('--name <name>', '1 to 64 characters')
+    .requiredOption('--permissions <list>', `comma-separated, from ${PERMISSIONS.join(', ')}`, parsePermissions)
+    .action((options: { name: string; permissions: Permission[] }) =>
+      withStores(async (stores, ctx) => {
+        const { id } = await defineRoleGroup(stores.events, options, ctx);
+        process.stdout.write(`Role group created: id ${id}, name "${options.name}", ${permissionList(options.permissions)}.\n`);
+      }),
+    );
+  roles
+    .command('list')
+    .description('every role group, read from the event log')
+    .option('--json', 'print JSON instead of a table')
+    .action((options: { json?: true }) =>
+      withStores(async (stores) => {
+        const groups = (await listRoleGroups(stores.events)).map(({ role_id, name, enabled, permissions }) => ({
+          id: role_id,
+          name,
+          enabled,
+          permissions,
+        }));
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(groups, null, 2)}\n`);
+          return;
+        }
+        const rows = groups.map((g) => [String(g.id), g.name, g.enabled ? 'yes' : 'no', g.permissions.join(',') || '-']);
+        process.stdout.write(`${formatTable(['ID', 'NAME', 'ENABLED', 'PERMISSIONS'], rows)}\n`);
+      }),
+    );
+  for (const enabled of [true, false]) {
+    const verb = enabled ? 'enable' : 'disable';
+    roles
+      .command(verb)
+      .description(`${verb} a role group: its administrators ${enabled ? 'regain' : 'lose'} its permissions`)
+      .argument('<id>', 'role group id', parseId)
+      .action((id: number) =>
+        withStores(async (stores, ctx) => {
+          await setRoleGroupEnabled(stores.events, id, enabled, ctx);
+          process.stdout.write(`Role group ${id} ${verb}d.\n`);
+        }),
+      );
+  }
+  return roles;
+}
+
+function permissionList(permissions: Permission[]): string {
+  return permissions.length === 0 ? 'no permissions' : `permissions ${permissions.join(', ')}`;
+}

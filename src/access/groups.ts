@@ -1,0 +1,82 @@
+import { DomainEvent, fold } from '../shared/domain/decider';
+import {
+  memberGroupDecider,
+  MemberGroupDefinition,
+  MemberGroupEvent,
+  MemberGroupState,
+  memberGroupStream,
+} from './member-group';
+import { Permission } from './permissions';
+import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent, RoleGroupState, roleGroupStream } from './role-group';
+import { EventStore } from '../stores/ports';
+import { CommandContext } from '../shared/commands/context';
+import { createStream, handle, loadStream } from '../shared/commands/handle';
+import { createAtFreeId } from '../shared/commands/ids';
+
+export interface RoleGroup extends RoleGroupDefinition {
+  enabled: boolean;
+}
+
+/** Defines a role group under the next free id; it starts enabled. */
+export function defineRoleGroup(
+  store: EventStore,
+  group: { name: string; permissions: Permission[] },
+  ctx: CommandContext,
+): Promise<{ id: number; position: string }> {
+  return createAtFreeId(store, roleGroupStream, (role_id) =>
+    createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group } }, ctx),
+  );
+}
+
+export async function setRoleGroupEnabled(
+  store: EventStore,
+  role_id: number,
+  enabled: boolean,
+  ctx: CommandContext,
+): Promise<string | null> {
+  const type = enabled ? 'EnableRoleGroup' : 'DisableRoleGroup';
+  return (await handle(store, roleGroupStream(role_id), roleGroupDecider, { type, data: { role_id } }, ctx)).position;
+}
+
+export function defineMemberGroup(
+  store: EventStore,
+  group: { name: string; description: string },
+  ctx: CommandContext,
+): Promise<{ id: number; position: string }> {
+  return createAtFreeId(store, memberGroupStream, (member_group_id) =>
+    createStream(
+      store,
+      memberGroupStream(member_group_id),
+      memberGroupDecider,
+      { type: 'DefineMemberGroup', data: { member_group_id, ...group } },
+      ctx,
+    ),
+  );
+}
+
+/**
+ * Every group straight from the event store: ids are taken from 1 without gaps, so the first
+ * missing stream ends the list. The CLI uses this, so it needs no projection running.
+ */
+async function listFromStreams<E extends DomainEvent, S>(
+  store: EventStore,
+  streamOf: (id: number) => string,
+  decider: { initialState: S; evolve(state: S, event: E): S },
+): Promise<S[]> {
+  const found: S[] = [];
+  for (let id = 1; ; id++) {
+    const events = await loadStream<E>(store, streamOf(id));
+    if (events.length === 0) return found;
+    found.push(fold(decider, events));
+  }
+}
+
+export async function listRoleGroups(store: EventStore): Promise<RoleGroup[]> {
+  const states = await listFromStreams<RoleGroupEvent, RoleGroupState>(store, roleGroupStream, roleGroupDecider);
+  return states.flatMap((s) => (s.status === 'defined' ? [{ role_id: s.role_id, name: s.name, permissions: s.permissions, enabled: s.enabled }] : []));
+}
+
+export async function listMemberGroups(store: EventStore): Promise<MemberGroupDefinition[]> {
+  const states = await listFromStreams<MemberGroupEvent, MemberGroupState>(store, memberGroupStream, memberGroupDecider);
+  return states.flatMap((s) => (s.status === 'defined' ? [{ member_group_id: s.member_group_id, name: s.name, description: s.description }] : []));
+}

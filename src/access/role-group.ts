@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { Decider, DomainError } from '../shared/domain/decider';
+import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { isPermission, PERMISSIONS } from './permissions';
+
+/** A role group: the permissions its administrators hold, and role id used in page whitelists. */
+export const roleGroupStream = (roleId: number): string => `role_group-${roleId}`;
+
+const roleId = z.int().min(1);
+
+const roleGroupDefinitionSchema = z.object({ role_id: roleId, name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) });
+
+export type RoleGroupDefinition = z.infer<typeof roleGroupDefinitionSchema>;
+
+export const roleGroupEventSchemas = {
+  RoleGroupDefined: roleGroupDefinitionSchema,
+  RoleGroupEnabled: z.object({ role_id: roleId }),
+  RoleGroupDisabled: z.object({ role_id: roleId }),
+} satisfies EventSchemas;
+
+export type RoleGroupEvent = EventOf<typeof roleGroupEventSchemas>;
+
+export type RoleGroupCommand =
+  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition }
+  | { type: 'EnableRoleGroup'; data: { role_id: number } }
+  | { type: 'DisableRoleGroup'; data: { role_id: number } };
+
+export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled: boolean } & RoleGroupDefinition);
+
+function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition): void {
+  if (!Number.isSafeInteger(role_id) || role_id < 1) {
+    throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
+  }
+  if (name.trim() === '' || name.length > 64) {
+    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters');
+  }
+  const unknown = permissions.filter((p) => !isPermission(p));
+  if (unknown.length > 0) {
+    throw new DomainError('unknown_permission', `unknown permission ${unknown.join(', ')}`);
+  }
+  if (new Set(permissions).size !== permissions.length) {
+    throw new DomainError('duplicate_permission', 'each permission may be listed once');
+  }
+}
+
+export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGroupState> = {
+  initialState: { status: 'none' },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'RoleGroupDefined':
+        return { status: 'defined', enabled: true, ...event.data };
+      case 'RoleGroupEnabled':
+        return state.status === 'defined' ? { ...state, enabled: true } : state;
+      case 'RoleGroupDisabled':
+        return state.status === 'defined' ? { ...state, enabled: false } : state;
+    }
+  },
+
+  decide(command, state) {
+    const { role_id } = command.data;
+    if (command.type === 'DefineRoleGroup') {
+      if (state.status === 'defined') throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
+      assertDefinition(command.data);
+      return [{ type: 'RoleGroupDefined', data: command.data }];
+    }
+    if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);
+    const enable = command.type === 'EnableRoleGroup';
+    if (state.enabled === enable) {
+      throw new DomainError(
+        enable ? 'role_group_already_enabled' : 'role_group_already_disabled',
+        `role group ${role_id} is already ${enable ? 'enabled' : 'disabled'}`,
+      );
+    }
+    return [{ type: enable ? 'RoleGroupEnabled' : 'RoleGroupDisabled', data: { role_id } }];
+  },
+};

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError } from '../shared/domain/decider';
+import { memberGroupDecider, memberGroupStream } from './member-group';
+import { roleGroupDecider, roleGroupStream } from './role-group';
+import { EventStore, WrongExpectedVersion } from '../stores/ports';
+import { createAdmin } from './admins';
+import { CommandContext, toNewEvents } from '../shared/commands/context';
+import { createStream } from '../shared/commands/handle';
+import { PasswordHasher } from '../member/passwords';
+
+/** Its one event says the first start's seeding finished; later starts skip it. */
+const SEED_STREAM = 'platform-seed';
+const SEED_ADMIN_USERNAME = 'admin';
+
+/** Something another process (or an earlier, interrupted start) already created is left alone. */
+async function unlessExists(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create();
+  } catch (err) {
+    if (err instanceof WrongExpectedVersion) return;
+    if (err instanceof DomainError && err.error === 'admin_username_taken') return;
+    throw err;
+  }
+}
+
+/**
+ * First start on an empty store (DESIGN §4): role groups 1 Operators and 2 Auditors, member group
+ * 1 Default, and the super administrator `admin`. Each step is idempotent on its own stream, so
+ * several instances starting together, or a start interrupted half-way, seed exactly once.
+ * Answers the generated password when this call created `admin` without ADMIN_PASSWORD.
+ */
+export async function seedPlatform(
+  store: EventStore,
+  hasher: PasswordHasher,
+  adminPassword: string | undefined,
+  ctx: CommandContext,
+): Promise<{ generatedAdminPassword: string | null }> {
+  const none = { generatedAdminPassword: null };
+  if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) return none;
+
+  await unlessExists(() =>
+    createStream(store, roleGroupStream(1), roleGroupDecider, {
+      type: 'DefineRoleGroup',
+      data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
+    }, ctx),
+  );
+  await unlessExists(() =>
+    createStream(store, roleGroupStream(2), roleGroupDecider, {
+      type: 'DefineRoleGroup',
+      data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
+    }, ctx),
+  );
+  await unlessExists(() =>
+    createStream(store, memberGroupStream(1), memberGroupDecider, {
+      type: 'DefineMemberGroup',
+      data: { member_group_id: 1, name: 'Default', description: 'Members not placed in another group' },
+    }, ctx),
+  );
+
+  const password = adminPassword ?? randomBytes(18).toString('base64url');
+  let created = false;
+  await unlessExists(async () => {
+    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null }, ctx);
+    created = true;
+  });
+  await unlessExists(() => store.append(SEED_STREAM, toNewEvents([{ type: 'PlatformSeeded', data: {} }], ctx), 'no_stream'));
+  return { generatedAdminPassword: created && adminPassword === undefined ? password : null };
+}

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { decideAddon } from '../commands';
+import { actionCommand, AddonAction, AddonCommand } from '../decider';
+import { AddonCatalogue, AddonManifest } from '../manifest';
+import { RoleRef, visiblePages } from '../page-roles';
+import { permissionsHeld } from '../../access/permissions';
+import { AddonDocument } from '../projection';
+import { ReadModels, written } from '../../shared/projections/read-models';
+import { EventStore } from '../../stores/ports';
+import {
+  accessRequestSchema,
+  actionRequestSchema,
+  addonAccessSchema,
+  addonPageAccessSchema,
+  addonSchema,
+  adminContextSchema,
+  savedPageRolesSchema,
+} from './schemas';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
+import { HttpError } from '../../shared/http/envelope';
+import { adminOf } from '../../shared/http/guards';
+import { addonActionParams, addonParams } from '../../shared/http/params';
+import { concurrentChange, listOf, roleGroupSchema } from '../../shared/http/schemas';
+import { decideThenRead } from '../../shared/http/read-your-writes';
+import { accessReads } from '../../access/reads';
+import { addonReads } from '../reads';
+import { routeHints } from '../../shared/http/route-hints';
+
+// Where an administrator finds what a refused whitelist may name.
+const withRouteHints = routeHints({ list_role_groups: 'GET /roles lists the enabled role groups' });
+
+export interface ApplicationCenterDeps {
+  events: EventStore;
+  readModels: ReadModels;
+  catalogue: AddonCatalogue;
+}
+
+const viewAddons = { kind: 'admin', permission: 'addon.view' } as const;
+const manageAddons = { kind: 'admin', permission: 'addon.manage' } as const;
+
+const unknownKey: Refusal = { status: 404, when: 'no add-on in the catalogue has this key' };
+
+/** An add-on as GET /addons lists it: the catalogue's entry, and how it is installed if it is. */
+function addonView(manifest: AddonManifest, doc: AddonDocument | null): z.input<typeof addonSchema> {
+  const { key, name, version, description, author } = manifest;
+  return {
+    key,
+    name,
+    version,
+    description,
+    author,
+    installed: doc !== null,
+    installed_version: doc?.version ?? null,
+    enabled: doc?.enabled ?? false,
+    show_menu: doc?.show_menu ?? false,
+  };
+}
+
+const DONE: Record<AddonAction, (doc: AddonDocument | null) => string> = {
+  install: (doc) => `installed version ${doc?.version}`,
+  reinstall: (doc) => `reinstalled version ${doc?.version}`,
+  uninstall: () => 'uninstalled',
+  enable: () => 'enabled',
+  disable: () => 'disabled: its pages are closed until it is enabled again',
+  menu: (doc) => (doc?.show_menu ? 'menu entry shown' : 'menu entry hidden'),
+};
+
+/** The application center (specification §4.1, DESIGN §4): add-ons, their actions and page whitelists. */
+export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoint[] {
+  const { events, catalogue } = deps;
+  const readModels = { ...addonReads(deps.readModels), ...accessReads(deps.readModels) };
+
+  const manifestOf = (key: string): AddonManifest => {
+    const manifest = catalogue.get(key);
+    if (!manifest) throw new HttpError(404, 'addon_not_found', `no add-on has the key ${key}: GET /addons lists the catalogue`);
+    return manifest;
+  };
+  const roleRefs = async (): Promise<RoleRef[]> => (await readModels.roleGroups()).map(({ id, enabled }) => ({ id, enabled }));
+  const enabledRoleGroups = async () =>
+    (await readModels.roleGroups()).filter((g) => g.enabled).map(({ id, name, permissions }) => ({ id, name, permissions }));
+  const decide = (ctx: AppContext, command: AddonCommand) => () =>
+    withRouteHints(() => decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id })));
+  // The add-on as the log stands after the decision, so with it.
+  const addonAfter = (key: string) => () => readModels.addon(key);
+
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/context',
+      caller: { kind: 'admin' },
+      summary: 'The administrator logged in, with the permissions held now, and the enabled role groups',
+      response: adminContextSchema,
+      handler: async (ctx) => {
+        const admin = adminOf(ctx);
+        const permissions = permissionsHeld(admin, await readModels.roleGroup(admin.role_id));
+        return { data: { account: { ...admin, permissions }, role_groups: await enabledRoleGroups() } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/roles',
+      caller: manageAddons,
+      summary: 'The enabled role groups, to name in page whitelists',
+      response: listOf(roleGroupSchema),
+      handler: async () => ({ data: { list: await enabledRoleGroups() } }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/addons',
+      caller: viewAddons,
+      summary: 'The application center: every add-on of the catalogue and how it is installed',
+      response: listOf(addonSchema),
+      handler: async () => {
+        const installed = new Map((await readModels.addons()).map((doc) => [doc.key, doc]));
+        return { data: { list: [...catalogue.values()].map((manifest) => addonView(manifest, installed.get(manifest.key) ?? null)) } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/addons/:key/pages',
+      caller: { kind: 'admin' },
+      summary: "The add-on's pages this administrator may open, and whether each may be operated",
+      description:
+        'Super administrators see every page; others the pages whose view holds their role group. ' +
+        'An add-on that is not installed, or is disabled, has no page to open: the list is empty',
+      params: addonParams,
+      response: listOf(addonPageAccessSchema),
+      refusals: [unknownKey],
+      handler: async (ctx, { params: { key } }) => {
+        manifestOf(key);
+        const doc = await readModels.addon(key);
+        if (!doc?.enabled) return { data: { list: [] }, message: `add-on ${key} is ${doc ? 'disabled' : 'not installed'}: it has no page to open` };
+        const admin = adminOf(ctx);
+        const group = await readModels.roleGroup(admin.role_id);
+        const viewer = { is_super: admin.is_super, role_id: admin.role_id, role_enabled: group?.enabled ?? false };
+        return { data: { list: visiblePages(doc.pages, doc.page_roles, viewer) } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/addons/:key/access',
+      caller: manageAddons,
+      summary: "The add-on's pages and its saved page whitelist",
+      params: addonParams,
+      response: addonAccessSchema,
+      refusals: [unknownKey],
+      handler: async (_ctx, { params: { key } }) => {
+        const manifest = manifestOf(key);
+        const doc = await readModels.addon(key);
+        return { data: { pages: doc?.pages ?? manifest.pages, page_roles: doc?.page_roles ?? null } };
+      },
+    }),
+    endpoint({
+      method: 'PUT',
+      path: '/addons/:key/access',
+      caller: manageAddons,
+      summary: "Replace an installed add-on's page whitelist as a whole",
+      params: addonParams,
+      body: accessRequestSchema,
+      response: savedPageRolesSchema,
+      refusals: [
+        unknownKey,
+        { status: 422, when: 'the add-on is not installed, or page_roles does not name exactly its pages with enabled role groups' },
+        concurrentChange,
+      ],
+      handler: async (ctx, { params: { key }, body: { page_roles } }) => {
+        manifestOf(key);
+        const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter(key));
+        return { data: { page_roles: written(doc).page_roles }, message: 'page roles saved' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/addons/:key/actions/:action',
+      caller: manageAddons,
+      summary: 'Install, reinstall, uninstall, enable or disable an add-on, or set its menu entry',
+      description:
+        'install needs page_roles; reinstall takes the catalogue version and keeps the saved page_roles when none is sent; ' +
+        'the other actions refuse page_roles. show_menu (default true) counts for install, reinstall and menu',
+      params: addonActionParams,
+      body: actionRequestSchema,
+      response: addonSchema,
+      refusals: [unknownKey, { status: 422, when: "the add-on's status does not allow the action, or page_roles breaks the rules" }, concurrentChange],
+      handler: async (ctx, { params: { key, action }, body }) => {
+        const manifest = manifestOf(key);
+        const roles = action === 'install' || action === 'reinstall' ? await roleRefs() : [];
+        const doc = await decideThenRead(ctx, decide(ctx, actionCommand(action, body, manifest, roles)), addonAfter(key));
+        return { data: addonView(manifest, doc), message: DONE[action](doc) };
+      },
+    }),
+  ];
+}

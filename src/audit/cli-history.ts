@@ -1,0 +1,100 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CredentialDocument } from '../credential/views';
+import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
+import { ActorNames, directoryOf } from './actor-names';
+import { Actor, AuditEvent } from './event';
+import { CredentialHistory, credentialHistory, instantSchema } from '../credential/queries/history';
+import { parseId } from '../shared/cli/parse';
+import { withStores } from '../shared/cli/run';
+import { formatTable } from '../shared/cli/table';
+import { visible } from '../shared/cli/visible';
+
+interface HistoryOptions {
+  member: number;
+  asOf?: string;
+}
+
+/** `platform history`: an auditor's timeline of one member's credential and scopes, read from the event log. */
+export function historyCommand(): Command {
+  return new Command('history')
+    .description("a member's credential and scope decisions as a timeline: who did what, when and why")
+    .requiredOption('--member <id>', 'the member id', parseId)
+    .option('--as-of <time>', 'ISO 8601 time with a zone: the timeline up to then, and the state at that instant', parseInstant)
+    .action((options: HistoryOptions) =>
+      withStores(async (stores) => {
+        // Usernames as the read models hold them now: nothing to wait for outside the API.
+        const names = new ActorNames(directoryOf(new ReadModels(stores.events, stores.documents, NOT_WAITING, NOT_WAITING, 0)));
+        const history = await credentialHistory(stores.events, names, options.member, options.asOf);
+        if (!history) {
+          throw new Error(`member ${options.member} never applied for a credential (or does not exist): there is no history (credential_not_found)`);
+        }
+        process.stdout.write(`${formatHistory(history)}\n`);
+      }),
+    );
+}
+
+function parseInstant(value: string): string {
+  const parsed = instantSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]!.message}.`);
+  return parsed.data;
+}
+
+function formatHistory(history: CredentialHistory): string {
+  const { member_id, username, events, as_of } = history;
+  const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
+  const rows = events.map((event) => [event.time, actorName(event.actor), whatHappened(event), event.reason ?? '']);
+  const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
+  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential).map(visible)] : [])].join('\n');
+}
+
+function actorName({ kind, id, username }: Actor): string {
+  if (kind === 'member' || kind === 'admin') return username === null ? `${kind} #${String(id)}` : `${kind} ${username} (#${String(id)})`;
+  return id === null ? kind : `${kind} ${String(id)}`;
+}
+
+function whatHappened({ type, data, invalid }: AuditEvent): string {
+  const said = describe(type, data);
+  return invalid === undefined ? said : `${said} [stored event invalid: ${invalid}]`;
+}
+
+function describe(type: string, data: Record<string, unknown>): string {
+  const scope = String(data.scope);
+  switch (type) {
+    case 'CredentialApplied':
+      return 'applied for API credentials';
+    case 'CredentialApproved':
+      return 'approved the application';
+    case 'CredentialRejected':
+      return 'rejected the application';
+    case 'CredentialClaimed':
+      return `claimed the credential, API id ${String(data.apiid)}`;
+    case 'KeyRotated':
+      return data.previous_key_valid_until
+        ? `rotated the key; the previous one stayed valid until ${String(data.previous_key_valid_until)}`
+        : 'rotated the key; the previous one stopped at once';
+    case 'CredentialRevoked':
+      return 'revoked the credential and its live scopes';
+    case 'ScopeRequested':
+      return `requested the scope ${scope}`;
+    case 'ScopeApproved':
+      return `approved the scope ${scope}`;
+    case 'ScopeRejected':
+      return `rejected the scope ${scope}`;
+    case 'ScopeRevoked':
+      return `revoked the scope ${scope}`;
+    default:
+      return type;
+  }
+}
+
+function stateLines(credential: CredentialDocument | null): string[] {
+  if (!credential) return ['  credential: none (not applied yet)'];
+  const why = credential.reject_reason ?? credential.revoke_reason;
+  const lines = [`  credential: ${credential.status}${credential.apiid ? `, API id ${credential.apiid}` : ''}${why ? ` (${why})` : ''}`];
+  for (const scope of credential.scopes) {
+    const scopeWhy = scope.reject_reason ?? scope.revoke_reason;
+    lines.push(`  scope ${scope.name}: ${scope.status}${scopeWhy ? ` (${scopeWhy})` : ''}`);
+  }
+  if (credential.scopes.length === 0) lines.push('  scopes: none');
+  return lines;
+}

@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import { CredentialDocument, credentialView } from '../credential/views';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { ReadModels } from '../shared/projections/read-models';
+import { ActorNames, directoryOf } from './actor-names';
+import { auditExport, ExportLine } from './export';
+import { credentialHistory, instantSchema } from '../credential/queries/history';
+import { EventStore, InvalidPosition, START } from '../stores/ports';
+import { exportLineSchema, historySchema } from './schemas';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { HttpError } from '../shared/http/envelope';
+import { memberParams } from '../shared/http/params';
+
+export interface AuditDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 10_000;
+const LIMIT_RULE = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
+
+const historyQuery = z.object({
+  as_of: instantSchema.optional().meta({ description: 'Replay up to this instant (ISO 8601 with a zone): the events until then and the state at that moment' }),
+});
+
+const exportQuery = z.object({
+  from: z
+    .string()
+    .min(1, 'from is a position from an earlier export; omit it to start at the beginning of the log')
+    .max(100, 'from is at most 100 characters')
+    .optional()
+    .meta({ description: 'Export the events after this position: the next of an earlier export; omitted, from the beginning' }),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, LIMIT_RULE)
+    .transform(Number)
+    .pipe(z.int().min(1, LIMIT_RULE).max(MAX_LIMIT, LIMIT_RULE))
+    .default(DEFAULT_LIMIT)
+    .meta({ description: `At most this many events, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when omitted` }),
+});
+
+/** The credential and scopes as the member's dashboard shows them. */
+const dashboardState = (credential: CredentialDocument | null) => ({ credential: credentialView(credential), scopes: credential?.scopes ?? [] });
+
+const auditor = { kind: 'admin', permission: 'audit.read' } as const;
+
+/** Export lines as newline-delimited JSON; a failure midway is logged and cuts the body short, without the end line. */
+async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGenerator<string> {
+  try {
+    for await (const line of lines) yield `${JSON.stringify(line)}\n`;
+  } catch (err) {
+    log.error({ err }, 'audit export failed midway');
+    throw err;
+  }
+}
+
+/** What auditors read (DESIGN §4): one credential's history and state at an instant, and the whole log. */
+export function auditEndpoints(deps: AuditDeps): Endpoint[] {
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/credentials/:member_id/history',
+      caller: auditor,
+      summary: "A member's credential and scope events in order; with as_of, the state at that instant",
+      params: memberParams,
+      query: historyQuery,
+      response: historySchema,
+      refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
+      handler: async (_ctx, { params: { member_id }, query: { as_of } }) => {
+        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), member_id, as_of);
+        if (!history) {
+          throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist): there is no history`);
+        }
+        const { as_of: replay, ...timeline } = history;
+        if (!replay) return { data: timeline };
+        return { data: { ...timeline, as_of: replay.instant, state: dashboardState(replay.credential) } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/audit/events',
+      caller: auditor,
+      summary: 'The global event log after a position, as newline-delimited JSON, streamed; the last line says where to resume',
+      query: exportQuery,
+      response: exportLineSchema,
+      raw: 'application/x-ndjson',
+      refusals: [{ status: 422, when: 'from is not a position of this event log' }],
+      handler: async (ctx, { query }) => {
+        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), query.from ?? START, query.limit).catch(
+          (err: unknown) => {
+            if (!(err instanceof InvalidPosition)) throw err;
+            throw new HttpError(422, 'invalid_position', 'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning');
+          },
+        );
+        ctx.type = 'application/x-ndjson';
+        ctx.body = Readable.from(ndjson(lines, ctx.state.log));
+      },
+    }),
+  ];
+}

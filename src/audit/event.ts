@@ -1,0 +1,77 @@
+import { decodeEvent, InvalidEvent } from '../shared/domain/events';
+import { ActorKind } from '../shared/domain/metadata';
+import { RecordedEvent } from '../stores/ports';
+
+/**
+ * Field names that hold a secret or what stands in for one: an API key's digest, a password's
+ * hash. Matched by name at any depth, so that a field added later under such a name stays out of
+ * every audit answer without anyone remembering this list.
+ */
+const SECRET_FIELD = /digest|hash|password|secret|apikey|api_key/i;
+
+/** The event's data with every secret field removed, at any depth. */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => !SECRET_FIELD.test(name))
+      .map(([name, field]) => [name, withoutSecrets(field)]),
+  );
+}
+
+export interface Actor {
+  kind: ActorKind;
+  id: number | string | null;
+  /** The member's or administrator's username; null for the system and the command line, or when unknown. */
+  username: string | null;
+}
+
+/** One event as auditors read it: where it is in the log, who did what when, why, and its data without secrets. */
+export interface AuditEvent {
+  position: string;
+  stream: string;
+  revision: number;
+  type: string;
+  time: string;
+  actor: Actor;
+  /** An administrator's stated reason, or the reason the event itself carries (a rejection's, a scope request's purpose). */
+  reason?: string;
+  data: Record<string, unknown>;
+  /** Why the stored event does not fit its schema, when it does not (its message never quotes a value). */
+  invalid?: string;
+}
+
+function reasonOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): string | undefined {
+  if (event.metadata.reason !== undefined) return event.metadata.reason;
+  return typeof event.data.reason === 'string' ? event.data.reason : undefined;
+}
+
+/**
+ * An event as auditors read it, in its current shape (upcast from the version it was written in).
+ * One that does not fit its schema is shown as stored, saying why: an audit trail has no gaps.
+ */
+export function auditEvent(stored: RecordedEvent, username: string | null): AuditEvent {
+  const { event, invalid } = decoded(stored);
+  const reason = reasonOf(event);
+  return {
+    position: event.position,
+    stream: event.stream,
+    revision: event.revision,
+    type: event.type,
+    time: event.metadata.time,
+    actor: { kind: event.metadata.actor.kind, id: event.metadata.actor.id, username },
+    ...(reason === undefined ? {} : { reason }),
+    data: withoutSecrets(event.data) as Record<string, unknown>,
+    ...(invalid === undefined ? {} : { invalid }),
+  };
+}
+
+function decoded(event: RecordedEvent): { event: RecordedEvent; invalid?: string } {
+  try {
+    return { event: decodeEvent(event) };
+  } catch (err) {
+    if (!(err instanceof InvalidEvent)) throw err;
+    return { event, invalid: err.message };
+  }
+}

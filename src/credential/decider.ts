@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { Decider, DomainError } from '../shared/domain/decider';
+import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
+import { assertReason } from '../shared/domain/reason';
+import { isScope } from './scopes';
+import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
+import { scopesAfter, ScopeStatus } from './scope-lifecycle';
+
+/**
+ * A member's API credential and its scopes: one stream per member (DESIGN §3).
+ *
+ *   none → pending (apply) → approved | rejected;  rejected → pending (apply again)
+ *   approved → active (claim, exactly once);  active → active (rotate);  active → revoked
+ *   revoked → pending (apply again: a new claim issues a new API id, no scope carries over)
+ *
+ * Scopes live on an active credential: requested one event per name, then approved, rejected or
+ * revoked each on its own. Revoking the credential revokes every scope still pending or approved.
+ */
+export const credentialStream = (memberId: number): string => `credential-${memberId}`;
+
+export const CREDENTIAL_STATUSES = ['none', 'pending', 'approved', 'rejected', 'active', 'revoked'] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+const memberIdSchema = z.int().min(1);
+
+export const credentialEventSchemas = {
+  CredentialApplied: z.object({ member_id: memberIdSchema, username: z.string() }),
+  CredentialApproved: z.object({ member_id: memberIdSchema }),
+  CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
+  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string() }),
+  KeyRotated: z.object({
+    member_id: memberIdSchema,
+    apiid: z.string(),
+    key_digest: z.string(),
+    previous_key_digest: z.string(),
+    /** Until when the previous key is still accepted; null when it stopped at once. */
+    previous_key_valid_until: z.string().nullable(),
+  }),
+  CredentialRevoked: z.object({ member_id: memberIdSchema, reason: z.string() }),
+  // Scope names stay plain strings here: a scope later removed from the registry must not make
+  // the credential streams that once held it unreadable.
+  ScopeRequested: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
+  ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+} satisfies EventSchemas;
+
+export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
+
+export const credentialUpcasters = {
+  // Version 1 is the rotation before grace periods existed: the previous key stopped being
+  // accepted at once, which version 2 says with a null previous_key_valid_until. Events stored
+  // before versions were recorded also read as version 1, and those may already hold the field.
+  KeyRotated: [(v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null })],
+} satisfies EventUpcasters;
+
+type Cmd<Type extends string, Data = object> = { type: Type; data: { member_id: number } & Data };
+
+export type CredentialCommand =
+  | Cmd<'ApplyCredential', { username: string }>
+  | Cmd<'ApproveCredential'>
+  | Cmd<'RejectCredential', { reason: string }>
+  | Cmd<'ClaimCredential', { apiid: string; key_digest: string }>
+  | Cmd<'RotateKey', { key_digest: string; grace_seconds: number; now: string }>
+  | Cmd<'RevokeCredential', { reason: string }>
+  | Cmd<'RequestScopes', { scopes: string[]; reason: string }>
+  | Cmd<'ApproveScope', { scope: string }>
+  | Cmd<'RejectScope', { scope: string; reason: string }>
+  | Cmd<'RevokeScope', { scope: string; reason: string }>;
+
+export interface CredentialState {
+  status: CredentialStatus;
+  apiid: string | null;
+  key_digest: string | null;
+  scopes: Record<string, ScopeStatus>;
+}
+
+const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {} };
+
+function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
+  const scopes = scopesAfter(state.scopes, event);
+  switch (event.type) {
+    case 'CredentialApplied':
+      return { ...initialState, status: 'pending', scopes };
+    case 'CredentialApproved':
+      return { ...state, status: 'approved' };
+    case 'CredentialRejected':
+      return { ...state, status: 'rejected' };
+    case 'CredentialClaimed':
+    case 'KeyRotated':
+      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest };
+    case 'CredentialRevoked':
+      return { ...state, status: 'revoked', scopes };
+    default:
+      return { ...state, scopes };
+  }
+}
+
+/** What a member can do next about a credential in each status, where there is something to do. */
+export type NextStep = 'apply' | 'claim' | 'list_scopes';
+
+const NEXT_STEP: Partial<Record<CredentialStatus, NextStep>> = { none: 'apply', approved: 'claim' };
+
+const WHAT_TO_DO: Record<CredentialStatus, string> = {
+  none: 'apply first',
+  pending: 'the application is waiting for an administrator',
+  approved: 'the application is approved: claim the credential',
+  rejected: 'the application was rejected: apply again',
+  active: 'the credential is active',
+  revoked: 'the credential was revoked: apply again',
+};
+
+function refuse(error: string, state: CredentialState, action: string): never {
+  throw new DomainError(error, `cannot ${action} a credential whose status is ${state.status}: ${WHAT_TO_DO[state.status]}`, NEXT_STEP[state.status]);
+}
+
+function requireStatus(state: CredentialState, wanted: CredentialStatus, error: string, action: string): void {
+  if (state.status !== wanted) refuse(error, state, action);
+}
+
+function assertKnownScope(scope: string): void {
+  if (!isScope(scope)) throw new DomainError('unknown_scope', `there is no scope "${scope}"`, 'list_scopes');
+}
+
+function decideScopeRequest(state: CredentialState, member_id: number, scopes: string[], reason: string): CredentialEvent[] {
+  requireStatus(state, 'active', 'credential_not_active', 'request scopes for');
+  assertReason(reason);
+  if (scopes.length === 0) throw new DomainError('no_scopes', 'name at least one scope');
+  const seen = new Set<string>();
+  for (const scope of scopes) {
+    assertKnownScope(scope);
+    if (seen.has(scope)) throw new DomainError('duplicate_scope', `the scope "${scope}" is named twice`);
+    seen.add(scope);
+    const status = state.scopes[scope];
+    if (status === 'pending' || status === 'approved') {
+      throw new DomainError('scope_already_requested', `the scope "${scope}" is already ${status}`);
+    }
+  }
+  return scopes.map((scope) => ({ type: 'ScopeRequested', data: { member_id, scope, reason: reason.trim() } }));
+}
+
+function decideScopeReview(state: CredentialState, command: Extract<CredentialCommand, { data: { scope: string } }>): CredentialEvent[] {
+  const { member_id, scope } = command.data;
+  assertKnownScope(scope);
+  requireStatus(state, 'active', 'credential_not_active', 'decide on a scope of');
+  const status = state.scopes[scope];
+  if (command.type === 'RevokeScope') {
+    if (status !== 'approved') {
+      throw new DomainError('scope_not_approved', `the scope "${scope}" is ${status ?? 'not requested'}: only an approved scope can be revoked`);
+    }
+    assertReason(command.data.reason);
+    return [{ type: 'ScopeRevoked', data: { member_id, scope, reason: command.data.reason.trim() } }];
+  }
+  if (status !== 'pending') {
+    throw new DomainError('scope_not_pending', `the scope "${scope}" is ${status ?? 'not requested'}: only a pending request can be decided`);
+  }
+  if (command.type === 'ApproveScope') return [{ type: 'ScopeApproved', data: { member_id, scope } }];
+  assertReason(command.data.reason);
+  return [{ type: 'ScopeRejected', data: { member_id, scope, reason: command.data.reason.trim() } }];
+}
+
+function rotate(state: CredentialState, command: Extract<CredentialCommand, { type: 'RotateKey' }>): CredentialEvent[] {
+  requireStatus(state, 'active', 'credential_not_active', 'rotate the key of');
+  const { member_id, key_digest, grace_seconds, now } = command.data;
+  if (!graceSecondsSchema.safeParse(grace_seconds).success) {
+    throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+  }
+  const until = previousKeyValidUntil(now, grace_seconds);
+  return [{
+    type: 'KeyRotated',
+    data: {
+      member_id,
+      apiid: state.apiid!,
+      key_digest,
+      previous_key_digest: state.key_digest!,
+      previous_key_valid_until: until,
+    },
+  }];
+}
+
+function decide(command: CredentialCommand, state: CredentialState): CredentialEvent[] {
+  const { member_id } = command.data;
+  switch (command.type) {
+    case 'ApplyCredential':
+      if (!['none', 'rejected', 'revoked'].includes(state.status)) refuse('credential_already_applied', state, 'apply for');
+      return [{ type: 'CredentialApplied', data: { member_id, username: command.data.username } }];
+    case 'ApproveCredential':
+      requireStatus(state, 'pending', 'credential_not_pending', 'approve');
+      return [{ type: 'CredentialApproved', data: { member_id } }];
+    case 'RejectCredential':
+      requireStatus(state, 'pending', 'credential_not_pending', 'reject');
+      assertReason(command.data.reason);
+      return [{ type: 'CredentialRejected', data: { member_id, reason: command.data.reason.trim() } }];
+    case 'ClaimCredential':
+      if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
+      requireStatus(state, 'approved', 'credential_not_approved', 'claim');
+      return [{ type: 'CredentialClaimed', data: { member_id, apiid: command.data.apiid, key_digest: command.data.key_digest } }];
+    case 'RotateKey':
+      return rotate(state, command);
+    case 'RevokeCredential':
+      requireStatus(state, 'active', 'credential_not_active', 'revoke');
+      assertReason(command.data.reason);
+      return [{ type: 'CredentialRevoked', data: { member_id, reason: command.data.reason.trim() } }];
+    case 'RequestScopes':
+      return decideScopeRequest(state, member_id, command.data.scopes, command.data.reason);
+    case 'ApproveScope':
+    case 'RejectScope':
+    case 'RevokeScope':
+      return decideScopeReview(state, command);
+  }
+}
+
+export const credentialDecider: Decider<CredentialCommand, CredentialEvent, CredentialState> = {
+  initialState,
+  evolve,
+  decide,
+};

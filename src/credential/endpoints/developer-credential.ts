@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { credentialSchema, credentialView, scopeSchema } from '../views';
+import { claimCredential, decideCredential, IssuedKey, rotateKey } from '../commands';
+import { graceSecondsSchema } from '../grace-period';
+import { SCOPE_STATUSES } from '../scope-lifecycle';
+import { reasonSchema } from '../../shared/domain/reason';
+import { SCOPE_NAMES, SCOPES } from '../scopes';
+import { ReadModels } from '../../shared/projections/read-models';
+import { EventStore } from '../../stores/ports';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
+import { memberOf } from '../../shared/http/guards';
+import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { withRouteHints } from './route-hints';
+import { credentialReads } from '../reads';
+import { sessionOf } from '../../shared/http/session';
+import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { emptyBody } from '../../shared/http/validate';
+
+export interface CredentialDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+const rotateSchema = z.strictObject({
+  grace_seconds: graceSecondsSchema.default(0),
+});
+
+const scopeRequestSchema = z.strictObject({
+  scopes: z
+    .array(z.string({ error: 'each scope must be a string' }), { error: 'scopes is required and must be an array of scope names' })
+    .min(1, 'name at least one scope')
+    .max(SCOPE_NAMES.length, `name at most ${SCOPE_NAMES.length} scopes`),
+  reason: reasonSchema,
+});
+
+function asMember(ctx: AppContext) {
+  const member = memberOf(ctx);
+  return { member, context: commandContext(ctx, { kind: 'member', id: member.id }) };
+}
+
+const issuedKeySchema = z
+  .object({
+    apiid: z.string().meta({ description: 'Send as X-API-ID' }),
+    apikey: z.string().meta({ description: 'Send as X-API-Key; shown this once, only its SHA-256 digest is kept' }),
+  })
+  .meta({ id: 'IssuedKey' });
+
+const rotatedKeySchema = issuedKeySchema
+  .extend({ previous_key_valid_until: z.iso.datetime().nullable().meta({ description: 'Until when the old key is still accepted' }) })
+  .meta({ id: 'RotatedKey' });
+
+const scopeOfferSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  status: z.enum(['none', ...SCOPE_STATUSES]),
+});
+
+const notActive: Refusal = { status: 422, when: 'the credential is not in a state that allows this (see the dashboard)' };
+
+/** The member's credential and scopes (specification §4.1, DESIGN §4). */
+export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
+  // The member's credential, once its read model holds the change just decided.
+  const credential = (member_id: number) => async ({ position }: Written) => reads.credential(member_id, position);
+
+  const untilKeyWorks = async <Issued extends IssuedKey>(issued: Issued) => {
+    await deps.readModels.untilKeyWorks(issued.position);
+    return issued;
+  };
+
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/developer/credential',
+      caller: { kind: 'member' },
+      summary: 'Apply for API credentials; an administrator reviews the application',
+      body: emptyBody,
+      response: credentialSchema,
+      refusals: [{ status: 422, when: 'an application is pending, approved or active already' }, concurrentChange],
+      handler: async (ctx) => {
+        const { member, context } = asMember(ctx);
+        const apply = () => withRouteHints(() => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context));
+        const applied = await decideThenRead(ctx, apply, credential(member.id));
+        return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/claim',
+      caller: { kind: 'member' },
+      summary: 'Claim the approved credential: the API id and the API key, shown this once',
+      body: emptyBody,
+      response: issuedKeySchema,
+      refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }, concurrentChange],
+      handler: async (ctx) => {
+        const { member, context } = asMember(ctx);
+        // The clear key is answered whatever the read models do: it waits at most for the key ring.
+        const issued = await decideThenRead(ctx, () => withRouteHints(() => claimCredential(deps.events, member.id, context)), untilKeyWorks);
+        return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/rotate',
+      caller: { kind: 'member' },
+      summary: 'Replace the API key; the old one is refused now or after grace_seconds',
+      body: rotateSchema,
+      response: rotatedKeySchema,
+      refusals: [notActive, concurrentChange],
+      handler: async (ctx, { body: { grace_seconds } }) => {
+        const { member, context } = asMember(ctx);
+        const issued = await decideThenRead(ctx, () => withRouteHints(() => rotateKey(deps.events, member.id, grace_seconds, context)), untilKeyWorks);
+        return {
+          data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
+          message: 'rotated: the new API key is shown this once, store it now',
+        };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/developer/scopes',
+      caller: { kind: 'member' },
+      summary: "Every scope, with its description and this member's status",
+      response: listOf(scopeOfferSchema),
+      handler: async (ctx) => {
+        const member = memberOf(ctx);
+        const credential = await reads.credential(member.id, sessionOf(ctx).position);
+        const list = SCOPE_NAMES.map((name) => ({
+          name,
+          description: SCOPES[name],
+          status: credential?.scopes.find((s) => s.name === name)?.status ?? ('none' as const),
+        }));
+        return { data: { list } };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/scopes',
+      caller: { kind: 'member' },
+      summary: 'Request scopes for the claimed credential, one request each, with the purpose of use',
+      body: scopeRequestSchema,
+      response: z.object({ scopes: z.array(scopeSchema) }),
+      refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }, concurrentChange],
+      handler: async (ctx, { body: { scopes, reason } }) => {
+        const { member, context } = asMember(ctx);
+        const request = () => withRouteHints(() => decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context));
+        const requested = await decideThenRead(ctx, request, credential(member.id));
+        return { data: { scopes: requested?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { applicationSchema, applicationView, scopeRequestSchema } from '../views';
+import { decideCredential } from '../commands';
+import { credentialReads } from '../reads';
+import { CredentialCommand } from '../decider';
+import { reasonSchema } from '../../shared/domain/reason';
+import { ReadModels, written } from '../../shared/projections/read-models';
+import { EventStore, Scalar } from '../../stores/ports';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
+import { adminOf } from '../../shared/http/guards';
+import { memberParams, memberScopeParams } from '../../shared/http/params';
+import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { emptyBody } from '../../shared/http/validate';
+
+export interface ReviewDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+const reasonBody = z.strictObject({ reason: reasonSchema });
+
+// The statuses a listing filters by are those its documents hold.
+const statusQuery = (statuses: readonly string[]) =>
+  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional() });
+
+const credentialStatusQuery = statusQuery(applicationSchema.shape.status.options);
+const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
+
+const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
+
+/** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
+function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
+  return () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+}
+
+const review = { kind: 'admin', permission: 'credential.review' } as const;
+
+/** The administrators' review of credential applications and scope requests (DESIGN §4). */
+export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
+  // What a decision answers: the application or scope request it changed, once its read model holds the change.
+  const application = (member_id: number, message: string) => async ({ position }: Written) => ({
+    data: applicationView(written(await reads.credential(member_id, position))),
+    message,
+  });
+  const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
+    data: written(await reads.scopeRequest(member_id, scope, position)),
+    message,
+  });
+  const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
+
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/credentials',
+      caller: review,
+      summary: 'List credential applications, optionally by status',
+      query: credentialStatusQuery,
+      response: listOf(applicationSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: (await reads.credentials(filter(query.status))).map(applicationView) } }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/approve',
+      caller: review,
+      summary: "Approve a member's credential application",
+      params: memberParams,
+      body: emptyBody,
+      response: applicationSchema,
+      refusals: [wrongState('application'), concurrentChange],
+      handler: async (ctx, { params: { member_id } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/reject',
+      caller: review,
+      summary: "Reject a member's credential application, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('application'), concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/revoke',
+      caller: review,
+      summary: "Revoke a member's active credential and its scopes, with the reason",
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState('credential'), concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/scope-requests',
+      caller: review,
+      summary: 'List scope requests, optionally by status',
+      query: scopeStatusQuery,
+      response: listOf(scopeRequestSchema),
+      handler: async (_ctx, { query }) => ({ data: { list: await reads.scopeRequests(filter(query.status)) } }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/approve',
+      caller: review,
+      summary: "Approve one scope of a member's credential",
+      params: memberScopeParams,
+      body: emptyBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/reject',
+      caller: review,
+      summary: "Reject one scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/scopes/:scope/revoke',
+      caller: review,
+      summary: "Revoke one approved scope of a member's credential, with the reason",
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+import { CredentialEvent } from '../decider';
+import { AcceptedKey, stillInGrace } from '../grace-period';
+import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
+import { Recorded } from '../../shared/domain/events';
+import { Projection } from '../../shared/projections/projection';
+
+/** What the open API checks a partner call against: no clear key, ever. */
+export interface ApiKeyDocument {
+  member_id: number;
+  apiid: string;
+  revoked: boolean;
+  keys: AcceptedKey[];
+  /** Scopes approved and not revoked. */
+  scopes: string[];
+}
+
+/** The approved scopes after a credential event, by the scope lifecycle (a scope not listed is not approved). */
+function approvedAfter(approved: string[], event: Recorded<CredentialEvent>): string[] {
+  const named = scopeNamed(event);
+  const names = named === undefined || approved.includes(named) ? approved : [...approved, named];
+  return names.filter((name) => scopeStatusAfter(name, approved.includes(name) ? 'approved' : undefined, event) === 'approved');
+}
+
+/** Claimed credentials by member, found by API id: the source of every instance's in-memory key ring. */
+export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
+  name: 'api_keys',
+  version: 1,
+  collection: { name: 'api_keys', indexes: ['apiid'] },
+  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked'],
+  documentIds: (event) => [String(event.data.member_id)],
+
+  evolve(doc, event) {
+    switch (event.type) {
+      case 'CredentialClaimed':
+        return {
+          member_id: event.data.member_id,
+          apiid: event.data.apiid,
+          revoked: false,
+          keys: [{ digest: event.data.key_digest, valid_until: null }],
+          scopes: [],
+        };
+      // A new application: the claimed key stops, until a new claim issues another.
+      case 'CredentialApplied':
+        return null;
+      default:
+        if (!doc) return null;
+    }
+    switch (event.type) {
+      case 'KeyRotated': {
+        const previous = event.data.previous_key_valid_until
+          ? [{ digest: event.data.previous_key_digest, valid_until: event.data.previous_key_valid_until }]
+          : [];
+        const current = { digest: event.data.key_digest, valid_until: null };
+        return { ...doc, keys: [current, ...previous, ...stillInGrace(doc.keys, event.metadata.time)] };
+      }
+      case 'CredentialRevoked':
+        return { ...doc, revoked: true, scopes: approvedAfter(doc.scopes, event) };
+      default:
+        return { ...doc, scopes: approvedAfter(doc.scopes, event) };
+    }
+  },
+};

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { CREDENTIAL_STATUSES } from './decider';
+import { SCOPE_STATUSES } from './scope-lifecycle';
+
+/**
+ * The credential's views, one zod schema each: the read model's document type, the empty state
+ * and the response schemas of the contract all derive from it, so they cannot drift apart.
+ */
+const instant = z.iso.datetime();
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+export const credentialStatusSchema = z.enum(CREDENTIAL_STATUSES);
+export const scopeStatusSchema = z.enum(SCOPE_STATUSES);
+
+// A string, not the registry's enum: decisions on a scope later retired stay readable.
+const scopeName = z.string().meta({ description: 'Scope name, e.g. addons.read' });
+
+const scopeReviewFields = {
+  status: scopeStatusSchema,
+  reason: z.string().meta({ description: "The member's purpose of use" }),
+  requested_at: instant,
+  reviewed_at: nullable(instant),
+  reject_reason: nullable(z.string()),
+  revoked_at: nullable(instant),
+  revoke_reason: nullable(z.string()),
+};
+
+/** One scope of the member's credential, as the dashboard shows it. */
+export const scopeSchema = z.object({ name: scopeName, ...scopeReviewFields }).meta({ id: 'Scope' });
+export type ScopeView = z.infer<typeof scopeSchema>;
+
+/** One scope request, as administrators review it: the scope_requests read model's document. */
+export const scopeRequestSchema = z
+  .object({ member_id: z.int().min(1), scope: scopeName, ...scopeReviewFields })
+  .meta({ id: 'ScopeRequest' });
+export type ScopeRequestDocument = z.infer<typeof scopeRequestSchema>;
+
+/** A member's credential application with its scopes: the credentials read model's document. */
+const credentialDocumentSchema = z.object({
+  member_id: z.int().min(1),
+  username: z.string(),
+  status: credentialStatusSchema.exclude(['none']),
+  apiid: nullable(z.string()),
+  // Nullable in the contract, where the dashboard shows a member who never applied.
+  applied_at: nullable(instant),
+  reviewed_at: nullable(instant),
+  reject_reason: nullable(z.string()),
+  claimed_at: nullable(instant),
+  key_rotated_at: nullable(instant),
+  revoked_at: nullable(instant),
+  revoke_reason: nullable(z.string()),
+  scopes: z.array(scopeSchema),
+});
+export type CredentialDocument = z.infer<typeof credentialDocumentSchema>;
+
+/** A credential application, as administrators review it: the document without its scopes, listed apart. */
+export const applicationSchema = credentialDocumentSchema.omit({ scopes: true }).meta({ id: 'CredentialApplication' });
+
+/** The member's own credential, as the dashboard shows it: `none` before the first application. */
+export const credentialSchema = credentialDocumentSchema
+  .omit({ member_id: true, username: true, scopes: true })
+  .extend({ status: credentialStatusSchema })
+  .meta({ id: 'Credential' });
+export type CredentialView = z.infer<typeof credentialSchema>;
+
+/** A new application: no review, no key, no revocation yet. */
+export const NOTHING_DECIDED = {
+  apiid: null,
+  reviewed_at: null,
+  reject_reason: null,
+  claimed_at: null,
+  key_rotated_at: null,
+  revoked_at: null,
+  revoke_reason: null,
+} as const satisfies Partial<CredentialView>;
+
+/** The dashboard before any application. */
+const NO_CREDENTIAL: CredentialView = { status: 'none', applied_at: null, ...NOTHING_DECIDED };
+
+/** A credential as the member's dashboard shows it. */
+export function credentialView(doc: CredentialDocument | null): CredentialView {
+  if (!doc) return NO_CREDENTIAL;
+  const { member_id: _member, username: _username, scopes: _scopes, ...view } = doc;
+  return view;
+}
+
+/** An application as the administrators' list shows it: who, and where it stands. */
+export function applicationView(doc: CredentialDocument): z.infer<typeof applicationSchema> {
+  const { scopes: _scopes, ...view } = doc;
+  return view;
+}

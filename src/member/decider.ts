@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { Decider, DomainError } from '../shared/domain/decider';
+import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { normaliseUsername } from './fields';
+
+/**
+ * A developer member. Its stream is named after the normalised username, so the event store's
+ * `no_stream` check on the first append is what makes usernames unique, case-insensitively.
+ */
+export function memberStream(username: string): string {
+  return `member-${normaliseUsername(username)}`;
+}
+
+const memberProfileSchema = z.object({
+  member_id: z.int().min(1),
+  username: z.string(),
+  nickname: z.string().nullable(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  /** Self-describing PHC string (algorithm and parameters included), never the password. */
+  password_hash: z.string(),
+});
+
+export type MemberProfile = z.infer<typeof memberProfileSchema>;
+
+export const memberEventSchemas = { MemberRegistered: memberProfileSchema } satisfies EventSchemas;
+
+export type MemberEvent = EventOf<typeof memberEventSchemas>;
+
+export type RegisterMember = { type: 'RegisterMember'; data: MemberProfile };
+export type MemberCommand = RegisterMember;
+
+export type MemberState = { status: 'none' } | ({ status: 'registered' } & MemberProfile);
+
+export function assertUsernameAvailable(state: MemberState, username: string): void {
+  if (state.status === 'registered') {
+    throw new DomainError('username_taken', `the username "${username}" is already registered: choose another one`);
+  }
+}
+
+export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
+  initialState: { status: 'none' },
+
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'MemberRegistered':
+        return { status: 'registered', ...event.data };
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterMember': {
+        const { member_id, username, password_hash } = command.data;
+        assertUsernameAvailable(state, username);
+        if (!Number.isSafeInteger(member_id) || member_id < 1) {
+          throw new DomainError('invalid_member_id', 'member ids are positive integers');
+        }
+        if (!password_hash.startsWith('$argon2id$')) {
+          throw new DomainError('invalid_password_hash', 'a member is registered with an Argon2id hash only');
+        }
+        return [{ type: 'MemberRegistered', data: command.data }];
+      }
+    }
+  },
+};

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
+import { loginMember } from './login';
+import { memberReads } from './reads';
+import { credentialReads } from '../credential/reads';
+import { PasswordHasher } from './passwords';
+import { registerMember } from './register';
+import { loginSchema, registrationSchema } from './fields';
+import { ReadModels } from '../shared/projections/read-models';
+import { EventStore } from '../stores/ports';
+import { tooManyRegistrations } from '../shared/http/address-limits';
+import { commandContext } from '../shared/http/command-context';
+import { AppContext } from '../shared/http/context';
+import { passwordWorkBusy } from './password-work';
+import { decideThenRead } from '../shared/http/read-your-writes';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
+import { HttpError } from '../shared/http/envelope';
+import { memberOf } from '../shared/http/guards';
+import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../shared/http/session';
+import { concurrentChange, wrongPassword } from '../shared/http/schemas';
+import { emptyBody } from '../shared/http/validate';
+
+export interface DeveloperDeps {
+  events: EventStore;
+  hasher: PasswordHasher;
+  /** Refuses (429) a client address that registered too many members lately. */
+  admitRegistration(ctx: AppContext): Promise<void>;
+  readModels: ReadModels;
+}
+
+const memberSchema = z
+  .object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable(), email: z.string().nullable(), mobile: z.string().nullable() })
+  .meta({ id: 'Member' });
+
+const dashboardSchema = z
+  .object({ member: memberSchema, credential: credentialSchema, scopes: z.array(scopeSchema) })
+  .meta({ id: 'Dashboard' });
+
+/** The member half of the developer center (specification §4.1): session, account, dashboard. */
+export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
+  return [
+    csrfTokenEndpoint('/developer/session'),
+    endpoint({
+      method: 'POST',
+      path: '/developer/register',
+      caller: { kind: 'anyone' },
+      summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
+      body: registrationSchema,
+      response: z.object({ id: z.int().min(1), username: z.string() }),
+      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange, tooManyRegistrations, passwordWorkBusy],
+      handler: async (ctx, { body }) => {
+        await deps.admitRegistration(ctx);
+        // The session is renewed first, so the position goes into the new one; the answer is the
+        // decision's own data, with no read model to wait for.
+        const register = async () => {
+          const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
+          await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
+          return registered;
+        };
+        const registered = await decideThenRead(ctx, register, async (decided) => decided);
+        return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/login',
+      caller: { kind: 'anyone' },
+      summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
+      body: loginSchema,
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
+      refusals: [wrongPassword, passwordWorkBusy],
+      login: 'member',
+      handler: async (ctx, { body: { username, password } }) => {
+        const member = await loginMember(deps.events, deps.hasher, username, password);
+        await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
+        rememberPosition(ctx, member.position);
+        return { data: { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, message: 'logged in' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/logout',
+      caller: { kind: 'member' },
+      summary: 'Log the member out of this session (a new session id and a new CSRF token); an administrator logged into it stays',
+      body: emptyBody,
+      response: z.null(),
+      handler: async (ctx) => {
+        await logOutOfSession(ctx, 'member');
+        return { data: null, message: 'logged out' };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/developer/dashboard',
+      caller: { kind: 'member' },
+      summary: "The member's account, credential and scopes",
+      response: dashboardSchema,
+      handler: async (ctx) => {
+        const identity = memberOf(ctx);
+        const after = sessionOf(ctx).position;
+        const member = await memberReads(deps.readModels).member(identity.id, after);
+        if (!member) {
+          delete sessionOf(ctx).member;
+          throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
+        }
+        const credential = await credentialReads(deps.readModels).credential(identity.id, after);
+        return {
+          data: {
+            member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },
+            credential: credentialView(credential),
+            scopes: credential?.scopes ?? [],
+          },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,41 @@
+import { fold } from '../shared/domain/decider';
+import { memberDecider, memberStream, MemberEvent } from './decider';
+import { EventStore } from '../stores/ports';
+import { AuthenticationFailed } from '../shared/commands/errors';
+import { loadStream } from '../shared/commands/handle';
+import { PasswordHasher } from './passwords';
+
+export interface LoggedIn {
+  member_id: number;
+  username: string;
+  nickname: string | null;
+  /** Position of the member's last event, for the session's next read to wait on. */
+  position: string;
+}
+
+/**
+ * Checks a member's password against the member's own stream (not a read model), so a member
+ * can log in the moment registration answers. Unknown user and wrong password look the same.
+ */
+export async function loginMember(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  password: string,
+): Promise<LoggedIn> {
+  const events = await loadStream<MemberEvent>(store, memberStream(username));
+  const state = fold(memberDecider, events);
+  const valid =
+    state.status === 'registered'
+      ? await hasher.verify(state.password_hash, password)
+      : await hasher.verifyNothing(password);
+  if (!valid || state.status !== 'registered') {
+    throw new AuthenticationFailed();
+  }
+  return {
+    member_id: state.member_id,
+    username: state.username,
+    nickname: state.nickname,
+    position: events[events.length - 1]!.position,
+  };
+}

@@ -1,0 +1,82 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Decider, DomainEvent, fold } from '../domain/decider';
+import { decodeEvent } from '../domain/events';
+import { EventStore, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
+import { CommandContext, toNewEvents } from './context';
+import { ConcurrencyConflict } from './errors';
+
+const ATTEMPTS = 8;
+
+/**
+ * Load, decide, append with the expected revision; on a concurrent write, do it all again
+ * against the new state. `decide` may throw a DomainError, which appends nothing. Answers the
+ * events appended and the global position of the last one (null when none was): what a reader
+ * waits for.
+ */
+export function handle<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  ctx: CommandContext,
+): Promise<Decision<Event>> {
+  return retryOnConflict(stream, ATTEMPTS, async () => {
+    const recorded = await loadStream<Event>(store, stream);
+    const events = decider.decide(command, fold(decider, recorded));
+    if (events.length === 0) return { events, position: null };
+    const expected = recorded.length === 0 ? 'no_stream' : recorded.length - 1;
+    return { events, position: (await store.append(stream, toNewEvents(events, ctx), expected)).position };
+  });
+}
+
+/** A stored event as an aggregate folds it: its own event type, in the current shape. */
+export type Loaded<Event extends DomainEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
+
+/**
+ * Reads a stream for folding: every event upcast to its current version and validated, so a
+ * stored event the aggregate cannot fold stops the command with InvalidEvent.
+ */
+export async function loadStream<Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  options?: ReadStreamOptions,
+): Promise<Loaded<Event>[]> {
+  return (await store.readStream(stream, options)).map(decodeEvent) as unknown as Loaded<Event>[];
+}
+
+export interface Decision<Event> {
+  events: Event[];
+  position: string | null;
+}
+
+/**
+ * Runs a read-then-append attempt again, after a jittered pause, each time another writer got to
+ * the stream first; after `attempts` losses it gives up with ConcurrencyConflict.
+ */
+export async function retryOnConflict<T>(stream: string, attempts: number, attempt: () => Promise<T>): Promise<T> {
+  for (let lost = 1; ; lost++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersion)) throw err;
+      if (lost >= attempts) throw new ConcurrencyConflict(stream);
+      // Jittered so that writers that collided do not collide again in lock-step.
+      await sleep(Math.random() * Math.min(50, 2 ** lost));
+    }
+  }
+}
+
+/**
+ * Creates an aggregate's stream: decides against the initial state and appends with `no_stream`.
+ * A stream that already exists raises WrongExpectedVersion, for the caller to settle.
+ */
+export async function createStream<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  ctx: CommandContext,
+): Promise<string> {
+  const events = decider.decide(command, decider.initialState);
+  return (await store.append(stream, toNewEvents(events, ctx), 'no_stream')).position;
+}

@@ -1,0 +1,36 @@
+/**
+ * The decider pattern: an aggregate is its initial state, a pure `evolve` that folds one event
+ * into the state, and a pure `decide` that answers a command with new events or a DomainError.
+ * Time, ids and secrets arrive on the command, never from inside the domain.
+ */
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+export interface Decider<Command, Event extends DomainEvent, State> {
+  initialState: State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+}
+
+/** A rule of the domain refused the command; nothing is appended. */
+export class DomainError extends Error {
+  constructor(
+    /** Stable snake_case reason, sent to clients as data.error. */
+    readonly error: string,
+    message: string,
+    /** What the caller can do next, in the domain's words; an HTTP endpoint may add where to do it. */
+    readonly next?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function fold<Event extends DomainEvent, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+  events: Event[],
+): State {
+  return events.reduce(decider.evolve, decider.initialState);
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { RecordedEvent } from '../../stores/ports';
+import type { EventMetadata } from './metadata';
+import { addonEventSchemas } from '../../addon/decider';
+import { adminEventSchemas } from '../../access/admin';
+import { credentialEventSchemas, credentialUpcasters } from '../../credential/decider';
+import type { DomainEvent } from './decider';
+import { memberEventSchemas } from '../../member/decider';
+import { memberGroupEventSchemas } from '../../access/member-group';
+import { roleGroupEventSchemas } from '../../access/role-group';
+import { sequenceEventSchemas } from './sequences';
+
+/**
+ * Every event the service appends, by type: the zod schema of its `data` in the current version,
+ * and the upcasters that bring older versions up to it. Events are checked when they are read,
+ * not only when they are decided, so that a stored event the code cannot fold stops a command or
+ * a projection with a clear error instead of turning into a wrong state.
+ */
+
+/** An aggregate's events: type → schema of `data`. Each aggregate file exports one. */
+export type EventSchemas = Record<string, z.ZodObject>;
+
+/** The events of an aggregate as a union of `{ type, data }`, typed from its schemas so the two cannot drift. */
+export type EventOf<Schemas extends EventSchemas> = {
+  [Type in keyof Schemas & string]: DomainEvent<Type, z.infer<Schemas[Type]>>;
+}[keyof Schemas & string];
+
+/** An event of an aggregate as it was stored: its own type and data, plus where and when. */
+export type Recorded<Event extends DomainEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
+
+/** The event types of an aggregate, from its schemas. */
+export function typesOf<Schemas extends EventSchemas>(schemas: Schemas): (keyof Schemas & string)[] {
+  return Object.keys(schemas);
+}
+
+/** Turns the data of one version of an event into the data of the next. */
+export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/** Per type, upcasters[i] turns version i + 1 into version i + 2; the last one's output is current. */
+export type EventUpcasters = Record<string, Upcaster[]>;
+
+const EVENT_SCHEMAS: EventSchemas = {
+  ...memberEventSchemas,
+  ...credentialEventSchemas,
+  ...adminEventSchemas,
+  ...roleGroupEventSchemas,
+  ...memberGroupEventSchemas,
+  ...addonEventSchemas,
+  ...sequenceEventSchemas,
+  // The marker that first-start seeding finished (src/access/seed.ts); no aggregate folds it.
+  PlatformSeeded: z.object({}),
+};
+
+const UPCASTERS: EventUpcasters = { ...credentialUpcasters };
+
+export const eventMetadataSchema = z.object({
+  actor: z.object({
+    kind: z.enum(['member', 'admin', 'system', 'cli']),
+    id: z.union([z.number(), z.string(), z.null()]),
+  }),
+  request_id: z.string(),
+  time: z.iso.datetime(),
+  reason: z.string().optional(),
+  schema_version: z.int().min(1).optional(),
+});
+
+// Compile-time: the schema describes exactly the metadata the store ports declare.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+type _MetadataMatchesPorts = Assert<Same<z.infer<typeof eventMetadataSchema>, EventMetadata>>;
+
+/** Every event type the service knows. */
+export const KNOWN_EVENT_TYPES: readonly string[] = Object.keys(EVENT_SCHEMAS);
+
+function isKnownEvent(type: string): boolean {
+  return Object.hasOwn(EVENT_SCHEMAS, type);
+}
+
+/** The version new events of this type are appended with. */
+export function schemaVersion(type: string): number {
+  if (!isKnownEvent(type)) throw new Error(`no schema for event type ${type}: add it to the registry in src/shared/domain/events.ts`);
+  return (UPCASTERS[type]?.length ?? 0) + 1;
+}
+
+export interface EventIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** A stored event that does not fit its schema, or whose type the code does not know. */
+export class InvalidEvent extends Error {
+  readonly type: string;
+  readonly stream: string;
+  readonly position: string;
+
+  constructor(
+    event: Pick<RecordedEvent, 'type' | 'stream' | 'revision' | 'position'>,
+    readonly issues: EventIssue[],
+  ) {
+    // Paths and zod's messages only: they never quote the value, so no digest can leak here.
+    const listed = issues.map((i) => `${i.path.map(String).join('.') || '(event)'}: ${i.message}`).join('; ');
+    super(`event ${event.type} #${event.revision} of ${event.stream} at position ${event.position} is invalid: ${listed}`);
+    this.name = 'InvalidEvent';
+    this.type = event.type;
+    this.stream = event.stream;
+    this.position = event.position;
+  }
+}
+
+const under = (prefix: string, issues: z.core.$ZodIssue[]): EventIssue[] =>
+  issues.map((issue) => ({ path: [prefix, ...issue.path], message: issue.message }));
+
+/**
+ * A stored event in the current shape: its data upcast from the version it was written in
+ * (`metadata.schema_version`, absent = 1), then validated. Throws InvalidEvent otherwise.
+ */
+export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
+  if (!isKnownEvent(recorded.type)) {
+    throw new InvalidEvent(recorded, [{ path: ['type'], message: 'no event of this type is known to this version of the service' }]);
+  }
+  const metadata = eventMetadataSchema.safeParse(recorded.metadata);
+  if (!metadata.success) throw new InvalidEvent(recorded, under('metadata', metadata.error.issues));
+
+  const upcasters = UPCASTERS[recorded.type] ?? [];
+  const written = metadata.data.schema_version ?? 1;
+  const current = upcasters.length + 1;
+  if (written > current) {
+    throw new InvalidEvent(recorded, [{ path: ['metadata', 'schema_version'], message: `version ${written} is newer than this service knows (${current})` }]);
+  }
+  const upcast = upcasters.slice(written - 1).reduce((data, up) => up(data), recorded.data);
+  const data = EVENT_SCHEMAS[recorded.type]!.safeParse(upcast);
+  if (!data.success) throw new InvalidEvent(recorded, under('data', data.error.issues));
+  return { ...recorded, data: data.data, metadata: { ...metadata.data, schema_version: current } };
+}

@@ -1,0 +1,13 @@
+/** Who acts: a member, an administrator, the service itself (seeding) or an operator at the command line. */
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+
+export interface EventMetadata {
+  actor: { kind: ActorKind; id: number | string | null };
+  request_id: string;
+  /** ISO-8601 instant the command was decided at. */
+  time: string;
+  /** Reason given with an administrator's decision. */
+  reason?: string;
+  /** Version of the event's data shape (events.ts); absent on events written before versions: 1. */
+  schema_version?: number;
+}

@@ -1,0 +1,29 @@
+import { Settings } from '../../config';
+import { LimitPolicy, RateLimiter } from '../../stores/ports';
+import type { Refusal } from './endpoints';
+import { tooManyRequests } from './too-many-requests';
+
+/** Registrations per client address: each one stores a member and costs a password hash. */
+export function registrationPolicy(settings: Settings): LimitPolicy {
+  return { name: 'registration', points: settings.REGISTRATION_LIMIT, windowSeconds: settings.REGISTRATION_WINDOW_SECONDS, blockSeconds: 0 };
+}
+
+/** New sessions without an identity per client address: each is a stored row until it expires. */
+export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
+  return { name: 'anonymous-session', points: settings.ANONYMOUS_SESSION_LIMIT, windowSeconds: Math.ceil(settings.SESSION_ANONYMOUS_MINUTES * 60), blockSeconds: 0 };
+}
+
+export const tooManyRegistrations: Refusal = { status: 429, when: 'this client address registered too many members in the window; retry after Retry-After' };
+
+export const tooManySessions: Refusal = {
+  status: 429,
+  when: 'this client address opened too many new sessions without signing in lately; retry after Retry-After',
+};
+
+/** Counts one attempt of the client's address; over the limit, 429 with Retry-After. */
+export function perAddress(limiter: RateLimiter, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
+  return async (ctx) => {
+    const allowance = await limiter.consume(ctx.ip);
+    if (!allowance.allowed) throw tooManyRequests(error, why, allowance.resetMs);
+  };
+}

@@ -1,0 +1,116 @@
+import Router from '@koa/router';
+import { Middleware } from 'koa';
+import { z } from 'zod';
+import { Permission } from '../../access/permissions';
+import { ScopeName } from '../../credential/scopes';
+import { AppContext, AppState } from './context';
+import { respond } from './envelope';
+import { requireCsrf } from './session';
+import { parse } from './validate';
+
+/** Who may call an endpoint (specification §5). */
+export type Caller =
+  | { kind: 'anyone' }
+  | { kind: 'member' }
+  | { kind: 'admin'; permission?: Permission }
+  | { kind: 'partner'; scope: ScopeName };
+
+/** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
+export type LoginRealm = 'member' | 'admin';
+
+/** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
+export interface Refusal {
+  status: 401 | 404 | 409 | 422 | 429 | 503;
+  /** When the refusal happens, for the contract. */
+  when: string;
+}
+
+/** What a handler answers: the envelope's data, and a message for people. */
+export interface Answer<Data> {
+  data: Data;
+  message?: string;
+}
+
+export interface Input<Params, Query, Body> {
+  params: Params;
+  query: Query;
+  body: Body;
+}
+
+type AnyObject = z.ZodObject;
+
+/**
+ * An endpoint as data: the route, who may call it, the zod schemas of what it takes and answers,
+ * and its handler. Mounting validates with those schemas and the OpenAPI document is generated
+ * from them, so the contract and the code cannot drift apart.
+ */
+export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT';
+  /** Koa path under /api/v1, with :parameters. */
+  path: string;
+  caller: Caller;
+  summary: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  /** The JSON body; endpoints that take none declare `emptyBody` (specification §4.3.9). */
+  body?: B;
+  /** The envelope's data on success, or the whole body when `raw`. */
+  response: R;
+  /** Answered without the envelope, in this media type; the handler sets ctx.body itself. */
+  raw?: 'application/json' | 'application/x-ndjson';
+  refusals?: Refusal[];
+  /** Marks the login of members or administrators, whose failures are rate-limited. */
+  login?: LoginRealm;
+  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
+}
+
+export type Endpoint = EndpointSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>;
+
+/** Declares an endpoint, typing its handler's input and answer from its schemas. */
+export function endpoint<P extends AnyObject = z.ZodObject<Record<string, never>>, Q extends AnyObject = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(
+  spec: EndpointSpec<P, Q, B, R>,
+): Endpoint {
+  return spec as unknown as Endpoint;
+}
+
+export interface Guards {
+  member: Middleware<AppState>;
+  admin(permission?: Permission): Middleware<AppState>;
+  partner(scope: ScopeName): Middleware<AppState>;
+  login(realm: LoginRealm): Middleware<AppState>;
+}
+
+function paramsOf(ctx: AppContext): Record<string, string> {
+  return (ctx as AppContext & { params?: Record<string, string> }).params ?? {};
+}
+
+/** Validates the input with the endpoint's schemas, after the caller was admitted, then answers in the envelope. */
+function answering(endpoint: Endpoint): Middleware<AppState> {
+  return async (ctx) => {
+    const input = {
+      params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter') : {},
+      query: endpoint.query ? parse(endpoint.query, ctx.query) : {},
+      body: endpoint.body ? parse(endpoint.body, ctx.request.body) : undefined,
+    };
+    const answer = await endpoint.handler(ctx, input);
+    if (answer) respond(ctx, answer.data, answer.message);
+  };
+}
+
+/**
+ * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
+ * every write checks the CSRF token first, then the caller's identity and permission or scope,
+ * then a login's failure count, then the input against the declared schemas.
+ */
+export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards): void {
+  for (const endpoint of endpoints) {
+    const { method, path, caller } = endpoint;
+    const checks: Middleware<AppState>[] = method === 'GET' ? [] : [requireCsrf];
+    if (caller.kind === 'member') checks.push(guards.member);
+    if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
+    if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
+    if (endpoint.login) checks.push(guards.login(endpoint.login));
+    router.register(path, [method], [...checks, answering(endpoint)]);
+  }
+}

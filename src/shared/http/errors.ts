@@ -1,0 +1,70 @@
+import { Middleware } from 'koa';
+import { DomainError } from '../domain/decider';
+import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
+import { apiKeysProjection } from '../../credential/projections/api-keys';
+import { ProjectionLag } from '../projections/lag';
+import { ReplicaUnavailable } from '../projections/replica';
+import { AppState } from './context';
+import { Envelope, HttpError } from './envelope';
+
+/** Turns anything thrown below into the envelope; a 500 says nothing about internals. */
+export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
+  try {
+    await next();
+    if (ctx.body === undefined && ctx.status === 404) {
+      throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
+    }
+  } catch (err) {
+    const refusal = toHttpError(err);
+    if (refusal.status >= 500 && refusal.error === 'internal_error') {
+      ctx.state.log.error({ err }, 'request failed');
+    }
+    ctx.status = refusal.status;
+    for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
+    const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
+    ctx.body = { code: refusal.status, message: refusal.message, data } satisfies Envelope;
+  }
+};
+
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return new HttpError(422, err.error, err.message);
+  if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);
+  if (err instanceof ConcurrencyConflict) {
+    return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
+  }
+  if (err instanceof ReplicaUnavailable) {
+    const [error, what] =
+      err.projection === apiKeysProjection.name
+        ? ['credentials_unavailable', 'credentials cannot be checked']
+        : ['read_model_unavailable', `the ${err.projection} read model cannot be read`];
+    return new HttpError(503, error, `${what} right now: retry in a moment`, undefined, { 'Retry-After': '1' });
+  }
+  if (err instanceof ProjectionLag) {
+    return new HttpError(503, 'read_model_lagging', 'the read models are catching up: retry in a moment', undefined, {
+      'Retry-After': '1',
+    });
+  }
+  return fromBodyParser(err) ?? new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs');
+}
+
+/** koa-bodyparser (through co-body and raw-body) reports with an HTTP status on the error. */
+function fromBodyParser(err: unknown): HttpError | null {
+  const status = (err as { status?: unknown } | null)?.status;
+  const type = (err as { type?: unknown } | null)?.type;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (status === 413 || type === 'entity.too.large') {
+    return new HttpError(413, 'payload_too_large', 'the request body is too large');
+  }
+  if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return new HttpError(415, 'unsupported_media_type', 'send the body as application/json in UTF-8');
+  }
+  // zlib refused a body sent with Content-Encoding gzip or deflate (Z_*), or its Brotli decoder one sent as br (ERR__ERROR_*).
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
+    return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
+  }
+  if (status === 400) {
+    return new HttpError(422, 'malformed_json', 'the request body is not valid JSON: send a JSON object');
+  }
+  return null;
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { Middleware } from 'koa';
+import { AuthenticationFailed } from '../commands/errors';
+import { Settings } from '../../config';
+import { loginSchema, normaliseUsername } from '../../member/fields';
+import { LimitPolicy, RateLimiter } from '../../stores/ports';
+import { AppState } from './context';
+import { LoginRealm } from './endpoints';
+import { tooManyRequests } from './too-many-requests';
+
+/** Member and administrator logins are separate key spaces: a member's failures never block an administrator. */
+export function loginPolicy(settings: Settings, realm: LoginRealm): LimitPolicy {
+  return {
+    name: `login-${realm}`,
+    points: settings.LOGIN_MAX_FAILURES,
+    windowSeconds: settings.LOGIN_FAILURE_WINDOW_SECONDS,
+    blockSeconds: settings.LOGIN_BLOCK_SECONDS,
+  };
+}
+
+/** Failed password checks of one client address across usernames: made-up usernames cost Argon2 too. */
+export function loginAddressPolicy(settings: Settings, realm: LoginRealm): LimitPolicy {
+  return {
+    name: `login-${realm}-address`,
+    points: settings.LOGIN_ADDRESS_MAX_FAILURES,
+    windowSeconds: settings.LOGIN_FAILURE_WINDOW_SECONDS,
+    blockSeconds: settings.LOGIN_BLOCK_SECONDS,
+  };
+}
+
+export interface LoginLimiters {
+  /** Per client address and username. */
+  account: RateLimiter;
+  /** Per client address, whatever the username. */
+  address: RateLimiter;
+}
+
+/** A password typed into the username field must not be kept in clear in the counters. */
+function usernameDigest(username: string): string {
+  return createHash('sha256').update(normaliseUsername(username)).digest('base64url');
+}
+
+/**
+ * Failed logins per username (folded as usernames are) and client address, and per client
+ * address across usernames. Each attempt is counted before its password is checked and a
+ * success gives it back, so that a blocked client costs no password hashing, and of simultaneous
+ * attempts no more than the limit reach the check. Keyed by the address too, so that guessing
+ * from one address cannot lock the account out everywhere.
+ */
+export function limitLoginFailures(limiters: LoginLimiters): Middleware<AppState> {
+  return async (ctx, next) => {
+    const login = loginSchema.safeParse(ctx.request.body);
+    // The endpoint refuses a malformed body (422) without checking a password: nothing to count.
+    if (!login.success) return next();
+    const address = ctx.ip;
+    const account = `${address}/${usernameDigest(login.data.username)}`;
+    const fromAddress = await limiters.address.consume(address);
+    if (!fromAddress.allowed) {
+      throw tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs);
+    }
+    const forAccount = await limiters.account.consume(account);
+    if (!forAccount.allowed) {
+      await limiters.address.refund(address);
+      throw tooManyRequests('too_many_login_failures', 'too many failed logins for this username from this address', forAccount.resetMs);
+    }
+    try {
+      await next();
+    } catch (err) {
+      // Only a wrong password counts; an attempt that never reached the check (503) does not.
+      if (!(err instanceof AuthenticationFailed)) await Promise.all([limiters.account.refund(account), limiters.address.refund(address)]);
+      throw err;
+    }
+    await Promise.all([limiters.account.reset(account), limiters.address.refund(address)]);
+  };
+}

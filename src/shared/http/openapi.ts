@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import { IMPLEMENTATION_VERSION } from '../../version';
+import { Caller, Endpoint, Refusal } from './endpoints';
+import { envelopeOf, refusalSchema } from './schemas';
+
+/** The version of the contract the specification defines (§9), not of this implementation. */
+export const CONTRACT_VERSION = '1.1.0';
+
+type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
+
+const csrfHeader = z.object({
+  'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
+});
+
+const retryAfter = { 'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before trying again' }) };
+
+/** draft-ietf-httpapi-ratelimit-headers-06, on every answer to a call the open API counted. */
+const rateLimitFields = {
+  'RateLimit-Limit': z.int().min(1).meta({ description: 'Calls this API id may make per window' }),
+  'RateLimit-Remaining': z.int().min(0).meta({ description: 'Calls left in the current window' }),
+  'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
+  'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
+};
+
+/** Operations are tagged with who may call them; each tag is described once, at the top. */
+const TAGS: { name: Caller['kind']; description: string }[] = [
+  { name: 'anyone', description: 'No identity needed: sessions, registration, logins, health' },
+  { name: 'member', description: 'A developer member logged into this session (cookie PHPSESSID)' },
+  { name: 'admin', description: 'An administrator logged into this session, with the permission named' },
+  { name: 'partner', description: "A partner server's API id and API key, with the scope named approved" },
+];
+
+const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
+  anyone: [],
+  member: [{ session: [] }],
+  admin: [{ session: [] }],
+  // Both headers together: one requirement object.
+  partner: [{ apiId: [], apiKey: [] }],
+};
+
+/**
+ * Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`; the router keeps the
+ * root route `/` as the bare prefix, which is OpenAPI's `/` again.
+ */
+export function openApiPath(path: string): string {
+  return (path || '/').replace(/:([a-z_]+)/g, '{$1}');
+}
+
+function operationId({ method, path }: Endpoint): string {
+  const words = path.split(/[/:{}\-.]+/).filter(Boolean);
+  return [method.toLowerCase(), ...words].join('_');
+}
+
+/** The refusals every endpoint of this kind can answer, from its declaration, then its own. */
+function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
+  const { caller, method } = endpoint;
+  const refusals = new Map<ErrorStatus, string[]>();
+  const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
+
+  if (method !== 'GET') add(419, 'X-CSRF-Token is missing or is not this session\'s current token');
+  if (caller.kind === 'member') add(401, 'no member is logged into this session');
+  if (caller.kind === 'admin') add(401, 'no administrator is logged into this session');
+  if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}`);
+  if (caller.kind === 'partner') {
+    add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
+    add(403, `the scope ${caller.scope} is not approved for this credential`);
+    add(429, 'this API id made more calls than its rate limit allows in the window; retry after Retry-After');
+    add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
+  }
+  if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
+  if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');
+  if (endpoint.params) add(422, 'a path parameter breaks its rule');
+  if (endpoint.query) add(422, 'a query parameter breaks its rule; data.issues names each');
+  if (endpoint.body) {
+    add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
+    add(413, 'the body is too large');
+    add(415, 'the body is not application/json');
+  }
+  if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
+  for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
+  if (caller.kind === 'member') {
+    // Specification §7 rule 1: member endpoints document 403 and 422 whatever they answer today.
+    add(403, 'reserved for a member the developer center refuses; every logged-in member is admitted today');
+    if (!refusals.has(422)) {
+      add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');
+    }
+  }
+  add(500, 'server error: never to be taken as success');
+  return refusals;
+}
+
+function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
+  // Every answer to a call the open API counted says where the API id stands.
+  const counted = endpoint.caller.kind === 'partner' ? rateLimitFields : undefined;
+  const success = endpoint.raw
+    ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
+    : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
+  const responses: ZodOpenApiResponsesObject = { '200': counted ? { ...success, headers: z.object(counted) } : success };
+  for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
+    responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
+      description: [...new Set(reasons)].join('; '),
+      content: { 'application/json': { schema: refusalSchema } },
+      ...(status === 429 && { headers: z.object({ ...retryAfter, ...counted }) }),
+    };
+  }
+  return responses;
+}
+
+function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const { caller } = endpoint;
+  const permission = caller.kind === 'admin' && caller.permission ? ` Permission: ${caller.permission}.` : '';
+  const scope = caller.kind === 'partner' ? ` Scope: ${caller.scope}.` : '';
+  return {
+    operationId: operationId(endpoint),
+    summary: endpoint.summary,
+    description: `${endpoint.description ?? endpoint.summary}. Caller: ${caller.kind}.${permission}${scope}`,
+    tags: [caller.kind],
+    security: SECURITY[caller.kind],
+    requestParams: {
+      ...(endpoint.params && { path: endpoint.params }),
+      ...(endpoint.query && { query: endpoint.query }),
+      ...(endpoint.method !== 'GET' && { header: csrfHeader }),
+    },
+    ...(endpoint.body && { requestBody: { required: true, content: { 'application/json': { schema: endpoint.body } } } }),
+    responses: responsesOf(endpoint),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 contract, generated from the endpoints' own declarations: the schemas the
+ * routes validate and answer with, the caller each admits, and the refusals each can answer.
+ */
+export function contractOf(endpoints: Endpoint[]) {
+  const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
+  for (const endpoint of endpoints) {
+    const path = openApiPath(endpoint.path);
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint) };
+  }
+  return describeNdjsonByLine(createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform API',
+      version: CONTRACT_VERSION,
+      'x-implementation-version': IMPLEMENTATION_VERSION,
+      description:
+        'Developer membership, API credentials with scopes reviewed by administrators, the open API for partner servers, and the application center.',
+      contact: { name: 'Platform API maintainers' },
+    },
+    // Absolute, as tools that proxy or call the service (Prism, generated clients) need.
+    servers: [
+      {
+        url: '{base_url}/api/v1',
+        variables: { base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port the service is reached at' } },
+      },
+    ],
+    tags: TAGS,
+    paths,
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'PHPSESSID', description: 'Member or administrator session' },
+        apiId: { type: 'apiKey', in: 'header', name: 'X-API-ID', description: 'The API id, with X-API-Key' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, with X-API-ID; never in a URL' },
+      },
+    },
+  }));
+}
+
+type Document = ReturnType<typeof createDocument>;
+interface MediaType {
+  schema?: unknown;
+  'x-line-schema'?: unknown;
+}
+
+/**
+ * An NDJSON body as a whole is no JSON value, so tools that validate it against `schema` (Prism)
+ * refuse every answer. The body is described as a string, and the schema of each of its lines
+ * moves beside it to `x-line-schema` (what OpenAPI 3.2 names `itemSchema`).
+ */
+function describeNdjsonByLine(document: Document): Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, MediaType> }> }>)) {
+      const media = operation.responses?.['200']?.content?.['application/x-ndjson'];
+      if (!media) continue;
+      media['x-line-schema'] = media.schema;
+      media.schema = { type: 'string', description: 'Newline-delimited JSON: one object per line, each as x-line-schema describes' };
+    }
+  }
+  return document;
+}

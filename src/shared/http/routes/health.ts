@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DeadLetterHealth } from '../../projections/dead-letters';
+import { StoreHealth, Stores } from '../../../stores/ports';
+import { endpoint, Endpoint } from '../endpoints';
+import { HttpError } from '../envelope';
+
+export interface ProjectionsHealth {
+  /** running, stopped or failed when inline; external when a projector process runs them. */
+  status: string;
+  position: string;
+  error: string | null;
+}
+
+export interface HealthDeps {
+  stores: Stores;
+  projections(): Promise<ProjectionsHealth>;
+  /** Whether the in-memory key ring follows the log; the open API refuses calls while it does not. */
+  keyRing(): 'following' | 'resubscribing';
+  /** Events a projection could not apply and no later run has applied yet. */
+  deadLetters(): Promise<DeadLetterHealth>;
+}
+
+const deadLetterSchema = z.object({
+  projection: z.string(),
+  position: z.string(),
+  event_type: z.string(),
+  stream: z.string(),
+  revision: z.int(),
+  error: z.string(),
+  time: z.string(),
+  resolved_at: z.string().nullable(),
+});
+
+const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    stores: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+    projections: z.object({ status: z.string(), position: z.string(), error: z.string().nullable() }),
+    key_ring: z.enum(['following', 'resubscribing']),
+    dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
+  })
+  .meta({ id: 'Health' });
+
+/** Ready to serve: every store answers, the projections did not fail, the key ring follows the log. */
+function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
+  return stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
+}
+
+async function ready(deps: HealthDeps): Promise<boolean> {
+  return serving(await deps.stores.health(), await deps.projections(), deps.keyRing());
+}
+
+const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
+const readinessSchema = z.object({ status: z.literal('ready') }).meta({ id: 'Readiness' });
+
+/**
+ * For orchestrators, without credentials: /livez (the process answers) and /readyz (status only:
+ * no path, store error or stream name to anyone who asks). The detailed report is administrators'.
+ */
+export function healthEndpoints(deps: HealthDeps): Endpoint[] {
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/livez',
+      caller: { kind: 'anyone' },
+      summary: 'The process answers; nothing else is checked',
+      response: livenessSchema,
+      handler: () => ({ data: { status: 'ok' as const } }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/readyz',
+      caller: { kind: 'anyone' },
+      summary: 'Ready to serve: the stores answer, the projections run (or a projector does) and the key ring follows the log; status only',
+      response: readinessSchema,
+      refusals: [{ status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' }],
+      handler: async () => {
+        // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
+        if (await ready(deps).catch(() => false)) return { data: { status: 'ready' as const } };
+        throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/health',
+      caller: { kind: 'admin' },
+      summary: 'Status of each store, of the projections, of the key ring and the dead letters; 503 when any is unhealthy',
+      response: healthSchema,
+      refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report' }],
+      handler: async (ctx) => {
+        const stores = await deps.stores.health();
+        const projections = await deps.projections();
+        const keyRing = deps.keyRing();
+        const deadLetters = await deps.deadLetters();
+        const healthy = serving(stores, projections, keyRing) && deadLetters.count === 0;
+        const status = healthy ? ('ok' as const) : ('degraded' as const);
+        const data = { status, stores, projections, key_ring: keyRing, dead_letters: deadLetters };
+        if (healthy) return { data };
+        ctx.status = 503;
+        ctx.body = { code: 503, message: 'a store or the projections are unhealthy', data: { error: 'unhealthy', ...data } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { PERMISSIONS } from '../../access/permissions';
+import { Refusal } from './endpoints';
+
+/**
+ * The response data the service answers, as zod schemas: the OpenAPI document is generated from
+ * them and the end-to-end tests check real answers against that document.
+ */
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item) });
+
+export const csrfTokenSchema = z.object({ csrf_token: z.string() }).meta({ id: 'CsrfToken' });
+
+export const adminIdentitySchema = z
+  .object({ id: z.int().min(1), username: z.string(), is_super: z.boolean(), role_id: nullable(z.int().min(1)) })
+  .meta({ id: 'Administrator' });
+
+export const roleGroupSchema = z
+  .object({ id: z.int().min(1), name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) })
+  .meta({ id: 'RoleGroup' });
+
+/** Every refusal: the status again in `code`, a stable reason in `data.error`, and what to fix in `message`. */
+export const refusalSchema = z
+  .object({
+    code: z.int(),
+    message: z.string(),
+    data: z.looseObject({
+      error: z.string().meta({ description: 'Stable snake_case reason' }),
+      issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Refusal' });
+
+/** The envelope of every JSON answer (specification §2.1). */
+// `code` is an integer (§2.1); a zod literal alone would be rendered as a JSON number.
+export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
+
+export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };
+
+/** Optimistic concurrency gave up: the aggregate kept changing under simultaneous writers. */
+export const concurrentChange: Refusal = { status: 409, when: 'the resource kept changing under simultaneous requests: retry' };

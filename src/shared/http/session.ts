@@ -1,0 +1,130 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import session from 'koa-session';
+import { Middleware } from 'koa';
+import type { AdminIdentity } from '../../access/admins';
+import { SessionStore } from '../../stores/ports';
+import { AppContext, AppState } from './context';
+import { HttpError } from './envelope';
+import { newSessionId, SessionLifetimes, sessionRecords } from './session-records';
+
+export interface MemberIdentity {
+  id: number;
+  username: string;
+}
+
+/**
+ * What a server-side session holds: the CSRF token and, independently of each other, a member
+ * identity and an administrator identity, plus the position of the caller's last write so its
+ * next read can wait for it.
+ */
+export interface SessionData {
+  csrf_token?: string;
+  member?: MemberIdentity;
+  admin?: AdminIdentity;
+  position?: string;
+}
+
+declare module 'koa' {
+  // koa-session ships no augmentation of its own.
+  interface DefaultContext {
+    session: ({ regenerate(): Promise<void> | undefined } & Record<string, unknown>) | null;
+  }
+}
+
+export interface SessionSettings extends SessionLifetimes {
+  secureCookie: boolean;
+}
+
+/** PHPSESSID: a random id in an HttpOnly cookie; the data stays on the server. */
+export function sessions(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
+  const middleware = koaSession(app, store, settings);
+  if (!settings.secureCookie) return middleware;
+  // COOKIE_SECURE says browsers reach the service over HTTPS, terminated in front of it: the
+  // connection here is plain HTTP, on which the cookie library refuses to set a Secure cookie.
+  return (ctx, next) => {
+    ctx.cookies.secure = true;
+    return middleware(ctx, next);
+  };
+}
+
+function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
+  return session(
+    {
+      key: 'PHPSESSID',
+      signed: false,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: settings.secureCookie,
+      maxAge: settings.idleMs,
+      // Every request that uses the session renews it, in the store and in the cookie's Expires:
+      // a session in use never outlives its idle limit in the browser only.
+      rolling: true,
+      genid: newSessionId,
+      store: sessionRecords(store, settings),
+    },
+    app,
+  );
+}
+
+export function sessionOf(ctx: AppContext): SessionData {
+  if (!ctx.session) throw new Error('session middleware is not installed');
+  return ctx.session as unknown as SessionData;
+}
+
+/** The current token, created on first use; the same one until login, registration or logout. */
+export function csrfToken(ctx: AppContext): string {
+  const data = sessionOf(ctx);
+  data.csrf_token ??= randomBytes(32).toString('base64url');
+  return data.csrf_token;
+}
+
+function rotateCsrfToken(ctx: AppContext): void {
+  sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');
+}
+
+async function regenerateSession(ctx: AppContext): Promise<void> {
+  await ctx.session?.regenerate();
+}
+
+/**
+ * Logs an identity into this session: a new session id, so an id known before login is worthless
+ * after it, and a new CSRF token (specification §3.6).
+ */
+export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
+  Object.assign(sessionOf(ctx), identity);
+  rotateCsrfToken(ctx);
+  await regenerateSession(ctx);
+}
+
+/**
+ * Drops one identity, leaving the other side's, under a new session id and a new token: the old
+ * id is destroyed, so no request still running on it can save the identity back.
+ */
+export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): Promise<void> {
+  delete sessionOf(ctx)[side];
+  rotateCsrfToken(ctx);
+  await regenerateSession(ctx);
+}
+
+/** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */
+export function rememberPosition(ctx: AppContext, position: string | null): void {
+  if (position) sessionOf(ctx).position = position;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** 419 unless X-CSRF-Token equals this session's token (compared in constant time). */
+export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
+  const offered = ctx.get('X-CSRF-Token');
+  if (!offered) {
+    throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session or /admin/session returns it');
+  }
+  const expected = sessionOf(ctx).csrf_token;
+  if (!expected || !timingSafeEqual(digest(offered), digest(expected))) {
+    throw new HttpError(419, 'csrf_token_invalid', 'the CSRF token is not this session\'s current one: fetch it again');
+  }
+  await next();
+};

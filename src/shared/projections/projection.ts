@@ -1,0 +1,42 @@
+import { DomainEvent } from '../domain/decider';
+import { decodeEvent, Recorded } from '../domain/events';
+import { CollectionSpec, RecordedEvent } from '../../stores/ports';
+
+/**
+ * A read model: pure functions from a slice's own events to one collection of documents. The
+ * runner does the I/O and hands it only the event types it handles; a projection never sees a
+ * store, nor an event of another slice.
+ */
+export interface Projection<Doc extends object = object, Event extends DomainEvent = DomainEvent> {
+  name: string;
+  /** Raised whenever evolve changes meaning, so that stored read models get rebuilt. */
+  version: number;
+  collection: CollectionSpec;
+  /** The event types this read model reads; every other event passes it by. */
+  handles: readonly Event['type'][];
+  /** The documents an event it handles changes. */
+  documentIds(event: Recorded<Event>): string[];
+  /** The document after the event; null deletes it. */
+  evolve(doc: Doc | null, event: Recorded<Event>): Doc | null;
+}
+
+/** The documents an event changes in a projection's read model; none for an event it does not handle. */
+export function documentsOf(projection: Projection, event: RecordedEvent): string[] {
+  return projection.handles.includes(event.type) ? projection.documentIds(event) : [];
+}
+
+/**
+ * Applies one event in its current shape (upcast and validated), naming the projection, event and
+ * position when it is invalid or evolve cannot apply it.
+ */
+export function evolveOrExplain<Doc extends object>(
+  projection: Projection<Doc>,
+  doc: Doc | null,
+  event: RecordedEvent,
+): Doc | null {
+  try {
+    return projection.evolve(doc, decodeEvent(event));
+  } catch (err) {
+    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, { cause: err });
+  }
+}

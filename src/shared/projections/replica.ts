@@ -1,0 +1,121 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { DocumentStore, EventStore, Position, RecordedEvent, START, StoredDocument } from '../../stores/ports';
+import { documentsOf, evolveOrExplain, Projection } from './projection';
+import { PositionWaiters } from './waiters';
+
+const RESUBSCRIBE_MS = 1000;
+// Replaying from a stale checkpoint can take a while on a long log; start-up waits for it.
+const CATCH_UP_MS = 10 * 60_000;
+
+/** The replica's subscription broke; until it resumes its answers could be stale, so none is given. */
+export class ReplicaUnavailable extends Error {
+  constructor(readonly projection: string) {
+    super(`the in-memory replica of ${projection} is not following the log`);
+    this.name = 'ReplicaUnavailable';
+  }
+}
+
+/**
+ * One projection kept in this process's memory, so that a lookup costs no round trip. It starts
+ * from the stored read model and its checkpoint, then follows the global log itself with the same
+ * pure `evolve`: an event reaches every instance as fast as the event store delivers it, which
+ * bounds how long a revoked credential can still be accepted anywhere.
+ */
+export class Replica<Doc extends object> {
+  private docs = new Map<string, StoredDocument<Doc>>();
+  private byKey = new Map<string, string>();
+  private reached: Position = START;
+  private waiters = new PositionWaiters();
+  private abort = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
+  private live = false;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly projection: Projection<Doc>,
+    /** The field lookups go by; unique across documents. */
+    private readonly keyField: keyof Doc & string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Resolves once the replica has caught up with the log as it was at start: it never serves older answers. */
+  async start(): Promise<void> {
+    await this.documents.ensureCollections([this.projection.collection]);
+    // Checkpoint first: documents read afterwards are at least that recent, and the position
+    // guard skips what they already contain.
+    this.reached = await this.documents.checkpoint(this.projection.name);
+    for (const stored of await this.documents.find<Doc>(this.projection.collection.name, {})) this.put(stored);
+    const head = await this.events.headPosition();
+    this.loop = this.follow();
+    await this.waitFor(head, CATCH_UP_MS);
+  }
+
+  /** The document whose key field equals `value`, from memory. */
+  lookup(value: string): Doc | null {
+    if (!this.live) throw new ReplicaUnavailable(this.projection.name);
+    const id = this.byKey.get(value);
+    return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
+  }
+
+  waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
+    if (!position || this.reached >= position) return Promise.resolve();
+    if (projection !== undefined && projection !== this.projection.name) return Promise.resolve();
+    return this.waiters.wait(position, timeoutMs);
+  }
+
+  status(): 'following' | 'resubscribing' {
+    return this.live ? 'following' : 'resubscribing';
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  /**
+   * Lookups are answered only once the replica has read up to the head of the log as it was
+   * when the subscription (re)started, so neither a restart nor a dropped connection lets a
+   * stale answer through.
+   */
+  private async follow(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      try {
+        const head = await this.events.headPosition();
+        this.live = this.reached >= head;
+        for await (const event of this.events.subscribeAll(this.reached, this.abort.signal)) {
+          this.apply(event);
+          this.reached = event.position;
+          if (event.position >= head) this.live = true;
+          this.waiters.reached(event.position);
+        }
+      } catch (err) {
+        if (this.abort.signal.aborted) return;
+        this.live = false;
+        this.log.error({ err, projection: this.projection.name }, 'replica lost the log; lookups refused until it resumes');
+        await sleep(RESUBSCRIBE_MS, undefined, { signal: this.abort.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private apply(event: RecordedEvent): void {
+    for (const id of documentsOf(this.projection, event)) {
+      const stored = this.docs.get(id) ?? null;
+      if (stored && stored.position >= event.position) continue;
+      const doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
+      if (stored) this.remove(stored);
+      if (doc) this.put({ id, doc, position: event.position });
+    }
+  }
+
+  private put(stored: StoredDocument<Doc>): void {
+    this.docs.set(stored.id, stored);
+    this.byKey.set(String(stored.doc[this.keyField]), stored.id);
+  }
+
+  private remove(stored: StoredDocument<Doc>): void {
+    this.docs.delete(stored.id);
+    this.byKey.delete(String(stored.doc[this.keyField]));
+  }
+}

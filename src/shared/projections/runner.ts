@@ -1,0 +1,293 @@
+import type { Logger } from 'pino';
+import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../../stores/ports';
+import { Follower, follow } from './follower';
+import { DEAD_LETTERS, DeadLetter, openDeadLetters, PoisonEvent, ProjectionHalted, recordDeadLetter, resolveDeadLetters } from './dead-letters';
+import { Projection } from './projection';
+import { ReadModelMaintenance } from './maintenance';
+import { REBUILD_OFFERS } from './swap';
+import { PROJECTION_VERSIONS } from './versions';
+import { PositionWaiters } from './waiters';
+
+/** failed: the log could not be followed, or a projection is halted on an event it cannot apply. */
+export type RunnerStatus = 'stopped' | 'running' | 'failed';
+
+// Checkpoints of events a projection ignores are flushed on a timer rather than one write each.
+const CHECKPOINT_FLUSH_MS = 100;
+// Events applied in memory before they are stored together; fewer when the log has no more at hand.
+const BATCH_EVENTS = 500;
+// How often a running runner looks for rebuilds offered by `platform projections rebuild`.
+const OFFER_POLL_MS = 1000;
+// How long stopping waits for the read models to reach the end of the log.
+const STOP_CATCH_UP_MS = 5000;
+
+export interface RunnerOptions {
+  /** AUTO_UPGRADE: rebuild outdated read models at start (default); when false they wait for `platform upgrade`. */
+  autoUpgrade?: boolean;
+}
+
+/**
+ * Follows the global log from the projections' checkpoints and applies each event to every
+ * projection that has not seen it. One subscription serves all projections so they advance
+ * together, which keeps `waitFor` a single comparison. Events are applied in memory and stored
+ * in batches, each projection's documents with its checkpoint in one write; a crash loses the
+ * unstored batch, which is applied again from the checkpoint, and the position guard ignores
+ * whatever part of it a non-atomic store had already written.
+ *
+ * A projection that cannot apply an event halts there, with a dead letter; the others go on.
+ * The runner is the one writer of the live read models, so its maintenance (maintenance.ts)
+ * swaps rebuilds in between its turns: outdated ones at start, and those offered later.
+ */
+export class ProjectionRunner {
+  private followers = new Map<string, Follower>();
+  private pending = new Map<string, Position>();
+  /** Dead letters whose event was applied after all, marked resolved at the next flush. */
+  private resolved: DeadLetter[] = [];
+  /** The last event every projection has dealt with, in memory. */
+  private applied: Position = START;
+  /** ...and stored: what readers may wait for. */
+  private reached: Position = START;
+  private waiters = new PositionWaiters();
+  private abort = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
+  /** Applying events, flushing and swapping take turns. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private failure: Error | null = null;
+  private running = false;
+  private readonly maintenance: ReadModelMaintenance;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly projections: Projection[],
+    private readonly log: Logger,
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.maintenance = new ReadModelMaintenance(events, documents, log, this);
+  }
+
+  async start(): Promise<void> {
+    const collections = this.projections.map((p) => p.collection);
+    await this.documents.ensureCollections([...collections, DEAD_LETTERS, PROJECTION_VERSIONS, REBUILD_OFFERS]);
+    for (const projection of this.projections) {
+      const checkpoint = await this.documents.checkpoint(projection.name);
+      this.followers.set(projection.name, follow(this.documents, projection, checkpoint));
+    }
+    // Rebuilds offered while no runner ran come first: they may make an upgrade unnecessary.
+    await this.maintenance.adoptRebuilds();
+    await this.maintenance.upgrade(this.projections, this.options.autoUpgrade !== false);
+    for (const letter of await openDeadLetters(this.documents)) {
+      this.followers.get(letter.projection)?.deadLetters.set(letter.position, letter);
+    }
+    const checkpoints = [...this.followers.values()].map((f) => f.checkpoint);
+    this.applied = this.reached = checkpoints.reduce((a, b) => (a < b ? a : b), checkpoints[0] ?? START);
+    this.running = true;
+    this.loop = this.follow(this.reached);
+    this.every(CHECKPOINT_FLUSH_MS, () => this.flushCheckpoints());
+    this.every(OFFER_POLL_MS, () => this.exclusive(() => this.maintenance.adoptRebuilds()));
+  }
+
+  /** Resolves once every projection, or the named one, has applied the event at `position`. */
+  waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
+    if (!position) return Promise.resolve();
+    const halt = this.haltedBy(position, projection);
+    if (halt) return Promise.reject(new ProjectionHalted(halt));
+    if (this.reached >= position) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
+    // A halt fails every waiter at once; one waiting for another projection waits on.
+    return this.waiters.wait(position, timeoutMs).catch((err: unknown) => {
+      const elsewhere = err instanceof ProjectionHalted && projection !== undefined && err.poison.projection !== projection;
+      if (!elsewhere) throw err;
+      return this.waitFor(position, timeoutMs, projection);
+    });
+  }
+
+  position(): Position {
+    return this.reached;
+  }
+
+  get status(): RunnerStatus {
+    if (this.failed()) return 'failed';
+    return this.running ? 'running' : 'stopped';
+  }
+
+  failed(): Error | null {
+    return this.failure ?? [...this.followers.values()].find((f) => f.halted)?.halted ?? null;
+  }
+
+  /**
+   * Catches up with the log as it is now (for a while at most), so that the read models and
+   * checkpoints stored at exit are at the log head and the next start has nothing to replay; then
+   * stops following, stores the batch in memory and the checkpoints not yet stored.
+   */
+  async stop(): Promise<void> {
+    await this.catchUp();
+    this.abort.abort();
+    for (const timer of this.timers) clearInterval(timer);
+    await this.loop;
+    try {
+      await this.exclusive(() => this.flush());
+    } catch (err) {
+      this.log.warn({ err }, 'could not store the last batch; it is applied again at the next start');
+    }
+    await this.flushCheckpoints();
+    this.running = false;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (!this.running || this.failed()) return;
+    try {
+      await this.waitFor(await this.events.headPosition(), STOP_CATCH_UP_MS);
+    } catch (err) {
+      this.log.warn({ err }, 'stopping before the read models reached the end of the log; the next start applies the rest');
+    }
+  }
+
+  private async follow(from: Position): Promise<void> {
+    const iterator = this.events.subscribeAll(from, this.abort.signal)[Symbol.asyncIterator]();
+    try {
+      let inBatch = 0;
+      for (let next = iterator.next(); ; ) {
+        const { done, value } = await next;
+        if (done) return;
+        await this.exclusive(() => this.applyToAll(value));
+        next = iterator.next();
+        if (++inBatch >= BATCH_EVENTS || !(await settlesAtOnce(next))) {
+          await this.exclusive(() => this.flush());
+          inBatch = 0;
+          // A backlog is read and applied without waiting on anything: let requests and timers in.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      this.log.error({ err: this.failure }, 'projection runner stopped on an error');
+      this.waiters.failAll(this.failure);
+      void iterator.return?.(undefined)?.catch(() => undefined);
+    }
+  }
+
+  private async applyToAll(event: RecordedEvent): Promise<void> {
+    for (const follower of this.followers.values()) {
+      if (follower.halted || event.position <= follower.checkpoint) continue;
+      try {
+        await follower.batch.load([event]);
+        follower.batch.apply(event);
+      } catch (err) {
+        if (!(err instanceof PoisonEvent)) throw err;
+        await this.halt(follower, err);
+        continue;
+      }
+      follower.checkpoint = event.position;
+      const letter = follower.deadLetters.get(event.position);
+      if (letter) {
+        follower.deadLetters.delete(event.position);
+        this.resolved.push(letter);
+      }
+    }
+    this.applied = event.position;
+  }
+
+  /** Stops one projection at the event, which stays unapplied: its checkpoint does not pass it. */
+  private async halt(follower: Follower, poison: PoisonEvent): Promise<void> {
+    follower.halted = poison;
+    // Readers of earlier positions get their answer; every reader still waiting is at or past the poison.
+    await this.flush();
+    this.waiters.failAll(new ProjectionHalted(poison));
+    const letter = await recordDeadLetter(this.documents, poison);
+    follower.deadLetters.set(letter.position, letter);
+    this.log.error(
+      { projection: poison.projection, position: letter.position, type: letter.event_type, stream: letter.stream, error: letter.error },
+      'projection halted on an event it cannot apply; the other projections go on',
+    );
+  }
+
+  /** The projection this runner runs under that name, with where it stands. */
+  follower(name: string): Follower | undefined {
+    return this.followers.get(name);
+  }
+
+  /** Whether the log could not be followed: nothing sound to catch a rebuild up with. */
+  lostTheLog(): boolean {
+    return this.failure !== null;
+  }
+
+  /** Follows the projection on from `position`, with a fresh batch: a rebuild was swapped in there. */
+  restartAt(projection: Projection, position: Position): void {
+    const follower = follow(this.documents, projection, position);
+    for (const [at, letter] of this.followers.get(projection.name)!.deadLetters) if (at > position) follower.deadLetters.set(at, letter);
+    this.followers.set(projection.name, follower);
+    this.pending.delete(projection.name);
+  }
+
+  async flush(): Promise<void> {
+    for (const follower of this.followers.values()) {
+      const { name } = follower.projection;
+      const writes = follower.batch.pending();
+      if (writes.length > 0) {
+        await this.documents.write(writes, { projection: name, position: follower.checkpoint });
+        follower.batch.written();
+        this.pending.delete(name);
+      } else if (follower.checkpoint > follower.flushed) {
+        this.pending.set(name, follower.checkpoint);
+      }
+      follower.flushed = follower.checkpoint;
+    }
+    await resolveDeadLetters(this.documents, this.resolved.splice(0));
+    this.advance(this.applied);
+  }
+
+  private advance(position: Position): void {
+    if (position <= this.reached) return;
+    this.reached = position;
+    this.waiters.reached(position);
+  }
+
+  /** The poison event that keeps `position` out of reach: of any projection, or of the named one. */
+  private haltedBy(position: Position, projection?: string): PoisonEvent | null {
+    for (const [name, { halted }] of this.followers) {
+      if (projection !== undefined && name !== projection) continue;
+      if (halted && halted.event.position <= position) return halted;
+    }
+    return null;
+  }
+
+  private async flushCheckpoints(): Promise<void> {
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const [projection, position] of pending) {
+      try {
+        await this.documents.write([], { projection, position });
+      } catch (err) {
+        this.log.warn({ err, projection }, 'could not record a projection checkpoint; it will be retried');
+        if (!this.pending.has(projection)) this.pending.set(projection, position);
+      }
+    }
+  }
+
+  /** Runs `work` every `ms`, skipping a turn while the previous one is still busy. */
+  private every(ms: number, work: () => Promise<void>): void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      work()
+        .catch((err: unknown) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried'))
+        .finally(() => (busy = false));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Whether the promise settles before the event loop turns: the log had the next event at hand. */
+function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  return Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
+}

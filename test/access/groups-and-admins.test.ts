@@ -1,0 +1,150 @@
+import { adminDecider, AdminProfile, adminStream } from '../../src/access/admin';
+import { memberStream } from '../../src/member/decider';
+import { MemberGroupDefinition, memberGroupDecider } from '../../src/access/member-group';
+import { Permission } from '../../src/access/permissions';
+import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent } from '../../src/access/role-group';
+import { given } from '../support/decider-spec';
+
+describe('role group decider', () => {
+  const reviewers: RoleGroupDefinition = { role_id: 3, name: 'Reviewers', permissions: ['credential.review', 'audit.read'] };
+  const defined: RoleGroupEvent = { type: 'RoleGroupDefined', data: reviewers };
+  const disabled: RoleGroupEvent = { type: 'RoleGroupDisabled', data: { role_id: 3 } };
+  const define = (changes: Partial<RoleGroupDefinition>) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes } });
+
+  it('defines a new role group', () => {
+    given(roleGroupDecider, []).when(define({})).then([defined]);
+  });
+
+  it('refuses to define a role group id twice', () => {
+    given(roleGroupDecider, [defined]).when(define({ name: 'Other' })).thenRefuses('role_group_exists');
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, 2 ** 53])('refuses role id %p: ids are integers of at least 1', (role_id) => {
+    given(roleGroupDecider, []).when(define({ role_id })).thenRefuses('invalid_role_id');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['65 characters long', 'n'.repeat(65)],
+  ])('refuses a name that is %s', (_label, name) => {
+    given(roleGroupDecider, []).when(define({ name })).thenRefuses('invalid_role_group_name');
+  });
+
+  it.each(['R', 'n'.repeat(64)])('accepts a name of 1 to 64 characters (%#)', (name) => {
+    given(roleGroupDecider, []).when(define({ name })).then([{ type: 'RoleGroupDefined', data: { ...reviewers, name } }]);
+  });
+
+  it('refuses an unknown permission', () => {
+    given(roleGroupDecider, [])
+      .when(define({ permissions: ['addon.view', 'root' as Permission] }))
+      .thenRefuses('unknown_permission');
+  });
+
+  it('refuses a permission listed twice', () => {
+    given(roleGroupDecider, []).when(define({ permissions: ['addon.view', 'addon.view'] })).thenRefuses('duplicate_permission');
+  });
+
+  it('disables an enabled group, and enables it again', () => {
+    given(roleGroupDecider, [defined]).when({ type: 'DisableRoleGroup', data: { role_id: 3 } }).then([disabled]);
+    given(roleGroupDecider, [defined, disabled])
+      .when({ type: 'EnableRoleGroup', data: { role_id: 3 } })
+      .then([{ type: 'RoleGroupEnabled', data: { role_id: 3 } }]);
+  });
+
+  it('refuses to enable a group that is enabled: a new group starts enabled', () => {
+    given(roleGroupDecider, [defined]).when({ type: 'EnableRoleGroup', data: { role_id: 3 } }).thenRefuses('role_group_already_enabled');
+  });
+
+  it('refuses to disable a group that is disabled', () => {
+    given(roleGroupDecider, [defined, disabled])
+      .when({ type: 'DisableRoleGroup', data: { role_id: 3 } })
+      .thenRefuses('role_group_already_disabled');
+  });
+
+  it.each(['EnableRoleGroup', 'DisableRoleGroup'] as const)('refuses %s for a group that was never defined', (type) => {
+    given(roleGroupDecider, []).when({ type, data: { role_id: 9 } }).thenRefuses('role_group_not_found');
+  });
+});
+
+describe('member group decider', () => {
+  const partners: MemberGroupDefinition = { member_group_id: 2, name: 'Partners', description: 'Paying partners' };
+  const define = (changes: Partial<MemberGroupDefinition>) => ({ type: 'DefineMemberGroup' as const, data: { ...partners, ...changes } });
+
+  it('defines a new member group', () => {
+    given(memberGroupDecider, []).when(define({})).then([{ type: 'MemberGroupDefined', data: partners }]);
+  });
+
+  it('refuses to define a member group id twice', () => {
+    given(memberGroupDecider, [{ type: 'MemberGroupDefined', data: partners }])
+      .when(define({ name: 'Other' }))
+      .thenRefuses('member_group_exists');
+  });
+
+  it.each([0, -2, 2.5, Number.NaN])('refuses member group id %p', (member_group_id) => {
+    given(memberGroupDecider, []).when(define({ member_group_id })).thenRefuses('invalid_member_group_id');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', ' \t '],
+    ['65 characters long', 'n'.repeat(65)],
+  ])('refuses a name that is %s', (_label, name) => {
+    given(memberGroupDecider, []).when(define({ name })).thenRefuses('invalid_member_group_name');
+  });
+
+  it('refuses a description over 500 characters', () => {
+    given(memberGroupDecider, []).when(define({ description: 'd'.repeat(501) })).thenRefuses('invalid_member_group_description');
+  });
+
+  it.each(['', 'd'.repeat(500)])('accepts a description of 0 to 500 characters (%#)', (description) => {
+    given(memberGroupDecider, [])
+      .when(define({ description, name: 'n'.repeat(64) }))
+      .then([{ type: 'MemberGroupDefined', data: { ...partners, description, name: 'n'.repeat(64) } }]);
+  });
+});
+
+describe('administrator decider', () => {
+  const hash = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
+  const root: AdminProfile = { admin_id: 1, username: 'Admin', is_super: true, role_id: null, password_hash: hash };
+  const reviewer: AdminProfile = { admin_id: 2, username: 'reviewer', is_super: false, role_id: 3, password_hash: hash };
+
+  it.each([
+    ['a super administrator without a role group', root],
+    ['an administrator of one role group', reviewer],
+  ])('creates %s', (_label, profile) => {
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: profile }).then([{ type: 'AdminCreated', data: profile }]);
+  });
+
+  it.each([
+    ['super and in a role group', { is_super: true, role_id: 3 }],
+    ['neither super nor in a role group', { is_super: false, role_id: null }],
+  ])('refuses an administrator who is %s', (_label, changes) => {
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: { ...reviewer, ...changes } }).thenRefuses('invalid_admin_role');
+  });
+
+  it.each([
+    ['a clear password', 'secret1'],
+    ['an Argon2i hash', '$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g'],
+    ['a bcrypt hash', '$2b$10$abcdefghijklmnopqrstuuN6sWsoZyZb0wRbq2Kp4gJ2Q3xY5Ffy'],
+    ['an empty string', ''],
+  ])('refuses %s where an Argon2id hash belongs', (_label, password_hash) => {
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: { ...root, password_hash } }).thenRefuses('invalid_password_hash');
+  });
+
+  it('refuses a username that an administrator already has', () => {
+    given(adminDecider, [{ type: 'AdminCreated', data: root }])
+      .when({ type: 'CreateAdmin', data: { ...reviewer, username: 'admin' } })
+      .thenRefuses('admin_username_taken');
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses administrator id %p', (admin_id) => {
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: { ...root, admin_id } }).thenRefuses('invalid_admin_id');
+  });
+
+  it('names the stream after the username case-insensitively, apart from members', () => {
+    expect(adminStream('Admin')).toBe(adminStream('aDMIN'));
+    expect(adminStream('Admin')).not.toBe(adminStream('Admin2'));
+    expect(adminStream('alice')).not.toBe(memberStream('alice'));
+  });
+});

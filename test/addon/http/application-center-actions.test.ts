@@ -1,0 +1,209 @@
+import { rmSync } from 'node:fs';
+import { ADDON_ACTIONS, AddonAction } from '../../../src/addon/decider';
+import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, roleAdmin, superAdmin } from '../../support/addons';
+import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
+
+/**
+ * POST /addons/{key}/actions/{action} against every add-on state (specification §4.3.2, DESIGN §3):
+ * the status, and exactly the events appended to the add-on's stream.
+ */
+
+const STATES = ['not installed', 'enabled', 'disabled'] as const;
+type State = (typeof STATES)[number];
+
+type Outcome = { status: 200; events: string[]; answer: Record<string, unknown> } | { status: 422; error: string };
+
+const ok = (event: string, answer: Record<string, unknown>): Outcome => ({ status: 200, events: [event], answer });
+const refused = (error: string): Outcome => ({ status: 422, error });
+
+const installedEnabled = { installed: true, installed_version: '1.0.0', enabled: true, show_menu: true };
+const installedDisabled = { ...installedEnabled, enabled: false };
+const notInstalled = { installed: false, installed_version: null, enabled: false, show_menu: false };
+
+const TABLE: Record<AddonAction, Record<State, Outcome>> = {
+  install: {
+    'not installed': ok('AddonInstalled', installedEnabled),
+    enabled: refused('addon_already_installed'),
+    disabled: refused('addon_already_installed'),
+  },
+  reinstall: {
+    'not installed': refused('addon_not_installed'),
+    enabled: ok('AddonReinstalled', installedEnabled),
+    disabled: ok('AddonReinstalled', installedDisabled),
+  },
+  uninstall: {
+    'not installed': refused('addon_not_installed'),
+    enabled: ok('AddonUninstalled', notInstalled),
+    disabled: ok('AddonUninstalled', notInstalled),
+  },
+  enable: {
+    'not installed': refused('addon_not_installed'),
+    enabled: refused('addon_already_enabled'),
+    disabled: ok('AddonEnabled', installedEnabled),
+  },
+  disable: {
+    'not installed': refused('addon_not_installed'),
+    enabled: ok('AddonDisabled', installedDisabled),
+    disabled: refused('addon_already_disabled'),
+  },
+  menu: {
+    'not installed': refused('addon_not_installed'),
+    enabled: ok('MenuSet', { ...installedEnabled, show_menu: false }),
+    disabled: ok('MenuSet', { ...installedDisabled, show_menu: false }),
+  },
+};
+
+// One add-on per cell, so that every cell starts from its own state.
+const keyOf = (action: AddonAction, state: State) => `${action}_${state.replace(' ', '_')}`;
+const CELLS = ADDON_ACTIONS.flatMap((action) => STATES.map((state) => ({ action, state, outcome: TABLE[action][state] })));
+const CELL_ADDONS = CELLS.map(({ action, state }) => manifest(keyOf(action, state)));
+const helpdesk = manifest('helpdesk', ['tickets', 'reports']);
+
+/** The body each action is sent with: valid for it, so that only the state decides. */
+function bodyFor(action: AddonAction, key: string): object {
+  if (action === 'install') return { page_roles: openTo(manifest(key)) };
+  if (action === 'menu') return { show_menu: false };
+  return {};
+}
+
+let t: TestPlatform;
+let dir: string;
+let admin: AdminBrowser;
+
+beforeAll(async () => {
+  dir = addonsDir([...CELL_ADDONS, helpdesk]);
+  t = await startPlatform({ ADDONS_DIR: dir });
+  admin = await superAdmin(t);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function bringTo(key: string, state: State): Promise<void> {
+  if (state === 'not installed') return;
+  await act(admin, key, 'install', { page_roles: openTo(manifest(key)) }).expect(200);
+  if (state === 'disabled') await act(admin, key, 'disable').expect(200);
+}
+
+describe('every action in every add-on state', () => {
+  it.each(CELLS)('$action on an add-on $state', async ({ action, state, outcome }) => {
+    const key = keyOf(action, state);
+    await bringTo(key, state);
+    const before = await addonEventTypes(t, key);
+
+    if (outcome.status === 422) {
+      await expectRefusal(t, () => act(admin, key, action, bodyFor(action, key)), 422, outcome.error);
+      expect(await addonEventTypes(t, key)).toEqual(before);
+      return;
+    }
+    const res = await act(admin, key, action, bodyFor(action, key)).expect(200);
+    expect((await addonEventTypes(t, key)).slice(before.length)).toEqual(outcome.events);
+    expect(res.body).toEqual({ code: 0, message: expect.any(String), data: { ...manifestFields(key), ...outcome.answer } });
+  });
+});
+
+function manifestFields(key: string) {
+  const { name, version, description, author } = manifest(key);
+  return { key, name, version, description, author };
+}
+
+describe('the action body (specification §4.3.2)', () => {
+  const key = 'helpdesk';
+  const roles = openTo(helpdesk);
+  afterEach(async () => {
+    const last = (await addonEventTypes(t, key)).at(-1);
+    if (last !== undefined && last !== 'AddonUninstalled') await act(admin, key, 'uninstall').expect(200);
+  });
+
+  it('installs with the menu shown unless show_menu is false', async () => {
+    expect((await act(admin, key, 'install', { page_roles: roles }).expect(200)).body.data.show_menu).toBe(true);
+    await act(admin, key, 'uninstall').expect(200);
+    expect((await act(admin, key, 'install', { page_roles: roles, show_menu: false }).expect(200)).body.data.show_menu).toBe(false);
+  });
+
+  it('sets the menu entry to shown when show_menu is left out', async () => {
+    await act(admin, key, 'install', { page_roles: roles, show_menu: false }).expect(200);
+    expect((await act(admin, key, 'menu', {}).expect(200)).body.data.show_menu).toBe(true);
+  });
+
+  it('refuses install without page_roles, naming the pages to cover', async () => {
+    const res = await expectRefusal(t, () => act(admin, key, 'install', {}), 422, 'page_roles_required');
+    expect(res.body.message).toContain('tickets, reports');
+  });
+
+  it.each(['uninstall', 'enable', 'disable', 'menu'])('refuses page_roles with %s', async (action) => {
+    await act(admin, key, 'install', { page_roles: roles }).expect(200);
+    await expectRefusal(t, () => act(admin, key, action, { page_roles: roles }), 422, 'page_roles_not_allowed');
+  });
+
+  it('refuses install with page_roles that miss a page or name a disabled or unknown role group, naming the page', async () => {
+    const missing = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: { tickets: roles.tickets } }), 422, 'invalid_page_roles');
+    expect(missing.body.message).toContain("page 'reports' is missing");
+    const unknown = { ...roles, reports: { view: [99], manage: [] } };
+    const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: unknown }), 422, 'invalid_page_roles');
+    expect(res.body.message).toContain("page 'reports' view: role 99 does not exist");
+    expect(res.body.message).toMatch(/\(GET \/roles lists the enabled role groups\)$/);
+  });
+
+  it('refuses page_roles that break §2.8 with the one reason invalid_page_roles, listing each problem by page', async () => {
+    const page_roles = { tickets: { view: [1], manage: [2] }, reports: { view: [0, 1, 1], manage: [], edit: [1] } };
+    const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles }), 422, 'invalid_page_roles');
+    expect(res.body.message).toContain("page 'tickets' manage: manage role 2 is not in view");
+    expect(res.body.message).toContain("page 'reports' view.0: view holds role ids: integers of at least 1");
+    expect(res.body.message).toContain("page 'reports': a page has exactly view and manage: remove edit");
+  });
+
+  it('refuses an unknown field, a show_menu that is not a boolean, and a body that is not JSON', async () => {
+    await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, menu: true }), 422, 'validation_failed');
+    await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, show_menu: 'yes' }), 422, 'validation_failed');
+    await expectRefusal(
+      t,
+      () => admin.client.post('/api/v1/addons/helpdesk/actions/install').set('X-CSRF-Token', admin.token).type('text/plain').send('install'),
+      415,
+      'unsupported_media_type',
+    );
+  });
+});
+
+describe('path parameters', () => {
+  it('answers 404 for a well-formed key that no add-on has', async () => {
+    const res = await expectRefusal(t, () => act(admin, 'no_such_addon', 'enable'), 404, 'addon_not_found');
+    expect(res.body.message).toContain('no_such_addon');
+  });
+
+  it.each(['Helpdesk', 'h', '9lives', 'help-desk', `a${'b'.repeat(80)}`])('refuses the key %p with 422', async (key) => {
+    await expectRefusal(t, () => act(admin, key, 'enable'), 422, 'invalid_path_parameter');
+  });
+
+  it('refuses an unknown action with 422, listing the actions', async () => {
+    const res = await expectRefusal(t, () => act(admin, 'helpdesk', 'upgrade'), 422, 'invalid_path_parameter');
+    expect(res.body.message).toContain('install, reinstall, uninstall, enable, disable, menu');
+  });
+});
+
+describe('permissions', () => {
+  it('refuses actions to a role group without addon.manage with 403, and lets it list add-ons with addon.view', async () => {
+    const auditor = await roleAdmin(t, 2);
+    await expectRefusal(t, () => act(auditor, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }), 403, 'permission_denied');
+    await auditor.client.get('/api/v1/addons').expect(200);
+  });
+
+  it('lets a role group with addon.manage act', async () => {
+    const operator = await roleAdmin(t, 1);
+    await act(operator, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }).expect(200);
+    await act(operator, 'helpdesk', 'uninstall').expect(200);
+  });
+});
+
+describe('concurrency', () => {
+  it('records one install of simultaneous installs of one key; the others are told it is installed', async () => {
+    const key = 'helpdesk';
+    const before = await addonEventTypes(t, key);
+    const admins = [admin, await superAdmin(t), await superAdmin(t), await superAdmin(t)];
+    const answers = await Promise.all(admins.map((a) => act(a, key, 'install', { page_roles: openTo(helpdesk) })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 422, 422, 422]);
+    expect(answers.filter((r) => r.status === 422).map((r) => r.body.data.error)).toEqual(Array(3).fill('addon_already_installed'));
+    expect((await addonEventTypes(t, key)).slice(before.length)).toEqual(['AddonInstalled']);
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { credentialStream } from '../../src/credential/decider';
+import { RecordedEvent } from '../../src/stores/ports';
+import { platform, Run } from '../support/cli';
+import { activePartner, Partner } from '../support/credentials';
+import { startPlatform } from '../support/platform';
+
+// The CLI reads the embedded store the service below wrote.
+delete process.env.EVENTSTORE_URL;
+delete process.env.MONGODB_URL;
+
+const dir = mkdtempSync(join(tmpdir(), 'platform-history-'));
+let partner: Partner;
+let stream: RecordedEvent[];
+
+beforeAll(async () => {
+  const t = await startPlatform({}, dir);
+  try {
+    partner = await activePartner(t, ['addons.read']);
+    await partner.admin
+      .post(`/api/v1/credentials/${partner.member.id}/revoke`)
+      .set('X-CSRF-Token', partner.adminToken)
+      .send({ reason: 'contract ended' })
+      .expect(200);
+    stream = await t.platform.stores.events.readStream(credentialStream(partner.member.id));
+  } finally {
+    await t.close();
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
+function expectRefused(run: Run, reason: RegExp): void {
+  expect(run).toMatchObject({ code: 1, stdout: '' });
+  expect(run.stderr).toMatch(reason);
+  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+}
+
+const timeOf = (type: string) => stream.find((e) => e.type === type)!.metadata.time;
+
+describe('platform history', () => {
+  it("prints the member's credential as a timeline: time, actor, what happened, reason", async () => {
+    const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const { id, username } = partner.member;
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Credential history of member ${id} (${username}): 6 events`);
+    expect(lines[1]).toMatch(/^TIME +ACTOR +WHAT HAPPENED +REASON$/);
+    const rows = lines.slice(2);
+    const expected: [string, string, RegExp][] = [
+      ['CredentialApplied', `member ${username} (#${id})`, /applied for API credentials$/],
+      ['CredentialApproved', 'admin admin (#1)', /approved the application$/],
+      ['CredentialClaimed', `member ${username} (#${id})`, new RegExp(`claimed the credential, API id ${partner.apiid}$`)],
+      ['ScopeRequested', `member ${username} (#${id})`, /requested the scope addons\.read +integration$/],
+      ['ScopeApproved', 'admin admin (#1)', /approved the scope addons\.read$/],
+      ['CredentialRevoked', 'admin admin (#1)', /revoked the credential and its live scopes +contract ended$/],
+    ];
+    expect(rows).toHaveLength(expected.length);
+    expected.forEach(([type, actor, what], i) => {
+      expect(rows[i]!.startsWith(`${timeOf(type)}  ${actor} `)).toBe(true);
+      expect(rows[i]).toMatch(what);
+    });
+    const digest = String(stream.find((e) => e.type === 'CredentialClaimed')!.data.key_digest);
+    for (const secret of [digest, partner.apikey]) expect(run.stdout).not.toContain(secret);
+  });
+
+  it('with --as-of, prints the timeline up to that instant and the state then', async () => {
+    const instant = timeOf('ScopeApproved');
+    const run = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', instant]);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(`up to ${instant}: 5 events`);
+    expect(run.stdout).not.toContain('revoked the credential');
+    expect(run.stdout.endsWith(`State at ${instant}:\n  credential: active, API id ${partner.apiid}\n  scope addons.read: approved\n`)).toBe(true);
+
+    const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1000).toISOString();
+    const none = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
+    expect(none.stdout).toContain('(nothing had happened yet)');
+    expect(none.stdout).toContain('credential: none (not applied yet)');
+  });
+
+  it('refuses an unknown member, a malformed id and a time without a zone, in one line', async () => {
+    const [unknown, malformed, zoneless] = await Promise.all([
+      platform(dir, ['history', '--member', '999']),
+      platform(dir, ['history', '--member', 'abc']),
+      platform(dir, ['history', '--member', '1', '--as-of', '2026-11-22T04:18:52']),
+    ]);
+    expectRefused(unknown, /member 999 never applied for a credential.*\(credential_not_found\)\n$/);
+    expectRefused(malformed, /whole number/);
+    expectRefused(zoneless, /ISO 8601 time with a zone/);
+  });
+});

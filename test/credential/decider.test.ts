@@ -1,0 +1,408 @@
+import {
+  credentialDecider,
+  CredentialCommand,
+  CredentialEvent,
+  CredentialStatus,
+  credentialStream,
+} from '../../src/credential/decider';
+import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
+import { fold } from '../../src/shared/domain/decider';
+import { given } from '../support/decider-spec';
+
+const member_id = 7;
+const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
+const NEW_APIID = 'ak_bbbbbbbbbbbbbbbbbbbb';
+const KEY = 'a'.repeat(64);
+const NEW_KEY = 'b'.repeat(64);
+const NOW = '2025-03-01T10:00:00.000Z';
+
+// Events, written once so that histories read like what the service would have appended.
+const applied: CredentialEvent = { type: 'CredentialApplied', data: { member_id, username: 'alice' } };
+const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id } };
+const rejected: CredentialEvent = { type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } };
+const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest } });
+const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'abuse' } };
+const scopeRequested = (scope: string): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason: 'dashboard' } });
+const scopeApproved = (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id, scope } });
+const scopeRejected = (scope: string): CredentialEvent => ({ type: 'ScopeRejected', data: { member_id, scope, reason: 'no' } });
+const scopeRevoked = (scope: string): CredentialEvent => ({ type: 'ScopeRevoked', data: { member_id, scope, reason: 'over' } });
+
+const active = [applied, approved, claimed()];
+
+type CommandType = CredentialCommand['type'];
+type CommandOf<T extends CommandType> = Extract<CredentialCommand, { type: T }>;
+
+/** One command of each type: a mapped type, so a new command fails to compile until it is listed. */
+const commands: { [T in CommandType]: CommandOf<T> } = {
+  ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice' } },
+  ApproveCredential: { type: 'ApproveCredential', data: { member_id } },
+  RejectCredential: { type: 'RejectCredential', data: { member_id, reason: '  not a real company  ' } },
+  ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY } },
+  RotateKey: { type: 'RotateKey', data: { member_id, key_digest: NEW_KEY, grace_seconds: 60, now: NOW } },
+  RevokeCredential: { type: 'RevokeCredential', data: { member_id, reason: ' leaked key ' } },
+  RequestScopes: { type: 'RequestScopes', data: { member_id, scopes: ['addons.read', 'member-groups.read'], reason: ' sync ' } },
+  ApproveScope: { type: 'ApproveScope', data: { member_id, scope: 'addons.read' } },
+  RejectScope: { type: 'RejectScope', data: { member_id, scope: 'addons.read', reason: 'no need' } },
+  RevokeScope: { type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason: 'no longer' } },
+};
+
+/** Events, or the error code of a refusal. */
+type Outcome = CredentialEvent[] | string;
+
+const ALLOWED = {
+  ApplyCredential: [applied],
+  ApproveCredential: [approved],
+  RejectCredential: [{ type: 'CredentialRejected', data: { member_id, reason: 'not a real company' } }],
+  ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
+  RotateKey: [{
+    type: 'KeyRotated',
+    data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z' },
+  }],
+  RevokeCredential: [{ type: 'CredentialRevoked', data: { member_id, reason: 'leaked key' } }],
+  RequestScopes: [
+    { type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'sync' } },
+    { type: 'ScopeRequested', data: { member_id, scope: 'member-groups.read', reason: 'sync' } },
+  ],
+} satisfies Partial<Record<CommandType, CredentialEvent[]>>;
+
+const NOT_ACTIVE = {
+  RotateKey: 'credential_not_active',
+  RevokeCredential: 'credential_not_active',
+  RequestScopes: 'credential_not_active',
+  ApproveScope: 'credential_not_active',
+  RejectScope: 'credential_not_active',
+  RevokeScope: 'credential_not_active',
+} as const;
+
+/** Every status against every command: the credential state machine of DESIGN §3. */
+const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: { [T in CommandType]: Outcome } }> = {
+  none: {
+    history: [],
+    outcomes: {
+      ApplyCredential: ALLOWED.ApplyCredential,
+      ApproveCredential: 'credential_not_pending',
+      RejectCredential: 'credential_not_pending',
+      ClaimCredential: 'credential_not_approved',
+      ...NOT_ACTIVE,
+    },
+  },
+  pending: {
+    history: [applied],
+    outcomes: {
+      ApplyCredential: 'credential_already_applied',
+      ApproveCredential: ALLOWED.ApproveCredential,
+      RejectCredential: ALLOWED.RejectCredential,
+      ClaimCredential: 'credential_not_approved',
+      ...NOT_ACTIVE,
+    },
+  },
+  approved: {
+    history: [applied, approved],
+    outcomes: {
+      ApplyCredential: 'credential_already_applied',
+      ApproveCredential: 'credential_not_pending',
+      RejectCredential: 'credential_not_pending',
+      ClaimCredential: ALLOWED.ClaimCredential,
+      ...NOT_ACTIVE,
+    },
+  },
+  rejected: {
+    history: [applied, rejected],
+    outcomes: {
+      ApplyCredential: ALLOWED.ApplyCredential,
+      ApproveCredential: 'credential_not_pending',
+      RejectCredential: 'credential_not_pending',
+      ClaimCredential: 'credential_not_approved',
+      ...NOT_ACTIVE,
+    },
+  },
+  active: {
+    history: active,
+    outcomes: {
+      ApplyCredential: 'credential_already_applied',
+      ApproveCredential: 'credential_not_pending',
+      RejectCredential: 'credential_not_pending',
+      ClaimCredential: 'credential_already_claimed',
+      RotateKey: ALLOWED.RotateKey,
+      RevokeCredential: ALLOWED.RevokeCredential,
+      RequestScopes: ALLOWED.RequestScopes,
+      // No scope requested yet: the scope table below covers the scope commands in full.
+      ApproveScope: 'scope_not_pending',
+      RejectScope: 'scope_not_pending',
+      RevokeScope: 'scope_not_approved',
+    },
+  },
+  revoked: {
+    history: [...active, revoked],
+    outcomes: {
+      ApplyCredential: ALLOWED.ApplyCredential,
+      ApproveCredential: 'credential_not_pending',
+      RejectCredential: 'credential_not_pending',
+      ClaimCredential: 'credential_not_approved',
+      ...NOT_ACTIVE,
+    },
+  },
+};
+
+type ScopeCase = 'not requested' | 'pending' | 'approved' | 'rejected' | 'revoked';
+type ScopeCommandType = 'RequestScopes' | 'ApproveScope' | 'RejectScope' | 'RevokeScope';
+
+const scopeCommands: { [T in ScopeCommandType]: CommandOf<T> } = {
+  RequestScopes: { type: 'RequestScopes', data: { member_id, scopes: ['addons.read'], reason: 'again' } },
+  ApproveScope: commands.ApproveScope,
+  RejectScope: commands.RejectScope,
+  RevokeScope: commands.RevokeScope,
+};
+
+const requestedAgain: CredentialEvent[] = [{ type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'again' } }];
+
+/** Every status of the scope `addons.read` on an active credential against every scope command. */
+const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in ScopeCommandType]: Outcome } }> = {
+  'not requested': {
+    history: active,
+    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+  },
+  pending: {
+    history: [...active, scopeRequested('addons.read')],
+    outcomes: {
+      RequestScopes: 'scope_already_requested',
+      ApproveScope: [scopeApproved('addons.read')],
+      RejectScope: [{ type: 'ScopeRejected', data: { member_id, scope: 'addons.read', reason: 'no need' } }],
+      RevokeScope: 'scope_not_approved',
+    },
+  },
+  approved: {
+    history: [...active, scopeRequested('addons.read'), scopeApproved('addons.read')],
+    outcomes: {
+      RequestScopes: 'scope_already_requested',
+      ApproveScope: 'scope_not_pending',
+      RejectScope: 'scope_not_pending',
+      RevokeScope: [{ type: 'ScopeRevoked', data: { member_id, scope: 'addons.read', reason: 'no longer' } }],
+    },
+  },
+  rejected: {
+    history: [...active, scopeRequested('addons.read'), scopeRejected('addons.read')],
+    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+  },
+  revoked: {
+    history: [...active, scopeRequested('addons.read'), scopeApproved('addons.read'), scopeRevoked('addons.read')],
+    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+  },
+};
+
+function expectOutcome(history: CredentialEvent[], command: CredentialCommand, outcome: Outcome): void {
+  const spec = given(credentialDecider, history).when(command);
+  if (typeof outcome === 'string') spec.thenRefuses(outcome);
+  else spec.then(outcome);
+}
+
+const statusOf = (history: CredentialEvent[]) => fold(credentialDecider, history).status;
+const scopesOf = (history: CredentialEvent[]) => fold(credentialDecider, history).scopes;
+const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
+
+describe('credential state machine', () => {
+  const rows = Object.entries(MACHINE).flatMap(([status, { history, outcomes }]) =>
+    Object.entries(outcomes).map(([type, outcome]) => ({
+      status: status as CredentialStatus,
+      type: type as CommandType,
+      history,
+      outcome,
+      verdict: typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
+    })),
+  );
+
+  it.each(Object.entries(MACHINE))('the %s history really leads to that status', (status, { history }) => {
+    expect(statusOf(history)).toBe(status);
+  });
+
+  it.each(rows)('$status + $type $verdict', ({ history, type, outcome }) => {
+    expectOutcome(history, commands[type], outcome);
+  });
+});
+
+describe('scope state machine on an active credential', () => {
+  const rows = Object.entries(SCOPES).flatMap(([scope, { history, outcomes }]) =>
+    Object.entries(outcomes).map(([type, outcome]) => ({
+      scope,
+      type: type as ScopeCommandType,
+      history,
+      outcome,
+      verdict: typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
+    })),
+  );
+
+  it.each(rows)('scope $scope + $type $verdict', ({ history, type, outcome }) => {
+    expectOutcome(history, scopeCommands[type], outcome);
+  });
+});
+
+describe('reasons of administrators and members', () => {
+  const reasonCommands: Array<{ name: string; history: CredentialEvent[]; command: (reason: string) => CredentialCommand }> = [
+    { name: 'RejectCredential', history: [applied], command: (reason) => ({ type: 'RejectCredential', data: { member_id, reason } }) },
+    { name: 'RevokeCredential', history: active, command: (reason) => ({ type: 'RevokeCredential', data: { member_id, reason } }) },
+    {
+      name: 'RequestScopes',
+      history: active,
+      command: (reason) => ({ type: 'RequestScopes', data: { member_id, scopes: ['addons.read'], reason } }),
+    },
+    {
+      name: 'RejectScope',
+      history: [...active, scopeRequested('addons.read')],
+      command: (reason) => ({ type: 'RejectScope', data: { member_id, scope: 'addons.read', reason } }),
+    },
+    {
+      name: 'RevokeScope',
+      history: [...active, scopeRequested('addons.read'), scopeApproved('addons.read')],
+      command: (reason) => ({ type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason } }),
+    },
+  ];
+
+  const invalid: Array<[string, string]> = [
+    ['empty', ''],
+    ['blank', ' \t\n '],
+    ['zero-width spaces only', '\u200b\u200b\u200b'],
+    ['NUL characters only', '\u0000\u0000'],
+    ['invisible format characters only', '\u200d\ufeff\u2060\u00ad'],
+    ['501 characters', 'x'.repeat(501)],
+  ];
+
+  describe.each(reasonCommands)('$name', ({ history, command }) => {
+    it.each(invalid)('refuses a reason that is %s with invalid_reason', (_label, reason) => {
+      given(credentialDecider, history).when(command(reason)).thenRefuses('invalid_reason');
+    });
+
+    it('accepts 1 and 500 characters, counted after trimming, and records the trimmed reason', () => {
+      const [one] = decide(history, command('  x  '));
+      expect(one?.data).toMatchObject({ reason: 'x' });
+      const long = 'y'.repeat(500);
+      const [max] = decide(history, command(`   ${long}   `));
+      expect(max?.data).toMatchObject({ reason: long });
+    });
+  });
+});
+
+describe('RequestScopes refuses the whole request and appends nothing', () => {
+  const request = (scopes: string[], reason = 'sync'): CredentialCommand => ({ type: 'RequestScopes', data: { member_id, scopes, reason } });
+
+  it.each<[string, CredentialEvent[], string[], string]>([
+    ['an unknown scope among known ones', active, ['addons.read', 'users.write'], 'unknown_scope'],
+    ['a name that only exists on Object.prototype', active, ['toString'], 'unknown_scope'],
+    ['a duplicate name', active, ['addons.read', 'addons.read'], 'duplicate_scope'],
+    ['a scope already pending', [...active, scopeRequested('member-groups.read')], ['addons.read', 'member-groups.read'], 'scope_already_requested'],
+    [
+      'a scope already approved',
+      [...active, scopeRequested('member-groups.read'), scopeApproved('member-groups.read')],
+      ['addons.read', 'member-groups.read'],
+      'scope_already_requested',
+    ],
+    ['an empty list', active, [], 'no_scopes'],
+  ])('for %s', (_label, history, scopes, error) => {
+    given(credentialDecider, history).when(request(scopes)).thenRefuses(error);
+  });
+
+  it('for a reason over 500 characters, even when every scope is fine', () => {
+    given(credentialDecider, active).when(request(['addons.read'], 'r'.repeat(501))).thenRefuses('invalid_reason');
+  });
+
+  it('lets a rejected scope and a revoked scope be requested again in one request', () => {
+    const history = [
+      ...active,
+      ...[scopeRequested('addons.read'), scopeRejected('addons.read')],
+      ...[scopeRequested('member-groups.read'), scopeApproved('member-groups.read'), scopeRevoked('member-groups.read')],
+    ];
+    given(credentialDecider, history)
+      .when(request(['member-groups.read', 'addons.read']))
+      .then([
+        { type: 'ScopeRequested', data: { member_id, scope: 'member-groups.read', reason: 'sync' } },
+        { type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'sync' } },
+      ]);
+  });
+});
+
+describe('scope review of an unknown scope', () => {
+  it.each<CredentialCommand>([
+    { type: 'ApproveScope', data: { member_id, scope: 'users.write' } },
+    { type: 'RejectScope', data: { member_id, scope: 'users.write', reason: 'no' } },
+    { type: 'RevokeScope', data: { member_id, scope: 'users.write', reason: 'no' } },
+  ])('$type refuses with unknown_scope', (command) => {
+    given(credentialDecider, active).when(command).thenRefuses('unknown_scope', 'there is no scope "users.write"');
+  });
+});
+
+describe('revocation and a new application', () => {
+  const liveScopes = [
+    ...active,
+    scopeRequested('addons.read'),
+    scopeRequested('member-groups.read'),
+    scopeApproved('member-groups.read'),
+  ];
+
+  it('revoking the credential revokes its pending and approved scopes', () => {
+    expect(scopesOf([...liveScopes, revoked])).toEqual({ 'addons.read': 'revoked', 'member-groups.read': 'revoked' });
+  });
+
+  it('leaves a rejected scope rejected when the credential is revoked', () => {
+    const history = [...active, scopeRequested('addons.read'), scopeRejected('addons.read'), revoked];
+    expect(scopesOf(history)).toEqual({ 'addons.read': 'rejected' });
+  });
+
+  it('applying again after a revocation clears the scopes and the API id', () => {
+    const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {} });
+  });
+
+  it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
+    const history = [...liveScopes, revoked, applied, approved, claimed(NEW_APIID, NEW_KEY)];
+    expect(fold(credentialDecider, history).apiid).toBe(NEW_APIID);
+    given(credentialDecider, history)
+      .when(commands.RequestScopes)
+      .then(ALLOWED.RequestScopes);
+  });
+
+  it('a rejected application can be applied for again, approved and claimed', () => {
+    const history = [applied, rejected, applied, approved];
+    expect(statusOf(history)).toBe('approved');
+    given(credentialDecider, history).when(commands.ClaimCredential).then(ALLOWED.ClaimCredential);
+  });
+
+  it('rotating after a new claim rotates the new key, not the one from before the revocation', () => {
+    const history = [...active, revoked, applied, approved, claimed(NEW_APIID, NEW_KEY)];
+    const [rotated] = decide(history, { type: 'RotateKey', data: { member_id, key_digest: 'c'.repeat(64), grace_seconds: 0, now: NOW } });
+    expect(rotated?.data).toMatchObject({ apiid: NEW_APIID, previous_key_digest: NEW_KEY, key_digest: 'c'.repeat(64) });
+  });
+});
+
+describe('RotateKey', () => {
+  const rotate = (grace_seconds: number, key_digest = NEW_KEY): CredentialCommand => ({
+    type: 'RotateKey',
+    data: { member_id, key_digest, grace_seconds, now: NOW },
+  });
+
+  it.each<[number, string | null]>([
+    [0, null],
+    [1, '2025-03-01T10:00:01.000Z'],
+    [3600, '2025-03-01T11:00:00.000Z'],
+    [MAX_GRACE_SECONDS, '2025-03-02T10:00:00.000Z'],
+  ])('with grace_seconds %p keeps the previous key valid until %p', (grace, until) => {
+    given(credentialDecider, active)
+      .when(rotate(grace))
+      .then([{ type: 'KeyRotated', data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: until } }]);
+  });
+
+  it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses grace_seconds %p', (grace) => {
+    given(credentialDecider, active).when(rotate(grace)).thenRefuses('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+  });
+
+  it('a second rotation names the key of the first as the previous one', () => {
+    const firstRotation = decide(active, rotate(0));
+    const [second] = decide([...active, ...firstRotation], rotate(0, 'c'.repeat(64)));
+    expect(second?.data).toMatchObject({ apiid: APIID, previous_key_digest: NEW_KEY, key_digest: 'c'.repeat(64) });
+    expect(statusOf([...active, ...firstRotation])).toBe('active');
+  });
+});
+
+describe('credential stream', () => {
+  it('is one stream per member', () => {
+    expect(credentialStream(7)).toBe('credential-7');
+  });
+});

@@ -1,0 +1,89 @@
+import { openApiPath } from '../../../src/shared/http/openapi';
+import { ContractChecker } from '../../support/contract';
+import { activePartner, openCall, rotate } from '../../support/credentials';
+import { startPlatform, TestPlatform } from '../../support/platform';
+
+const API = '/api/v1';
+
+/**
+ * Every operation of the contract answered successfully at least once, each answer judged against
+ * its response schema by the checker every test platform carries (test/support/contract.ts). A new
+ * endpoint fails this test until the walk below calls it.
+ */
+describe('every operation of the contract, called for real', () => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startPlatform();
+  });
+  afterAll(() => t.close());
+
+  it('answers each one with a 2xx that matches the contract', async () => {
+    const p = await activePartner(t, ['addons.read', 'member-groups.read']);
+    const { admin, adminToken, developer, member } = p;
+    const write = (client: typeof admin, path: string, token: string, body: object = {}) =>
+      client.post(`${API}${path}`).set('X-CSRF-Token', token).send(body).expect(200);
+
+    await t.client().get(`${API}/livez`).expect(200);
+    await t.client().get(`${API}/readyz`).expect(200);
+    await admin.get(`${API}/health`).expect(200);
+    await t.client().get(API).expect(200);
+    await developer.get(`${API}/developer/dashboard`).expect(200);
+    await developer.get(`${API}/developer/scopes`).expect(200);
+    await rotate(p, { grace_seconds: 60 });
+    const key = await rotate(p);
+    await openCall(t, '/open/member-groups', p.apiid, key).expect(200);
+    await openCall(t, '/open/addons', p.apiid, key).expect(200);
+
+    await admin.get(`${API}/credentials?status=active`).expect(200);
+    await admin.get(`${API}/scope-requests`).expect(200);
+    await write(admin, `/credentials/${member.id}/scopes/addons.read/revoke`, adminToken, { reason: 'audit' });
+    await write(admin, `/credentials/${member.id}/revoke`, adminToken, { reason: 'offboarded' });
+    await admin.get(`${API}/openapi`).expect(200);
+    await admin.get(`${API}/credentials/${member.id}/history`).expect(200);
+    await admin.get(`${API}/credentials/${member.id}/history?as_of=${new Date().toISOString()}`).expect(200);
+    const exported = await admin.get(`${API}/audit/events?limit=5`).buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += String(chunk)));
+      res.on('end', () => done(null, text));
+    });
+    expect(exported.status).toBe(200);
+    expect(t.contractProblems).toEqual([]);
+    const checker = new ContractChecker(t.platform.endpoints);
+    expect(checker.problems('GET', '/audit/events', 200, String(exported.headers['content-type']), exported.body)).toEqual([]);
+
+    // A second member: rejected, then applying again, then approved and its scopes decided.
+    const other = t.client();
+    const token = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
+    const registered = await write(other, '/developer/register', token, { username: `cov${Date.now().toString(36)}`, password: 'secret1', email: 'c@example.com' });
+    const memberToken = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
+    const id = registered.body.data.id as number;
+    await write(other, '/developer/credential', memberToken);
+    await write(admin, `/credentials/${id}/reject`, adminToken, { reason: 'incomplete' });
+    await write(other, '/developer/credential', memberToken);
+    await write(admin, `/credentials/${id}/approve`, adminToken);
+    const claimed = await write(other, '/developer/claim', memberToken);
+    await write(other, '/developer/scopes', memberToken, { scopes: ['addons.read', 'member-groups.read'], reason: 'sync' });
+    await write(admin, `/credentials/${id}/scopes/addons.read/approve`, adminToken);
+    await write(admin, `/credentials/${id}/scopes/member-groups.read/reject`, adminToken, { reason: 'not needed' });
+    const partner = { apiid: claimed.body.data.apiid as string, apikey: claimed.body.data.apikey as string };
+    await write(other, '/developer/logout', memberToken);
+    const again = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
+    await write(other, '/developer/login', again, { username: registered.body.data.username, password: 'secret1' });
+    // The application center, on the shipped uptime_monitor sample.
+    const roles = { checks: { view: [1, 2], manage: [1] }, incidents: { view: [1], manage: [] } };
+    for (const path of ['/context', '/roles', '/addons', '/addons/uptime_monitor/access']) await admin.get(`${API}${path}`).expect(200);
+    await write(admin, '/addons/uptime_monitor/actions/install', adminToken, { page_roles: roles });
+    await admin.put(`${API}/addons/uptime_monitor/access`).set('X-CSRF-Token', adminToken).send({ page_roles: roles }).expect(200);
+    await admin.get(`${API}/addons/uptime_monitor/pages`).expect(200);
+    await write(admin, '/addons/uptime_monitor/actions/menu', adminToken, { show_menu: false });
+    const listed = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
+    expect(listed.body.data.list).toEqual([expect.objectContaining({ key: 'uptime_monitor', version: '0.9.2' })]);
+
+    await write(admin, '/admin/logout', adminToken);
+
+    const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
+    const operations = t.platform.endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`);
+    expect(operations.filter((o) => !succeeded.has(o))).toEqual([]);
+    expect(t.contractProblems).toEqual([]);
+  });
+});

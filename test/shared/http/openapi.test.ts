@@ -1,0 +1,194 @@
+import { validate, compileErrors } from '@readme/openapi-parser';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_PREFIX } from '../../../src/shared/http/app';
+import { openApiPath } from '../../../src/shared/http/openapi';
+import { platform } from '../../support/cli';
+import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, unknown>;
+  anyOf?: unknown[];
+}
+
+interface Operation {
+  tags?: string[];
+  parameters?: { in: string; name: string; required?: boolean; schema?: { pattern?: string; enum?: string[] } }[];
+  requestBody?: unknown;
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+}
+type Contract = {
+  openapi: string;
+  info: { version: string; 'x-implementation-version': string; contact?: unknown };
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; in: string; name: string }>; schemas: Record<string, Schema> };
+};
+
+describe('the OpenAPI contract at GET /openapi', () => {
+  let t: TestPlatform;
+  let contract: Contract;
+  beforeAll(async () => {
+    t = await startPlatform();
+    const admin = t.client();
+    await logInAdmin(admin);
+    const res = await admin.get('/api/v1/openapi').expect(200).expect('Content-Type', /application\/json/);
+    contract = res.body as Contract;
+  });
+  afterAll(() => t.close());
+
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref ? contract.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+
+  const operations = () =>
+    Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+  it("is OpenAPI 3.1 at the specification's version 1.1.0, answered without the envelope", () => {
+    expect(contract.openapi).toBe('3.1.0');
+    expect(contract.info.version).toBe('1.1.0');
+    expect(contract).not.toHaveProperty('code');
+  });
+
+  it("names the implementation's own version apart from the contract's", () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+    expect(contract.info['x-implementation-version']).toBe(pkg.version);
+  });
+
+  it('gives an absolute server URL through a base_url variable, as tools that proxy the service need', () => {
+    expect(contract.servers).toEqual([
+      { url: '{base_url}/api/v1', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } },
+    ]);
+  });
+
+  it('lists every tag an operation uses', () => {
+    const declared = new Set(contract.tags.map((tag) => tag.name));
+    for (const { path, method, op } of operations()) {
+      expect({ path, method, undeclared: (op.tags ?? []).filter((tag) => !declared.has(tag)) }).toEqual({ path, method, undeclared: [] });
+    }
+  });
+
+  it('documents every envelope code as an integer, 0 on success', () => {
+    let judged = 0;
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { schema?: Schema }> }>)) {
+        const schema = resolve(response.content?.['application/json']?.schema);
+        if (!schema?.properties?.code) continue;
+        judged += 1;
+        expect({ path, method, status, code: schema.properties.code }).toEqual({
+          path,
+          method,
+          status,
+          code: expect.objectContaining({ type: 'integer', ...(status === '200' && { const: 0 }) }),
+        });
+      }
+    }
+    expect(judged).toBeGreaterThan(100);
+  });
+
+  it('requires at least one of email and mobile in the registration schema', () => {
+    const schema = resolve((contract.paths['/developer/register']!.post!.requestBody as { content: Record<string, { schema: Schema }> }).content['application/json']!.schema);
+    expect(schema?.anyOf).toEqual([{ required: ['email'] }, { required: ['mobile'] }]);
+  });
+
+  it('describes the NDJSON export as a string of lines, each line by its own schema', () => {
+    const media = (contract.paths['/audit/events']!.get!.responses['200'] as { content: Record<string, { schema: Schema; 'x-line-schema': Schema }> }).content[
+      'application/x-ndjson'
+    ]!;
+    expect(media.schema).toMatchObject({ type: 'string' });
+    expect(resolve(media['x-line-schema'])?.anyOf).toHaveLength(2);
+  });
+
+  it('is a valid OpenAPI document', async () => {
+    const result = await validate(structuredClone(contract) as never);
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(result.valid).toBe(true);
+  });
+
+  it('refuses an anonymous caller and a member session', async () => {
+    await expectRefusal(t, () => t.client().get('/api/v1/openapi'), 401, 'admin_not_logged_in');
+    const member = t.client();
+    await registerMember(member);
+    await expectRefusal(t, () => member.get('/api/v1/openapi'), 401, 'admin_not_logged_in');
+  });
+
+  it('has exactly the operations the router serves, both ways', () => {
+    const routed = new Set(
+      t.platform.router.stack.flatMap((layer) =>
+        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${openApiPath(String(layer.path).slice(API_PREFIX.length))}`),
+      ),
+    );
+    const documented = new Set(operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`));
+    expect([...routed].filter((r) => !documented.has(r))).toEqual([]);
+    expect([...documented].filter((d) => !routed.has(d))).toEqual([]);
+    expect(documented.size).toBeGreaterThanOrEqual(24);
+  });
+
+  it('documents every path parameter with its rule', () => {
+    for (const { path, op } of operations()) {
+      const named = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+      const documented = (op.parameters ?? []).filter((p) => p.in === 'path');
+      expect(documented.map((p) => p.name).sort()).toEqual([...named].sort());
+      for (const parameter of documented) {
+        expect({ path, parameter: parameter.name, required: parameter.required }).toEqual({ path, parameter: parameter.name, required: true });
+        expect(parameter.schema?.pattern ?? parameter.schema?.enum).toBeDefined();
+      }
+    }
+  });
+
+  it('requires X-CSRF-Token on every write and on no read', () => {
+    for (const { path, method, op } of operations()) {
+      const csrf = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'X-CSRF-Token');
+      expect({ path, method, csrf: Boolean(csrf?.required) }).toEqual({ path, method, csrf: method !== 'get' });
+      if (method !== 'get') expect(op.responses).toHaveProperty('419');
+    }
+  });
+
+  it('names the session cookie and the API id and key headers as security schemes', () => {
+    expect(contract.components.securitySchemes).toEqual({
+      session: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'PHPSESSID' }),
+      apiId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-ID' }),
+      apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    });
+    for (const { path, op } of operations().filter(({ path }) => path.startsWith('/open/'))) {
+      expect({ path, security: op.security }).toEqual({ path, security: [{ apiId: [], apiKey: [] }] });
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+  });
+
+  it('documents 401, 403 and 422 on every member endpoint (specification §7 rule 1)', () => {
+    const members = t.platform.endpoints.filter((e) => e.caller.kind === 'member');
+    expect(members.length).toBeGreaterThanOrEqual(7);
+    for (const e of members) {
+      const path = openApiPath(e.path);
+      const statuses = Object.keys(contract.paths[path]![e.method.toLowerCase()]!.responses);
+      expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401', '403', '422']) });
+    }
+  });
+
+  it('documents 401 and 403 on endpoints that need an identity or a permission', () => {
+    const byEndpoint = new Map(t.platform.endpoints.map((e) => [`${e.method.toLowerCase()} ${openApiPath(e.path)}`, e.caller]));
+    for (const { path, method, op } of operations()) {
+      const caller = byEndpoint.get(`${method} ${path}`)!;
+      const statuses = Object.keys(op.responses);
+      if (caller.kind !== 'anyone') expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401']) });
+      if (caller.kind === 'admin' && caller.permission) expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['403']) });
+      expect(op.security).toEqual(caller.kind === 'anyone' ? [] : expect.any(Array));
+    }
+  });
+
+  it('is what `platform openapi` prints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-openapi-'));
+    try {
+      const run = await platform(dir, ['openapi']);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(run.stdout)).toEqual(contract);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

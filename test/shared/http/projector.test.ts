@@ -1,0 +1,89 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { logIn, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+
+const ROOT = resolve(__dirname, '../../..');
+
+/** `platform project` in its own process, on the same data directory as the API instances. */
+function startProjector(dataDir: string): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'test/support/load-ts.js'), '-e', "require('./src/project').project(process.env)"],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+}
+
+function untilLogged(child: ChildProcess, message: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk) => {
+      seen += String(chunk);
+      if (seen.includes(message)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`projector exited with ${code} before logging "${message}"`)));
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('API instances with PROJECTIONS=off and one projector process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-projector-'));
+  let projector: ChildProcess;
+  let a: TestPlatform;
+  let b: TestPlatform;
+
+  beforeAll(async () => {
+    projector = startProjector(dir);
+    await untilLogged(projector, 'projector running');
+    a = await startPlatform({ PROJECTIONS: 'off', READ_WAIT_MS: 3000 }, dir);
+    b = await startPlatform({ PROJECTIONS: 'off', READ_WAIT_MS: 3000 }, dir);
+  });
+  afterAll(async () => {
+    projector.kill('SIGKILL');
+    await a.close();
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('read their own writes by waiting on the projector checkpoint', async () => {
+    const client = a.client();
+    const member = await registerMember(client);
+    const dashboard = await client.get('/api/v1/developer/dashboard').expect(200);
+    expect(dashboard.body.data.member).toMatchObject({ id: member.id, username: member.username });
+  });
+
+  it('share sessions and members: a member registered on one instance logs in on the other', async () => {
+    const member = await registerMember(a.client());
+    const client = b.client();
+    await logIn(client, member);
+    await client.get('/api/v1/developer/dashboard').expect(200);
+  });
+
+  it('report the projections as external in /health', async () => {
+    const admin = a.client();
+    await logInAdmin(admin);
+    const res = await admin.get('/api/v1/health').expect(200);
+    expect(res.body.data.projections.status).toBe('external');
+  });
+
+  it('the projector stops on SIGTERM with exit code 0, and reads then answer 503 instead of stale data', async () => {
+    const exited = exitCode(projector);
+    projector.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const lagging = await startPlatform({ PROJECTIONS: 'off', READ_WAIT_MS: 300 }, dir);
+    try {
+      const client = lagging.client();
+      await registerMember(client);
+      const res = await client.get('/api/v1/developer/dashboard').expect(503);
+      expect(res.body.data.error).toBe('read_model_lagging');
+      expect(res.headers['retry-after']).toBe('1');
+    } finally {
+      await lagging.close();
+    }
+  });
+});

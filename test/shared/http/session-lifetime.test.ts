@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import BetterSqlite3 from 'better-sqlite3';
+import { csrfOf, registerMember, sessionCookie, startPlatform, TestPlatform } from '../../support/platform';
+
+const API = '/api/v1';
+const IDLE_MS = 6_000;
+const ANONYMOUS_MS = 3_000;
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startPlatform({ SESSION_IDLE_MINUTES: IDLE_MS / 60_000, SESSION_ANONYMOUS_MINUTES: ANONYMOUS_MS / 60_000 });
+});
+afterAll(() => t.close());
+
+function cookieExpiry(res: { headers: Record<string, unknown> }): number {
+  const cookie = sessionCookie(res);
+  const expires = /expires=([^;]+)/i.exec(cookie ?? '')?.[1];
+  if (!expires) throw new Error(`no session cookie with an expiry: ${cookie}`);
+  return Date.parse(expires);
+}
+
+describe('a session used within the idle limit', () => {
+  it('stays alive in the server and in the browser, and ends once left idle past the limit', async () => {
+    const client = t.client();
+    await registerMember(client);
+    // Used at 40% of the limit: a renewal only once half the lifetime is gone would not happen here.
+    await sleep(IDLE_MS * 0.4);
+    const used = await client.get(`${API}/developer/dashboard`).expect(200);
+    // The browser's copy moves with the use: a cookie that expired would not even be sent.
+    expect(cookieExpiry(used)).toBeGreaterThan(Date.now() + IDLE_MS - 2_000);
+    // Past the limit counted from sign-in, within it counted from the last use.
+    await sleep(IDLE_MS * 0.75);
+    await client.get(`${API}/developer/dashboard`).expect(200);
+    await sleep(IDLE_MS + 500);
+    await client.get(`${API}/developer/dashboard`).expect(401);
+  });
+});
+
+describe('a session that never signs in', () => {
+  it('is kept for the shorter anonymous limit only', async () => {
+    const client = t.client();
+    const first = await csrfOf(client);
+    const db = new BetterSqlite3(join(t.dataDir, 'platform.db'), { readonly: true });
+    try {
+      const latest = db.prepare<[], { expires_at: number }>('SELECT max(expires_at) AS expires_at FROM sessions').get();
+      expect(latest?.expires_at).toBeLessThanOrEqual(Date.now() + ANONYMOUS_MS);
+    } finally {
+      db.close();
+    }
+    await sleep(ANONYMOUS_MS + 500);
+    expect(await csrfOf(client)).not.toBe(first);
+  });
+});
