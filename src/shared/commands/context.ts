@@ -1,5 +1,6 @@
 import { ActorKind, EventMetadata } from '../domain/metadata';
-import { NewEvent } from '../../stores/ports';
+import { AppendResult, EventStore, ExpectedRevision, NewEvent } from '../../stores/ports';
+import { eventIds } from '../../stores/event-ids';
 import { DomainEvent } from '../domain/decider';
 import { schemaVersion } from '../domain/events';
 
@@ -28,4 +29,19 @@ export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEven
     data: e.data as Record<string, unknown>,
     metadata: { ...metadata, schema_version: schemaVersion(e.type) },
   }));
+}
+
+/**
+ * Appends a command's events with ids derived from its request id, the stream, the expected
+ * revision and each event's index: an append the adapter retries after an unknown outcome, or
+ * the client sends again under the same request id, is recognised by the store and applied once.
+ */
+export function appendDecided(
+  store: EventStore,
+  stream: string,
+  events: DomainEvent[],
+  ctx: CommandContext,
+  expected: ExpectedRevision,
+): Promise<AppendResult> {
+  return store.append(stream, eventIds(stream, expected, toNewEvents(events, ctx)), expected);
 }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent } from '../domain/events';
-import { EventStore, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
-import { CommandContext, toNewEvents } from './context';
+import { EventStore, expectedRevisionAfter, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
+import { appendDecided, CommandContext } from './context';
 import { ConcurrencyConflict } from './errors';
 
 const ATTEMPTS = 8;
@@ -24,8 +24,8 @@ export function handle<Command, Event extends DomainEvent, State>(
     const recorded = await loadStream<Event>(store, stream);
     const events = decider.decide(command, fold(decider, recorded));
     if (events.length === 0) return { events, position: null };
-    const expected = recorded.length === 0 ? 'no_stream' : recorded.length - 1;
-    return { events, position: (await store.append(stream, toNewEvents(events, ctx), expected)).position };
+    const expected = expectedRevisionAfter(recorded);
+    return { events, position: (await appendDecided(store, stream, events, ctx, expected)).position };
   });
 }
 
@@ -78,5 +78,5 @@ export async function createStream<Command, Event extends DomainEvent, State>(
   ctx: CommandContext,
 ): Promise<string> {
   const events = decider.decide(command, decider.initialState);
-  return (await store.append(stream, toNewEvents(events, ctx), 'no_stream')).position;
+  return (await appendDecided(store, stream, events, ctx, 'no_stream')).position;
 }

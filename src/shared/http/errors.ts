@@ -4,6 +4,7 @@ import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
 import { apiKeysProjection } from '../../credential/projections/api-keys';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
+import { StoreUnavailable, StreamDeleted } from '../../stores/ports';
 import { AppState } from './context';
 import { Envelope, HttpError } from './envelope';
 
@@ -44,6 +45,15 @@ function toHttpError(err: unknown): HttpError {
     return new HttpError(503, 'read_model_lagging', 'the read models are catching up: retry in a moment', undefined, {
       'Retry-After': '1',
     });
+  }
+  if (err instanceof StoreUnavailable) {
+    // Whether an append took effect is unknown; the adapter's own retries reused its event ids, so it applied at most once.
+    return new HttpError(503, 'store_unavailable', 'the service cannot reach its stores right now: retry in a few seconds', undefined, {
+      'Retry-After': '5',
+    });
+  }
+  if (err instanceof StreamDeleted) {
+    return new HttpError(409, 'stream_deleted', 'an operator deleted the history of this resource: it cannot change any more');
   }
   return fromBodyParser(err) ?? new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs');
 }

@@ -86,6 +86,8 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
       add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');
     }
   }
+  if (method !== 'GET') add(409, 'stream_deleted: an operator deleted this resource\'s history from the event store; it cannot change any more');
+  add(503, 'store_unavailable: the event store or the document store cannot be reached; retry after Retry-After');
   add(500, 'server error: never to be taken as success');
   return refusals;
 }
