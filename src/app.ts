@@ -29,6 +29,8 @@ import { deadLetterHealth } from './shared/projections/dead-letters';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { ProjectionRunner } from './shared/projections/runner';
+import { HEARTBEATS, projectorStatus } from './shared/projections/heartbeat';
+import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
@@ -160,22 +162,33 @@ async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<v
   }
 }
 
+const NOT_BEATING: Record<string, string> = {
+  stale: 'the projector stopped writing its heartbeat: dead, hung, or cut off from the document store',
+  absent: 'no projector has written a heartbeat yet: start `platform project`',
+  failed: 'the projector failed: see its logs',
+  stopped: 'the projector was stopped',
+};
+
 /** Inline: this process runs the projections. Off: a `platform project` process does, and reads wait on its checkpoints. */
 async function startProjections(settings: Settings, stores: Stores, log: Logger) {
   if (settings.PROJECTIONS === 'off') {
     const names = PROJECTIONS.map((p) => p.name);
+    await stores.documents.ensureCollections([HEARTBEATS]);
     return {
       tracker: new CheckpointTracker(stores.documents, names) as PositionTracker,
       health: async (): Promise<ProjectionsHealth> => {
         const checkpoints = await Promise.all(names.map((n) => stores.documents.checkpoint(n)));
         const position = checkpoints.reduce((a, b) => (a < b ? a : b), checkpoints[0] ?? START);
-        return { status: 'external', position, error: null };
+        const { status } = await projectorStatus(stores.documents);
+        return { status, position, error: NOT_BEATING[status] ?? null };
       },
       stop: async () => {},
     };
   }
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log.child({ component: 'projections' }), {
     autoUpgrade: settings.AUTO_UPGRADE,
+    giveUpMs: settings.PROJECTION_GIVE_UP_MS,
+    onGiveUp: exitForRestart(log),
   });
   await runner.start();
   return {

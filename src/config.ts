@@ -26,6 +26,8 @@ const settingsSchema = z.object({
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
   // Rebuild read models built by an older projection version at start; false leaves it to `platform upgrade`.
   AUTO_UPGRADE: boolean.default(true),
+  // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
+  PROJECTION_GIVE_UP_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
   ADDONS_DIR: z.string().min(1).default('./addons'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.

@@ -1,6 +1,7 @@
 import { openConfiguredStores, PROJECTIONS } from './compose';
 import { parseSettings } from './config';
-import { exitOnUnhandled } from './fatal';
+import { exitForRestart, exitOnUnhandled } from './fatal';
+import { beat, HEARTBEATS } from './shared/projections/heartbeat';
 import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
@@ -13,12 +14,19 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
   const stores = await openConfiguredStores(env, log);
-  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, { autoUpgrade: settings.AUTO_UPGRADE });
+  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, {
+    autoUpgrade: settings.AUTO_UPGRADE,
+    giveUpMs: settings.PROJECTION_GIVE_UP_MS,
+    onGiveUp: exitForRestart(log),
+  });
   exitOnUnhandled(log);
   await runner.start();
+  await stores.documents.ensureCollections([HEARTBEATS]);
+  const stopBeating = await beat(stores.documents, runner, log);
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
     await runner.stop();
+    await stopBeating();
     await stores.close();
   });
   log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');

@@ -22,3 +22,12 @@ export function follow(documents: DocumentStore, projection: Projection, checkpo
   const batch = new ProjectionBatch(documents, projection, projection.collection.name);
   return { projection, batch, checkpoint, flushed: checkpoint, halted: null, deadLetters: new Map() };
 }
+
+/** The poison event that keeps `position` out of reach: of any follower, or of the named projection's. */
+export function haltedBy(followers: Map<string, Follower>, position: Position, projection?: string): PoisonEvent | null {
+  for (const [name, { halted }] of followers) {
+    if (projection !== undefined && name !== projection) continue;
+    if (halted && halted.event.position <= position) return halted;
+  }
+  return null;
+}

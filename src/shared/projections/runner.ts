@@ -1,15 +1,18 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../../stores/ports';
-import { Follower, follow } from './follower';
+import { Follower, follow, haltedBy } from './follower';
 import { DEAD_LETTERS, DeadLetter, openDeadLetters, PoisonEvent, ProjectionHalted, recordDeadLetter, resolveDeadLetters } from './dead-letters';
 import { Projection } from './projection';
 import { ReadModelMaintenance } from './maintenance';
 import { REBUILD_OFFERS } from './swap';
 import { PROJECTION_VERSIONS } from './versions';
 import { PositionWaiters } from './waiters';
+import { DEFAULT_GIVE_UP_MS, keepTrying, StoreOutages, StoresUnreachable } from './outage';
+import { every, settlesAtOnce } from './turns';
+import { PendingCheckpoints } from './pending-checkpoints';
 
-/** failed: the log could not be followed, or a projection is halted on an event it cannot apply. */
-export type RunnerStatus = 'stopped' | 'running' | 'failed';
+/** failed: the log is lost, or a projection halted on an event; interrupted: a store is unreachable, retried (not ready). */
+export type RunnerStatus = 'stopped' | 'running' | 'interrupted' | 'failed';
 
 // Checkpoints of events a projection ignores are flushed on a timer rather than one write each.
 const CHECKPOINT_FLUSH_MS = 100;
@@ -23,6 +26,10 @@ const STOP_CATCH_UP_MS = 5000;
 export interface RunnerOptions {
   /** AUTO_UPGRADE: rebuild outdated read models at start (default); when false they wait for `platform upgrade`. */
   autoUpgrade?: boolean;
+  /** PROJECTION_GIVE_UP_MS: how long a store outage is retried before the runner gives up. */
+  giveUpMs?: number;
+  /** Told when the runner gave up: the process should exit non-zero, for the supervisor to restart it. */
+  onGiveUp?: (err: Error) => void;
 }
 
 /**
@@ -39,7 +46,7 @@ export interface RunnerOptions {
  */
 export class ProjectionRunner {
   private followers = new Map<string, Follower>();
-  private pending = new Map<string, Position>();
+  private readonly pending: PendingCheckpoints;
   /** Dead letters whose event was applied after all, marked resolved at the next flush. */
   private resolved: DeadLetter[] = [];
   /** The last event every projection has dealt with, in memory. */
@@ -55,6 +62,7 @@ export class ProjectionRunner {
   private failure: Error | null = null;
   private running = false;
   private readonly maintenance: ReadModelMaintenance;
+  private readonly outages: StoreOutages;
 
   constructor(
     private readonly events: EventStore,
@@ -64,6 +72,8 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions = {},
   ) {
     this.maintenance = new ReadModelMaintenance(events, documents, log, this);
+    this.pending = new PendingCheckpoints(documents, log);
+    this.outages = new StoreOutages(options.giveUpMs ?? DEFAULT_GIVE_UP_MS);
   }
 
   async start(): Promise<void> {
@@ -82,15 +92,16 @@ export class ProjectionRunner {
     const checkpoints = [...this.followers.values()].map((f) => f.checkpoint);
     this.applied = this.reached = checkpoints.reduce((a, b) => (a < b ? a : b), checkpoints[0] ?? START);
     this.running = true;
-    this.loop = this.follow(this.reached);
-    this.every(CHECKPOINT_FLUSH_MS, () => this.flushCheckpoints());
+    this.loop = this.follow();
+    this.every(CHECKPOINT_FLUSH_MS, () => this.pending.flush());
     this.every(OFFER_POLL_MS, () => this.exclusive(() => this.maintenance.adoptRebuilds()));
+    this.every(OFFER_POLL_MS, async () => void (this.outages.exhausted() && this.giveUp(this.outages.exhausted()?.error)));
   }
 
   /** Resolves once every projection, or the named one, has applied the event at `position`. */
   waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
     if (!position) return Promise.resolve();
-    const halt = this.haltedBy(position, projection);
+    const halt = haltedBy(this.followers, position, projection);
     if (halt) return Promise.reject(new ProjectionHalted(halt));
     if (this.reached >= position) return Promise.resolve();
     if (this.failure) return Promise.reject(this.failure);
@@ -108,6 +119,7 @@ export class ProjectionRunner {
 
   get status(): RunnerStatus {
     if (this.failed()) return 'failed';
+    if (this.outages.ongoing) return 'interrupted';
     return this.running ? 'running' : 'stopped';
   }
 
@@ -130,7 +142,7 @@ export class ProjectionRunner {
     } catch (err) {
       this.log.warn({ err }, 'could not store the last batch; it is applied again at the next start');
     }
-    await this.flushCheckpoints();
+    await this.pending.flush();
     this.running = false;
   }
 
@@ -143,13 +155,35 @@ export class ProjectionRunner {
     }
   }
 
-  private async follow(from: Position): Promise<void> {
-    const iterator = this.events.subscribeAll(from, this.abort.signal)[Symbol.asyncIterator]();
+  /**
+   * Follows the log; a store that fails (the document store on a write, the event store on a
+   * read) is retried after a growing pause from the last event applied, the batch in memory kept
+   * for the next flush. Only a checkpoint the log does not know stops it at once.
+   */
+  private async follow(): Promise<void> {
+    const { store } = this.outages;
+    const retrying = (err: unknown, retryInMs: number) =>
+      this.log.warn({ err, retryInMs: Math.round(retryInMs), outageMs: store.lasted() }, 'projection runner cut off from a store; retrying');
+    const attempt = async () => (store.ongoing ? this.recover() : Promise.resolve()).then(() => this.followOnce());
+    await keepTrying(store, this.abort.signal, attempt, { fatal: (err) => this.fail(err), giveUp: (err) => this.giveUp(err), retrying });
+  }
+
+  /** Stores the batch kept in memory and asks both stores something: the outage is over once they answer. */
+  private async recover(): Promise<void> {
+    await this.exclusive(() => this.flush());
+    await this.documents.checkpoint(this.projections[0]?.name ?? '');
+    await this.events.headPosition();
+    this.outages.store.ended();
+  }
+
+  private async followOnce(): Promise<void> {
+    const iterator = this.events.subscribeAll(this.applied, this.abort.signal, this.outages.observer)[Symbol.asyncIterator]();
     try {
       let inBatch = 0;
       for (let next = iterator.next(); ; ) {
         const { done, value } = await next;
         if (done) return;
+        this.outages.log.ended();
         await this.exclusive(() => this.applyToAll(value));
         next = iterator.next();
         if (++inBatch >= BATCH_EVENTS || !(await settlesAtOnce(next))) {
@@ -159,13 +193,23 @@ export class ProjectionRunner {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-    } catch (err) {
-      if (this.abort.signal.aborted) return;
-      this.failure = err instanceof Error ? err : new Error(String(err));
-      this.log.error({ err: this.failure }, 'projection runner stopped on an error');
-      this.waiters.failAll(this.failure);
+    } finally {
       void iterator.return?.(undefined)?.catch(() => undefined);
     }
+  }
+
+  private fail(err: unknown): void {
+    this.failure = err instanceof Error ? err : new Error(String(err));
+    this.log.error({ err: this.failure }, 'projection runner stopped on an error');
+    this.waiters.failAll(this.failure);
+  }
+
+  /** The outage outlasted PROJECTION_GIVE_UP_MS: stop, and let the process exit for the supervisor to restart it. */
+  private giveUp(err: unknown): void {
+    if (this.failure) return;
+    this.fail(new StoresUnreachable(this.options.giveUpMs ?? DEFAULT_GIVE_UP_MS, err));
+    this.abort.abort();
+    this.options.onGiveUp?.(this.failure!);
   }
 
   private async applyToAll(event: RecordedEvent): Promise<void> {
@@ -244,40 +288,8 @@ export class ProjectionRunner {
     this.waiters.reached(position);
   }
 
-  /** The poison event that keeps `position` out of reach: of any projection, or of the named one. */
-  private haltedBy(position: Position, projection?: string): PoisonEvent | null {
-    for (const [name, { halted }] of this.followers) {
-      if (projection !== undefined && name !== projection) continue;
-      if (halted && halted.event.position <= position) return halted;
-    }
-    return null;
-  }
-
-  private async flushCheckpoints(): Promise<void> {
-    const pending = [...this.pending];
-    this.pending.clear();
-    for (const [projection, position] of pending) {
-      try {
-        await this.documents.write([], { projection, position });
-      } catch (err) {
-        this.log.warn({ err, projection }, 'could not record a projection checkpoint; it will be retried');
-        if (!this.pending.has(projection)) this.pending.set(projection, position);
-      }
-    }
-  }
-
-  /** Runs `work` every `ms`, skipping a turn while the previous one is still busy. */
   private every(ms: number, work: () => Promise<void>): void {
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      work()
-        .catch((err: unknown) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried'))
-        .finally(() => (busy = false));
-    }, ms);
-    timer.unref();
-    this.timers.push(timer);
+    this.timers.push(every(ms, work, (err) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried')));
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -285,9 +297,4 @@ export class ProjectionRunner {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Whether the promise settles before the event loop turns: the log had the next event at hand. */
-function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
-  return Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
 }

@@ -63,17 +63,20 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     await client.get('/api/v1/developer/dashboard').expect(200);
   });
 
-  it('report the projections as external in /health', async () => {
+  it('report the projector running in /health, from its heartbeat', async () => {
     const admin = a.client();
     await logInAdmin(admin);
     const res = await admin.get('/api/v1/health').expect(200);
-    expect(res.body.data.projections.status).toBe('external');
+    expect(res.body.data.projections.status).toBe('running');
+    await a.client().get('/api/v1/readyz').expect(200);
   });
 
   it('the projector stops on SIGTERM with exit code 0, and reads then answer 503 instead of stale data', async () => {
     const exited = exitCode(projector);
     projector.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // Its last heartbeat says it stopped: no API instance claims to be ready without it.
+    await a.client().get('/api/v1/readyz').expect(503);
 
     const lagging = await startPlatform({ PROJECTIONS: 'off', READ_WAIT_MS: 300 }, dir);
     try {

@@ -5,7 +5,11 @@ import { endpoint, Endpoint } from '../endpoints';
 import { HttpError } from '../envelope';
 
 export interface ProjectionsHealth {
-  /** running, stopped or failed when inline; external when a projector process runs them. */
+  /**
+   * Inline: running, stopped, interrupted (a store is unreachable; retried) or failed. With a
+   * projector process: its last heartbeat's status (stopped after a clean stop), stale when it
+   * stopped beating, absent when it never did. Ready only while running.
+   */
   status: string;
   position: string;
   error: string | null;
@@ -41,9 +45,12 @@ const healthSchema = z
   })
   .meta({ id: 'Health' });
 
-/** Ready to serve: every store answers, the projections did not fail, the key ring follows the log. */
+// Projection statuses under which read-your-writes cannot be kept: not ready.
+const NOT_SERVING = new Set(['failed', 'interrupted', 'stopped', 'stale', 'absent']);
+
+/** Ready to serve: every store answers, the projections are followed, the key ring follows the log. */
 function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
-  return stores.every((s) => s.ok) && projections.status !== 'failed' && keyRing === 'following';
+  return stores.every((s) => s.ok) && !NOT_SERVING.has(projections.status) && keyRing === 'following';
 }
 
 async function ready(deps: HealthDeps): Promise<boolean> {

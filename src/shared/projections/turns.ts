@@ -1,0 +1,21 @@
+/**
+ * Runs `work` every `ms`, skipping a turn while the previous one is still busy; a failed turn is
+ * reported and the next one tries again. The timer does not keep the process alive.
+ */
+export function every(ms: number, work: () => Promise<void>, failed: (err: unknown) => void): NodeJS.Timeout {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    work()
+      .catch(failed)
+      .finally(() => (busy = false));
+  }, ms);
+  timer.unref();
+  return timer;
+}
+
+/** Whether the promise settles before the event loop turns: the log had the next event at hand. */
+export function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  return Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
+}
