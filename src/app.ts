@@ -63,10 +63,11 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
 
   const projections = await startProjections(settings, stores, log);
-  const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }));
+  const staleness = settings.KEY_RING_MAX_STALENESS_MS;
+  const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }), staleness);
   await keyRing.start();
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
-  const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }));
+  const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }), staleness);
   await installedAddons.start();
   const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.

@@ -26,6 +26,9 @@ const settingsSchema = z.object({
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
   // Rebuild read models built by an older projection version at start; false leaves it to `platform upgrade`.
   AUTO_UPGRADE: boolean.default(true),
+  // How long after losing the event store an API instance still accepts keys from its in-memory key ring
+  // (docs/production.md): a revocation made through another instance goes unseen at most this long.
+  KEY_RING_MAX_STALENESS_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
   PROJECTION_GIVE_UP_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.

@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START, StoredDocument } from '../../stores/ports';
 import { documentsOf, evolveOrExplain, Projection } from './projection';
 import { PositionWaiters } from './waiters';
+import { SourceContact } from './staleness';
 
 const RESUBSCRIBE_MS = 1000;
+const DEFAULT_MAX_STALENESS_MS = 5000;
 // Replaying from a stale checkpoint can take a while on a long log; start-up waits for it.
 const CATCH_UP_MS = 10 * 60_000;
 
@@ -30,6 +32,7 @@ export class Replica<Doc extends object> {
   private abort = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   private live = false;
+  private readonly contact: SourceContact;
 
   constructor(
     private readonly events: EventStore,
@@ -38,7 +41,12 @@ export class Replica<Doc extends object> {
     /** The field lookups go by; unique across documents. */
     private readonly keyField: keyof Doc & string,
     private readonly log: Logger,
-  ) {}
+    /** KEY_RING_MAX_STALENESS_MS: how long after losing the event store lookups are still answered. */
+    maxStalenessMs = DEFAULT_MAX_STALENESS_MS,
+    now?: () => number,
+  ) {
+    this.contact = new SourceContact(maxStalenessMs, now);
+  }
 
   /** Resolves once the replica has caught up with the log as it was at start: it never serves older answers. */
   async start(): Promise<void> {
@@ -54,7 +62,7 @@ export class Replica<Doc extends object> {
 
   /** The document whose key field equals `value`, from memory. */
   lookup(value: string): Doc | null {
-    if (!this.live) throw new ReplicaUnavailable(this.projection.name);
+    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
     const id = this.byKey.get(value);
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
   }
@@ -66,7 +74,11 @@ export class Replica<Doc extends object> {
   }
 
   status(): 'following' | 'resubscribing' {
-    return this.live ? 'following' : 'resubscribing';
+    return this.vouches() ? 'following' : 'resubscribing';
+  }
+
+  private vouches(): boolean {
+    return this.live && this.contact.vouches();
   }
 
   async stop(): Promise<void> {
@@ -84,7 +96,8 @@ export class Replica<Doc extends object> {
       try {
         const head = await this.events.headPosition();
         this.live = this.reached >= head;
-        for await (const event of this.events.subscribeAll(this.reached, this.abort.signal)) {
+        for await (const event of this.events.subscribeAll(this.reached, this.abort.signal, this.contact.observer)) {
+          this.contact.heard();
           this.apply(event);
           this.reached = event.position;
           if (event.position >= head) this.live = true;
