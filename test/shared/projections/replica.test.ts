@@ -86,7 +86,7 @@ describe('Replica', () => {
     const subscribe = jest.spyOn(stores.events, 'subscribeAll');
     const replica = await startReplica();
 
-    expect(subscribe).toHaveBeenCalledWith(position, expect.anything());
+    expect(subscribe).toHaveBeenCalledWith(position, expect.anything(), expect.anything());
     expect(replica.lookup(APIID)).toEqual({
       member_id: 1,
       apiid: APIID,
