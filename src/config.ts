@@ -29,6 +29,8 @@ const settingsSchema = z.object({
   // How long after losing the event store an API instance still accepts keys from its in-memory key ring
   // (docs/production.md): a revocation made through another instance goes unseen at most this long.
   KEY_RING_MAX_STALENESS_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  // A file the projector touches on each heartbeat while its projections run, for a container health check; empty: none.
+  HEARTBEAT_FILE: z.string().default(''),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
   PROJECTION_GIVE_UP_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.

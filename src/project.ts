@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { openConfiguredStores, PROJECTIONS } from './compose';
 import { parseSettings } from './config';
 import { exitForRestart, exitOnUnhandled } from './fatal';
@@ -22,7 +23,10 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   exitOnUnhandled(log);
   await runner.start();
   await stores.documents.ensureCollections([HEARTBEATS]);
-  const stopBeating = await beat(stores.documents, runner, log);
+  const stopBeating = await beat(stores.documents, runner, log, (heartbeat) => {
+    // The container health check reads the file's age: touched only while the projections run.
+    if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
+  });
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
     await runner.stop();

@@ -33,6 +33,8 @@ export async function beat(
   documents: DocumentStore,
   source: HeartbeatSource,
   log: Logger,
+  /** Told of each heartbeat stored: the projector's container health check watches it. */
+  stored: (heartbeat: Heartbeat) => void = () => undefined,
   now = () => new Date(),
 ): Promise<() => Promise<void>> {
   const write = async () => {
@@ -40,6 +42,7 @@ export async function beat(
     const doc: Heartbeat = { status: source.status, position: source.position(), at: at.toISOString() };
     // The write guard wants a position that moves forward: the time, in the positions' sortable shape.
     await documents.write([{ collection: HEARTBEATS.name, id: PROJECTOR, doc: { ...doc }, position: String(at.getTime()).padStart(20, '0') }]);
+    stored(doc);
   };
   // The first beat before the projector says it runs: an API started on that word finds it.
   await write().catch((err: unknown) => log.warn({ err }, 'could not write the projector heartbeat'));
