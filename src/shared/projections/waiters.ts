@@ -24,6 +24,11 @@ export class PositionWaiters {
     });
   }
 
+  /** How many callers are waiting. */
+  get size(): number {
+    return this.waiters.length;
+  }
+
   /** Releases everyone waiting for `position` or an earlier one. */
   reached(position: Position): void {
     const ready = this.waiters.filter((w) => w.position <= position);
