@@ -4,7 +4,7 @@ import { PoisonEvent, recordDeadLetter } from './dead-letters';
 import { Projection } from './projection';
 import { asideOf, rebuildAside } from './rebuild';
 import type { Follower } from './follower';
-import { rebuildOffers, swapIn, withdrawOffer } from './swap';
+import { RebuildOffer, rebuildOffers, swapIn, withdrawOffer } from './swap';
 import { checkVersions, recordVersion } from './versions';
 
 /** What maintenance needs of the runner that follows the log: it is the one writer of the live read models. */
@@ -70,7 +70,7 @@ export class ReadModelMaintenance {
         continue;
       }
       try {
-        const position = await this.swap(follower.projection, offer.position);
+        const position = await this.swap(follower.projection, offer.position, offer);
         this.log.info({ projection: offer.projection, position }, 'swapped in a rebuilt read model');
       } catch (err) {
         if (!(err instanceof PoisonEvent)) throw err;
@@ -81,11 +81,11 @@ export class ReadModelMaintenance {
     }
   }
 
-  private async swap(projection: Projection, built: Position): Promise<Position> {
+  private async swap(projection: Projection, built: Position, offer?: RebuildOffer): Promise<Position> {
     const follower = this.runner.follower(projection.name)!;
     await this.runner.flush();
     const reached = follower.checkpoint > this.runner.position() ? follower.checkpoint : this.runner.position();
-    const position = await swapIn(this.events, this.documents, projection, built, reached);
+    const position = await swapIn(this.events, this.documents, projection, built, reached, offer);
     this.runner.restartAt(projection, position);
     return position;
   }

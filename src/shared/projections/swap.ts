@@ -21,6 +21,12 @@ export interface RebuildOffer {
   /** The last event the rebuild applied. */
   position: Position;
   built_at: string;
+  /**
+   * Written just before the live collection is replaced: where the rebuild was caught up to and
+   * how many documents it held, so that a swap interrupted after the replacement is finished on
+   * retry rather than done again over an emptied side collection.
+   */
+  swapping?: { position: Position; documents: number };
 }
 
 export async function offerRebuild(documents: DocumentStore, projection: Projection, position: Position, now = new Date()): Promise<void> {
@@ -43,6 +49,10 @@ export async function withdrawOffer(documents: DocumentStore, projection: string
  * letters the rebuild got past. Only the projection's runner may call this: nothing else writes
  * the live collection meanwhile. Throws PoisonEvent, swapping nothing, when the catch-up meets an
  * event the projection cannot apply. Answers the live checkpoint after the swap.
+ *
+ * With the offer it swaps, it is safe to run again after failing at any step: the offer is marked
+ * before the replacement, and a marked offer whose side collection is now empty although it held
+ * documents was swapped in already: only the steps after the replacement are done again.
  */
 export async function swapIn(
   events: EventStore,
@@ -50,15 +60,30 @@ export async function swapIn(
   projection: Projection,
   built: Position,
   reached: Position,
+  offer?: RebuildOffer,
 ): Promise<Position> {
   const aside = asideOf(projection).name;
-  let position = built;
-  if (built < reached) {
-    const caughtUp = await replay(events, documents, [new ProjectionBatch(documents, projection, aside)], built, reached);
+  const marked = offer?.swapping;
+  if (marked && marked.documents > 0 && (await documents.find(aside, {})).length === 0) {
+    return finishSwap(documents, projection, marked.position > reached ? marked.position : reached);
+  }
+  let position = marked?.position ?? built;
+  if (position < reached) {
+    const caughtUp = await replay(events, documents, [new ProjectionBatch(documents, projection, aside)], position, reached);
     if (caughtUp.poisoned[0]) throw caughtUp.poisoned[0];
     position = reached;
   }
+  if (offer) await markSwapping(documents, offer, { position, documents: (await documents.find(aside, {})).length });
   await documents.replaceCollection(projection.collection.name, aside, { projection: projection.name, position });
+  return finishSwap(documents, projection, position);
+}
+
+async function markSwapping(documents: DocumentStore, offer: RebuildOffer, swapping: RebuildOffer['swapping']): Promise<void> {
+  await documents.write([{ collection: REBUILD_OFFERS.name, id: offer.projection, doc: { ...offer, swapping }, position: stamp() }]);
+}
+
+/** What follows the replacement: the version record and the dead letters the rebuild got past. */
+async function finishSwap(documents: DocumentStore, projection: Projection, position: Position): Promise<Position> {
   await recordVersion(documents, projection);
   const passed = (await openDeadLetters(documents, projection.name)).filter((l) => l.position <= position);
   await resolveDeadLetters(documents, passed);
