@@ -2,6 +2,10 @@ import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../
 import { PoisonEvent } from './dead-letters';
 import { documentsOf, evolveOrExplain, Projection } from './projection';
 
+// Reads of documents in flight at once while loading: bounded, so that a long replay does not
+// open a read per document of the whole batch in one go.
+const LOAD_AT_ONCE = 32;
+
 /**
  * Events applied to one projection's documents in memory, to be stored in one write: a batch of
  * events costs one transaction instead of one per event. The documents it holds are the state the
@@ -23,21 +27,32 @@ export class ProjectionBatch {
     private readonly keep = 0,
   ) {}
 
-  /** Reads the documents these events concern that the batch does not hold. */
+  /**
+   * Reads the documents these events concern that the batch does not hold, up to LOAD_AT_ONCE
+   * reads in flight: a run of events costs a few round trips, not one per document.
+   */
   async load(events: RecordedEvent[]): Promise<void> {
+    const missing = new Set<string>();
     for (const event of events) {
       let ids: string[];
       try {
         ids = documentsOf(this.projection, event);
       } catch {
         // `apply` reports it, in order, after the events before it.
-        return;
+        break;
       }
       for (const id of ids) {
         if (this.known.has(id)) continue;
         const older = this.older.get(id);
-        this.known.set(id, older !== undefined ? older : await this.documents.get(this.collection, id));
+        if (older !== undefined) this.known.set(id, older);
+        else missing.add(id);
       }
+    }
+    const ids = [...missing];
+    for (let from = 0; from < ids.length; from += LOAD_AT_ONCE) {
+      const chunk = ids.slice(from, from + LOAD_AT_ONCE);
+      const loaded = await Promise.all(chunk.map((id) => this.documents.get(this.collection, id)));
+      chunk.forEach((id, i) => this.known.set(id, loaded[i] ?? null));
     }
   }
 
