@@ -19,6 +19,8 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
     const refusal = toHttpError(err);
     if (refusal.status >= 500 && refusal.error === 'internal_error') {
       ctx.state.log.error({ err }, 'request failed');
+    } else if (refusal.error === 'store_unavailable') {
+      ctx.state.log.warn({ err }, 'request refused: a store is unreachable');
     }
     ctx.status = refusal.status;
     for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
