@@ -92,7 +92,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'POST',
       path: '/credentials/:member_id/revoke',
       caller: review,
-      summary: "Revoke a member's active credential and its scopes, with the reason",
+      summary: "Revoke a member's credential, active or approved and not yet claimed, and its scopes, with the reason",
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,

@@ -51,7 +51,7 @@ export function CredentialQueue() {
                   <ReasonAction id={`reject-${a.member_id}`} label="Reject" onSend={(reason) => reject(a.member_id, reason)} />
                 </>
               )}
-              {a.status === 'active' && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
+              {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
             </td>
           </tr>
         ))
