@@ -6,6 +6,7 @@ import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { respond } from './envelope';
 import { requireCsrf } from './session';
+import { refuseUnknownQuery } from './query';
 import { parse } from './validate';
 
 /** Who may call an endpoint (specification §5). */
@@ -88,6 +89,7 @@ function paramsOf(ctx: AppContext): Record<string, string> {
 /** Validates the input with the endpoint's schemas, after the caller was admitted, then answers in the envelope. */
 function answering(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx) => {
+    refuseUnknownQuery(endpoint, ctx.query);
     const input = {
       params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter') : {},
       query: endpoint.query ? parse(endpoint.query, ctx.query) : {},

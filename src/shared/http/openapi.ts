@@ -72,6 +72,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');
   if (endpoint.params) add(422, 'a path parameter breaks its rule');
   if (endpoint.query) add(422, 'a query parameter breaks its rule; data.issues names each');
+  add(422, 'the query names a parameter this endpoint does not take (unknown_query_parameter)');
   if (endpoint.body) {
     add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
     add(413, 'the body is too large');
