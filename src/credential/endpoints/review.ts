@@ -14,6 +14,7 @@ import { memberParams, memberScopeParams } from '../../shared/http/params';
 import { concurrentChange, listOf } from '../../shared/http/schemas';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
+import { requireKnownMember, unknownMember } from './known-member';
 
 export interface ReviewDeps {
   events: EventStore;
@@ -33,7 +34,10 @@ const filter = (status: string | undefined): Record<string, Scalar> => (status ?
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
 function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
-  return () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  return async () => {
+    await requireKnownMember(deps.readModels, command.data.member_id);
+    return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  };
 }
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
@@ -70,7 +74,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: emptyBody,
       response: applicationSchema,
-      refusals: [wrongState('application'), concurrentChange],
+      refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
       },
@@ -83,7 +87,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('application'), concurrentChange],
+      refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
       },
@@ -96,7 +100,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('credential'), concurrentChange],
+      refusals: [wrongState('credential'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
       },
@@ -118,7 +122,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: emptyBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
       },
@@ -131,7 +135,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
       },
@@ -144,7 +148,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
       },

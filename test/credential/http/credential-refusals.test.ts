@@ -125,6 +125,18 @@ describe('POST /credentials/{member_id}/approve and /reject', () => {
   );
 });
 
+describe('decisions about a member who does not exist', () => {
+  it.each([
+    ['approve', '/credentials/999999/approve', {}],
+    ['reject', '/credentials/999999/reject', { reason: REASON }],
+    ['revoke', '/credentials/999999/revoke', { reason: REASON }],
+    ['approve a scope', '/credentials/999999/scopes/addons.read/approve', {}],
+  ])('%s answers 404 member_not_found, not a hint to apply first', async (_name, path, body) => {
+    const res = await expectRefusal(() => review(path, body), 404, 'member_not_found');
+    expect(res.body.message).not.toMatch(/apply/);
+  });
+});
+
 describe('POST /credentials/{member_id}/revoke', () => {
   it.each(['fresh', 'pending'] as const)(
     'refuses a credential that is neither approved nor active (%s) with 422 credential_not_active',
