@@ -41,6 +41,7 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       summary: 'Log the administrator out of this session (a new session id and a new CSRF token); a member logged into it stays',
       body: emptyBody,
       response: z.null(),
+      callerBeforeCsrf: true,
       handler: async (ctx) => {
         await logOutOfSession(ctx, 'admin');
         return { data: null, message: 'logged out' };

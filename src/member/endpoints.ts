@@ -85,6 +85,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       summary: 'Log the member out of this session (a new session id and a new CSRF token); an administrator logged into it stays',
       body: emptyBody,
       response: z.null(),
+      callerBeforeCsrf: true,
       handler: async (ctx) => {
         await logOutOfSession(ctx, 'member');
         return { data: null, message: 'logged out' };

@@ -143,6 +143,21 @@ describe('a session holding a member and an administrator', () => {
     expect(await csrfOf(client)).not.toBe(token);
   });
 
+  it('a second administrator logout, with the token the first replaced, is 401 admin_not_logged_in, not 419', async () => {
+    const client = t.client();
+    await logInAdmin(client);
+    const token = await csrfOf(client);
+    await client.post(LOGOUT).set('X-CSRF-Token', token).send({}).expect(200);
+    await expectRefusal(() => client.post(LOGOUT).set('X-CSRF-Token', token).send({}), 401, 'admin_not_logged_in');
+  });
+
+  it('a logout still needs the current token while someone is logged in', async () => {
+    const client = t.client();
+    await logInAdmin(client);
+    await expectRefusal(() => client.post(LOGOUT).set('X-CSRF-Token', 'stale').send({}), 419, 'csrf_token_invalid');
+    await client.get(CREDENTIALS).expect(200);
+  });
+
   it('POST /developer/logout drops the member only', async () => {
     const client = await both();
     const token = await csrfOf(client);
