@@ -42,7 +42,12 @@ export function requireAdmin(
   return async (ctx, next) => {
     const admin = adminOf(ctx);
     if (permission && !admin.is_super) {
-      if (!permissionsHeld(admin, await roleGroup(admin.role_id)).includes(permission)) {
+      const group = await roleGroup(admin.role_id);
+      // Told at each call, as the group is read at each call: disabling takes effect at once.
+      if (group && !group.enabled) {
+        throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
+      }
+      if (!permissionsHeld(admin, group).includes(permission)) {
         throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);
       }
     }

@@ -191,7 +191,8 @@ describe('permissions of a role-group administrator', () => {
     await setRoleGroupEnabled(t.platform.stores.events, 1, false, cli());
     try {
       await untilStatus(() => client.get(CREDENTIALS), 403);
-      await expectRefusal(() => client.get(CREDENTIALS), 403, 'permission_denied');
+      const res = await expectRefusal(() => client.get(CREDENTIALS), 403, 'role_group_disabled');
+      expect(res.body.message).toContain('disabled');
     } finally {
       // Role group 1 is seeded enabled; leave it so for whatever runs after this test.
       await setRoleGroupEnabled(t.platform.stores.events, 1, true, cli());
