@@ -68,14 +68,14 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       caller: { kind: 'anyone' },
       summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
       body: loginSchema,
-      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable() }),
       refusals: [wrongPassword, passwordWorkBusy],
       login: 'member',
       handler: async (ctx, { body: { username, password } }) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
         rememberPosition(ctx, member.position);
-        return { data: { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, message: 'logged in' };
+        return { data: { id: member.member_id, username: member.username, nickname: member.nickname }, message: 'logged in' };
       },
     }),
     endpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationSchema, applicationView, scopeRequestSchema } from '../views';
+import { applicationSchema, applicationView, scopeRequestSchema, scopeRequestView } from '../views';
 import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
@@ -11,7 +11,8 @@ import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { adminOf } from '../../shared/http/guards';
 import { memberParams, memberScopeParams } from '../../shared/http/params';
-import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { concurrentChange } from '../../shared/http/schemas';
+import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
 import { requireKnownMember, unknownMember } from './known-member';
@@ -25,7 +26,7 @@ const reasonBody = z.strictObject({ reason: reasonSchema });
 
 // The statuses a listing filters by are those its documents hold.
 const statusQuery = (statuses: readonly string[]) =>
-  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional() });
+  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional(), ...pageQuery });
 
 const credentialStatusQuery = statusQuery(applicationSchema.shape.status.options);
 const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
@@ -51,7 +52,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
     message,
   });
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
-    data: written(await reads.scopeRequest(member_id, scope, position)),
+    data: scopeRequestView(written(await reads.scopeRequest(member_id, scope, position))),
     message,
   });
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
@@ -61,10 +62,13 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/credentials',
       caller: review,
-      summary: 'List credential applications, optionally by status',
+      summary: 'List credential applications, optionally by status, a page at a time in the order of member ids',
       query: credentialStatusQuery,
-      response: listOf(applicationSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: (await reads.credentials(filter(query.status))).map(applicationView) } }),
+      response: pageOf(applicationSchema),
+      handler: async (_ctx, { query }) => {
+        const page = paginate(await reads.credentials(filter(query.status)), (doc) => [doc.member_id, ''], query);
+        return { data: { list: page.list.map(applicationView), next: page.next } };
+      },
     }),
     endpoint({
       method: 'POST',
@@ -109,10 +113,13 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/scope-requests',
       caller: review,
-      summary: 'List scope requests, optionally by status',
+      summary: 'List scope requests, optionally by status, a page at a time in the order of member ids, then scope names',
       query: scopeStatusQuery,
-      response: listOf(scopeRequestSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: await reads.scopeRequests(filter(query.status)) } }),
+      response: pageOf(scopeRequestSchema),
+      handler: async (_ctx, { query }) => {
+        const page = paginate(await reads.scopeRequests(filter(query.status)), (doc) => [doc.member_id, doc.scope], query);
+        return { data: { list: page.list.map(scopeRequestView), next: page.next } };
+      },
     }),
     endpoint({
       method: 'POST',
