@@ -1,14 +1,13 @@
-import { z } from 'zod';
 import { loginAdmin } from './admins';
 import { PasswordHasher } from '../member/passwords';
 import { loginSchema } from '../member/fields';
 import { EventStore } from '../stores/ports';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
+import { logoutEndpoint } from '../shared/http/routes/logout';
 import { adminIdentitySchema, wrongPassword } from '../shared/http/schemas';
 import { passwordWorkBusy } from '../member/password-work';
-import { logIntoSession, logOutOfSession } from '../shared/http/session';
-import { emptyBody } from '../shared/http/validate';
+import { logIntoSession } from '../shared/http/session';
 
 export interface AdminSessionDeps {
   events: EventStore;
@@ -34,18 +33,6 @@ export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
         return { data: admin, message: 'logged in' };
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/admin/logout',
-      caller: { kind: 'admin' },
-      summary: 'Log the administrator out of this session (a new session id and a new CSRF token); a member logged into it stays',
-      body: emptyBody,
-      response: z.null(),
-      callerBeforeCsrf: true,
-      handler: async (ctx) => {
-        await logOutOfSession(ctx, 'admin');
-        return { data: null, message: 'logged out' };
-      },
-    }),
+    logoutEndpoint('admin'),
   ];
 }

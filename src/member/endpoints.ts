@@ -15,11 +15,11 @@ import { passwordWorkBusy } from './password-work';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
+import { logoutEndpoint } from '../shared/http/routes/logout';
 import { HttpError } from '../shared/http/envelope';
 import { memberOf } from '../shared/http/guards';
-import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../shared/http/session';
+import { logIntoSession, rememberPosition, sessionOf } from '../shared/http/session';
 import { concurrentChange, wrongPassword } from '../shared/http/schemas';
-import { emptyBody } from '../shared/http/validate';
 
 export interface DeveloperDeps {
   events: EventStore;
@@ -78,19 +78,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         return { data: { id: member.member_id, username: member.username, nickname: member.nickname }, message: 'logged in' };
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/developer/logout',
-      caller: { kind: 'member' },
-      summary: 'Log the member out of this session (a new session id and a new CSRF token); an administrator logged into it stays',
-      body: emptyBody,
-      response: z.null(),
-      callerBeforeCsrf: true,
-      handler: async (ctx) => {
-        await logOutOfSession(ctx, 'member');
-        return { data: null, message: 'logged out' };
-      },
-    }),
+    logoutEndpoint('member'),
     endpoint({
       method: 'GET',
       path: '/developer/dashboard',
