@@ -1,12 +1,11 @@
 import { loginAdmin } from './admins';
 import { PasswordHasher } from '../member/passwords';
-import { loginSchema } from '../member/fields';
 import { EventStore } from '../stores/ports';
-import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { Endpoint } from '../shared/http/endpoints';
+import { loginEndpoint } from '../member/login-endpoint';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
-import { adminIdentitySchema, wrongPassword } from '../shared/http/schemas';
-import { passwordWorkBusy } from '../member/password-work';
+import { adminIdentitySchema } from '../shared/http/schemas';
 import { logIntoSession } from '../shared/http/session';
 
 export interface AdminSessionDeps {
@@ -18,19 +17,13 @@ export interface AdminSessionDeps {
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/admin/session'),
-    endpoint({
-      method: 'POST',
-      path: '/admin/login',
-      caller: { kind: 'anyone' },
+    loginEndpoint('admin', {
       summary: 'Log in as an administrator: a new session id and a new CSRF token',
-      body: loginSchema,
       response: adminIdentitySchema,
-      refusals: [wrongPassword, passwordWorkBusy],
-      login: 'admin',
-      handler: async (ctx, { body: { username, password } }) => {
+      logIn: async (ctx, username, password) => {
         const admin = await loginAdmin(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { admin });
-        return { data: admin, message: 'logged in' };
+        return admin;
       },
     }),
     logoutEndpoint('admin'),
