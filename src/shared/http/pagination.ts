@@ -3,17 +3,22 @@ import { HttpError } from './envelope';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
-const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE}`;
+
+/** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when omitted. */
+export function limitParameter(max: number, fallback: number, items: string) {
+  const rule = `limit must be a whole number from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^[0-9]{1,6}$/, rule)
+    .transform(Number)
+    .pipe(z.int().min(1, rule).max(max, rule))
+    .default(fallback)
+    .meta({ description: `At most this many ${items}, 1 to ${max}; ${fallback} when omitted` });
+}
 
 /** `limit` and `after`, the query of every paginated list. */
 export const pageQuery = {
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,4}$/, LIMIT_RULE)
-    .transform(Number)
-    .pipe(z.int().min(1, LIMIT_RULE).max(MAX_PAGE, LIMIT_RULE))
-    .default(DEFAULT_PAGE)
-    .meta({ description: `At most this many items, 1 to ${MAX_PAGE}; ${DEFAULT_PAGE} when omitted` }),
+  limit: limitParameter(MAX_PAGE, DEFAULT_PAGE, 'items'),
   after: z
     .string()
     .min(1)
