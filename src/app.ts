@@ -95,6 +95,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     readModels,
     projectionsHealth: projections.health,
     keyRingStatus: () => keyRing.status(),
+    outdatedReadModels: outdated,
     catalogue,
     installedAddons,
   });
@@ -130,6 +131,7 @@ type EndpointDeps = SliceDeps & {
   stores: Stores;
   projectionsHealth: () => Promise<ProjectionsHealth>;
   keyRingStatus: () => 'following' | 'resubscribing';
+  outdatedReadModels: () => Promise<string[]>;
 };
 
 /** Every endpoint of the service; the OpenAPI contract is generated from this same list. */
@@ -141,6 +143,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       projections: deps.projectionsHealth,
       keyRing: deps.keyRingStatus,
       deadLetters: () => deadLetterHealth(stores.documents),
+      outdatedReadModels: deps.outdatedReadModels,
     }),
     ...sliceEndpoints(deps),
     ...contractEndpoints(() => endpoints),

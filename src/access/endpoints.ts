@@ -1,14 +1,12 @@
-import { z } from 'zod';
 import { loginAdmin } from './admins';
 import { PasswordHasher } from '../member/passwords';
-import { loginSchema } from '../member/fields';
 import { EventStore } from '../stores/ports';
-import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { Endpoint } from '../shared/http/endpoints';
+import { loginEndpoint } from '../member/login-endpoint';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
-import { adminIdentitySchema, wrongPassword } from '../shared/http/schemas';
-import { passwordWorkBusy } from '../member/password-work';
-import { logIntoSession, logOutOfSession } from '../shared/http/session';
-import { emptyBody } from '../shared/http/validate';
+import { logoutEndpoint } from '../shared/http/routes/logout';
+import { adminIdentitySchema } from '../shared/http/schemas';
+import { logIntoSession } from '../shared/http/session';
 
 export interface AdminSessionDeps {
   events: EventStore;
@@ -19,32 +17,15 @@ export interface AdminSessionDeps {
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/admin/session'),
-    endpoint({
-      method: 'POST',
-      path: '/admin/login',
-      caller: { kind: 'anyone' },
+    loginEndpoint('admin', {
       summary: 'Log in as an administrator: a new session id and a new CSRF token',
-      body: loginSchema,
       response: adminIdentitySchema,
-      refusals: [wrongPassword, passwordWorkBusy],
-      login: 'admin',
-      handler: async (ctx, { body: { username, password } }) => {
+      logIn: async (ctx, username, password) => {
         const admin = await loginAdmin(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { admin });
-        return { data: admin, message: 'logged in' };
+        return admin;
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/admin/logout',
-      caller: { kind: 'admin' },
-      summary: 'Log the administrator out of this session (a new session id and a new CSRF token); a member logged into it stays',
-      body: emptyBody,
-      response: z.null(),
-      handler: async (ctx) => {
-        await logOutOfSession(ctx, 'admin');
-        return { data: null, message: 'logged out' };
-      },
-    }),
+    logoutEndpoint('admin'),
   ];
 }

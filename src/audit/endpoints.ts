@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { CredentialDocument, credentialView } from '../credential/views';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { limitParameter } from '../shared/http/pagination';
 import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
@@ -19,7 +20,6 @@ export interface AuditDeps {
 
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 10_000;
-const LIMIT_RULE = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
 
 const historyQuery = z.object({
   as_of: instantSchema.optional().meta({ description: 'Replay up to this instant (ISO 8601 with a zone): the events until then and the state at that moment' }),
@@ -32,13 +32,7 @@ const exportQuery = z.object({
     .max(100, 'from is at most 100 characters')
     .optional()
     .meta({ description: 'Export the events after this position: the next of an earlier export; omitted, from the beginning' }),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,6}$/, LIMIT_RULE)
-    .transform(Number)
-    .pipe(z.int().min(1, LIMIT_RULE).max(MAX_LIMIT, LIMIT_RULE))
-    .default(DEFAULT_LIMIT)
-    .meta({ description: `At most this many events, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when omitted` }),
+  limit: limitParameter(MAX_LIMIT, DEFAULT_LIMIT, 'events'),
 });
 
 /** The credential and scopes as the member's dashboard shows them. */

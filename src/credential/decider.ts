@@ -10,7 +10,7 @@ import { scopesAfter, ScopeStatus } from './scope-lifecycle';
  * A member's API credential and its scopes: one stream per member (DESIGN §3).
  *
  *   none → pending (apply) → approved | rejected;  rejected → pending (apply again)
- *   approved → active (claim, exactly once);  active → active (rotate);  active → revoked
+ *   approved → active (claim, exactly once);  active → active (rotate);  active | approved → revoked
  *   revoked → pending (apply again: a new claim issues a new API id, no scope carries over)
  *
  * Scopes live on an active credential: requested one event per name, then approved, rejected or
@@ -198,7 +198,8 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
     case 'RotateKey':
       return rotate(state, command);
     case 'RevokeCredential':
-      requireStatus(state, 'active', 'credential_not_active', 'revoke');
+      // An approval given by mistake is withdrawn by revoking before the claim, which then fails.
+      if (state.status !== 'approved') requireStatus(state, 'active', 'credential_not_active', 'revoke');
       assertReason(command.data.reason);
       return [{ type: 'CredentialRevoked', data: { member_id, reason: command.data.reason.trim() } }];
     case 'RequestScopes':

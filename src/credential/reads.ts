@@ -11,9 +11,6 @@ export function credentialReads(reads: ReadModels) {
     scopeRequest: (memberId: number, scope: string, after?: Position | null) =>
       reads.after(scopeRequestsProjection, `${memberId}:${scope}`, after),
     credentials: (where: Record<string, Scalar>) => reads.allLatest(credentialsProjection, where),
-    async scopeRequests(where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> {
-      const found = await reads.allLatest(scopeRequestsProjection, where);
-      return found.sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.member_id - b.member_id);
-    },
+    scopeRequests: (where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> => reads.allLatest(scopeRequestsProjection, where),
   };
 }

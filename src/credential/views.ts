@@ -29,11 +29,16 @@ const scopeReviewFields = {
 export const scopeSchema = z.object({ name: scopeName, ...scopeReviewFields }).meta({ id: 'Scope' });
 export type ScopeView = z.infer<typeof scopeSchema>;
 
-/** One scope request, as administrators review it: the scope_requests read model's document. */
-export const scopeRequestSchema = z
-  .object({ member_id: z.int().min(1), scope: scopeName, ...scopeReviewFields })
-  .meta({ id: 'ScopeRequest' });
-export type ScopeRequestDocument = z.infer<typeof scopeRequestSchema>;
+/** One scope request: the scope_requests read model's document (its field `scope` is stored as is). */
+const scopeRequestDocumentSchema = z.object({ member_id: z.int().min(1), scope: scopeName, ...scopeReviewFields });
+export type ScopeRequestDocument = z.infer<typeof scopeRequestDocumentSchema>;
+
+/** One scope request, as administrators review it: the scope is `name`, as in every other view. */
+export const scopeRequestSchema = scopeRequestDocumentSchema.omit({ scope: true }).extend({ name: scopeName }).meta({ id: 'ScopeRequest' });
+
+export function scopeRequestView({ scope, ...fields }: ScopeRequestDocument): z.infer<typeof scopeRequestSchema> {
+  return { name: scope, ...fields };
+}
 
 /** A member's credential application with its scopes: the credentials read model's document. */
 const credentialDocumentSchema = z.object({

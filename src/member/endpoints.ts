@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
 import { loginMember } from './login';
+import { loginEndpoint } from './login-endpoint';
 import { memberReads } from './reads';
 import { credentialReads } from '../credential/reads';
 import { PasswordHasher } from './passwords';
 import { registerMember } from './register';
-import { loginSchema, registrationSchema } from './fields';
+import { registrationSchema } from './fields';
 import { ReadModels } from '../shared/projections/read-models';
 import { EventStore } from '../stores/ports';
 import { tooManyRegistrations } from '../shared/http/address-limits';
@@ -15,11 +16,11 @@ import { passwordWorkBusy } from './password-work';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
+import { logoutEndpoint } from '../shared/http/routes/logout';
 import { HttpError } from '../shared/http/envelope';
 import { memberOf } from '../shared/http/guards';
-import { logIntoSession, logOutOfSession, rememberPosition, sessionOf } from '../shared/http/session';
-import { concurrentChange, wrongPassword } from '../shared/http/schemas';
-import { emptyBody } from '../shared/http/validate';
+import { logIntoSession, rememberPosition, sessionOf } from '../shared/http/session';
+import { concurrentChange } from '../shared/http/schemas';
 
 export interface DeveloperDeps {
   events: EventStore;
@@ -62,34 +63,17 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/developer/login',
-      caller: { kind: 'anyone' },
+    loginEndpoint('member', {
       summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
-      body: loginSchema,
-      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string() }),
-      refusals: [wrongPassword, passwordWorkBusy],
-      login: 'member',
-      handler: async (ctx, { body: { username, password } }) => {
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable() }),
+      logIn: async (ctx, username, password) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
         rememberPosition(ctx, member.position);
-        return { data: { id: member.member_id, username: member.username, nickname: member.nickname ?? '' }, message: 'logged in' };
+        return { id: member.member_id, username: member.username, nickname: member.nickname };
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/developer/logout',
-      caller: { kind: 'member' },
-      summary: 'Log the member out of this session (a new session id and a new CSRF token); an administrator logged into it stays',
-      body: emptyBody,
-      response: z.null(),
-      handler: async (ctx) => {
-        await logOutOfSession(ctx, 'member');
-        return { data: null, message: 'logged out' };
-      },
-    }),
+    logoutEndpoint('member'),
     endpoint({
       method: 'GET',
       path: '/developer/dashboard',

@@ -104,6 +104,8 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       RejectCredential: 'credential_not_pending',
       ClaimCredential: ALLOWED.ClaimCredential,
       ...NOT_ACTIVE,
+      // An approval given by mistake can be withdrawn before the claim.
+      RevokeCredential: ALLOWED.RevokeCredential,
     },
   },
   rejected: {
@@ -357,6 +359,13 @@ describe('revocation and a new application', () => {
     given(credentialDecider, history)
       .when(commands.RequestScopes)
       .then(ALLOWED.RequestScopes);
+  });
+
+  it('an approval revoked before the claim cannot be claimed: the member applies again', () => {
+    const history = [applied, approved, revoked];
+    expect(statusOf(history)).toBe('revoked');
+    given(credentialDecider, history).when(commands.ClaimCredential).thenRefuses('credential_not_approved', 'apply again');
+    given(credentialDecider, history).when(commands.ApplyCredential).then(ALLOWED.ApplyCredential);
   });
 
   it('a rejected application can be applied for again, approved and claimed', () => {

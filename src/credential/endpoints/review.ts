@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationSchema, applicationView, scopeRequestSchema } from '../views';
+import { applicationSchema, applicationView, scopeRequestSchema, scopeRequestView } from '../views';
 import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
@@ -11,9 +11,11 @@ import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { adminOf } from '../../shared/http/guards';
 import { memberParams, memberScopeParams } from '../../shared/http/params';
-import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { concurrentChange } from '../../shared/http/schemas';
+import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
+import { requireKnownMember, unknownMember } from './known-member';
 
 export interface ReviewDeps {
   events: EventStore;
@@ -24,7 +26,7 @@ const reasonBody = z.strictObject({ reason: reasonSchema });
 
 // The statuses a listing filters by are those its documents hold.
 const statusQuery = (statuses: readonly string[]) =>
-  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional() });
+  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional(), ...pageQuery });
 
 const credentialStatusQuery = statusQuery(applicationSchema.shape.status.options);
 const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
@@ -33,7 +35,10 @@ const filter = (status: string | undefined): Record<string, Scalar> => (status ?
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
 function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
-  return () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  return async () => {
+    await requireKnownMember(deps.readModels, command.data.member_id);
+    return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  };
 }
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
@@ -47,7 +52,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
     message,
   });
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
-    data: written(await reads.scopeRequest(member_id, scope, position)),
+    data: scopeRequestView(written(await reads.scopeRequest(member_id, scope, position))),
     message,
   });
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
@@ -57,10 +62,13 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/credentials',
       caller: review,
-      summary: 'List credential applications, optionally by status',
+      summary: 'List credential applications, optionally by status, a page at a time in the order of member ids',
       query: credentialStatusQuery,
-      response: listOf(applicationSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: (await reads.credentials(filter(query.status))).map(applicationView) } }),
+      response: pageOf(applicationSchema),
+      handler: async (_ctx, { query }) => {
+        const page = paginate(await reads.credentials(filter(query.status)), (doc) => [doc.member_id, ''], query);
+        return { data: { list: page.list.map(applicationView), next: page.next } };
+      },
     }),
     endpoint({
       method: 'POST',
@@ -70,7 +78,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: emptyBody,
       response: applicationSchema,
-      refusals: [wrongState('application'), concurrentChange],
+      refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
       },
@@ -83,7 +91,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('application'), concurrentChange],
+      refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
       },
@@ -92,11 +100,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'POST',
       path: '/credentials/:member_id/revoke',
       caller: review,
-      summary: "Revoke a member's active credential and its scopes, with the reason",
+      summary: "Revoke a member's credential, active or approved and not yet claimed, and its scopes, with the reason",
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('credential'), concurrentChange],
+      refusals: [wrongState('credential'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
       },
@@ -105,10 +113,13 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/scope-requests',
       caller: review,
-      summary: 'List scope requests, optionally by status',
+      summary: 'List scope requests, optionally by status, a page at a time in the order of member ids, then scope names',
       query: scopeStatusQuery,
-      response: listOf(scopeRequestSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: await reads.scopeRequests(filter(query.status)) } }),
+      response: pageOf(scopeRequestSchema),
+      handler: async (_ctx, { query }) => {
+        const page = paginate(await reads.scopeRequests(filter(query.status)), (doc) => [doc.member_id, doc.scope], query);
+        return { data: { list: page.list.map(scopeRequestView), next: page.next } };
+      },
     }),
     endpoint({
       method: 'POST',
@@ -118,7 +129,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: emptyBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
       },
@@ -131,7 +142,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
       },
@@ -144,7 +155,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), concurrentChange],
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
       },

@@ -6,6 +6,7 @@ import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { respond } from './envelope';
 import { requireCsrf } from './session';
+import { refuseUnknownQuery } from './query';
 import { parse } from './validate';
 
 /** Who may call an endpoint (specification §5). */
@@ -62,6 +63,11 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;
+  /**
+   * Checks the caller before the CSRF token: a logout repeated with the token its first call
+   * replaced is told nobody is logged in (401), not that the token is stale (419).
+   */
+  callerBeforeCsrf?: boolean;
   handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
 }
 
@@ -88,6 +94,7 @@ function paramsOf(ctx: AppContext): Record<string, string> {
 /** Validates the input with the endpoint's schemas, after the caller was admitted, then answers in the envelope. */
 function answering(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx) => {
+    refuseUnknownQuery(endpoint, ctx.query);
     const input = {
       params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter') : {},
       query: endpoint.query ? parse(endpoint.query, ctx.query) : {},
@@ -100,16 +107,18 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
 
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
- * every write checks the CSRF token first, then the caller's identity and permission or scope,
+ * every write checks the CSRF token first (a logout its caller first), then the identity and permission or scope,
  * then a login's failure count, then the input against the declared schemas.
  */
 export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards): void {
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
-    const checks: Middleware<AppState>[] = method === 'GET' ? [] : [requireCsrf];
-    if (caller.kind === 'member') checks.push(guards.member);
-    if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
-    if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
+    const callerChecks: Middleware<AppState>[] = [];
+    if (caller.kind === 'member') callerChecks.push(guards.member);
+    if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
+    if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
+    const csrf = method === 'GET' ? [] : [requireCsrf];
+    const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...csrf, ...callerChecks];
     if (endpoint.login) checks.push(guards.login(endpoint.login));
     router.register(path, [method], [...checks, answering(endpoint)]);
   }

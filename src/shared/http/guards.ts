@@ -5,16 +5,24 @@ import { RoleGroupDocument } from '../../access/projections/groups';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import { MemberIdentity, sessionOf } from './session';
+import { sessionWasGone } from './session-records';
+
+function notLoggedIn(ctx: AppContext, error: string, login: string): HttpError {
+  if (sessionWasGone(ctx)) {
+    return new HttpError(401, 'session_expired', `this session expired or was ended: log in again (${login})`);
+  }
+  return new HttpError(401, error, `log in first (${login})`);
+}
 
 export function memberOf(ctx: AppContext): MemberIdentity {
   const member = sessionOf(ctx).member;
-  if (!member) throw new HttpError(401, 'not_logged_in', 'log in as a developer member first (POST /developer/login)');
+  if (!member) throw notLoggedIn(ctx, 'not_logged_in', 'POST /developer/login, as a developer member');
   return member;
 }
 
 export function adminOf(ctx: AppContext): AdminIdentity {
   const admin = sessionOf(ctx).admin;
-  if (!admin) throw new HttpError(401, 'admin_not_logged_in', 'log in as an administrator first (POST /admin/login)');
+  if (!admin) throw notLoggedIn(ctx, 'admin_not_logged_in', 'POST /admin/login, as an administrator');
   return admin;
 }
 
@@ -34,7 +42,12 @@ export function requireAdmin(
   return async (ctx, next) => {
     const admin = adminOf(ctx);
     if (permission && !admin.is_super) {
-      if (!permissionsHeld(admin, await roleGroup(admin.role_id)).includes(permission)) {
+      const group = await roleGroup(admin.role_id);
+      // Told at each call, as the group is read at each call: disabling takes effect at once.
+      if (group && !group.enabled) {
+        throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
+      }
+      if (!permissionsHeld(admin, group).includes(permission)) {
         throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);
       }
     }

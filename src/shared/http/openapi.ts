@@ -61,7 +61,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (method !== 'GET') add(419, 'X-CSRF-Token is missing or is not this session\'s current token');
   if (caller.kind === 'member') add(401, 'no member is logged into this session');
   if (caller.kind === 'admin') add(401, 'no administrator is logged into this session');
-  if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}`);
+  if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`);
   if (caller.kind === 'partner') {
     add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
     add(403, `the scope ${caller.scope} is not approved for this credential`);
@@ -72,6 +72,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');
   if (endpoint.params) add(422, 'a path parameter breaks its rule');
   if (endpoint.query) add(422, 'a query parameter breaks its rule; data.issues names each');
+  add(422, 'the query names a parameter this endpoint does not take (unknown_query_parameter)');
   if (endpoint.body) {
     add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
     add(413, 'the body is too large');

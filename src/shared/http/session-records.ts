@@ -21,6 +21,15 @@ interface SaveOptions {
 // registration regenerate the id) cannot bring it back.
 const unsaved = new WeakMap<object, Set<string>>();
 
+// Requests whose cookie named a session the store no longer holds (expired, or ended by a logout):
+// a refusal to such a request says the session expired rather than that nobody logged in.
+const cameWithGoneSession = new WeakSet<object>();
+
+/** Whether this request's cookie named a session that is gone. */
+export function sessionWasGone(ctx: object): boolean {
+  return cameWithGoneSession.has(ctx);
+}
+
 /** A new session id (256 random bits), remembered as this request's to create. */
 export function newSessionId(ctx: object): string {
   const id = randomBytes(32).toString('base64url');
@@ -43,8 +52,9 @@ function signedIn(data: Record<string, unknown>): boolean {
 export function sessionRecords(store: SessionStore, lifetimes: SessionLifetimes) {
   const ttlOf = (data: Record<string, unknown>) => (signedIn(data) ? lifetimes.idleMs : Math.min(lifetimes.idleMs, lifetimes.anonymousMs));
   return {
-    async get(sessionId: string): Promise<Record<string, unknown> | null> {
+    async get(sessionId: string, _maxAge?: unknown, options?: { ctx?: object }): Promise<Record<string, unknown> | null> {
       const data = await store.get(recordId(sessionId));
+      if (!data && options?.ctx) cameWithGoneSession.add(options.ctx);
       // The store keeps the expiry (renewals move only its own): koa-session's copy would be stale.
       if (data) delete data._expire;
       return data;

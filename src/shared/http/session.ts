@@ -36,6 +36,8 @@ export interface SessionSettings extends SessionLifetimes {
   secureCookie: boolean;
 }
 
+const COOKIE_OUTLIVES_SESSION_MS = 24 * 60 * 60 * 1000;
+
 /** PHPSESSID: a random id in an HttpOnly cookie; the data stays on the server. */
 export function sessions(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
   const middleware = koaSession(app, store, settings);
@@ -56,7 +58,10 @@ function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): M
       httpOnly: true,
       sameSite: 'lax',
       secure: settings.secureCookie,
-      maxAge: settings.idleMs,
+      // The browser keeps the id a while past the idle limit, when the server has dropped its row
+      // and the id is worthless: the next request is then told its session expired, rather than
+      // that nobody ever logged in.
+      maxAge: settings.idleMs + COOKIE_OUTLIVES_SESSION_MS,
       // Every request that uses the session renews it, in the store and in the cookie's Expires:
       // a session in use never outlives its idle limit in the browser only.
       rolling: true,

@@ -143,6 +143,21 @@ describe('a session holding a member and an administrator', () => {
     expect(await csrfOf(client)).not.toBe(token);
   });
 
+  it('a second administrator logout, with the token the first replaced, is 401 admin_not_logged_in, not 419', async () => {
+    const client = t.client();
+    await logInAdmin(client);
+    const token = await csrfOf(client);
+    await client.post(LOGOUT).set('X-CSRF-Token', token).send({}).expect(200);
+    await expectRefusal(() => client.post(LOGOUT).set('X-CSRF-Token', token).send({}), 401, 'admin_not_logged_in');
+  });
+
+  it('a logout still needs the current token while someone is logged in', async () => {
+    const client = t.client();
+    await logInAdmin(client);
+    await expectRefusal(() => client.post(LOGOUT).set('X-CSRF-Token', 'stale').send({}), 419, 'csrf_token_invalid');
+    await client.get(CREDENTIALS).expect(200);
+  });
+
   it('POST /developer/logout drops the member only', async () => {
     const client = await both();
     const token = await csrfOf(client);
@@ -176,7 +191,8 @@ describe('permissions of a role-group administrator', () => {
     await setRoleGroupEnabled(t.platform.stores.events, 1, false, cli());
     try {
       await untilStatus(() => client.get(CREDENTIALS), 403);
-      await expectRefusal(() => client.get(CREDENTIALS), 403, 'permission_denied');
+      const res = await expectRefusal(() => client.get(CREDENTIALS), 403, 'role_group_disabled');
+      expect(res.body.message).toContain('disabled');
     } finally {
       // Role group 1 is seeded enabled; leave it so for whatever runs after this test.
       await setRoleGroupEnabled(t.platform.stores.events, 1, true, cli());

@@ -125,13 +125,33 @@ describe('POST /credentials/{member_id}/approve and /reject', () => {
   );
 });
 
+describe('decisions about a member who does not exist', () => {
+  it.each([
+    ['approve', '/credentials/999999/approve', {}],
+    ['reject', '/credentials/999999/reject', { reason: REASON }],
+    ['revoke', '/credentials/999999/revoke', { reason: REASON }],
+    ['approve a scope', '/credentials/999999/scopes/addons.read/approve', {}],
+  ])('%s answers 404 member_not_found, not a hint to apply first', async (_name, path, body) => {
+    const res = await expectRefusal(() => review(path, body), 404, 'member_not_found');
+    expect(res.body.message).not.toMatch(/apply/);
+  });
+});
+
 describe('POST /credentials/{member_id}/revoke', () => {
-  it.each(['fresh', 'pending', 'approved'] as const)(
-    'refuses a credential that is not active (%s) with 422 credential_not_active',
+  it.each(['fresh', 'pending'] as const)(
+    'refuses a credential that is neither approved nor active (%s) with 422 credential_not_active',
     async (state) => {
       await expectRefusal(() => review(`/credentials/${fixtures[state].id}/revoke`, { reason: REASON }), 422, 'credential_not_active');
     },
   );
+
+  it('withdraws an approval before the claim: the revoke needs a reason, then the claim fails', async () => {
+    const mistake = await approvedOne();
+    await expectRefusal(() => review(`/credentials/${mistake.id}/revoke`, {}), 422, 'validation_failed');
+    const revoked = await review(`/credentials/${mistake.id}/revoke`, { reason: 'approved by mistake' }).expect(200);
+    expect(revoked.body.data).toMatchObject({ status: 'revoked', revoke_reason: 'approved by mistake' });
+    await expectRefusal(() => send(mistake, '/developer/claim'), 422, 'credential_not_approved');
+  });
 });
 
 describe('decisions that need a reason', () => {

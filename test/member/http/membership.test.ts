@@ -242,7 +242,7 @@ describe('POST /developer/login', () => {
     await client.get(DASHBOARD).expect(200);
   });
 
-  it('answers a nickname-less member with an empty nickname string', async () => {
+  it('answers a nickname-less member with nickname null, as the dashboard does', async () => {
     const member = await registerMember(t.client());
     const client = t.client();
     const token = await csrfOf(client);
@@ -251,7 +251,7 @@ describe('POST /developer/login', () => {
       .set('X-CSRF-Token', token)
       .send({ username: member.username, password: 'secret1' })
       .expect(200);
-    expect(res.body.data.nickname).toBe('');
+    expect(res.body.data.nickname).toBeNull();
   });
 
   it('refuses a wrong password and an unknown username alike with 401', async () => {

@@ -63,6 +63,11 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
     await registerMember(service.client());
   });
 
+  it('AUTO_UPGRADE=false: readiness says an upgrade is required', async () => {
+    const res = await service.client().get('/api/v1/readyz').expect(503);
+    expect(res.body).toEqual({ code: 503, message: expect.stringContaining('platform upgrade'), data: { error: 'upgrade_required' } });
+  });
+
   it('platform upgrade rebuilds the outdated read models, the running API swaps them in and stops answering 503', async () => {
     const run = await platform(dir, ['upgrade']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -79,6 +84,7 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
       if (status === 503) await sleep(100);
     }
     expect(status).toBe(200);
+    await service.client().get('/api/v1/readyz').expect(200);
 
     expect(await platform(dir, ['upgrade'])).toEqual({ code: 0, stdout: 'Every read model is up to date: nothing to upgrade.\n', stderr: '' });
   });

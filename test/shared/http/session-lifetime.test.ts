@@ -27,13 +27,24 @@ describe('a session used within the idle limit', () => {
     // Used at 40% of the limit: a renewal only once half the lifetime is gone would not happen here.
     await sleep(IDLE_MS * 0.4);
     const used = await client.get(`${API}/developer/dashboard`).expect(200);
-    // The browser's copy moves with the use: a cookie that expired would not even be sent.
+    // The browser's copy moves with the use, and outlives the server's row so that the request
+    // after the idle limit still names the session and is told it expired.
     expect(cookieExpiry(used)).toBeGreaterThan(Date.now() + IDLE_MS - 2_000);
     // Past the limit counted from sign-in, within it counted from the last use.
     await sleep(IDLE_MS * 0.75);
     await client.get(`${API}/developer/dashboard`).expect(200);
     await sleep(IDLE_MS + 500);
-    await client.get(`${API}/developer/dashboard`).expect(401);
+    const expired = await client.get(`${API}/developer/dashboard`).expect(401);
+    expect(expired.body.data.error).toBe('session_expired');
+  });
+
+  it('a cookie naming a session the store never held or no longer holds says it expired; no cookie says log in', async () => {
+    const gone = await t.client().get(`${API}/developer/dashboard`).set('Cookie', 'PHPSESSID=gone').expect(401);
+    expect(gone.body.data.error).toBe('session_expired');
+    const admin = await t.client().get(`${API}/credentials`).set('Cookie', 'PHPSESSID=gone').expect(401);
+    expect(admin.body.data.error).toBe('session_expired');
+    const none = await t.client().get(`${API}/developer/dashboard`).expect(401);
+    expect(none.body.data.error).toBe('not_logged_in');
   });
 });
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Schemas } from '../api/client';
+import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { Queue, useDecisions } from './queue';
@@ -9,7 +10,10 @@ const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoke
 
 export function CredentialQueue() {
   const [status, setStatus] = useState<Status | ''>('pending');
-  const [list, reload] = useLoad(() => call(() => api.GET('/credentials', { params: { query: status ? { status } : {} } })), [status]);
+  const [list, reload] = useLoad(
+    () => everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: String(PAGE_LIMIT), after } } }))),
+    [status],
+  );
   const { done, refusal, decided, decide } = useDecisions(reload);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
   const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
@@ -51,7 +55,7 @@ export function CredentialQueue() {
                   <ReasonAction id={`reject-${a.member_id}`} label="Reject" onSend={(reason) => reject(a.member_id, reason)} />
                 </>
               )}
-              {a.status === 'active' && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
+              {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
             </td>
           </tr>
         ))

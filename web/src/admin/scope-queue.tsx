@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
+import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { Queue, useDecisions } from './queue';
@@ -9,7 +10,10 @@ const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'revoked'];
 
 export function ScopeQueue() {
   const [status, setStatus] = useState<Status | ''>('pending');
-  const [list, reload] = useLoad(() => call(() => api.GET('/scope-requests', { params: { query: status ? { status } : {} } })), [status]);
+  const [list, reload] = useLoad(
+    () => everyPage((after) => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), limit: String(PAGE_LIMIT), after } } }))),
+    [status],
+  );
   const { done, refusal, decided, decide } = useDecisions(reload);
   const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id: String(member_id), scope: scope as ScopeName } });
   const approve = (id: number, scope: string) => decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })));
@@ -34,10 +38,10 @@ export function ScopeQueue() {
       {() =>
         list.state === 'ready' &&
         list.data.list.map((r) => (
-          <tr key={`${r.member_id}-${r.scope}`}>
+          <tr key={`${r.member_id}-${r.name}`}>
             <td>#{r.member_id}</td>
             <td>
-              <code>{r.scope}</code>
+              <code>{r.name}</code>
             </td>
             <td>
               {r.reason} <small>({when(r.requested_at)})</small>
@@ -49,13 +53,13 @@ export function ScopeQueue() {
             <td class="actions">
               {r.status === 'pending' && (
                 <>
-                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.scope)} aria-label={`Approve ${r.scope} for member ${r.member_id}`}>
+                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${r.name} for member ${r.member_id}`}>
                     Approve
                   </button>
-                  <ReasonAction id={`reject-${r.member_id}-${r.scope}`} label="Reject" onSend={(reason) => reject(r.member_id, r.scope, reason)} />
+                  <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" onSend={(reason) => reject(r.member_id, r.name, reason)} />
                 </>
               )}
-              {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.scope}`} label="Revoke" onSend={(reason) => revoke(r.member_id, r.scope, reason)} />}
+              {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
             </td>
           </tr>
         ))

@@ -12,7 +12,7 @@ export interface Refusal {
   issues: { path: string; message: string }[];
 }
 
-type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: Refusal };
+export type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: Refusal };
 
 // The codes with which the service says the session no longer holds the caller.
 const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_expired']);

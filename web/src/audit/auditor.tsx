@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
+import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
@@ -11,7 +12,7 @@ type History = Schemas['CredentialHistory'];
 async function memberIdOf(who: string): Promise<number | Refusal> {
   const typed = who.trim().replace(/^#/, '');
   if (/^[0-9]+$/.test(typed)) return Number(typed);
-  const answer = await call(() => api.GET('/credentials', { params: { query: {} } }));
+  const answer = await everyPage((after) => call(() => api.GET('/credentials', { params: { query: { limit: String(PAGE_LIMIT), after } } })));
   if (!answer.ok) return answer.refusal;
   const lower = typed.toLowerCase();
   const found = answer.data.list.find((a) => a.username.toLowerCase() === lower || a.apiid === typed);

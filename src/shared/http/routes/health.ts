@@ -22,6 +22,8 @@ export interface HealthDeps {
   keyRing(): 'following' | 'resubscribing';
   /** Events a projection could not apply and no later run has applied yet. */
   deadLetters(): Promise<DeadLetterHealth>;
+  /** The read models older than the code, which `platform upgrade` rebuilds. */
+  outdatedReadModels(): Promise<string[]>;
 }
 
 const deadLetterSchema = z.object({
@@ -80,8 +82,14 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       caller: { kind: 'anyone' },
       summary: 'Ready to serve: the stores answer, the projections run (or a projector does) and the key ring follows the log; status only',
       response: readinessSchema,
-      refusals: [{ status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' }],
+      refusals: [
+        { status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' },
+        { status: 503, when: 'the read models are older than the code (upgrade_required): run `platform upgrade`' },
+      ],
       handler: async () => {
+        if ((await deps.outdatedReadModels().catch(() => [])).length > 0) {
+          throw new HttpError(503, 'upgrade_required', 'an upgrade is required before administrators can be served: run `platform upgrade`');
+        }
         // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
         if (await ready(deps).catch(() => false)) return { data: { status: 'ready' as const } };
         throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });

@@ -1,0 +1,20 @@
+import type { ParsedUrlQuery } from 'node:querystring';
+import { HttpError } from './envelope';
+import type { Endpoint } from './endpoints';
+
+/**
+ * Refuses query parameters the endpoint does not declare, as unknown body fields are: ignoring
+ * `?status[]=pending` would answer the unfiltered list as if the filter had applied.
+ */
+export function refuseUnknownQuery(endpoint: Endpoint, query: ParsedUrlQuery): void {
+  const known = Object.keys(endpoint.query?.shape ?? {});
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const takes = known.length > 0 ? `this endpoint takes ${known.join(', ')}` : 'this endpoint takes no query parameter';
+  throw new HttpError(
+    422,
+    'unknown_query_parameter',
+    `unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')}: ${takes}`,
+    unknown.map((name) => ({ path: name, message: 'not a parameter of this endpoint' })),
+  );
+}

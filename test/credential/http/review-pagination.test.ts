@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+
+/** The review lists come a page at a time, in a stable order, with the cursor of the next page. */
+
+const API = '/api/v1';
+let t: TestPlatform;
+let admin: request.Agent;
+let adminToken: string;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  t = await startPlatform();
+  admin = t.client();
+  adminToken = await logInAdmin(admin);
+  for (let i = 0; i < 3; i++) {
+    const client = t.client();
+    const member = await registerMember(client);
+    await client.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    await client.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    await client
+      .post(`${API}/developer/scopes`)
+      .set('X-CSRF-Token', member.token)
+      .send({ scopes: ['member-groups.read', 'addons.read'], reason: 'sync the catalogue' })
+      .expect(200);
+    ids.push(member.id);
+  }
+});
+afterAll(() => t.close());
+
+type Page<Item> = { list: Item[]; next: string | null };
+
+async function allPages<Item>(path: string, limit: number): Promise<Page<Item>[]> {
+  const pages: Page<Item>[] = [];
+  let after: string | null = null;
+  do {
+    const query: string = after === null ? `limit=${limit}` : `limit=${limit}&after=${encodeURIComponent(after)}`;
+    const page = (await admin.get(`${API}${path}?${query}`).expect(200)).body.data as Page<Item>;
+    pages.push(page);
+    after = page.next;
+  } while (after !== null && pages.length < 20);
+  return pages;
+}
+
+it('GET /credentials pages through every application once, in the order of member ids', async () => {
+  const pages = await allPages<{ member_id: number }>('/credentials', 2);
+  expect(pages.map((p) => p.list.length)).toEqual([2, 1]);
+  expect(pages.at(-1)?.next).toBeNull();
+  expect(pages.flatMap((p) => p.list.map((a) => a.member_id))).toEqual(ids);
+});
+
+it('GET /scope-requests pages by member id, then scope name, each request once, the scope as name', async () => {
+  const pages = await allPages<{ member_id: number; name: string }>('/scope-requests', 4);
+  expect(pages.map((p) => p.list.length)).toEqual([4, 2]);
+  expect(pages.flatMap((p) => p.list.map((r) => `${r.member_id} ${r.name}`))).toEqual(
+    ids.flatMap((id) => [`${id} addons.read`, `${id} member-groups.read`]),
+  );
+});
+
+it('without limit, a page holds up to 50; a filter and the cursor go together', async () => {
+  const first = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<unknown>;
+  expect(first).toEqual({ list: expect.any(Array), next: null });
+  expect(first.list).toHaveLength(3);
+  const pending = (await admin.get(`${API}/scope-requests?status=pending&limit=1`).expect(200)).body.data as Page<{ status: string }>;
+  expect(pending.list).toEqual([expect.objectContaining({ status: 'pending' })]);
+  expect(pending.next).toEqual(expect.any(String));
+});
+
+it.each([
+  ['limit=0', 'validation_failed'],
+  ['limit=201', 'validation_failed'],
+  ['limit=two', 'validation_failed'],
+  ['after=not-a-cursor', 'invalid_cursor'],
+])('refuses %s with 422 %s', async (query, error) => {
+  await expectRefusal(t, () => admin.get(`${API}/credentials?${query}`), 422, error);
+});

@@ -1,0 +1,45 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { CredentialQueue } from './credential-queue';
+
+function envelope(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const application = (member_id: number, username: string, status: string) => ({
+  member_id,
+  username,
+  status,
+  apiid: status === 'active' ? 'ak_test0000000000000000' : null,
+  applied_at: '2026-11-23T10:00:00.000Z',
+  reviewed_at: '2026-11-23T10:05:00.000Z',
+  reject_reason: null,
+  claimed_at: null,
+  key_rotated_at: null,
+  revoked_at: null,
+  revoke_reason: null,
+});
+
+/** The service as the queue meets it: one page of approved applications, then the revoke's answer. */
+function service() {
+  const calls: Request[] = [];
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    calls.push(request);
+    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.includes('/revoke')) return envelope(200, { code: 0, message: 'revoked', data: application(7, 'alice', 'revoked') });
+    return envelope(200, { code: 0, message: 'ok', data: { list: [application(7, 'alice', 'approved')], next: null } });
+  }) as typeof fetch;
+  return calls;
+}
+
+it('offers to revoke an approval before the claim, with a reason', async () => {
+  const calls = service();
+  render(<CredentialQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Revoke…' }));
+  fireEvent.input(screen.getByLabelText('Reason (revoke)'), { target: { value: 'approved by mistake' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+  await waitFor(() => expect(calls.some((c) => c.url.endsWith('/credentials/7/revoke'))).toBe(true));
+  const revoke = calls.find((c) => c.url.endsWith('/credentials/7/revoke'))!;
+  expect(revoke.method).toBe('POST');
+  expect(await revoke.clone().json()).toEqual({ reason: 'approved by mistake' });
+});

@@ -1,0 +1,26 @@
+import type { Answer } from './client';
+
+/** A page of a list, as /credentials and /scope-requests answer it. */
+export interface Page<Item> {
+  list: Item[];
+  next: string | null;
+}
+
+/** The largest page the service gives: the console's lists are short, so it reads them whole. */
+export const PAGE_LIMIT = 200;
+
+/**
+ * Every item of a paginated list, following `next` page by page. A refusal of any page is the
+ * answer; the pages' items come in the service's order.
+ */
+export async function everyPage<Item>(page: (after: string | undefined) => Promise<Answer<Page<Item>>>): Promise<Answer<Page<Item>>> {
+  const list: Item[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const answer = await page(after);
+    if (!answer.ok) return answer;
+    list.push(...answer.data.list);
+    if (answer.data.next === null) return { ...answer, data: { list, next: null } };
+    after = answer.data.next;
+  }
+}
