@@ -94,6 +94,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     keyRingStatus: () => keyRing.status(),
     catalogue,
     installedAddons,
+    keyLifetimeDays: settings.KEY_LIFETIME_DAYS ?? null,
   });
   const { app, router } = createHttpApp({
     settings,

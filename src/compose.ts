@@ -26,6 +26,8 @@ export interface SliceDeps {
   readModels: ReadModels;
   catalogue: AddonCatalogue;
   installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
+  /** KEY_LIFETIME_DAYS, or null when keys never expire unless their approval says so. */
+  keyLifetimeDays: number | null;
 }
 
 /**

@@ -49,6 +49,8 @@ const settingsSchema = z.object({
   SESSION_ANONYMOUS_MINUTES: z.coerce.number().min(0.05).max(60 * 24).default(10),
   // New sessions without a signed-in identity one client address may open per SESSION_ANONYMOUS_MINUTES.
   ANONYMOUS_SESSION_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
+  KEY_LIFETIME_DAYS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3650).optional()),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

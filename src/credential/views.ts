@@ -47,6 +47,7 @@ const credentialDocumentSchema = z.object({
   reject_reason: nullable(z.string()),
   claimed_at: nullable(instant),
   key_rotated_at: nullable(instant),
+  expires_at: nullable(instant).meta({ description: 'When the key stops being accepted (401 credential_expired); null: never' }),
   revoked_at: nullable(instant),
   revoke_reason: nullable(z.string()),
   scopes: z.array(scopeSchema),
@@ -70,6 +71,7 @@ export const NOTHING_DECIDED = {
   reject_reason: null,
   claimed_at: null,
   key_rotated_at: null,
+  expires_at: null,
   revoked_at: null,
   revoke_reason: null,
 } as const satisfies Partial<CredentialView>;

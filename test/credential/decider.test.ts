@@ -18,9 +18,9 @@ const NOW = '2025-03-01T10:00:00.000Z';
 
 // Events, written once so that histories read like what the service would have appended.
 const applied: CredentialEvent = { type: 'CredentialApplied', data: { member_id, username: 'alice' } };
-const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id } };
+const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id, expires_at: null } };
 const rejected: CredentialEvent = { type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } };
-const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest } });
+const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest, expires_at: null } });
 const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'abuse' } };
 const scopeRequested = (scope: string): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason: 'dashboard' } });
 const scopeApproved = (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id, scope } });
@@ -35,7 +35,7 @@ type CommandOf<T extends CommandType> = Extract<CredentialCommand, { type: T }>;
 /** One command of each type: a mapped type, so a new command fails to compile until it is listed. */
 const commands: { [T in CommandType]: CommandOf<T> } = {
   ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice' } },
-  ApproveCredential: { type: 'ApproveCredential', data: { member_id } },
+  ApproveCredential: { type: 'ApproveCredential', data: { member_id, expires_at: null, now: '2026-11-23T00:00:00.000Z' } },
   RejectCredential: { type: 'RejectCredential', data: { member_id, reason: '  not a real company  ' } },
   ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY } },
   RotateKey: { type: 'RotateKey', data: { member_id, key_digest: NEW_KEY, grace_seconds: 60, now: NOW } },
@@ -348,7 +348,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {} });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {

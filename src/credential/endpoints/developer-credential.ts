@@ -21,6 +21,7 @@ import { emptyBody } from '../../shared/http/validate';
 export interface CredentialDeps {
   events: EventStore;
   readModels: ReadModels;
+  keyLifetimeDays: number | null;
 }
 
 const rotateSchema = z.strictObject({

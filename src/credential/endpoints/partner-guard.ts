@@ -3,6 +3,7 @@ import { Middleware } from 'koa';
 import { apiKeyDigest, isWellFormedApiKey } from '../api-key';
 import { ScopeName } from '../scopes';
 import { isAcceptedAt } from '../grace-period';
+import { hasExpiredAt } from '../expiry';
 import { ApiKeyDocument } from '../projections/api-keys';
 import { AppContext, AppState } from '../../shared/http/context';
 import { HttpError } from '../../shared/http/envelope';
@@ -23,7 +24,7 @@ export type PartnerQuota = (ctx: AppContext, apiid: string) => Promise<void>;
 /**
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
  * checked against the in-memory key ring, then counted against the API id's quota, then the
- * endpoint's scope. 401 when the credential is not accepted, 429 when the API id is over its
+ * endpoint's scope. 401 when the credential is not accepted (or revoked, or expired), 429 when the API id is over its
  * rate limit, 403 when the scope is not approved (specification §5.6).
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
@@ -37,11 +38,15 @@ export function requireScope(ring: KeyRing, scope: ScopeName, quota: PartnerQuot
       throw new HttpError(401, 'api_credentials_missing', 'send both the X-API-ID and the X-API-Key header');
     }
     const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
-    if (!entry || !accepts(entry, key, Date.now())) {
+    const now = Date.now();
+    if (!entry || !accepts(entry, key, now)) {
       throw new HttpError(401, 'api_credentials_invalid', 'X-API-ID and X-API-Key are not accepted: check both');
     }
     if (entry.revoked) {
       throw new HttpError(401, 'credential_revoked', 'this credential was revoked: apply again in the developer center');
+    }
+    if (hasExpiredAt(entry.expires_at, now)) {
+      throw new HttpError(401, 'credential_expired', `this credential expired at ${entry.expires_at}: ask for an extension or apply again in the developer center`);
     }
     await quota(ctx, apiid);
     if (!entry.scopes.includes(scope)) {

@@ -3,6 +3,7 @@ import { applicationSchema, applicationView, scopeRequestSchema } from '../views
 import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
+import { approvalExpirySchema, expiresAtFor } from '../expiry';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
@@ -18,6 +19,8 @@ import { emptyBody } from '../../shared/http/validate';
 export interface ReviewDeps {
   events: EventStore;
   readModels: ReadModels;
+  /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
+  keyLifetimeDays: number | null;
 }
 
 const reasonBody = z.strictObject({ reason: reasonSchema });
@@ -66,13 +69,15 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'POST',
       path: '/credentials/:member_id/approve',
       caller: review,
-      summary: "Approve a member's credential application",
+      summary: "Approve a member's credential application, optionally with the key's expiry",
       params: memberParams,
-      body: emptyBody,
+      body: approvalExpirySchema,
       response: applicationSchema,
-      refusals: [wrongState('application'), concurrentChange],
-      handler: async (ctx, { params: { member_id } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
+      refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, concurrentChange],
+      handler: async (ctx, { params: { member_id }, body }) => {
+        const now = new Date();
+        const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at: expiresAtFor(body, now, deps.keyLifetimeDays), now: now.toISOString() } };
+        return decideThenRead(ctx, decide(deps, ctx, command), application(member_id, 'approved: the member can claim the credential'));
       },
     }),
     endpoint({

@@ -7,7 +7,7 @@ import { evolveScopes } from './scope-view';
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
-  version: 1,
+  version: 2,
   collection: { name: 'credentials', indexes: ['status'] },
 
   handles: typesOf(credentialEventSchemas),
@@ -29,7 +29,7 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
     if (!doc) throw new Error(`${event.type} for member ${event.data.member_id}, who never applied`);
     switch (event.type) {
       case 'CredentialApproved':
-        return { ...doc, status: 'approved', reviewed_at: time };
+        return { ...doc, status: 'approved', reviewed_at: time, expires_at: event.data.expires_at };
       case 'CredentialRejected':
         return { ...doc, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason };
       case 'CredentialClaimed':

@@ -139,7 +139,7 @@ function scenario(stores: Stores) {
       case 'apply':
         return { type: 'ApplyCredential', data: { member_id, username } };
       case 'approve':
-        return { type: 'ApproveCredential', data: { member_id } };
+        return { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } };
       case 'reject':
         return { type: 'RejectCredential', data: { member_id, reason: reason() } };
       case 'revoke':
