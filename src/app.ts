@@ -18,6 +18,7 @@ import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
+import { UsageLedger } from './credential/usage/ledger';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -66,6 +67,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
   const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }));
   await installedAddons.start();
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  await usage.start();
   const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
@@ -95,6 +98,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     catalogue,
     installedAddons,
     keyLifetimeDays: settings.KEY_LIFETIME_DAYS ?? null,
+    usage,
   });
   const { app, router } = createHttpApp({
     settings,
@@ -105,7 +109,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
-      partner: (scope) => requireScope(keyRing, scope, partnerQuota),
+      partner: (scope) => requireScope(keyRing, scope, partnerQuota, usage),
       login: (realm) => loginLimits[realm],
     },
   });
@@ -118,6 +122,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     async close() {
       await keyRing.stop();
       await installedAddons.stop();
+      await usage.stop();
       await projections.stop();
       await stores.close();
     },

@@ -16,6 +16,7 @@ import { PasswordHasher } from './member/passwords';
 import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Slice } from './shared/slice';
+import type { UsageLedger } from './credential/usage/ledger';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -28,6 +29,8 @@ export interface SliceDeps {
   installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
   /** KEY_LIFETIME_DAYS, or null when keys never expire unless their approval says so. */
   keyLifetimeDays: number | null;
+  /** Open-API calls per credential, counted in memory and flushed by the API process. */
+  usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
 }
 
 /**

@@ -4,6 +4,8 @@ import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
 import { approvalExpirySchema, expiresAtFor } from '../expiry';
+import { UsageLedger } from '../usage/ledger';
+import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
@@ -21,6 +23,7 @@ export interface ReviewDeps {
   readModels: ReadModels;
   /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
   keyLifetimeDays: number | null;
+  usage: Pick<UsageLedger, 'lastUsed'>;
 }
 
 const reasonBody = z.strictObject({ reason: reasonSchema });
@@ -62,8 +65,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       caller: review,
       summary: 'List credential applications, optionally by status',
       query: credentialStatusQuery,
-      response: listOf(applicationSchema),
-      handler: async (_ctx, { query }) => ({ data: { list: (await reads.credentials(filter(query.status))).map(applicationView) } }),
+      response: listOf(reviewedApplicationSchema),
+      handler: async (_ctx, { query }) => {
+        const [credentials, lastUsed] = await Promise.all([reads.credentials(filter(query.status)), deps.usage.lastUsed()]);
+        return { data: { list: credentials.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null })) } };
+      },
     }),
     endpoint({
       method: 'POST',

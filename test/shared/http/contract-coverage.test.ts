@@ -60,7 +60,7 @@ describe('every operation of the contract, called for real', () => {
     await write(other, '/developer/credential', memberToken);
     await write(admin, `/credentials/${id}/reject`, adminToken, { reason: 'incomplete' });
     await write(other, '/developer/credential', memberToken);
-    await write(admin, `/credentials/${id}/approve`, adminToken);
+    await write(admin, `/credentials/${id}/approve`, adminToken, { expires_in_days: 30 });
     const claimed = await write(other, '/developer/claim', memberToken);
     await write(other, '/developer/scopes', memberToken, { scopes: ['addons.read', 'member-groups.read'], reason: 'sync' });
     await write(admin, `/credentials/${id}/scopes/addons.read/approve`, adminToken);
@@ -78,6 +78,8 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, '/addons/uptime_monitor/actions/menu', adminToken, { show_menu: false });
     const listed = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
     expect(listed.body.data.list).toEqual([expect.objectContaining({ key: 'uptime_monitor', version: '0.9.2' })]);
+    await other.get(`${API}/developer/usage`).expect(200);
+    await admin.get(`${API}/credentials/${id}/usage`).expect(200);
 
     await write(admin, '/admin/logout', adminToken);
 
