@@ -19,6 +19,7 @@ import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
 import { UsageLedger } from './credential/usage/ledger';
+import { WebhookNotifier } from './webhook/notifier';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -99,7 +100,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     installedAddons,
     keyLifetimeDays: settings.KEY_LIFETIME_DAYS ?? null,
     usage,
+    documents,
+    webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
   });
+  // Where the projections run, the notifier runs: one sender per deployment with PROJECTIONS=inline on one instance.
+  const notifier = settings.PROJECTIONS === 'inline' ? new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE }) : null;
+  await notifier?.start();
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -123,6 +129,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
+      await notifier?.stop();
       await projections.stop();
       await stores.close();
     },

@@ -4,12 +4,13 @@ import { addonSlice } from './addon';
 import { auditSlice } from './audit';
 import { credentialSlice } from './credential';
 import { memberSlice } from './member';
+import { webhookSlice } from './webhook';
 import { AppContext } from './shared/http/context';
 import { Endpoint } from './shared/http/endpoints';
 import { Projection } from './shared/projections/projection';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
-import { EventStore, Stores } from './stores/ports';
+import { DocumentStore, EventStore, Stores } from './stores/ports';
 import { AddonCatalogue } from './addon/manifest';
 import { AddonDocument } from './addon/projection';
 import { PasswordHasher } from './member/passwords';
@@ -31,13 +32,16 @@ export interface SliceDeps {
   keyLifetimeDays: number | null;
   /** Open-API calls per credential, counted in memory and flushed by the API process. */
   usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
+  documents: DocumentStore;
+  webhookAllowPrivate: boolean;
 }
 
 /**
  * The slices the service is made of. The API (app.ts), the projector (project.ts) and the CLI
  * all take their read models from here, and the API its endpoints.
  */
-const SLICES: Slice<SliceDeps>[] = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice];
+const SLICES: Slice<SliceDeps>[] = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice];
 
 /** Every read model of every slice, in one registry. */
 export const PROJECTIONS: Projection[] = SLICES.flatMap((slice) => slice.projections);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from './member/fields';
+import { parseSchedule } from './webhook/deliveries';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -51,6 +52,20 @@ const settingsSchema = z.object({
   ANONYMOUS_SESSION_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
   KEY_LIFETIME_DAYS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3650).optional()),
+  // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5s,30s,2m,10m,1h,6h')
+    .transform((text, ctx) => {
+      try {
+        return parseSchedule(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -13,7 +13,7 @@ const API = '/api/v1';
 describe('every operation of the contract, called for real', () => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await startPlatform();
+    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
   });
   afterAll(() => t.close());
 
@@ -81,6 +81,18 @@ describe('every operation of the contract, called for real', () => {
     await other.get(`${API}/developer/usage`).expect(200);
     await admin.get(`${API}/credentials/${id}/usage`).expect(200);
 
+    // Webhooks: one hears of a decision, which the notifier turns into a delivery (to a closed port: it fails).
+    const hook = await write(admin, '/webhooks', adminToken, { url: 'http://127.0.0.1:9/hook', events: ['credential.revoked'] });
+    const hookId = hook.body.data.id as string;
+    await admin.get(`${API}/webhooks`).expect(200);
+    await write(admin, `/credentials/${id}/revoke`, adminToken, { reason: 'offboarded' });
+    let deliveries: { id: string }[] = [];
+    for (let i = 0; i < 50 && deliveries.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = (await admin.get(`${API}/webhooks/${hookId}/deliveries`).expect(200)).body.data.list;
+    }
+    await write(admin, `/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/retry`, adminToken);
+    await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     await write(admin, '/admin/logout', adminToken);
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
