@@ -20,6 +20,8 @@ import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
 import { UsageLedger } from './credential/usage/ledger';
 import { WebhookNotifier } from './webhook/notifier';
+import { MailNotifier } from './mail/mail-notifier';
+import { smtpSender } from './mail/transport';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -106,6 +108,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // Where the projections run, the notifier runs: one sender per deployment with PROJECTIONS=inline on one instance.
   const notifier = settings.PROJECTIONS === 'inline' ? new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE }) : null;
   await notifier?.start();
+  const mailer = settings.SMTP_URL && settings.PROJECTIONS === 'inline' ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
+  const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
+  await mail?.start();
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -130,6 +135,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await installedAddons.stop();
       await usage.stop();
       await notifier?.stop();
+      await mail?.stop();
+      mailer?.close();
       await projections.stop();
       await stores.close();
     },

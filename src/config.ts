@@ -66,6 +66,11 @@ const settingsSchema = z.object({
     }),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
+  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional()),
+  MAIL_FROM: z.string().min(3).default('platform@localhost'),
+  // Where the console is reached, for the links in mails.
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
