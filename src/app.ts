@@ -21,6 +21,7 @@ import { requireScope } from './credential/endpoints/partner-guard';
 import { UsageLedger } from './credential/usage/ledger';
 import { WebhookNotifier } from './webhook/notifier';
 import { MailNotifier } from './mail/mail-notifier';
+import { ExpiryWatch } from './credential/expiry-watch';
 import { smtpSender } from './mail/transport';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
@@ -111,6 +112,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const mailer = settings.SMTP_URL && settings.PROJECTIONS === 'inline' ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
   const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
   await mail?.start();
+  const expiryWatch = settings.PROJECTIONS === 'inline' ? new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' })) : null;
+  expiryWatch?.start();
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -135,6 +138,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await installedAddons.stop();
       await usage.stop();
       await notifier?.stop();
+      await expiryWatch?.stop();
       await mail?.stop();
       mailer?.close();
       await projections.stop();

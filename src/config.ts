@@ -66,6 +66,12 @@ const settingsSchema = z.object({
     }),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // Days before a key's expiry its member is reminded, by mail and webhook.
+  EXPIRY_REMINDER_DAYS: z
+    .string()
+    .default('30,7,1')
+    .transform((text) => text.split(',').map((d) => Number(d.trim())))
+    .pipe(z.array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' }).min(1)),
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional()),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),

@@ -6,6 +6,7 @@ import { isScope } from './scopes';
 import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt } from './expiry';
+import { expiryNoticesDue, ExpiryNotices, NO_NOTICES, noticesAfter } from './expiry-notices';
 
 /**
  * A member's API credential and its scopes: one stream per member (DESIGN §3).
@@ -45,6 +46,9 @@ export const credentialEventSchemas = {
   ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
   ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
   ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  // Told by the system as time passes, so that mail and webhooks follow them from the log.
+  CredentialExpiring: z.object({ member_id: memberIdSchema, expires_at: z.string(), days_before: z.int().min(1) }),
+  CredentialExpired: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
 } satisfies EventSchemas;
 
 export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
@@ -71,7 +75,8 @@ export type CredentialCommand =
   | Cmd<'RequestScopes', { scopes: string[]; reason: string }>
   | Cmd<'ApproveScope', { scope: string }>
   | Cmd<'RejectScope', { scope: string; reason: string }>
-  | Cmd<'RevokeScope', { scope: string; reason: string }>;
+  | Cmd<'RevokeScope', { scope: string; reason: string }>
+  | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>;
 
 export interface CredentialState {
   status: CredentialStatus;
@@ -79,9 +84,10 @@ export interface CredentialState {
   key_digest: string | null;
   scopes: Record<string, ScopeStatus>;
   expires_at: string | null;
+  expiry: ExpiryNotices;
 }
 
-const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null };
+const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: NO_NOTICES };
 
 function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
@@ -89,7 +95,7 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
     case 'CredentialApplied':
       return { ...initialState, status: 'pending', scopes };
     case 'CredentialApproved':
-      return { ...state, status: 'approved', expires_at: event.data.expires_at };
+      return { ...state, status: 'approved', expires_at: event.data.expires_at, expiry: NO_NOTICES };
     case 'CredentialRejected':
       return { ...state, status: 'rejected' };
     case 'CredentialClaimed':
@@ -97,6 +103,9 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
+    case 'CredentialExpiring':
+    case 'CredentialExpired':
+      return { ...state, expiry: noticesAfter(state.expiry, event) };
     default:
       return { ...state, scopes };
   }
@@ -219,6 +228,10 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
     case 'RejectScope':
     case 'RevokeScope':
       return decideScopeReview(state, command);
+    case 'NoteExpiry': {
+      if (state.status !== 'active' || state.expires_at === null) return [];
+      return expiryNoticesDue(member_id, state.expires_at, state.expiry, command.data.now, command.data.reminder_days);
+    }
   }
 }
 

@@ -36,6 +36,16 @@ export function memberMailFor(event: Pick<RecordedEvent, 'type' | 'data' | 'meta
       return { subject: `The scope ${scope} was rejected`, text: `${hello}the scope ${scope} was rejected. The reason: ${reasonOf(event)}.${bye}` };
     case 'ScopeRevoked':
       return { subject: `The scope ${scope} was revoked`, text: `${hello}the scope ${scope} was revoked. The reason: ${reasonOf(event)}.${bye}` };
+    case 'CredentialExpiring':
+      return {
+        subject: `Your API key expires in ${String(event.data.days_before)} day(s)`,
+        text: `${hello}your API key expires at ${String(event.data.expires_at)}. Ask for an extension, or apply again, before then: calls made with it afterwards are refused with 401 credential_expired.${bye}`,
+      };
+    case 'CredentialExpired':
+      return {
+        subject: 'Your API key expired',
+        text: `${hello}your API key expired at ${String(event.data.expires_at)}: calls made with it are refused with 401 credential_expired. Apply again in the developer center.${bye}`,
+      };
     default:
       return null;
   }

@@ -1,7 +1,7 @@
 import { CredentialEvent } from '../credential/decider';
 import { RecordedEvent } from '../stores/ports';
 
-/** What a webhook can subscribe to; `credential.expiring` and `credential.expired` name expiry notices. */
+/** What a webhook can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
   'credential.applied',
   'credential.approved',
@@ -29,6 +29,8 @@ const BY_DOMAIN_TYPE: Partial<Record<CredentialEvent['type'], WebhookEventType>>
   ScopeApproved: 'scope.approved',
   ScopeRejected: 'scope.rejected',
   ScopeRevoked: 'scope.revoked',
+  CredentialExpiring: 'credential.expiring',
+  CredentialExpired: 'credential.expired',
 };
 
 /** The webhook event type a logged event is told as; undefined when no webhook hears of it. */
@@ -43,7 +45,7 @@ export interface WebhookPayload {
 }
 
 // Named fields only: a key digest, or any field added later, never reaches a receiver by accident.
-const TOLD = ['member_id', 'apiid', 'scope', 'reason', 'expires_at'] as const;
+const TOLD = ['member_id', 'apiid', 'scope', 'reason', 'expires_at', 'days_before'] as const;
 
 /** The body a webhook receives for a logged event: who and what, never a key or a digest. */
 export function payloadOf(type: WebhookEventType, event: Pick<RecordedEvent, 'data' | 'metadata'>, username: string | null): WebhookPayload {

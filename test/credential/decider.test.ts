@@ -44,6 +44,7 @@ const commands: { [T in CommandType]: CommandOf<T> } = {
   ApproveScope: { type: 'ApproveScope', data: { member_id, scope: 'addons.read' } },
   RejectScope: { type: 'RejectScope', data: { member_id, scope: 'addons.read', reason: 'no need' } },
   RevokeScope: { type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason: 'no longer' } },
+  NoteExpiry: { type: 'NoteExpiry', data: { member_id, now: NOW, reminder_days: [30, 7, 1] } },
 };
 
 /** Events, or the error code of a refusal. */
@@ -72,6 +73,8 @@ const NOT_ACTIVE = {
   ApproveScope: 'credential_not_active',
   RejectScope: 'credential_not_active',
   RevokeScope: 'credential_not_active',
+  // Nothing to tell: none of these histories has a key that expires (the expiry tests below do).
+  NoteExpiry: [] as CredentialEvent[],
 } as const;
 
 /** Every status against every command: the credential state machine of DESIGN §3. */
@@ -130,6 +133,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       ApproveScope: 'scope_not_pending',
       RejectScope: 'scope_not_pending',
       RevokeScope: 'scope_not_approved',
+      NoteExpiry: [],
     },
   },
   revoked: {
@@ -348,7 +352,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { reminded_days: null, expired: false } });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
@@ -404,5 +408,29 @@ describe('RotateKey', () => {
 describe('credential stream', () => {
   it('is one stream per member', () => {
     expect(credentialStream(7)).toBe('credential-7');
+  });
+});
+
+describe('expiry notices', () => {
+  const expiring = (expires_at: string): CredentialEvent[] => [
+    applied,
+    { type: 'CredentialApproved', data: { member_id, expires_at } },
+    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at } },
+  ];
+  const note = (history: CredentialEvent[], now: string) =>
+    credentialDecider.decide({ type: 'NoteExpiry', data: { member_id, now, reminder_days: [30, 7, 1] } }, fold(credentialDecider, history));
+
+  it('reminds once per threshold reached, the nearest only, then tells the expiry once', () => {
+    const history = expiring('2026-02-01T00:00:00.000Z');
+    expect(note(history, '2025-12-01T00:00:00.000Z')).toEqual([]);
+    const first = note(history, '2026-01-20T00:00:00.000Z');
+    expect(first).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 30 } }]);
+    expect(note([...history, ...first], '2026-01-21T00:00:00.000Z')).toEqual([]);
+    // Twelve hours left: past the 7 and 1 day thresholds at once, reminded once, of the nearer.
+    const late = note([...history, ...first], '2026-01-31T12:00:00.000Z');
+    expect(late).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 1 } }]);
+    const expired = note([...history, ...first, ...late], '2026-02-01T00:00:00.000Z');
+    expect(expired).toEqual([{ type: 'CredentialExpired', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }]);
+    expect(note([...history, ...first, ...late, ...expired], '2026-02-02T00:00:00.000Z')).toEqual([]);
   });
 });
