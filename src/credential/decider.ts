@@ -6,6 +6,7 @@ import { isScope } from './scopes';
 import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt } from './expiry';
+import { decideExtension, requestExtension } from './extension';
 import { expiryNoticesDue, ExpiryNotices, NO_NOTICES, noticesAfter } from './expiry-notices';
 
 /**
@@ -49,6 +50,9 @@ export const credentialEventSchemas = {
   // Told by the system as time passes, so that mail and webhooks follow them from the log.
   CredentialExpiring: z.object({ member_id: memberIdSchema, expires_at: z.string(), days_before: z.int().min(1) }),
   CredentialExpired: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
+  ExtensionRequested: z.object({ member_id: memberIdSchema, expires_at: z.string(), reason: z.string() }),
+  ExtensionApproved: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
+  ExtensionRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
 } satisfies EventSchemas;
 
 export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
@@ -76,7 +80,10 @@ export type CredentialCommand =
   | Cmd<'ApproveScope', { scope: string }>
   | Cmd<'RejectScope', { scope: string; reason: string }>
   | Cmd<'RevokeScope', { scope: string; reason: string }>
-  | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>;
+  | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>
+  | Cmd<'RequestExtension', { expires_at: string; reason: string; now: string }>
+  | Cmd<'ApproveExtension'>
+  | Cmd<'RejectExtension', { reason: string }>;
 
 export interface CredentialState {
   status: CredentialStatus;
@@ -85,9 +92,11 @@ export interface CredentialState {
   scopes: Record<string, ScopeStatus>;
   expires_at: string | null;
   expiry: ExpiryNotices;
+  /** The extension waiting for a decision, if any. */
+  extension: { expires_at: string } | null;
 }
 
-const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: NO_NOTICES };
+const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: NO_NOTICES, extension: null };
 
 function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
@@ -106,6 +115,12 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
     case 'CredentialExpiring':
     case 'CredentialExpired':
       return { ...state, expiry: noticesAfter(state.expiry, event) };
+    case 'ExtensionRequested':
+      return { ...state, extension: { expires_at: event.data.expires_at } };
+    case 'ExtensionApproved':
+      return { ...state, extension: null, expires_at: event.data.expires_at, expiry: NO_NOTICES };
+    case 'ExtensionRejected':
+      return { ...state, extension: null };
     default:
       return { ...state, scopes };
   }
@@ -232,6 +247,11 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
       if (state.status !== 'active' || state.expires_at === null) return [];
       return expiryNoticesDue(member_id, state.expires_at, state.expiry, command.data.now, command.data.reminder_days);
     }
+    case 'RequestExtension':
+      return requestExtension(state, member_id, command.data.expires_at, command.data.reason, command.data.now);
+    case 'ApproveExtension':
+    case 'RejectExtension':
+      return decideExtension(state, member_id, command.type === 'ApproveExtension', 'reason' in command.data ? command.data.reason : undefined);
   }
 }
 

@@ -36,6 +36,10 @@ export function memberMailFor(event: Pick<RecordedEvent, 'type' | 'data' | 'meta
       return { subject: `The scope ${scope} was rejected`, text: `${hello}the scope ${scope} was rejected. The reason: ${reasonOf(event)}.${bye}` };
     case 'ScopeRevoked':
       return { subject: `The scope ${scope} was revoked`, text: `${hello}the scope ${scope} was revoked. The reason: ${reasonOf(event)}.${bye}` };
+    case 'ExtensionApproved':
+      return { subject: 'Your key expiry was extended', text: `${hello}your request was approved: your API key now expires at ${String(event.data.expires_at)}.${bye}` };
+    case 'ExtensionRejected':
+      return { subject: 'Your extension request was rejected', text: `${hello}your request for a later expiry was rejected. The reason: ${reasonOf(event)}.${bye}` };
     case 'CredentialExpiring':
       return {
         subject: `Your API key expires in ${String(event.data.days_before)} day(s)`,

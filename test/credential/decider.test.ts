@@ -45,6 +45,9 @@ const commands: { [T in CommandType]: CommandOf<T> } = {
   RejectScope: { type: 'RejectScope', data: { member_id, scope: 'addons.read', reason: 'no need' } },
   RevokeScope: { type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason: 'no longer' } },
   NoteExpiry: { type: 'NoteExpiry', data: { member_id, now: NOW, reminder_days: [30, 7, 1] } },
+  RequestExtension: { type: 'RequestExtension', data: { member_id, expires_at: '2099-01-01T00:00:00.000Z', reason: 'longer project', now: NOW } },
+  ApproveExtension: { type: 'ApproveExtension', data: { member_id } },
+  RejectExtension: { type: 'RejectExtension', data: { member_id, reason: 'no' } },
 };
 
 /** Events, or the error code of a refusal. */
@@ -75,6 +78,9 @@ const NOT_ACTIVE = {
   RevokeScope: 'credential_not_active',
   // Nothing to tell: none of these histories has a key that expires (the expiry tests below do).
   NoteExpiry: [] as CredentialEvent[],
+  RequestExtension: 'credential_not_active',
+  ApproveExtension: 'extension_not_requested',
+  RejectExtension: 'extension_not_requested',
 } as const;
 
 /** Every status against every command: the credential state machine of DESIGN §3. */
@@ -134,6 +140,9 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       RejectScope: 'scope_not_pending',
       RevokeScope: 'scope_not_approved',
       NoteExpiry: [],
+      RequestExtension: 'credential_never_expires',
+      ApproveExtension: 'extension_not_requested',
+      RejectExtension: 'extension_not_requested',
     },
   },
   revoked: {
@@ -352,7 +361,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { reminded_days: null, expired: false } });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { reminded_days: null, expired: false }, extension: null });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
@@ -432,5 +441,31 @@ describe('expiry notices', () => {
     const expired = note([...history, ...first, ...late], '2026-02-01T00:00:00.000Z');
     expect(expired).toEqual([{ type: 'CredentialExpired', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }]);
     expect(note([...history, ...first, ...late, ...expired], '2026-02-02T00:00:00.000Z')).toEqual([]);
+  });
+});
+
+describe('extensions', () => {
+  const expiring: CredentialEvent[] = [
+    applied,
+    { type: 'CredentialApproved', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } },
+    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: '2026-02-01T00:00:00.000Z' } },
+  ];
+  const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
+  const ask = (expires_at: string): CredentialCommand => ({ type: 'RequestExtension', data: { member_id, expires_at, reason: ' project runs longer ', now: '2026-01-15T00:00:00.000Z' } });
+
+  it('a later expiry is requested, then approved: the key expires then', () => {
+    const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
+    expect(requested).toEqual([{ type: 'ExtensionRequested', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'project runs longer' } }]);
+    expect(() => decide([...expiring, ...requested], ask('2026-07-01T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_already_requested' }));
+    const approved = decide([...expiring, ...requested], commands.ApproveExtension);
+    expect(approved).toEqual([{ type: 'ExtensionApproved', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z' } }]);
+    expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe('2026-06-01T00:00:00.000Z');
+  });
+
+  it('refuses an earlier expiry, and a rejection needs its reason', () => {
+    expect(() => decide(expiring, ask('2026-01-20T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_not_later' }));
+    const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
+    expect(() => decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } })).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
+    expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([{ type: 'ExtensionRejected', data: { member_id, reason: 'no' } }]);
   });
 });

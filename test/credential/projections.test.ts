@@ -37,6 +37,7 @@ describe('credentials projection', () => {
       claimed_at: null,
       key_rotated_at: null,
       expires_at: null,
+      extension: null,
       revoked_at: null,
       revoke_reason: null,
       scopes: [],

@@ -28,7 +28,7 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   name: 'api_keys',
   version: 2,
   collection: { name: 'api_keys', indexes: ['apiid'] },
-  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked'],
+  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked', 'ExtensionApproved'],
   documentIds: (event) => [String(event.data.member_id)],
 
   evolve(doc, event) {
@@ -58,6 +58,8 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
       }
       case 'CredentialRevoked':
         return { ...doc, revoked: true, scopes: approvedAfter(doc.scopes, event) };
+      case 'ExtensionApproved':
+        return { ...doc, expires_at: event.data.expires_at };
       default:
         return { ...doc, scopes: approvedAfter(doc.scopes, event) };
     }

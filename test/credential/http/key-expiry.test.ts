@@ -70,4 +70,37 @@ describe('key expiry', () => {
     const history = (await p.admin.get(`${API}/credentials/${p.member.id}/history`).expect(200)).body.data.events as { type: string; data: Record<string, unknown> }[];
     expect(history.find((e) => e.type === 'CredentialApproved')?.data.expires_at).toBe(expiresAt);
   });
+
+  it('a member asks for a later expiry; the administrator rejects with a reason, then approves the next request, and the key lives on', async () => {
+    const { developer, member, admin, approve } = await pendingApplication();
+    const soon = new Date(Date.now() + 2500).toISOString();
+    await approve({ expires_at: soon }).expect(200);
+    const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
+    const adminToken = await logInAdmin(admin);
+    const ask = (body: Record<string, unknown>) => developer.post(`${API}/developer/extension`).set('X-CSRF-Token', member.token).send(body);
+
+    await expectRefusal(t, () => ask({ expires_in_days: 30 }), 422, 'validation_failed');
+    const asked = await ask({ expires_in_days: 30, reason: 'the project runs another month' }).expect(200);
+    expect(asked.body.data.extension).toMatchObject({ status: 'pending', reason: 'the project runs another month', reviewed_at: null });
+    await expectRefusal(t, () => ask({ expires_in_days: 60, reason: 'again' }), 422, 'extension_already_requested');
+    const rejected = await admin.post(`${API}/credentials/${member.id}/extension/reject`).set('X-CSRF-Token', adminToken).send({ reason: 'too long' }).expect(200);
+    expect(rejected.body.data.extension).toMatchObject({ status: 'rejected', reject_reason: 'too long' });
+    expect(rejected.body.data.expires_at).toBe(soon);
+
+    const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    await ask({ expires_at: later, reason: 'one more week' }).expect(200);
+    const approved = await admin.post(`${API}/credentials/${member.id}/extension/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    expect(approved.body.data).toMatchObject({ expires_at: later, extension: { status: 'approved', expires_at: later } });
+
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(soon) - Date.now() + 50));
+    await expectRefusal(t, () => openCall(t, '/open/addons', apiid, apikey), 403, 'scope_not_approved');
+    const history = (await admin.get(`${API}/credentials/${member.id}/history`).expect(200)).body.data.events as { type: string; reason?: string; actor: { kind: string } }[];
+    expect(history.filter((e) => e.type.startsWith('Extension')).map((e) => [e.type, e.actor.kind, e.reason])).toEqual([
+      ['ExtensionRequested', 'member', 'the project runs another month'],
+      ['ExtensionRejected', 'admin', 'too long'],
+      ['ExtensionRequested', 'member', 'one more week'],
+      ['ExtensionApproved', 'admin', undefined],
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
-import { startPlatform, TestPlatform } from '../../support/platform';
+import { csrfOf, startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
 
@@ -79,6 +79,10 @@ describe('every operation of the contract, called for real', () => {
     const listed = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
     expect(listed.body.data.list).toEqual([expect.objectContaining({ key: 'uptime_monitor', version: '0.9.2' })]);
     await other.get(`${API}/developer/usage`).expect(200);
+    await write(other, '/developer/extension', await csrfOf(other), { expires_in_days: 60, reason: 'longer project' });
+    await write(admin, `/credentials/${id}/extension/reject`, adminToken, { reason: 'not now' });
+    await write(other, '/developer/extension', await csrfOf(other), { expires_in_days: 60, reason: 'longer project' });
+    await write(admin, `/credentials/${id}/extension/approve`, adminToken);
     await admin.get(`${API}/credentials/${id}/usage`).expect(200);
 
     // Webhooks: one hears of a decision, which the notifier turns into a delivery (to a closed port: it fails).
