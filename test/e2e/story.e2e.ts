@@ -62,6 +62,8 @@ test('a developer gets a key through the console, an administrator reviews it, t
 
   // The developer claims: the key shows once, copies, and leaving before confirming asks first.
   await page.reload();
+  // Approved without an expiry, on a service without KEY_LIFETIME_DAYS: the key never expires.
+  await expect(page.getByTestId('expires-at')).toHaveText('never');
   await page.getByRole('link', { name: 'Claim your key' }).click();
   await screen(page, 'developer-claim');
   await page.getByRole('button', { name: 'Claim the key' }).click();

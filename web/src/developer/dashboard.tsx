@@ -55,6 +55,18 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
             API id: <code>{credential.apiid}</code>
           </p>
         )}
+        {credential.status !== 'none' && (
+          <p>
+            Key expires: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
+            {credential.extension && (
+              <small>
+                {' '}
+                (extension to {when(credential.extension.expires_at)}: {credential.extension.status}
+                {credential.extension.reject_reason ? <>, “{credential.extension.reject_reason}”</> : null})
+              </small>
+            )}
+          </p>
+        )}
         <ol class="steps">
           {credentialSteps(credential).map((step) => (
             <li key={step.what}>
