@@ -5,6 +5,8 @@ import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice } from '../ui/notice';
 import { TableHead } from '../ui/table';
 import { KeyOnce } from './key-once';
+import { ExtensionRequest } from './extension';
+import { DeveloperUsage } from './usage';
 
 type Dashboard = Schemas['Dashboard'];
 type Credential = Schemas['Credential'];
@@ -89,6 +91,8 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
         </div>
       </section>
       {credential.status === 'active' && <Rotate onRotated={reload} />}
+      {credential.status === 'active' && <DeveloperUsage />}
+      {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={reload} />}
       <section aria-labelledby="scopes-title" class="card">
         <h2 id="scopes-title">Scopes</h2>
         {scopes.length === 0 ? (
