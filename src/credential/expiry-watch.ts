@@ -3,6 +3,7 @@ import { decideCredential } from './commands';
 import { credentialsProjection } from './projections/credentials';
 import { CredentialDocument } from './views';
 import { DocumentStore, EventStore } from '../stores/ports';
+import { Ticker } from '../shared/ticker';
 
 const DAY_MS = 86_400_000;
 
@@ -20,8 +21,7 @@ function nextDueAfter(expiresAt: string, now: number, reminderDays: number[]): n
  * idle credential costs no stream read. Mail and webhooks follow the events from the log.
  */
 export class ExpiryWatch {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
+  private readonly ticker: Ticker;
   /** Per member and expiry: when to ask the decider next (null: nothing more will be due). */
   private readonly nextAsk = new Map<string, number | null>();
 
@@ -29,26 +29,18 @@ export class ExpiryWatch {
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly reminderDays: number[],
-    private readonly log: Logger,
-    private readonly tickMs = 1000,
-  ) {}
+    log: Logger,
+    tickMs = 1000,
+  ) {
+    this.ticker = new Ticker(() => this.check(), tickMs, (err) => log.warn({ err }, 'could not note key expiries; trying again shortly'));
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), this.tickMs);
-    this.timer.unref();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  tick(): Promise<void> {
-    this.running = this.running
-      .then(() => this.check())
-      .catch((err: unknown) => this.log.warn({ err }, 'could not note key expiries; trying again shortly'));
-    return this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   private async check(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, START } from '../stores/ports';
+import { Ticker } from '../shared/ticker';
 import { memberMailFor, Mail } from './messages';
 
 const CHECKPOINT = 'mail_notifier';
@@ -20,17 +21,18 @@ interface MemberDocument {
  * checkpoint past an event once its mail was taken: at least once, and never again after that.
  */
 export class MailNotifier {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
+  private readonly ticker: Ticker;
 
   constructor(
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly send: SendMail,
     private readonly publicUrl: string,
-    private readonly log: Logger,
-    private readonly tickMs = 250,
-  ) {}
+    log: Logger,
+    tickMs = 250,
+  ) {
+    this.ticker = new Ticker(() => this.follow(), tickMs, (err) => log.warn({ err }, 'could not send a notification mail; trying again shortly'));
+  }
 
   /** The first start begins at the head of the log: turning mail on does not mail about every past decision. */
   async start(): Promise<void> {
@@ -38,21 +40,11 @@ export class MailNotifier {
       const head = await this.events.headPosition();
       if (head !== START) await this.documents.write([], { projection: CHECKPOINT, position: head });
     }
-    this.timer = setInterval(() => void this.tick(), this.tickMs);
-    this.timer.unref();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  tick(): Promise<void> {
-    this.running = this.running
-      .then(() => this.follow())
-      .catch((err: unknown) => this.log.warn({ err }, 'could not send a notification mail; trying again shortly'));
-    return this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   private async follow(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
+import { Ticker } from '../shared/ticker';
 import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
 import { payloadOf, webhookTypeOf } from './event-types';
 import { webhooksProjection, WebhookDocument } from './projection';
@@ -23,39 +24,32 @@ export interface NotifierOptions {
  * webhook-id); a delivery recorded as delivered is never sent again, across restarts.
  */
 export class WebhookNotifier {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
+  private readonly ticker: Ticker;
 
   constructor(
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly log: Logger,
     private readonly options: NotifierOptions,
-  ) {}
+  ) {
+    this.ticker = new Ticker(() => this.turn(), options.tickMs ?? 250, (err) => log.error({ err }, 'the webhook notifier failed a turn; it tries again on the next'));
+  }
 
   async start(): Promise<void> {
     await this.documents.ensureCollections([DELIVERIES, webhooksProjection.collection]);
-    this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 250);
-    this.timer.unref();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
-  /** One turn at a time: record what the log added, then send what is due. */
-  tick(): Promise<void> {
-    this.running = this.running
-      .then(async () => {
-        while (await this.enqueue()) {
-          // Catch up batch by batch before sending.
-        }
-        await this.dispatch();
-      })
-      .catch((err: unknown) => this.log.error({ err }, 'the webhook notifier failed a turn; it tries again on the next'));
-    return this.running;
+  /** Record what the log added, batch by batch, then send what is due. */
+  private async turn(): Promise<void> {
+    while (await this.enqueue()) {
+      // Caught up one batch; read the next.
+    }
+    await this.dispatch();
   }
 
   /** Records the deliveries of the next batch of events, never ahead of the webhooks read model. */

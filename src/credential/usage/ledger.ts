@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DocumentStore } from '../../stores/ports';
+import { Ticker } from '../../shared/ticker';
 import { DayCount, usageOf, Usage, utcDate } from './view';
 
 /** Counts kept this long in memory after their day, so a flush late after midnight still has them. */
@@ -20,20 +21,21 @@ export class UsageLedger {
   private readonly instance = randomUUID();
   private readonly counts = new Map<string, DayCount>();
   private readonly dirty = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
   private flushes = 0;
-  private flushing: Promise<void> = Promise.resolve();
+  // The counts stay dirty in memory after a failed write and go with the next flush.
+  private readonly ticker: Ticker;
 
   constructor(
     private readonly documents: DocumentStore,
-    private readonly log: Logger,
-    private readonly flushMs = 1000,
-  ) {}
+    log: Logger,
+    flushMs = 1000,
+  ) {
+    this.ticker = new Ticker(() => this.write(), flushMs, (err) => log.warn({ err }, 'could not write the key usage counts; trying again with the next flush'));
+  }
 
   async start(): Promise<void> {
     await this.documents.ensureCollections([USAGE_COLLECTION]);
-    this.timer = setInterval(() => void this.flush(), this.flushMs);
-    this.timer.unref();
+    this.ticker.start();
   }
 
   /** One call with the credential of this member; memory only. */
@@ -46,15 +48,6 @@ export class UsageLedger {
     count.last_used_at = new Date(at).toISOString();
     this.counts.set(id, count);
     this.dirty.add(id);
-  }
-
-  /** Writes what changed since the last flush; one flush at a time. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch((err: unknown) => {
-      // The counts stay dirty in memory and go with the next flush.
-      this.log.warn({ err }, 'could not write the key usage counts; trying again with the next flush');
-    });
-    return this.flushing;
   }
 
   private async write(): Promise<void> {
@@ -92,9 +85,9 @@ export class UsageLedger {
     return last;
   }
 
+  /** Stops the timer and writes what is left. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
+    await this.ticker.stop();
+    await this.ticker.tick();
   }
 }
