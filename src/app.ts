@@ -19,10 +19,7 @@ import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
 import { UsageLedger } from './credential/usage/ledger';
-import { WebhookNotifier } from './webhook/notifier';
-import { MailNotifier } from './mail/mail-notifier';
-import { ExpiryWatch } from './credential/expiry-watch';
-import { smtpSender } from './mail/transport';
+import { startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -106,14 +103,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
   });
-  // Where the projections run, the notifier runs: one sender per deployment with PROJECTIONS=inline on one instance.
-  const notifier = settings.PROJECTIONS === 'inline' ? new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE }) : null;
-  await notifier?.start();
-  const mailer = settings.SMTP_URL && settings.PROJECTIONS === 'inline' ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
-  const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
-  await mail?.start();
-  const expiryWatch = settings.PROJECTIONS === 'inline' ? new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' })) : null;
-  expiryWatch?.start();
+  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -137,10 +127,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
-      await notifier?.stop();
-      await expiryWatch?.stop();
-      await mail?.stop();
-      mailer?.close();
+      await stopNotifications?.();
       await projections.stop();
       await stores.close();
     },
