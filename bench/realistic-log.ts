@@ -84,7 +84,7 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
       case 'revoked':
         return { type: 'ApplyCredential', data: { member_id, username: member.username } };
       case 'pending':
-        return random() < 0.85 ? { type: 'ApproveCredential', data: { member_id } } : { type: 'RejectCredential', data: { member_id, reason } };
+        return random() < 0.85 ? { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } } : { type: 'RejectCredential', data: { member_id, reason } };
       case 'approved':
         return { type: 'ClaimCredential', data: { member_id, apiid: formatApiId(randomBytes(13)), key_digest: digest() } };
       case 'active': {

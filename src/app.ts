@@ -18,6 +18,8 @@ import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
 import { requireScope } from './credential/endpoints/partner-guard';
+import { UsageLedger } from './credential/usage/ledger';
+import { startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -69,6 +71,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
   const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }), staleness);
   await installedAddons.start();
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  await usage.start();
   const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
@@ -98,7 +102,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     outdatedReadModels: outdated,
     catalogue,
     installedAddons,
+    keyLifetimeDays: settings.KEY_LIFETIME_DAYS ?? null,
+    usage,
+    documents,
+    webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
   });
+  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -108,7 +117,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
-      partner: (scope) => requireScope(keyRing, scope, partnerQuota),
+      partner: (scope) => requireScope(keyRing, scope, partnerQuota, usage),
       login: (realm) => loginLimits[realm],
     },
   });
@@ -121,6 +130,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     async close() {
       await keyRing.stop();
       await installedAddons.stop();
+      await usage.stop();
+      await stopNotifications?.();
       await projections.stop();
       await stores.close();
     },

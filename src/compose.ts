@@ -4,18 +4,20 @@ import { addonSlice } from './addon';
 import { auditSlice } from './audit';
 import { credentialSlice } from './credential';
 import { memberSlice } from './member';
+import { webhookSlice } from './webhook';
 import { AppContext } from './shared/http/context';
 import { Endpoint } from './shared/http/endpoints';
 import { Projection } from './shared/projections/projection';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
-import { EventStore, Stores } from './stores/ports';
+import { DocumentStore, EventStore, Stores } from './stores/ports';
 import { AddonCatalogue } from './addon/manifest';
 import { AddonDocument } from './addon/projection';
 import { PasswordHasher } from './member/passwords';
 import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Slice } from './shared/slice';
+import type { UsageLedger } from './credential/usage/ledger';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -26,13 +28,20 @@ export interface SliceDeps {
   readModels: ReadModels;
   catalogue: AddonCatalogue;
   installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
+  /** KEY_LIFETIME_DAYS, or null when keys never expire unless their approval says so. */
+  keyLifetimeDays: number | null;
+  /** Open-API calls per credential, counted in memory and flushed by the API process. */
+  usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
+  documents: DocumentStore;
+  webhookAllowPrivate: boolean;
 }
 
 /**
  * The slices the service is made of. The API (app.ts), the projector (project.ts) and the CLI
  * all take their read models from here, and the API its endpoints.
  */
-const SLICES: Slice<SliceDeps>[] = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice];
+const SLICES: Slice<SliceDeps>[] = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice];
 
 /** Every read model of every slice, in one registry. */
 export const PROJECTIONS: Projection[] = SLICES.flatMap((slice) => slice.projections);

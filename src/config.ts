@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from './member/fields';
+import { parseSchedule } from './webhook/deliveries';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -56,6 +57,33 @@ const settingsSchema = z.object({
   SESSION_ANONYMOUS_MINUTES: z.coerce.number().min(0.05).max(60 * 24).default(10),
   // New sessions without a signed-in identity one client address may open per SESSION_ANONYMOUS_MINUTES.
   ANONYMOUS_SESSION_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
+  KEY_LIFETIME_DAYS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3650).optional()),
+  // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5s,30s,2m,10m,1h,6h')
+    .transform((text, ctx) => {
+      try {
+        return parseSchedule(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // Days before a key's expiry its member is reminded, by mail and webhook.
+  EXPIRY_REMINDER_DAYS: z
+    .string()
+    .default('30,7,1')
+    .transform((text) => text.split(',').map((d) => Number(d.trim())))
+    .pipe(z.array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' }).min(1)),
+  // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
+  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional()),
+  MAIL_FROM: z.string().min(3).default('platform@localhost'),
+  // Where the console is reached, for the links in mails.
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

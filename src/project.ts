@@ -6,10 +6,12 @@ import { beat, HEARTBEATS } from './shared/projections/heartbeat';
 import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
+import { startNotifications } from './notifications';
 
 /**
- * The projector: keeps every read model up to date and nothing else, so that any number of API
- * processes started with PROJECTIONS=off share one writer of the read models.
+ * The projector: keeps every read model up to date, and sends what follows from the log (webhooks,
+ * mail, expiry notices), so that any number of API processes started with PROJECTIONS=off share
+ * one writer of the read models and one sender.
  */
 export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
@@ -27,8 +29,10 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
     // The container health check reads the file's age: touched only while the projections run.
     if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
   });
+  const stopNotifications = await startNotifications(settings, stores, log);
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
+    await stopNotifications();
     await runner.stop();
     await stopBeating();
     await stores.close();

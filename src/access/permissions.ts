@@ -1,5 +1,5 @@
 /** What an administrator may do (DESIGN §4). Super administrators hold every one. */
-export const PERMISSIONS = ['addon.view', 'addon.manage', 'credential.review', 'audit.read'] as const;
+export const PERMISSIONS = ['addon.view', 'addon.manage', 'credential.review', 'audit.read', 'webhook.manage'] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 

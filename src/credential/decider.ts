@@ -5,6 +5,9 @@ import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
 import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
+import { hasExpiredAt } from './expiry';
+import { decideExtension, requestExtension } from './extension';
+import { expiryNoticesDue, ExpiryNotices, NO_NOTICES, noticesAfter } from './expiry-notices';
 
 /**
  * A member's API credential and its scopes: one stream per member (DESIGN §3).
@@ -25,9 +28,10 @@ const memberIdSchema = z.int().min(1);
 
 export const credentialEventSchemas = {
   CredentialApplied: z.object({ member_id: memberIdSchema, username: z.string() }),
-  CredentialApproved: z.object({ member_id: memberIdSchema }),
+  /** expires_at: when the key claimed after this approval stops being accepted; null for never. */
+  CredentialApproved: z.object({ member_id: memberIdSchema, expires_at: z.string().nullable() }),
   CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
-  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string() }),
+  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string(), expires_at: z.string().nullable() }),
   KeyRotated: z.object({
     member_id: memberIdSchema,
     apiid: z.string(),
@@ -43,6 +47,12 @@ export const credentialEventSchemas = {
   ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
   ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
   ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
+  // Told by the system as time passes, so that mail and webhooks follow them from the log.
+  CredentialExpiring: z.object({ member_id: memberIdSchema, expires_at: z.string(), days_before: z.int().min(1) }),
+  CredentialExpired: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
+  ExtensionRequested: z.object({ member_id: memberIdSchema, expires_at: z.string(), reason: z.string() }),
+  ExtensionApproved: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
+  ExtensionRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
 } satisfies EventSchemas;
 
 export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
@@ -52,13 +62,16 @@ export const credentialUpcasters = {
   // accepted at once, which version 2 says with a null previous_key_valid_until. Events stored
   // before versions were recorded also read as version 1, and those may already hold the field.
   KeyRotated: [(v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null })],
+  // Version 1 is from before keys expired: they never did.
+  CredentialApproved: [(v1) => ({ ...v1, expires_at: null })],
+  CredentialClaimed: [(v1) => ({ ...v1, expires_at: null })],
 } satisfies EventUpcasters;
 
 type Cmd<Type extends string, Data = object> = { type: Type; data: { member_id: number } & Data };
 
 export type CredentialCommand =
   | Cmd<'ApplyCredential', { username: string }>
-  | Cmd<'ApproveCredential'>
+  | Cmd<'ApproveCredential', { expires_at: string | null; now: string }>
   | Cmd<'RejectCredential', { reason: string }>
   | Cmd<'ClaimCredential', { apiid: string; key_digest: string }>
   | Cmd<'RotateKey', { key_digest: string; grace_seconds: number; now: string }>
@@ -66,16 +79,24 @@ export type CredentialCommand =
   | Cmd<'RequestScopes', { scopes: string[]; reason: string }>
   | Cmd<'ApproveScope', { scope: string }>
   | Cmd<'RejectScope', { scope: string; reason: string }>
-  | Cmd<'RevokeScope', { scope: string; reason: string }>;
+  | Cmd<'RevokeScope', { scope: string; reason: string }>
+  | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>
+  | Cmd<'RequestExtension', { expires_at: string; reason: string; now: string }>
+  | Cmd<'ApproveExtension'>
+  | Cmd<'RejectExtension', { reason: string }>;
 
 export interface CredentialState {
   status: CredentialStatus;
   apiid: string | null;
   key_digest: string | null;
   scopes: Record<string, ScopeStatus>;
+  expires_at: string | null;
+  expiry: ExpiryNotices;
+  /** The extension waiting for a decision, if any. */
+  extension: { expires_at: string } | null;
 }
 
-const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {} };
+const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: NO_NOTICES, extension: null };
 
 function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
@@ -83,7 +104,7 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
     case 'CredentialApplied':
       return { ...initialState, status: 'pending', scopes };
     case 'CredentialApproved':
-      return { ...state, status: 'approved' };
+      return { ...state, status: 'approved', expires_at: event.data.expires_at, expiry: NO_NOTICES };
     case 'CredentialRejected':
       return { ...state, status: 'rejected' };
     case 'CredentialClaimed':
@@ -91,6 +112,15 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
+    case 'CredentialExpiring':
+    case 'CredentialExpired':
+      return { ...state, expiry: noticesAfter(state.expiry, event) };
+    case 'ExtensionRequested':
+      return { ...state, extension: { expires_at: event.data.expires_at } };
+    case 'ExtensionApproved':
+      return { ...state, extension: null, expires_at: event.data.expires_at, expiry: NO_NOTICES };
+    case 'ExtensionRejected':
+      return { ...state, extension: null };
     default:
       return { ...state, scopes };
   }
@@ -186,7 +216,10 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
       return [{ type: 'CredentialApplied', data: { member_id, username: command.data.username } }];
     case 'ApproveCredential':
       requireStatus(state, 'pending', 'credential_not_pending', 'approve');
-      return [{ type: 'CredentialApproved', data: { member_id } }];
+      if (hasExpiredAt(command.data.expires_at, command.data.now)) {
+        throw new DomainError('expiry_in_past', 'the key would expire before it is claimed: give an expiry in the future');
+      }
+      return [{ type: 'CredentialApproved', data: { member_id, expires_at: command.data.expires_at } }];
     case 'RejectCredential':
       requireStatus(state, 'pending', 'credential_not_pending', 'reject');
       assertReason(command.data.reason);
@@ -194,7 +227,10 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
     case 'ClaimCredential':
       if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
       requireStatus(state, 'approved', 'credential_not_approved', 'claim');
-      return [{ type: 'CredentialClaimed', data: { member_id, apiid: command.data.apiid, key_digest: command.data.key_digest } }];
+      return [{
+        type: 'CredentialClaimed',
+        data: { member_id, apiid: command.data.apiid, key_digest: command.data.key_digest, expires_at: state.expires_at },
+      }];
     case 'RotateKey':
       return rotate(state, command);
     case 'RevokeCredential':
@@ -208,6 +244,15 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
     case 'RejectScope':
     case 'RevokeScope':
       return decideScopeReview(state, command);
+    case 'NoteExpiry': {
+      if (state.status !== 'active' || state.expires_at === null) return [];
+      return expiryNoticesDue(member_id, state.expires_at, state.expiry, command.data.now, command.data.reminder_days);
+    }
+    case 'RequestExtension':
+      return requestExtension(state, member_id, command.data.expires_at, command.data.reason, command.data.now);
+    case 'ApproveExtension':
+    case 'RejectExtension':
+      return decideExtension(state, member_id, command.type === 'ApproveExtension', 'reason' in command.data ? command.data.reason : undefined);
   }
 }
 

@@ -40,6 +40,19 @@ export function scopeRequestView({ scope, ...fields }: ScopeRequestDocument): z.
   return { name: scope, ...fields };
 }
 
+/** A request to move the key's expiry later, and its decision. */
+const extensionSchema = z
+  .object({
+    status: z.enum(['pending', 'approved', 'rejected']),
+    expires_at: instant.meta({ description: 'The expiry asked for' }),
+    reason: z.string(),
+    requested_at: instant,
+    reviewed_at: nullable(instant),
+    reject_reason: nullable(z.string()),
+  })
+  .meta({ id: 'ExtensionRequest' });
+export type ExtensionView = z.infer<typeof extensionSchema>;
+
 /** A member's credential application with its scopes: the credentials read model's document. */
 const credentialDocumentSchema = z.object({
   member_id: z.int().min(1),
@@ -52,8 +65,10 @@ const credentialDocumentSchema = z.object({
   reject_reason: nullable(z.string()),
   claimed_at: nullable(instant),
   key_rotated_at: nullable(instant),
+  expires_at: nullable(instant).meta({ description: 'When the key stops being accepted (401 credential_expired); null: never' }),
   revoked_at: nullable(instant),
   revoke_reason: nullable(z.string()),
+  extension: nullable(extensionSchema).meta({ description: "The member's last request to move the expiry later; null: none since the approval" }),
   scopes: z.array(scopeSchema),
 });
 export type CredentialDocument = z.infer<typeof credentialDocumentSchema>;
@@ -75,8 +90,10 @@ export const NOTHING_DECIDED = {
   reject_reason: null,
   claimed_at: null,
   key_rotated_at: null,
+  expires_at: null,
   revoked_at: null,
   revoke_reason: null,
+  extension: null,
 } as const satisfies Partial<CredentialView>;
 
 /** The dashboard before any application. */

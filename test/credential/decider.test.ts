@@ -18,9 +18,9 @@ const NOW = '2025-03-01T10:00:00.000Z';
 
 // Events, written once so that histories read like what the service would have appended.
 const applied: CredentialEvent = { type: 'CredentialApplied', data: { member_id, username: 'alice' } };
-const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id } };
+const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id, expires_at: null } };
 const rejected: CredentialEvent = { type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } };
-const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest } });
+const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest, expires_at: null } });
 const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'abuse' } };
 const scopeRequested = (scope: string): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason: 'dashboard' } });
 const scopeApproved = (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id, scope } });
@@ -35,7 +35,7 @@ type CommandOf<T extends CommandType> = Extract<CredentialCommand, { type: T }>;
 /** One command of each type: a mapped type, so a new command fails to compile until it is listed. */
 const commands: { [T in CommandType]: CommandOf<T> } = {
   ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice' } },
-  ApproveCredential: { type: 'ApproveCredential', data: { member_id } },
+  ApproveCredential: { type: 'ApproveCredential', data: { member_id, expires_at: null, now: '2026-11-23T00:00:00.000Z' } },
   RejectCredential: { type: 'RejectCredential', data: { member_id, reason: '  not a real company  ' } },
   ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY } },
   RotateKey: { type: 'RotateKey', data: { member_id, key_digest: NEW_KEY, grace_seconds: 60, now: NOW } },
@@ -44,6 +44,10 @@ const commands: { [T in CommandType]: CommandOf<T> } = {
   ApproveScope: { type: 'ApproveScope', data: { member_id, scope: 'addons.read' } },
   RejectScope: { type: 'RejectScope', data: { member_id, scope: 'addons.read', reason: 'no need' } },
   RevokeScope: { type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason: 'no longer' } },
+  NoteExpiry: { type: 'NoteExpiry', data: { member_id, now: NOW, reminder_days: [30, 7, 1] } },
+  RequestExtension: { type: 'RequestExtension', data: { member_id, expires_at: '2099-01-01T00:00:00.000Z', reason: 'longer project', now: NOW } },
+  ApproveExtension: { type: 'ApproveExtension', data: { member_id } },
+  RejectExtension: { type: 'RejectExtension', data: { member_id, reason: 'no' } },
 };
 
 /** Events, or the error code of a refusal. */
@@ -72,6 +76,11 @@ const NOT_ACTIVE = {
   ApproveScope: 'credential_not_active',
   RejectScope: 'credential_not_active',
   RevokeScope: 'credential_not_active',
+  // Nothing to tell: none of these histories has a key that expires (the expiry tests below do).
+  NoteExpiry: [] as CredentialEvent[],
+  RequestExtension: 'credential_not_active',
+  ApproveExtension: 'extension_not_requested',
+  RejectExtension: 'extension_not_requested',
 } as const;
 
 /** Every status against every command: the credential state machine of DESIGN §3. */
@@ -132,6 +141,10 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       ApproveScope: 'scope_not_pending',
       RejectScope: 'scope_not_pending',
       RevokeScope: 'scope_not_approved',
+      NoteExpiry: [],
+      RequestExtension: 'credential_never_expires',
+      ApproveExtension: 'extension_not_requested',
+      RejectExtension: 'extension_not_requested',
     },
   },
   revoked: {
@@ -350,7 +363,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {} });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { reminded_days: null, expired: false }, extension: null });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
@@ -413,5 +426,55 @@ describe('RotateKey', () => {
 describe('credential stream', () => {
   it('is one stream per member', () => {
     expect(credentialStream(7)).toBe('credential-7');
+  });
+});
+
+describe('expiry notices', () => {
+  const expiring = (expires_at: string): CredentialEvent[] => [
+    applied,
+    { type: 'CredentialApproved', data: { member_id, expires_at } },
+    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at } },
+  ];
+  const note = (history: CredentialEvent[], now: string) =>
+    credentialDecider.decide({ type: 'NoteExpiry', data: { member_id, now, reminder_days: [30, 7, 1] } }, fold(credentialDecider, history));
+
+  it('reminds once per threshold reached, the nearest only, then tells the expiry once', () => {
+    const history = expiring('2026-02-01T00:00:00.000Z');
+    expect(note(history, '2025-12-01T00:00:00.000Z')).toEqual([]);
+    const first = note(history, '2026-01-20T00:00:00.000Z');
+    expect(first).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 30 } }]);
+    expect(note([...history, ...first], '2026-01-21T00:00:00.000Z')).toEqual([]);
+    // Twelve hours left: past the 7 and 1 day thresholds at once, reminded once, of the nearer.
+    const late = note([...history, ...first], '2026-01-31T12:00:00.000Z');
+    expect(late).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 1 } }]);
+    const expired = note([...history, ...first, ...late], '2026-02-01T00:00:00.000Z');
+    expect(expired).toEqual([{ type: 'CredentialExpired', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }]);
+    expect(note([...history, ...first, ...late, ...expired], '2026-02-02T00:00:00.000Z')).toEqual([]);
+  });
+});
+
+describe('extensions', () => {
+  const expiring: CredentialEvent[] = [
+    applied,
+    { type: 'CredentialApproved', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } },
+    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: '2026-02-01T00:00:00.000Z' } },
+  ];
+  const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
+  const ask = (expires_at: string): CredentialCommand => ({ type: 'RequestExtension', data: { member_id, expires_at, reason: ' project runs longer ', now: '2026-01-15T00:00:00.000Z' } });
+
+  it('a later expiry is requested, then approved: the key expires then', () => {
+    const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
+    expect(requested).toEqual([{ type: 'ExtensionRequested', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'project runs longer' } }]);
+    expect(() => decide([...expiring, ...requested], ask('2026-07-01T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_already_requested' }));
+    const approved = decide([...expiring, ...requested], commands.ApproveExtension);
+    expect(approved).toEqual([{ type: 'ExtensionApproved', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z' } }]);
+    expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe('2026-06-01T00:00:00.000Z');
+  });
+
+  it('refuses an earlier expiry, and a rejection needs its reason', () => {
+    expect(() => decide(expiring, ask('2026-01-20T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_not_later' }));
+    const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
+    expect(() => decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } })).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
+    expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([{ type: 'ExtensionRejected', data: { member_id, reason: 'no' } }]);
   });
 });

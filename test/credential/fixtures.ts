@@ -5,11 +5,11 @@ import { eventLog } from '../support/projection-spec';
 // Credential events of member 1 unless a member id is given.
 export const M = 1;
 export const applied = (member_id = M): CredentialEvent => ({ type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } });
-export const approved = (member_id = M): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id } });
+export const approved = (member_id = M): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id, expires_at: null } });
 export const rejected = (reason: string): CredentialEvent => ({ type: 'CredentialRejected', data: { member_id: M, reason } });
 export const claimed = (apiid: string, key_digest: string, member_id = M): CredentialEvent => ({
   type: 'CredentialClaimed',
-  data: { member_id, apiid, key_digest },
+  data: { member_id, apiid, key_digest, expires_at: null },
 });
 export const rotated = (apiid: string, key_digest: string, previous_key_digest: string, previous_key_valid_until: string | null): CredentialEvent => ({
   type: 'KeyRotated',

@@ -36,6 +36,8 @@ describe('credentials projection', () => {
       reject_reason: null,
       claimed_at: null,
       key_rotated_at: null,
+      expires_at: null,
+      extension: null,
       revoked_at: null,
       revoke_reason: null,
       scopes: [],
@@ -243,6 +245,7 @@ describe('api_keys projection', () => {
       member_id: M,
       apiid: APIID,
       revoked: false,
+      expires_at: null,
       keys: [{ digest: 'k1', valid_until: null }],
       scopes: [],
     });
@@ -311,7 +314,7 @@ describe('api_keys projection', () => {
       .credential(9, applied());
     expect(keys(log.events)).toBeUndefined();
     log.credential(10, approved()).credential(11, claimed(APIID2, 'n1'));
-    expect(keys(log.events)).toEqual({ member_id: M, apiid: APIID2, revoked: false, keys: [{ digest: 'n1', valid_until: null }], scopes: [] });
+    expect(keys(log.events)).toEqual({ member_id: M, apiid: APIID2, revoked: false, expires_at: null, keys: [{ digest: 'n1', valid_until: null }], scopes: [] });
   });
 
   it('ignores the events of other aggregates, and credential events that do not touch keys or scopes', () => {

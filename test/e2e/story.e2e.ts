@@ -62,6 +62,8 @@ test('a developer gets a key through the console, an administrator reviews it, t
 
   // The developer claims: the key shows once, copies, and leaving before confirming asks first.
   await page.reload();
+  // Approved without an expiry, on a service without KEY_LIFETIME_DAYS: the key never expires.
+  await expect(page.getByTestId('expires-at')).toHaveText('never');
   await page.getByRole('link', { name: 'Claim your key' }).click();
   await screen(page, 'developer-claim');
   await page.getByRole('button', { name: 'Claim the key' }).click();
@@ -110,6 +112,9 @@ test('a developer gets a key through the console, an administrator reviews it, t
   expect((await openAddons()).status()).toBe(200);
   await page.reload();
   await expect(page.locator('tbody .status')).toHaveText('approved');
+  // Each open-API call counts on the key's use, shown as a 30-day chart.
+  await expect(page.getByTestId('usage-summary')).toContainText(/[1-9]\d* calls in 30 days/);
+  await expect(page.getByRole('img', { name: /calls in 30 days/ })).toBeVisible();
   await screen(page, 'developer-dashboard-active');
 
   // Rotation with an hour's grace: the new key shows once, and both keys work meanwhile.

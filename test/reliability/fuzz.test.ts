@@ -92,6 +92,7 @@ const STOPPED_EARLY = new Set([
   'api_credentials_missing',
   'api_credentials_invalid',
   'credential_revoked',
+  'credential_expired',
   'scope_not_approved',
   'payload_too_large',
   'unsupported_media_type',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageLedger } from '../usage/ledger';
 import { credentialSchema, credentialView, scopeSchema } from '../views';
 import { claimCredential, decideCredential, IssuedKey, rotateKey } from '../commands';
 import { graceSecondsSchema } from '../grace-period';
@@ -21,6 +22,8 @@ import { emptyBody } from '../../shared/http/validate';
 export interface CredentialDeps {
   events: EventStore;
   readModels: ReadModels;
+  keyLifetimeDays: number | null;
+  usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
 }
 
 const rotateSchema = z.strictObject({

@@ -3,6 +3,9 @@ import { applicationSchema, applicationView, scopeRequestSchema, scopeRequestVie
 import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
 import { CredentialCommand } from '../decider';
+import { approvalExpirySchema, expiresAtFor } from '../expiry';
+import { UsageLedger } from '../usage/ledger';
+import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
@@ -20,6 +23,9 @@ import { requireKnownMember, unknownMember } from './known-member';
 export interface ReviewDeps {
   events: EventStore;
   readModels: ReadModels;
+  /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
+  keyLifetimeDays: number | null;
+  usage: Pick<UsageLedger, 'lastUsed'>;
 }
 
 const reasonBody = z.strictObject({ reason: reasonSchema });
@@ -64,23 +70,26 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       caller: review,
       summary: 'List credential applications, optionally by status, a page at a time in the order of member ids',
       query: credentialStatusQuery,
-      response: pageOf(applicationSchema),
+      response: pageOf(reviewedApplicationSchema),
       handler: async (_ctx, { query }) => {
-        const page = paginate(await reads.credentials(filter(query.status)), (doc) => [doc.member_id, ''], query);
-        return { data: { list: page.list.map(applicationView), next: page.next } };
+        const [credentials, lastUsed] = await Promise.all([reads.credentials(filter(query.status)), deps.usage.lastUsed()]);
+        const page = paginate(credentials, (doc) => [doc.member_id, ''], query);
+        return { data: { list: page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null })), next: page.next } };
       },
     }),
     endpoint({
       method: 'POST',
       path: '/credentials/:member_id/approve',
       caller: review,
-      summary: "Approve a member's credential application",
+      summary: "Approve a member's credential application, optionally with the key's expiry",
       params: memberParams,
-      body: emptyBody,
+      body: approvalExpirySchema,
       response: applicationSchema,
-      refusals: [wrongState('application'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveCredential', data: { member_id } }), application(member_id, 'approved: the member can claim the credential'));
+      refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, unknownMember, concurrentChange],
+      handler: async (ctx, { params: { member_id }, body }) => {
+        const now = new Date();
+        const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at: expiresAtFor(body, now, deps.keyLifetimeDays), now: now.toISOString() } };
+        return decideThenRead(ctx, decide(deps, ctx, command), application(member_id, 'approved: the member can claim the credential'));
       },
     }),
     endpoint({

@@ -9,6 +9,8 @@ export interface ApiKeyDocument {
   member_id: number;
   apiid: string;
   revoked: boolean;
+  /** When every key of this credential stops being accepted; null: never. A rotation keeps it. */
+  expires_at: string | null;
   keys: AcceptedKey[];
   /** Scopes approved and not revoked. */
   scopes: string[];
@@ -24,9 +26,9 @@ function approvedAfter(approved: string[], event: Recorded<CredentialEvent>): st
 /** Claimed credentials by member, found by API id: the source of every instance's in-memory key ring. */
 export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   name: 'api_keys',
-  version: 1,
+  version: 2,
   collection: { name: 'api_keys', indexes: ['apiid'] },
-  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked'],
+  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked', 'ExtensionApproved'],
   documentIds: (event) => [String(event.data.member_id)],
 
   evolve(doc, event) {
@@ -36,6 +38,7 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
           member_id: event.data.member_id,
           apiid: event.data.apiid,
           revoked: false,
+          expires_at: event.data.expires_at,
           keys: [{ digest: event.data.key_digest, valid_until: null }],
           scopes: [],
         };
@@ -55,6 +58,8 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
       }
       case 'CredentialRevoked':
         return { ...doc, revoked: true, scopes: approvedAfter(doc.scopes, event) };
+      case 'ExtensionApproved':
+        return { ...doc, expires_at: event.data.expires_at };
       default:
         return { ...doc, scopes: approvedAfter(doc.scopes, event) };
     }

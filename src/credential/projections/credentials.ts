@@ -7,7 +7,7 @@ import { evolveScopes } from './scope-view';
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
-  version: 1,
+  version: 2,
   collection: { name: 'credentials', indexes: ['status'] },
 
   handles: typesOf(credentialEventSchemas),
@@ -29,7 +29,7 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
     if (!doc) throw new Error(`${event.type} for member ${event.data.member_id}, who never applied`);
     switch (event.type) {
       case 'CredentialApproved':
-        return { ...doc, status: 'approved', reviewed_at: time };
+        return { ...doc, status: 'approved', reviewed_at: time, expires_at: event.data.expires_at, extension: null };
       case 'CredentialRejected':
         return { ...doc, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason };
       case 'CredentialClaimed':
@@ -38,6 +38,12 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
         return { ...doc, key_rotated_at: time };
       case 'CredentialRevoked':
         return { ...doc, status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes };
+      case 'ExtensionRequested':
+        return { ...doc, extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } };
+      case 'ExtensionApproved':
+        return { ...doc, expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } };
+      case 'ExtensionRejected':
+        return { ...doc, extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } };
       default:
         return { ...doc, scopes };
     }

@@ -1,3 +1,4 @@
+import { webhookEventSchemas } from '../../webhook/decider';
 import { z } from 'zod';
 import type { RecordedEvent } from '../../stores/ports';
 import type { EventMetadata } from './metadata';
@@ -47,6 +48,7 @@ const EVENT_SCHEMAS: EventSchemas = {
   ...memberGroupEventSchemas,
   ...addonEventSchemas,
   ...sequenceEventSchemas,
+  ...webhookEventSchemas,
   // The marker that first-start seeding finished (src/access/seed.ts); no aggregate folds it.
   PlatformSeeded: z.object({}),
 };

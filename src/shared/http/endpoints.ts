@@ -46,7 +46,7 @@ type AnyObject = z.ZodObject;
  * from them, so the contract and the code cannot drift apart.
  */
 export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Koa path under /api/v1, with :parameters. */
   path: string;
   caller: Caller;

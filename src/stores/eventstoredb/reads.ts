@@ -34,5 +34,6 @@ export function toRecorded(event: ClientRecordedEvent, position: Position): Reco
     type: event.type,
     data: data as Record<string, unknown>,
     metadata: event.metadata as unknown as EventMetadata,
+    id: event.id,
   };
 }

@@ -28,6 +28,7 @@ interface EventRow {
   type: string;
   data: string;
   metadata: string;
+  id: string | null;
 }
 
 /** Zero-padded so that string order is commit order, as the port promises. */
@@ -49,6 +50,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.type,
     data: JSON.parse(row.data) as Record<string, unknown>,
     metadata: JSON.parse(row.metadata) as EventMetadata,
+    ...(row.id === null ? {} : { id: row.id }),
   };
 }
 

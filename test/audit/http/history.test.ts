@@ -143,7 +143,7 @@ describe('GET /credentials/{member_id}/history', () => {
     expect(res.body.data.events).toEqual([
       expect.objectContaining({ type: 'CredentialApplied', actor: asMember, data: { member_id: member.id, username: member.username } }),
       expect.objectContaining({ type: 'CredentialApproved', actor: asSuper }),
-      expect.objectContaining({ type: 'CredentialClaimed', actor: asMember, data: { member_id: member.id, apiid: partner.apiid } }),
+      expect.objectContaining({ type: 'CredentialClaimed', actor: asMember, data: { member_id: member.id, apiid: partner.apiid, expires_at: null } }),
       expect.objectContaining({ type: 'ScopeRequested', actor: asMember, reason: 'integration' }),
       expect.objectContaining({ type: 'ScopeApproved', actor: asSuper }),
       expect.objectContaining({ type: 'ScopeRequested', actor: asMember, reason: 'list member groups' }),

@@ -37,7 +37,8 @@ describe('decoding stored events', () => {
 
   it('drops fields the current shape does not have', () => {
     const decoded = decodeEvent(recorded('CredentialApproved', { member_id: 7, leftover: true }));
-    expect(decoded.data).toEqual({ member_id: 7 });
+    // Version 1 of the approval, from before keys expired: upcast to a key that never does.
+    expect(decoded.data).toEqual({ member_id: 7, expires_at: null });
   });
 
   it('refuses data that breaks its schema, naming the type, stream, position and every issue', () => {

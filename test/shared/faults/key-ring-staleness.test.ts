@@ -30,8 +30,8 @@ beforeEach(async () => {
   await appendElsewhere(
     'no_stream',
     { type: 'CredentialApplied', data: { member_id: 1, username: 'user1' } },
-    { type: 'CredentialApproved', data: { member_id: 1 } },
-    { type: 'CredentialClaimed', data: { member_id: 1, apiid: APIID, key_digest: 'k1' } },
+    { type: 'CredentialApproved', data: { member_id: 1, expires_at: null } },
+    { type: 'CredentialClaimed', data: { member_id: 1, apiid: APIID, key_digest: 'k1', expires_at: null } },
   );
   faults = new FaultSwitch('event store');
   // This instance's replica reaches the event store only through the switch: a partition.

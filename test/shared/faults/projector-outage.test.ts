@@ -44,8 +44,8 @@ function claim(member_id: number): Promise<Position> {
   const metadata = { actor: { kind: 'admin' as const, id: 1 }, request_id: `claim-${member_id}`, time: new Date().toISOString() };
   const events: CredentialEvent[] = [
     { type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } },
-    { type: 'CredentialApproved', data: { member_id } },
-    { type: 'CredentialClaimed', data: { member_id, apiid: `ak_${String(member_id).padStart(20, 'a')}`, key_digest: `k${member_id}` } },
+    { type: 'CredentialApproved', data: { member_id, expires_at: null } },
+    { type: 'CredentialClaimed', data: { member_id, apiid: `ak_${String(member_id).padStart(20, 'a')}`, key_digest: `k${member_id}`, expires_at: null } },
   ];
   const list = events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata }));
   return stores.events.append(credentialStream(member_id), list, 'no_stream').then((r) => r.position);

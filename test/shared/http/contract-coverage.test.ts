@@ -1,7 +1,7 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
-import { startPlatform, TestPlatform } from '../../support/platform';
+import { csrfOf, startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
 
@@ -13,7 +13,7 @@ const API = '/api/v1';
 describe('every operation of the contract, called for real', () => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await startPlatform();
+    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
   });
   afterAll(() => t.close());
 
@@ -60,7 +60,7 @@ describe('every operation of the contract, called for real', () => {
     await write(other, '/developer/credential', memberToken);
     await write(admin, `/credentials/${id}/reject`, adminToken, { reason: 'incomplete' });
     await write(other, '/developer/credential', memberToken);
-    await write(admin, `/credentials/${id}/approve`, adminToken);
+    await write(admin, `/credentials/${id}/approve`, adminToken, { expires_in_days: 30 });
     const claimed = await write(other, '/developer/claim', memberToken);
     await write(other, '/developer/scopes', memberToken, { scopes: ['addons.read', 'member-groups.read'], reason: 'sync' });
     await write(admin, `/credentials/${id}/scopes/addons.read/approve`, adminToken);
@@ -78,7 +78,25 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, '/addons/uptime_monitor/actions/menu', adminToken, { show_menu: false });
     const listed = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
     expect(listed.body.data.list).toEqual([expect.objectContaining({ key: 'uptime_monitor', version: '0.9.2' })]);
+    await other.get(`${API}/developer/usage`).expect(200);
+    await write(other, '/developer/extension', await csrfOf(other), { expires_in_days: 60, reason: 'longer project' });
+    await write(admin, `/credentials/${id}/extension/reject`, adminToken, { reason: 'not now' });
+    await write(other, '/developer/extension', await csrfOf(other), { expires_in_days: 60, reason: 'longer project' });
+    await write(admin, `/credentials/${id}/extension/approve`, adminToken);
+    await admin.get(`${API}/credentials/${id}/usage`).expect(200);
 
+    // Webhooks: one hears of a decision, which the notifier turns into a delivery (to a closed port: it fails).
+    const hook = await write(admin, '/webhooks', adminToken, { url: 'http://127.0.0.1:9/hook', events: ['credential.revoked'] });
+    const hookId = hook.body.data.id as string;
+    await admin.get(`${API}/webhooks`).expect(200);
+    await write(admin, `/credentials/${id}/revoke`, adminToken, { reason: 'offboarded' });
+    let deliveries: { id: string }[] = [];
+    for (let i = 0; i < 50 && deliveries.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = (await admin.get(`${API}/webhooks/${hookId}/deliveries`).expect(200)).body.data.list;
+    }
+    await write(admin, `/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/retry`, adminToken);
+    await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     await write(admin, '/admin/logout', adminToken);
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));

@@ -9,7 +9,8 @@ import { createAdmin } from '../../../src/access/admins';
 import { CommandContext } from '../../../src/shared/commands/context';
 import { claimCredential, decideCredential, rotateKey } from '../../../src/credential/commands';
 import { defineMemberGroup, defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../../../src/access/groups';
-import { loadStream } from '../../../src/shared/commands/handle';
+import { handle, loadStream } from '../../../src/shared/commands/handle';
+import { WebhookCommand, webhookDecider, webhookStream } from '../../../src/webhook/decider';
 import { PasswordHasher } from '../../../src/member/passwords';
 import { registerMember } from '../../../src/member/register';
 import { seedPlatform } from '../../../src/access/seed';
@@ -139,7 +140,7 @@ function scenario(stores: Stores) {
       case 'apply':
         return { type: 'ApplyCredential', data: { member_id, username } };
       case 'approve':
-        return { type: 'ApproveCredential', data: { member_id } };
+        return { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } };
       case 'reject':
         return { type: 'RejectCredential', data: { member_id, reason: reason() } };
       case 'revoke':
@@ -208,6 +209,18 @@ function scenario(stores: Stores) {
     await decideAddon(stores.events, actionCommand(action, request, manifest, role_groups), ctx());
   }
 
+  const webhooks: string[] = [];
+  /** Registers a webhook, or removes one (sometimes one already removed: refused). */
+  async function webhook(): Promise<void> {
+    const remove = webhooks.length > 0 && chance(0.4);
+    const webhook_id = remove ? pick(webhooks) : `00000000-0000-4000-8000-${String(webhooks.length).padStart(12, '0')}`;
+    const command: WebhookCommand = remove
+      ? { type: 'RemoveWebhook', data: { webhook_id } }
+      : { type: 'RegisterWebhook', data: { webhook_id, url: 'https://example.com/hook', events: ['credential.approved'], secret: 'whsec_c2VjcmV0' } };
+    if (!remove) webhooks.push(webhook_id);
+    await handle(stores.events, webhookStream(webhook_id), webhookDecider, command, ctx());
+  }
+
   /** One command, chosen at random; answers whether the domain accepted it. */
   return async function next(): Promise<boolean> {
     try {
@@ -215,6 +228,7 @@ function scenario(stores: Stores) {
       if (members.length === 0 || roll < 0.06) await register();
       else if (roll < 0.12) await groupsOrAdmins();
       else if (roll < 0.2) await addon();
+      else if (roll < 0.23) await webhook();
       else await credential(pick(members));
       return true;
     } catch (err) {

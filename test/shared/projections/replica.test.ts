@@ -50,10 +50,10 @@ async function append(member_id: number, ...events: CredentialEvent[]): Promise<
 }
 
 const applied = (member_id: number): CredentialEvent => ({ type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } });
-const approved = (member_id: number): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id } });
+const approved = (member_id: number): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id, expires_at: null } });
 const claimed = (member_id: number, apiid: string, key_digest: string): CredentialEvent => ({
   type: 'CredentialClaimed',
-  data: { member_id, apiid, key_digest },
+  data: { member_id, apiid, key_digest, expires_at: null },
 });
 const revoked = (member_id: number): CredentialEvent => ({ type: 'CredentialRevoked', data: { member_id, reason: 'leaked' } });
 
@@ -91,6 +91,7 @@ describe('Replica', () => {
       member_id: 1,
       apiid: APIID,
       revoked: false,
+      expires_at: null,
       keys: [{ digest: 'k1', valid_until: null }],
       scopes: [],
     });

@@ -27,7 +27,7 @@ afterEach(() => scratch.close());
 /** An active credential, then a rotation appended straight to the store in its version 1 shape. */
 async function activeThenRotatedInVersion1(): Promise<{ apiid: string; position: string }> {
   await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice' } }, ctx);
-  await decideCredential(stores.events, { type: 'ApproveCredential', data: { member_id } }, ctx);
+  await decideCredential(stores.events, { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } }, ctx);
   const { apiid } = await claimCredential(stores.events, member_id, ctx);
   const [claimed] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
   const v1 = { member_id, apiid, key_digest: ROTATED_KEY, previous_key_digest: String(claimed!.data.key_digest) };
@@ -101,7 +101,7 @@ describe('an invalid stored event', () => {
     await stores.events.append(stream, [{ type: 'CredentialApproved', data: { member: member_id }, metadata }], 0);
     const head = await stores.events.headPosition();
 
-    const approve = decideCredential(stores.events, { type: 'ApproveCredential', data: { member_id } }, ctx);
+    const approve = decideCredential(stores.events, { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } }, ctx);
 
     await expect(approve).rejects.toBeInstanceOf(InvalidEvent);
     await expect(approve).rejects.toThrow(/CredentialApproved #1 of credential-7 .* data\.member_id/);

@@ -10,6 +10,7 @@ import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
+import { Webhooks } from './webhooks';
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
@@ -26,6 +27,7 @@ const SCREENS: Screen[] = [
   { path: '/admin/addons', label: 'Application center', needs: 'addon.view' },
   { path: '/admin/roles', label: 'Role groups', needs: 'addon.view' },
   { path: '/admin/audit', label: 'Audit', needs: 'audit.read' },
+  { path: '/admin/webhooks', label: 'Webhooks', needs: 'webhook.manage' },
   { path: '/admin/contract', label: 'Contract' },
 ];
 
@@ -74,6 +76,7 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
       {screen.path === '/admin/addons' && <Addons canManage={held.has('addon.manage')} roles={role_groups} />}
       {screen.path === '/admin/roles' && <RoleGroups roles={role_groups} />}
       {screen.path === '/admin/audit' && <Auditor />}
+      {screen.path === '/admin/webhooks' && <Webhooks />}
       {screen.path === '/admin/contract' && <Contract />}
     </>
   );

@@ -29,7 +29,7 @@ export function CredentialQueue() {
       status={status}
       onStatus={setStatus}
       list={list}
-      columns={['Member', 'Status', 'Applied', 'API id', 'Decision']}
+      columns={['Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
       done={done}
       refusal={refusal}
     >
@@ -46,6 +46,8 @@ export function CredentialQueue() {
             </td>
             <td>{when(a.applied_at)}</td>
             <td>{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
+            <td>{a.expires_at ? when(a.expires_at) : 'never'}</td>
+            <td>{a.last_used_at ? when(a.last_used_at) : '—'}</td>
             <td class="actions">
               {a.status === 'pending' && (
                 <>

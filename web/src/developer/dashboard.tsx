@@ -5,6 +5,8 @@ import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice } from '../ui/notice';
 import { TableHead } from '../ui/table';
 import { KeyOnce } from './key-once';
+import { ExtensionRequest } from './extension';
+import { DeveloperUsage } from './usage';
 
 type Dashboard = Schemas['Dashboard'];
 type Credential = Schemas['Credential'];
@@ -55,6 +57,18 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
             API id: <code>{credential.apiid}</code>
           </p>
         )}
+        {credential.status !== 'none' && (
+          <p>
+            Key expires: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
+            {credential.extension && (
+              <small>
+                {' '}
+                (extension to {when(credential.extension.expires_at)}: {credential.extension.status}
+                {credential.extension.reject_reason ? <>, “{credential.extension.reject_reason}”</> : null})
+              </small>
+            )}
+          </p>
+        )}
         <ol class="steps">
           {credentialSteps(credential).map((step) => (
             <li key={step.what}>
@@ -77,6 +91,8 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
         </div>
       </section>
       {credential.status === 'active' && <Rotate onRotated={reload} />}
+      {credential.status === 'active' && <DeveloperUsage />}
+      {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={reload} />}
       <section aria-labelledby="scopes-title" class="card">
         <h2 id="scopes-title">Scopes</h2>
         {scopes.length === 0 ? (

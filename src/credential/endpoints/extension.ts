@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { decideCredential } from '../commands';
+import { CredentialCommand } from '../decider';
+import { approvalExpirySchema, expiresAtFor } from '../expiry';
+import { credentialReads } from '../reads';
+import { applicationSchema, applicationView, credentialSchema, credentialView } from '../views';
+import { reasonSchema } from '../../shared/domain/reason';
+import { ReadModels, written } from '../../shared/projections/read-models';
+import { EventStore } from '../../stores/ports';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { endpoint, Endpoint } from '../../shared/http/endpoints';
+import { adminOf, memberOf } from '../../shared/http/guards';
+import { memberParams } from '../../shared/http/params';
+import { concurrentChange } from '../../shared/http/schemas';
+import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { emptyBody } from '../../shared/http/validate';
+
+export interface ExtensionDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+const requestBody = approvalExpirySchema
+  .and(z.object({ reason: reasonSchema }))
+  .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, { error: 'give expires_at or expires_in_days' });
+
+const notNow = { status: 422, when: 'the credential is not active, never expires, or has no extension in the state this needs' } as const;
+
+/** A member asks for a later expiry; an administrator approves or rejects it, with a reason. */
+export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
+  const asAdmin = (ctx: AppContext, command: CredentialCommand, reason?: string) => () =>
+    decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  const application = (member_id: number, message: string) => async ({ position }: Written) => ({
+    data: applicationView(written(await reads.credential(member_id, position))),
+    message,
+  });
+
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/developer/extension',
+      caller: { kind: 'member' },
+      summary: "Ask for a later expiry of the member's key, with the reason; an administrator decides",
+      body: requestBody,
+      response: credentialSchema,
+      refusals: [notNow, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const member = memberOf(ctx);
+        const now = new Date();
+        const expires_at = expiresAtFor(body, now, null)!;
+        const command: CredentialCommand = { type: 'RequestExtension', data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() } };
+        const decide = () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'member', id: member.id }));
+        return decideThenRead(ctx, decide, async ({ position }) => ({
+          data: credentialView(await reads.credential(member.id, position)),
+          message: 'requested: an administrator will decide',
+        }));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/extension/approve',
+      caller: { kind: 'admin', permission: 'credential.review' },
+      summary: "Approve a member's request for a later expiry",
+      params: memberParams,
+      body: emptyBody,
+      response: applicationSchema,
+      refusals: [notNow, concurrentChange],
+      handler: async (ctx, { params: { member_id } }) =>
+        decideThenRead(ctx, asAdmin(ctx, { type: 'ApproveExtension', data: { member_id } }), application(member_id, 'extended')),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/credentials/:member_id/extension/reject',
+      caller: { kind: 'admin', permission: 'credential.review' },
+      summary: "Reject a member's request for a later expiry, with the reason",
+      params: memberParams,
+      body: z.strictObject({ reason: reasonSchema }),
+      response: applicationSchema,
+      refusals: [notNow, concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) =>
+        decideThenRead(ctx, asAdmin(ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), application(member_id, 'extension rejected')),
+    }),
+  ];
+}

@@ -1,0 +1,43 @@
+import { credentialReads } from '../reads';
+import { usageSchema } from '../usage/view';
+import { UsageLedger } from '../usage/ledger';
+import { ReadModels } from '../../shared/projections/read-models';
+import { endpoint, Endpoint } from '../../shared/http/endpoints';
+import { HttpError } from '../../shared/http/envelope';
+import { memberOf } from '../../shared/http/guards';
+import { memberParams } from '../../shared/http/params';
+
+export interface UsageDeps {
+  readModels: ReadModels;
+  usage: Pick<UsageLedger, 'usage'>;
+}
+
+/** Each credential's open-API calls over the last 30 days: for its member, and for the reviewers. */
+export function usageEndpoints(deps: UsageDeps): Endpoint[] {
+  const reads = credentialReads(deps.readModels);
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/developer/usage',
+      caller: { kind: 'member' },
+      summary: "The member's own credential's open-API calls per day over the last 30 days, and when it was last used",
+      response: usageSchema,
+      handler: async (ctx) => ({ data: await deps.usage.usage(memberOf(ctx).id) }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/credentials/:member_id/usage',
+      caller: { kind: 'admin', permission: 'credential.review' },
+      summary: "A member's credential's open-API calls per day over the last 30 days, and when it was last used",
+      params: memberParams,
+      response: usageSchema,
+      refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
+      handler: async (_ctx, { params: { member_id } }) => {
+        if (!(await reads.credential(member_id))) {
+          throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist)`);
+        }
+        return { data: await deps.usage.usage(member_id) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,59 @@
+import type { Logger } from 'pino';
+import { decideCredential } from './commands';
+import { credentialsProjection } from './projections/credentials';
+import { CredentialDocument } from './views';
+import { DocumentStore, EventStore } from '../stores/ports';
+import { Ticker } from '../shared/ticker';
+
+const DAY_MS = 86_400_000;
+
+/** The instants at which something about an expiry can become due: each reminder's threshold, and the expiry itself. */
+function nextDueAfter(expiresAt: string, now: number, reminderDays: number[]): number | null {
+  const expiry = Date.parse(expiresAt);
+  const moments = [...reminderDays.map((days) => expiry - days * DAY_MS), expiry].filter((at) => at > now);
+  return moments.length === 0 ? null : Math.min(...moments);
+}
+
+/**
+ * Tells the log, as time passes, that an active credential's key is about to expire (one reminder
+ * per threshold of EXPIRY_REMINDER_DAYS reached) and that it expired. The decider decides what is
+ * due and refuses nothing twice; this only asks it at the moments something can become due, so an
+ * idle credential costs no stream read. Mail and webhooks follow the events from the log.
+ */
+export class ExpiryWatch {
+  private readonly ticker: Ticker;
+  /** Per member and expiry: when to ask the decider next (null: nothing more will be due). */
+  private readonly nextAsk = new Map<string, number | null>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly reminderDays: number[],
+    log: Logger,
+    tickMs = 1000,
+  ) {
+    this.ticker = new Ticker(() => this.check(), tickMs, (err) => log.warn({ err }, 'could not note key expiries; trying again shortly'));
+  }
+
+  start(): void {
+    this.ticker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.ticker.stop();
+  }
+
+  private async check(): Promise<void> {
+    const active = await this.documents.find<CredentialDocument>(credentialsProjection.collection.name, { status: 'active' });
+    const now = Date.now();
+    for (const { doc } of active) {
+      if (doc.expires_at === null) continue;
+      const key = `${doc.member_id}:${doc.expires_at}`;
+      const ask = this.nextAsk.get(key);
+      if (ask === null || (ask !== undefined && ask > now)) continue;
+      const ctx = { actor: { kind: 'system' as const, id: 'expiry' }, requestId: `expiry-${doc.member_id}-${now}`, now: new Date(now) };
+      await decideCredential(this.events, { type: 'NoteExpiry', data: { member_id: doc.member_id, now: ctx.now.toISOString(), reminder_days: this.reminderDays } }, ctx);
+      this.nextAsk.set(key, nextDueAfter(doc.expires_at, now, this.reminderDays));
+    }
+  }
+}

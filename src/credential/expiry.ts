@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Key expiry, in one place: what an approval may say about it, when the key it leads to expires,
+ * and whether a key has expired at a given moment.
+ */
+export const MAX_LIFETIME_DAYS = 3650;
+
+const DAY_MS = 86_400_000;
+
+/** What an administrator may add to an approval: an instant, or a number of days from now (not both). */
+export const approvalExpirySchema = z
+  .strictObject({
+    expires_at: z.iso
+      .datetime({ offset: true, error: 'expires_at must be an ISO 8601 instant with a zone, e.g. 2027-01-31T00:00:00Z' })
+      .optional(),
+    expires_in_days: z
+      .number({ error: 'expires_in_days must be a number of days' })
+      .int('expires_in_days must be a whole number of days')
+      .min(1, 'expires_in_days must be at least 1')
+      .max(MAX_LIFETIME_DAYS, `expires_in_days must be at most ${MAX_LIFETIME_DAYS}`)
+      .optional(),
+  })
+  .refine((body) => body.expires_at === undefined || body.expires_in_days === undefined, {
+    error: 'give expires_at or expires_in_days, not both',
+  });
+export type ApprovalExpiry = z.infer<typeof approvalExpirySchema>;
+
+/** When a key approved at `now` expires: the instant given, or the days given, or the default lifetime; null for never. */
+export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: number | null): string | null {
+  if (expiry.expires_at !== undefined) return new Date(expiry.expires_at).toISOString();
+  const days = expiry.expires_in_days ?? defaultDays;
+  return days === null ? null : new Date(now.getTime() + days * DAY_MS).toISOString();
+}
+
+/** Whether a key expiring at `expiresAt` (null: never) has expired at `at` (an instant or epoch milliseconds). */
+export function hasExpiredAt(expiresAt: string | null, at: string | number): boolean {
+  return expiresAt !== null && Date.parse(expiresAt) <= (typeof at === 'number' ? at : Date.parse(at));
+}

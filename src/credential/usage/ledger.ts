@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { DocumentStore } from '../../stores/ports';
+import { Ticker } from '../../shared/ticker';
+import { DayCount, usageOf, Usage, utcDate } from './view';
+
+/** Counts kept this long in memory after their day, so a flush late after midnight still has them. */
+const KEEP_DAYS_MS = 2 * 86_400_000;
+export const USAGE_COLLECTION = { name: 'key_usage', indexes: ['member_id'] };
+
+/**
+ * Open-API calls per credential and day, counted in memory on the partner path (no store call
+ * per request, never an event) and written to the store at most once per `flushMs`.
+ *
+ * Each process writes documents of its own (its instance id in the document id) holding its
+ * totals as absolute values: no two instances write the same document, so no increment is lost
+ * without the stores needing an atomic add; a read sums them. A restart starts a new instance id,
+ * and what the old one flushed stays and still counts.
+ */
+export class UsageLedger {
+  private readonly instance = randomUUID();
+  private readonly counts = new Map<string, DayCount>();
+  private readonly dirty = new Set<string>();
+  private flushes = 0;
+  // The counts stay dirty in memory after a failed write and go with the next flush.
+  private readonly ticker: Ticker;
+
+  constructor(
+    private readonly documents: DocumentStore,
+    log: Logger,
+    flushMs = 1000,
+  ) {
+    this.ticker = new Ticker(() => this.write(), flushMs, (err) => log.warn({ err }, 'could not write the key usage counts; trying again with the next flush'));
+  }
+
+  async start(): Promise<void> {
+    await this.documents.ensureCollections([USAGE_COLLECTION]);
+    this.ticker.start();
+  }
+
+  /** One call with the credential of this member; memory only. */
+  record(memberId: number, refused: boolean, at = Date.now()): void {
+    const date = utcDate(at);
+    const id = `${memberId}:${date}:${this.instance}`;
+    const count = this.counts.get(id) ?? { member_id: memberId, date, calls: 0, refused: 0, last_used_at: '' };
+    count.calls += 1;
+    if (refused) count.refused += 1;
+    count.last_used_at = new Date(at).toISOString();
+    this.counts.set(id, count);
+    this.dirty.add(id);
+  }
+
+  private async write(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    // A position per flush, increasing within this instance: the store keeps the latest totals.
+    const position = `${String(Date.now()).padStart(15, '0')}.${String(++this.flushes).padStart(9, '0')}`;
+    try {
+      await this.documents.write(ids.map((id) => ({ collection: USAGE_COLLECTION.name, id, doc: { ...this.counts.get(id)! }, position })));
+    } catch (err) {
+      for (const id of ids) this.dirty.add(id);
+      throw err;
+    }
+    const old = Date.now() - KEEP_DAYS_MS;
+    for (const [id, count] of this.counts) if (!this.dirty.has(id) && Date.parse(count.date) < old) this.counts.delete(id);
+  }
+
+  /** A member's use: what every instance stored, with this instance's own counts taken from memory, up to date. */
+  async usage(memberId: number, now = Date.now()): Promise<Usage> {
+    const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, { member_id: memberId });
+    const mine = `:${this.instance}`;
+    const others = stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc);
+    const own = [...this.counts.values()].filter((c) => c.member_id === memberId);
+    return usageOf([...others, ...own], now);
+  }
+
+  /** When each member's credential was last used, over every instance. */
+  async lastUsed(): Promise<Map<number, string>> {
+    const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, {});
+    const mine = `:${this.instance}`;
+    const all = [...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc), ...this.counts.values()];
+    const last = new Map<number, string>();
+    for (const c of all) if ((last.get(c.member_id) ?? '') < c.last_used_at) last.set(c.member_id, c.last_used_at);
+    return last;
+  }
+
+  /** Stops the timer and writes what is left. */
+  async stop(): Promise<void> {
+    await this.ticker.stop();
+    await this.ticker.tick();
+  }
+}

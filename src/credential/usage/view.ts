@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { applicationSchema } from '../views';
+
+/**
+ * A key's use over the last days, as the dashboard and the review show it. Pure: the counts come
+ * from the usage ledger, which only stores and loads them.
+ */
+export const USAGE_DAYS = 30;
+
+const DAY_MS = 86_400_000;
+
+export const usageSchema = z
+  .object({
+    last_used_at: z.iso.datetime().nullable().meta({ description: 'The last open-API call with this credential, accepted or refused; null: never' }),
+    days: z
+      .array(
+        z.object({
+          date: z.iso.date(),
+          calls: z.int().min(0).meta({ description: 'Open-API calls made with the credential that day (UTC), refused ones included' }),
+          refused: z.int().min(0).meta({ description: 'Those of the calls answered with an error' }),
+        }),
+      )
+      .meta({ description: `The last ${USAGE_DAYS} days, oldest first, today last` }),
+  })
+  .meta({ id: 'Usage' });
+export type Usage = z.infer<typeof usageSchema>;
+
+/** One member's counts of one day, as one instance counted them. */
+export interface DayCount {
+  member_id: number;
+  date: string;
+  calls: number;
+  refused: number;
+  last_used_at: string;
+}
+
+/** The UTC date of an instant (epoch milliseconds), as YYYY-MM-DD. */
+export const utcDate = (at: number): string => new Date(at).toISOString().slice(0, 10);
+
+/** The usage view of the counts (every instance's, any days), for the 30 days ending on `today`'s date. */
+export function usageOf(counts: DayCount[], now: number): Usage {
+  const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDate(now - (USAGE_DAYS - 1 - i) * DAY_MS));
+  const byDate = new Map(dates.map((date) => [date, { date, calls: 0, refused: 0 }]));
+  let last: string | null = null;
+  for (const count of counts) {
+    if (last === null || count.last_used_at > last) last = count.last_used_at;
+    const day = byDate.get(count.date);
+    if (!day) continue;
+    day.calls += count.calls;
+    day.refused += count.refused;
+  }
+  return { last_used_at: last, days: [...byDate.values()] };
+}
+
+/** An application in the review list: with when its credential was last used. */
+export const reviewedApplicationSchema = applicationSchema
+  .extend({ last_used_at: usageSchema.shape.last_used_at })
+  .meta({ id: 'ReviewedApplication' });

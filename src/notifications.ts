@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import { Settings } from './config';
+import { ExpiryWatch } from './credential/expiry-watch';
+import { MailNotifier } from './mail/mail-notifier';
+import { smtpSender } from './mail/transport';
+import { Stores } from './stores/ports';
+import { WebhookNotifier } from './webhook/notifier';
+
+/**
+ * What tells the world, started where the read models are kept: the API process with
+ * PROJECTIONS=inline, or the `platform project` process. Each follows the log on its own
+ * checkpoint; none sends from a command. Answers how to stop them.
+ */
+export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
+  const { events, documents } = stores;
+  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE });
+  await webhooks.start();
+  const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
+  const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
+  await mail?.start();
+  const expiry = new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }));
+  expiry.start();
+  return async () => {
+    await expiry.stop();
+    await webhooks.stop();
+    await mail?.stop();
+    mailer?.close();
+  };
+}

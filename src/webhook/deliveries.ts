@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { WebhookPayload } from './event-types';
+
+/**
+ * One event delivered to one webhook, attempt after attempt: pending until the first answer,
+ * failed while retries remain, then dead; delivered once a receiver answers 2xx.
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
+export const DELIVERIES = { name: 'webhook_deliveries', indexes: ['webhook_id', 'status'] };
+
+export interface DeliveryDocument {
+  /** The event's id: receivers drop a delivery they have seen by it. */
+  id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: WebhookPayload;
+  status: (typeof DELIVERY_STATUSES)[number];
+  attempts: number;
+  last_status_code: number | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  /** The event's position, and how many times this document was written: together its write position. */
+  event_position: string;
+  revision: number;
+}
+
+export const deliverySchema = z
+  .object({
+    id: z.string(),
+    event_type: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int().min(0),
+    last_status_code: z.int().nullable().meta({ description: "The receiver's last HTTP status; null when it never answered" }),
+    next_attempt_at: z.iso.datetime().nullable(),
+    delivered_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const deliveryView = (d: DeliveryDocument): z.infer<typeof deliverySchema> => ({
+  id: d.id,
+  event_type: d.event_type,
+  status: d.status,
+  attempts: d.attempts,
+  last_status_code: d.last_status_code,
+  next_attempt_at: d.next_attempt_at,
+  delivered_at: d.delivered_at,
+});
+
+/** Each write of a delivery lands after the previous one, under the store's position guard. */
+export const writePosition = (d: DeliveryDocument): string => `${d.event_position}~${String(d.revision).padStart(6, '0')}`;
+
+/** The delivery after an attempt answered `statusCode` (null: no answer) at `now`, by the retry schedule (ms). */
+export function afterAttempt(d: DeliveryDocument, statusCode: number | null, now: number, schedule: number[]): DeliveryDocument {
+  const attempts = d.attempts + 1;
+  const base = { ...d, attempts, last_status_code: statusCode, revision: d.revision + 1 };
+  if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+    return { ...base, status: 'delivered', delivered_at: new Date(now).toISOString(), next_attempt_at: null };
+  }
+  const wait = schedule[attempts - 1];
+  if (wait === undefined) return { ...base, status: 'dead', next_attempt_at: null };
+  return { ...base, status: 'failed', next_attempt_at: new Date(now + wait).toISOString() };
+}
+
+/** A delivery an administrator asked to try again now; a delivered one is sent again too (receivers drop duplicates by id). */
+export const retried = (d: DeliveryDocument, now: number): DeliveryDocument => ({
+  ...d,
+  status: 'pending',
+  next_attempt_at: new Date(now).toISOString(),
+  revision: d.revision + 1,
+});
+
+/** `5s,30s,2m,10m,1h,6h` in milliseconds; throws on anything else. */
+export function parseSchedule(text: string): number[] {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part);
+    if (!match) throw new Error(`"${part}" is not a delay such as 5s, 2m or 1h`);
+    return Number(match[1]) * units[match[2]!]!;
+  });
+}

@@ -1,0 +1,144 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { webhookStream, webhookDecider, WebhookCommand } from './decider';
+import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
+import { WEBHOOK_EVENT_TYPES } from './event-types';
+import { webhooksProjection, WebhookDocument } from './projection';
+import { refusedUrl } from './url-policy';
+import { DocumentStore, EventStore } from '../stores/ports';
+import { handle } from '../shared/commands/handle';
+import { ReadModels } from '../shared/projections/read-models';
+import { commandContext } from '../shared/http/command-context';
+import { AppContext } from '../shared/http/context';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { HttpError } from '../shared/http/envelope';
+import { adminOf } from '../shared/http/guards';
+import { listOf } from '../shared/http/schemas';
+import { decideThenRead } from '../shared/http/read-your-writes';
+import { emptyBody } from '../shared/http/validate';
+
+export interface WebhookDeps {
+  events: EventStore;
+  readModels: ReadModels;
+  documents: DocumentStore;
+  webhookAllowPrivate: boolean;
+}
+
+const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
+
+const webhookSchema = z
+  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(WEBHOOK_EVENT_TYPES)), created_at: z.iso.datetime() })
+  .meta({ id: 'Webhook' });
+const createdWebhookSchema = webhookSchema
+  .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
+  .meta({ id: 'CreatedWebhook' });
+
+const registerBody = z.strictObject({
+  url: z.string().max(2000, 'url must be at most 2000 characters'),
+  events: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `each event must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
+    .min(1, 'name at least one event')
+    .refine((events) => new Set(events).size === events.length, 'an event is named twice'),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook id') });
+// A delivery's id is its event's id, a UUID, or the event's position for events stored without one.
+const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0-9a-zA-Z_-]{1,100}$/, 'delivery_id is not a delivery id') });
+
+const notFound = { status: 404, when: 'there is no such webhook (or delivery)' } as const;
+
+const view = ({ secret: _secret, registered_at_position: _position, ...shown }: WebhookDocument) => shown as z.infer<typeof webhookSchema>;
+
+/** Webhook registrations and their deliveries (docs/notifications.md). */
+export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
+  const decide = (ctx: AppContext, command: WebhookCommand) => () =>
+    handle(deps.events, webhookStream(command.data.webhook_id), webhookDecider, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
+  const existing = async (id: string): Promise<WebhookDocument> => {
+    const hook = await deps.readModels.latest(webhooksProjection, id);
+    if (!hook) throw new HttpError(404, 'webhook_not_found', `there is no webhook ${id}`);
+    return hook;
+  };
+  const delivery = async (webhookId: string, deliveryId: string): Promise<DeliveryDocument> => {
+    const found = await deps.documents.get<DeliveryDocument>(DELIVERIES.name, `${webhookId}:${deliveryId}`);
+    if (!found) throw new HttpError(404, 'delivery_not_found', `webhook ${webhookId} has no delivery ${deliveryId}`);
+    return found.doc;
+  };
+
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/webhooks',
+      caller: manage,
+      summary: 'Register a webhook: signed POSTs of the events named; the secret is shown this once',
+      body: registerBody,
+      response: createdWebhookSchema,
+      handler: async (ctx, { body }) => {
+        const refused = await refusedUrl(body.url, deps.webhookAllowPrivate);
+        if (refused) throw new HttpError(422, 'invalid_webhook_url', refused, [{ path: 'url', message: refused }]);
+        const webhook_id = randomUUID();
+        const secret = `whsec_${randomBytes(32).toString('base64')}`;
+        const command: WebhookCommand = { type: 'RegisterWebhook', data: { webhook_id, url: body.url, events: body.events, secret } };
+        return decideThenRead(ctx, decide(ctx, command), async ({ position }) => {
+          const hook = await deps.readModels.after(webhooksProjection, webhook_id, position);
+          return { data: { ...view(hook!), secret }, message: 'registered: keep the secret, it is not shown again' };
+        });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/webhooks',
+      caller: manage,
+      summary: 'List the webhooks, without their secrets',
+      response: listOf(webhookSchema),
+      handler: async () => {
+        const hooks = await deps.readModels.allLatest(webhooksProjection, {});
+        return { data: { list: hooks.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(view) } };
+      },
+    }),
+    endpoint({
+      method: 'DELETE',
+      path: '/webhooks/:id',
+      caller: manage,
+      summary: 'Remove a webhook: nothing more is sent to it',
+      params: webhookParams,
+      response: webhookSchema,
+      refusals: [notFound],
+      handler: async (ctx, { params: { id } }) => {
+        const hook = await existing(id);
+        return decideThenRead(ctx, decide(ctx, { type: 'RemoveWebhook', data: { webhook_id: id } }), async () => ({ data: view(hook), message: 'removed' }));
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/webhooks/:id/deliveries',
+      caller: manage,
+      summary: "A webhook's deliveries, newest first",
+      params: webhookParams,
+      response: listOf(deliverySchema),
+      refusals: [notFound],
+      handler: async (_ctx, { params: { id } }) => {
+        await existing(id);
+        const found = await deps.documents.find<DeliveryDocument>(DELIVERIES.name, { webhook_id: id });
+        const list = found.map((d) => d.doc).sort((a, b) => b.event_position.localeCompare(a.event_position));
+        return { data: { list: list.map(deliveryView) } };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/webhooks/:id/deliveries/:delivery_id/retry',
+      caller: manage,
+      summary: 'Send a delivery again now',
+      params: deliveryParams,
+      body: emptyBody,
+      response: deliverySchema,
+      refusals: [notFound],
+      handler: async (_ctx, { params: { id, delivery_id } }) => {
+        await existing(id);
+        const next = retried(await delivery(id, delivery_id), Date.now());
+        await deps.documents.write([{ collection: DELIVERIES.name, id: `${id}:${delivery_id}`, doc: { ...next }, position: writePosition(next) }]);
+        return { data: deliveryView(next), message: 'queued: it is sent within a second' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
+import { Ticker } from '../shared/ticker';
+import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
+import { payloadOf, webhookTypeOf } from './event-types';
+import { webhooksProjection, WebhookDocument } from './projection';
+
+const CHECKPOINT = 'webhook_notifier';
+const BATCH = 200;
+const SEND_TIMEOUT_MS = 10_000;
+
+export interface NotifierOptions {
+  /** Waits between retries, in milliseconds; after the last, a delivery is dead. */
+  schedule: number[];
+  tickMs?: number;
+}
+
+/**
+ * Follows the event log with its own checkpoint, like a projection, and turns each event a
+ * webhook subscribed to into a delivery document, written together with the checkpoint; then
+ * sends the deliveries that are due. Commands never send: the log is the outbox. Delivery is at
+ * least once (a crash between a receiver's 2xx and recording it sends again, under the same
+ * webhook-id); a delivery recorded as delivered is never sent again, across restarts.
+ */
+export class WebhookNotifier {
+  private readonly ticker: Ticker;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly log: Logger,
+    private readonly options: NotifierOptions,
+  ) {
+    this.ticker = new Ticker(() => this.turn(), options.tickMs ?? 250, (err) => log.error({ err }, 'the webhook notifier failed a turn; it tries again on the next'));
+  }
+
+  async start(): Promise<void> {
+    await this.documents.ensureCollections([DELIVERIES, webhooksProjection.collection]);
+    this.ticker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.ticker.stop();
+  }
+
+  /** Record what the log added, batch by batch, then send what is due. */
+  private async turn(): Promise<void> {
+    while (await this.enqueue()) {
+      // Caught up one batch; read the next.
+    }
+    await this.dispatch();
+  }
+
+  /** Records the deliveries of the next batch of events, never ahead of the webhooks read model. */
+  private async enqueue(): Promise<boolean> {
+    const from = await this.documents.checkpoint(CHECKPOINT);
+    const known = await this.documents.checkpoint(webhooksProjection.name);
+    const batch = (await this.events.readAll(from, BATCH)).filter((e) => e.position <= known);
+    const last = batch[batch.length - 1];
+    if (!last) return false;
+    const told = batch.filter((e) => webhookTypeOf(e.type) !== undefined);
+    const hooks = told.length === 0 ? [] : (await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => d.doc);
+    const deliveries: DeliveryDocument[] = [];
+    for (const event of told) deliveries.push(...(await this.deliveriesOf(event, hooks)));
+    const writes = deliveries.map((d) => ({ collection: DELIVERIES.name, id: `${d.webhook_id}:${d.id}`, doc: { ...d }, position: writePosition(d) }));
+    await this.documents.write(writes, { projection: CHECKPOINT, position: last.position });
+    return batch.length === BATCH;
+  }
+
+  private async deliveriesOf(event: RecordedEvent, hooks: WebhookDocument[]): Promise<DeliveryDocument[]> {
+    const type = webhookTypeOf(event.type)!;
+    const listening = hooks.filter((h) => h.events.includes(type) && h.registered_at_position < event.position);
+    if (listening.length === 0) return [];
+    const memberId = event.data.member_id;
+    const credential = await this.documents.get<{ username: string }>('credentials', String(memberId));
+    const payload = payloadOf(type, event, credential?.doc.username ?? null);
+    return listening.map((hook) => ({
+      id: event.id ?? event.position,
+      webhook_id: hook.id,
+      event_type: type,
+      payload,
+      status: 'pending',
+      attempts: 0,
+      last_status_code: null,
+      next_attempt_at: event.metadata.time,
+      delivered_at: null,
+      event_position: event.position,
+      revision: 0,
+    }));
+  }
+
+  /** Sends every delivery that is due, and records each answer. */
+  private async dispatch(): Promise<void> {
+    const now = Date.now();
+    const open = [
+      ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'pending' })),
+      ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'failed' })),
+    ].map((d) => d.doc);
+    const due = open.filter((d) => d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now);
+    if (due.length === 0) return;
+    const hooks = new Map((await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]));
+    await Promise.all(
+      due.map(async (delivery) => {
+        const hook = hooks.get(delivery.webhook_id);
+        // A removed webhook's deliveries stay as they were, never sent.
+        if (!hook) return;
+        const status = await this.send(hook, delivery);
+        const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
+        await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
+      }),
+    );
+  }
+
+  /** One signed POST (Standard Webhooks); the receiver's status, or null when it did not answer. */
+  private async send(hook: WebhookDocument, delivery: DeliveryDocument): Promise<number | null> {
+    const body = JSON.stringify(delivery.payload);
+    const sentAt = new Date();
+    const signature = new Webhook(hook.secret).sign(delivery.id, sentAt, body);
+    try {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+      });
+      await res.body?.cancel();
+      return res.status;
+    } catch (err) {
+      this.log.info({ err, webhook_id: hook.id, delivery_id: delivery.id }, 'a webhook delivery got no answer');
+      return null;
+    }
+  }
+}

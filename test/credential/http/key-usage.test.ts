@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DocumentWrite, Stores } from '../../../src/stores/ports';
+import { activePartner, mistypedKey, openCall } from '../../support/credentials';
+import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
+
+const API = '/api/v1';
+const usageWrites: number[] = [];
+
+/** Notes the time of every store write that carries usage counts. */
+function watchingUsageWrites(stores: Stores): Stores {
+  const documents = stores.documents;
+  const write = documents.write.bind(documents);
+  documents.write = async (writes: DocumentWrite[], checkpoint) => {
+    if (writes.some((w) => w.collection === 'key_usage')) usageWrites.push(Date.now());
+    return write(writes, checkpoint);
+  };
+  return stores;
+}
+
+let t: TestPlatform;
+const dataDir = mkdtempSync(join(tmpdir(), 'key-usage-'));
+beforeAll(async () => {
+  t = await startPlatform({}, dataDir, watchingUsageWrites);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('usage per key', () => {
+  it('counts calls and refusals per day for the member and the reviewers, and survives a restart', async () => {
+    const p = await activePartner(t);
+    const other = await activePartner(t, []);
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
+    await openCall(t, '/open/addons', p.apiid, other.apikey).expect(401);
+    // A malformed key is refused before its API id is looked up: counted nowhere, like a made-up API id.
+    await openCall(t, '/open/addons', p.apiid, mistypedKey(p.apikey)).expect(401);
+    await openCall(t, '/open/member-groups', p.apiid, p.apikey).expect(403);
+    await openCall(t, '/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', p.apikey).expect(401);
+
+    const mine = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    expect(mine.days).toHaveLength(30);
+    expect(mine.days[29]).toEqual({ date: today(), calls: 5, refused: 2 });
+    expect(mine.days.slice(0, 29).every((d: { calls: number }) => d.calls === 0)).toBe(true);
+    expect(Date.parse(mine.last_used_at)).toBeGreaterThanOrEqual(before - 5);
+
+    const reviewed = (await p.admin.get(`${API}/credentials/${p.member.id}/usage`).expect(200)).body.data;
+    expect(reviewed).toEqual(mine);
+    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as { member_id: number; last_used_at: string | null }[];
+    expect(listed.find((c) => c.member_id === p.member.id)?.last_used_at).toBe(mine.last_used_at);
+
+    await t.close();
+    t = await startPlatform({}, dataDir, watchingUsageWrites);
+    const admin = t.client();
+    await logInAdmin(admin);
+    expect((await admin.get(`${API}/credentials/${p.member.id}/usage`).expect(200)).body.data).toEqual(mine);
+  });
+
+  it('writes the counts at most once a second, however many calls', async () => {
+    const p = await activePartner(t);
+    usageWrites.length = 0;
+    const started = Date.now();
+    while (Date.now() - started < 2500) {
+      await Promise.all(Array.from({ length: 10 }, () => openCall(t, '/open/addons', p.apiid, p.apikey).expect(200)));
+    }
+    expect(usageWrites.length).toBeGreaterThanOrEqual(1);
+    expect(usageWrites.length).toBeLessThanOrEqual(3);
+    for (let i = 1; i < usageWrites.length; i++) expect(usageWrites[i]! - usageWrites[i - 1]!).toBeGreaterThanOrEqual(900);
+  });
+
+  it('a member who never applied has no use; the reviewers get 404 for them', async () => {
+    const admin = t.client();
+    await logInAdmin(admin);
+    await expectRefusal(t, () => admin.get(`${API}/credentials/999999/usage`), 404, 'credential_not_found');
+    await request(t.server).get(`${API}/developer/usage`).expect(401);
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { parseSchedule } from '../../src/webhook/deliveries';
+import { approvedMember } from '../support/credentials';
+import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
+
+const API = '/api/v1';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  answered: number;
+}
+
+/** A loopback receiver that answers 500 to the first request it gets, then 204. */
+function flakyReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += String(chunk)));
+    req.on('end', () => {
+      const answered = received.length === 0 ? 500 : 204;
+      received.push({ headers: req.headers, body, answered });
+      res.statusCode = answered;
+      res.end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received })));
+}
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const settings = { WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s,2s,4s') };
+const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-'));
+let t: TestPlatform;
+let receiver: Awaited<ReturnType<typeof flakyReceiver>>;
+beforeAll(async () => {
+  receiver = await flakyReceiver();
+  t = await startPlatform(settings, dataDir);
+});
+afterAll(async () => {
+  await t.close();
+  receiver.server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('signed webhooks', () => {
+  it('delivers a decision signed, after a failed first attempt, once, and not again after a restart', async () => {
+    const admin = t.client();
+    const token = await logInAdmin(admin);
+    const created = await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: receiver.url, events: ['credential.approved'] }).expect(200);
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    const listed = (await admin.get(`${API}/webhooks`).expect(200)).body.data.list;
+    expect(listed).toEqual([{ id, url: receiver.url, events: ['credential.approved'], created_at: expect.any(String) }]);
+
+    const { member } = await approvedMember(t);
+    await until(() => receiver.received.some((r) => r.answered === 204));
+    expect(receiver.received.map((r) => r.answered)).toEqual([500, 204]);
+    const [first, second] = receiver.received as [Received, Received];
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    // Verifies the signature, and throws on a wrong one.
+    const payload = new Webhook(secret).verify(second.body, second.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    expect(payload).toEqual({ type: 'credential.approved', timestamp: expect.any(String), data: { member_id: member.id, username: member.username, expires_at: null } });
+    expect(second.body).not.toMatch(/digest|apikey/i);
+
+    const deliveries = (await admin.get(`${API}/webhooks/${id}/deliveries`).expect(200)).body.data.list;
+    expect(deliveries).toEqual([
+      { id: second.headers['webhook-id'], event_type: 'credential.approved', status: 'delivered', attempts: 2, last_status_code: 204, next_attempt_at: null, delivered_at: expect.any(String) },
+    ]);
+
+    await t.close();
+    t = await startPlatform(settings, dataDir);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received).toHaveLength(2);
+
+    // Sent again on request, under the same id.
+    const again = t.client();
+    const againToken = await logInAdmin(again);
+    const deliveryId = String(second.headers['webhook-id']);
+    const retried = await again.post(`${API}/webhooks/${id}/deliveries/${deliveryId}/retry`).set('X-CSRF-Token', againToken).send({}).expect(200);
+    expect(retried.body.data.status).toBe('pending');
+    await until(() => receiver.received.length === 3);
+    expect(receiver.received[2]!.headers['webhook-id']).toBe(deliveryId);
+
+    await again.delete(`${API}/webhooks/${id}`).set('X-CSRF-Token', againToken).expect(200);
+    expect((await again.get(`${API}/webhooks`).expect(200)).body.data.list).toEqual([]);
+    await expectRefusal(t, () => again.get(`${API}/webhooks/${id}/deliveries`), 404, 'webhook_not_found');
+  });
+
+  it('refuses loopback and private URLs unless WEBHOOK_ALLOW_PRIVATE, and anything but http(s)', async () => {
+    const strict = await startPlatform({});
+    try {
+      const admin = strict.client();
+      const token = await logInAdmin(admin);
+      for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://localhost/x', 'ftp://example.com/x']) {
+        await expectRefusal(strict, () => admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url, events: ['scope.requested'] }), 422, 'invalid_webhook_url');
+      }
+      await expectRefusal(strict, () => admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: 'https://example.com/x', events: ['nope'] }), 422, 'validation_failed');
+    } finally {
+      await strict.close();
+    }
+  });
+});

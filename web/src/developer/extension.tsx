@@ -1,0 +1,43 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal } from '../api/client';
+import { Done, RefusalNotice } from '../ui/notice';
+import { ReasonField } from '../ui/reason';
+
+const CHOICES = [30, 90, 180, 365];
+
+/** Asks an administrator for a later expiry of the key, with the reason. */
+export function ExtensionRequest({ onRequested }: { onRequested: () => void }) {
+  const [days, setDays] = useState(90);
+  const [reason, setReason] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [done, setDone] = useState('');
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/developer/extension', { params: { header: await csrf() }, body: { expires_in_days: days, reason } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setDone(answer.message);
+    onRequested();
+  };
+  return (
+    <section aria-labelledby="extension-title" class="card">
+      <h2 id="extension-title">Ask for a later expiry</h2>
+      <form onSubmit={send}>
+        <div class="field">
+          <label for="extension-days">New expiry, from today</label>
+          <select id="extension-days" value={String(days)} onChange={(e) => setDays(Number((e.currentTarget as HTMLSelectElement).value))}>
+            {CHOICES.map((d) => (
+              <option key={d} value={String(d)}>
+                {d} days
+              </option>
+            ))}
+          </select>
+        </div>
+        <ReasonField id="extension-reason" label="Why the key must live longer" value={reason} onInput={setReason} />
+        <RefusalNotice refusal={refusal} />
+        <Done>{done}</Done>
+        <button type="submit">Ask for the extension</button>
+      </form>
+    </section>
+  );
+}
