@@ -37,18 +37,18 @@ export function CredentialQueue() {
         list.state === 'ready' &&
         list.data.list.map((a) => (
           <tr key={a.member_id}>
-            <td>
+            <td data-label="Member">
               {a.username} <small>#{a.member_id}</small>
             </td>
-            <td>
+            <td data-label="Status">
               <span class={`status ${a.status}`}>{a.status}</span>
               {(a.reject_reason ?? a.revoke_reason) && <small> “{a.reject_reason ?? a.revoke_reason}”</small>}
             </td>
-            <td>{when(a.applied_at)}</td>
-            <td>{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
-            <td>{a.expires_at ? when(a.expires_at) : 'never'}</td>
-            <td>{a.last_used_at ? when(a.last_used_at) : '—'}</td>
-            <td class="actions">
+            <td data-label="Applied">{when(a.applied_at)}</td>
+            <td data-label="API id">{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
+            <td data-label="Expires">{a.expires_at ? when(a.expires_at) : 'never'}</td>
+            <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
+            <td data-label="Decision" class="actions">
               {a.status === 'pending' && (
                 <>
                   <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>

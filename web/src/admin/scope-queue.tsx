@@ -39,18 +39,18 @@ export function ScopeQueue() {
         list.state === 'ready' &&
         list.data.list.map((r) => (
           <tr key={`${r.member_id}-${r.name}`}>
-            <td>#{r.member_id}</td>
-            <td>
+            <td data-label="Member">#{r.member_id}</td>
+            <td data-label="Scope">
               <code>{r.name}</code>
             </td>
-            <td>
+            <td data-label="Reason">
               {r.reason} <small>({when(r.requested_at)})</small>
             </td>
-            <td>
+            <td data-label="Status">
               <span class={`status ${r.status}`}>{r.status}</span>
               {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
             </td>
-            <td class="actions">
+            <td data-label="Decision" class="actions">
               {r.status === 'pending' && (
                 <>
                   <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${r.name} for member ${r.member_id}`}>
