@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { AdminDocument } from '../access/projections/admins';
 import { RoleGroupDocument } from '../access/projections/groups';
-import { DocumentStore, EventStore, START } from '../stores/ports';
+import { DocumentStore, EventStore } from '../stores/ports';
+import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
 import { SendMail } from './mail-notifier';
 import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf } from './reviewer-digest';
@@ -34,10 +35,7 @@ export class DigestNotifier {
   /** The first start begins at the head of the log: turning mail on does not list every past application. */
   async start(): Promise<void> {
     await this.documents.ensureCollections([{ name: STATE.collection, indexes: [] }]);
-    if ((await this.documents.checkpoint(CHECKPOINT)) === START) {
-      const head = await this.events.headPosition();
-      if (head !== START) await this.documents.write([], { projection: CHECKPOINT, position: head });
-    }
+    await startAtHead(this.events, this.documents, CHECKPOINT);
     this.ticker.start();
   }
 
