@@ -170,7 +170,7 @@ export function platformContract() {
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {
   const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: 'seed', now: new Date() };
-  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, ctx);
+  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, options.settings.ADMIN_EMAIL, ctx);
   if (generatedAdminPassword) {
     options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
     options.announce?.(`Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`);

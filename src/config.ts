@@ -39,6 +39,8 @@ const settingsSchema = z.object({
   // Password of the super administrator `admin` seeded on the first start; random when unset.
   // Empty counts as unset, as docker compose passes `${ADMIN_PASSWORD:-}`.
   ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), passwordSchema.optional()),
+  // Mail address of that `admin`, for the reviewers' digest; read on the first start only.
+  ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email({ error: 'must be an e-mail address such as admin@example.com' }).optional()),
   // Open-API calls each API id may make per window (docs/rate-limits.md).
   OPEN_API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(6000),
   OPEN_API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -82,6 +84,8 @@ const settingsSchema = z.object({
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional()),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),
+  // Reviewers are mailed at most one digest of new applications and scope requests per this many minutes.
+  ADMIN_DIGEST_MINUTES: z.coerce.number().positive().max(1440).default(5),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
 });

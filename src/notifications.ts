@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Settings } from './config';
 import { ExpiryWatch } from './credential/expiry-watch';
+import { DigestNotifier } from './mail/digest-notifier';
 import { MailNotifier } from './mail/mail-notifier';
 import { smtpSender } from './mail/transport';
 import { Stores } from './stores/ports';
@@ -18,12 +19,17 @@ export async function startNotifications(settings: Settings, stores: Stores, log
   const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
   const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
   await mail?.start();
+  const digest = mailer
+    ? new DigestNotifier(events, documents, mailer.send, { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 }, log.child({ component: 'digest' }))
+    : null;
+  await digest?.start();
   const expiry = new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }));
   expiry.start();
   return async () => {
     await expiry.stop();
     await webhooks.stop();
     await mail?.stop();
+    await digest?.stop();
     mailer?.close();
   };
 }

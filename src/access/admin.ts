@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
-import type { EventOf, EventSchemas } from '../shared/domain/events';
+import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { normaliseUsername } from '../member/fields';
 
 /**
@@ -16,11 +16,16 @@ const adminProfileSchema = z.object({
   is_super: z.boolean(),
   role_id: z.int().min(1).nullable(),
   password_hash: z.string(),
+  /** Where the digest of new applications and scope requests goes; null: no mail. */
+  email: z.string().nullable(),
 });
 
 export type AdminProfile = z.infer<typeof adminProfileSchema>;
 
 export const adminEventSchemas = { AdminCreated: adminProfileSchema } satisfies EventSchemas;
+
+/** AdminCreated v1 had no email: those administrators are mailed nothing. */
+export const adminUpcasters: EventUpcasters = { AdminCreated: [(v1) => ({ ...v1, email: null })] };
 
 export type AdminEvent = EventOf<typeof adminEventSchemas>;
 export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile };

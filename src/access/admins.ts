@@ -1,7 +1,7 @@
 import { ZodType } from 'zod';
 import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable } from './admin';
 import { DomainError, fold } from '../shared/domain/decider';
-import { passwordSchema, usernameSchema } from '../member/fields';
+import { emailSchema, passwordSchema, usernameSchema } from '../member/fields';
 import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
 import { ADMIN_IDS } from '../shared/domain/sequences';
 import { EventStore } from '../stores/ports';
@@ -16,6 +16,8 @@ export interface NewAdmin {
   password: string;
   is_super: boolean;
   role_id: number | null;
+  /** Optional: where the reviewers' digest goes (docs/notifications.md). */
+  email?: string | null;
 }
 
 /** Who an administrator session holds; role and super flag as they were at login. */
@@ -32,6 +34,12 @@ function fieldRule(schema: ZodType, value: unknown, error: string): void {
   if (!result.success) throw new DomainError(error, result.error.issues[0]!.message);
 }
 
+function emailOf(value: string): string {
+  const result = emailSchema.safeParse(value);
+  if (!result.success) throw new DomainError('invalid_email', result.error.issues[0]!.message);
+  return result.data as string;
+}
+
 /** Creates an administrator: a free username, an existing role group unless super, a fresh id. */
 export async function createAdmin(
   store: EventStore,
@@ -41,6 +49,7 @@ export async function createAdmin(
 ): Promise<AdminIdentity & { position: string }> {
   fieldRule(usernameSchema, admin.username, 'invalid_username');
   fieldRule(passwordSchema, admin.password, 'invalid_password');
+  const email = admin.email ? emailOf(admin.email) : null;
   const stream = adminStream(admin.username);
   assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
   if (admin.role_id !== null) {
@@ -49,7 +58,7 @@ export async function createAdmin(
   }
   const password_hash = await hasher.hash(admin.password);
   const admin_id = await allocateId(store, ADMIN_IDS, ctx);
-  const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash };
+  const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash, email };
   const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile }, ctx);
   return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position! };
 }

@@ -33,6 +33,7 @@ export async function seedPlatform(
   store: EventStore,
   hasher: PasswordHasher,
   adminPassword: string | undefined,
+  adminEmail: string | undefined,
   ctx: CommandContext,
 ): Promise<{ generatedAdminPassword: string | null }> {
   const none = { generatedAdminPassword: null };
@@ -60,7 +61,7 @@ export async function seedPlatform(
   const password = adminPassword ?? randomBytes(18).toString('base64url');
   let created = false;
   await unlessExists(async () => {
-    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null }, ctx);
+    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, ctx);
     created = true;
   });
   await unlessExists(() => appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, 'no_stream'));

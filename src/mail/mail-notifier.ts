@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { DocumentStore, EventStore, START } from '../stores/ports';
+import { DocumentStore, EventStore } from '../stores/ports';
+import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
 import { memberMailFor, Mail } from './messages';
 
@@ -36,10 +37,7 @@ export class MailNotifier {
 
   /** The first start begins at the head of the log: turning mail on does not mail about every past decision. */
   async start(): Promise<void> {
-    if ((await this.documents.checkpoint(CHECKPOINT)) === START) {
-      const head = await this.events.headPosition();
-      if (head !== START) await this.documents.write([], { projection: CHECKPOINT, position: head });
-    }
+    await startAtHead(this.events, this.documents, CHECKPOINT);
     this.ticker.start();
   }
 

@@ -32,7 +32,7 @@ const nicknameSchema = z.preprocess(
     .optional(),
 );
 
-const emailSchema = z.preprocess(
+export const emailSchema = z.preprocess(
   absentWhenEmpty,
   z
     .email({ error: 'email must be an e-mail address such as dev@example.com' })

@@ -106,8 +106,8 @@ describe('member group decider', () => {
 
 describe('administrator decider', () => {
   const hash = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
-  const root: AdminProfile = { admin_id: 1, username: 'Admin', is_super: true, role_id: null, password_hash: hash };
-  const reviewer: AdminProfile = { admin_id: 2, username: 'reviewer', is_super: false, role_id: 3, password_hash: hash };
+  const root: AdminProfile = { admin_id: 1, username: 'Admin', is_super: true, role_id: null, password_hash: hash, email: null };
+  const reviewer: AdminProfile = { admin_id: 2, username: 'reviewer', is_super: false, role_id: 3, password_hash: hash, email: 'reviewer@example.com' };
 
   it.each([
     ['a super administrator without a role group', root],

@@ -11,6 +11,7 @@ interface CreateOptions {
   super?: true;
   role?: number;
   passwordStdin?: true;
+  email?: string;
 }
 
 /** `platform admin`: administrators, created without the API so that the first ones need no login. */
@@ -22,6 +23,7 @@ export function adminCommand(): Command {
     .requiredOption('--username <name>', 'login name: a letter, then 2 to 31 letters, digits, _ . or -')
     .addOption(new Option('--super', 'holds every permission, in no role group').conflicts('role'))
     .addOption(new Option('--role <id>', 'the role group whose permissions it holds').argParser(parseId))
+    .option('--email <address>', 'where the digest of new applications and scope requests goes, when it holds credential.review')
     .option('--password-stdin', 'read the password from the first line of stdin instead of generating one')
     .action(createAction);
   return admin;
@@ -42,6 +44,7 @@ async function createAction(options: CreateOptions): Promise<void> {
         password,
         is_super: options.super === true,
         role_id: options.role ?? null,
+        email: options.email ?? null,
       },
       ctx,
     );

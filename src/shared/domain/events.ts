@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RecordedEvent } from '../../stores/ports';
 import type { EventMetadata } from './metadata';
 import { addonEventSchemas } from '../../addon/decider';
-import { adminEventSchemas } from '../../access/admin';
+import { adminEventSchemas, adminUpcasters } from '../../access/admin';
 import { credentialEventSchemas, credentialUpcasters } from '../../credential/decider';
 import type { DomainEvent } from './decider';
 import { memberEventSchemas } from '../../member/decider';
@@ -53,7 +53,7 @@ const EVENT_SCHEMAS: EventSchemas = {
   PlatformSeeded: z.object({}),
 };
 
-const UPCASTERS: EventUpcasters = { ...credentialUpcasters };
+const UPCASTERS: EventUpcasters = { ...credentialUpcasters, ...adminUpcasters };
 
 export const eventMetadataSchema = z.object({
   actor: z.object({

@@ -76,13 +76,15 @@ describe('platform CLI on a store the API never started', () => {
     expect(carol.stdout).not.toContain('carol-secret');
     const carolId = Number(/id (\d+)/.exec(carol.stdout)?.[1]);
 
-    const [taken, noRole, erin] = await Promise.all([
+    const [taken, noRole, badEmail, erin] = await Promise.all([
       platform(dir, ['admin', 'create', '--username', 'carol', '--super']),
       platform(dir, ['admin', 'create', '--username', 'dave', '--role', '99']),
-      platform(dir, ['admin', 'create', '--username', 'erin', '--super']),
+      platform(dir, ['admin', 'create', '--username', 'frank', '--super', '--email', 'frank-at-example']),
+      platform(dir, ['admin', 'create', '--username', 'erin', '--super', '--email', 'erin@example.com']),
     ]);
     expectRefused(taken, /"carol" already exists/);
     expectRefused(noRole, /no role group 99/);
+    expectRefused(badEmail, /e-mail address/);
     expect(erin).toMatchObject({ code: 0, stderr: '' });
     expect(erin.stdout).toMatch(/not shown again/);
     const erinPassword = /Password: (\S+)/.exec(erin.stdout)?.[1] ?? '';
@@ -97,6 +99,9 @@ describe('platform CLI on a store the API never started', () => {
       const asErin = await adminLogin(service.client(), 'erin', erinPassword);
       expect(asErin.status).toBe(200);
       expect(asErin.body.data).toMatchObject({ username: 'erin', is_super: true, role_id: null });
+      // Where the reviewers' digest will reach erin; carol gave no address.
+      const admins = await service.platform.stores.documents.find<{ username: string; email: string | null }>('admins', {});
+      expect(admins.map((a) => [a.doc.username, a.doc.email])).toEqual(expect.arrayContaining([['erin', 'erin@example.com'], ['carol', null]]));
 
       expect((await adminLogin(service.client(), 'dave', 'whatever')).status).toBe(401);
     } finally {

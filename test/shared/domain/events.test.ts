@@ -41,6 +41,13 @@ describe('decoding stored events', () => {
     expect(decoded.data).toEqual({ member_id: 7, expires_at: null });
   });
 
+  it('reads an administrator created before administrators had an email as one without: mailed nothing', () => {
+    const v1 = { admin_id: 2, username: 'reviewer', is_super: true, role_id: null, password_hash: '$argon2id$x' };
+    const decoded = decodeEvent(recorded('AdminCreated', v1));
+    expect(decoded.data).toEqual({ ...v1, email: null });
+    expect(decoded.metadata.schema_version).toBe(2);
+  });
+
   it('refuses data that breaks its schema, naming the type, stream, position and every issue', () => {
     const err = invalid(recorded('CredentialClaimed', { member_id: '7', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa' }));
     expect(err).toMatchObject({ type: 'CredentialClaimed', stream: 'credential-7', position: '00000000000000000042' });

@@ -257,7 +257,7 @@ describe('SIGTERM', () => {
   it('makes the projector store every checkpoint at the log head and exit 0', async () => {
     const dir = scratch();
     await inStores(dir, (stores) =>
-      seedPlatform(stores.events, argon2Hasher(), ADMIN_PASSWORD, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() }),
+      seedPlatform(stores.events, argon2Hasher(), ADMIN_PASSWORD, undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() }),
     );
 
     const projector = run(['-e', "require('./src/project').project(process.env)"], dir);

@@ -258,7 +258,7 @@ it(`read models rebuilt from the log equal the live ones after ${COMMANDS} rando
   const rebuild = new ProjectionRunner(stores.events, rebuiltDocuments, PROJECTIONS, silent);
   try {
     await live.start();
-    await seedPlatform(stores.events, hasher, 'secret1', { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) });
+    await seedPlatform(stores.events, hasher, 'secret1', undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) });
     const next = scenario(stores);
     let accepted = 0;
     for (let i = 0; i < COMMANDS; i++) {

@@ -1,0 +1,40 @@
+import { DigestItem, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf, RoleGroups } from '../../src/mail/reviewer-digest';
+
+const MINUTE = 60_000;
+const item = (position: string, at: string): DigestItem => ({ position, at, kind: 'application', member_id: 1, username: 'alice', scope: null, reason: null });
+
+describe('who reviews', () => {
+  const groups: RoleGroups = new Map([
+    [1, { enabled: true, permissions: ['credential.review'] }],
+    [2, { enabled: true, permissions: ['audit.read'] }],
+    [3, { enabled: false, permissions: ['credential.review'] }],
+  ]);
+  const admin = (id: number, is_super: boolean, role_id: number | null, email: string | null) => ({ id, username: `a${id}`, is_super, role_id, email });
+
+  it('counts super administrators and members of an enabled group holding credential.review, with an address', () => {
+    const admins = [admin(1, true, null, 'root@example.com'), admin(2, false, 1, 'op@example.com'), admin(3, false, 2, 'audit@example.com'), admin(4, false, 3, 'off@example.com'), admin(5, false, 1, null), admin(6, false, 99, 'gone@example.com')];
+    expect(reviewersOf(admins, groups).map((a) => a.id)).toEqual([1, 2]);
+  });
+});
+
+describe('when a digest is due', () => {
+  const start = Date.parse('2026-01-01T10:00:00Z');
+  const state: DigestState = { ...EMPTY_DIGEST, items: [item('0005', '2026-01-01T10:00:00Z'), item('0007', '2026-01-01T10:03:00Z')] };
+
+  it('waits a whole window from the first item waiting, then lists every item waiting', () => {
+    expect(dueFor(state, 1, start + 5 * MINUTE - 1, 5 * MINUTE)).toEqual([]);
+    expect(dueFor(state, 1, start + 5 * MINUTE, 5 * MINUTE).map((i) => i.position)).toEqual(['0005', '0007']);
+  });
+
+  it('lists only what came after the last mail, and not within a window of it', () => {
+    const mailed = { ...state, sent: { '1': { at: '2026-01-01T10:04:00Z', up_to: '0005' } } };
+    expect(dueFor(mailed, 1, start + 8 * MINUTE, 5 * MINUTE)).toEqual([]);
+    expect(dueFor(mailed, 1, start + 9 * MINUTE, 5 * MINUTE).map((i) => i.position)).toEqual(['0007']);
+  });
+
+  it('keeps an item until every reviewer was mailed it', () => {
+    const mailed = { ...state, sent: { '1': { at: '2026-01-01T10:04:00Z', up_to: '0007' }, '2': { at: '2026-01-01T10:04:00Z', up_to: '0005' } } };
+    expect(pruned(mailed, [1, 2]).map((i) => i.position)).toEqual(['0007']);
+    expect(pruned(mailed, [1])).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ParsedMail } from 'mailparser';
+import { createAdmin } from '../../src/access/admins';
+import { argon2Hasher } from '../../src/member/passwords';
+import { smtpSink } from '../support/mail-sink';
+import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
+
+const API = '/api/v1';
+const WINDOW_MS = 6000;
+const settings = {
+  MAIL_FROM: 'platform@example.com',
+  PUBLIC_URL: 'https://portal.example.com',
+  ADMIN_EMAIL: 'root@example.com',
+  ADMIN_DIGEST_MINUTES: WINDOW_MS / 60_000,
+};
+
+let sink: Awaited<ReturnType<typeof smtpSink>>;
+let dir: string;
+let t: TestPlatform;
+/** When each mail reached the sink, by its place in sink.mails. */
+const arrivals: number[] = [];
+
+const to = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
+const mailsTo = (address: string) => sink.mails.map((m, i) => ({ mail: m, at: arrivals[i]! })).filter(({ mail }) => to(mail) === address);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForMails(address: string, count: number, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (mailsTo(address).length < count && Date.now() < deadline) await sleep(50);
+}
+
+beforeAll(async () => {
+  sink = await smtpSink();
+  const push = sink.mails.push.bind(sink.mails);
+  sink.mails.push = (...mails: ParsedMail[]) => {
+    arrivals.push(...mails.map(() => Date.now()));
+    return push(...mails);
+  };
+  dir = mkdtempSync(join(tmpdir(), 'digest-test-'));
+  t = await startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir);
+  const cli = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
+  // An auditor (no credential.review) with an address, and a reviewer without one: neither is mailed.
+  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' }, cli);
+  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'operator', password: 'secret1', is_super: false, role_id: 1 }, cli);
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((resolve) => sink.server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the reviewers digest', () => {
+  it('mails two applications and a scope request of one window in one mail, the next only after the window, across a restart, never twice', async () => {
+    const [alice, bob, carol] = [t.client(), t.client(), t.client()];
+    const [a, b, c] = [await registerMember(alice), await registerMember(bob), await registerMember(carol)];
+    const admin = t.client();
+    const adminToken = await logInAdmin(admin);
+
+    // Within one window: alice applies, is approved, claims her key and asks for a scope; bob applies.
+    await alice.post(`${API}/developer/credential`).set('X-CSRF-Token', a.token).send({}).expect(200);
+    await admin.post(`${API}/credentials/${a.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    await alice.post(`${API}/developer/claim`).set('X-CSRF-Token', a.token).send({}).expect(200);
+    await alice.post(`${API}/developer/scopes`).set('X-CSRF-Token', a.token).send({ scopes: ['addons.read'], reason: 'to list add-ons' }).expect(200);
+    await bob.post(`${API}/developer/credential`).set('X-CSRF-Token', b.token).send({}).expect(200);
+
+    await waitForMails('root@example.com', 1, WINDOW_MS + 5000);
+    await sleep(1500); // time for a duplicate, were one sent
+    const first = mailsTo('root@example.com');
+    expect(first).toHaveLength(1);
+    const digest = first[0]!.mail;
+    expect(digest.subject).toBe('To review: 2 application(s) and 1 scope request(s)');
+    expect(digest.from?.text).toBe('platform@example.com');
+    expect(digest.text).toContain(`member ${a.id}, ${a.username}`);
+    expect(digest.text).toContain(`member ${b.id}, ${b.username}`);
+    expect(digest.text).toContain(`member ${a.id}, ${a.username}: addons.read, because "to list add-ons"`);
+    expect(digest.text).toContain('https://portal.example.com/ui/admin/credentials');
+    expect(digest.text).toContain('https://portal.example.com/ui/admin/scopes');
+
+    // Carol applies right after the digest, and the service restarts: she is listed in the next
+    // digest, a window after the first, and what was mailed is not mailed again.
+    await carol.post(`${API}/developer/credential`).set('X-CSRF-Token', c.token).send({}).expect(200);
+    await sleep(500);
+    await t.close();
+    t = await startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir);
+    await waitForMails('root@example.com', 2, WINDOW_MS + 5000);
+    await sleep(WINDOW_MS + 1500); // time for a third, were anything sent again
+    const second = mailsTo('root@example.com');
+    expect(second).toHaveLength(2);
+    expect(second[1]!.at - second[0]!.at).toBeGreaterThanOrEqual(WINDOW_MS - 300);
+    expect(second[1]!.mail.subject).toBe('To review: 1 application(s)');
+    expect(second[1]!.mail.text).toContain(c.username);
+    expect(second[1]!.mail.text).not.toContain(a.username);
+    expect(mailsTo('auditor@example.com')).toHaveLength(0);
+  }, 60_000);
+});
