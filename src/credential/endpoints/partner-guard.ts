@@ -18,12 +18,12 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
   return entry.keys.some((k) => timingSafeEqual(Buffer.from(k.digest, 'hex'), offered) && isAcceptedAt(k, now));
 }
 
-/** Counts an accepted call against its API id's rate limit; throws the refusal when it is over. */
 /** Where each call with a known API id is counted (in memory: no store call per request). */
 export interface UsageCount {
   record(memberId: number, refused: boolean): void;
 }
 
+/** Counts an accepted call against its API id's rate limit; throws the refusal when it is over. */
 export type PartnerQuota = (ctx: AppContext, apiid: string) => Promise<void>;
 
 /**

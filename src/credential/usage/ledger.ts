@@ -5,7 +5,8 @@ import { Ticker } from '../../shared/ticker';
 import { DayCount, usageOf, Usage, utcDate } from './view';
 
 /** Counts kept this long in memory after their day, so a flush late after midnight still has them. */
-const KEEP_DAYS_MS = 2 * 86_400_000;
+const DAY_MS = 86_400_000;
+const KEEP_DAYS_MS = 2 * DAY_MS;
 export const USAGE_COLLECTION = { name: 'key_usage', indexes: ['member_id'] };
 
 /**
@@ -19,7 +20,10 @@ export const USAGE_COLLECTION = { name: 'key_usage', indexes: ['member_id'] };
  */
 export class UsageLedger {
   private readonly instance = randomUUID();
-  private readonly counts = new Map<string, DayCount>();
+  // The partner path formats no date: last use is kept as a number, and the day's name is
+  // worked out once a day; both become a DayCount only when written or read.
+  private readonly counts = new Map<string, Tally>();
+  private day = { start: 0, end: 0, date: '' };
   private readonly dirty = new Set<string>();
   private flushes = 0;
   // The counts stay dirty in memory after a failed write and go with the next flush.
@@ -40,14 +44,22 @@ export class UsageLedger {
 
   /** One call with the credential of this member; memory only. */
   record(memberId: number, refused: boolean, at = Date.now()): void {
-    const date = utcDate(at);
+    const date = this.dateOf(at);
     const id = `${memberId}:${date}:${this.instance}`;
-    const count = this.counts.get(id) ?? { member_id: memberId, date, calls: 0, refused: 0, last_used_at: '' };
+    let count = this.counts.get(id);
+    if (!count) this.counts.set(id, (count = { member_id: memberId, date, calls: 0, refused: 0, last_used_ms: 0 }));
     count.calls += 1;
     if (refused) count.refused += 1;
-    count.last_used_at = new Date(at).toISOString();
-    this.counts.set(id, count);
+    count.last_used_ms = at;
     this.dirty.add(id);
+  }
+
+  private dateOf(at: number): string {
+    if (at < this.day.start || at >= this.day.end) {
+      const start = at - (at % DAY_MS);
+      this.day = { start, end: start + DAY_MS, date: utcDate(at) };
+    }
+    return this.day.date;
   }
 
   private async write(): Promise<void> {
@@ -57,7 +69,7 @@ export class UsageLedger {
     // A position per flush, increasing within this instance: the store keeps the latest totals.
     const position = `${String(Date.now()).padStart(15, '0')}.${String(++this.flushes).padStart(9, '0')}`;
     try {
-      await this.documents.write(ids.map((id) => ({ collection: USAGE_COLLECTION.name, id, doc: { ...this.counts.get(id)! }, position })));
+      await this.documents.write(ids.map((id) => ({ collection: USAGE_COLLECTION.name, id, doc: { ...dayCount(this.counts.get(id)!) }, position })));
     } catch (err) {
       for (const id of ids) this.dirty.add(id);
       throw err;
@@ -71,7 +83,7 @@ export class UsageLedger {
     const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, { member_id: memberId });
     const mine = `:${this.instance}`;
     const others = stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc);
-    const own = [...this.counts.values()].filter((c) => c.member_id === memberId);
+    const own = [...this.counts.values()].filter((c) => c.member_id === memberId).map(dayCount);
     return usageOf([...others, ...own], now);
   }
 
@@ -79,7 +91,7 @@ export class UsageLedger {
   async lastUsed(): Promise<Map<number, string>> {
     const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, {});
     const mine = `:${this.instance}`;
-    const all = [...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc), ...this.counts.values()];
+    const all = [...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc), ...[...this.counts.values()].map(dayCount)];
     const last = new Map<number, string>();
     for (const c of all) if ((last.get(c.member_id) ?? '') < c.last_used_at) last.set(c.member_id, c.last_used_at);
     return last;
@@ -91,3 +103,14 @@ export class UsageLedger {
     await this.ticker.tick();
   }
 }
+
+/** A day's count as this process keeps it between flushes. */
+interface Tally {
+  member_id: number;
+  date: string;
+  calls: number;
+  refused: number;
+  last_used_ms: number;
+}
+
+const dayCount = ({ last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: new Date(last_used_ms).toISOString() });
