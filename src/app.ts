@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
@@ -17,7 +18,8 @@ import { boundPasswordWork } from './member/password-work';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireAdmin, requireMember } from './shared/http/guards';
-import { requireScope } from './credential/endpoints/partner-guard';
+import { partnerGate, requireScope } from './credential/endpoints/partner-guard';
+import { PartnerLane, partnerLane } from './shared/http/partner-lane';
 import { UsageLedger } from './credential/usage/ledger';
 import { startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
@@ -41,6 +43,9 @@ import { START, Stores } from './stores/ports';
 const UPGRADE_CHECK_MS = 2000;
 
 export interface Platform {
+  /** What the HTTP server runs: the partner lane, then koa, with its middleware as it is at this call. */
+  listener(): RequestListener;
+  lane: PartnerLane;
   app: Koa<AppState>;
   router: Router<AppState>;
   /** Every endpoint with the caller it admits, as mounted on the router. */
@@ -71,13 +76,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
   const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }), staleness);
   await installedAddons.start();
-  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
-  await usage.start();
   const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
   const openApiLimit = openApiPolicy(settings);
-  const partnerQuota = openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit);
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  await usage.start();
+  const gate = partnerGate(keyRing, openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit), usage);
   const loginLimit = async (realm: LoginRealm) =>
     limitLoginFailures({
       account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
@@ -117,12 +122,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
-      partner: (scope) => requireScope(keyRing, scope, partnerQuota, usage),
+      partner: (scope) => requireScope(gate, scope),
       login: (realm) => loginLimits[realm],
     },
   });
 
+  const lane = partnerLane(endpoints, gate, log);
   return {
+    listener: () => lane.in(app.callback()),
+    lane,
     app,
     router,
     endpoints,

@@ -27,7 +27,7 @@ export interface SliceDeps {
   admitRegistration(ctx: AppContext): Promise<void>;
   readModels: ReadModels;
   catalogue: AddonCatalogue;
-  installedAddons: Pick<Replica<AddonDocument>, 'lookup'>;
+  installedAddons: Pick<Replica<AddonDocument>, 'lookup' | 'revision'>;
   /** KEY_LIFETIME_DAYS, or null when keys never expire unless their approval says so. */
   keyLifetimeDays: number | null;
   /** Open-API calls per credential, counted in memory and flushed by the API process. */

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
  * A rejection or exception nobody handled leaves the process in a state nobody planned for (a
  * client library's late callback, a half-done write): log it and exit non-zero, so that the
  * supervisor (`restart: unless-stopped`) starts a clean process. Installed first thing by the
- * API and the projector. The default logger writes synchronously, so the line is out before exit.
+ * API and the projector. The default logger flushes on exit, so the line is out before the process ends.
  */
 export function exitOnUnhandled(log: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
   process.on('unhandledRejection', (reason: unknown) => {

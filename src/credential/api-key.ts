@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -60,5 +60,10 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** What the service keeps of a key: SHA-256 of the whole string, in hex. */
 export function apiKeyDigest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
+}
+
+/** The same digest as bytes, as the partner guard compares it. */
+export function apiKeyDigestBytes(key: string): Buffer {
+  return hash('sha256', key, 'buffer');
 }

@@ -1,6 +1,8 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { OutgoingHttpHeaders, RequestListener } from 'node:http';
 import type { Middleware } from 'koa';
+import type { PartnerLane } from '../../src/shared/http/partner-lane';
 import { API_PREFIX } from '../../src/shared/http/app';
 import { isConsolePath } from '../../src/shared/http/console';
 import { contractOf, openApiPath } from '../../src/shared/http/openapi';
@@ -83,6 +85,34 @@ export class ContractChecker {
       // A streamed body is judged by the test that reads it, with problems(); no bytes pass here.
       if (body !== null && typeof body === 'object' && 'pipe' in body) return;
       found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body));
+    };
+  }
+
+  /**
+   * The same judgement for the answers the partner lane gives ahead of koa, taken from what it
+   * writes: the status and header fields of writeHead, the bytes of end.
+   */
+  watchLane(lane: PartnerLane, found: string[], seen: Checked[]): (next: RequestListener) => RequestListener {
+    return (next) => (req, res) => {
+      const endpoint = lane.route(req);
+      if (endpoint) {
+        const path = openApiPath(endpoint.path);
+        let contentType = '';
+        const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => typeof res;
+        const end = res.end.bind(res) as (chunk?: unknown) => typeof res;
+        Object.assign(res, {
+          writeHead: (status: number, headers?: OutgoingHttpHeaders) => {
+            contentType = String(headers?.['Content-Type'] ?? '');
+            return writeHead(status, headers);
+          },
+          end: (chunk?: unknown) => {
+            seen.push({ operation: `GET ${path}`, status: res.statusCode });
+            found.push(...this.problems('GET', path, res.statusCode, contentType, JSON.parse(String(chunk))));
+            return end(chunk);
+          },
+        });
+      }
+      next(req, res);
     };
   }
 }

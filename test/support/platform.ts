@@ -75,8 +75,9 @@ export async function startPlatform(
   });
   const contractProblems: string[] = [];
   const answered: Checked[] = [];
-  platform.app.middleware.unshift(new ContractChecker(platform.endpoints).watch(contractProblems, answered));
-  const server = createHttpServer(platform.app.callback());
+  const checker = new ContractChecker(platform.endpoints);
+  platform.app.middleware.unshift(checker.watch(contractProblems, answered));
+  const server = createHttpServer(checker.watchLane(platform.lane, contractProblems, answered)(platform.listener()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

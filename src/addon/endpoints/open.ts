@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddonCatalogue } from '../manifest';
 import { AddonDocument } from '../projection';
 import { ReadModels } from '../../shared/projections/read-models';
-import { endpoint, Endpoint } from '../../shared/http/endpoints';
+import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
 import { accessReads } from '../../access/reads';
 
@@ -19,19 +19,20 @@ export interface OpenDeps {
    * The installed add-ons, from this process's memory: partners call on every page view, so the
    * list costs no store round trip. Only add-ons of the catalogue are looked up.
    */
-  installedAddons: { lookup(key: string): AddonDocument | null };
+  installedAddons: { lookup(key: string): AddonDocument | null; revision(): number };
 }
 
 /** The open API for partner servers (specification §4.1): API id and key in headers, one scope each. */
 export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDeps): Endpoint[] {
   return [
-    endpoint({
-      method: 'GET',
+    partnerEndpoint({
       path: '/open/addons',
-      caller: { kind: 'partner', scope: 'addons.read' },
+      scope: 'addons.read',
       summary: 'The installed and enabled add-ons',
       response: listOf(catalogueEntrySchema),
-      handler: () => {
+      // The list changes only when an add-on is installed, toggled or removed.
+      version: () => installedAddons.revision(),
+      answer: () => {
         const list = [...catalogue.keys()].flatMap((key) => {
           const addon = installedAddons.lookup(key);
           return addon?.enabled ? [{ key, name: addon.name, version: addon.version, description: addon.description, author: addon.author }] : [];
@@ -39,13 +40,12 @@ export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDe
         return { data: { list } };
       },
     }),
-    endpoint({
-      method: 'GET',
+    partnerEndpoint({
       path: '/open/member-groups',
-      caller: { kind: 'partner', scope: 'member-groups.read' },
+      scope: 'member-groups.read',
       summary: 'The member groups',
       response: listOf(memberGroupSchema),
-      handler: async () => {
+      answer: async () => {
         const list = (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({ id, name, description }));
         return { data: { list } };
       },

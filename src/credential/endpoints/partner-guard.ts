@@ -1,21 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Middleware } from 'koa';
-import { apiKeyDigest, isWellFormedApiKey } from '../api-key';
+import { apiKeyDigestBytes, isWellFormedApiKey } from '../api-key';
 import { ScopeName } from '../scopes';
 import { isAcceptedAt } from '../grace-period';
 import { hasExpiredAt } from '../expiry';
 import { ApiKeyDocument } from '../projections/api-keys';
-import { AppContext, AppState } from '../../shared/http/context';
-import { HttpError } from '../../shared/http/envelope';
+import { AppState } from '../../shared/http/context';
+import { HttpError, Refused } from '../../shared/http/envelope';
+import { PartnerQuota } from '../../shared/http/open-api-limit';
+import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 
 export interface KeyRing {
   /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
   lookup(apiid: string): ApiKeyDocument | null;
-}
-
-function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
-  const offered = Buffer.from(apiKeyDigest(key), 'hex');
-  return entry.keys.some((k) => timingSafeEqual(Buffer.from(k.digest, 'hex'), offered) && isAcceptedAt(k, now));
 }
 
 /** Where each call with a known API id is counted (in memory: no store call per request). */
@@ -23,8 +20,41 @@ export interface UsageCount {
   record(memberId: number, refused: boolean): void;
 }
 
-/** Counts an accepted call against its API id's rate limit; throws the refusal when it is over. */
-export type PartnerQuota = (ctx: AppContext, apiid: string) => Promise<void>;
+// Refusals are plain values, built once where they do not vary: a partner hammering with a wrong
+// key costs no stack trace per call.
+const MISSING: Refused = { status: 401, error: 'api_credentials_missing', message: 'send both the X-API-ID and the X-API-Key header' };
+const NOT_ACCEPTED: Refused = { status: 401, error: 'api_credentials_invalid', message: 'X-API-ID and X-API-Key are not accepted: check both' };
+const REVOKED: Refused = { status: 401, error: 'credential_revoked', message: 'this credential was revoked: apply again in the developer center' };
+
+const expired = (expiresAt: string): Refused => ({
+  status: 401,
+  error: 'credential_expired',
+  message: `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`,
+});
+
+const scopeNotApproved = (scope: ScopeName): Refused => ({
+  status: 403,
+  error: 'scope_not_approved',
+  message: `the scope ${scope} is not approved for this credential: request it in the developer center`,
+});
+
+const uncounted = () => {};
+
+type AcceptedKey = ApiKeyDocument['keys'][number];
+
+// The ring's documents are replaced, never changed, on each event: a key's bytes can be kept beside it.
+const digestBytes = new WeakMap<AcceptedKey, Buffer>();
+
+function bytesOf(key: AcceptedKey): Buffer {
+  let bytes = digestBytes.get(key);
+  if (!bytes) digestBytes.set(key, (bytes = Buffer.from(key.digest, 'hex')));
+  return bytes;
+}
+
+function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
+  const offered = apiKeyDigestBytes(key);
+  return entry.keys.some((k) => timingSafeEqual(bytesOf(k), offered) && isAcceptedAt(k, now));
+}
 
 /**
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
@@ -34,48 +64,38 @@ export type PartnerQuota = (ctx: AppContext, apiid: string) => Promise<void>;
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
  * before the scope, because a forbidden call is work done for that partner as much as any other.
+ * Every call naming a known API id is recorded for its owner, refused or not, once answered.
  */
-export function requireScope(ring: KeyRing, scope: ScopeName, quota: PartnerQuota, usage: UsageCount): Middleware<AppState> {
-  return async (ctx, next) => {
-    const apiid = ctx.get('X-API-ID');
-    const key = ctx.get('X-API-Key');
-    if (!apiid || !key) {
-      throw new HttpError(401, 'api_credentials_missing', 'send both the X-API-ID and the X-API-Key header');
-    }
-    const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
-    if (!entry) throw notAccepted();
-    // Counted against the credential its API id names, refused or not: its owner sees every call made with it.
-    let refused = true;
-    try {
-      await checkThenServe(entry, key, scope, ctx, quota, next);
-      refused = ctx.status >= 400;
-    } finally {
-      usage.record(entry.member_id, refused);
-    }
+export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCount): PartnerGate {
+  return {
+    async admit(apiid, key, scope): Promise<PartnerVerdict> {
+      if (!apiid || !key) return { refusal: MISSING, fields: [], settle: uncounted };
+      const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
+      if (!entry) return { refusal: NOT_ACCEPTED, fields: [], settle: uncounted };
+      const settle = (status: number) => usage.record(entry.member_id, status >= 400);
+      const now = Date.now();
+      if (!accepts(entry, key, now)) return { refusal: NOT_ACCEPTED, fields: [], settle };
+      if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
+      if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
+      const count = await quota(entry.apiid);
+      const refusal = count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope));
+      return { refusal, fields: count.fields, settle };
+    },
   };
 }
 
-const notAccepted = () => new HttpError(401, 'api_credentials_invalid', 'X-API-ID and X-API-Key are not accepted: check both');
-
-async function checkThenServe(
-  entry: ApiKeyDocument,
-  key: string,
-  scope: ScopeName,
-  ctx: AppContext,
-  quota: PartnerQuota,
-  next: () => Promise<unknown>,
-): Promise<void> {
-  const now = Date.now();
-  if (!accepts(entry, key, now)) throw notAccepted();
-  if (entry.revoked) {
-    throw new HttpError(401, 'credential_revoked', 'this credential was revoked: apply again in the developer center');
-  }
-  if (hasExpiredAt(entry.expires_at, now)) {
-    throw new HttpError(401, 'credential_expired', `this credential expired at ${entry.expires_at}: ask for an extension or apply again in the developer center`);
-  }
-  await quota(ctx, entry.apiid);
-  if (!entry.scopes.includes(scope)) {
-    throw new HttpError(403, 'scope_not_approved', `the scope ${scope} is not approved for this credential: request it in the developer center`);
-  }
-  await next();
+/** The gate as a koa guard, for the partner calls the lane leaves to the router (HEAD, a query string). */
+export function requireScope(gate: PartnerGate, scope: ScopeName): Middleware<AppState> {
+  return async (ctx, next) => {
+    // ring.lookup may throw (the ring cannot vouch): nothing is counted then, as before the lane.
+    const verdict = await gate.admit(ctx.get('X-API-ID'), ctx.get('X-API-Key'), scope);
+    for (const [name, value] of verdict.fields) ctx.set(name, value);
+    // A handler that throws leaves the status at koa's 404 here: counted as refused, which it is.
+    try {
+      if (verdict.refusal) throw HttpError.from(verdict.refusal);
+      await next();
+    } finally {
+      verdict.settle(ctx.status);
+    }
+  };
 }

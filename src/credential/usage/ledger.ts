@@ -23,6 +23,8 @@ export class UsageLedger {
   // The partner path formats no date: last use is kept as a number, and the day's name is
   // worked out once a day; both become a DayCount only when written or read.
   private readonly counts = new Map<string, Tally>();
+  /** The current day's counts by member, so that a call builds no document id. */
+  private readonly today = new Map<number, Tally>();
   private day = { start: 0, end: 0, date: '' };
   private readonly dirty = new Set<string>();
   private flushes = 0;
@@ -44,22 +46,24 @@ export class UsageLedger {
 
   /** One call with the credential of this member; memory only. */
   record(memberId: number, refused: boolean, at = Date.now()): void {
-    const date = this.dateOf(at);
-    const id = `${memberId}:${date}:${this.instance}`;
-    let count = this.counts.get(id);
-    if (!count) this.counts.set(id, (count = { member_id: memberId, date, calls: 0, refused: 0, last_used_ms: 0 }));
+    if (at < this.day.start || at >= this.day.end) this.startDay(at);
+    let count = this.today.get(memberId);
+    if (!count) {
+      const id = `${memberId}:${this.day.date}:${this.instance}`;
+      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, last_used_ms: 0 };
+      this.counts.set(id, count);
+      this.today.set(memberId, count);
+    }
     count.calls += 1;
     if (refused) count.refused += 1;
     count.last_used_ms = at;
-    this.dirty.add(id);
+    this.dirty.add(count.id);
   }
 
-  private dateOf(at: number): string {
-    if (at < this.day.start || at >= this.day.end) {
-      const start = at - (at % DAY_MS);
-      this.day = { start, end: start + DAY_MS, date: utcDate(at) };
-    }
-    return this.day.date;
+  private startDay(at: number): void {
+    const start = at - (at % DAY_MS);
+    this.day = { start, end: start + DAY_MS, date: utcDate(at) };
+    this.today.clear();
   }
 
   private async write(): Promise<void> {
@@ -106,6 +110,7 @@ export class UsageLedger {
 
 /** A day's count as this process keeps it between flushes. */
 interface Tally {
+  id: string;
   member_id: number;
   date: string;
   calls: number;
@@ -113,4 +118,4 @@ interface Tally {
   last_used_ms: number;
 }
 
-const dayCount = ({ last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: new Date(last_used_ms).toISOString() });
+const dayCount = ({ id: _id, last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: new Date(last_used_ms).toISOString() });

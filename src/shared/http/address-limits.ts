@@ -1,6 +1,7 @@
 import { Settings } from '../../config';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
 import type { Refusal } from './endpoints';
+import { HttpError } from './envelope';
 import { tooManyRequests } from './too-many-requests';
 
 /** Registrations per client address: each one stores a member and costs a password hash. */
@@ -24,6 +25,6 @@ export const tooManySessions: Refusal = {
 export function perAddress(limiter: RateLimiter, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
   return async (ctx) => {
     const allowance = await limiter.consume(ctx.ip);
-    if (!allowance.allowed) throw tooManyRequests(error, why, allowance.resetMs);
+    if (!allowance.allowed) throw HttpError.from(tooManyRequests(error, why, allowance.resetMs));
   };
 }

@@ -14,10 +14,11 @@ import { sessions } from './session';
 
 export const API_PREFIX = '/api/v1';
 
-// Answers carry sessions and credentials: no cache may keep them, no browser may sniff them.
+/** Answers carry sessions and credentials: no cache may keep them, no browser may sniff them. */
+export const NO_STORE = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
 const noStore: Middleware<AppState> = async (ctx, next) => {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set(NO_STORE);
   await next();
 };
 

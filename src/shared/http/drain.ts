@@ -28,15 +28,18 @@ export function drainable(server: Server): Drainable {
   let draining = false;
   const closeIdle = () => setImmediate(() => server.closeIdleConnections());
 
+  // One function for every response, not a closure each: this runs on every request.
+  function answered(this: ServerResponse) {
+    answering.delete(this);
+    // An answer that went out before draining began left its connection keep-alive.
+    if (draining) closeIdle();
+  }
+
   // First, before the application's listener can answer.
   server.prependListener('request', (_req, res: ServerResponse) => {
     if (draining) res.setHeader('Connection', 'close');
     answering.add(res);
-    res.once('close', () => {
-      answering.delete(res);
-      // An answer that went out before draining began left its connection keep-alive.
-      if (draining) closeIdle();
-    });
+    res.on('close', answered);
   });
 
   return {

@@ -32,6 +32,16 @@ export interface Answer<Data> {
   message?: string;
 }
 
+/** A partner endpoint's answer, built from what the service holds, without the request. */
+export interface LaneAnswer<Data = unknown> {
+  answer(): Answer<Data> | Promise<Answer<Data>>;
+  /**
+   * Changes whenever the answer would, and throws when no answer can be given now: the partner
+   * lane (partner-lane.ts) serialises the answer once per version. Without it, once per call.
+   */
+  version?(): unknown;
+}
+
 export interface Input<Params, Query, Body> {
   params: Params;
   query: Query;
@@ -69,6 +79,8 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    */
   callerBeforeCsrf?: boolean;
   handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
+  /** Set by `partnerEndpoint`: the partner lane answers with it ahead of koa. */
+  lane?: LaneAnswer<z.input<R>>;
 }
 
 export type Endpoint = EndpointSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>;
@@ -78,6 +90,18 @@ export function endpoint<P extends AnyObject = z.ZodObject<Record<string, never>
   spec: EndpointSpec<P, Q, B, R>,
 ): Endpoint {
   return spec as unknown as Endpoint;
+}
+
+type PartnerSpec<R extends z.ZodType> = Pick<EndpointSpec<AnyObject, AnyObject, z.ZodUndefined, R>, 'path' | 'summary' | 'description' | 'response'> &
+  LaneAnswer<z.input<R>> & { scope: ScopeName };
+
+/**
+ * Declares a GET of the open API whose answer needs nothing of the request: the partner lane
+ * answers it ahead of koa, and the router answers what the lane leaves (HEAD, a query string).
+ */
+export function partnerEndpoint<R extends z.ZodType>({ scope, answer, version, ...spec }: PartnerSpec<R>): Endpoint {
+  const lane: LaneAnswer<z.input<R>> = { answer, version };
+  return endpoint({ ...spec, method: 'GET', caller: { kind: 'partner', scope }, handler: () => answer(), lane });
 }
 
 export interface Guards {

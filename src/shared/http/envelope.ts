@@ -18,7 +18,22 @@ export interface Issue {
 }
 
 /** A refusal the client can act on: status, stable reason, and a message that says what to fix. */
-export class HttpError extends Error {
+export interface Refused {
+  readonly status: number;
+  readonly error: string;
+  readonly message: string;
+  readonly issues?: Issue[];
+  readonly headers?: Record<string, string>;
+}
+
+/** The envelope of a refusal; issues only when there are some. */
+export function refusalEnvelope(refusal: Refused): Envelope<{ error: string; issues?: Issue[] }> {
+  const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
+  return { code: refusal.status, message: refusal.message, data };
+}
+
+/** A refusal thrown through the middleware chain. The partner lane answers plain `Refused` values instead: no stack to capture. */
+export class HttpError extends Error implements Refused {
   constructor(
     readonly status: number,
     readonly error: string,
@@ -28,5 +43,9 @@ export class HttpError extends Error {
   ) {
     super(message);
     this.name = 'HttpError';
+  }
+
+  static from(refusal: Refused): HttpError {
+    return new HttpError(refusal.status, refusal.error, refusal.message, refusal.issues, refusal.headers);
   }
 }

@@ -6,7 +6,7 @@ import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
 import { StoreUnavailable, StreamDeleted } from '../../stores/ports';
 import { AppState } from './context';
-import { Envelope, HttpError } from './envelope';
+import { HttpError, refusalEnvelope } from './envelope';
 
 /** Turns anything thrown below into the envelope; a 500 says nothing about internals. */
 export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
@@ -24,12 +24,12 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
     }
     ctx.status = refusal.status;
     for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
-    const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
-    ctx.body = { code: refusal.status, message: refusal.message, data } satisfies Envelope;
+    ctx.body = refusalEnvelope(refusal);
   }
 };
 
-function toHttpError(err: unknown): HttpError {
+/** What the client is told of anything thrown while answering it. */
+export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(422, err.error, err.message);
   if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);

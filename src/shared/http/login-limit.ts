@@ -6,6 +6,7 @@ import { loginSchema, normaliseUsername } from '../../member/fields';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
 import { AppState } from './context';
 import { LoginRealm } from './endpoints';
+import { HttpError } from './envelope';
 import { tooManyRequests } from './too-many-requests';
 
 /** Member and administrator logins are separate key spaces: a member's failures never block an administrator. */
@@ -56,12 +57,12 @@ export function limitLoginFailures(limiters: LoginLimiters): Middleware<AppState
     const account = `${address}/${usernameDigest(login.data.username)}`;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {
-      throw tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs);
+      throw HttpError.from(tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs));
     }
     const forAccount = await limiters.account.consume(account);
     if (!forAccount.allowed) {
       await limiters.address.refund(address);
-      throw tooManyRequests('too_many_login_failures', 'too many failed logins for this username from this address', forAccount.resetMs);
+      throw HttpError.from(tooManyRequests('too_many_login_failures', 'too many failed logins for this username from this address', forAccount.resetMs));
     }
     try {
       await next();

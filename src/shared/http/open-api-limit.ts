@@ -1,6 +1,6 @@
 import { Settings } from '../../config';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
-import { PartnerQuota } from '../../credential/endpoints/partner-guard';
+import { Refused } from './envelope';
 import { tooManyRequests, wholeSeconds } from './too-many-requests';
 
 /** Per API id, in memory in embedded mode: the open API is the hot path (docs/rate-limits.md). */
@@ -14,6 +14,19 @@ export function openApiPolicy(settings: Settings): LimitPolicy {
   };
 }
 
+/** Header fields as [name, value] pairs, in the order they are sent. */
+export type HeaderFields = [string, string][];
+
+/** Where an API id stands against its rate limit, told on every answer it is counted for. */
+export interface QuotaCount {
+  fields: HeaderFields;
+  /** The 429 when the API id is over its limit. */
+  refusal: Refused | null;
+}
+
+/** Counts an accepted partner call against its API id. */
+export type PartnerQuota = (apiid: string) => Promise<QuotaCount>;
+
 /**
  * Counts each accepted partner call against its API id (never the key, which is a secret) and
  * tells the partner where it stands on every such answer, in the header fields of
@@ -23,12 +36,16 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
   const limit = String(policy.points);
   const quotaPolicy = `${policy.points};w=${policy.windowSeconds}`;
   const why = `this API id made more than ${policy.points} calls in ${policy.windowSeconds} s`;
-  return async (ctx, apiid) => {
+  return async (apiid) => {
     const allowance = await limiter.consume(apiid);
-    ctx.set('RateLimit-Policy', quotaPolicy);
-    ctx.set('RateLimit-Limit', limit);
-    ctx.set('RateLimit-Remaining', String(allowance.remaining));
-    ctx.set('RateLimit-Reset', String(wholeSeconds(allowance.resetMs)));
-    if (!allowance.allowed) throw tooManyRequests('rate_limited', why, allowance.resetMs);
+    return {
+      fields: [
+        ['RateLimit-Policy', quotaPolicy],
+        ['RateLimit-Limit', limit],
+        ['RateLimit-Remaining', String(allowance.remaining)],
+        ['RateLimit-Reset', String(wholeSeconds(allowance.resetMs))],
+      ],
+      refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
+    };
   };
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { requestLineLogger } from '../../log';
 import { AppState } from './context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The caller's X-Request-Id when it is safe to log beside ours. */
+export function clientRequestId(offered: unknown): string | undefined {
+  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : undefined;
+}
 
 /**
  * Gives every request an id of the service's own, so that no client can make unrelated requests
@@ -11,19 +17,21 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * query or body. A caller's X-Request-Id (when safe to log) is logged beside it, to correlate.
  */
 export function requestLog(log: Logger): Middleware<AppState> {
+  const lines = requestLineLogger(log);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const offered = ctx.get('X-Request-Id');
-    const client_request_id = SAFE_REQUEST_ID.test(offered) ? offered : undefined;
+    const client_request_id = clientRequestId(ctx.get('X-Request-Id'));
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ request_id: requestId, client_request_id });
+    // Made when something logs for this request: most requests log nothing but the line below.
+    let requestLog: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (requestLog ??= log.child({ request_id: requestId, client_request_id })), enumerable: true });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
       const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info(
+      lines.info(
         { request_id: requestId, client_request_id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms },
         'request',
       );

@@ -1,4 +1,4 @@
-import { HttpError } from './envelope';
+import { Refused } from './envelope';
 
 /** Whole seconds, rounded up and never 0: Retry-After 0 invites a retry that is refused again. */
 export function wholeSeconds(ms: number): number {
@@ -6,7 +6,7 @@ export function wholeSeconds(ms: number): number {
 }
 
 /** A 429 that says when to try again, in the message and in Retry-After. */
-export function tooManyRequests(error: string, why: string, retryInMs: number): HttpError {
+export function tooManyRequests(error: string, why: string, retryInMs: number): Refused {
   const wait = wholeSeconds(retryInMs);
-  return new HttpError(429, error, `${why}: retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+  return { status: 429, error, message: `${why}: retry in ${wait} s`, headers: { 'Retry-After': String(wait) } };
 }

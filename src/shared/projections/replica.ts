@@ -28,6 +28,8 @@ export class Replica<Doc extends object> {
   private docs = new Map<string, StoredDocument<Doc>>();
   private byKey = new Map<string, string>();
   private reached: Position = START;
+  /** Counts the changes applied to `docs`. */
+  private changes = 0;
   private waiters = new PositionWaiters();
   private abort = new AbortController();
   private loop: Promise<void> = Promise.resolve();
@@ -65,6 +67,15 @@ export class Replica<Doc extends object> {
     if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
     const id = this.byKey.get(value);
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
+  }
+
+  /**
+   * Changes with every document the replica applies, and is refused like a lookup when the
+   * replica cannot vouch: what is built from the replica can be kept while this stays the same.
+   */
+  revision(): number {
+    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
+    return this.changes;
   }
 
   waitFor(position: Position | null | undefined, timeoutMs: number, projection?: string): Promise<void> {
@@ -123,11 +134,13 @@ export class Replica<Doc extends object> {
   }
 
   private put(stored: StoredDocument<Doc>): void {
+    this.changes += 1;
     this.docs.set(stored.id, stored);
     this.byKey.set(String(stored.doc[this.keyField]), stored.id);
   }
 
   private remove(stored: StoredDocument<Doc>): void {
+    this.changes += 1;
     this.docs.delete(stored.id);
     this.byKey.delete(String(stored.doc[this.keyField]));
   }

@@ -32,7 +32,7 @@ let server: Server;
 const calls: string[] = [];
 beforeAll(async () => {
   t = await startPlatform({}, undefined, (stores) => counting(stores, calls));
-  const callback = t.platform.app.callback();
+  const callback = t.platform.listener();
   server = createServer((req, res) => answering.run(true, () => callback(req, res)));
 });
 afterAll(() => t.close());

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { requestLineLogger } from '../../log';
+import { ScopeName } from '../../credential/scopes';
+import { API_PREFIX, NO_STORE } from './app';
+import { Endpoint, LaneAnswer } from './endpoints';
+import { Refused, refusalEnvelope } from './envelope';
+import { toHttpError } from './errors';
+import { HeaderFields } from './open-api-limit';
+import { clientRequestId } from './request-log';
+
+/** What the gate decided of one partner call. */
+export interface PartnerVerdict {
+  /** Why the call is refused; null when it may be answered. */
+  refusal: Refused | null;
+  /** Header fields every answer to it carries (where the API id stands against its rate limit). */
+  fields: HeaderFields;
+  /** Told the answer's status once it is known, so the credential's owner sees the call. */
+  settle(status: number): void;
+}
+
+/** The key check, rate limit and scope check of partner calls, shared by the lane and the router. */
+export interface PartnerGate {
+  /** Throws when the credentials cannot be checked right now (the key ring cannot vouch). */
+  admit(apiid: string | undefined, key: string | undefined, scope: ScopeName): Promise<PartnerVerdict>;
+}
+
+export interface PartnerLane {
+  /** The endpoint the lane answers this request for; undefined for a request it leaves to koa. */
+  route(req: IncomingMessage): Endpoint | undefined;
+  /** The server's request listener: the lane's requests answered here, every other one by `next`. */
+  in(next: RequestListener): RequestListener;
+}
+
+interface Route {
+  endpoint: Endpoint;
+  scope: ScopeName;
+  lane: LaneAnswer;
+  /** The envelope serialised for the answer's version of the moment. */
+  cached: { version: unknown; body: Buffer } | null;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const uncounted = (_status: number) => {};
+
+/**
+ * Partner servers call the open API on every page view. The lane answers those calls ahead of
+ * koa, without the session, body parser and router a partner call never needs: the same gate
+ * (key check, rate limit, scope), the same envelope, header fields and log line as koa would give,
+ * for the endpoints of the one endpoint table that declare a `lane` answer. An answer is serialised
+ * once per version of what it is built from; refusals are plain values, serialised once when they
+ * do not vary. A request with anything the router would judge (another method, HEAD, a query
+ * string, a path spelled otherwise) goes on to koa, which serves the same endpoints behind the same gate.
+ */
+export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logger): PartnerLane {
+  const routes = new Map<string, Route>();
+  for (const endpoint of endpoints) {
+    const { caller, lane } = endpoint;
+    if (caller.kind === 'partner' && endpoint.method === 'GET' && lane) {
+      routes.set(`${API_PREFIX}${endpoint.path}`, { endpoint, scope: caller.scope, lane, cached: null });
+    }
+  }
+  const lines = requestLineLogger(log);
+  const lookup = (req: IncomingMessage) => (req.method === 'GET' ? routes.get(req.url ?? '') : undefined);
+
+  async function serve(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const client_request_id = clientRequestId(req.headers['x-request-id']);
+    let status: number;
+    let fields: HeaderFields = [];
+    let settle = uncounted;
+    try {
+      const verdict = await gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
+      ({ fields, settle } = verdict);
+      status = verdict.refusal ? refuse(res, requestId, fields, verdict.refusal) : answer(res, requestId, fields, await bodyOf(route));
+    } catch (err) {
+      const refusal = toHttpError(err);
+      const requestLog = log.child({ request_id: requestId, client_request_id });
+      if (refusal.error === 'internal_error') requestLog.error({ err }, 'request failed');
+      else if (refusal.error === 'store_unavailable') requestLog.warn({ err }, 'request refused: a store is unreachable');
+      status = refuse(res, requestId, fields, refusal);
+    }
+    // A body that could not be built counts as refused, as the router counts it.
+    settle(status);
+    lines.info({ request_id: requestId, client_request_id, method: 'GET', path: req.url, status, duration_ms: performance.now() - started }, 'request');
+  }
+
+  return {
+    route: (req) => lookup(req)?.endpoint,
+    in: (next) => (req, res) => {
+      const route = lookup(req);
+      if (route) void serve(route, req, res);
+      else void next(req, res);
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function bodyOf(route: Route): Promise<Buffer> {
+  // Asked on every call: it throws when the answer cannot be given now, cached or not.
+  const version = route.lane.version?.();
+  if (version !== undefined && route.cached?.version === version) return route.cached.body;
+  const { data, message = 'ok' } = await route.lane.answer();
+  const body = Buffer.from(JSON.stringify({ code: 0, message, data }));
+  // Keyed by the version read before the answer was built: at worst a newer answer is rebuilt once.
+  if (version !== undefined) route.cached = { version, body };
+  return body;
+}
+
+function answer(res: ServerResponse, requestId: string, fields: HeaderFields, body: Buffer): number {
+  write(res, 200, requestId, fields, undefined, body);
+  return 200;
+}
+
+const refusalBodies = new WeakMap<Refused, Buffer>();
+
+function refuse(res: ServerResponse, requestId: string, fields: HeaderFields, refusal: Refused): number {
+  let body = refusalBodies.get(refusal);
+  if (!body) refusalBodies.set(refusal, (body = Buffer.from(JSON.stringify(refusalEnvelope(refusal)))));
+  write(res, refusal.status, requestId, fields, refusal.headers, body);
+  return refusal.status;
+}
+
+function write(res: ServerResponse, status: number, requestId: string, fields: HeaderFields, more: Record<string, string> | undefined, body: Buffer): void {
+  const headers: Record<string, string | number> = { 'X-Request-Id': requestId, ...NO_STORE };
+  for (const [name, value] of fields) headers[name] = value;
+  if (more) Object.assign(headers, more);
+  headers['Content-Type'] = JSON_TYPE;
+  headers['Content-Length'] = body.length;
+  res.writeHead(status, headers);
+  res.end(body);
+}
