@@ -75,7 +75,11 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     try {
       const verdict = await gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
       ({ fields, settle } = verdict);
-      status = verdict.refusal ? refuse(res, requestId, fields, verdict.refusal) : answer(res, requestId, fields, await bodyOf(route));
+      if (verdict.refusal) status = refuse(res, requestId, fields, verdict.refusal);
+      else {
+        const body = bodyOf(route);
+        status = answer(res, requestId, fields, Buffer.isBuffer(body) ? body : await body);
+      }
     } catch (err) {
       const refusal = toHttpError(err);
       const requestLog = log.child({ request_id: requestId, client_request_id });
@@ -92,7 +96,8 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     route: (req) => lookup(req)?.endpoint,
     in: (next) => (req, res) => {
       const route = lookup(req);
-      if (route) void serve(route, req, res);
+      // Only what the envelope could not answer gets here, as koa's 'error' event: a failure once the answer had started.
+      if (route) serve(route, req, res).catch((err: unknown) => log.error({ err }, 'response failed after it started'));
       else void next(req, res);
     },
   };
@@ -103,10 +108,15 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-async function bodyOf(route: Route): Promise<Buffer> {
+/** The serialised answer: the cached one while its version holds, without a promise of its own. */
+function bodyOf(route: Route): Buffer | Promise<Buffer> {
   // Asked on every call: it throws when the answer cannot be given now, cached or not.
   const version = route.lane.version?.();
   if (version !== undefined && route.cached?.version === version) return route.cached.body;
+  return serialised(route, version);
+}
+
+async function serialised(route: Route, version: unknown): Promise<Buffer> {
   const { data, message = 'ok' } = await route.lane.answer();
   const body = Buffer.from(JSON.stringify({ code: 0, message, data }));
   // Keyed by the version read before the answer was built: at worst a newer answer is rebuilt once.
@@ -129,9 +139,9 @@ function refuse(res: ServerResponse, requestId: string, fields: HeaderFields, re
 }
 
 function write(res: ServerResponse, status: number, requestId: string, fields: HeaderFields, more: Record<string, string> | undefined, body: Buffer): void {
-  const headers: Record<string, string | number> = { 'X-Request-Id': requestId, ...NO_STORE };
+  const headers: Record<string, string | number> = { 'X-Request-Id': requestId, 'Cache-Control': NO_STORE['Cache-Control'], 'X-Content-Type-Options': NO_STORE['X-Content-Type-Options'] };
   for (const [name, value] of fields) headers[name] = value;
-  if (more) Object.assign(headers, more);
+  if (more) for (const name in more) headers[name] = more[name]!;
   headers['Content-Type'] = JSON_TYPE;
   headers['Content-Length'] = body.length;
   res.writeHead(status, headers);
