@@ -243,8 +243,11 @@ export interface Allowance {
 }
 
 export interface RateLimiter {
-  /** Counts one attempt of the key, atomically among everyone sharing the counts. */
-  consume(key: string): Promise<Allowance>;
+  /**
+   * Counts one attempt of the key, atomically among everyone sharing the counts. A limiter that
+   * counts in this process's memory (a hot policy, embedded) answers at once, without a promise.
+   */
+  consume(key: string): Allowance | Promise<Allowance>;
   /** Forgets the key's attempts and lifts its block. */
   reset(key: string): Promise<void>;
   /** Gives back one attempt counted in the window, for an attempt that turned out not to count. */

@@ -1,5 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { LimitPolicy, RateLimiter } from './ports';
+import type { Allowance, LimitPolicy, RateLimiter } from './ports';
 
 /**
  * rate-limiter-flexible's options for a policy. The policy's name is the key prefix, so limiters
@@ -9,12 +9,17 @@ export function libraryOptions(policy: LimitPolicy) {
   return { keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds, blockDuration: policy.blockSeconds };
 }
 
+/** The library's limiters answer through promises, in memory too. */
+export interface LibraryRateLimiter extends RateLimiter {
+  consume(key: string): Promise<Allowance>;
+}
+
 /**
  * The port over one of the library's limiters, whichever store it counts in. The library rejects
  * a refused attempt with its result object and a failed store with an Error: only the first is an
  * answer, the second stays an error.
  */
-export function rateLimiterOver(counter: RateLimiterAbstract): RateLimiter {
+export function rateLimiterOver(counter: RateLimiterAbstract): LibraryRateLimiter {
   return {
     async consume(key) {
       try {

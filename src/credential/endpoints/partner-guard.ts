@@ -9,6 +9,7 @@ import { AppState } from '../../shared/http/context';
 import { HttpError, Refused } from '../../shared/http/envelope';
 import { PartnerQuota } from '../../shared/http/open-api-limit';
 import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
+import { andThen } from '../../shared/eventually';
 
 export interface KeyRing {
   /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
@@ -68,7 +69,7 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
  */
 export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCount): PartnerGate {
   return {
-    async admit(apiid, key, scope): Promise<PartnerVerdict> {
+    admit(apiid, key, scope) {
       if (!apiid || !key) return { refusal: MISSING, fields: [], settle: uncounted };
       const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
       if (!entry) return { refusal: NOT_ACCEPTED, fields: [], settle: uncounted };
@@ -77,9 +78,11 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
       if (!accepts(entry, key, now)) return { refusal: NOT_ACCEPTED, fields: [], settle };
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
-      const count = await quota(entry.apiid);
-      const refusal = count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope));
-      return { refusal, fields: count.fields, settle };
+      return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
+        refusal: count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope)),
+        fields: count.fields,
+        settle,
+      }));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Settings } from '../../config';
-import { LimitPolicy, RateLimiter } from '../../stores/ports';
+import { Allowance, LimitPolicy, RateLimiter } from '../../stores/ports';
+import { andThen, Eventually } from '../eventually';
 import { Refused } from './envelope';
 import { tooManyRequests, wholeSeconds } from './too-many-requests';
 
@@ -24,8 +25,8 @@ export interface QuotaCount {
   refusal: Refused | null;
 }
 
-/** Counts an accepted partner call against its API id. */
-export type PartnerQuota = (apiid: string) => Promise<QuotaCount>;
+/** Counts an accepted partner call against its API id; at once when the counts are in memory. */
+export type PartnerQuota = (apiid: string) => Eventually<QuotaCount>;
 
 /**
  * Counts each accepted partner call against its API id (never the key, which is a secret) and
@@ -36,16 +37,14 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
   const limit = String(policy.points);
   const quotaPolicy = `${policy.points};w=${policy.windowSeconds}`;
   const why = `this API id made more than ${policy.points} calls in ${policy.windowSeconds} s`;
-  return async (apiid) => {
-    const allowance = await limiter.consume(apiid);
-    return {
-      fields: [
-        ['RateLimit-Policy', quotaPolicy],
-        ['RateLimit-Limit', limit],
-        ['RateLimit-Remaining', String(allowance.remaining)],
-        ['RateLimit-Reset', String(wholeSeconds(allowance.resetMs))],
-      ],
-      refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
-    };
-  };
+  const countOf = (allowance: Allowance): QuotaCount => ({
+    fields: [
+      ['RateLimit-Policy', quotaPolicy],
+      ['RateLimit-Limit', limit],
+      ['RateLimit-Remaining', String(allowance.remaining)],
+      ['RateLimit-Reset', String(wholeSeconds(allowance.resetMs))],
+    ],
+    refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
+  });
+  return (apiid) => andThen(limiter.consume(apiid), countOf);
 }

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { requestLineLogger } from '../../log';
 import { ScopeName } from '../../credential/scopes';
+import { Eventually } from '../eventually';
 import { API_PREFIX, NO_STORE } from './app';
 import { Endpoint, LaneAnswer } from './endpoints';
 import { Refused, refusalEnvelope } from './envelope';
@@ -23,8 +24,11 @@ export interface PartnerVerdict {
 
 /** The key check, rate limit and scope check of partner calls, shared by the lane and the router. */
 export interface PartnerGate {
-  /** Throws when the credentials cannot be checked right now (the key ring cannot vouch). */
-  admit(apiid: string | undefined, key: string | undefined, scope: ScopeName): Promise<PartnerVerdict>;
+  /**
+   * At once when the rate-limit counts are in memory (embedded), else once they are counted.
+   * Throws when the credentials cannot be checked right now (the key ring cannot vouch).
+   */
+  admit(apiid: string | undefined, key: string | undefined, scope: ScopeName): Eventually<PartnerVerdict>;
 }
 
 export interface PartnerLane {
@@ -73,7 +77,9 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     let fields: HeaderFields = [];
     let settle = uncounted;
     try {
-      const verdict = await gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
+      const admitted = gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
+      // Awaited only when it is a promise: an await costs a turn of the microtask queue.
+      const verdict = admitted instanceof Promise ? await admitted : admitted;
       ({ fields, settle } = verdict);
       if (verdict.refusal) status = refuse(res, requestId, fields, verdict.refusal);
       else {

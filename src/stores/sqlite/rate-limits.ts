@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { RateLimiterMemory, RateLimiterSQLite } from 'rate-limiter-flexible';
+import { RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
+import { memoryRateLimiter } from '../memory-rate-limiter';
 import { libraryOptions, rateLimiterOver } from '../rate-limiter';
 import type { Database } from './database';
 import { preparePrivateFile } from './private-files';
@@ -28,7 +29,7 @@ export class SqliteRateLimits implements RateLimits {
 
   async limiter(policy: LimitPolicy): Promise<RateLimiter> {
     const options = libraryOptions(policy);
-    if (policy.hot) return rateLimiterOver(new RateLimiterMemory(options));
+    if (policy.hot) return memoryRateLimiter(policy);
     const storeClient = this.database();
     return rateLimiterOver(new RateLimiterSQLite({ ...options, storeClient, storeType: 'better-sqlite3', tableName: TABLE, tableCreated: true }));
   }
