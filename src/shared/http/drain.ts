@@ -1,4 +1,8 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+const ANSWERING = Symbol('the answer being given on this connection');
+type Connection = Socket & { [ANSWERING]?: ServerResponse };
 
 export interface Drained {
   /** Requests still unanswered when the grace period ended, whose connections were closed under them. */
@@ -24,33 +28,41 @@ export interface Drainable {
  * bounds the wait.
  */
 export function drainable(server: Server): Drainable {
-  const answering = new Set<ServerResponse>();
+  // Tracked per connection, not per request: a keep-alive connection serves many requests, and
+  // this runs on each of them, the partner calls of the open API included.
+  const connections = new Set<Connection>();
   let draining = false;
   const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+  const answering = (connection: Connection) => {
+    const res = connection[ANSWERING];
+    return res !== undefined && !res.writableFinished ? [res] : [];
+  };
+  const inFlight = () => [...connections].flatMap(answering);
+  // Once draining: this answer closes its connection, and the connections idle after it are closed.
+  const closeAfter = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    res.once('close', closeIdle);
+  };
 
-  // One function for every response, not a closure each: this runs on every request.
-  function answered(this: ServerResponse) {
-    answering.delete(this);
-    // An answer that went out before draining began left its connection keep-alive.
-    if (draining) closeIdle();
-  }
-
+  server.on('connection', (socket: Connection) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   // First, before the application's listener can answer.
-  server.prependListener('request', (_req, res: ServerResponse) => {
-    if (draining) res.setHeader('Connection', 'close');
-    answering.add(res);
-    res.on('close', answered);
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    (req.socket as Connection)[ANSWERING] = res;
+    if (draining) closeAfter(res);
   });
 
   return {
-    inFlight: () => answering.size,
+    inFlight: () => inFlight().length,
     drain(graceMs) {
       draining = true;
-      for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of inFlight()) closeAfter(res);
       return new Promise((resolve) => {
         let cut = 0;
         const grace = setTimeout(() => {
-          cut = answering.size;
+          cut = inFlight().length;
           server.closeAllConnections();
         }, graceMs);
         server.close(() => {

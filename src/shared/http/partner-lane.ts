@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { requestLineLogger } from '../../log';
+import { requestLineWriter } from '../../log';
 import { ScopeName } from '../../credential/scopes';
 import { Eventually } from '../eventually';
 import { API_PREFIX, NO_STORE } from './app';
@@ -39,6 +39,8 @@ export interface PartnerLane {
 }
 
 interface Route {
+  /** As requested and logged: /api/v1/open/... */
+  path: string;
   endpoint: Endpoint;
   scope: ScopeName;
   lane: LaneAnswer;
@@ -63,10 +65,11 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
   for (const endpoint of endpoints) {
     const { caller, lane } = endpoint;
     if (caller.kind === 'partner' && endpoint.method === 'GET' && lane) {
-      routes.set(`${API_PREFIX}${endpoint.path}`, { endpoint, scope: caller.scope, lane, cached: null });
+      const path = `${API_PREFIX}${endpoint.path}`;
+      routes.set(path, { path, endpoint, scope: caller.scope, lane, cached: null });
     }
   }
-  const lines = requestLineLogger(log);
+  const writeLine = requestLineWriter(log);
   const lookup = (req: IncomingMessage) => (req.method === 'GET' ? routes.get(req.url ?? '') : undefined);
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -95,7 +98,7 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     }
     // A body that could not be built counts as refused, as the router counts it.
     settle(status);
-    lines.info({ request_id: requestId, client_request_id, method: 'GET', path: req.url, status, duration_ms: performance.now() - started }, 'request');
+    writeLine({ request_id: requestId, client_request_id, method: 'GET', path: route.path, status, duration_ms: performance.now() - started });
   }
 
   return {

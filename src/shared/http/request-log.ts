@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { requestLineLogger } from '../../log';
+import { requestLineWriter } from '../../log';
 import { AppState } from './context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -17,7 +17,7 @@ export function clientRequestId(offered: unknown): string | undefined {
  * query or body. A caller's X-Request-Id (when safe to log) is logged beside it, to correlate.
  */
 export function requestLog(log: Logger): Middleware<AppState> {
-  const lines = requestLineLogger(log);
+  const writeLine = requestLineWriter(log);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const client_request_id = clientRequestId(ctx.get('X-Request-Id'));
@@ -31,10 +31,7 @@ export function requestLog(log: Logger): Middleware<AppState> {
       await next();
     } finally {
       const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
-      lines.info(
-        { request_id: requestId, client_request_id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms },
-        'request',
-      );
+      writeLine({ request_id: requestId, client_request_id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms });
     }
   };
 }
