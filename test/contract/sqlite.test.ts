@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { START, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
+import { START, WrongExpectedVersion, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
 import {
   openDatabase,
   openSqliteStores,
@@ -221,6 +221,82 @@ describe('SQLite database file', () => {
       }
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('SQLite group commit', () => {
+  it('commits the appends of one turn together, failing only the one whose expected revision is wrong', async () => {
+    const groupDir = mkdtempSync(join(dir, 'group-'));
+    const stores = openSqliteStores(groupDir);
+    const reader = openDatabase(join(groupDir, 'platform.db'));
+    try {
+      await stores.events.append('taken', [event('First')], 'no_stream');
+      const outcomes = await Promise.allSettled([
+        stores.events.append('a', [event('A1')], 'no_stream'),
+        stores.events.append('taken', [event('Again')], 'no_stream'),
+        // Checked after the append before it in the same group, as if they had come one by one.
+        stores.events.append('a', [event('A2')], 0),
+        stores.events.append('b', [event('B1'), event('B2')], 'no_stream'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersion);
+      expect(outcomes[2]).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 1 } });
+      // What another connection sees: every acknowledged append, nothing of the refused one.
+      const types = reader.prepare<[], { type: string }>('SELECT type FROM events ORDER BY position').all();
+      expect(types.map((row) => row.type)).toEqual(['First', 'A1', 'A2', 'B1', 'B2']);
+    } finally {
+      reader.close();
+      await stores.close();
+    }
+  });
+
+  it('answers a caller only once its append is committed, and a retry in the same turn with the same result', async () => {
+    const groupDir = mkdtempSync(join(dir, 'group-'));
+    const stores = openSqliteStores(groupDir);
+    const reader = new SqliteEventStore(openDatabase(join(groupDir, 'platform.db')));
+    try {
+      const first = event('Applied');
+      const sameAgain = { ...first, id: randomUUID() };
+      const retried = { ...sameAgain };
+      const seen = stores.events.append('c', [sameAgain], 'no_stream').then(async (result) => ({ result, stored: await reader.readStream('c') }));
+      const retry = stores.events.append('c', [retried], 'no_stream');
+      const { result, stored } = await seen;
+      expect(stored.map((e) => e.type)).toEqual(['Applied']);
+      expect(await retry).toEqual(result);
+    } finally {
+      await reader.close();
+      await stores.close();
+    }
+  });
+
+  it('commits the appends still waiting when the stores close', async () => {
+    const groupDir = mkdtempSync(join(dir, 'group-'));
+    const stores = openSqliteStores(groupDir);
+    const appended = stores.events.append('d', [event('Late')], 'no_stream');
+    await stores.close();
+    await expect(appended).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    const reopened = openSqliteStores(groupDir);
+    try {
+      expect((await reopened.events.readStream('d')).map((e) => e.type)).toEqual(['Late']);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+describe('SQLite session connection', () => {
+  it('saves sessions without an fsync each, on a connection apart from the events', async () => {
+    const sessionDir = mkdtempSync(join(dir, 'sessions-'));
+    const stores = openSqliteStores(sessionDir);
+    try {
+      // The session store's statements run on their own connection: its synchronous setting is NORMAL (1).
+      const sessions = stores.sessions as unknown as { select: { database: BetterSqlite3.Database } };
+      expect(sessions.select.database.pragma('synchronous', { simple: true })).toBe(1);
+      await stores.sessions.create('s1', { user: 1 }, 60_000);
+      expect(await stores.sessions.get('s1')).toEqual({ user: 1 });
+    } finally {
+      await stores.close();
     }
   });
 });

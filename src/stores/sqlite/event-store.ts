@@ -54,6 +54,17 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** An append waiting for the group commit that will hold it. */
+interface QueuedAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
     case 'any':
@@ -78,6 +89,9 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTransaction: Transaction<
     (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
   >;
+  private readonly groupTransaction: Transaction<(group: QueuedAppend[]) => Outcome[]>;
+  /** Appends made in this turn of the event loop, committed together at its end. */
+  private queue: QueuedAppend[] = [];
   /** Wakes the subscriptions that have caught up, on an append in this process or on close. */
   private readonly waiters = new Set<() => void>();
   /** Counts appends in this process, so a subscription can tell it missed one while it was busy. */
@@ -112,16 +126,54 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
+    // Each append runs nested, in a savepoint of its own: one that fails leaves no trace and the
+    // others still commit, in one transaction and one fsync.
+    this.groupTransaction = db.transaction((group) =>
+      group.map(({ stream, events, expected }): Outcome => {
+        try {
+          return { ok: true, result: this.appendTransaction(stream, events, expected) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
   }
 
+  /**
+   * Group commit: the appends of one turn of the event loop share a transaction and its fsync
+   * (synchronous=FULL), each checked against its own expected revision, in arrival order. Each
+   * caller hears only once the commit holding its append is durable.
+   */
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error(`stream ${stream}: nothing to append`);
-    // IMMEDIATE takes the write lock before reading the last revision, so that two processes
-    // cannot both pass the expected-revision check.
-    const result = this.appendTransaction.immediate(stream, events, expected);
+    if (this.closed) throw new Error(`stream ${stream}: the event store is closed`);
+    return new Promise((resolve, reject) => {
+      // setImmediate runs after the I/O callbacks of this turn: requests read together commit together.
+      if (this.queue.length === 0) setImmediate(() => this.commitQueued());
+      this.queue.push({ stream, events, expected, resolve, reject });
+    });
+  }
+
+  private commitQueued(): void {
+    const group = this.queue;
+    if (group.length === 0) return;
+    this.queue = [];
+    let outcomes: Outcome[];
+    try {
+      // IMMEDIATE takes the write lock before reading the last revisions, so that two processes
+      // cannot both pass an expected-revision check.
+      outcomes = this.groupTransaction.immediate(group);
+    } catch (error) {
+      // Nothing of the group was committed: every caller hears why.
+      for (const append of group) append.reject(error);
+      return;
+    }
     this.appends += 1;
     this.wakeSubscriptions();
-    return result;
+    outcomes.forEach((outcome, i) => {
+      if (outcome.ok) group[i]!.resolve(outcome.result);
+      else group[i]!.reject(outcome.error);
+    });
   }
 
   /**
@@ -182,6 +234,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // Appends already made are committed before the caller closes the database.
+    this.commitQueued();
     this.closed = true;
     this.wakeSubscriptions();
   }
