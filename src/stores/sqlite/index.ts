@@ -11,17 +11,19 @@ export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
 
 /**
  * The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`;
- * shared rate-limit counts beside it in `<dataDir>/rate-limits.db`. Sessions are written through a
- * connection of their own without an fsync per save: a power loss may cost the last logins and
- * renewals (their owners log in again), never an acknowledged append (docs/performance.md).
+ * shared rate-limit counts beside it in `<dataDir>/rate-limits.db`. Only appends are acknowledged
+ * writes: sessions and read models (with their checkpoints, in the same transactions) go through a
+ * second connection without an fsync per commit. A power loss may cost the last logins and renewals
+ * (their owners log in again) and the last read-model batches (replayed from the log at start),
+ * never an acknowledged append (docs/performance.md).
  */
 export function openSqliteStores(dataDir: string): Stores {
   const file = join(dataDir, 'platform.db');
   const db = openDatabase(file);
   const events = new SqliteEventStore(db);
-  const documents = new SqliteDocumentStore(db);
-  const sessionDb = openDatabase(file, 'NORMAL');
-  const sessions = new SqliteSessionStore(sessionDb);
+  const derivedDb = openDatabase(file, 'NORMAL');
+  const documents = new SqliteDocumentStore(derivedDb);
+  const sessions = new SqliteSessionStore(derivedDb);
   const rateLimits = new SqliteRateLimits(join(dataDir, 'rate-limits.db'));
   let closing: Promise<void> | undefined;
 
@@ -43,7 +45,7 @@ export function openSqliteStores(dataDir: string): Stores {
       closing ??= (async () => {
         await Promise.all([events.close(), documents.close(), sessions.close()]);
         rateLimits.close();
-        sessionDb.close();
+        derivedDb.close();
         db.close();
       })();
       return closing;
