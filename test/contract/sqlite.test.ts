@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import { eventIds } from '../../src/stores/event-ids';
 import { START, WrongExpectedVersion, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
 import {
   openDatabase,
@@ -251,6 +252,29 @@ describe('SQLite group commit', () => {
     }
   });
 
+  it('fails the whole group, and commits none of it, when an error rolls back the transaction', async () => {
+    const groupDir = mkdtempSync(join(dir, 'group-'));
+    const stores = openSqliteStores(groupDir);
+    const file = join(groupDir, 'platform.db');
+    const other = openDatabase(file);
+    try {
+      // As a full disk or an I/O error does, RAISE(ROLLBACK) ends the whole transaction, not one savepoint.
+      other.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.type = 'Poison' BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`);
+      const outcomes = await Promise.allSettled([
+        stores.events.append('before', [event('Before')], 'no_stream'),
+        stores.events.append('poison', [event('Poison')], 'no_stream'),
+        stores.events.append('after', [event('After')], 'no_stream'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(other.prepare('SELECT count(*) AS n FROM events').get()).toEqual({ n: 0 });
+      // The store goes on: the next group commits.
+      await expect(stores.events.append('after', [event('After')], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    } finally {
+      other.close();
+      await stores.close();
+    }
+  });
+
   it('answers a caller only once its append is committed, and a retry in the same turn with the same result', async () => {
     const groupDir = mkdtempSync(join(dir, 'group-'));
     const stores = openSqliteStores(groupDir);
@@ -302,6 +326,56 @@ describe('SQLite session connection', () => {
 });
 
 describe('SQLite event store shared by several connections', () => {
+  /** Two stores on two connections to one file, as two platform instances in one process have. */
+  async function withTwoConnections(run: (one: SqliteEventStore, other: SqliteEventStore) => Promise<void>): Promise<void> {
+    const file = join(dir, 'platform.db');
+    const dbs = [openDatabase(file), openDatabase(file)] as const;
+    const [one, other] = dbs.map((db) => new SqliteEventStore(db)) as [SqliteEventStore, SqliteEventStore];
+    try {
+      await run(one, other);
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+      for (const db of dbs) db.close();
+    }
+  }
+
+  it('lets exactly one of two connections create a stream, every time they race', async () => {
+    await withTwoConnections(async (one, other) => {
+      for (let round = 0; round < 200; round++) {
+        const stream = `raced-${randomUUID()}`;
+        const outcomes = await Promise.allSettled([
+          one.append(stream, eventIds(stream, 'no_stream', [event('One')]), 'no_stream'),
+          other.append(stream, eventIds(stream, 'no_stream', [event('Other')]), 'no_stream'),
+        ]);
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        expect(refused?.reason).toBeInstanceOf(WrongExpectedVersion);
+        expect(await one.readStream(stream)).toHaveLength(1);
+      }
+    });
+  });
+
+  it('lets only one of two writers win when their events share ids but not content, as two instances seeding do', async () => {
+    await withTwoConnections(async (one, other) => {
+      for (let round = 0; round < 50; round++) {
+        const stream = `admin-${randomUUID()}`;
+        // One request id for both, as every instance's seeding had: the ids are alike, the password hashes are not.
+        const metadata = { actor: { kind: 'system' as const, id: 'seed' }, request_id: 'seed', time: new Date(0).toISOString() };
+        const created = (hash: string): NewEvent[] =>
+          eventIds(stream, 'no_stream', [{ type: 'AdminCreated', data: { username: 'admin', password_hash: hash }, metadata }]);
+        const outcomes = await Promise.allSettled([
+          one.append(stream, created('hash-one'), 'no_stream'),
+          other.append(stream, created('hash-other'), 'no_stream'),
+        ]);
+        expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+        const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        expect(refused?.reason).toBeInstanceOf(WrongExpectedVersion);
+        const winner = outcomes[0].status === 'fulfilled' ? 'hash-one' : 'hash-other';
+        expect((await other.readStream(stream)).map((e) => e.data.password_hash)).toEqual([winner]);
+      }
+    });
+  });
+
   it('delivers an event appended through one connection to a subscription on another', async () => {
     const file = join(dir, 'platform.db');
     const [writerDb, readerDb] = [openDatabase(file), openDatabase(file)];

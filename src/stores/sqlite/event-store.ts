@@ -65,6 +65,20 @@ interface QueuedAppend {
 
 type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
+/** An event as its row holds it: what a retry of the same append must match exactly. */
+interface StoredForm {
+  type: string;
+  data: string;
+  metadata: string;
+  id: string | undefined;
+}
+
+function storedForm(event: NewEvent): StoredForm {
+  return { type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata), id: event.id };
+}
+
+type IdRow = { stream: string; revision: number; position: number } & Omit<StoredForm, 'id'>;
+
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
     case 'any':
@@ -81,7 +95,7 @@ function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): bo
 export class SqliteEventStore implements EventStore {
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly insert: Statement<[string, number, string, string, string, string]>;
-  private readonly byId: Statement<[string], { stream: string; revision: number; position: number }>;
+  private readonly byId: Statement<[string], IdRow>;
   private readonly forwards: Statement<[string, number], EventRow>;
   private readonly backwards: Statement<[string, number], EventRow>;
   private readonly after: Statement<[number, number], EventRow>;
@@ -104,25 +118,23 @@ export class SqliteEventStore implements EventStore {
     this.insert = db.prepare(
       'INSERT INTO events (stream, revision, type, data, metadata, id) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.byId = db.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
+    this.byId = db.prepare('SELECT stream, revision, position, type, data, metadata FROM events WHERE id = ?');
     this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
     this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
     this.after = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
-      const earlier = this.appendedBefore(stream, events, expected);
+      const forms = events.map(storedForm);
+      const earlier = this.appendedBefore(stream, forms, expected);
       if (earlier) return earlier;
       const last = this.lastRevision.get(stream)?.revision ?? null;
       const actual = last ?? 'no_stream';
       if (!satisfies(expected, actual)) throw new WrongExpectedVersion(stream, expected, actual);
       let revision = last ?? -1;
       let sequence = 0;
-      for (const event of events) {
+      for (const { type, data, metadata, id } of forms) {
         revision += 1;
-        const data = JSON.stringify(event.data);
-        const metadata = JSON.stringify(event.metadata);
-        const id = event.id ?? randomUUID();
-        sequence = Number(this.insert.run(stream, revision, event.type, data, metadata, id).lastInsertRowid);
+        sequence = Number(this.insert.run(stream, revision, type, data, metadata, id ?? randomUUID()).lastInsertRowid);
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
@@ -133,6 +145,9 @@ export class SqliteEventStore implements EventStore {
         try {
           return { ok: true, result: this.appendTransaction(stream, events, expected) };
         } catch (error) {
+          // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction:
+          // the appends after would each run on their own, outside the write lock. Fail the group.
+          if (!db.inTransaction) throw error;
           return { ok: false, error };
         }
       }),
@@ -177,23 +192,34 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * The answer of an earlier append of these very events (same ids, same stream, in order), as
-   * KurrentDB answers a retried write: the same result, nothing appended twice. Ids that name
-   * other events, or only some of these, are a conflict. Runs inside the append's transaction.
+   * The answer of an earlier append of these very events (same ids, same stream, in order, and the
+   * same type, data and metadata), as KurrentDB answers a retried write: the same result, nothing
+   * appended twice. Ids that name other events, or only some of these, are a conflict. So are alike
+   * ids on events that differ: two writers that named their events alike (two instances seeding
+   * under one request id) are not one retrying, and answering both as written would let both win a
+   * no_stream or exact-revision race. Runs inside the append's transaction.
    */
-  private appendedBefore(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult | null {
+  private appendedBefore(stream: string, events: StoredForm[], expected: ExpectedRevision): AppendResult | null {
     const first = events[0]?.id;
     const found = first === undefined ? undefined : this.byId.get(first);
     if (!found) return null;
     const rows = events.map((event) => (event.id === undefined ? undefined : this.byId.get(event.id)));
     const startsWhereExpected = typeof expected !== 'number' || found.revision === expected + 1;
-    const same = rows.every(
-      (row, index) => row !== undefined && row.stream === stream && row.revision === found.revision + index,
-    );
+    const same = rows.every((row, index) => {
+      const event = events[index] as StoredForm;
+      return (
+        row !== undefined &&
+        row.stream === stream &&
+        row.revision === found.revision + index &&
+        row.type === event.type &&
+        row.data === event.data &&
+        row.metadata === event.metadata
+      );
+    });
     if (!same || !startsWhereExpected || (expected === 'no_stream' && found.revision !== 0)) {
       throw new WrongExpectedVersion(stream, expected, this.lastRevision.get(stream)?.revision ?? 'no_stream');
     }
-    const last = rows[rows.length - 1] as { revision: number; position: number };
+    const last = rows[rows.length - 1] as IdRow;
     return { nextExpectedRevision: last.revision, position: encodePosition(last.position) };
   }
 
