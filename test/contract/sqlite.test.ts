@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,8 +227,8 @@ describe('SQLite database file', () => {
   });
 });
 
-describe('SQLite group commit', () => {
-  it('commits the appends of one turn together, failing only the one whose expected revision is wrong', async () => {
+describe('SQLite appends synced off the event loop', () => {
+  it('checks appends made close together each against its own expected revision, in the order they come', async () => {
     const groupDir = mkdtempSync(join(dir, 'group-'));
     const stores = openSqliteStores(groupDir);
     const reader = openDatabase(join(groupDir, 'platform.db'));
@@ -236,7 +237,6 @@ describe('SQLite group commit', () => {
       const outcomes = await Promise.allSettled([
         stores.events.append('a', [event('A1')], 'no_stream'),
         stores.events.append('taken', [event('Again')], 'no_stream'),
-        // Checked after the append before it in the same group, as if they had come one by one.
         stores.events.append('a', [event('A2')], 0),
         stores.events.append('b', [event('B1'), event('B2')], 'no_stream'),
       ]);
@@ -252,30 +252,69 @@ describe('SQLite group commit', () => {
     }
   });
 
-  it('fails the whole group, and commits none of it, when an error rolls back the transaction', async () => {
-    const groupDir = mkdtempSync(join(dir, 'group-'));
-    const stores = openSqliteStores(groupDir);
-    const file = join(groupDir, 'platform.db');
-    const other = openDatabase(file);
+  it('answers an append, and hands it to subscribers, only once a sync of the log begun after its commit is done', async () => {
+    const syncDir = mkdtempSync(join(dir, 'sync-'));
+    const wal = `${join(syncDir, 'platform.db')}-wal`;
+    const real = fs.fdatasync;
+    const held: (() => void)[] = [];
+    const synced: number[] = [];
+    const spy = jest.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+      synced.push(fs.fstatSync(fd).ino);
+      held.push(() => real(fd, done));
+    }) as typeof fs.fdatasync);
+    const stores = openSqliteStores(syncDir);
+    const abort = new AbortController();
     try {
-      // As a full disk or an I/O error does, RAISE(ROLLBACK) ends the whole transaction, not one savepoint.
-      other.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.type = 'Poison' BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END`);
-      const outcomes = await Promise.allSettled([
-        stores.events.append('before', [event('Before')], 'no_stream'),
-        stores.events.append('poison', [event('Poison')], 'no_stream'),
-        stores.events.append('after', [event('After')], 'no_stream'),
-      ]);
-      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
-      expect(other.prepare('SELECT count(*) AS n FROM events').get()).toEqual({ n: 0 });
-      // The store goes on: the next group commits.
-      await expect(stores.events.append('after', [event('After')], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
+      const seen: string[] = [];
+      const subscription = (async () => {
+        for await (const e of stores.events.subscribeAll(START, abort.signal)) seen.push(e.type);
+      })();
+      const answered: string[] = [];
+      const first = stores.events.append('s', [event('First')], 'no_stream').then(() => answered.push('First'));
+      const second = stores.events.append('s', [event('Second')], 0).then(() => answered.push('Second'));
+      await delay(50);
+      // Both are committed (the second passed its check against the first), neither is on disk yet.
+      expect(answered).toEqual([]);
+      expect(seen).toEqual([]);
+      expect(held).toHaveLength(1);
+      held.shift()!();
+      await first;
+      // The sync in flight began before the second commit, so the second waits for the next one.
+      expect(answered).toEqual(['First']);
+      await delay(50);
+      expect(seen).toEqual(['First']);
+      expect(held).toHaveLength(1);
+      held.shift()!();
+      await second;
+      await delay(50);
+      expect(seen).toEqual(['First', 'Second']);
+      expect(new Set(synced)).toEqual(new Set([fs.statSync(wal).ino]));
+      abort.abort();
+      await subscription;
     } finally {
-      other.close();
+      abort.abort();
+      spy.mockRestore();
+      for (const release of held) release();
       await stores.close();
     }
   });
 
-  it('answers a caller only once its append is committed, and a retry in the same turn with the same result', async () => {
+  it('refuses further appends once a sync of the log failed, since no later sync can vouch for them', async () => {
+    const syncDir = mkdtempSync(join(dir, 'sync-'));
+    const spy = jest.spyOn(fs, 'fdatasync').mockImplementation(((_fd: number, done: (error: Error | null) => void) =>
+      done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))) as typeof fs.fdatasync);
+    const stores = openSqliteStores(syncDir);
+    try {
+      await expect(stores.events.append('s', [event('Lost')], 'no_stream')).rejects.toThrow('EIO');
+      await expect(stores.events.append('t', [event('After')], 'no_stream')).rejects.toThrow('EIO');
+      expect(await stores.events.readStream('t')).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      await stores.close();
+    }
+  });
+
+  it('answers a caller only once its append is committed, and a retry made at once with the same result', async () => {
     const groupDir = mkdtempSync(join(dir, 'group-'));
     const stores = openSqliteStores(groupDir);
     const reader = new SqliteEventStore(openDatabase(join(groupDir, 'platform.db')));
@@ -294,7 +333,7 @@ describe('SQLite group commit', () => {
     }
   });
 
-  it('commits the appends still waiting when the stores close', async () => {
+  it('syncs the appends still waiting when the stores close', async () => {
     const groupDir = mkdtempSync(join(dir, 'group-'));
     const stores = openSqliteStores(groupDir);
     const appended = stores.events.append('d', [event('Late')], 'no_stream');
@@ -307,19 +346,19 @@ describe('SQLite group commit', () => {
       await reopened.close();
     }
   });
-});
 
-describe('SQLite session connection', () => {
-  it('saves sessions without an fsync each, on a connection apart from the events', async () => {
+  it('saves sessions without a sync of the log, which only appends wait for', async () => {
     const sessionDir = mkdtempSync(join(dir, 'sessions-'));
+    const spy = jest.spyOn(fs, 'fdatasync');
     const stores = openSqliteStores(sessionDir);
     try {
-      // The session store's statements run on their own connection: its synchronous setting is NORMAL (1).
-      const sessions = stores.sessions as unknown as { select: { database: BetterSqlite3.Database } };
-      expect(sessions.select.database.pragma('synchronous', { simple: true })).toBe(1);
       await stores.sessions.create('s1', { user: 1 }, 60_000);
       expect(await stores.sessions.get('s1')).toEqual({ user: 1 });
+      expect(spy).not.toHaveBeenCalled();
+      await stores.events.append('e', [event('Appended')], 'no_stream');
+      expect(spy).toHaveBeenCalledTimes(1);
     } finally {
+      spy.mockRestore();
       await stores.close();
     }
   });

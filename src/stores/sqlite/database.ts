@@ -44,10 +44,10 @@ function addEventIds(db: Database): void {
 }
 
 /**
- * How a connection's commits reach the disk. FULL: each commit is fsynced before it returns, as an
- * acknowledged append needs. NORMAL (in WAL mode): no fsync per commit; the last commits may be lost
- * on power loss (not on a crash of the process), until a FULL commit or a checkpoint syncs the log
- * with everything before it.
+ * How a connection's commits reach the disk. FULL: each commit is fsynced before it returns, on the
+ * event loop. NORMAL (in WAL mode): no fsync per commit; a crash of the process loses nothing, a
+ * power loss the commits since the last sync of the log. The event store syncs the log itself
+ * before it acknowledges an append on such a connection (log-sync.ts).
  */
 export type Durability = 'FULL' | 'NORMAL';
 

@@ -15,11 +15,14 @@ import {
   type SubscriptionObserver,
 } from '../ports';
 import type { Database } from './database';
+import { LogSync } from './log-sync';
 
 const BATCH_SIZE = 500;
 /** Another process (the CLI, a second API instance) may append to the file: look again this often. */
 const POLL_INTERVAL_MS = 100;
 const POSITION_DIGITS = 20;
+/** PRAGMA synchronous answers 1 for NORMAL. */
+const NORMAL = 1;
 
 interface EventRow {
   position: number;
@@ -54,17 +57,6 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-/** An append waiting for the group commit that will hold it. */
-interface QueuedAppend {
-  stream: string;
-  events: NewEvent[];
-  expected: ExpectedRevision;
-  resolve(result: AppendResult): void;
-  reject(error: unknown): void;
-}
-
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
 /** An event as its row holds it: what a retry of the same append must match exactly. */
 interface StoredForm {
   type: string;
@@ -98,14 +90,13 @@ export class SqliteEventStore implements EventStore {
   private readonly byId: Statement<[string], IdRow>;
   private readonly forwards: Statement<[string, number], EventRow>;
   private readonly backwards: Statement<[string, number], EventRow>;
-  private readonly after: Statement<[number, number], EventRow>;
+  private readonly after: Statement<[number, number, number], EventRow>;
   private readonly head: Statement<[], { position: number | null }>;
   private readonly appendTransaction: Transaction<
     (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
   >;
-  private readonly groupTransaction: Transaction<(group: QueuedAppend[]) => Outcome[]>;
-  /** Appends made in this turn of the event loop, committed together at its end. */
-  private queue: QueuedAppend[] = [];
+  /** Present when commits are not synced by SQLite itself (synchronous=NORMAL): appends wait for it. */
+  private readonly sync: LogSync | undefined;
   /** Wakes the subscriptions that have caught up, on an append in this process or on close. */
   private readonly waiters = new Set<() => void>();
   /** Counts appends in this process, so a subscription can tell it missed one while it was busy. */
@@ -121,7 +112,6 @@ export class SqliteEventStore implements EventStore {
     this.byId = db.prepare('SELECT stream, revision, position, type, data, metadata FROM events WHERE id = ?');
     this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
     this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
-    this.after = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
       const forms = events.map(storedForm);
@@ -138,57 +128,29 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
-    // Each append runs nested, in a savepoint of its own: one that fails leaves no trace and the
-    // others still commit, in one transaction and one fsync.
-    this.groupTransaction = db.transaction((group) =>
-      group.map(({ stream, events, expected }): Outcome => {
-        try {
-          return { ok: true, result: this.appendTransaction(stream, events, expected) };
-        } catch (error) {
-          // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction:
-          // the appends after would each run on their own, outside the write lock. Fail the group.
-          if (!db.inTransaction) throw error;
-          return { ok: false, error };
-        }
-      }),
-    );
+    this.after = db.prepare('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
+    this.sync = db.pragma('synchronous', { simple: true }) === NORMAL ? new LogSync(db) : undefined;
   }
 
   /**
-   * Group commit: the appends of one turn of the event loop share a transaction and its fsync
-   * (synchronous=FULL), each checked against its own expected revision, in arrival order. Each
-   * caller hears only once the commit holding its append is durable.
+   * Commits at once, in a transaction of its own, and answers once the commit is on disk. With
+   * synchronous=NORMAL the sync happens off the event loop, shared by the appends committed while
+   * the previous one ran (LogSync): the event loop goes on serving requests meanwhile.
    */
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error(`stream ${stream}: nothing to append`);
     if (this.closed) throw new Error(`stream ${stream}: the event store is closed`);
-    return new Promise((resolve, reject) => {
-      // setImmediate runs after the I/O callbacks of this turn: requests read together commit together.
-      if (this.queue.length === 0) setImmediate(() => this.commitQueued());
-      this.queue.push({ stream, events, expected, resolve, reject });
-    });
-  }
-
-  private commitQueued(): void {
-    const group = this.queue;
-    if (group.length === 0) return;
-    this.queue = [];
-    let outcomes: Outcome[];
-    try {
-      // IMMEDIATE takes the write lock before reading the last revisions, so that two processes
-      // cannot both pass an expected-revision check.
-      outcomes = this.groupTransaction.immediate(group);
-    } catch (error) {
-      // Nothing of the group was committed: every caller hears why.
-      for (const append of group) append.reject(error);
-      return;
-    }
+    this.sync?.check();
+    // IMMEDIATE takes the write lock before reading the last revision, so that two processes
+    // cannot both pass the expected-revision check.
+    const result = this.appendTransaction.immediate(stream, events, expected);
     this.appends += 1;
+    if (this.sync) {
+      this.sync.committedAt(decodePosition(result.position));
+      await this.sync.flush();
+    }
     this.wakeSubscriptions();
-    outcomes.forEach((outcome, i) => {
-      if (outcome.ok) group[i]!.resolve(outcome.result);
-      else group[i]!.reject(outcome.error);
-    });
+    return result;
   }
 
   /**
@@ -230,7 +192,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(from: Position, maxCount: number): Promise<RecordedEvent[]> {
-    return this.readAfter(from, maxCount);
+    return this.readDurable(from, maxCount);
   }
 
   /** The file is always there: the observer hears once that the subscription is live, and never of a drop. */
@@ -243,7 +205,7 @@ export class SqliteEventStore implements EventStore {
     let last = from;
     while (!this.closed && !signal?.aborted) {
       const appendsBeforeRead = this.appends;
-      const batch = this.readAfter(last, BATCH_SIZE);
+      const batch = await this.readDurable(last, BATCH_SIZE);
       for (const event of batch) {
         yield event;
         last = event.position;
@@ -260,14 +222,23 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    // Appends already made are committed before the caller closes the database.
-    this.commitQueued();
     this.closed = true;
     this.wakeSubscriptions();
+    // Appends already committed are synced before the caller closes the database.
+    await this.sync?.close();
   }
 
-  private readAfter(from: Position, maxCount: number): RecordedEvent[] {
-    return this.after.all(decodePosition(from), maxCount).map(toRecorded);
+  /**
+   * Events after `from`, up to the last one on disk: what this process hands on (read models,
+   * mails) is never something a power loss could take back.
+   */
+  private async readDurable(from: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const after = decodePosition(from);
+    // Waits only when nothing after `from` is known to be on disk yet.
+    if (this.sync?.pending() && this.sync.durablePosition() <= after) await this.sync.progress();
+    // Read at once after the check: a commit made while the flush ran waits for a later read.
+    const upTo = this.sync?.pending() ? this.sync.durablePosition() : Number.MAX_SAFE_INTEGER;
+    return this.after.all(after, upTo, maxCount).map(toRecorded);
   }
 
   private wakeSubscriptions(): void {
