@@ -262,6 +262,12 @@ describe('SQLite appends synced off the event loop', () => {
       synced.push(fs.fstatSync(fd).ino);
       held.push(() => real(fd, done));
     }) as typeof fs.fdatasync);
+    const realFsync = fs.fsync;
+    const directories: number[] = [];
+    const fsyncSpy = jest.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+      directories.push(fs.fstatSync(fd).ino);
+      realFsync(fd, done);
+    }) as typeof fs.fsync);
     const stores = openSqliteStores(syncDir);
     const abort = new AbortController();
     try {
@@ -289,11 +295,14 @@ describe('SQLite appends synced off the event loop', () => {
       await delay(50);
       expect(seen).toEqual(['First', 'Second']);
       expect(new Set(synced)).toEqual(new Set([fs.statSync(wal).ino]));
+      // Once, before the first: the WAL's name in its directory, as SQLite does for a new WAL.
+      expect(directories).toEqual([fs.statSync(syncDir).ino]);
       abort.abort();
       await subscription;
     } finally {
       abort.abort();
       spy.mockRestore();
+      fsyncSpy.mockRestore();
       for (const release of held) release();
       await stores.close();
     }

@@ -1,5 +1,10 @@
-import { closeSync, fdatasync, openSync } from 'node:fs';
+import { closeSync, fdatasync, fsync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database } from './database';
+
+function synced(fd: number, sync: typeof fsync): Promise<void> {
+  return new Promise((resolve, reject) => sync(fd, (error) => (error ? reject(error) : resolve())));
+}
 
 /**
  * Makes commits durable off the event loop, for a connection with synchronous=NORMAL: in WAL mode
@@ -69,14 +74,26 @@ export class LogSync {
     this.fd = undefined;
   }
 
+  private async syncWal(): Promise<void> {
+    this.check();
+    if (this.fd === undefined) {
+      this.fd = openSync(this.walFile, 'r');
+      // The WAL may have just been created: its name is durable once its directory is synced, which
+      // SQLite's FULL does at a new WAL's first sync.
+      const directory = openSync(dirname(this.walFile), 'r');
+      try {
+        await synced(directory, fsync);
+      } finally {
+        closeSync(directory);
+      }
+    }
+    await synced(this.fd, fdatasync);
+  }
+
   private start(): Promise<void> {
     this.next = undefined;
     const covers = this.committed;
-    const sync = new Promise<void>((resolve, reject) => {
-      this.check();
-      this.fd ??= openSync(this.walFile, 'r');
-      fdatasync(this.fd, (error) => (error ? reject(error) : resolve()));
-    }).then(
+    const sync = this.syncWal().then(
       () => {
         this.durable = Math.max(this.durable, covers);
       },
