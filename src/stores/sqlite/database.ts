@@ -43,16 +43,23 @@ function addEventIds(db: Database): void {
   db.exec('CREATE UNIQUE INDEX IF NOT EXISTS events_id ON events (id)');
 }
 
+/**
+ * How a connection's commits reach the disk. FULL: each commit is fsynced before it returns, on the
+ * event loop. NORMAL (in WAL mode): no fsync per commit; a crash of the process loses nothing, a
+ * power loss the commits since the last sync of the log. The event store syncs the log itself
+ * before it acknowledges an append on such a connection (log-sync.ts).
+ */
+export type Durability = 'FULL' | 'NORMAL';
+
 /** Opens (creating if missing) the database file that the SQLite adapters share. */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string, durability: Durability = 'FULL'): Database {
   preparePrivateFile(file);
   const db = new BetterSqlite3(file);
   try {
     // First, so that every later statement waits for other processes instead of failing busy.
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
-    // An acknowledged append must survive power loss; NORMAL may lose the last commits in WAL mode.
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${durability}`);
     db.pragma('foreign_keys = ON');
     // Immediate, so that processes opening a new file at the same moment create the schema in turn.
     db.transaction(() => {

@@ -15,11 +15,14 @@ import {
   type SubscriptionObserver,
 } from '../ports';
 import type { Database } from './database';
+import { LogSync } from './log-sync';
 
 const BATCH_SIZE = 500;
 /** Another process (the CLI, a second API instance) may append to the file: look again this often. */
 const POLL_INTERVAL_MS = 100;
 const POSITION_DIGITS = 20;
+/** PRAGMA synchronous answers 1 for NORMAL. */
+const NORMAL = 1;
 
 interface EventRow {
   position: number;
@@ -54,6 +57,20 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** An event as its row holds it: what a retry of the same append must match exactly. */
+interface StoredForm {
+  type: string;
+  data: string;
+  metadata: string;
+  id: string | undefined;
+}
+
+function storedForm(event: NewEvent): StoredForm {
+  return { type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata), id: event.id };
+}
+
+type IdRow = { stream: string; revision: number; position: number } & Omit<StoredForm, 'id'>;
+
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
     case 'any':
@@ -70,14 +87,16 @@ function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): bo
 export class SqliteEventStore implements EventStore {
   private readonly lastRevision: Statement<[string], { revision: number | null }>;
   private readonly insert: Statement<[string, number, string, string, string, string]>;
-  private readonly byId: Statement<[string], { stream: string; revision: number; position: number }>;
+  private readonly byId: Statement<[string], IdRow>;
   private readonly forwards: Statement<[string, number], EventRow>;
   private readonly backwards: Statement<[string, number], EventRow>;
-  private readonly after: Statement<[number, number], EventRow>;
+  private readonly after: Statement<[number, number, number], EventRow>;
   private readonly head: Statement<[], { position: number | null }>;
   private readonly appendTransaction: Transaction<
     (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
   >;
+  /** Present when commits are not synced by SQLite itself (synchronous=NORMAL): appends wait for it. */
+  private readonly sync: LogSync | undefined;
   /** Wakes the subscriptions that have caught up, on an append in this process or on close. */
   private readonly waiters = new Set<() => void>();
   /** Counts appends in this process, so a subscription can tell it missed one while it was busy. */
@@ -90,58 +109,79 @@ export class SqliteEventStore implements EventStore {
     this.insert = db.prepare(
       'INSERT INTO events (stream, revision, type, data, metadata, id) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.byId = db.prepare('SELECT stream, revision, position FROM events WHERE id = ?');
+    this.byId = db.prepare('SELECT stream, revision, position, type, data, metadata FROM events WHERE id = ?');
     this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
     this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
-    this.after = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
-      const earlier = this.appendedBefore(stream, events, expected);
+      const forms = events.map(storedForm);
+      const earlier = this.appendedBefore(stream, forms, expected);
       if (earlier) return earlier;
       const last = this.lastRevision.get(stream)?.revision ?? null;
       const actual = last ?? 'no_stream';
       if (!satisfies(expected, actual)) throw new WrongExpectedVersion(stream, expected, actual);
       let revision = last ?? -1;
       let sequence = 0;
-      for (const event of events) {
+      for (const { type, data, metadata, id } of forms) {
         revision += 1;
-        const data = JSON.stringify(event.data);
-        const metadata = JSON.stringify(event.metadata);
-        const id = event.id ?? randomUUID();
-        sequence = Number(this.insert.run(stream, revision, event.type, data, metadata, id).lastInsertRowid);
+        sequence = Number(this.insert.run(stream, revision, type, data, metadata, id ?? randomUUID()).lastInsertRowid);
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
+    this.after = db.prepare('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
+    this.sync = db.pragma('synchronous', { simple: true }) === NORMAL ? new LogSync(db) : undefined;
   }
 
+  /**
+   * Commits at once, in a transaction of its own, and answers once the commit is on disk. With
+   * synchronous=NORMAL the sync happens off the event loop, shared by the appends committed while
+   * the previous one ran (LogSync): the event loop goes on serving requests meanwhile.
+   */
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error(`stream ${stream}: nothing to append`);
+    if (this.closed) throw new Error(`stream ${stream}: the event store is closed`);
+    this.sync?.check();
     // IMMEDIATE takes the write lock before reading the last revision, so that two processes
     // cannot both pass the expected-revision check.
     const result = this.appendTransaction.immediate(stream, events, expected);
     this.appends += 1;
+    if (this.sync) {
+      this.sync.committedAt(decodePosition(result.position));
+      await this.sync.flush();
+    }
     this.wakeSubscriptions();
     return result;
   }
 
   /**
-   * The answer of an earlier append of these very events (same ids, same stream, in order), as
-   * KurrentDB answers a retried write: the same result, nothing appended twice. Ids that name
-   * other events, or only some of these, are a conflict. Runs inside the append's transaction.
+   * The answer of an earlier append of these very events (same ids, same stream, in order, and the
+   * same type, data and metadata), as KurrentDB answers a retried write: the same result, nothing
+   * appended twice. Ids that name other events, or only some of these, are a conflict. So are alike
+   * ids on events that differ: two writers that named their events alike (two instances seeding
+   * under one request id) are not one retrying, and answering both as written would let both win a
+   * no_stream or exact-revision race. Runs inside the append's transaction.
    */
-  private appendedBefore(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult | null {
+  private appendedBefore(stream: string, events: StoredForm[], expected: ExpectedRevision): AppendResult | null {
     const first = events[0]?.id;
     const found = first === undefined ? undefined : this.byId.get(first);
     if (!found) return null;
     const rows = events.map((event) => (event.id === undefined ? undefined : this.byId.get(event.id)));
     const startsWhereExpected = typeof expected !== 'number' || found.revision === expected + 1;
-    const same = rows.every(
-      (row, index) => row !== undefined && row.stream === stream && row.revision === found.revision + index,
-    );
+    const same = rows.every((row, index) => {
+      const event = events[index] as StoredForm;
+      return (
+        row !== undefined &&
+        row.stream === stream &&
+        row.revision === found.revision + index &&
+        row.type === event.type &&
+        row.data === event.data &&
+        row.metadata === event.metadata
+      );
+    });
     if (!same || !startsWhereExpected || (expected === 'no_stream' && found.revision !== 0)) {
       throw new WrongExpectedVersion(stream, expected, this.lastRevision.get(stream)?.revision ?? 'no_stream');
     }
-    const last = rows[rows.length - 1] as { revision: number; position: number };
+    const last = rows[rows.length - 1] as IdRow;
     return { nextExpectedRevision: last.revision, position: encodePosition(last.position) };
   }
 
@@ -152,7 +192,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(from: Position, maxCount: number): Promise<RecordedEvent[]> {
-    return this.readAfter(from, maxCount);
+    return this.readDurable(from, maxCount);
   }
 
   /** The file is always there: the observer hears once that the subscription is live, and never of a drop. */
@@ -165,7 +205,7 @@ export class SqliteEventStore implements EventStore {
     let last = from;
     while (!this.closed && !signal?.aborted) {
       const appendsBeforeRead = this.appends;
-      const batch = this.readAfter(last, BATCH_SIZE);
+      const batch = await this.readDurable(last, BATCH_SIZE);
       for (const event of batch) {
         yield event;
         last = event.position;
@@ -184,10 +224,21 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     this.wakeSubscriptions();
+    // Appends already committed are synced before the caller closes the database.
+    await this.sync?.close();
   }
 
-  private readAfter(from: Position, maxCount: number): RecordedEvent[] {
-    return this.after.all(decodePosition(from), maxCount).map(toRecorded);
+  /**
+   * Events after `from`, up to the last one on disk: what this process hands on (read models,
+   * mails) is never something a power loss could take back.
+   */
+  private async readDurable(from: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const after = decodePosition(from);
+    // Waits only when nothing after `from` is known to be on disk yet.
+    if (this.sync?.pending() && this.sync.durablePosition() <= after) await this.sync.progress();
+    // Read at once after the check: a commit made while the flush ran waits for a later read.
+    const upTo = this.sync?.pending() ? this.sync.durablePosition() : Number.MAX_SAFE_INTEGER;
+    return this.after.all(after, upTo, maxCount).map(toRecorded);
   }
 
   private wakeSubscriptions(): void {

@@ -11,11 +11,15 @@ export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
 
 /**
  * The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`;
- * shared rate-limit counts beside it in `<dataDir>/rate-limits.db`.
+ * shared rate-limit counts beside it in `<dataDir>/rate-limits.db`. The connection commits without
+ * an fsync each (synchronous=NORMAL); the event store syncs the log before it acknowledges an
+ * append, off the event loop and once for the appends committed meanwhile. A power loss may cost
+ * the last logins and renewals (their owners log in again) and read-model batches (replayed from
+ * the log at start), never an acknowledged append (docs/performance.md, "Issue 16: the write path").
  */
 export function openSqliteStores(dataDir: string): Stores {
   const file = join(dataDir, 'platform.db');
-  const db = openDatabase(file);
+  const db = openDatabase(file, 'NORMAL');
   const events = new SqliteEventStore(db);
   const documents = new SqliteDocumentStore(db);
   const sessions = new SqliteSessionStore(db);
