@@ -26,6 +26,27 @@ export function documentsOf(projection: Projection, event: RecordedEvent): strin
 }
 
 /**
+ * Each recorded event's decoding (its current shape, or why it has none), kept while the event
+ * lives: a rebuild or runner applying one event to several projections decodes it once, not once
+ * per projection.
+ */
+const decodings = new WeakMap<RecordedEvent, RecordedEvent | Error>();
+
+function decodeOnce(event: RecordedEvent): RecordedEvent {
+  let decoded = decodings.get(event);
+  if (decoded === undefined) {
+    try {
+      decoded = decodeEvent(event);
+    } catch (err) {
+      decoded = err instanceof Error ? err : new Error(String(err));
+    }
+    decodings.set(event, decoded);
+  }
+  if (decoded instanceof Error) throw decoded;
+  return decoded;
+}
+
+/**
  * Applies one event in its current shape (upcast and validated), naming the projection, event and
  * position when it is invalid or evolve cannot apply it.
  */
@@ -35,7 +56,7 @@ export function evolveOrExplain<Doc extends object>(
   event: RecordedEvent,
 ): Doc | null {
   try {
-    return projection.evolve(doc, decodeEvent(event));
+    return projection.evolve(doc, decodeOnce(event));
   } catch (err) {
     throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, { cause: err });
   }
