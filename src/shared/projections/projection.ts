@@ -26,24 +26,24 @@ export function documentsOf(projection: Projection, event: RecordedEvent): strin
 }
 
 /**
- * Each recorded event's decoding (its current shape, or why it has none), kept while the event
- * lives: a rebuild or runner applying one event to several projections decodes it once, not once
- * per projection.
+ * The last event decoded, and its decoding (its current shape, or why it has none). A rebuild or
+ * runner applies one event to every projection before the next, so one slot is enough for each
+ * event to be decoded once, not once per projection, at no cost in memory or garbage collection.
  */
-const decodings = new WeakMap<RecordedEvent, RecordedEvent | Error>();
+let lastEvent: RecordedEvent | undefined;
+let lastDecoding: RecordedEvent | Error | undefined;
 
 function decodeOnce(event: RecordedEvent): RecordedEvent {
-  let decoded = decodings.get(event);
-  if (decoded === undefined) {
+  if (event !== lastEvent) {
     try {
-      decoded = decodeEvent(event);
+      lastDecoding = decodeEvent(event);
     } catch (err) {
-      decoded = err instanceof Error ? err : new Error(String(err));
+      lastDecoding = err instanceof Error ? err : new Error(String(err));
     }
-    decodings.set(event, decoded);
+    lastEvent = event;
   }
-  if (decoded instanceof Error) throw decoded;
-  return decoded;
+  if (lastDecoding instanceof Error) throw lastDecoding;
+  return lastDecoding!;
 }
 
 /**
