@@ -1,10 +1,20 @@
-import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../../stores/ports';
+import { DocumentStore, DocumentWrite, Position, RecordedEvent } from '../../stores/ports';
 import { PoisonEvent } from './dead-letters';
 import { documentsOf, evolveOrExplain, Projection } from './projection';
+import { StoredIds } from './stored-ids';
 
 // Reads of documents in flight at once while loading: bounded, so that a long replay does not
 // open a read per document of the whole batch in one go.
 const LOAD_AT_ONCE = 32;
+
+/**
+ * A document as the batch holds it: null content once deleted, kept with its position so that the
+ * tombstone can be stored. A StoredDocument read from the store is one as it is, with no copy.
+ */
+interface Held {
+  doc: object | null;
+  position: Position;
+}
 
 /**
  * Events applied to one projection's documents in memory, to be stored in one write: a batch of
@@ -13,10 +23,12 @@ const LOAD_AT_ONCE = 32;
  * the batch does not hold yet; `apply` is then pure computation, with no wait per event.
  */
 export class ProjectionBatch {
-  private known = new Map<string, StoredDocument | null>();
-  /** The previous generation of `known`: a document is dropped two writes after its last use. */
-  private older = new Map<string, StoredDocument | null>();
-  private changed = new Map<string, DocumentWrite>();
+  /** Null: the document does not exist and has no tombstone to store. */
+  private known = new Map<string, Held | null>();
+  /** The previous generation of `known`: a document leaves memory when a generation ends without its use. */
+  private older = new Map<string, Held | null>();
+  /** Documents changed since they were last stored: in `known`, or else in `older`. */
+  private changed = new Set<string>();
 
   constructor(
     private readonly documents: DocumentStore,
@@ -25,6 +37,12 @@ export class ProjectionBatch {
     readonly collection: string,
     /** About how many documents to keep in memory across writes, sparing reads on a long replay; 0 keeps none. */
     private readonly keep = 0,
+    /**
+     * Given when the collection was empty as the batch began and nothing else writes it (a
+     * rebuild's aside): every document the batch hands out to be stored is added, and one never
+     * added is known to be missing without a read.
+     */
+    private readonly stored?: StoredIds,
   ) {}
 
   /**
@@ -45,6 +63,7 @@ export class ProjectionBatch {
         if (this.known.has(id)) continue;
         const older = this.older.get(id);
         if (older !== undefined) this.known.set(id, older);
+        else if (this.stored && !this.stored.mayHave(id)) this.known.set(id, null);
         else missing.add(id);
       }
     }
@@ -69,12 +88,13 @@ export class ProjectionBatch {
     }
     // Most events concern few projections: those that ignore it should cost next to nothing.
     if (ids.length === 0) return false;
-    const writes: DocumentWrite[] = [];
+    // Most events change one document: the second one, if any, is set aside until all are evolved.
+    let changes: [string, Held][] | undefined;
     for (const id of ids) {
       const stored = this.known.get(id);
       if (stored === undefined) throw new Error(`${this.projection.name}: document ${id} was not loaded before ${event.type} at ${event.position}`);
       // Already applied (a replay after a crash): evolving again could only fail or be thrown away.
-      if (stored && stored.position >= event.position) continue;
+      if (stored?.doc && stored.position >= event.position) continue;
       let doc: object | null;
       try {
         doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
@@ -82,26 +102,57 @@ export class ProjectionBatch {
         throw this.poison(event, err);
       }
       // An event that leaves a missing document missing needs no tombstone.
-      if (stored || doc) writes.push({ collection: this.collection, id, doc: doc as Record<string, unknown> | null, position: event.position });
+      if (stored?.doc || doc) (changes ??= []).push([id, { doc, position: event.position }]);
     }
-    for (const write of writes) {
-      this.known.set(write.id, write.doc && { id: write.id, doc: write.doc, position: write.position });
-      this.changed.set(write.id, write);
+    if (!changes) return false;
+    for (const [id, held] of changes) {
+      this.known.set(id, held);
+      this.changed.add(id);
     }
-    return writes.length > 0;
+    return true;
   }
 
   /** The latest write of each document changed since the last `written`. */
   pending(): DocumentWrite[] {
-    return [...this.changed.values()];
+    return [...this.changed].map((id) => this.toWrite(id));
   }
 
   /** The pending writes are stored. */
   written(): void {
     this.changed.clear();
+    this.nextGeneration();
+  }
+
+  /**
+   * When the batch holds more than it keeps, starts a new generation and answers the changes of
+   * the documents that leave memory, to be stored before the next `load`; the others stay pending.
+   * A document changed often is then stored once when it falls out of use, not at every write:
+   * memory is bounded by the documents held, not by the events applied.
+   */
+  evict(): DocumentWrite[] {
+    if (this.known.size <= this.keep) return [];
+    const staying = this.keep > 0 ? this.known : new Map<string, Held | null>();
+    const leaving: DocumentWrite[] = [];
+    for (const id of this.changed) {
+      if (staying.has(id)) continue;
+      leaving.push(this.toWrite(id));
+      this.changed.delete(id);
+    }
+    this.nextGeneration();
+    return leaving;
+  }
+
+  private nextGeneration(): void {
     if (this.known.size <= this.keep) return;
     this.older = this.keep > 0 ? this.known : new Map();
     this.known = new Map();
+  }
+
+  /** The write of a changed document: it is held in `known`, or else in `older`. */
+  private toWrite(id: string): DocumentWrite {
+    const { doc, position } = (this.known.get(id) ?? this.older.get(id))!;
+    this.stored?.add(id);
+    return { collection: this.collection, id, doc: doc as Record<string, unknown> | null, position };
   }
 
   private poison(event: RecordedEvent, err: unknown): PoisonEvent {
