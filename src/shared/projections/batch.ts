@@ -29,6 +29,10 @@ export class ProjectionBatch {
   private older = new Map<string, Held | null>();
   /** Documents changed since they were last stored: in `known`, or else in `older`. */
   private changed = new Set<string>();
+  /** The events of the last `load` and the documents each concerns, so that `apply` need not ask again. */
+  private loaded: RecordedEvent[] = [];
+  private loadedIds: string[][] = [];
+  private applied = 0;
 
   constructor(
     private readonly documents: DocumentStore,
@@ -51,6 +55,9 @@ export class ProjectionBatch {
    */
   async load(events: RecordedEvent[]): Promise<void> {
     const missing = new Set<string>();
+    this.loaded = events;
+    this.loadedIds = [];
+    this.applied = 0;
     for (const event of events) {
       let ids: string[];
       try {
@@ -59,6 +66,7 @@ export class ProjectionBatch {
         // `apply` reports it, in order, after the events before it.
         break;
       }
+      this.loadedIds.push(ids);
       for (const id of ids) {
         if (this.known.has(id)) continue;
         const older = this.older.get(id);
@@ -80,12 +88,7 @@ export class ProjectionBatch {
    * PoisonEvent and keeps nothing of it. Answers whether a document changed.
    */
   apply(event: RecordedEvent): boolean {
-    let ids: string[];
-    try {
-      ids = documentsOf(this.projection, event);
-    } catch (err) {
-      throw this.poison(event, err);
-    }
+    const ids = this.documentsOf(event);
     // Most events concern few projections: those that ignore it should cost next to nothing.
     if (ids.length === 0) return false;
     // Most events change one document: the second one, if any, is set aside until all are evolved.
@@ -110,6 +113,20 @@ export class ProjectionBatch {
       this.changed.add(id);
     }
     return true;
+  }
+
+  /** The documents the event concerns, as `load` found them when the event is the next it loaded. */
+  private documentsOf(event: RecordedEvent): string[] {
+    const at = this.applied;
+    if (this.loaded[at] === event && at < this.loadedIds.length) {
+      this.applied++;
+      return this.loadedIds[at]!;
+    }
+    try {
+      return documentsOf(this.projection, event);
+    } catch (err) {
+      throw this.poison(event, err);
+    }
   }
 
   /** The latest write of each document changed since the last `written`. */
