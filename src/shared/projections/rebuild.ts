@@ -41,7 +41,8 @@ export interface Replayed {
 /**
  * Applies the events after `from`, up to and including `until`, to the batches, a page at a time,
  * storing the documents that leave the batches' memory as it goes and the rest at the end.
- * Rebuild writes carry no checkpoint: a replay interrupted half-way is started again.
+ * Rebuild writes carry no checkpoint and are scratch: a replay interrupted half-way is started
+ * again, and the swap that puts it in place is the durable write.
  */
 export async function replay(
   events: EventStore,
@@ -71,11 +72,11 @@ export async function replay(
       outcome.events += 1;
     }
     const leaving = live.flatMap((b) => b.evict());
-    if (leaving.length > 0) await documents.write(leaving);
+    if (leaving.length > 0) await documents.write(leaving, undefined, true);
     onProgress?.({ events: outcome.events, position: outcome.position, until });
   }
   const rest = live.flatMap((b) => b.pending());
-  if (rest.length > 0) await documents.write(rest);
+  if (rest.length > 0) await documents.write(rest, undefined, true);
   for (const batch of live) batch.written();
   return outcome;
 }
