@@ -1,11 +1,13 @@
 import { DocumentStore, DocumentWrite, Position, RecordedEvent } from '../../stores/ports';
 import { PoisonEvent } from './dead-letters';
-import { documentsOf, evolveOrExplain, Projection } from './projection';
+import { evolveOrExplain, Projection } from './projection';
 import { StoredIds } from './stored-ids';
 
 // Reads of documents in flight at once while loading: bounded, so that a long replay does not
 // open a read per document of the whole batch in one go.
 const LOAD_AT_ONCE = 32;
+/** The documents of an event the projection does not handle: shared, so that it costs no allocation. */
+const NONE: readonly string[] = [];
 
 /**
  * A document as the batch holds it: null content once deleted, kept with its position so that the
@@ -29,10 +31,18 @@ export class ProjectionBatch {
   private older = new Map<string, Held | null>();
   /** Documents changed since they were last stored: in `known`, or else in `older`. */
   private changed = new Set<string>();
-  /** The events of the last `load` and the documents each concerns, so that `apply` need not ask again. */
+  private readonly handles: ReadonlySet<string>;
+  /**
+   * The events of the last `load` and the documents each concerns, so that `apply` need not ask
+   * again; the arrays are reused from one load to the next, as a replay allocates enough per event.
+   */
   private loaded: RecordedEvent[] = [];
-  private loadedIds: string[][] = [];
+  private readonly loadedIds: (readonly string[])[] = [];
+  private loadedCount = 0;
   private applied = 0;
+  /** An event's changes, set aside until every document it concerns is evolved; reused. */
+  private readonly changingIds: string[] = [];
+  private readonly changingTo: Held[] = [];
 
   constructor(
     private readonly documents: DocumentStore,
@@ -47,34 +57,37 @@ export class ProjectionBatch {
      * added is known to be missing without a read.
      */
     private readonly stored?: StoredIds,
-  ) {}
+  ) {
+    this.handles = new Set(projection.handles);
+  }
 
   /**
    * Reads the documents these events concern that the batch does not hold, up to LOAD_AT_ONCE
    * reads in flight: a run of events costs a few round trips, not one per document.
    */
   async load(events: RecordedEvent[]): Promise<void> {
-    const missing = new Set<string>();
+    let missing: Set<string> | undefined;
     this.loaded = events;
-    this.loadedIds = [];
+    this.loadedCount = 0;
     this.applied = 0;
     for (const event of events) {
-      let ids: string[];
+      let ids: readonly string[];
       try {
-        ids = documentsOf(this.projection, event);
+        ids = this.documentsOf(event);
       } catch {
         // `apply` reports it, in order, after the events before it.
         break;
       }
-      this.loadedIds.push(ids);
+      this.loadedIds[this.loadedCount++] = ids;
       for (const id of ids) {
         if (this.known.has(id)) continue;
         const older = this.older.get(id);
         if (older !== undefined) this.known.set(id, older);
         else if (this.stored && !this.stored.mayHave(id)) this.known.set(id, null);
-        else missing.add(id);
+        else (missing ??= new Set()).add(id);
       }
     }
+    if (!missing) return;
     const ids = [...missing];
     for (let from = 0; from < ids.length; from += LOAD_AT_ONCE) {
       const chunk = ids.slice(from, from + LOAD_AT_ONCE);
@@ -88,11 +101,10 @@ export class ProjectionBatch {
    * PoisonEvent and keeps nothing of it. Answers whether a document changed.
    */
   apply(event: RecordedEvent): boolean {
-    const ids = this.documentsOf(event);
+    const ids = this.loadedDocumentsOf(event);
     // Most events concern few projections: those that ignore it should cost next to nothing.
     if (ids.length === 0) return false;
-    // Most events change one document: the second one, if any, is set aside until all are evolved.
-    let changes: [string, Held][] | undefined;
+    let changes = 0;
     for (const id of ids) {
       const stored = this.known.get(id);
       if (stored === undefined) throw new Error(`${this.projection.name}: document ${id} was not loaded before ${event.type} at ${event.position}`);
@@ -105,28 +117,35 @@ export class ProjectionBatch {
         throw this.poison(event, err);
       }
       // An event that leaves a missing document missing needs no tombstone.
-      if (stored?.doc || doc) (changes ??= []).push([id, { doc, position: event.position }]);
+      if (stored?.doc || doc) {
+        this.changingIds[changes] = id;
+        this.changingTo[changes++] = { doc, position: event.position };
+      }
     }
-    if (!changes) return false;
-    for (const [id, held] of changes) {
-      this.known.set(id, held);
-      this.changed.add(id);
+    for (let i = 0; i < changes; i++) {
+      this.known.set(this.changingIds[i]!, this.changingTo[i]!);
+      this.changed.add(this.changingIds[i]!);
     }
-    return true;
+    return changes > 0;
   }
 
   /** The documents the event concerns, as `load` found them when the event is the next it loaded. */
-  private documentsOf(event: RecordedEvent): string[] {
+  private loadedDocumentsOf(event: RecordedEvent): readonly string[] {
     const at = this.applied;
-    if (this.loaded[at] === event && at < this.loadedIds.length) {
+    if (this.loaded[at] === event && at < this.loadedCount) {
       this.applied++;
       return this.loadedIds[at]!;
     }
     try {
-      return documentsOf(this.projection, event);
+      return this.documentsOf(event);
     } catch (err) {
       throw this.poison(event, err);
     }
+  }
+
+  /** documentsOf (./projection.ts), with the handled types in a set and no allocation for the others. */
+  private documentsOf(event: RecordedEvent): readonly string[] {
+    return this.handles.has(event.type) ? this.projection.documentIds(event) : NONE;
   }
 
   /** The latest write of each document changed since the last `written`. */
