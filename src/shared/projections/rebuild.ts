@@ -10,7 +10,7 @@ const PAGE = 1000;
 // Documents a rebuild keeps in memory per projection, stored when they fall out of use: memory is
 // bounded by this, not by the length of the log, and a document changed by many events of a
 // member's life is stored about once.
-const KEEP = 2000;
+const KEEP = 2500;
 
 /** The collection a projection is rebuilt into while its live collection keeps serving. */
 export function asideOf(projection: Projection): CollectionSpec {
