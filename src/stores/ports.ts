@@ -172,8 +172,11 @@ export interface DocumentStore {
    * Applies the writes (each guarded by its position) and then records the checkpoint, if given;
    * a checkpoint only moves forward.
    * Not atomic across documents in production: the position guard makes a retry harmless.
+   * `scratch`: writes of a rebuild's aside collection, which a crash only sends back to the start
+   * of the rebuild; a store may then skip waiting for them to reach the disk, as long as the next
+   * durable write (the swap that follows) makes them durable too.
    */
-  write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void>;
+  write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
   /** Removes every document and tombstone of the collection (for rebuilds). */
   dropCollection(collection: string): Promise<void>;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { eventIds } from '../../src/stores/event-ids';
 import { InvalidPosition, START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
-import { openSqliteStores } from '../../src/stores/sqlite';
+import { openDatabase, openSqliteStores, SqliteDocumentStore } from '../../src/stores/sqlite';
 
 function event(type: string, requestId = randomUUID()): NewEvent {
   return { type, data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: requestId, time: new Date().toISOString() } };
@@ -101,6 +101,28 @@ describe('SQLite subscription', () => {
       expect(live).toBe(1);
     } finally {
       await stores.close();
+    }
+  });
+});
+
+describe('SQLite scratch document writes', () => {
+  it("store the documents without an fsync, then put the connection's own level back, even when they fail", async () => {
+    const db = openDatabase(join(dir, 'platform.db'));
+    const documents = new SqliteDocumentStore(db);
+    try {
+      const FULL = 2;
+      expect(db.pragma('synchronous', { simple: true })).toBe(FULL);
+      const doc = { member_id: 7, status: 'pending' };
+      await documents.write([{ collection: 'credentials__rebuild', id: '7', doc, position: '00000000000000000001' }], undefined, true);
+      expect(await documents.get('credentials__rebuild', '7')).toEqual({ id: '7', doc, position: '00000000000000000001' });
+      expect(db.pragma('synchronous', { simple: true })).toBe(FULL);
+      const unwritable = { member_id: 8, big: BigInt(1) };
+      await expect(documents.write([{ collection: 'credentials__rebuild', id: '8', doc: unwritable, position: '00000000000000000002' }], undefined, true)).rejects.toThrow();
+      expect(db.pragma('synchronous', { simple: true })).toBe(FULL);
+      expect(await documents.get('credentials__rebuild', '8')).toBeNull();
+    } finally {
+      await documents.close();
+      db.close();
     }
   });
 });

@@ -1,10 +1,22 @@
-import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../../stores/ports';
+import { DocumentStore, DocumentWrite, Position, RecordedEvent } from '../../stores/ports';
 import { PoisonEvent } from './dead-letters';
-import { documentsOf, evolveOrExplain, Projection } from './projection';
+import { evolveOrExplain, Projection } from './projection';
+import { StoredIds } from './stored-ids';
 
 // Reads of documents in flight at once while loading: bounded, so that a long replay does not
 // open a read per document of the whole batch in one go.
 const LOAD_AT_ONCE = 32;
+/** The documents of an event the projection does not handle: shared, so that it costs no allocation. */
+const NONE: readonly string[] = [];
+
+/**
+ * A document as the batch holds it: null content once deleted, kept with its position so that the
+ * tombstone can be stored. A StoredDocument read from the store is one as it is, with no copy.
+ */
+interface Held {
+  doc: object | null;
+  position: Position;
+}
 
 /**
  * Events applied to one projection's documents in memory, to be stored in one write: a batch of
@@ -13,10 +25,24 @@ const LOAD_AT_ONCE = 32;
  * the batch does not hold yet; `apply` is then pure computation, with no wait per event.
  */
 export class ProjectionBatch {
-  private known = new Map<string, StoredDocument | null>();
-  /** The previous generation of `known`: a document is dropped two writes after its last use. */
-  private older = new Map<string, StoredDocument | null>();
-  private changed = new Map<string, DocumentWrite>();
+  /** Null: the document does not exist and has no tombstone to store. */
+  private known = new Map<string, Held | null>();
+  /** The previous generation of `known`: a document leaves memory when a generation ends without its use. */
+  private older = new Map<string, Held | null>();
+  /** Documents changed since they were last stored: in `known`, or else in `older`. */
+  private changed = new Set<string>();
+  private readonly handles: ReadonlySet<string>;
+  /**
+   * The events of the last `load` and the documents each concerns, so that `apply` need not ask
+   * again; the arrays are reused from one load to the next, as a replay allocates enough per event.
+   */
+  private loaded: RecordedEvent[] = [];
+  private readonly loadedIds: (readonly string[])[] = [];
+  private loadedCount = 0;
+  private applied = 0;
+  /** An event's changes, set aside until every document it concerns is evolved; reused. */
+  private readonly changingIds: string[] = [];
+  private readonly changingTo: Held[] = [];
 
   constructor(
     private readonly documents: DocumentStore,
@@ -25,29 +51,43 @@ export class ProjectionBatch {
     readonly collection: string,
     /** About how many documents to keep in memory across writes, sparing reads on a long replay; 0 keeps none. */
     private readonly keep = 0,
-  ) {}
+    /**
+     * Given when the collection was empty as the batch began and nothing else writes it (a
+     * rebuild's aside): every document the batch hands out to be stored is added, and one never
+     * added is known to be missing without a read.
+     */
+    private readonly stored?: StoredIds,
+  ) {
+    this.handles = new Set(projection.handles);
+  }
 
   /**
    * Reads the documents these events concern that the batch does not hold, up to LOAD_AT_ONCE
    * reads in flight: a run of events costs a few round trips, not one per document.
    */
   async load(events: RecordedEvent[]): Promise<void> {
-    const missing = new Set<string>();
+    let missing: Set<string> | undefined;
+    this.loaded = events;
+    this.loadedCount = 0;
+    this.applied = 0;
     for (const event of events) {
-      let ids: string[];
+      let ids: readonly string[];
       try {
-        ids = documentsOf(this.projection, event);
+        ids = this.documentsOf(event);
       } catch {
         // `apply` reports it, in order, after the events before it.
         break;
       }
+      this.loadedIds[this.loadedCount++] = ids;
       for (const id of ids) {
         if (this.known.has(id)) continue;
         const older = this.older.get(id);
         if (older !== undefined) this.known.set(id, older);
-        else missing.add(id);
+        else if (this.stored && !this.stored.mayHave(id)) this.known.set(id, null);
+        else (missing ??= new Set()).add(id);
       }
     }
+    if (!missing) return;
     const ids = [...missing];
     for (let from = 0; from < ids.length; from += LOAD_AT_ONCE) {
       const chunk = ids.slice(from, from + LOAD_AT_ONCE);
@@ -61,20 +101,15 @@ export class ProjectionBatch {
    * PoisonEvent and keeps nothing of it. Answers whether a document changed.
    */
   apply(event: RecordedEvent): boolean {
-    let ids: string[];
-    try {
-      ids = documentsOf(this.projection, event);
-    } catch (err) {
-      throw this.poison(event, err);
-    }
+    const ids = this.loadedDocumentsOf(event);
     // Most events concern few projections: those that ignore it should cost next to nothing.
     if (ids.length === 0) return false;
-    const writes: DocumentWrite[] = [];
+    let changes = 0;
     for (const id of ids) {
       const stored = this.known.get(id);
       if (stored === undefined) throw new Error(`${this.projection.name}: document ${id} was not loaded before ${event.type} at ${event.position}`);
       // Already applied (a replay after a crash): evolving again could only fail or be thrown away.
-      if (stored && stored.position >= event.position) continue;
+      if (stored?.doc && stored.position >= event.position) continue;
       let doc: object | null;
       try {
         doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
@@ -82,26 +117,78 @@ export class ProjectionBatch {
         throw this.poison(event, err);
       }
       // An event that leaves a missing document missing needs no tombstone.
-      if (stored || doc) writes.push({ collection: this.collection, id, doc: doc as Record<string, unknown> | null, position: event.position });
+      if (stored?.doc || doc) {
+        this.changingIds[changes] = id;
+        this.changingTo[changes++] = { doc, position: event.position };
+      }
     }
-    for (const write of writes) {
-      this.known.set(write.id, write.doc && { id: write.id, doc: write.doc, position: write.position });
-      this.changed.set(write.id, write);
+    for (let i = 0; i < changes; i++) {
+      this.known.set(this.changingIds[i]!, this.changingTo[i]!);
+      this.changed.add(this.changingIds[i]!);
     }
-    return writes.length > 0;
+    return changes > 0;
+  }
+
+  /** The documents the event concerns, as `load` found them when the event is the next it loaded. */
+  private loadedDocumentsOf(event: RecordedEvent): readonly string[] {
+    const at = this.applied;
+    if (this.loaded[at] === event && at < this.loadedCount) {
+      this.applied++;
+      return this.loadedIds[at]!;
+    }
+    try {
+      return this.documentsOf(event);
+    } catch (err) {
+      throw this.poison(event, err);
+    }
+  }
+
+  /** documentsOf (./projection.ts), with the handled types in a set and no allocation for the others. */
+  private documentsOf(event: RecordedEvent): readonly string[] {
+    return this.handles.has(event.type) ? this.projection.documentIds(event) : NONE;
   }
 
   /** The latest write of each document changed since the last `written`. */
   pending(): DocumentWrite[] {
-    return [...this.changed.values()];
+    return [...this.changed].map((id) => this.toWrite(id));
   }
 
   /** The pending writes are stored. */
   written(): void {
     this.changed.clear();
+    this.nextGeneration();
+  }
+
+  /**
+   * When the batch holds more than it keeps, starts a new generation and answers the changes of
+   * the documents that leave memory, to be stored before the next `load`; the others stay pending.
+   * A document changed often is then stored once when it falls out of use, not at every write:
+   * memory is bounded by the documents held, not by the events applied.
+   */
+  evict(): DocumentWrite[] {
+    if (this.known.size <= this.keep) return [];
+    const staying = this.keep > 0 ? this.known : new Map<string, Held | null>();
+    const leaving: DocumentWrite[] = [];
+    for (const id of this.changed) {
+      if (staying.has(id)) continue;
+      leaving.push(this.toWrite(id));
+      this.changed.delete(id);
+    }
+    this.nextGeneration();
+    return leaving;
+  }
+
+  private nextGeneration(): void {
     if (this.known.size <= this.keep) return;
     this.older = this.keep > 0 ? this.known : new Map();
     this.known = new Map();
+  }
+
+  /** The write of a changed document: it is held in `known`, or else in `older`. */
+  private toWrite(id: string): DocumentWrite {
+    const { doc, position } = (this.known.get(id) ?? this.older.get(id))!;
+    this.stored?.add(id);
+    return { collection: this.collection, id, doc: doc as Record<string, unknown> | null, position };
   }
 
   private poison(event: RecordedEvent, err: unknown): PoisonEvent {

@@ -26,6 +26,27 @@ export function documentsOf(projection: Projection, event: RecordedEvent): strin
 }
 
 /**
+ * The last event decoded, and its decoding (its current shape, or why it has none). A rebuild or
+ * runner applies one event to every projection before the next, so one slot is enough for each
+ * event to be decoded once, not once per projection, at no cost in memory or garbage collection.
+ */
+let lastEvent: RecordedEvent | undefined;
+let lastDecoding: RecordedEvent | Error | undefined;
+
+function decodeOnce(event: RecordedEvent): RecordedEvent {
+  if (event !== lastEvent) {
+    try {
+      lastDecoding = decodeEvent(event);
+    } catch (err) {
+      lastDecoding = err instanceof Error ? err : new Error(String(err));
+    }
+    lastEvent = event;
+  }
+  if (lastDecoding instanceof Error) throw lastDecoding;
+  return lastDecoding!;
+}
+
+/**
  * Applies one event in its current shape (upcast and validated), naming the projection, event and
  * position when it is invalid or evolve cannot apply it.
  */
@@ -35,7 +56,7 @@ export function evolveOrExplain<Doc extends object>(
   event: RecordedEvent,
 ): Doc | null {
   try {
-    return projection.evolve(doc, decodeEvent(event));
+    return projection.evolve(doc, decodeOnce(event));
   } catch (err) {
     throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, { cause: err });
   }

@@ -2,20 +2,24 @@ import { CollectionSpec, DocumentStore, EventStore, Position, START } from '../.
 import { ProjectionBatch } from './batch';
 import { PoisonEvent } from './dead-letters';
 import { Projection } from './projection';
+import { StoredIds } from './stored-ids';
 
 // Events read at a time: read, applied and dropped while still young, so that the garbage
 // collector frees them cheaply and the heap does not grow.
 const PAGE = 1000;
-// Events whose documents are stored in one write: a transaction's fixed cost vanishes, and a
-// document changed by several of them is written once.
-const WRITE_EVERY = 10_000;
-// Documents a rebuild keeps in memory across writes, per projection: recent documents are the
-// likely next ones, and the bound keeps memory flat.
-const KEEP = 2000;
+// Documents a rebuild keeps in memory per projection, stored when they fall out of use: memory is
+// bounded by this, not by the length of the log, and a document changed by many events of a
+// member's life is stored about once.
+const KEEP = 2500;
 
 /** The collection a projection is rebuilt into while its live collection keeps serving. */
 export function asideOf(projection: Projection): CollectionSpec {
   return { ...projection.collection, name: `${projection.collection.name}__rebuild` };
+}
+
+/** A batch building `projection` in its aside collection; `emptied`: the aside was emptied for it. */
+export function asideBatch(documents: DocumentStore, projection: Projection, emptied = false): ProjectionBatch {
+  return new ProjectionBatch(documents, projection, asideOf(projection).name, KEEP, emptied ? new StoredIds() : undefined);
 }
 
 export interface ReplayProgress {
@@ -36,8 +40,9 @@ export interface Replayed {
 
 /**
  * Applies the events after `from`, up to and including `until`, to the batches, a page at a time,
- * and stores what changed every WRITE_EVERY events, so memory does not grow with the log.
- * Rebuild writes carry no checkpoint: a replay interrupted half-way is started again.
+ * storing the documents that leave the batches' memory as it goes and the rest at the end.
+ * Rebuild writes carry no checkpoint and are scratch: a replay interrupted half-way is started
+ * again, and the swap that puts it in place is the durable write.
  */
 export async function replay(
   events: EventStore,
@@ -49,14 +54,6 @@ export async function replay(
 ): Promise<Replayed> {
   const outcome: Replayed = { position: from, events: 0, poisoned: [] };
   let live = batches;
-  let unwritten = 0;
-  const write = async () => {
-    const writes = live.flatMap((b) => b.pending());
-    if (writes.length > 0) await documents.write(writes);
-    for (const batch of live) batch.written();
-    unwritten = 0;
-    onProgress?.({ events: outcome.events, position: outcome.position, until });
-  };
   while (outcome.position < until && live.length > 0) {
     const page = (await events.readAll(outcome.position, PAGE)).filter((e) => e.position <= until);
     if (page.length === 0) break;
@@ -74,10 +71,13 @@ export async function replay(
       outcome.position = event.position;
       outcome.events += 1;
     }
-    unwritten += page.length;
-    if (unwritten >= WRITE_EVERY) await write();
+    const leaving = live.flatMap((b) => b.evict());
+    if (leaving.length > 0) await documents.write(leaving, undefined, true);
+    onProgress?.({ events: outcome.events, position: outcome.position, until });
   }
-  await write();
+  const rest = live.flatMap((b) => b.pending());
+  if (rest.length > 0) await documents.write(rest, undefined, true);
+  for (const batch of live) batch.written();
   return outcome;
 }
 
@@ -94,7 +94,7 @@ export async function rebuildAside(
 ): Promise<Replayed> {
   const asides = projections.map(asideOf);
   for (const aside of asides) await documents.dropCollection(aside.name);
-  const batches = projections.map((p, i) => new ProjectionBatch(documents, p, asides[i]!.name, KEEP));
+  const batches = projections.map((p) => asideBatch(documents, p, true));
   const head = await events.headPosition();
   const built = await replay(events, documents, batches, START, head, onProgress);
   await documents.ensureCollections(asides);

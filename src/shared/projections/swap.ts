@@ -1,8 +1,7 @@
 import { CollectionSpec, DocumentStore, EventStore, Position } from '../../stores/ports';
-import { ProjectionBatch } from './batch';
 import { openDeadLetters, resolveDeadLetters } from './dead-letters';
 import { Projection } from './projection';
-import { asideOf, replay } from './rebuild';
+import { asideBatch, asideOf, replay } from './rebuild';
 import { stamp } from './stamp';
 import { recordVersion } from './versions';
 
@@ -69,7 +68,7 @@ export async function swapIn(
   }
   let position = marked?.position ?? built;
   if (position < reached) {
-    const caughtUp = await replay(events, documents, [new ProjectionBatch(documents, projection, aside)], position, reached);
+    const caughtUp = await replay(events, documents, [asideBatch(documents, projection)], position, reached);
     if (caughtUp.poisoned[0]) throw caughtUp.poisoned[0];
     position = reached;
   }

@@ -123,8 +123,20 @@ export class SqliteDocumentStore implements DocumentStore {
     return rows.map((row) => ({ id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position }));
   }
 
-  async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
-    this.writeTransaction.immediate(writes, checkpoint);
+  /**
+   * Scratch writes commit without an fsync (synchronous NORMAL, still safe from corruption in WAL
+   * mode); the connection's own level is back before anything else runs on it, and the next
+   * commit at that level syncs the log, these frames with it.
+   */
+  async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch = false): Promise<void> {
+    if (!scratch) return this.writeTransaction.immediate(writes, checkpoint);
+    const level = this.db.pragma('synchronous', { simple: true }) as number;
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.writeTransaction.immediate(writes, checkpoint);
+    } finally {
+      this.db.pragma(`synchronous = ${level}`);
+    }
   }
 
   async checkpoint(projection: string): Promise<Position> {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProjectionBatch } from '../../../src/shared/projections/batch';
-import { DocumentStore, RecordedEvent } from '../../../src/stores/ports';
+import { StoredIds } from '../../../src/shared/projections/stored-ids';
+import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../../../src/stores/ports';
 import { streamCounter } from './lifecycle-support';
 
 const ROUND_TRIP_MS = 10;
@@ -40,5 +41,89 @@ describe('loading the documents of a run of events', () => {
     expect(Date.now() - started).toBeLessThan(50 * ROUND_TRIP_MS);
     expect(store.most()).toBe(32);
     for (const event of events) expect(batch.apply(event)).toBe(true);
+  });
+});
+
+/** A document store in memory that counts the reads of each document and the writes. */
+function countingStore() {
+  const stored = new Map<string, StoredDocument>();
+  const reads = new Map<string, number>();
+  let writes = 0;
+  const documents = {
+    get: async (_collection: string, id: string) => {
+      reads.set(id, (reads.get(id) ?? 0) + 1);
+      return stored.get(id) ?? null;
+    },
+    write: async (batch: DocumentWrite[]) => {
+      for (const { id, doc, position } of batch) {
+        writes++;
+        if (doc) stored.set(id, { id, doc, position });
+        else stored.delete(id);
+      }
+    },
+  } as unknown as DocumentStore;
+  return { documents, stored, reads, writes: () => writes };
+}
+
+describe("a rebuild's batch, keeping a bounded number of documents", () => {
+  // As members do: four streams live at a time, ten events each, then a new one takes the slot;
+  // one stream is used all along; s-0, long gone, comes back once at the end.
+  const log: RecordedEvent[] = [];
+  const active = [0, 1, 2, 3];
+  let next = active.length;
+  const counts = new Map<string, number>();
+  const push = (stream: string) => {
+    log.push(eventOn(stream, log.length + 1));
+    counts.set(stream, (counts.get(stream) ?? 0) + 1);
+  };
+  while (next < 40) {
+    active.forEach((stream, slot) => {
+      push(`s-${stream}`);
+      if (counts.get(`s-${stream}`) === 10) active[slot] = next++;
+    });
+    push('all-along');
+  }
+  push('s-0');
+
+  async function rebuild(store: ReturnType<typeof countingStore>, stored?: StoredIds) {
+    const batch = new ProjectionBatch(store.documents, streamCounter, 'stream_counts__rebuild', 8, stored);
+    for (let from = 0; from < log.length; from += 10) {
+      const page = log.slice(from, from + 10);
+      await batch.load(page);
+      for (const event of page) batch.apply(event);
+      await store.documents.write(batch.evict());
+    }
+    await store.documents.write(batch.pending());
+    batch.written();
+  }
+
+  it('stores each document once, when it falls out of use or at the end, with every event applied once', async () => {
+    const store = countingStore();
+    await rebuild(store, new StoredIds());
+    expect(new Map([...store.stored].map(([id, { doc }]) => [id, (doc as { count: number }).count]))).toEqual(counts);
+    // s-0 twice: it had left memory when it came back.
+    expect(store.writes()).toBe(counts.size + 1);
+  });
+
+  it('reads back only a document it stored before, when the aside was emptied for it', async () => {
+    const fresh = countingStore();
+    await rebuild(fresh, new StoredIds());
+    expect(fresh.reads).toEqual(new Map([['s-0', 1]]));
+    // Not told that the aside started empty, it reads each document on first use.
+    const unknowing = countingStore();
+    await rebuild(unknowing);
+    expect(unknowing.reads.size).toBe(counts.size);
+    expect(unknowing.stored).toEqual(fresh.stored);
+  });
+});
+
+describe('the ids a rebuild stored', () => {
+  it('never answers no for an id added, and mostly no for one never added', () => {
+    const stored = new StoredIds();
+    const added = Array.from({ length: 20_000 }, (_, i) => `${i}:scope.read`);
+    for (const id of added) stored.add(id);
+    expect(added.every((id) => stored.mayHave(id))).toBe(true);
+    const others = Array.from({ length: 20_000 }, (_, i) => `${i + 20_000}:scope.read`);
+    expect(others.filter((id) => stored.mayHave(id)).length).toBeLessThan(20);
   });
 });
