@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
@@ -177,7 +178,9 @@ export function platformContract() {
 }
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {
-  const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: 'seed', now: new Date() };
+  // A request id of this start's own: event ids derive from it, and two instances seeding under one
+  // id would look to the event store like one retrying (KurrentDB then answers both as written).
+  const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: `seed-${randomUUID()}`, now: new Date() };
   const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, options.settings.ADMIN_EMAIL, ctx);
   if (generatedAdminPassword) {
     options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
