@@ -3,17 +3,17 @@ import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { approvalExpirySchema, expiresAtFor } from '../expiry';
 import { credentialReads } from '../reads';
-import { applicationSchema, applicationView, credentialSchema, credentialView } from '../views';
+import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
-import { ReadModels, written } from '../../shared/projections/read-models';
+import { ReadModels } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../../shared/http/command-context';
-import { AppContext } from '../../shared/http/context';
+import { applicationAfter, asReviewer, unknownMember } from './review-decision';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
-import { adminOf, memberOf } from '../../shared/http/guards';
+import { memberOf } from '../../shared/http/guards';
 import { memberParams } from '../../shared/http/params';
 import { concurrentChange } from '../../shared/http/schemas';
-import { decideThenRead, Written } from '../../shared/http/read-your-writes';
+import { decideThenRead } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
 
 export interface ExtensionDeps {
@@ -30,12 +30,7 @@ const notNow = { status: 422, when: 'the credential is not active, never expires
 /** A member asks for a later expiry; an administrator approves or rejects it, with a reason. */
 export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
-  const asAdmin = (ctx: AppContext, command: CredentialCommand, reason?: string) => () =>
-    decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
-  const application = (member_id: number, message: string) => async ({ position }: Written) => ({
-    data: applicationView(written(await reads.credential(member_id, position))),
-    message,
-  });
+  const application = applicationAfter(deps.readModels);
 
   return [
     endpoint({
@@ -66,9 +61,9 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       params: memberParams,
       body: emptyBody,
       response: applicationSchema,
-      refusals: [notNow, concurrentChange],
+      refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id } }) =>
-        decideThenRead(ctx, asAdmin(ctx, { type: 'ApproveExtension', data: { member_id } }), application(member_id, 'extended')),
+        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveExtension', data: { member_id } }), application(member_id, 'extended')),
     }),
     endpoint({
       method: 'POST',
@@ -78,9 +73,9 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       params: memberParams,
       body: z.strictObject({ reason: reasonSchema }),
       response: applicationSchema,
-      refusals: [notNow, concurrentChange],
+      refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) =>
-        decideThenRead(ctx, asAdmin(ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), application(member_id, 'extension rejected')),
+        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), application(member_id, 'extension rejected')),
     }),
   ];
 }

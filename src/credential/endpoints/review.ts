@@ -1,24 +1,19 @@
 import { z } from 'zod';
 import { applicationSchema, applicationView, scopeRequestSchema, scopeRequestView } from '../views';
-import { decideCredential } from '../commands';
 import { credentialReads } from '../reads';
-import { CredentialCommand } from '../decider';
 import { approvalExpirySchema, expiresAtFor } from '../expiry';
 import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
 import { EventStore, Scalar } from '../../stores/ports';
-import { commandContext } from '../../shared/http/command-context';
-import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
-import { adminOf } from '../../shared/http/guards';
 import { memberParams, memberScopeParams } from '../../shared/http/params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
-import { requireKnownMember, unknownMember } from './known-member';
+import { applicationAfter, asReviewer, unknownMember } from './review-decision';
 
 export interface ReviewDeps {
   events: EventStore;
@@ -40,12 +35,6 @@ const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
 const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
-function decide(deps: ReviewDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
-  return async () => {
-    await requireKnownMember(deps.readModels, command.data.member_id);
-    return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
-  };
-}
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
@@ -53,10 +42,7 @@ const review = { kind: 'admin', permission: 'credential.review' } as const;
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
-  const application = (member_id: number, message: string) => async ({ position }: Written) => ({
-    data: applicationView(written(await reads.credential(member_id, position))),
-    message,
-  });
+  const application = applicationAfter(deps.readModels);
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
     data: scopeRequestView(written(await reads.scopeRequest(member_id, scope, position))),
     message,
@@ -89,7 +75,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx, { params: { member_id }, body }) => {
         const now = new Date();
         const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at: expiresAtFor(body, now, deps.keyLifetimeDays), now: now.toISOString() } };
-        return decideThenRead(ctx, decide(deps, ctx, command), application(member_id, 'approved: the member can claim the credential'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, command), application(member_id, 'approved: the member can claim the credential'));
       },
     }),
     endpoint({
@@ -102,7 +88,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), application(member_id, 'rejected'));
       },
     }),
     endpoint({
@@ -115,7 +101,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('credential'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), application(member_id, 'revoked: the credential is refused from now on'));
       },
     }),
     endpoint({
@@ -140,7 +126,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
       },
     }),
     endpoint({
@@ -153,7 +139,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
       },
     }),
     endpoint({
@@ -166,7 +152,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, decide(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
       },
     }),
   ];

@@ -131,6 +131,8 @@ describe('decisions about a member who does not exist', () => {
     ['reject', '/credentials/999999/reject', { reason: REASON }],
     ['revoke', '/credentials/999999/revoke', { reason: REASON }],
     ['approve a scope', '/credentials/999999/scopes/addons.read/approve', {}],
+    ['approve an extension', '/credentials/999999/extension/approve', {}],
+    ['reject an extension', '/credentials/999999/extension/reject', { reason: REASON }],
   ])('%s answers 404 member_not_found, not a hint to apply first', async (_name, path, body) => {
     const res = await expectRefusal(() => review(path, body), 404, 'member_not_found');
     expect(res.body.message).not.toMatch(/apply/);

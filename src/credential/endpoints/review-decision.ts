@@ -1,0 +1,44 @@
+import { decideCredential } from '../commands';
+import { CredentialCommand } from '../decider';
+import { credentialReads } from '../reads';
+import { applicationView } from '../views';
+import { memberReads } from '../../member/reads';
+import { ReadModels, written } from '../../shared/projections/read-models';
+import { EventStore } from '../../stores/ports';
+import { commandContext } from '../../shared/http/command-context';
+import { AppContext } from '../../shared/http/context';
+import { HttpError } from '../../shared/http/envelope';
+import { Refusal } from '../../shared/http/endpoints';
+import { adminOf } from '../../shared/http/guards';
+import { Written } from '../../shared/http/read-your-writes';
+
+export const unknownMember: Refusal = { status: 404, when: 'there is no member with this id (member_not_found)' };
+
+/**
+ * A decision about a member who does not exist is a wrong id, not a credential to apply for first:
+ * the administrator is told so before the credential's decider is asked.
+ */
+async function requireKnownMember(readModels: ReadModels, memberId: number): Promise<void> {
+  if (await memberReads(readModels).member(memberId)) return;
+  throw new HttpError(404, 'member_not_found', `there is no member ${memberId}: check the id in the list of applications`);
+}
+
+export interface ReviewerDeps {
+  events: EventStore;
+  readModels: ReadModels;
+}
+
+/** An administrator's decision about a member's credential: the command, with the administrator as actor and the reason in the metadata. */
+export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
+  return async () => {
+    await requireKnownMember(deps.readModels, command.data.member_id);
+    return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+  };
+}
+
+/** What a decision about an application answers: the application, once its read model holds the change. */
+export function applicationAfter(readModels: ReadModels) {
+  const reads = credentialReads(readModels);
+  return (member_id: number, message: string) =>
+    async ({ position }: Written) => ({ data: applicationView(written(await reads.credential(member_id, position))), message });
+}
