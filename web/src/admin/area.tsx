@@ -63,13 +63,15 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
             {s.label}
           </Link>
         ))}
-        <span class="who">
-          {account.username}
-          {account.is_super ? ' (super)' : ''}
+        <span class="account">
+          <span class="who">
+            {account.username}
+            {account.is_super ? ' (super)' : ''}
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
         </span>
-        <button type="button" onClick={signOut}>
-          Sign out
-        </button>
       </nav>
       {screen.path === '/admin/credentials' && <CredentialQueue />}
       {screen.path === '/admin/scopes' && <ScopeQueue />}

@@ -53,10 +53,12 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
             {label}
           </Link>
         ))}
-        <span class="who">{member.username}</span>
-        <button type="button" onClick={signOut}>
-          Sign out
-        </button>
+        <span class="account">
+          <span class="who">{member.username}</span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </span>
       </nav>
       {path === '/developer/claim' ? (
         <Claim status={credential.status} onClaimed={reload} />
