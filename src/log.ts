@@ -33,10 +33,10 @@ export function bufferedStdout(): DestinationStream {
   const out = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
   const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   let used = 0;
-  // Synchronous: sonic-boom has copied or written the bytes when write returns, so the buffer is free again.
+  // A copy: sonic-boom may keep what it was given (a write that failed), and the buffer is reused at once.
   const flush = () => {
     if (used === 0) return;
-    out.write(buffer.subarray(0, used));
+    out.write(Buffer.from(buffer.subarray(0, used)));
     used = 0;
   };
   setInterval(flush, FLUSH_MS).unref();
