@@ -49,6 +49,7 @@ const indexName = (collection: string, field: string): string => `documents.${co
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
+  private readonly countDocuments: Statement<[string], { documents: number }>;
   private readonly getCheckpoint: Statement<[string], { position: Position }>;
   private readonly deleteCheckpoint: Statement<[string]>;
   private readonly deleteCollection: Statement<[string]>;
@@ -65,6 +66,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.getDocument = db.prepare(
       'SELECT doc, position FROM documents WHERE collection = ? AND id = ? AND doc IS NOT NULL',
     );
+    this.countDocuments = db.prepare('SELECT count(*) AS documents FROM documents WHERE collection = ? AND doc IS NOT NULL');
     this.getCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
     this.deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE projection = ?');
     this.deleteCollection = db.prepare('DELETE FROM documents WHERE collection = ?');
@@ -127,6 +129,10 @@ export class SqliteDocumentStore implements DocumentStore {
     ].join(' ');
     const rows = this.findStatement(sql).all(...conditions.flatMap((c) => c.params));
     return rows.map((row) => ({ id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position }));
+  }
+
+  async count(collection: string): Promise<number> {
+    return this.countDocuments.get(collection)?.documents ?? 0;
   }
 
   /**
