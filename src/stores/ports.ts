@@ -168,6 +168,8 @@ export interface DocumentStore {
   get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null>;
   /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
   find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
+  /** How many documents the collection holds (tombstones are not documents), without reading them. */
+  count(collection: string): Promise<number>;
   /**
    * Applies the writes (each guarded by its position) and then records the checkpoint, if given;
    * a checkpoint only moves forward.

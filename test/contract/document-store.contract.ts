@@ -73,6 +73,15 @@ export function documentStoreContract(
       expect(await store().get(a, '1')).toBeNull();
       expect(await store().get(b, '1')).toEqual({ id: '1', doc: { in: 'b' }, position: at(1) });
     });
+
+    it("counts a collection's documents, not its tombstones nor another collection's", async () => {
+      const [a, b] = [newName(), newName()];
+      expect(await store().count(a)).toBe(0);
+      await store().write([put(a, '1', { v: 1 }, 1), put(a, '2', { v: 2 }, 1), put(a, '3', null, 1), put(b, '1', { v: 1 }, 1)]);
+      expect(await store().count(a)).toBe(2);
+      await store().write([put(a, '2', null, 2)]);
+      expect(await store().count(a)).toBe(1);
+    });
   });
 
   describe('find', () => {

@@ -117,6 +117,7 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
     ensureCollections: (specs) => faults.gate('ensureCollections', () => store.ensureCollections(specs)),
     get: (collection, id) => faults.gate('get', () => store.get(collection, id)),
     find: (collection, where) => faults.gate('find', () => store.find(collection, where)),
+    count: (collection) => faults.gate('count', () => store.count(collection)),
     write: (writes, checkpoint) => faults.gate('write', () => store.write(writes, checkpoint)),
     checkpoint: (projection) => faults.gate('checkpoint', () => store.checkpoint(projection)),
     dropCollection: (collection) => faults.gate('dropCollection', () => store.dropCollection(collection)),

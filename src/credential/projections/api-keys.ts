@@ -54,14 +54,23 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
           ? [{ digest: event.data.previous_key_digest, valid_until: event.data.previous_key_valid_until }]
           : [];
         const current = { digest: event.data.key_digest, valid_until: null };
-        return { ...doc, keys: [current, ...previous, ...stillInGrace(doc.keys, event.metadata.time)] };
+        return changed(doc, { keys: [current, ...previous, ...stillInGrace(doc.keys, event.metadata.time)] });
       }
       case 'CredentialRevoked':
-        return { ...doc, revoked: true, scopes: approvedAfter(doc.scopes, event) };
+        return changed(doc, { revoked: true, scopes: approvedAfter(doc.scopes, event) });
       case 'ExtensionApproved':
-        return { ...doc, expires_at: event.data.expires_at };
+        return changed(doc, { expires_at: event.data.expires_at });
       default:
-        return { ...doc, scopes: approvedAfter(doc.scopes, event) };
+        return changed(doc, { scopes: approvedAfter(doc.scopes, event) });
     }
   },
 };
+
+/**
+ * The document with some fields changed, copied field by field: V8 builds this fixed-shape literal
+ * several times as fast as a spread, and a rebuild copies a key document for most scope events.
+ */
+function changed(doc: ApiKeyDocument, changes: Partial<ApiKeyDocument>): ApiKeyDocument {
+  const copy: ApiKeyDocument = { member_id: doc.member_id, apiid: doc.apiid, revoked: doc.revoked, expires_at: doc.expires_at, keys: doc.keys, scopes: doc.scopes };
+  return Object.assign(copy, changes);
+}

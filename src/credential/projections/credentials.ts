@@ -4,6 +4,12 @@ import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
 import { evolveScopes } from './scope-view';
 
+/**
+ * An application nobody has decided on yet, completed by `changed`: a literal spreading
+ * NOTHING_DECIDED for each application took V8's slow path and cost a rebuild over a second.
+ */
+const NEW_APPLICATION: CredentialDocument = { ...NOTHING_DECIDED, member_id: 0, username: '', status: 'pending', applied_at: null, scopes: [] };
+
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
@@ -17,35 +23,54 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
     const time = event.metadata.time;
     const scopes = evolveScopes(doc?.scopes ?? [], event);
     if (event.type === 'CredentialApplied') {
-      return {
-        ...NOTHING_DECIDED,
-        member_id: event.data.member_id,
-        username: event.data.username,
-        status: 'pending',
-        applied_at: time,
-        scopes,
-      };
+      return changed(NEW_APPLICATION, { member_id: event.data.member_id, username: event.data.username, applied_at: time, scopes });
     }
     if (!doc) throw new Error(`${event.type} for member ${event.data.member_id}, who never applied`);
     switch (event.type) {
       case 'CredentialApproved':
-        return { ...doc, status: 'approved', reviewed_at: time, expires_at: event.data.expires_at, extension: null };
+        return changed(doc, { status: 'approved', reviewed_at: time, expires_at: event.data.expires_at, extension: null });
       case 'CredentialRejected':
-        return { ...doc, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason };
+        return changed(doc, { status: 'rejected', reviewed_at: time, reject_reason: event.data.reason });
       case 'CredentialClaimed':
-        return { ...doc, status: 'active', apiid: event.data.apiid, claimed_at: time };
+        return changed(doc, { status: 'active', apiid: event.data.apiid, claimed_at: time });
       case 'KeyRotated':
-        return { ...doc, key_rotated_at: time };
+        return changed(doc, { key_rotated_at: time });
       case 'CredentialRevoked':
-        return { ...doc, status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes };
+        return changed(doc, { status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes });
       case 'ExtensionRequested':
-        return { ...doc, extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } };
+        return changed(doc, { extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } });
       case 'ExtensionApproved':
-        return { ...doc, expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } };
+        return changed(doc, { expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } });
       case 'ExtensionRejected':
-        return { ...doc, extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } };
+        return changed(doc, { extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } });
       default:
-        return { ...doc, scopes };
+        return changed(doc, { scopes });
     }
   },
 };
+
+/**
+ * The document with some fields changed: a copy field by field, then the changes. A rebuild copies
+ * a credential for most of its events, and V8 builds this fixed-shape literal about four times as
+ * fast as `{ ...doc, ...changes }`. A required field added to the document is a type error here
+ * until it is copied.
+ */
+function changed(doc: CredentialDocument, changes: Partial<CredentialDocument>): CredentialDocument {
+  const copy: CredentialDocument = {
+    member_id: doc.member_id,
+    username: doc.username,
+    status: doc.status,
+    apiid: doc.apiid,
+    applied_at: doc.applied_at,
+    reviewed_at: doc.reviewed_at,
+    reject_reason: doc.reject_reason,
+    claimed_at: doc.claimed_at,
+    key_rotated_at: doc.key_rotated_at,
+    expires_at: doc.expires_at,
+    revoked_at: doc.revoked_at,
+    revoke_reason: doc.revoke_reason,
+    extension: doc.extension,
+    scopes: doc.scopes,
+  };
+  return Object.assign(copy, changes);
+}

@@ -27,12 +27,12 @@ export function evolveScope(view: ScopeView | null, event: Recorded<CredentialEv
         revoke_reason: null,
       };
     case 'ScopeApproved':
-      return view && { ...view, status, reviewed_at: time };
+      return view && changed(view, { status, reviewed_at: time });
     case 'ScopeRejected':
-      return view && { ...view, status, reviewed_at: time, reject_reason: event.data.reason };
+      return view && changed(view, { status, reviewed_at: time, reject_reason: event.data.reason });
     case 'ScopeRevoked':
     case 'CredentialRevoked':
-      return view && { ...view, status, revoked_at: time, revoke_reason: event.data.reason };
+      return view && changed(view, { status, revoked_at: time, revoke_reason: event.data.reason });
     default:
       return view;
   }
@@ -44,4 +44,22 @@ export function evolveScopes(views: ScopeView[], event: Recorded<CredentialEvent
   const after = views.map((view) => evolveScope(view, event)).filter((view) => view !== null);
   if (event.type !== 'ScopeRequested') return after;
   return [...after.filter((view) => view.name !== event.data.scope), evolveScope(null, event)!];
+}
+
+/**
+ * The view with some fields changed, copied field by field: V8 builds this fixed-shape literal
+ * several times as fast as a spread, and a rebuild changes a scope for most of its events.
+ */
+function changed(view: ScopeView, changes: Partial<ScopeView>): ScopeView {
+  const copy: ScopeView = {
+    name: view.name,
+    status: view.status,
+    reason: view.reason,
+    requested_at: view.requested_at,
+    reviewed_at: view.reviewed_at,
+    reject_reason: view.reject_reason,
+    revoked_at: view.revoked_at,
+    revoke_reason: view.revoke_reason,
+  };
+  return Object.assign(copy, changes);
 }

@@ -63,7 +63,7 @@ export async function swapIn(
 ): Promise<Position> {
   const aside = asideOf(projection).name;
   const marked = offer?.swapping;
-  if (marked && marked.documents > 0 && (await documents.find(aside, {})).length === 0) {
+  if (marked && marked.documents > 0 && (await documents.count(aside)) === 0) {
     return finishSwap(documents, projection, marked.position > reached ? marked.position : reached);
   }
   let position = marked?.position ?? built;
@@ -72,7 +72,7 @@ export async function swapIn(
     if (caughtUp.poisoned[0]) throw caughtUp.poisoned[0];
     position = reached;
   }
-  if (offer) await markSwapping(documents, offer, { position, documents: (await documents.find(aside, {})).length });
+  if (offer) await markSwapping(documents, offer, { position, documents: await documents.count(aside) });
   await documents.replaceCollection(projection.collection.name, aside, { projection: projection.name, position });
   return finishSwap(documents, projection, position);
 }

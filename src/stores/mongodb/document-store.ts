@@ -98,6 +98,10 @@ export class MongoDocumentStore implements DocumentStore {
     return records.map((record) => ({ id: record._id, doc: record.doc as Doc, position: record.position }));
   }
 
+  async count(collection: string): Promise<number> {
+    return this.collection(collection).countDocuments({ doc: { $ne: null } }, { maxTimeMS: READ_MAX_TIME_MS });
+  }
+
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
     await Promise.all(
       [...latestPerDocument(writes)].map(([collection, latest]) =>

@@ -24,15 +24,12 @@ const POSITION_DIGITS = 20;
 /** PRAGMA synchronous answers 1 for NORMAL. */
 const NORMAL = 1;
 
-interface EventRow {
-  position: number;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  id: string | null;
-}
+/**
+ * A row as an array, in this column order: better-sqlite3's raw mode spares an object per row,
+ * which a rebuild reading a million events feels.
+ */
+const COLUMNS = 'position, stream, revision, type, data, metadata, id';
+type EventRow = [position: number, stream: string, revision: number, type: string, data: string, metadata: string, id: string | null];
 
 /** Zero-padded so that string order is commit order, as the port promises. */
 function encodePosition(sequence: number): Position {
@@ -46,15 +43,17 @@ function decodePosition(position: Position): number {
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    stream: row.stream,
-    revision: row.revision,
-    position: encodePosition(row.position),
-    type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    ...(row.id === null ? {} : { id: row.id }),
+  const event: RecordedEvent = {
+    stream: row[1],
+    revision: row[2],
+    position: encodePosition(row[0]),
+    type: row[3],
+    data: JSON.parse(row[4]) as Record<string, unknown>,
+    metadata: JSON.parse(row[5]) as EventMetadata,
   };
+  // Set after, not spread in: every row with an id then builds an object of one shape, with no copy.
+  if (row[6] !== null) event.id = row[6];
+  return event;
 }
 
 /** An event as its row holds it: what a retry of the same append must match exactly. */
@@ -110,8 +109,8 @@ export class SqliteEventStore implements EventStore {
       'INSERT INTO events (stream, revision, type, data, metadata, id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.byId = db.prepare('SELECT stream, revision, position, type, data, metadata FROM events WHERE id = ?');
-    this.forwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision LIMIT ?');
-    this.backwards = db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?');
+    this.forwards = db.prepare<[string, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision LIMIT ?`).raw();
+    this.backwards = db.prepare<[string, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?`).raw();
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
       const forms = events.map(storedForm);
@@ -128,7 +127,9 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
-    this.after = db.prepare('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
+    this.after = db
+      .prepare<[number, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
+      .raw();
     this.sync = db.pragma('synchronous', { simple: true }) === NORMAL ? new LogSync(db) : undefined;
   }
 

@@ -45,6 +45,7 @@ function failingOnce(documents: DocumentStore, step: Step): { documents: Documen
       ensureCollections: (specs) => documents.ensureCollections(specs),
       get: (collection, id) => documents.get(collection, id),
       find: (collection, where) => documents.find(collection, where),
+      count: (collection) => documents.count(collection),
       write: (writes, checkpoint) => gate('write', () => documents.write(writes, checkpoint), writes),
       checkpoint: (projection) => documents.checkpoint(projection),
       dropCollection: (collection) => documents.dropCollection(collection),
