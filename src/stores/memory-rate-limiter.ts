@@ -21,15 +21,18 @@ export interface MemoryRateLimiter extends RateLimiter {
 export function memoryRateLimiter(policy: LimitPolicy, now: () => number = Date.now): MemoryRateLimiter {
   const counts = new Map<string, Count>();
   const windowMs = policy.windowSeconds * 1000;
-  // Counts of keys that stopped calling would stay forever: sweep the ended ones once a window.
-  setInterval(() => {
-    const at = now();
+  // Counts of keys that stopped calling would stay forever: the ended ones go, once a window, on
+  // the count that comes after it (no timer to stop with the stores).
+  let sweepAt = now() + windowMs;
+  const sweep = (at: number) => {
     for (const [key, count] of counts) if (count.windowEnds <= at && count.blockedUntil <= at) counts.delete(key);
-  }, Math.max(windowMs, 1000)).unref();
+    sweepAt = at + windowMs;
+  };
 
   return {
     consume(key) {
       const at = now();
+      if (at >= sweepAt) sweep(at);
       let count = counts.get(key);
       if (count && count.blockedUntil > at) return { allowed: false, remaining: 0, resetMs: count.blockedUntil - at };
       if (!count || count.windowEnds <= at) counts.set(key, (count = { attempts: 0, windowEnds: at + windowMs, blockedUntil: 0 }));

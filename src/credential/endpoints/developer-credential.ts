@@ -1,3 +1,4 @@
+import { asMember } from './actors';
 import { z } from 'zod';
 import type { UsageLedger } from '../usage/ledger';
 import { credentialSchema, credentialView, scopeSchema } from '../views';
@@ -8,8 +9,6 @@ import { reasonSchema } from '../../shared/domain/reason';
 import { SCOPE_NAMES, SCOPES } from '../scopes';
 import { ReadModels } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
-import { commandContext } from '../../shared/http/command-context';
-import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
@@ -37,11 +36,6 @@ const scopeRequestSchema = z.strictObject({
     .max(SCOPE_NAMES.length, `name at most ${SCOPE_NAMES.length} scopes`),
   reason: reasonSchema,
 });
-
-function asMember(ctx: AppContext) {
-  const member = memberOf(ctx);
-  return { member, context: commandContext(ctx, { kind: 'member', id: member.id }) };
-}
 
 const issuedKeySchema = z
   .object({

@@ -7,10 +7,8 @@ import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
-import { commandContext } from '../../shared/http/command-context';
-import { applicationAfter, asReviewer, unknownMember } from './review-decision';
+import { applicationAfter, asMember, asReviewer, unknownMember } from './actors';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
-import { memberOf } from '../../shared/http/guards';
 import { memberParams } from '../../shared/http/params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { decideThenRead } from '../../shared/http/read-your-writes';
@@ -42,11 +40,11 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       response: credentialSchema,
       refusals: [notNow, concurrentChange],
       handler: async (ctx, { body }) => {
-        const member = memberOf(ctx);
+        const { member, context } = asMember(ctx);
         const now = new Date();
         const expires_at = expiresAtFor(body, now, null)!;
         const command: CredentialCommand = { type: 'RequestExtension', data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() } };
-        const decide = () => decideCredential(deps.events, command, commandContext(ctx, { kind: 'member', id: member.id }));
+        const decide = () => decideCredential(deps.events, command, context);
         return decideThenRead(ctx, decide, async ({ position }) => ({
           data: credentialView(await reads.credential(member.id, position)),
           message: 'requested: an administrator will decide',

@@ -13,7 +13,7 @@ import { concurrentChange } from '../../shared/http/schemas';
 import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
-import { applicationAfter, asReviewer, unknownMember } from './review-decision';
+import { applicationAfter, asReviewer, unknownMember } from './actors';
 
 export interface ReviewDeps {
   events: EventStore;

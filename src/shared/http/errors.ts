@@ -1,4 +1,5 @@
 import { Middleware } from 'koa';
+import type { Logger } from 'pino';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
 import { apiKeysProjection } from '../../credential/projections/api-keys';
@@ -16,20 +17,25 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
       throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
     }
   } catch (err) {
-    const refusal = toHttpError(err);
-    if (refusal.status >= 500 && refusal.error === 'internal_error') {
-      ctx.state.log.error({ err }, 'request failed');
-    } else if (refusal.error === 'store_unavailable') {
-      ctx.state.log.warn({ err }, 'request refused: a store is unreachable');
-    }
+    const refusal = refusalFor(err, () => ctx.state.log);
     ctx.status = refusal.status;
     for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
     ctx.body = refusalEnvelope(refusal);
   }
 };
 
-/** What the client is told of anything thrown while answering it. */
-export function toHttpError(err: unknown): HttpError {
+/**
+ * What the client is told of anything thrown while answering it, logged (through the request's
+ * logger, made only then) when it is the service's failure: a bug, or a store out of reach.
+ */
+export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
+  const refusal = toHttpError(err);
+  if (refusal.error === 'internal_error') requestLog().error({ err }, 'request failed');
+  else if (refusal.error === 'store_unavailable') requestLog().warn({ err }, 'request refused: a store is unreachable');
+  return refusal;
+}
+
+function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(422, err.error, err.message);
   if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);

@@ -8,7 +8,7 @@ import { Eventually } from '../eventually';
 import { API_PREFIX, NO_STORE } from './app';
 import { Endpoint, LaneAnswer } from './endpoints';
 import { Refused, refusalEnvelope } from './envelope';
-import { toHttpError } from './errors';
+import { refusalFor } from './errors';
 import { HeaderFields } from './open-api-limit';
 import { clientRequestId } from './request-log';
 
@@ -81,20 +81,16 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     let settle = uncounted;
     try {
       const admitted = gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
-      // Awaited only when it is a promise: an await costs a turn of the microtask queue.
+      // Each awaited only when it is a promise: an await costs a turn of the microtask queue.
       const verdict = admitted instanceof Promise ? await admitted : admitted;
       ({ fields, settle } = verdict);
       if (verdict.refusal) status = refuse(res, requestId, fields, verdict.refusal);
       else {
         const body = bodyOf(route);
-        status = answer(res, requestId, fields, Buffer.isBuffer(body) ? body : await body);
+        status = answer(res, requestId, fields, body instanceof Promise ? await body : body);
       }
     } catch (err) {
-      const refusal = toHttpError(err);
-      const requestLog = log.child({ request_id: requestId, client_request_id });
-      if (refusal.error === 'internal_error') requestLog.error({ err }, 'request failed');
-      else if (refusal.error === 'store_unavailable') requestLog.warn({ err }, 'request refused: a store is unreachable');
-      status = refuse(res, requestId, fields, refusal);
+      status = refuse(res, requestId, fields, refusalFor(err, () => log.child({ request_id: requestId, client_request_id })));
     }
     // A body that could not be built counts as refused, as the router counts it.
     settle(status);

@@ -9,7 +9,7 @@ import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
 import { HttpError } from '../../shared/http/envelope';
 import { Refusal } from '../../shared/http/endpoints';
-import { adminOf } from '../../shared/http/guards';
+import { adminOf, memberOf } from '../../shared/http/guards';
 import { Written } from '../../shared/http/read-your-writes';
 
 export const unknownMember: Refusal = { status: 404, when: 'there is no member with this id (member_not_found)' };
@@ -21,6 +21,12 @@ export const unknownMember: Refusal = { status: 404, when: 'there is no member w
 async function requireKnownMember(readModels: ReadModels, memberId: number): Promise<void> {
   if (await memberReads(readModels).member(memberId)) return;
   throw new HttpError(404, 'member_not_found', `there is no member ${memberId}: check the id in the list of applications`);
+}
+
+/** A member deciding about their own credential: the member, and the command context naming them as actor. */
+export function asMember(ctx: AppContext) {
+  const member = memberOf(ctx);
+  return { member, context: commandContext(ctx, { kind: 'member', id: member.id }) };
 }
 
 export interface ReviewerDeps {
