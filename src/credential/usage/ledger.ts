@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DocumentStore } from '../../stores/ports';
+import { stamp } from '../../shared/projections/stamp';
 import { Ticker } from '../../shared/ticker';
 import { DayCount, usageOf, Usage, utcDate } from './view';
 
@@ -27,7 +28,6 @@ export class UsageLedger {
   private readonly today = new Map<number, Tally>();
   private day = { start: 0, end: 0, date: '' };
   private readonly dirty = new Set<string>();
-  private flushes = 0;
   // The counts stay dirty in memory after a failed write and go with the next flush.
   private readonly ticker: Ticker;
 
@@ -71,7 +71,7 @@ export class UsageLedger {
     const ids = [...this.dirty];
     this.dirty.clear();
     // A position per flush, increasing within this instance: the store keeps the latest totals.
-    const position = `${String(Date.now()).padStart(15, '0')}.${String(++this.flushes).padStart(9, '0')}`;
+    const position = stamp();
     try {
       await this.documents.write(ids.map((id) => ({ collection: USAGE_COLLECTION.name, id, doc: { ...dayCount(this.counts.get(id)!) }, position })));
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { stamp } from './stamp';
 import { CollectionSpec, DocumentStore, Position } from '../../stores/ports';
 import { every } from './turns';
 
@@ -40,8 +41,8 @@ export async function beat(
   const write = async () => {
     const at = now();
     const doc: Heartbeat = { status: source.status, position: source.position(), at: at.toISOString() };
-    // The write guard wants a position that moves forward: the time, in the positions' sortable shape.
-    await documents.write([{ collection: HEARTBEATS.name, id: PROJECTOR, doc: { ...doc }, position: String(at.getTime()).padStart(20, '0') }]);
+    // A bookkeeping document: its write guard is the stamp, which also orders two beats of one millisecond (a stop right after a beat).
+    await documents.write([{ collection: HEARTBEATS.name, id: PROJECTOR, doc: { ...doc }, position: stamp(at) }]);
     stored(doc);
   };
   // The first beat before the projector says it runs: an API started on that word finds it.

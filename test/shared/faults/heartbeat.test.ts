@@ -34,6 +34,15 @@ describe("the projector's heartbeat, as an API with PROJECTIONS=off reads it", (
     expect((await projectorStatus(stores.documents)).status).toBe('stopped');
   });
 
+  it('records the stopping beat even when it falls in the same millisecond as the one before', async () => {
+    const source = { status: 'running', position: () => '00000000000000000007' };
+    const sameInstant = new Date();
+    const stop = await beat(stores.documents, source, pino({ level: 'silent' }), undefined, () => sameInstant);
+    source.status = 'stopped';
+    await stop();
+    expect((await projectorStatus(stores.documents)).status).toBe('stopped');
+  });
+
   it('goes stale after three missed beats: a projector that died or hung without a word', async () => {
     const stop = await beat(stores.documents, projector('running'), pino({ level: 'silent' }));
     await stop();
