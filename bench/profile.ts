@@ -122,11 +122,13 @@ async function underOpenApiLoad(target: Target, service: Service, profiled: stri
   }
 }
 
+const IN_FLIGHT = 32;
+
 /** (d): registered members' flows, 32 at a time; a request is one of the flows' writes. */
 async function underWriteLoad(service: Service, members: number): Promise<Window> {
-  const cast = await castOf(service, members);
+  const cast = await castOf(service, members, IN_FLIGHT);
   const from = now();
-  const flows = await runFlows(cast, 32);
+  const flows = await runFlows(cast, IN_FLIGHT).finally(() => cast.connections.destroy());
   process.stdout.write(`(d) under the profiler: ${flows.flowsPerSecond.toFixed(1)} flows/s, each p50 ${flows.flowMs.p50.toFixed(0)} ms\n\n`);
   return { from, to: now(), requests: 3 * members };
 }

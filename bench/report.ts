@@ -6,7 +6,8 @@ import { LoginFloodFigures } from './login-flood';
 import { Machine } from './machine';
 import { OpenApiFigures } from './open-api';
 import { RebuildFigures } from './rebuild-figures';
-import { WriteFigures } from './write-path';
+import { median } from './stats';
+import { Comparison, WriteFigures } from './write-path';
 
 export interface Results {
   date: string;
@@ -15,6 +16,8 @@ export interface Results {
   settings: Record<string, unknown>;
   open_api?: OpenApiFigures;
   write_path?: WriteFigures;
+  /** (d) against BENCH_PREVIOUS, round by round. */
+  write_path_against_previous?: Comparison;
   projection_lag?: LagFigures;
   rebuild?: RebuildFigures;
   login_flood?: LoginFloodFigures;
@@ -62,6 +65,16 @@ function rows(results: Results): Row[] {
     table.push({
       figure: `(d) apply → approve → claim, ${write.concurrency} in flight`,
       value: `${write.flowsPerSecond.toFixed(1)} flows/s (${write.members} flows; each p50 ${ms(write.flowMs.p50)}, p99 ${ms(write.flowMs.p99)})`,
+    });
+  }
+  const against = results.write_path_against_previous;
+  if (against) {
+    const rounds = against.rounds.map((r, i) => `${r.previous.toFixed(1)} → ${r.current.toFixed(1)} (× ${against.ratios[i]!.toFixed(2)})`);
+    table.push({
+      figure: '(d) against the previous build, median of the rounds',
+      value: `× ${median(against.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s`,
+      target: '>= 2 ×',
+      met: median(against.ratios) >= 2,
     });
   }
   const lag = results.projection_lag;

@@ -29,8 +29,9 @@ async function main(): Promise<void> {
   // (e) is measured under the load of (d), so asking for (e) runs (d).
   if (parts.has('d') || parts.has('e')) {
     process.stdout.write(`write path: (d)${parts.has('e') ? ' and projection lag (e)' : ''}\n`);
-    const { write, lag } = await benchWritePath(settings, parts.has('e'));
+    const { write, lag, comparison } = await benchWritePath(settings, parts.has('e'));
     results.write_path = write;
+    if (comparison) results.write_path_against_previous = comparison;
     if (lag) results.projection_lag = lag;
   }
   if (parts.has('f')) {

@@ -47,14 +47,16 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** Settings over the benchmark's own, e.g. LOG_LEVEL=silent to see what the request log costs. */
   env?: Record<string, string>;
+  /** Another checkout, built, whose service to run instead of this one's: the previous build. */
+  root?: string;
 }
 
-export async function startService({ nodeArgs = [], env = {} }: ServiceOptions = {}): Promise<Service> {
+export async function startService({ nodeArgs = [], env = {}, root = ROOT }: ServiceOptions = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const port = await freePort();
   const devNull = openSync('/dev/null', 'w');
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/main.js')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js')], {
+    cwd: root,
     env: { ...process.env, ...BENCH_ENV, ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ['ignore', devNull, 'pipe'],
   });

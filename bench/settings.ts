@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
 /** The benchmark's knobs, from the environment, so that a quick smoke run is one variable away. */
 export const PARTS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
 export type Part = (typeof PARTS)[number];
@@ -7,7 +10,7 @@ export interface BenchSettings {
   seconds: number;
   /** BENCH_PARTS: which parts run, e.g. "a,b,c,d,e" to skip the rebuild. */
   parts: Set<Part>;
-  /** BENCH_ROUNDS: (c), (a) and (b) run this many times each, alternating, so noise hits all three. */
+  /** BENCH_ROUNDS: (c), (a) and (b) run this many times each, alternating, so noise hits all three; so do (d) and the previous build with BENCH_PREVIOUS. */
   rounds: number;
   /** BENCH_CONNECTIONS: concurrent keep-alive connections of each autocannon run. */
   connections: number;
@@ -17,6 +20,8 @@ export interface BenchSettings {
   concurrency: number;
   /** BENCH_REBUILD_EVENTS: length of the log (f) rebuilds. */
   rebuildEvents: number;
+  /** BENCH_PREVIOUS: another checkout, built, that (d) measures in alternating rounds against this one. */
+  previous?: string;
 }
 
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
@@ -31,6 +36,7 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     members: positive(env, 'BENCH_MEMBERS', 1000),
     concurrency: positive(env, 'BENCH_CONCURRENCY', 32),
     rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
+    previous: builtCheckout(env, 'BENCH_PREVIOUS'),
   };
 }
 
@@ -40,4 +46,11 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
   return value;
+}
+
+function builtCheckout(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const dir = env[name];
+  if (dir === undefined || dir === '') return undefined;
+  if (!existsSync(join(dir, 'dist/main.js'))) throw new Error(`${name}: no dist/main.js in ${dir}; run npm run build there first`);
+  return resolve(dir);
 }

@@ -4,10 +4,17 @@
  * are registered before the clock starts, because registration hashes the password with argon2
  * (about 33 ms of CPU each) and would otherwise be what is measured. Registration logs the member
  * in, so no login is needed. With (e), the lag probe watches the read models during the flows.
+ *
+ * With BENCH_PREVIOUS (another checkout, built), this process drives the previous build's service
+ * and this one's in alternating rounds, with the same client, and answers their ratio: what
+ * "× N against the previous build in the same run" means.
  */
 import { ChildProcess } from 'node:child_process';
+import type { Agent } from 'node:http';
+import { CookieAccessInfo } from 'cookiejar';
 import request from 'supertest';
 import { logInAdmin, registerMember } from '../test/support/platform';
+import { FlowAnswer, FlowClient, flowAgent } from './flow-client';
 import { LagFigures } from './lag-probe';
 import { firstMessage, forkTs, waitForExit } from './processes';
 import { Service, startService } from './service';
@@ -28,25 +35,51 @@ export interface WriteFigures {
   seconds: number;
 }
 
+export interface Comparison {
+  /** The checkout whose build was measured against this one. */
+  previous: string;
+  /** flows/s of each round, the previous build first, then this one. */
+  rounds: { previous: number; current: number }[];
+  /** This build's flows/s over the previous build's, round by round. */
+  ratios: number[];
+}
+
 interface Member {
-  client: request.Agent;
+  client: FlowClient;
   id: number;
   token: string;
 }
 
-export async function benchWritePath(settings: BenchSettings, withLag: boolean): Promise<{ write: WriteFigures; lag?: LagFigures }> {
-  const service = await startService();
+export async function benchWritePath(settings: BenchSettings, withLag: boolean): Promise<{ write: WriteFigures; lag?: LagFigures; comparison?: Comparison }> {
+  if (!settings.previous) return measureOnce(settings, withLag);
+  const comparison: Comparison = { previous: settings.previous, rounds: [], ratios: [] };
+  let write: WriteFigures | undefined;
+  for (let round = 1; round <= settings.rounds; round++) {
+    const previous = await measureOnce(settings, false, settings.previous);
+    process.stdout.write(`  round ${round}: previous build ${previous.write.flowsPerSecond.toFixed(1)} flows/s\n`);
+    const current = await measureOnce(settings, withLag && round === settings.rounds);
+    process.stdout.write(`  round ${round}: this build ${current.write.flowsPerSecond.toFixed(1)} flows/s\n`);
+    comparison.rounds.push({ previous: previous.write.flowsPerSecond, current: current.write.flowsPerSecond });
+    comparison.ratios.push(current.write.flowsPerSecond / previous.write.flowsPerSecond);
+    write = current.write;
+    if (current.lag) return { write, lag: current.lag, comparison };
+  }
+  return { write: write!, comparison };
+}
+
+async function measureOnce(settings: BenchSettings, withLag: boolean, root?: string): Promise<{ write: WriteFigures; lag?: LagFigures }> {
+  const service = await startService({ root });
   let probe: ChildProcess | undefined;
   try {
     const registrationStarted = performance.now();
-    const cast = await castOf(service, settings.members);
+    const cast = await castOf(service, settings.members, settings.concurrency);
     const registrationSeconds = (performance.now() - registrationStarted) / 1000;
     process.stdout.write(`  registered ${cast.members.length} members in ${registrationSeconds.toFixed(1)} s\n`);
     if (withLag) {
       probe = forkTs('lag-probe.ts', [service.dataDir]);
       await firstMessage(probe);
     }
-    const flows = await runFlows(cast, settings.concurrency);
+    const flows = await runFlows(cast, settings.concurrency).finally(() => cast.connections.destroy());
     const write: WriteFigures = { members: cast.members.length, concurrency: settings.concurrency, registrationSeconds, ...flows };
     if (!probe) return { write };
     const lag = firstMessage<LagFigures>(probe);
@@ -61,22 +94,36 @@ export async function benchWritePath(settings: BenchSettings, withLag: boolean):
   }
 }
 
-/** The logged-in super administrator and `count` registered, logged-in members who have not applied yet. */
+/**
+ * The logged-in super administrator and `count` registered, logged-in members who have not applied
+ * yet, each with the cookies supertest's jar got at registration, on keep-alive connections for
+ * `inFlight` flows; the caller destroys `connections` after the flows.
+ */
 export interface Cast {
-  admin: request.Agent;
+  admin: FlowClient;
   adminToken: string;
   members: Member[];
+  connections: Agent;
 }
 
-export async function castOf(service: Service, count: number): Promise<Cast> {
+export async function castOf(service: Service, count: number, inFlight: number): Promise<Cast> {
+  const url = new URL(service.url);
+  const connections = flowAgent(inFlight);
+  const flowClient = (client: request.Agent) => new FlowClient(url, connections, cookiesOf(client, url));
   const admin = service.client();
   const adminToken = await logInAdmin(admin);
   const members = await inParallel(count, REGISTRATIONS_IN_FLIGHT, async () => {
     const client = service.client();
     const { id, token } = await registerMember(client);
-    return { client, id, token };
+    return { client: flowClient(client), id, token };
   });
-  return { admin, adminToken, members };
+  return { admin: flowClient(admin), adminToken, members, connections };
+}
+
+/** The Cookie header supertest's agent would send to the API (its jar is superagent's, untyped). */
+function cookiesOf(client: request.Agent, url: URL): string {
+  const { jar } = client as unknown as { jar: { getCookies(access: CookieAccessInfo): { toValueString(): string } } };
+  return jar.getCookies(new CookieAccessInfo(url.hostname, '/api/v1/', false)).toValueString();
 }
 
 /** One flow per member, `concurrency` at a time; the clock runs from the first to the last. */
@@ -88,12 +135,16 @@ export async function runFlows({ admin, adminToken, members }: Cast, concurrency
 }
 
 /** apply → approve → claim; answers how long it took, in ms. */
-async function flow(member: Member, admin: request.Agent, adminToken: string): Promise<number> {
+async function flow(member: Member, admin: FlowClient, adminToken: string): Promise<number> {
   const started = performance.now();
-  await member.client.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
-  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
-  await member.client.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  expectOk(await member.client.post(`${API}/developer/credential`, member.token), 'apply');
+  expectOk(await admin.post(`${API}/credentials/${member.id}/approve`, adminToken), 'approve');
+  expectOk(await member.client.post(`${API}/developer/claim`, member.token), 'claim');
   return performance.now() - started;
+}
+
+function expectOk({ status, body }: FlowAnswer, step: string): void {
+  if (status !== 200) throw new Error(`${step} answered ${status}: ${body}`);
 }
 
 /** work(0) … work(count - 1), at most `limit` at a time; the results in index order. */
