@@ -7,7 +7,7 @@ import { Machine } from './machine';
 import { OpenApiFigures } from './open-api';
 import { RebuildFigures } from './rebuild-figures';
 import { median } from './stats';
-import { Comparison, WriteFigures } from './write-path';
+import { Comparison, flowSummary, WriteFigures } from './write-path';
 
 export interface Results {
   date: string;
@@ -64,12 +64,12 @@ function rows(results: Results): Row[] {
   if (write) {
     table.push({
       figure: `(d) apply → approve → claim, ${write.concurrency} in flight`,
-      value: `${write.flowsPerSecond.toFixed(1)} flows/s (${write.members} flows; each p50 ${ms(write.flowMs.p50)}, p99 ${ms(write.flowMs.p99)})`,
+      value: `${flowSummary(write)} (${write.members} flows; each p50 ${ms(write.flowMs.p50)}, p99 ${ms(write.flowMs.p99)})`,
     });
   }
   const against = results.write_path_against_previous;
   if (against) {
-    const rounds = against.rounds.map((r, i) => `${r.previous.toFixed(1)} → ${r.current.toFixed(1)} (× ${against.ratios[i]!.toFixed(2)})`);
+    const rounds = against.rounds.map((r, i) => `${r.previous.flowsPerSecond.toFixed(1)} → ${r.current.flowsPerSecond.toFixed(1)} (× ${against.ratios[i]!.toFixed(2)})`);
     table.push({
       figure: '(d) against the previous build, median of the rounds',
       value: `× ${median(against.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s`,

@@ -14,6 +14,7 @@ import type { Agent } from 'node:http';
 import { CookieAccessInfo } from 'cookiejar';
 import request from 'supertest';
 import { logInAdmin, registerMember } from '../test/support/platform';
+import { cpuMillis } from './cpu-time';
 import { FlowAnswer, FlowClient, flowAgent } from './flow-client';
 import { LagFigures } from './lag-probe';
 import { firstMessage, forkTs, waitForExit } from './processes';
@@ -32,14 +33,16 @@ export interface WriteFigures {
   flowsPerSecond: number;
   /** Milliseconds from apply to the claimed key, per flow. */
   flowMs: Distribution;
+  /** The service's CPU time (every thread) over the flows, per flow; null where /proc is missing. */
+  serviceCpuMsPerFlow: number | null;
   seconds: number;
 }
 
 export interface Comparison {
   /** The checkout whose build was measured against this one. */
   previous: string;
-  /** flows/s of each round, the previous build first, then this one. */
-  rounds: { previous: number; current: number }[];
+  /** The figures of each round, the previous build's first, then this one's. */
+  rounds: { previous: WriteFigures; current: WriteFigures }[];
   /** This build's flows/s over the previous build's, round by round. */
   ratios: number[];
 }
@@ -56,15 +59,21 @@ export async function benchWritePath(settings: BenchSettings, withLag: boolean):
   let write: WriteFigures | undefined;
   for (let round = 1; round <= settings.rounds; round++) {
     const previous = await measureOnce(settings, false, settings.previous);
-    process.stdout.write(`  round ${round}: previous build ${previous.write.flowsPerSecond.toFixed(1)} flows/s\n`);
+    process.stdout.write(`  round ${round}: previous build ${flowSummary(previous.write)}\n`);
     const current = await measureOnce(settings, withLag && round === settings.rounds);
-    process.stdout.write(`  round ${round}: this build ${current.write.flowsPerSecond.toFixed(1)} flows/s\n`);
-    comparison.rounds.push({ previous: previous.write.flowsPerSecond, current: current.write.flowsPerSecond });
+    process.stdout.write(`  round ${round}: this build ${flowSummary(current.write)}\n`);
+    comparison.rounds.push({ previous: previous.write, current: current.write });
     comparison.ratios.push(current.write.flowsPerSecond / previous.write.flowsPerSecond);
     write = current.write;
     if (current.lag) return { write, lag: current.lag, comparison };
   }
   return { write: write!, comparison };
+}
+
+/** flows/s and, where /proc tells it, the service's CPU a flow. */
+export function flowSummary({ flowsPerSecond, serviceCpuMsPerFlow }: WriteFigures): string {
+  const cpu = serviceCpuMsPerFlow === null ? '' : `, ${serviceCpuMsPerFlow.toFixed(2)} ms of the service's CPU a flow`;
+  return `${flowsPerSecond.toFixed(1)} flows/s${cpu}`;
 }
 
 async function measureOnce(settings: BenchSettings, withLag: boolean, root?: string): Promise<{ write: WriteFigures; lag?: LagFigures }> {
@@ -79,8 +88,11 @@ async function measureOnce(settings: BenchSettings, withLag: boolean, root?: str
       probe = forkTs('lag-probe.ts', [service.dataDir]);
       await firstMessage(probe);
     }
+    const cpuBefore = cpuMillis(service.pid);
     const flows = await runFlows(cast, settings.concurrency).finally(() => cast.connections.destroy());
-    const write: WriteFigures = { members: cast.members.length, concurrency: settings.concurrency, registrationSeconds, ...flows };
+    const cpuAfter = cpuMillis(service.pid);
+    const serviceCpuMsPerFlow = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / cast.members.length;
+    const write: WriteFigures = { members: cast.members.length, concurrency: settings.concurrency, registrationSeconds, ...flows, serviceCpuMsPerFlow };
     if (!probe) return { write };
     const lag = firstMessage<LagFigures>(probe);
     probe.send('stop');
