@@ -13,10 +13,10 @@
  */
 import { Baseline, capturedAnswer, startBaseline } from './baseline';
 import { load } from './load';
-import { PATH } from './open-api';
+import { keyOf, PATH, WARM_UP_SECONDS } from './open-api';
 import { partnerWithAddons } from './partner';
 import { Service, ServiceOptions, startService } from './service';
-import { benchSettings } from './settings';
+import { benchSettings, checkedBuild } from './settings';
 import { median } from './stats';
 
 interface Target {
@@ -36,15 +36,17 @@ interface Variant extends Target {
 
 /** A variant's terms as the service's start options. */
 export function optionsOf(variant: string): ServiceOptions {
-  const options: Required<ServiceOptions> = { env: {}, nodeArgs: [], root: '' };
+  const env: Record<string, string> = {};
+  const nodeArgs: string[] = [];
+  let root: string | undefined;
   for (const term of variant.split(',')) {
     const equals = term.indexOf('=');
-    if (term.startsWith('--')) options.nodeArgs.push(term);
-    else if (equals > 0) options.env[term.slice(0, equals)] = term.slice(equals + 1);
-    else if (term !== '') options.root = term;
+    if (term.startsWith('--')) nodeArgs.push(term);
+    else if (equals > 0) env[term.slice(0, equals)] = term.slice(equals + 1);
+    else if (term !== '') root = term;
     else throw new Error(`"${variant}" has an empty term: NAME=value, --flag or a built checkout, joined by commas`);
   }
-  return { env: options.env, nodeArgs: options.nodeArgs, ...(options.root === '' ? {} : { root: options.root }) };
+  return root === undefined ? { env, nodeArgs } : { env, nodeArgs, root };
 }
 
 async function main(names: string[]): Promise<void> {
@@ -54,20 +56,21 @@ async function main(names: string[]): Promise<void> {
   let baseline: Baseline | undefined;
   try {
     for (const name of names) {
-      const service = await startService(optionsOf(name));
+      const options = optionsOf(name);
+      if (options.root) options.root = checkedBuild(options.root, name);
+      const service = await startService(options);
       const partner = await partnerWithAddons(service).catch(async (err: unknown) => {
         await service.stop();
         throw err;
       });
-      const headers = { 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey };
-      variants.push({ name, service, headers, url: `${service.url}${PATH}`, pid: service.pid, requestsPerSecond: [], cpuMicros: [], ratios: [] });
+      variants.push({ name, service, headers: keyOf(partner), url: `${service.url}${PATH}`, pid: service.pid, requestsPerSecond: [], cpuMicros: [], ratios: [] });
     }
     const first = variants[0]!;
     baseline = await startBaseline(await capturedAnswer(first.url, first.headers));
     const bare: Target = { name: '(c) bare koa', url: `${baseline.url}${PATH}`, pid: baseline.pid, headers: first.headers, requestsPerSecond: [], cpuMicros: [] };
     const run = (t: Target, seconds: number) => load({ url: t.url, headers: t.headers, seconds, connections: settings.connections, status: 200, pid: t.pid });
     const targets: Target[] = [...variants, bare];
-    for (const t of targets) await run(t, Math.min(3, settings.seconds));
+    for (const t of targets) await run(t, Math.min(WARM_UP_SECONDS, settings.seconds));
     for (let round = 0; round < settings.rounds; round++) {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
         const result = await run(t, settings.seconds);

@@ -14,7 +14,7 @@ import { BenchSettings, Part } from './settings';
 import { median } from './stats';
 
 export const PATH = '/api/v1/open/addons';
-const WARM_UP_SECONDS = 3;
+export const WARM_UP_SECONDS = 3;
 
 export type Target = 'a' | 'b' | 'c';
 
@@ -74,7 +74,7 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
   }
 }
 
-const keyOf = (partner: Partner) => ({ 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey });
+export const keyOf = (partner: Partner) => ({ 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey });
 
 /** What each of (a), (b) and (c) requests, and the status every answer must have. */
 export function requestsOf(service: Service, partner: Partner, baseline: Baseline): Record<Target, Run> {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capturedAnswer, startBaseline } from './baseline';
 import { load } from './load';
-import { PATH, requestsOf, Target } from './open-api';
+import { keyOf, PATH, requestsOf, Target } from './open-api';
 import { partnerWithAddons } from './partner';
 import { Service, startService } from './service';
 import { castOf, runFlows } from './write-path';
@@ -109,7 +109,7 @@ function summarise(profile: CpuProfile, window: Window): string {
 /** (a), (b) or (c) under autocannon; the baseline runs profiled for (c). */
 async function underOpenApiLoad(target: Target, service: Service, profiled: string[], seconds: number): Promise<Window> {
   const partner = await partnerWithAddons(service);
-  const answer = await capturedAnswer(`${service.url}${PATH}`, { 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey });
+  const answer = await capturedAnswer(`${service.url}${PATH}`, keyOf(partner));
   const baseline = await startBaseline(answer, target === 'c' ? profiled : []);
   try {
     const from = now();

@@ -50,7 +50,11 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 
 function builtCheckout(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const dir = env[name];
-  if (dir === undefined || dir === '') return undefined;
-  if (!existsSync(join(dir, 'dist/main.js'))) throw new Error(`${name}: no dist/main.js in ${dir}; run npm run build there first`);
+  return dir === undefined || dir === '' ? undefined : checkedBuild(dir, name);
+}
+
+/** The absolute path of a checkout whose service can be started (its dist/main.js is built). */
+export function checkedBuild(dir: string, what: string): string {
+  if (!existsSync(join(dir, 'dist/main.js'))) throw new Error(`${what}: no dist/main.js in ${dir}; run npm run build there first`);
   return resolve(dir);
 }

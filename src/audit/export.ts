@@ -15,7 +15,7 @@ export interface ExportEnd {
 export type ExportLine = AuditEvent | ExportEnd;
 
 // Read in batches as the consumer pulls, so an export of any length holds one batch in memory.
-const BATCH_SIZE = 500;
+export const BATCH_SIZE = 500;
 
 /**
  * The global log after `from` (exclusive), at most `limit` events, as audit lines, then the end

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { BATCH_SIZE } from '../../../src/audit/export';
 import { decideCredential } from '../../../src/credential/commands';
 import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
 import { ContractChecker } from '../../support/contract';
@@ -84,7 +85,7 @@ describe('GET /audit/events', () => {
     expect(res.headers['content-length']).toBeUndefined();
     expect(res.headers['transfer-encoding']).toBe('chunked');
     expect(reads.length).toBeGreaterThan(1);
-    expect(Math.max(...reads)).toBeLessThanOrEqual(500);
+    expect(Math.max(...reads)).toBeLessThanOrEqual(BATCH_SIZE);
 
     // Every line, the end line included, fits the line schema the contract gives for this stream.
     expect(new ContractChecker(t.platform.endpoints).problems('GET', '/audit/events', 200, String(res.headers['content-type']), res.body)).toEqual([]);
@@ -141,7 +142,7 @@ describe('GET /audit/events', () => {
 
   it('cuts the body short when the store fails midway: no end line, the connection aborted, the failure logged', async () => {
     // The export's second batch: after its first one, read from the start, and as large as its batches are.
-    failing = (from, maxCount) => from !== START && maxCount === 500;
+    failing = (from, maxCount) => from !== START && maxCount === BATCH_SIZE;
     try {
       await expect(exportFrom({ limit: 10_000 })).rejects.toThrow();
     } finally {
