@@ -26,7 +26,7 @@ describe('the request line', () => {
     method: 'GET',
     path: '/api/v1/open/"odd\\path',
     status: 200,
-    duration_ms: 0.1234,
+    duration_ms: 0.123,
   };
 
   it('is the line pino writes for the same fields, with the logger bindings', async () => {
@@ -38,6 +38,14 @@ describe('the request line', () => {
     expect(ours.lines).toHaveLength(1);
     expect(parsed(ours.lines[0]!)).toEqual(parsed(pinos.lines[0]!));
     expect(parsed(ours.lines[0]!)).toMatchObject({ service: 'platform-api', path: fields.path, msg: 'request' });
+  });
+
+  it('gives the duration to the microsecond', async () => {
+    const ours = capturing('info');
+    requestLineWriter(ours.log)({ ...fields, duration_ms: 12.3456789 });
+    requestLineWriter(ours.log)({ ...fields, duration_ms: 0.0004 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ours.lines.map((line) => parsed(line).duration_ms)).toEqual([12.346, 0]);
   });
 
   it('leaves out a client request id that was not given, as pino leaves out an undefined field', async () => {
