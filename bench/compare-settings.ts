@@ -15,6 +15,7 @@ import { Baseline, capturedAnswer, startBaseline } from './baseline';
 import { load } from './load';
 import { keyOf, PATH, WARM_UP_SECONDS } from './open-api';
 import { partnerWithAddons } from './partner';
+import { runScript } from './processes';
 import { Service, ServiceOptions, startService } from './service';
 import { benchSettings, checkedBuild } from './settings';
 import { median } from './stats';
@@ -92,9 +93,4 @@ async function main(names: string[]): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`compare-settings failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runScript('compare-settings', main(process.argv.slice(2)));

@@ -7,17 +7,19 @@
  * and the kernel beside the JavaScript (`--perf-basic-prof` names the JIT's functions). It found
  * the digest's fresh ArrayBuffer and the duration's every digit (docs/performance.md).
  * Needs `perf` (Debian's linux-perf) and the right to use it; says so when it cannot.
- * Run: npm run build && node -r ./test/support/load-ts.js bench/perf-diff.ts [seconds]
+ * Run: npm run build && node -r ./test/support/load-ts.js bench/perf-diff.ts [seconds]; BENCH_CONNECTIONS applies.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { capturedAnswer, startBaseline } from './baseline';
+import { Baseline, capturedAnswer, startBaseline } from './baseline';
 import { load } from './load';
 import { keyOf, PATH, requestsOf, WARM_UP_SECONDS } from './open-api';
 import { partnerWithAddons } from './partner';
+import { runScript } from './processes';
 import { startService } from './service';
+import { benchSettings } from './settings';
 
 const SAMPLES_PER_SECOND = 4999;
 const TOP = 30;
@@ -76,28 +78,30 @@ async function main(): Promise<void> {
     process.stderr.write(`${unusable}\n`);
     process.exit(1);
   }
+  const { connections } = benchSettings(process.env);
   const dir = mkdtempSync(join(tmpdir(), 'perf-diff-'));
   const service = await startService({ nodeArgs: PERF_MAPS });
-  const partner = await partnerWithAddons(service);
-  const baseline = await startBaseline(await capturedAnswer(`${service.url}${PATH}`, keyOf(partner)), PERF_MAPS);
-  const runs = requestsOf(service, partner, baseline);
+  let baseline: Baseline | undefined;
   const root = join(__dirname, '..') + '/';
   const costs: Partial<Record<'a' | 'c', CostBySymbol>> = {};
   try {
+    const partner = await partnerWithAddons(service);
+    baseline = await startBaseline(await capturedAnswer(`${service.url}${PATH}`, keyOf(partner)), PERF_MAPS);
+    const runs = requestsOf(service, partner, baseline);
     for (const [target, pid] of [['a', service.pid], ['c', baseline.pid]] as const) {
-      await load({ ...runs[target], seconds: WARM_UP_SECONDS, connections: 16 });
+      await load({ ...runs[target], seconds: WARM_UP_SECONDS, connections });
       const file = join(dir, `${target}.data`);
-      const [result] = await Promise.all([load({ ...runs[target], seconds, connections: 16, pid }), record(pid, seconds, file)]);
+      const [result] = await Promise.all([load({ ...runs[target], seconds, connections, pid }), record(pid, seconds, file)]);
       const cpu = result.cpuMicrosPerRequest ?? 0;
       process.stdout.write(`(${target}) under perf: ${Math.round(result.requestsPerSecond)} req/s, ${cpu.toFixed(1)} µs of CPU a request\n`);
       costs[target] = costsOf(report(file), cpu, root);
     }
   } finally {
-    await baseline.stop();
+    await baseline?.stop();
     await service.stop();
     rmSync(dir, { recursive: true, force: true });
     // --perf-basic-prof leaves each process's map of JIT code in /tmp.
-    for (const pid of [service.pid, baseline.pid]) rmSync(join('/tmp', `perf-${pid}.map`), { force: true });
+    for (const pid of baseline ? [service.pid, baseline.pid] : [service.pid]) rmSync(join('/tmp', `perf-${pid}.map`), { force: true });
   }
   const rows = differences(costs.a!, costs.c!);
   const line = (r: (typeof rows)[number]) => `${r.more.toFixed(2).padStart(7)}  ${r.a.toFixed(2).padStart(6)}  ${r.c.toFixed(2).padStart(6)}  ${r.symbol.slice(0, 120)}`;
@@ -105,9 +109,4 @@ async function main(): Promise<void> {
   process.stdout.write(`more in (c):\n${rows.slice(-10).reverse().map(line).join('\n')}\n`);
 }
 
-if (require.main === module) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`perf-diff failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runScript('perf-diff', main());

@@ -26,3 +26,11 @@ export async function waitForExit(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   await once(child, 'exit');
 }
+
+/** Runs a bench script's work; a failure is printed, with its stack, and the process exits with 1. */
+export function runScript(name: string, work: Promise<void>): void {
+  work.catch((err: unknown) => {
+    process.stderr.write(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

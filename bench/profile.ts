@@ -16,6 +16,7 @@ import { capturedAnswer, startBaseline } from './baseline';
 import { load } from './load';
 import { keyOf, PATH, requestsOf, Target } from './open-api';
 import { partnerWithAddons } from './partner';
+import { runScript } from './processes';
 import { Service, startService } from './service';
 import { castOf, runFlows } from './write-path';
 
@@ -158,7 +159,4 @@ function summariseFile(file: string, units: number): void {
 const [mode, ...rest] = process.argv.slice(2);
 const target = (['a', 'b', 'c', 'd'] as const).find((t) => t === mode) ?? 'a';
 const run = mode === 'file' ? Promise.resolve(summariseFile(rest[0]!, Number(rest[1] ?? 1))) : main(target, Number(rest[0] ?? (target === 'd' ? 300 : 10)));
-run.catch((err: unknown) => {
-  process.stderr.write(`profile failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+runScript('profile', run);

@@ -6,6 +6,7 @@
 import { commandLine, loadAverageNow, machine } from './machine';
 import { benchLoginFlood } from './login-flood';
 import { benchOpenApi } from './open-api';
+import { runScript } from './processes';
 import { benchRebuild } from './rebuild-figures';
 import { Results, table, writeResults } from './report';
 import { benchSettings } from './settings';
@@ -49,7 +50,4 @@ async function main(): Promise<void> {
 // Ctrl-C exits through the 'exit' handlers, which stop the services started so far.
 process.once('SIGINT', () => process.exit(130));
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+runScript('bench', main());
