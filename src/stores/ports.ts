@@ -176,7 +176,9 @@ export interface DocumentStore {
    * Not atomic across documents in production: the position guard makes a retry harmless.
    * `scratch`: writes of a rebuild's aside collection, which a crash only sends back to the start
    * of the rebuild; a store may then skip waiting for them to reach the disk, as long as the next
-   * durable write (the swap that follows) makes them durable too.
+   * durable write (the swap that follows) makes them durable too. It may even resolve before they
+   * are stored, as long as every later call sees them and a failure to store them rejects a later
+   * scratch write, or the next call that reads or writes their collection.
    */
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;

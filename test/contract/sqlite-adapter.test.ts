@@ -106,25 +106,76 @@ describe('SQLite subscription', () => {
 });
 
 describe('SQLite scratch document writes', () => {
-  it("store the documents without an fsync, then put the connection's own settings back, even when they fail", async () => {
+  const at = (n: number) => String(n).padStart(20, '0');
+  const aside = 'credentials__rebuild';
+
+  async function withDocuments(work: (documents: SqliteDocumentStore, db: ReturnType<typeof openDatabase>) => Promise<void>) {
     const db = openDatabase(join(dir, 'platform.db'));
     const documents = new SqliteDocumentStore(db);
     try {
-      const FULL = 2;
-      const settings = () => [db.pragma('synchronous', { simple: true }), db.pragma('wal_autocheckpoint', { simple: true })];
-      // SQLite's default threshold: a scratch write raises it only while it commits.
-      expect(settings()).toEqual([FULL, 1000]);
-      const doc = { member_id: 7, status: 'pending' };
-      await documents.write([{ collection: 'credentials__rebuild', id: '7', doc, position: '00000000000000000001' }], undefined, true);
-      expect(await documents.get('credentials__rebuild', '7')).toEqual({ id: '7', doc, position: '00000000000000000001' });
-      expect(settings()).toEqual([FULL, 1000]);
-      const unwritable = { member_id: 8, big: BigInt(1) };
-      await expect(documents.write([{ collection: 'credentials__rebuild', id: '8', doc: unwritable, position: '00000000000000000002' }], undefined, true)).rejects.toThrow();
-      expect(settings()).toEqual([FULL, 1000]);
-      expect(await documents.get('credentials__rebuild', '8')).toBeNull();
+      await work(documents, db);
     } finally {
       await documents.close();
       db.close();
     }
+  }
+
+  it("are stored on a connection of their own: this connection's settings stay as they are, and a write that cannot be made stores nothing", async () => {
+    await withDocuments(async (documents, db) => {
+      const FULL = 2;
+      const settings = () => [db.pragma('synchronous', { simple: true }), db.pragma('wal_autocheckpoint', { simple: true })];
+      const doc = { member_id: 7, status: 'pending' };
+      await documents.write([{ collection: aside, id: '7', doc, position: at(1) }], undefined, true);
+      expect(await documents.get(aside, '7')).toEqual({ id: '7', doc, position: at(1) });
+      expect(settings()).toEqual([FULL, 1000]);
+      const unwritable = { member_id: 8, big: BigInt(1) };
+      await expect(documents.write([{ collection: aside, id: '8', doc: unwritable, position: at(2) }], undefined, true)).rejects.toThrow();
+      expect(await documents.get(aside, '8')).toBeNull();
+      expect(await documents.count(aside)).toBe(1);
+    });
+  });
+
+  it('are seen by every read that follows, while still on their way as once stored', async () => {
+    await withDocuments(async (documents) => {
+      // Another connection holds the write lock: the thread cannot store what it is handed yet.
+      const blocker = new BetterSqlite3(join(dir, 'platform.db'));
+      blocker.exec('BEGIN IMMEDIATE');
+      try {
+        const first = Array.from({ length: 50 }, (_, i) => ({ collection: aside, id: String(i), doc: { member_id: i, round: 1 }, position: at(100 + i) }));
+        await documents.write(first, undefined, true);
+        await documents.write([
+          { collection: aside, id: '7', doc: { member_id: 7, round: 2 }, position: at(300) },
+          { collection: aside, id: '3', doc: null, position: at(301) },
+        ], undefined, true);
+        expect(await documents.get(aside, '7')).toEqual({ id: '7', doc: { member_id: 7, round: 2 }, position: at(300) });
+        expect(await documents.get(aside, '3')).toBeNull();
+        expect(await documents.get(aside, '5')).toEqual({ id: '5', doc: { member_id: 5, round: 1 }, position: at(105) });
+      } finally {
+        blocker.exec('COMMIT');
+        blocker.close();
+      }
+      // These wait for the thread, now free to store.
+      expect((await documents.find(aside, { round: 1 })).map((d) => d.id)).toHaveLength(48);
+      expect(await documents.count(aside)).toBe(49);
+    });
+    // And on the disk, for a connection opened afterwards.
+    const db = new BetterSqlite3(join(dir, 'platform.db'), { readonly: true });
+    const stored = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ? AND doc IS NOT NULL').get(aside);
+    db.close();
+    expect(stored?.n).toBe(49);
+  });
+
+  it('report a write the database refused to the next call on its collection, and to no other', async () => {
+    await withDocuments(async (documents) => {
+      // No position: the thread's NOT NULL constraint refuses it, after the write was handed over.
+      const refused = { collection: aside, id: '1', doc: { member_id: 1 }, position: null as unknown as string };
+      await documents.write([refused], undefined, true);
+      await documents.write([{ collection: 'credentials', id: '2', doc: { member_id: 2 }, position: at(2) }]);
+      expect(await documents.count('credentials')).toBe(1);
+      await expect(documents.count(aside)).rejects.toThrow(/storing a rebuild's documents failed: NOT NULL constraint failed: documents.position/);
+      // Told once: what follows works again.
+      await documents.write([{ collection: aside, id: '1', doc: { member_id: 1 }, position: at(3) }], undefined, true);
+      expect(await documents.get(aside, '1')).toEqual({ id: '1', doc: { member_id: 1 }, position: at(3) });
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../ports';
 import { checkName } from '../names';
 import type { Database } from './database';
+import { ScratchWriter } from './scratch-writer';
 
 /**
  * Ids are strings; digit-only ids sort by numeric value (as MongoDB sorts integer ids) before the
@@ -37,12 +38,21 @@ function condition(field: string, value: Scalar): { sql: string; params: (string
 }
 
 /**
- * About 40 MB of log at SQLite's default page size: no more than a swap, which rewrites every
- * document of a collection in one commit, leaves in the log anyway.
+ * When the scratch writes' connection copies the log into the database: about 40 MB of log at
+ * SQLite's default page size, no more than a swap, which rewrites every document of a collection
+ * in one commit, leaves in the log anyway. A rebuild's commits of about a thousand scattered
+ * documents each dirty about as many pages, and at the default threshold (1,000 pages) nearly
+ * every commit was followed by a checkpoint with its fsyncs, about a tenth of the writing time.
  */
 const SCRATCH_CHECKPOINT_PAGES = 10_000;
 
 type FoundRow = { id: string; doc: string; position: Position };
+
+// A deletion stores a NULL doc: the tombstone keeps its position so a replayed write loses.
+const UPSERT = `
+  INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, ?, ?)
+  ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
+  WHERE excluded.position > documents.position`;
 
 /** Collection and field names are plain identifiers, so the dot cannot be part of either. */
 const indexName = (collection: string, field: string): string => `documents.${collection}.${field}`;
@@ -60,6 +70,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly replaceTransaction: Transaction<
     (target: string, source: string, checkpoint: { projection: string; position: Position }) => void
   >;
+  private readonly scratch: ScratchWriter;
 
   /** The database belongs to the caller, who closes it after this store. */
   constructor(private readonly db: Database) {
@@ -70,11 +81,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.getCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
     this.deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE projection = ?');
     this.deleteCollection = db.prepare('DELETE FROM documents WHERE collection = ?');
-    // A deletion stores a NULL doc: the tombstone keeps its position so a replayed write loses.
-    const upsert = db.prepare<[string, string, string | null, Position]>(`
-      INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, ?, ?)
-      ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
-      WHERE excluded.position > documents.position`);
+    const upsert = db.prepare<[string, string, string | null, Position]>(UPSERT);
     const setCheckpoint = db.prepare<[string, Position]>(`
       INSERT INTO checkpoints (projection, position) VALUES (?, ?)
       ON CONFLICT (projection) DO UPDATE SET position = excluded.position
@@ -92,6 +99,7 @@ export class SqliteDocumentStore implements DocumentStore {
       moveCollection.run(target, source);
       setCheckpoint.run(checkpoint.projection, checkpoint.position);
     });
+    this.scratch = new ScratchWriter(db.name, UPSERT, SCRATCH_CHECKPOINT_PAGES);
   }
 
   /**
@@ -100,6 +108,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * indexed every collection's documents under each field name: they go.
    */
   async ensureCollections(specs: CollectionSpec[]): Promise<void> {
+    await this.scratch.drain();
     for (const spec of specs) {
       checkName('collection', spec.name);
       for (const field of spec.indexes) {
@@ -112,6 +121,8 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
+    const pending = this.scratch.pending<Doc>(collection, id);
+    if (pending !== undefined) return pending;
     const row = this.getDocument.get(collection, id);
     return row ? { id, doc: JSON.parse(row.doc) as Doc, position: row.position } : null;
   }
@@ -120,6 +131,7 @@ export class SqliteDocumentStore implements DocumentStore {
     collection: string,
     where: Record<string, Scalar>,
   ): Promise<StoredDocument<Doc>[]> {
+    if (this.scratch.busy()) await this.scratch.drain([collection]);
     const conditions = Object.entries(where).map(([field, value]) => condition(field, value));
     // The collection as a literal, not a parameter: only then can SQLite use its partial indexes.
     const sql = [
@@ -132,30 +144,18 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async count(collection: string): Promise<number> {
+    if (this.scratch.busy()) await this.scratch.drain([collection]);
     return this.countDocuments.get(collection)?.documents ?? 0;
   }
 
   /**
-   * Scratch writes commit without an fsync (synchronous NORMAL, still safe from corruption in WAL
-   * mode) and leave the log to grow up to SCRATCH_CHECKPOINT_PAGES before copying it into the
-   * database: a rebuild's commits of about a thousand scattered documents each dirty about as many
-   * pages, and at the default threshold (1,000 pages) nearly every commit was followed by a
-   * checkpoint with its fsyncs, about a tenth of the writing time. The connection's own settings
-   * are back before anything else runs on it, and the next commit at its level syncs the log,
-   * these frames with it.
+   * Scratch writes go to the second thread (scratch-writer.ts), which stores them while the
+   * rebuild goes on; a scratch write with a checkpoint is stored as any other.
    */
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch = false): Promise<void> {
-    if (!scratch) return this.writeTransaction.immediate(writes, checkpoint);
-    const level = this.db.pragma('synchronous', { simple: true }) as number;
-    const checkpointPages = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`wal_autocheckpoint = ${SCRATCH_CHECKPOINT_PAGES}`);
-    try {
-      this.writeTransaction.immediate(writes, checkpoint);
-    } finally {
-      this.db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
-      this.db.pragma(`synchronous = ${level}`);
-    }
+    if (scratch && !checkpoint) return this.scratch.write(writes);
+    if (this.scratch.busy()) await this.scratch.drain([...new Set(writes.map((w) => w.collection))]);
+    this.writeTransaction.immediate(writes, checkpoint);
   }
 
   async checkpoint(projection: string): Promise<Position> {
@@ -167,6 +167,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * builds each in one pass afterwards. Queries stay correct meanwhile, only slower.
    */
   async dropCollection(collection: string): Promise<void> {
+    await this.scratch.drain();
     const prefix = indexName(checkName('collection', collection), '');
     const indexes = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'").all();
     for (const { name } of indexes) if (name.startsWith(prefix)) this.db.exec(`DROP INDEX "${name}"`);
@@ -174,6 +175,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void> {
+    await this.scratch.drain();
     this.replaceTransaction.immediate(checkName('collection', target), checkName('collection', source), checkpoint);
   }
 
@@ -191,6 +193,8 @@ export class SqliteDocumentStore implements DocumentStore {
     return statement;
   }
 
-  /** Nothing to release: the shared database is closed by whoever opened it. */
-  async close(): Promise<void> {}
+  /** Stores what is on its way; the shared database is closed by whoever opened it. */
+  async close(): Promise<void> {
+    await this.scratch.close();
+  }
 }
