@@ -7,6 +7,9 @@ import { Ticker } from '../shared/ticker';
 
 const DAY_MS = 86_400_000;
 
+/** Who the log says noted an expiry: the clock, not a request. */
+export const EXPIRY_WATCH_ACTOR = { kind: 'system', id: 'expiry' } as const;
+
 /** The instants at which something about an expiry can become due: each reminder's threshold, and the expiry itself. */
 function nextDueAfter(expiresAt: string, now: number, reminderDays: number[]): number | null {
   const expiry = Date.parse(expiresAt);
@@ -51,7 +54,7 @@ export class ExpiryWatch {
       const key = `${doc.member_id}:${doc.expires_at}`;
       const ask = this.nextAsk.get(key);
       if (ask === null || (ask !== undefined && ask > now)) continue;
-      const ctx = { actor: { kind: 'system' as const, id: 'expiry' }, requestId: `expiry-${doc.member_id}-${now}`, now: new Date(now) };
+      const ctx = { actor: EXPIRY_WATCH_ACTOR, requestId: `expiry-${doc.member_id}-${now}`, now: new Date(now) };
       await decideCredential(this.events, { type: 'NoteExpiry', data: { member_id: doc.member_id, now: ctx.now.toISOString(), reminder_days: this.reminderDays } }, ctx);
       this.nextAsk.set(key, nextDueAfter(doc.expires_at, now, this.reminderDays));
     }

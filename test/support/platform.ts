@@ -7,6 +7,7 @@ import pino from 'pino';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
+import { EXPIRY_WATCH_ACTOR } from '../../src/credential/expiry-watch';
 import { Checked, ContractChecker } from './contract';
 import { parseSettings, Settings } from '../../src/config';
 import { createHttpServer } from '../../src/shared/http/server';
@@ -154,7 +155,7 @@ export type Answer = {
  * Events no request appends: the expiry watch's, as time passes. Under load one may land while a
  * refusal is checked, from a key an earlier test let expire or approved to expire within days.
  */
-const byTheClock = (event: RecordedEvent): boolean => event.metadata.actor.kind === 'system' && event.metadata.actor.id === 'expiry';
+const byTheClock = ({ metadata: { actor } }: RecordedEvent): boolean => actor.kind === EXPIRY_WATCH_ACTOR.kind && actor.id === EXPIRY_WATCH_ACTOR.id;
 
 /** Asserts a refusal: the status, the stable reason, the envelope, and not one event appended by it. */
 export async function expectRefusal(

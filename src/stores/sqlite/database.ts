@@ -3,6 +3,9 @@ import { preparePrivateFile } from './private-files';
 
 export type Database = BetterSqlite3.Database;
 
+/** How long a connection waits for another one's write lock (another process, or the scratch thread) before failing busy. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -57,7 +60,7 @@ export function openDatabase(file: string, durability: Durability = 'FULL'): Dat
   const db = new BetterSqlite3(file);
   try {
     // First, so that every later statement waits for other processes instead of failing busy.
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability}`);
     db.pragma('foreign_keys = ON');

@@ -9,7 +9,7 @@ import {
   type StoredDocument,
 } from '../ports';
 import { checkName } from '../names';
-import type { Database } from './database';
+import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { ScratchWriter } from './scratch-writer';
 
 /**
@@ -99,7 +99,7 @@ export class SqliteDocumentStore implements DocumentStore {
       moveCollection.run(target, source);
       setCheckpoint.run(checkpoint.projection, checkpoint.position);
     });
-    this.scratch = new ScratchWriter(db.name, UPSERT, SCRATCH_CHECKPOINT_PAGES);
+    this.scratch = new ScratchWriter(db.name, { upsert: UPSERT, checkpointPages: SCRATCH_CHECKPOINT_PAGES, busyTimeoutMs: BUSY_TIMEOUT_MS });
   }
 
   /**
@@ -154,7 +154,7 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch = false): Promise<void> {
     if (scratch && !checkpoint) return this.scratch.write(writes);
-    if (this.scratch.busy()) await this.scratch.drain([...new Set(writes.map((w) => w.collection))]);
+    if (this.scratch.busy()) await this.scratch.drain(writes.map((w) => w.collection));
     this.writeTransaction.immediate(writes, checkpoint);
   }
 

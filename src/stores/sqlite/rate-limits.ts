@@ -3,7 +3,7 @@ import { RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
 import { memoryRateLimiter } from '../memory-rate-limiter';
 import { libraryOptions, rateLimiterOver } from '../rate-limiter';
-import type { Database } from './database';
+import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { preparePrivateFile } from './private-files';
 
 const TABLE = 'rate_limits';
@@ -44,7 +44,7 @@ export class SqliteRateLimits implements RateLimits {
     preparePrivateFile(this.file);
     const db = new BetterSqlite3(this.file);
     try {
-      db.pragma('busy_timeout = 5000');
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.exec(SCHEMA);

@@ -7,12 +7,11 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const BetterSqlite3 = require('better-sqlite3');
 
-/** @type {{ file: string, upsert: string, checkpointPages: number }} */
-const { file, upsert, checkpointPages } = workerData;
+/** @type {{ file: string } & import('./scratch-writer').ScratchThreadSettings} */
+const { file, upsert, checkpointPages, busyTimeoutMs } = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
-const db = new BetterSqlite3(file);
-db.pragma('busy_timeout = 5000');
+const db = new BetterSqlite3(file, { timeout: busyTimeoutMs });
 // Scratch: no fsync per commit; the swap that puts a rebuild in place is the durable write.
 db.pragma('synchronous = NORMAL');
 db.pragma(`wal_autocheckpoint = ${checkpointPages}`);

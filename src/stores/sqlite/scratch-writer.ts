@@ -21,6 +21,15 @@ interface Handed {
 
 const keyOf = (collection: string, id: string): string => `${collection}\u0000${id}`;
 
+/** What the thread's connection needs from the store that starts it. */
+export interface ScratchThreadSettings {
+  /** The statement that stores one row: collection, id, doc (JSON or null), position. */
+  upsert: string;
+  /** wal_autocheckpoint of the thread's connection. */
+  checkpointPages: number;
+  busyTimeoutMs: number;
+}
+
 /**
  * A rebuild's scratch writes, stored by a second thread with its own connection while the rebuild
  * goes on: storing was a fifth of a rebuild's time on the main thread. Each write is one
@@ -39,9 +48,7 @@ export class ScratchWriter {
 
   constructor(
     private readonly file: string,
-    /** The statement that stores one row: collection, id, doc (JSON or null), position. */
-    private readonly upsert: string,
-    private readonly checkpointPages: number,
+    private readonly settings: ScratchThreadSettings,
   ) {}
 
   /** Hands the writes to the thread; resolves once no more than MOST_ON_THEIR_WAY are still on their way. */
@@ -62,6 +69,8 @@ export class ScratchWriter {
    * when a write of its collection failed.
    */
   pending<Doc>(collection: string, id: string): StoredDocument<Doc> | null | undefined {
+    // Every read of the live read models asks: with nothing on its way, no key is built.
+    if (!this.busy()) return undefined;
     if (this.failure?.collections.has(collection)) this.throwFailure();
     const row = this.onTheirWay.get(keyOf(collection, id));
     if (!row) return undefined;
@@ -98,7 +107,7 @@ export class ScratchWriter {
     clearTimeout(this.idle);
     if (this.worker) return this.worker;
     const worker = new Worker(join(__dirname, 'scratch-thread.js'), {
-      workerData: { file: this.file, upsert: this.upsert, checkpointPages: this.checkpointPages },
+      workerData: { file: this.file, ...this.settings },
     });
     worker.on('message', (error: string | null) => this.stored(error));
     worker.on('error', (err) => this.lost(err));
