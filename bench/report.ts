@@ -92,8 +92,9 @@ function rows(results: Results): Row[] {
     table.push({
       figure: `(f) rebuild, ${rebuild.events.toLocaleString('en')} events`,
       value: `${perSecond(rebuild.events_per_second, 'events')} (${Math.round(rebuild.events_per_cpu_second).toLocaleString('en')} per CPU second)`,
-      target: 'events/s >= 50,000',
-      met: rebuild.events_per_second >= 50_000,
+      // Issue 16 raised issue 7's 50,000.
+      target: 'events/s >= 100,000',
+      met: rebuild.events_per_second >= 100_000,
     });
     table.push({ figure: '(f) rebuild peak RSS', value: `${rebuild.peak_rss_mb} MB`, target: '< 300 MB', met: rebuild.peak_rss_mb < 300 });
   }
