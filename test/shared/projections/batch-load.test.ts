@@ -117,6 +117,31 @@ describe("a rebuild's batch, keeping a bounded number of documents", () => {
   });
 });
 
+describe("the runner's batch, which keeps nothing between flushes", () => {
+  const counted = (writes: DocumentWrite[]) => writes.map(({ id, doc, position }) => [id, (doc as { count: number }).count, Number(position)]);
+
+  it('hands out the same writes again until they are stored, then only what changed since', async () => {
+    const store = countingStore();
+    const batch = new ProjectionBatch(store.documents, streamCounter, 'stream_counts');
+    const first = [eventOn('a', 1), eventOn('b', 2), eventOn('a', 3)];
+    await batch.load(first);
+    for (const event of first) batch.apply(event);
+    // A store that failed: nothing is marked stored, and the next flush hands out the same.
+    expect(counted(batch.pending())).toEqual([['a', 2, 3], ['b', 1, 2]]);
+    expect(counted(batch.pending())).toEqual([['a', 2, 3], ['b', 1, 2]]);
+    await store.documents.write(batch.pending());
+    batch.written();
+    expect(batch.pending()).toEqual([]);
+
+    const next = [eventOn('b', 4)];
+    await batch.load(next);
+    batch.apply(next[0]!);
+    expect(counted(batch.pending())).toEqual([['b', 2, 4]]);
+    // The document was read back from the store: the count goes on from what was stored.
+    expect(store.reads.get('b')).toBe(2);
+  });
+});
+
 describe('the ids a rebuild stored', () => {
   it('never answers no for an id added, and mostly no for one never added', () => {
     const stored = new StoredIds();
