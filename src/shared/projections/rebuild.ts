@@ -94,10 +94,12 @@ export async function rebuildAside(
 ): Promise<Replayed> {
   const asides = projections.map(asideOf);
   for (const aside of asides) await documents.dropCollection(aside.name);
+  // Indexed before the first write: SQLite's storing thread then maintains the indexes as it
+  // stores, where building them after the last write held the main thread about a second.
+  await documents.ensureCollections(asides);
   const batches = projections.map((p) => asideBatch(documents, p, true));
   const head = await events.headPosition();
   const built = await replay(events, documents, batches, START, head, onProgress);
-  await documents.ensureCollections(asides);
   const poisoned = batches.filter((b) => built.poisoned.some((p) => p.projection === b.projection.name));
   for (const batch of poisoned) await documents.dropCollection(batch.collection);
   return built;

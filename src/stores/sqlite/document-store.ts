@@ -163,8 +163,8 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /**
-   * Its indexes go too: a rebuild then writes without maintaining them, and ensureCollections
-   * builds each in one pass afterwards. Queries stay correct meanwhile, only slower.
+   * Its indexes go too, as a dropped MongoDB collection's do: whoever fills it again calls
+   * ensureCollections, with the indexes its collection spec names now.
    */
   async dropCollection(collection: string): Promise<void> {
     await this.scratch.drain();
