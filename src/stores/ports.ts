@@ -182,7 +182,10 @@ export interface DocumentStore {
    */
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
-  /** Removes every document and tombstone of the collection (for rebuilds). */
+  /**
+   * Removes every document and tombstone of the collection (for rebuilds). Its indexes may go with
+   * them (SQLite drops them, MongoDB keeps them): call ensureCollections before filling it again.
+   */
   dropCollection(collection: string): Promise<void>;
   /**
    * Swaps a rebuilt collection in: `target` takes the documents, tombstones and indexes of

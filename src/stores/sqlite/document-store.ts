@@ -163,8 +163,8 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /**
-   * Its indexes go too, as a dropped MongoDB collection's do: whoever fills it again calls
-   * ensureCollections, with the indexes its collection spec names now.
+   * Its indexes go too, so that one its collection spec no longer names does not outlive it;
+   * whoever fills it again calls ensureCollections first, as a rebuild does.
    */
   async dropCollection(collection: string): Promise<void> {
     await this.scratch.drain();
