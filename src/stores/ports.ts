@@ -205,8 +205,8 @@ export interface SessionStore {
   /** Stores a session under an id never used before; it expires `ttlMs` after this call unless renewed. */
   create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void>;
   /**
-   * Replaces a live session's data and renews it. A session destroyed or expired meanwhile stays
-   * gone (false): a request that began before a logout cannot bring the session back.
+   * Replaces a live session's data and renews it as `touch` does. A session destroyed or expired
+   * meanwhile stays gone (false): a request that began before a logout cannot bring the session back.
    */
   update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean>;
   /**

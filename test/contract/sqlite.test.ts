@@ -210,6 +210,35 @@ describe('SQLite database file', () => {
     }
   });
 
+  it('moves a session expiry on update only when the session would end too soon, as a renewal does', async () => {
+    const db = openDatabase(join(dir, 'platform.db'));
+    const sessions = new SqliteSessionStore(db);
+    const id = randomUUID();
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    const expiry = () => db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM sessions WHERE id = ?').get(id)?.expires_at;
+    try {
+      await sessions.create(id, { member: 1 }, 60_000);
+      // Renewed: to live at least its lifetime from now, and a second more (a sixtieth of it).
+      clock.mockReturnValue(now + 500);
+      expect(await sessions.update(id, { member: 2 }, 60_000)).toBe(true);
+      expect(expiry()).toBe(now + 61_500);
+      // Within that second: the data changes, the expiry stays.
+      clock.mockReturnValue(now + 1_200);
+      expect(await sessions.update(id, { member: 3 }, 60_000)).toBe(true);
+      expect(expiry()).toBe(now + 61_500);
+      expect(await sessions.get(id)).toEqual({ member: 3 });
+      // Past it: renewed again.
+      clock.mockReturnValue(now + 30_000);
+      expect(await sessions.update(id, { member: 4 }, 60_000)).toBe(true);
+      expect(expiry()).toBe(now + 91_000);
+      expect(await sessions.get(id)).toEqual({ member: 4 });
+    } finally {
+      clock.mockRestore();
+      db.close();
+    }
+  });
+
   it('accepts only plain identifiers as collection and field names', async () => {
     const db = openDatabase(join(dir, 'platform.db'));
     const documents = new SqliteDocumentStore(db);

@@ -9,6 +9,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly select: Statement<[string], { data: string; expires_at: number }>;
   private readonly insert: Statement<[string, string, number]>;
   private readonly replace: Statement<[string, number, string, number]>;
+  private readonly replaceData: Statement<[string, string, number]>;
   private readonly renew: Statement<[number, string, number, number]>;
   private readonly remove: Statement<[string]>;
   private readonly removeExpired: Statement<[string, number]>;
@@ -21,6 +22,9 @@ export class SqliteSessionStore implements SessionStore {
     this.insert = db.prepare('INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)');
     // Only a live row: one destroyed or expired since the request read it stays gone.
     this.replace = db.prepare('UPDATE sessions SET data = ?, expires_at = ? WHERE id = ? AND expires_at > ?');
+    // The data alone while the session lives long enough: moving its expiry in the index made an
+    // update five times as costly, and a write request updates the session.
+    this.replaceData = db.prepare('UPDATE sessions SET data = ? WHERE id = ? AND expires_at >= ?');
     // Only when the session would end before it must: a renewal that changes nothing writes nothing.
     this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ?');
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
@@ -50,9 +54,13 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
+  /** Renewed as touch renews: the expiry moves only when the session would end too soon. */
   async update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean> {
     const now = Date.now();
-    return this.replace.run(JSON.stringify(data), now + ttlMs, id, now).changes > 0;
+    const { needed, until } = sessionRenewal(now, ttlMs);
+    const json = JSON.stringify(data);
+    if (this.replaceData.run(json, id, needed).changes > 0) return true;
+    return this.replace.run(json, until, id, now).changes > 0;
   }
 
   async touch(id: string, ttlMs: number): Promise<void> {
