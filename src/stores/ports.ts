@@ -166,6 +166,8 @@ export interface DocumentStore {
   /** Creates the collections' indexes; idempotent. */
   ensureCollections(specs: CollectionSpec[]): Promise<void>;
   get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null>;
+  /** The documents of these ids, in their order, null for each missing: one read for many, as a replay needs. */
+  getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]>;
   /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
   find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
   /** How many documents the collection holds (tombstones are not documents), without reading them. */

@@ -66,6 +66,21 @@ export function documentStoreContract(
       expect(await store().get(c, '1')).toBeNull();
     });
 
+    it('reads many documents at once, in the order asked, null for each missing or deleted one', async () => {
+      const [c, other] = [newName(), newName()];
+      await store().write([put(c, 'a', { v: 1 }, 1), put(c, 'b', { v: 2 }, 2), put(c, 'gone', { v: 3 }, 3), put(c, 'gone', null, 4)]);
+      await store().write([put(other, 'x', { v: 'elsewhere' }, 5)]);
+      expect(await store().getMany(c, ['b', 'missing', 'gone', 'a', 'x', 'b'])).toEqual([
+        { id: 'b', doc: { v: 2 }, position: at(2) },
+        null,
+        null,
+        { id: 'a', doc: { v: 1 }, position: at(1) },
+        null,
+        { id: 'b', doc: { v: 2 }, position: at(2) },
+      ]);
+      expect(await store().getMany(c, [])).toEqual([]);
+    });
+
     it('keeps collections apart', async () => {
       const [a, b] = [newName(), newName()];
       await store().write([put(a, '1', { in: 'a' }, 1), put(b, '1', { in: 'b' }, 1)]);

@@ -116,6 +116,7 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
   return {
     ensureCollections: (specs) => faults.gate('ensureCollections', () => store.ensureCollections(specs)),
     get: (collection, id) => faults.gate('get', () => store.get(collection, id)),
+    getMany: (collection, ids) => faults.gate('getMany', () => store.getMany(collection, ids)),
     find: (collection, where) => faults.gate('find', () => store.find(collection, where)),
     count: (collection) => faults.gate('count', () => store.count(collection)),
     write: (writes, checkpoint) => faults.gate('write', () => store.write(writes, checkpoint)),

@@ -3,9 +3,9 @@ import { PoisonEvent } from './dead-letters';
 import { evolveOrExplain, Projection } from './projection';
 import { StoredIds } from './stored-ids';
 
-// Reads of documents in flight at once while loading: bounded, so that a long replay does not
-// open a read per document of the whole batch in one go.
-const LOAD_AT_ONCE = 32;
+// Documents read at once while loading: one read for many, bounded so that a long replay does not
+// ask for every document of the whole batch in one go.
+const LOAD_AT_ONCE = 100;
 /** The documents of an event the projection does not handle: shared, so that it costs no allocation. */
 const NONE: readonly string[] = [];
 
@@ -65,8 +65,8 @@ export class ProjectionBatch {
   }
 
   /**
-   * Reads the documents these events concern that the batch does not hold, up to LOAD_AT_ONCE
-   * reads in flight: a run of events costs a few round trips, not one per document.
+   * Reads the documents these events concern that the batch does not hold, LOAD_AT_ONCE in one
+   * read: a run of events costs a few round trips, not one per document.
    */
   async load(events: RecordedEvent[]): Promise<void> {
     let missing: Set<string> | undefined;
@@ -94,7 +94,7 @@ export class ProjectionBatch {
     const ids = [...missing];
     for (let from = 0; from < ids.length; from += LOAD_AT_ONCE) {
       const chunk = ids.slice(from, from + LOAD_AT_ONCE);
-      const loaded = await Promise.all(chunk.map((id) => this.documents.get(this.collection, id)));
+      const loaded = await this.documents.getMany(this.collection, chunk);
       chunk.forEach((id, i) => this.known.set(id, held(loaded[i] ?? null)));
     }
   }

@@ -76,6 +76,14 @@ export class MongoDocumentStore implements DocumentStore {
     return { id: record._id, doc: record.doc as Doc, position: record.position };
   }
 
+  async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
+    const records = await this.collection(collection)
+      .find({ _id: { $in: [...ids] }, doc: { $ne: null } }, { projection: { doc: 1, position: 1 }, maxTimeMS: READ_MAX_TIME_MS })
+      .toArray();
+    const found = new Map(records.map((record) => [record._id, { id: record._id, doc: record.doc as Doc, position: record.position }]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
   async find<Doc = Record<string, unknown>>(
     collection: string,
     where: Record<string, Scalar>,

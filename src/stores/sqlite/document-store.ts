@@ -59,6 +59,7 @@ const indexName = (collection: string, field: string): string => `documents.${co
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
+  private readonly getDocuments: Statement<[string, string], { id: string; doc: string; position: Position }>;
   private readonly countDocuments: Statement<[string], { documents: number }>;
   private readonly getCheckpoint: Statement<[string], { position: Position }>;
   private readonly deleteCheckpoint: Statement<[string]>;
@@ -76,6 +77,10 @@ export class SqliteDocumentStore implements DocumentStore {
   constructor(private readonly db: Database) {
     this.getDocument = db.prepare(
       'SELECT doc, position FROM documents WHERE collection = ? AND id = ? AND doc IS NOT NULL',
+    );
+    // The ids as one JSON array: one statement, whatever their number.
+    this.getDocuments = db.prepare(
+      'SELECT id, doc, position FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?)) AND doc IS NOT NULL',
     );
     this.countDocuments = db.prepare('SELECT count(*) AS documents FROM documents WHERE collection = ? AND doc IS NOT NULL');
     this.getCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
@@ -125,6 +130,22 @@ export class SqliteDocumentStore implements DocumentStore {
     if (pending !== undefined) return pending;
     const row = this.getDocument.get(collection, id);
     return row ? { id, doc: JSON.parse(row.doc) as Doc, position: row.position } : null;
+  }
+
+  async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
+    const found = new Map<string, StoredDocument<Doc> | null>();
+    const unread: string[] = [];
+    for (const id of ids) {
+      const pending = this.scratch.pending<Doc>(collection, id);
+      if (pending === undefined) unread.push(id);
+      else found.set(id, pending);
+    }
+    if (unread.length > 0) {
+      for (const row of this.getDocuments.all(collection, JSON.stringify(unread))) {
+        found.set(row.id, { id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position });
+      }
+    }
+    return ids.map((id) => found.get(id) ?? null);
   }
 
   async find<Doc = Record<string, unknown>>(

@@ -44,6 +44,7 @@ function failingOnce(documents: DocumentStore, step: Step): { documents: Documen
     documents: {
       ensureCollections: (specs) => documents.ensureCollections(specs),
       get: (collection, id) => documents.get(collection, id),
+      getMany: (collection, ids) => documents.getMany(collection, ids),
       find: (collection, where) => documents.find(collection, where),
       count: (collection) => documents.count(collection),
       write: (writes, checkpoint) => gate('write', () => documents.write(writes, checkpoint), writes),
