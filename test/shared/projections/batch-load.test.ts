@@ -33,11 +33,9 @@ describe('loading the documents of a run of events', () => {
     const store = distantStore();
     const batch = new ProjectionBatch(store.documents, streamCounter, 'stream_counts');
     const events = Array.from({ length: 250 }, (_, i) => eventOn(`s-${i}`, i + 1));
-    const started = Date.now();
     await batch.load(events);
     // 250 documents, 100 at a time: 3 round trips, where one at a time would take 250.
     expect(store.reads).toEqual([100, 100, 50]);
-    expect(Date.now() - started).toBeLessThan(25 * ROUND_TRIP_MS);
     for (const event of events) expect(batch.apply(event)).toBe(true);
   });
 });
