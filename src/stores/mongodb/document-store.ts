@@ -25,6 +25,13 @@ interface ReadModelRecord {
   sort_key: string;
 }
 
+/** A record with content (not a tombstone) as the port answers it. */
+const storedOf = <Doc>(record: Pick<ReadModelRecord, '_id' | 'doc' | 'position'>): StoredDocument<Doc> => ({
+  id: record._id,
+  doc: record.doc as Doc,
+  position: record.position,
+});
+
 interface CheckpointRecord {
   _id: string;
   position: Position;
@@ -73,14 +80,14 @@ export class MongoDocumentStore implements DocumentStore {
   async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
     const record = await this.collection(collection).findOne({ _id: id }, { maxTimeMS: READ_MAX_TIME_MS });
     if (!record || record.doc === null) return null;
-    return { id: record._id, doc: record.doc as Doc, position: record.position };
+    return storedOf<Doc>(record);
   }
 
   async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
     const records = await this.collection(collection)
       .find({ _id: { $in: [...ids] }, doc: { $ne: null } }, { projection: { doc: 1, position: 1 }, maxTimeMS: READ_MAX_TIME_MS })
       .toArray();
-    const found = new Map(records.map((record) => [record._id, { id: record._id, doc: record.doc as Doc, position: record.position }]));
+    const found = new Map(records.map((record) => [record._id, storedOf<Doc>(record)]));
     return ids.map((id) => found.get(id) ?? null);
   }
 
@@ -103,7 +110,7 @@ export class MongoDocumentStore implements DocumentStore {
       })
       .toArray();
     if (records.length > FIND_LIMIT) throw new TooManyDocuments(collection, where);
-    return records.map((record) => ({ id: record._id, doc: record.doc as Doc, position: record.position }));
+    return records.map((record) => storedOf<Doc>(record));
   }
 
   async count(collection: string): Promise<number> {

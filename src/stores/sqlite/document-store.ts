@@ -57,6 +57,13 @@ const UPSERT = `
 /** Collection and field names are plain identifiers, so the dot cannot be part of either. */
 const indexName = (collection: string, field: string): string => `documents.${collection}.${field}`;
 
+/** A stored row as the port answers it: its content parsed, a copy of the caller's own. */
+const storedOf = <Doc>(id: string, row: { doc: string; position: Position }): StoredDocument<Doc> => ({
+  id,
+  doc: JSON.parse(row.doc) as Doc,
+  position: row.position,
+});
+
 export class SqliteDocumentStore implements DocumentStore {
   private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
   private readonly getDocuments: Statement<[string, string], { id: string; doc: string; position: Position }>;
@@ -129,7 +136,7 @@ export class SqliteDocumentStore implements DocumentStore {
     const pending = this.scratch.pending<Doc>(collection, id);
     if (pending !== undefined) return pending;
     const row = this.getDocument.get(collection, id);
-    return row ? { id, doc: JSON.parse(row.doc) as Doc, position: row.position } : null;
+    return row ? storedOf<Doc>(id, row) : null;
   }
 
   async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
@@ -141,9 +148,7 @@ export class SqliteDocumentStore implements DocumentStore {
       else found.set(id, pending);
     }
     if (unread.length > 0) {
-      for (const row of this.getDocuments.all(collection, JSON.stringify(unread))) {
-        found.set(row.id, { id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position });
-      }
+      for (const row of this.getDocuments.all(collection, JSON.stringify(unread))) found.set(row.id, storedOf<Doc>(row.id, row));
     }
     return ids.map((id) => found.get(id) ?? null);
   }
@@ -161,7 +166,7 @@ export class SqliteDocumentStore implements DocumentStore {
       ORDER_BY_ID,
     ].join(' ');
     const rows = this.findStatement(sql).all(...conditions.flatMap((c) => c.params));
-    return rows.map((row) => ({ id: row.id, doc: JSON.parse(row.doc) as Doc, position: row.position }));
+    return rows.map((row) => storedOf<Doc>(row.id, row));
   }
 
   async count(collection: string): Promise<number> {

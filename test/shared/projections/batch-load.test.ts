@@ -1,18 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ProjectionBatch } from '../../../src/shared/projections/batch';
 import { StoredIds } from '../../../src/shared/projections/stored-ids';
 import { DocumentStore, DocumentWrite, RecordedEvent, StoredDocument } from '../../../src/stores/ports';
 import { streamCounter } from './lifecycle-support';
 
-const ROUND_TRIP_MS = 10;
-
-/** A document store at a network's distance: every read takes a round trip; it counts the reads and their sizes. */
-function distantStore() {
+/** A document store that counts its reads and how many documents each asks for. */
+function readCountingStore() {
   const reads: number[] = [];
   const documents = {
     getMany: async (_collection: string, ids: readonly string[]) => {
       reads.push(ids.length);
-      await sleep(ROUND_TRIP_MS);
       return ids.map(() => null);
     },
   } as unknown as DocumentStore;
@@ -30,7 +26,7 @@ const eventOn = (stream: string, position: number): RecordedEvent => ({
 
 describe('loading the documents of a run of events', () => {
   it('reads them many at a time, a bounded number each, not one round trip per document', async () => {
-    const store = distantStore();
+    const store = readCountingStore();
     const batch = new ProjectionBatch(store.documents, streamCounter, 'stream_counts');
     const events = Array.from({ length: 250 }, (_, i) => eventOn(`s-${i}`, i + 1));
     await batch.load(events);
