@@ -82,11 +82,11 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
       case 'none':
       case 'rejected':
       case 'revoked':
-        return { type: 'ApplyCredential', data: { member_id, username: member.username } };
+        return { type: 'ApplyCredential', data: { member_id, username: member.username, now: new Date(clock).toISOString() } };
       case 'pending':
         return random() < 0.85 ? { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } } : { type: 'RejectCredential', data: { member_id, reason } };
       case 'approved':
-        return { type: 'ClaimCredential', data: { member_id, apiid: formatApiId(randomBytes(13)), key_digest: digest() } };
+        return { type: 'ClaimCredential', data: { member_id, apiid: formatApiId(randomBytes(13)), key_digest: digest(), now: new Date(clock).toISOString() } };
       case 'active': {
         const scope = pick(SCOPE_NAMES);
         const status = member.state.scopes[scope];

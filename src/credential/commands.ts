@@ -24,7 +24,7 @@ export interface IssuedKey {
 export async function claimCredential(store: EventStore, member_id: number, ctx: CommandContext): Promise<IssuedKey> {
   const apiid = formatApiId(randomBytes(API_ID_RANDOM_BYTES));
   const apikey = formatApiKey(randomBytes(API_KEY_RANDOM_BYTES));
-  const { position } = await decideCredential(store, { type: 'ClaimCredential', data: { member_id, apiid, key_digest: apiKeyDigest(apikey) } }, ctx);
+  const { position } = await decideCredential(store, { type: 'ClaimCredential', data: { member_id, apiid, key_digest: apiKeyDigest(apikey), now: ctx.now.toISOString() } }, ctx);
   return { apiid, apikey, position: position! };
 }
 

@@ -34,10 +34,10 @@ type CommandOf<T extends CommandType> = Extract<CredentialCommand, { type: T }>;
 
 /** One command of each type: a mapped type, so a new command fails to compile until it is listed. */
 const commands: { [T in CommandType]: CommandOf<T> } = {
-  ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice' } },
+  ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice', now: NOW } },
   ApproveCredential: { type: 'ApproveCredential', data: { member_id, expires_at: null, now: '2026-11-23T00:00:00.000Z' } },
   RejectCredential: { type: 'RejectCredential', data: { member_id, reason: '  not a real company  ' } },
-  ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY } },
+  ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY, now: NOW } },
   RotateKey: { type: 'RotateKey', data: { member_id, key_digest: NEW_KEY, grace_seconds: 60, now: NOW } },
   RevokeCredential: { type: 'RevokeCredential', data: { member_id, reason: ' leaked key ' } },
   RequestScopes: { type: 'RequestScopes', data: { member_id, scopes: ['addons.read', 'member-groups.read'], reason: ' sync ' } },
@@ -476,5 +476,34 @@ describe('extensions', () => {
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
     expect(() => decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } })).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
     expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([{ type: 'ExtensionRejected', data: { member_id, reason: 'no' } }]);
+  });
+});
+
+describe('a credential past its expiry', () => {
+  const EXPIRES = '2026-02-01T00:00:00.000Z';
+  const AFTER = '2026-02-01T00:00:01.000Z';
+  const BEFORE = '2026-01-31T23:59:59.000Z';
+  const approvedUntil: CredentialEvent[] = [applied, { type: 'CredentialApproved', data: { member_id, expires_at: EXPIRES } }];
+  const activeUntil: CredentialEvent[] = [...approvedUntil, { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: EXPIRES } }];
+  const at = <T extends CredentialCommand>(command: T, now: string): T => ({ ...command, data: { ...command.data, now } });
+
+  it('cannot be claimed once the approval ran out, and its member may apply again', () => {
+    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, AFTER)).thenRefuses('credential_expired', `expired at ${EXPIRES}: the approval ran out before the claim, apply again`);
+    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, BEFORE)).then([{ type: 'CredentialClaimed', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY, expires_at: EXPIRES } }]);
+    given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
+    given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
+  });
+
+  it('issues no new key once active and expired: the member extends it or applies again', () => {
+    given(credentialDecider, activeUntil).when(at(commands.RotateKey, AFTER)).thenRefuses('credential_expired', 'ask for an extension, or apply again');
+    given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
+    given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
+    const extension = { type: 'RequestExtension' as const, data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time', now: AFTER } };
+    given(credentialDecider, activeUntil).when(extension).then([{ type: 'ExtensionRequested', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time' } }]);
+  });
+
+  it('a new application after the expiry starts over: no key, no scopes, no expiry', () => {
+    const history = [...activeUntil, scopeRequested('addons.read'), scopeApproved('addons.read'), applied];
+    expect(fold(credentialDecider, history)).toMatchObject({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null });
   });
 });

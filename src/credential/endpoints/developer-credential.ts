@@ -75,10 +75,10 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Apply for API credentials; an administrator reviews the application',
       body: emptyBody,
       response: credentialSchema,
-      refusals: [{ status: 422, when: 'an application is pending, approved or active already' }, concurrentChange],
+      refusals: [{ status: 422, when: 'an application is pending, or approved or active and not expired (credential_already_applied)' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
-        const apply = () => withRouteHints(() => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username } }, context));
+        const apply = () => withRouteHints(() => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username, now: context.now.toISOString() } }, context));
         const applied = await decideThenRead(ctx, apply, credential(member.id));
         return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
       },
@@ -90,7 +90,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Claim the approved credential: the API id and the API key, shown this once',
       body: emptyBody,
       response: issuedKeySchema,
-      refusals: [{ status: 422, when: 'the application is not approved, or was claimed already' }, concurrentChange],
+      refusals: [{ status: 422, when: 'the application is not approved, was claimed already, or its approval expired before the claim (credential_expired)' }, concurrentChange],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         // The clear key is answered whatever the read models do: it waits at most for the key ring.
@@ -105,7 +105,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Replace the API key; the old one is refused now or after grace_seconds',
       body: rotateSchema,
       response: rotatedKeySchema,
-      refusals: [notActive, concurrentChange],
+      refusals: [notActive, { status: 422, when: 'the credential expired: no new key would be accepted (credential_expired)' }, concurrentChange],
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
         const issued = await decideThenRead(ctx, () => withRouteHints(() => rotateKey(deps.events, member.id, grace_seconds, context)), untilKeyWorks);

@@ -70,7 +70,7 @@ beforeAll(async () => {
   // Enough events for several batches and more than the default limit.
   const ctx = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
   for (let i = 1; i <= 1100; i++) {
-    await decideCredential(t.platform.stores.events, { type: 'ApplyCredential', data: { member_id: 100_000 + i, username: `bulk${i}` } }, ctx);
+    await decideCredential(t.platform.stores.events, { type: 'ApplyCredential', data: { member_id: 100_000 + i, username: `bulk${i}`, now: ctx.now.toISOString() } }, ctx);
   }
 });
 afterAll(() => t.close());

@@ -38,6 +38,29 @@ describe('key expiry', () => {
     await expectRefusal(t, () => openCall(t, '/open/addons', apiid, apikey), 401, 'credential_expired');
   });
 
+  it('past its expiry, a credential hands out no key: claim and rotation are refused, and the member applies again', async () => {
+    const late = await pendingApplication();
+    const lateExpiry = new Date(Date.now() + 1500).toISOString();
+    await late.approve({ expires_at: lateExpiry }).expect(200);
+    const active = await pendingApplication();
+    const activeExpiry = new Date(Date.now() + 1500).toISOString();
+    await active.approve({ expires_at: activeExpiry }).expect(200);
+    await active.developer.post(`${API}/developer/claim`).set('X-CSRF-Token', active.member.token).send({}).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(activeExpiry) - Date.now() + 50));
+
+    const claim = await expectRefusal(t, () => late.developer.post(`${API}/developer/claim`).set('X-CSRF-Token', late.member.token).send({}), 422, 'credential_expired');
+    expect(claim.body.data).not.toHaveProperty('apikey');
+    expect(claim.body.message).toContain('apply again');
+    const rotation = await expectRefusal(t, () => active.developer.post(`${API}/developer/rotate`).set('X-CSRF-Token', active.member.token).send({}), 422, 'credential_expired');
+    expect(rotation.body.message).toContain('ask for an extension, or apply again');
+    expect((await active.developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.status).toBe('active');
+
+    for (const { developer, member } of [late, active]) {
+      const applied = await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
+      expect(applied.body.data).toMatchObject({ status: 'pending', apiid: null, expires_at: null });
+    }
+  });
+
   it('expires_in_days counts from the approval; without either KEY_LIFETIME_DAYS applies', async () => {
     const inDays = await pendingApplication();
     const before = Date.now();

@@ -138,7 +138,7 @@ function scenario(stores: Stores) {
     };
     switch (kind) {
       case 'apply':
-        return { type: 'ApplyCredential', data: { member_id, username } };
+        return { type: 'ApplyCredential', data: { member_id, username, now: new Date().toISOString() } };
       case 'approve':
         return { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } };
       case 'reject':

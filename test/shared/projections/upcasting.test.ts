@@ -26,7 +26,7 @@ afterEach(() => scratch.close());
 
 /** An active credential, then a rotation appended straight to the store in its version 1 shape. */
 async function activeThenRotatedInVersion1(): Promise<{ apiid: string; position: string }> {
-  await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice' } }, ctx);
+  await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice', now: ctx.now.toISOString() } }, ctx);
   await decideCredential(stores.events, { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } }, ctx);
   const { apiid } = await claimCredential(stores.events, member_id, ctx);
   const [claimed] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
@@ -96,7 +96,7 @@ describe('an event stored in an older shape', () => {
 
 describe('an invalid stored event', () => {
   it('stops a command on its stream with InvalidEvent, and nothing is appended', async () => {
-    await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice' } }, ctx);
+    await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice', now: ctx.now.toISOString() } }, ctx);
     const metadata = { actor: { kind: 'admin' as const, id: 1 }, request_id: 'bad', time: '2025-03-01T10:01:00.000Z' };
     await stores.events.append(stream, [{ type: 'CredentialApproved', data: { member: member_id }, metadata }], 0);
     const head = await stores.events.headPosition();
@@ -111,7 +111,7 @@ describe('an invalid stored event', () => {
 
 describe('appending', () => {
   it('records the schema version of every event', async () => {
-    await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice' } }, ctx);
+    await decideCredential(stores.events, { type: 'ApplyCredential', data: { member_id, username: 'alice', now: ctx.now.toISOString() } }, ctx);
     const [applied] = await stores.events.readStream(stream);
     expect(applied?.metadata.schema_version).toBe(1);
   });
