@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { Permission } from '../../access/permissions';
 import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
-import { respond } from './envelope';
+import { HttpError, respond } from './envelope';
 import { requireCsrf } from './session';
 import { refuseUnknownQuery } from './query';
-import { parse } from './validate';
+import { bodyIsRequired, parse } from './validate';
 
 /** Who may call an endpoint (specification §5). */
 export type Caller =
@@ -64,7 +64,10 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   description?: string;
   params?: P;
   query?: Q;
-  /** The JSON body; endpoints that take none declare `emptyBody` (specification §4.3.9). */
+  /**
+   * The JSON body, required; endpoints that take none declare `emptyBody` (specification §4.3.9),
+   * and a request to them may also come without a body.
+   */
   body?: B;
   /** The envelope's data on success, or the whole body when `raw`. */
   response: R;
@@ -119,6 +122,10 @@ function paramsOf(ctx: AppContext): Record<string, string> {
 function answering(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx) => {
     refuseUnknownQuery(endpoint, ctx.query);
+    // koa answers null when the request has no body at all: parsed as {}, it would pass for one.
+    if (bodyIsRequired(endpoint.body) && ctx.request.is('application/json', '+json') === null) {
+      throw new HttpError(415, 'unsupported_media_type', 'this endpoint needs a JSON body: send one as application/json');
+    }
     const input = {
       params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter') : {},
       query: endpoint.query ? parse(endpoint.query, ctx.query) : {},

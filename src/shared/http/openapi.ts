@@ -3,6 +3,7 @@ import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } 
 import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, Refusal } from './endpoints';
 import { envelopeOf, refusalSchema } from './schemas';
+import { bodyIsRequired } from './validate';
 
 /** The version of the contract the specification defines (§9), not of this implementation. */
 export const CONTRACT_VERSION = '1.1.0';
@@ -76,7 +77,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (endpoint.body) {
     add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
     add(413, 'the body is too large');
-    add(415, 'the body is not application/json');
+    add(415, bodyIsRequired(endpoint.body) ? 'the body is missing or not application/json' : 'the body is not application/json');
   }
   if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
@@ -125,7 +126,7 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.query && { query: endpoint.query }),
       ...(endpoint.method !== 'GET' && { header: csrfHeader }),
     },
-    ...(endpoint.body && { requestBody: { required: true, content: { 'application/json': { schema: endpoint.body } } } }),
+    ...(endpoint.body && { requestBody: { required: bodyIsRequired(endpoint.body), content: { 'application/json': { schema: endpoint.body } } } }),
     responses: responsesOf(endpoint),
   };
 }

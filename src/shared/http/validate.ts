@@ -4,6 +4,11 @@ import { HttpError, Issue } from './envelope';
 /** The body of endpoints that take none: an empty JSON object (specification §4.3.9). */
 export const emptyBody = z.strictObject({});
 
+/** Whether a request must carry this body: any but `emptyBody`, for which no body reads as `{}`. */
+export function bodyIsRequired(body: z.ZodType | undefined): boolean {
+  return body !== undefined && body !== emptyBody;
+}
+
 /** A 60 kB body can break tens of thousands of rules: the answer lists this many and counts the rest. */
 export const LISTED_ISSUES = 20;
 

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { AddressInfo, connect } from 'node:net';
 import { ADDON_ACTIONS, AddonAction } from '../../../src/addon/decider';
 import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, roleAdmin, superAdmin } from '../../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
@@ -163,6 +164,47 @@ describe('the action body (specification §4.3.2)', () => {
       415,
       'unsupported_media_type',
     );
+  });
+});
+
+/**
+ * A write sent as `curl -X POST` sends it: no Content-Length and no Transfer-Encoding, which koa
+ * reads as no body at all. HTTP clients such as supertest send `Content-Length: 0` instead.
+ */
+async function withoutBody(browser: AdminBrowser, method: 'POST' | 'PUT', path: string): Promise<{ status: number; body: { data: { error: string }; message: string } }> {
+  const seen = browser.client.get('/api/v1/addons');
+  await seen;
+  const cookies = (seen as unknown as { cookies: string }).cookies;
+  const { port } = t.server.address() as AddressInfo;
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookies}\r\nX-CSRF-Token: ${browser.token}\r\nConnection: close\r\n\r\n`);
+    });
+    let text = '';
+    socket.on('data', (chunk) => (text += String(chunk)));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
+}
+
+describe('a request without a body', () => {
+  it('is refused with 415 by the action and PUT access, whose body is required, and changes nothing', async () => {
+    await act(admin, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }).expect(200);
+    const before = (await admin.client.get('/api/v1/addons').expect(200)).body.data;
+    const appended = (await t.allEvents()).length;
+    for (const [method, path] of [['POST', '/api/v1/addons/helpdesk/actions/disable'], ['PUT', '/api/v1/addons/helpdesk/access']] as const) {
+      const answer = await withoutBody(admin, method, path);
+      expect(answer.status).toBe(415);
+      expect(answer.body.data.error).toBe('unsupported_media_type');
+      expect(answer.body.message).toContain('needs a JSON body');
+    }
+    // An empty body with Content-Length: 0 is refused too, by the check of its media type.
+    await expectRefusal(t, () => admin.client.post('/api/v1/addons/helpdesk/actions/disable').set('X-CSRF-Token', admin.token), 415, 'unsupported_media_type');
+    expect((await admin.client.get('/api/v1/addons').expect(200)).body.data).toEqual(before);
+    expect((await t.allEvents()).length).toBe(appended);
+    await act(admin, 'helpdesk', 'uninstall').expect(200);
   });
 });
 

@@ -140,6 +140,14 @@ describe('the OpenAPI contract at GET /openapi', () => {
     }
   });
 
+  it('requires the body of PUT access and of the add-on actions (§4.3 rule 3), not the empty body of claim and logout', () => {
+    const required = (path: string, method: string) => (contract.paths[path]![method]!.requestBody as { required: boolean }).required;
+    expect(required('/addons/{key}/access', 'put')).toBe(true);
+    expect(required('/addons/{key}/actions/{action}', 'post')).toBe(true);
+    expect(required('/developer/claim', 'post')).toBe(false);
+    expect(required('/developer/logout', 'post')).toBe(false);
+  });
+
   it('requires X-CSRF-Token on every write and on no read', () => {
     for (const { path, method, op } of operations()) {
       const csrf = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'X-CSRF-Token');
