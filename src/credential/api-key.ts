@@ -52,6 +52,17 @@ export function formatApiKey(random: Buffer): string {
   return `${body}_${checksum(body)}`;
 }
 
+// Anything a key could be, mistyped ones included: a key pasted where it does not belong.
+const KEY_LIKE = /sk_[A-Za-z0-9_-]{16,}/g;
+
+/**
+ * The text with anything shaped like an API key masked: for what a client sends that the service
+ * echoes or logs (a path, a request id), where a key put by mistake must not be kept in clear.
+ */
+export function withoutApiKeys(text: string): string {
+  return text.includes('sk_') ? text.replace(KEY_LIKE, 'sk_[redacted]') : text;
+}
+
 /** Shape and checksum only: a key that fails this was mistyped or made up, and needs no lookup. */
 export function isWellFormedApiKey(key: string): boolean {
   const match = API_KEY_PATTERN.exec(key);

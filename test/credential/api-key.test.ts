@@ -6,6 +6,7 @@ import {
   formatApiId,
   formatApiKey,
   isWellFormedApiKey,
+  withoutApiKeys,
 } from '../../src/credential/api-key';
 
 // Written out rather than imported, so a change to the format in src cannot pass unnoticed.
@@ -116,5 +117,18 @@ describe('apiKeyDigest', () => {
     expect(apiKeyDigest(key)).toBe(createHash('sha256').update(key, 'utf8').digest('hex'));
     expect(apiKeyDigest(key)).not.toBe(apiKeyDigest(key.slice(0, 46)));
     expect(apiKeyDigest(key)).not.toContain(key.slice(3, 46));
+  });
+});
+
+describe('withoutApiKeys', () => {
+  const key = formatApiKey(Buffer.alloc(API_KEY_RANDOM_BYTES, 7));
+
+  it('masks a key, and a mistyped one, wherever it stands in the text', () => {
+    expect(withoutApiKeys(`/api/v1/open/addons/${key}`)).toBe('/api/v1/open/addons/sk_[redacted]');
+    expect(withoutApiKeys(`${key.slice(0, 30)} and ${key}x`)).toBe('sk_[redacted] and sk_[redacted]');
+  });
+
+  it('leaves an API id, a short sk_ word and other text as they are', () => {
+    for (const text of ['/api/v1/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', 'risk_factor', 'sk_short']) expect(withoutApiKeys(text)).toBe(text);
   });
 });

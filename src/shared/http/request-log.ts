@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { withoutApiKeys } from '../../credential/api-key';
 import { requestLineWriter } from '../../log';
 import { AppState } from './context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The caller's X-Request-Id when it is safe to log beside ours. */
+/** The caller's X-Request-Id when it is safe to log beside ours (and no API key sent by mistake). */
 export function clientRequestId(offered: unknown): string | undefined {
-  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : undefined;
+  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) && withoutApiKeys(offered) === offered ? offered : undefined;
 }
 
 /**
@@ -31,7 +32,7 @@ export function requestLog(log: Logger): Middleware<AppState> {
       await next();
     } finally {
       const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
-      writeLine({ request_id: requestId, client_request_id, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms });
+      writeLine({ request_id: requestId, client_request_id, method: ctx.method, path: withoutApiKeys(ctx.path), status: ctx.status, duration_ms });
     }
   };
 }

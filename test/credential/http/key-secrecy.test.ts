@@ -50,3 +50,23 @@ describe('the clear API key', () => {
     }
   });
 });
+
+describe('a key sent where it does not belong', () => {
+  it('is masked in the answers and log lines that echo a path or a request id', async () => {
+    const p = await activePartner(t);
+    const secret = p.apikey.slice(3, 46);
+    const linesBefore = t.logLines.length;
+    const inPath = await openCall(t, `/open/addons/${p.apikey}`, p.apiid, p.apikey).expect(404);
+    expect(inPath.body.message).toContain('/open/addons/sk_[redacted]');
+    const wrongMethod = await t.client().post(`/api/v1/open/addons`).set('X-Request-Id', p.apikey).send({});
+    expect(wrongMethod.status).toBe(405);
+    const inConsole = await t.client().get(`/ui/assets/${p.apikey}.js`).expect(404);
+    expect(inConsole.body.message).toContain('/ui/assets/sk_[redacted].js');
+
+    const answers = JSON.stringify([inPath.body, wrongMethod.body, inConsole.body]);
+    const logs = t.logLines.slice(linesBefore).join('\n');
+    expect(logs).toContain('sk_[redacted]');
+    expect(answers).not.toContain(secret);
+    expect(logs).not.toContain(secret);
+  });
+});
