@@ -12,5 +12,11 @@ export function credentialReads(reads: ReadModels) {
       reads.after(scopeRequestsProjection, `${memberId}:${scope}`, after),
     credentials: (where: Record<string, Scalar>) => reads.allLatest(credentialsProjection, where),
     scopeRequests: (where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> => reads.allLatest(scopeRequestsProjection, where),
+    /** The usernames of these members, from their credentials as they stand: a member's username never changes. */
+    usernames: async (memberIds: number[]): Promise<Map<number, string>> => {
+      const ids = [...new Set(memberIds)];
+      const docs = await Promise.all(ids.map((id) => reads.now(credentialsProjection, String(id))));
+      return new Map(ids.flatMap((id, i) => (docs[i] ? [[id, docs[i].username] as const] : [])));
+    },
   };
 }

@@ -33,11 +33,19 @@ export type ScopeView = z.infer<typeof scopeSchema>;
 const scopeRequestDocumentSchema = z.object({ member_id: z.int().min(1), scope: scopeName, ...scopeReviewFields });
 export type ScopeRequestDocument = z.infer<typeof scopeRequestDocumentSchema>;
 
-/** One scope request, as administrators review it: the scope is `name`, as in every other view. */
-export const scopeRequestSchema = scopeRequestDocumentSchema.omit({ scope: true }).extend({ name: scopeName }).meta({ id: 'ScopeRequest' });
+/**
+ * One scope request, as administrators review it: the scope both as `scope` (DESIGN's field) and
+ * as `name` (as in the dashboard's scopes, and as the console reads it), and whose it is.
+ */
+export const scopeRequestSchema = scopeRequestDocumentSchema
+  .extend({
+    name: scopeName,
+    username: nullable(z.string()).meta({ description: "The member's username; null only while the credentials read model has not caught up" }),
+  })
+  .meta({ id: 'ScopeRequest' });
 
-export function scopeRequestView({ scope, ...fields }: ScopeRequestDocument): z.infer<typeof scopeRequestSchema> {
-  return { name: scope, ...fields };
+export function scopeRequestView(doc: ScopeRequestDocument, username: string | null): z.infer<typeof scopeRequestSchema> {
+  return { ...doc, name: doc.scope, username };
 }
 
 /** A request to move the key's expiry later, and its decision. */

@@ -43,10 +43,10 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
   const application = applicationAfter(deps.readModels);
-  const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => ({
-    data: scopeRequestView(written(await reads.scopeRequest(member_id, scope, position))),
-    message,
-  });
+  const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
+    const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
+    return { data: scopeRequestView(written(doc), usernames.get(member_id) ?? null), message };
+  };
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
 
   return [
@@ -113,7 +113,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: pageOf(scopeRequestSchema),
       handler: async (_ctx, { query }) => {
         const page = paginate(await reads.scopeRequests(filter(query.status)), (doc) => [doc.member_id, doc.scope], query);
-        return { data: { list: page.list.map(scopeRequestView), next: page.next } };
+        const usernames = await reads.usernames(page.list.map((doc) => doc.member_id));
+        return { data: { list: page.list.map((doc) => scopeRequestView(doc, usernames.get(doc.member_id) ?? null)), next: page.next } };
       },
     }),
     endpoint({

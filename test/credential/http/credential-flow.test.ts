@@ -57,7 +57,7 @@ describe('the whole credential flow over HTTP', () => {
     const queue = await admin.get(`${API}/scope-requests?status=pending`).expect(200);
     expect(queue.body.data.list).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ member_id: member.id, name: 'addons.read', status: 'pending', reason: 'sync the catalogue to our portal' }),
+        expect.objectContaining({ member_id: member.id, username: member.username, scope: 'addons.read', name: 'addons.read', status: 'pending', reason: 'sync the catalogue to our portal' }),
         expect.objectContaining({ member_id: member.id, name: 'member-groups.read', status: 'pending' }),
       ]),
     );
@@ -67,7 +67,7 @@ describe('the whole credential flow over HTTP', () => {
       .set('X-CSRF-Token', adminToken)
       .send({})
       .expect(200);
-    expect(scopeApproved.body.data).toMatchObject({ member_id: member.id, name: 'addons.read', status: 'approved' });
+    expect(scopeApproved.body.data).toMatchObject({ member_id: member.id, username: member.username, scope: 'addons.read', name: 'addons.read', status: 'approved' });
     const scopeRejected = await admin
       .post(`${API}/credentials/${member.id}/scopes/member-groups.read/reject`)
       .set('X-CSRF-Token', adminToken)
