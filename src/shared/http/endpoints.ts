@@ -6,7 +6,7 @@ import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
 import { requireCsrf } from './session';
-import { refuseUnknownQuery } from './query';
+import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { bodyIsRequired, parse } from './validate';
 
 /** Who may call an endpoint (specification §5). */
@@ -122,6 +122,7 @@ function paramsOf(ctx: AppContext): Record<string, string> {
 function answering(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx) => {
     refuseUnknownQuery(endpoint, ctx.query);
+    refuseRepeatedQuery(ctx.query);
     // koa answers null when the request has no body at all: parsed as {}, it would pass for one.
     if (bodyIsRequired(endpoint.body) && ctx.request.is('application/json', '+json') === null) {
       throw new HttpError(415, 'unsupported_media_type', 'this endpoint needs a JSON body: send one as application/json');

@@ -67,6 +67,9 @@ function toHttpError(err: unknown): HttpError {
   return fromBodyParser(err) ?? new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs');
 }
 
+// What co-body's strict mode throws for valid JSON that is neither an object nor an array.
+const NOT_OBJECT_OR_ARRAY = 'invalid JSON, only supports object and array';
+
 /** koa-bodyparser (through co-body and raw-body) reports with an HTTP status on the error. */
 function fromBodyParser(err: unknown): HttpError | null {
   const status = (err as { status?: unknown } | null)?.status;
@@ -83,7 +86,10 @@ function fromBodyParser(err: unknown): HttpError | null {
     return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
   }
   if (status === 400) {
-    return new HttpError(422, 'malformed_json', 'the request body is not valid JSON: send a JSON object');
+    const message = (err as { message?: unknown }).message === NOT_OBJECT_OR_ARRAY
+      ? 'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least'
+      : 'the request body is not valid JSON: send a JSON object';
+    return new HttpError(422, 'malformed_json', message);
   }
   return null;
 }

@@ -18,3 +18,15 @@ export function refuseUnknownQuery(endpoint: Endpoint, query: ParsedUrlQuery): v
     unknown.map((name) => ({ path: name, message: 'not a parameter of this endpoint' })),
   );
 }
+
+/** A parameter given twice (`?limit=2&limit=3`) is refused by name, rather than as "received array". */
+export function refuseRepeatedQuery(query: ParsedUrlQuery): void {
+  const repeated = Object.entries(query).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]));
+  if (repeated.length === 0) return;
+  throw new HttpError(
+    422,
+    'validation_failed',
+    repeated.map(([name, values]) => `the query parameter "${name}" is given ${values.length} times: give it once`).join('; '),
+    repeated.map(([name]) => ({ path: name, message: 'given more than once' })),
+  );
+}

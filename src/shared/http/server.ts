@@ -11,7 +11,8 @@ const STATUS_BY_CODE: Record<string, number> = {
 const MESSAGES: Record<number, string | undefined> = {
   400: 'the request is not valid HTTP/1.1: check the request line, the header lines and the body framing',
   408: 'the request was not received in time: send it again',
-  431: 'the header lines are too large: send fewer or shorter headers',
+  // Node's parser counts the request line with the header lines: a URL too long lands here too.
+  431: 'the request line and header lines are too large: send a shorter URL, or fewer or shorter headers',
 };
 
 const ERRORS: Record<number, string> = { 400: 'malformed_request', 408: 'request_timeout', 431: 'headers_too_large' };

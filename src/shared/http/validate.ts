@@ -12,9 +12,16 @@ export function bodyIsRequired(body: z.ZodType | undefined): boolean {
 /** A 60 kB body can break tens of thousands of rules: the answer lists this many and counts the rest. */
 export const LISTED_ISSUES = 20;
 
+/** zod's own wording, but where it only names the problem ("Unrecognized key"): what to do about it. */
+function sayingWhatToFix(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const keys = (issue.keys as string[]).map((key) => `"${key}"`).join(', ');
+  return `${issue.keys.length > 1 ? 'unknown fields' : 'unknown field'} ${keys}: not taken here, remove ${issue.keys.length > 1 ? 'them' : 'it'}`;
+}
+
 /** Parses input with a schema, or refuses with 422 naming the failing fields (the first 20, and how many more). */
 export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown, error = 'validation_failed'): z.output<Schema> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: sayingWhatToFix });
   if (result.success) return result.data;
   const all = result.error.issues;
   const issues: Issue[] = all.slice(0, LISTED_ISSUES).map((issue) => ({

@@ -156,7 +156,8 @@ describe('the action body (specification §4.3.2)', () => {
   });
 
   it('refuses an unknown field, a show_menu that is not a boolean, and a body that is not JSON', async () => {
-    await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, menu: true }), 422, 'validation_failed');
+    const unknown = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, menu: true }), 422, 'validation_failed');
+    expect(unknown.body.message).toBe('unknown field "menu": not taken here, remove it');
     await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, show_menu: 'yes' }), 422, 'validation_failed');
     await expectRefusal(
       t,

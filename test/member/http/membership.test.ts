@@ -149,21 +149,26 @@ describe('POST /developer/register', () => {
   it('refuses malformed JSON with 422', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    await expectRefusal(
+    const res = await expectRefusal(
       () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send('{"username":'),
       422,
       'malformed_json',
     );
+    expect(res.body.message).toContain('not valid JSON');
   });
 
   it('refuses a JSON body that is not an object with 422', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    await expectRefusal(
-      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send('"alice"'),
-      422,
-      'malformed_json',
-    );
+    for (const body of ['"alice"', '123', 'null']) {
+      const res = await expectRefusal(
+        () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send(body),
+        422,
+        'malformed_json',
+      );
+      // Valid JSON, but not an object: the message does not call it invalid.
+      expect(res.body.message).toBe('the request body is a JSON string, number, boolean or null: send a JSON object, {} at least');
+    }
     await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]), 422, 'validation_failed');
   });
 

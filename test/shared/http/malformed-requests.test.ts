@@ -48,7 +48,7 @@ it('header lines over the size Node accepts are 431 headers_too_large in the env
   const huge = `GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`;
   const { statusLine, envelope } = parse(await sendRaw(huge));
   expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-  expect(envelope).toEqual({ code: 431, message: expect.stringContaining('header lines are too large'), data: { error: 'headers_too_large' } });
+  expect(envelope).toEqual({ code: 431, message: expect.stringContaining('header lines are too large: send a shorter URL'), data: { error: 'headers_too_large' } });
 });
 
 it('a well-formed request on the same server is still answered by the application', async () => {

@@ -38,3 +38,9 @@ it('the parameters an endpoint declares are still accepted', async () => {
   await registerMember(member);
   await member.get('/api/v1/developer/dashboard').expect(200);
 });
+
+it('a parameter given twice is refused by name, not as an array the endpoint never takes', async () => {
+  const res = await expectRefusal(t, () => admin.get('/api/v1/credentials?limit=2&limit=3'), 422, 'validation_failed');
+  expect(res.body.message).toBe('the query parameter "limit" is given 2 times: give it once');
+  expect(res.body.data.issues).toEqual([{ path: 'limit', message: 'given more than once' }]);
+});
