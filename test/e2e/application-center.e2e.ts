@@ -26,6 +26,27 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(helpdesk.getByLabel('Auditors may manage Reports')).not.toBeChecked();
   await helpdesk.getByLabel('Auditors may view Reports').check();
   await screen(page, 'admin-install-page-roles');
+
+  // Each box sits under its "view" or "manage" heading, and on a phone the headings stay.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    const headings = helpdesk.locator('table.page-roles thead');
+    await expect(headings).toBeVisible();
+    for (const [r, role] of ['Operators', 'Auditors'].entries()) {
+      await expect(headings.getByRole('columnheader', { name: role, exact: true })).toBeVisible();
+      for (const right of ['view', 'manage']) {
+        const heading = (await headings.getByRole('columnheader', { name: right, exact: true }).nth(r).boundingBox())!;
+        for (const title of ['Tickets', 'Queues', 'Reports']) {
+          const box = (await helpdesk.getByLabel(`${role} may ${right} ${title}`).boundingBox())!;
+          const centre = box.x + box.width / 2;
+          expect(centre, `${role} may ${right} ${title}`).toBeGreaterThan(heading.x);
+          expect(centre, `${role} may ${right} ${title}`).toBeLessThan(heading.x + heading.width);
+        }
+      }
+    }
+    await screen(page, `admin-install-page-roles-${viewport.width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
   await helpdesk.getByRole('button', { name: 'Install', exact: true }).click();
   await expect(helpdesk).toContainText('installed 1.0.0, enabled, in the menu');
 

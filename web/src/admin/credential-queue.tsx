@@ -3,7 +3,7 @@ import { api, call, csrf, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { Queue, useDecisions } from './queue';
+import { DecisionCell, Queue, useDecisions } from './queue';
 
 type Status = Schemas['CredentialApplication']['status'];
 const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoked'];
@@ -48,7 +48,7 @@ export function CredentialQueue() {
             <td data-label="API id">{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
             <td data-label="Expires">{a.expires_at ? when(a.expires_at) : 'never'}</td>
             <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
-            <td data-label="Decision" class="actions">
+            <DecisionCell>
               {a.status === 'pending' && (
                 <>
                   <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
@@ -58,7 +58,7 @@ export function CredentialQueue() {
                 </>
               )}
               {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
-            </td>
+            </DecisionCell>
           </tr>
         ))
       }

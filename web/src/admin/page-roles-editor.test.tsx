@@ -38,6 +38,33 @@ describe('page-roles editor', () => {
     }
   });
 
+  it('puts each box in its own column, under its role group and its "view" or "manage" heading', () => {
+    render(<Harness onChange={() => {}} />);
+    const table = screen.getByRole('table');
+    /** A cell's first column, counting the spans before it and, in the second header row, the "Page" heading that spans both rows. */
+    const columnOf = (cell: HTMLTableCellElement) => {
+      let column = 0;
+      for (let c = cell.previousElementSibling as HTMLTableCellElement | null; c; c = c.previousElementSibling as HTMLTableCellElement | null) column += c.colSpan;
+      const row = cell.parentElement as HTMLTableRowElement;
+      const above = [...table.querySelectorAll('thead tr')].indexOf(row) === 1 ? 1 : 0;
+      return column + above;
+    };
+    const headings = screen.getAllByRole('columnheader');
+    for (const page of ['Tickets', 'Reports']) {
+      for (const [r, role] of ['Operators', 'Auditors'].entries()) {
+        const group = headings.find((h) => h.textContent === role) as HTMLTableCellElement;
+        expect(group.colSpan).toBe(2);
+        for (const [i, right] of ['view', 'manage'].entries()) {
+          const cell = screen.getByLabelText(`${role} may ${right} ${page}`).closest('td') as HTMLTableCellElement;
+          expect(cell.querySelectorAll('input')).toHaveLength(1);
+          const heading = headings.filter((h) => h.textContent === right)[r] as HTMLTableCellElement;
+          expect(columnOf(cell)).toBe(columnOf(heading));
+          expect(columnOf(cell)).toBe(columnOf(group) + i);
+        }
+      }
+    }
+  });
+
   it('grants the view with the manage, and withdraws the manage with the view', () => {
     let latest: PageRoles = {};
     render(<Harness onChange={(value) => (latest = value)} />);

@@ -8,6 +8,9 @@ interface EditorProps {
   onChange: (value: PageRoles) => void;
 }
 
+// One column each, under its own heading: the boxes line up with "view" and "manage" at any width.
+const RIGHTS: Right[] = ['view', 'manage'];
+
 /** Every page of the add-on against every enabled role group, with a view and a manage choice each. */
 export function PageRolesEditor({ pages, roles, value, onChange }: EditorProps) {
   const box = (page: Schemas['AddonPage'], role: Schemas['RoleGroup'], right: Right) => {
@@ -27,17 +30,32 @@ export function PageRolesEditor({ pages, roles, value, onChange }: EditorProps) 
         <caption>
           Page roles: who may view each page, and who may also manage it. A page with no role is for super administrators only.
         </caption>
+        <colgroup />
+        {roles.map((role) => (
+          <colgroup span={2} key={role.id} />
+        ))}
         <thead>
           <tr>
-            <th scope="col">Page</th>
+            <th scope="col" rowSpan={roles.length > 0 ? 2 : 1}>
+              Page
+            </th>
             {roles.map((role) => (
-              <th scope="col" key={role.id}>
+              <th scope="colgroup" colSpan={2} class="role" key={role.id}>
                 {role.name}
-                <br />
-                <small>view · manage</small>
               </th>
             ))}
           </tr>
+          {roles.length > 0 && (
+            <tr>
+              {roles.flatMap((role) =>
+                RIGHTS.map((right) => (
+                  <th scope="col" class="right" key={`${role.id}-${right}`}>
+                    {right}
+                  </th>
+                )),
+              )}
+            </tr>
+          )}
         </thead>
         <tbody>
           {pages.map((page) => (
@@ -45,11 +63,13 @@ export function PageRolesEditor({ pages, roles, value, onChange }: EditorProps) 
               <th scope="row">
                 {page.title} <small>({page.id})</small>
               </th>
-              {roles.map((role) => (
-                <td key={role.id}>
-                  {box(page, role, 'view')} {box(page, role, 'manage')}
-                </td>
-              ))}
+              {roles.flatMap((role) =>
+                RIGHTS.map((right) => (
+                  <td class="box" key={`${role.id}-${right}`}>
+                    {box(page, role, right)}
+                  </td>
+                )),
+              )}
             </tr>
           ))}
         </tbody>

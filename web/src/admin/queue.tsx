@@ -40,6 +40,18 @@ interface QueueProps<S extends string> {
   children: () => ComponentChildren;
 }
 
+/**
+ * A row's decision buttons: the cell stays a table cell (its row's height and borders), and the
+ * buttons wrap inside it, so each one sits in the row it decides.
+ */
+export function DecisionCell({ children }: { children: ComponentChildren }) {
+  return (
+    <td data-label="Decision" class="decision">
+      <div class="actions">{children}</div>
+    </td>
+  );
+}
+
 /** A review queue: a status filter, the outcome of the last decision, and the list with its loading and empty states. */
 export function Queue<S extends string>(props: QueueProps<S>) {
   const { list } = props;

@@ -3,7 +3,7 @@ import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { Queue, useDecisions } from './queue';
+import { DecisionCell, Queue, useDecisions } from './queue';
 
 type Status = Schemas['ScopeRequest']['status'];
 const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'revoked'];
@@ -39,9 +39,11 @@ export function ScopeQueue() {
         list.state === 'ready' &&
         list.data.list.map((r) => (
           <tr key={`${r.member_id}-${r.name}`}>
-            <td data-label="Member">#{r.member_id}</td>
+            <td data-label="Member">
+              {r.username ?? 'member'} <small>#{r.member_id}</small>
+            </td>
             <td data-label="Scope">
-              <code>{r.name}</code>
+              <code class="scope">{r.name}</code>
             </td>
             <td data-label="Reason">
               {r.reason} <small>({when(r.requested_at)})</small>
@@ -50,17 +52,17 @@ export function ScopeQueue() {
               <span class={`status ${r.status}`}>{r.status}</span>
               {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
             </td>
-            <td data-label="Decision" class="actions">
+            <DecisionCell>
               {r.status === 'pending' && (
                 <>
-                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${r.name} for member ${r.member_id}`}>
+                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${r.name} for ${r.username ?? `member ${r.member_id}`}`}>
                     Approve
                   </button>
                   <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" onSend={(reason) => reject(r.member_id, r.name, reason)} />
                 </>
               )}
               {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
-            </td>
+            </DecisionCell>
           </tr>
         ))
       }
