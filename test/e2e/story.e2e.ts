@@ -85,7 +85,9 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(page.locator('.status').first()).toHaveText('active');
   await expect(page.getByText(apikey)).toHaveCount(0);
   await page.goto('/ui/developer/claim');
-  await expect(page.getByText('There is nothing to claim now: your credential is active.')).toBeVisible();
+  await expect(page.getByText('You have claimed your key already.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Claim the key' })).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Rotate the key on your dashboard' })).toHaveAttribute('href', '/ui/developer');
 
   // The partner reference: the open endpoints with a curl call naming this member's API id.
   await page.getByRole('link', { name: 'API reference' }).click();
@@ -117,9 +119,19 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(page.getByRole('img', { name: /calls in 30 days/ })).toBeVisible();
   await screen(page, 'developer-dashboard-active');
 
-  // Rotation with an hour's grace: the new key shows once, and both keys work meanwhile.
-  await page.getByLabel('Grace period for the old key').selectOption({ label: 'one hour' });
-  await page.getByRole('button', { name: 'Rotate the key' }).click();
+  // Rotation keeps the old key an hour by default and asks first: saying no changes nothing.
+  await expect(page.getByLabel('Grace period for the old key')).toHaveValue('3600');
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => void (asked.push(dialog.message()), dialog.dismiss()));
+  await page.getByRole('button', { name: 'Rotate the key…' }).click();
+  await expect.poll(() => asked).toHaveLength(1);
+  expect(asked[0]).toContain('The old key stops working after the grace period (one hour)');
+  await expect(page.getByTestId('apikey')).toHaveCount(0);
+  expect((await openAddons()).status()).toBe(200);
+
+  // Confirmed: the new key shows once, and both keys work during the grace period.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Rotate the key…' }).click();
   const rotated = (await page.getByTestId('apikey').textContent())!;
   expect(rotated).not.toBe(apikey);
   await expect(page.getByText(/The old key is accepted until/)).toBeVisible();

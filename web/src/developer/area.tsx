@@ -63,7 +63,7 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
       {path === '/developer/claim' ? (
         <Claim status={credential.status} onClaimed={reload} />
       ) : path === '/developer/scopes' ? (
-        <ScopeRequest onRequested={reload} />
+        <ScopeRequest status={credential.status} onRequested={reload} />
       ) : path === '/developer/reference' ? (
         <PartnerReference apiid={credential.apiid} />
       ) : (

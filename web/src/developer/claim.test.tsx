@@ -76,8 +76,18 @@ describe('claim screen', () => {
     expect(screen.queryByText(/sk_/)).toBeNull();
   });
 
-  it('offers nothing to claim unless the application is approved', () => {
-    render(<Claim status="pending" onClaimed={() => {}} />);
-    expect((screen.getByRole('button', { name: 'Claim the key' }) as HTMLButtonElement).disabled).toBe(true);
+  it('offers nothing to claim unless the application is approved, and says in plain words what to do next', () => {
+    const { unmount } = render(<Claim status="pending" onClaimed={() => {}} />);
+    expect(screen.queryByRole('button', { name: 'Claim the key' })).toBeNull();
+    expect(screen.getByText(/waiting for an administrator to review it/)).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'See its status on your dashboard' }).getAttribute('href')).toBe('/ui/developer');
+    expect(document.body.textContent).not.toMatch(/credential is pending|POST \//);
+    unmount();
+
+    render(<Claim status="none" onClaimed={() => {}} />);
+    expect(screen.queryByRole('button', { name: 'Claim the key' })).toBeNull();
+    expect(screen.getByText(/you have not applied for API credentials/)).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'Apply on your dashboard' }).getAttribute('href')).toBe('/ui/developer');
+    expect(document.body.textContent).not.toMatch(/credential is none/);
   });
 });

@@ -3,6 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { navigate } from '../router';
 import { RefusalNotice } from '../ui/notice';
 import { KeyOnce } from './key-once';
+import { claimStep, NextStep } from './next-step';
 
 type IssuedKey = Schemas['IssuedKey'];
 
@@ -34,18 +35,21 @@ export function Claim({ status, onClaimed }: { status: Schemas['Credential']['st
     else setRefusal(answer.refusal);
   };
 
+  const notYet = claimStep(status);
   return (
     <section aria-labelledby="claim-title">
       <h2 id="claim-title">Claim your credential</h2>
-      {status === 'approved' ? (
-        <p>Your application was approved. Claiming issues your API id and key; the key is shown once, right here.</p>
+      {notYet ? (
+        <NextStep step={notYet} />
       ) : (
-        <p>There is nothing to claim now: your credential is {status}.</p>
+        <>
+          <p>Your application was approved. Claiming issues your API id and key; the key is shown once, right here.</p>
+          <RefusalNotice refusal={refusal} />
+          <button type="button" class="primary" disabled={busy} onClick={claim}>
+            Claim the key
+          </button>
+        </>
       )}
-      <RefusalNotice refusal={refusal} />
-      <button type="button" class="primary" disabled={busy || status !== 'approved'} onClick={claim}>
-        Claim the key
-      </button>
     </section>
   );
 }

@@ -4,8 +4,8 @@ import { Link } from '../ui/link';
 import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice } from '../ui/notice';
 import { TableHead } from '../ui/table';
-import { KeyOnce } from './key-once';
 import { ExtensionRequest } from './extension';
+import { Rotate } from './rotate';
 import { DeveloperUsage } from './usage';
 
 type Dashboard = Schemas['Dashboard'];
@@ -18,6 +18,19 @@ const STATUS_TEXT: Record<Credential['status'], string> = {
   rejected: 'Your application was rejected. You may apply again.',
   active: 'Active: your server may call the open API with the scopes approved below.',
   revoked: 'Revoked: the key is refused. You may apply again.',
+};
+
+/**
+ * An approved or active credential past its expiry: the service issues no key for it any more, so
+ * the member applies again (or, while active, asks for an extension).
+ */
+function expiredAt(c: Credential, now = Date.now()): string | null {
+  return (c.status === 'approved' || c.status === 'active') && c.expires_at && Date.parse(c.expires_at) <= now ? c.expires_at : null;
+}
+
+const EXPIRED_TEXT: Partial<Record<Credential['status'], (at: string) => string>> = {
+  approved: (at) => `The approval ran out on ${when(at)}, before the key was claimed. Apply again.`,
+  active: (at) => `Expired on ${when(at)}: the key is refused. Ask for an extension below, or apply again.`,
 };
 
 /** The credential's history as the member sees it: each step that happened, with its reason. */
@@ -33,6 +46,8 @@ function credentialSteps(c: Credential): { what: string; at: string | null; why?
 
 export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard; reload: () => void }) {
   const { member, credential, scopes } = dashboard;
+  const expired = expiredAt(credential);
+  const live = !expired;
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [done, setDone] = useState('');
 
@@ -50,7 +65,7 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
       <section aria-labelledby="credential-title" class="card">
         <h2 id="credential-title">Your API credential</h2>
         <p>
-          Status: <strong class={`status ${credential.status}`}>{credential.status}</strong>. {STATUS_TEXT[credential.status]}
+          Status: <strong class={`status ${expired ? 'expired' : credential.status}`}>{expired ? `${credential.status}, expired` : credential.status}</strong>. {expired ? EXPIRED_TEXT[credential.status]!(expired) : STATUS_TEXT[credential.status]}
         </p>
         {credential.apiid && (
           <p>
@@ -80,17 +95,17 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
         <RefusalNotice refusal={refusal} />
         <Done>{done}</Done>
         <div class="actions">
-          {['none', 'rejected', 'revoked'].includes(credential.status) && (
+          {(['none', 'rejected', 'revoked'].includes(credential.status) || expired) && (
             <button type="button" class="primary" onClick={apply}>
               Apply for API credentials
             </button>
           )}
-          {credential.status === 'approved' && <Link to="/developer/claim">Claim your key</Link>}
-          {credential.status === 'active' && <Link to="/developer/scopes">Request scopes</Link>}
+          {credential.status === 'approved' && live && <Link to="/developer/claim">Claim your key</Link>}
+          {credential.status === 'active' && live && <Link to="/developer/scopes">Request scopes</Link>}
           {credential.status === 'active' && <Link to="/developer/reference">Partner API reference</Link>}
         </div>
       </section>
-      {credential.status === 'active' && <Rotate onRotated={reload} />}
+      {credential.status === 'active' && live && <Rotate onRotated={reload} />}
       {credential.status === 'active' && <DeveloperUsage />}
       {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={reload} />}
       <section aria-labelledby="scopes-title" class="card">
@@ -103,14 +118,14 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
             <tbody>
               {scopes.map((scope) => (
                 <tr key={scope.name}>
-                  <td>
-                    <code>{scope.name}</code>
+                  <td data-label="Scope">
+                    <code class="scope">{scope.name}</code>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span class={`status ${scope.status}`}>{scope.status}</span>
                   </td>
-                  <td>{scope.reason}</td>
-                  <td>{scope.revoke_reason ?? scope.reject_reason ?? (scope.reviewed_at ? `on ${when(scope.reviewed_at)}` : 'waiting')}</td>
+                  <td data-label="Your reason">{scope.reason}</td>
+                  <td data-label="Decision">{scope.revoke_reason ?? scope.reject_reason ?? (scope.reviewed_at ? `on ${when(scope.reviewed_at)}` : 'waiting')}</td>
                 </tr>
               ))}
             </tbody>
@@ -118,54 +133,5 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
         )}
       </section>
     </>
-  );
-}
-
-const GRACE_CHOICES = [
-  { seconds: 0, label: 'none: refuse the old key now' },
-  { seconds: 3600, label: 'one hour' },
-  { seconds: 86400, label: 'one day' },
-];
-
-function Rotate({ onRotated }: { onRotated: () => void }) {
-  const [grace, setGrace] = useState(0);
-  const [issued, setIssued] = useState<Schemas['RotatedKey'] | null>(null);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-
-  if (issued) {
-    return (
-      <KeyOnce
-        apiid={issued.apiid}
-        apikey={issued.apikey}
-        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
-        onStored={() => setIssued(null)}
-      />
-    );
-  }
-  const rotate = async () => {
-    const answer = await call(async () => api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }));
-    if (!answer.ok) return setRefusal(answer.refusal);
-    setRefusal(null);
-    setIssued(answer.data);
-    onRotated();
-  };
-  return (
-    <section aria-labelledby="rotate-title" class="card">
-      <h2 id="rotate-title">Rotate the key</h2>
-      <div class="field">
-        <label for="grace">Grace period for the old key</label>
-        <select id="grace" value={String(grace)} onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>
-          {GRACE_CHOICES.map((c) => (
-            <option key={c.seconds} value={String(c.seconds)}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <RefusalNotice refusal={refusal} />
-      <button type="button" onClick={rotate}>
-        Rotate the key
-      </button>
-    </section>
   );
 }

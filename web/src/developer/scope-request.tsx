@@ -1,13 +1,26 @@
 import { useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal } from '../api/client';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { navigate } from '../router';
 import { Loading, RefusalNotice } from '../ui/notice';
 import { useLoad } from '../ui/load';
 import { ReasonField } from '../ui/reason';
+import { NextStep, scopesStep } from './next-step';
 
 const REQUESTABLE = new Set(['none', 'rejected', 'revoked']);
 
-export function ScopeRequest({ onRequested }: { onRequested: () => void }) {
+/** Scopes are requested for an active credential; before that, the screen says what to do first. */
+export function ScopeRequest({ status, onRequested }: { status: Schemas['Credential']['status']; onRequested: () => void }) {
+  const notYet = scopesStep(status);
+  if (!notYet) return <ScopeRequestForm onRequested={onRequested} />;
+  return (
+    <section aria-labelledby="request-title">
+      <h1 id="request-title">Request scopes</h1>
+      <NextStep step={notYet} />
+    </section>
+  );
+}
+
+function ScopeRequestForm({ onRequested }: { onRequested: () => void }) {
   const [offers] = useLoad(() => call(() => api.GET('/developer/scopes')));
   const [chosen, setChosen] = useState<string[]>([]);
   const [reason, setReason] = useState('');
@@ -40,7 +53,7 @@ export function ScopeRequest({ onRequested }: { onRequested: () => void }) {
               onChange={(e) => toggle(offer.name, (e.currentTarget as HTMLInputElement).checked)}
             />
             <label for={`scope-${offer.name}`}>
-              <code>{offer.name}</code>: {offer.description}
+              <code class="scope">{offer.name}</code>: {offer.description}
               {offer.status !== 'none' && <span class={`status ${offer.status}`}> {offer.status}</span>}
             </label>
           </div>

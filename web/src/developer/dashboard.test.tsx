@@ -1,0 +1,79 @@
+import { render, screen } from '@testing-library/preact';
+import type { Schemas } from '../api/client';
+import { DeveloperDashboard } from './dashboard';
+
+const credential: Schemas['Credential'] = {
+  status: 'pending',
+  apiid: null,
+  applied_at: '2026-11-23T10:00:00.000Z',
+  reviewed_at: null,
+  reject_reason: null,
+  claimed_at: null,
+  key_rotated_at: null,
+  expires_at: null,
+  revoked_at: null,
+  revoke_reason: null,
+  extension: null,
+};
+
+const scope = (name: string, reason: string, reject_reason: string | null): Schemas['Scope'] => ({
+  name,
+  status: reject_reason ? 'rejected' : 'pending',
+  reason,
+  requested_at: '2026-11-23T10:00:00.000Z',
+  reviewed_at: reject_reason ? '2026-11-23T10:05:00.000Z' : null,
+  reject_reason,
+  revoked_at: null,
+  revoke_reason: null,
+});
+
+describe('developer dashboard', () => {
+  it("labels each cell of the member's scopes with its column, so stacked rows tell the member's reason from the decision", () => {
+    const dashboard: Schemas['Dashboard'] = {
+      member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+      credential,
+      scopes: [scope('member-groups.read', 'Show our groups', 'Not needed for a catalogue'), scope('addons.read', 'List the add-ons', null)],
+    };
+    render(<DeveloperDashboard dashboard={dashboard} reload={() => {}} />);
+    const table = screen.getByRole('table');
+    const headings = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+    expect(headings).toEqual(['Scope', 'Status', 'Your reason', 'Decision']);
+    for (const row of table.querySelectorAll('tbody tr')) {
+      expect([...row.querySelectorAll('td')].map((td) => td.getAttribute('data-label'))).toEqual(headings);
+    }
+    expect(screen.getByText('Show our groups').getAttribute('data-label')).toBe('Your reason');
+    expect(screen.getByText('Not needed for a catalogue').getAttribute('data-label')).toBe('Decision');
+    expect(screen.getByText('member-groups.read').classList.contains('scope')).toBe(true);
+  });
+});
+
+describe('a credential past its expiry', () => {
+  const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
+    member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+    credential: { ...credential, ...c },
+    scopes: [],
+  });
+  const past = '2026-01-01T00:00:00.000Z';
+
+  it('offers to apply again, or to extend, instead of a rotation that would be refused', () => {
+    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: past })} reload={() => {}} />);
+    expect(screen.getByText(/the key is refused\. Ask for an extension below, or apply again/)).not.toBeNull();
+    expect(screen.getByText('active, expired').classList.contains('expired')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Apply for API credentials' })).not.toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Rotate the key' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Request scopes' })).toBeNull();
+  });
+
+  it('says an approval that ran out cannot be claimed', () => {
+    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'approved', expires_at: past })} reload={() => {}} />);
+    expect(screen.getByText(/The approval ran out on .*, before the key was claimed\. Apply again\./)).not.toBeNull();
+    expect(screen.queryByRole('link', { name: 'Claim your key' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply for API credentials' })).not.toBeNull();
+  });
+
+  it('before its expiry, an active credential still offers the rotation and no new application', () => {
+    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: '2999-01-01T00:00:00.000Z' })} reload={() => {}} />);
+    expect(screen.getByRole('heading', { name: 'Rotate the key' })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Apply for API credentials' })).toBeNull();
+  });
+});

@@ -1,0 +1,67 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { Rotate } from './rotate';
+
+function envelope(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function service() {
+  const calls: Request[] = [];
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    calls.push(request);
+    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    return envelope(200, {
+      code: 0,
+      message: 'rotated',
+      data: { apiid: 'ak_test0000000000000000', apikey: 'sk_rotated-key', previous_key_valid_until: '2026-11-23T11:00:00.000Z' },
+    });
+  }) as typeof fetch;
+  return calls;
+}
+
+const rotations = (calls: Request[]) => calls.filter((c) => c.url.endsWith('/developer/rotate'));
+
+describe('rotating the key', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('keeps the old key an hour by default', () => {
+    service();
+    render(<Rotate onRotated={() => {}} />);
+    const grace = screen.getByLabelText('Grace period for the old key') as HTMLSelectElement;
+    expect(grace.value).toBe('3600');
+    expect(grace.selectedOptions[0]!.textContent).toBe('one hour');
+  });
+
+  it('asks first, saying when the old key stops working, and rotates nothing when the member says no', async () => {
+    const calls = service();
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    render(<Rotate onRotated={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working after the grace period (one hour)'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rotations(calls)).toHaveLength(0);
+    expect(screen.queryByText('sk_rotated-key')).toBeNull();
+  });
+
+  it('rotates with the chosen grace period once confirmed, and shows the new key once', async () => {
+    const calls = service();
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
+    const onRotated = jest.fn();
+    render(<Rotate onRotated={onRotated} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
+    await screen.findByText('sk_rotated-key');
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(await rotations(calls)[0]!.clone().json()).toEqual({ grace_seconds: 3600 });
+    await waitFor(() => expect(onRotated).toHaveBeenCalled());
+  });
+
+  it('warns that the old key stops at once when no grace period is chosen', () => {
+    service();
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    render(<Rotate onRotated={() => {}} />);
+    fireEvent.change(screen.getByLabelText('Grace period for the old key'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working at once'));
+  });
+});

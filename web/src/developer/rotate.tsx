@@ -1,0 +1,72 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { when } from '../ui/load';
+import { RefusalNotice } from '../ui/notice';
+import { KeyOnce } from './key-once';
+
+// The rotate schema takes 0 to 86400 seconds. An hour by default: a stray rotation leaves the
+// integration that still uses the old key time to switch, instead of breaking it at once.
+export const GRACE_CHOICES = [
+  { seconds: 0, label: 'none: refuse the old key now' },
+  { seconds: 3600, label: 'one hour' },
+  { seconds: 86400, label: 'one day' },
+];
+export const DEFAULT_GRACE_SECONDS = 3600;
+
+/** What the confirmation says happens to the old key. */
+export function rotationWarning(graceSeconds: number): string {
+  const label = GRACE_CHOICES.find((c) => c.seconds === graceSeconds)?.label ?? `${graceSeconds} seconds`;
+  const old =
+    graceSeconds === 0
+      ? 'The old key stops working at once: every call still made with it is refused.'
+      : `The old key stops working after the grace period (${label}): switch your servers to the new key before then.`;
+  return `Rotate the API key? A new key is issued and shown once. ${old}`;
+}
+
+/** Replaces the key, after a confirmation naming when the old one stops working; the new key shows once. */
+export function Rotate({ onRotated }: { onRotated: () => void }) {
+  const [grace, setGrace] = useState(DEFAULT_GRACE_SECONDS);
+  const [issued, setIssued] = useState<Schemas['RotatedKey'] | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  if (issued) {
+    return (
+      <KeyOnce
+        apiid={issued.apiid}
+        apikey={issued.apikey}
+        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
+        onStored={() => setIssued(null)}
+      />
+    );
+  }
+  const rotate = async () => {
+    if (!confirm(rotationWarning(grace))) return;
+    const answer = await call(async () => api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setIssued(answer.data);
+    onRotated();
+  };
+  return (
+    <section aria-labelledby="rotate-title" class="card">
+      <h2 id="rotate-title">Rotate the key</h2>
+      <div class="field">
+        <label for="grace">Grace period for the old key</label>
+        <select id="grace" value={String(grace)} aria-describedby="grace-hint" onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>
+          {GRACE_CHOICES.map((c) => (
+            <option key={c.seconds} value={String(c.seconds)}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+        <small id="grace-hint" class="hint">
+          How long the old key keeps working after the rotation. You are asked to confirm before anything changes.
+        </small>
+      </div>
+      <RefusalNotice refusal={refusal} />
+      <button type="button" onClick={rotate}>
+        Rotate the key…
+      </button>
+    </section>
+  );
+}
