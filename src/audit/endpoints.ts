@@ -11,7 +11,10 @@ import { EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema } from './schemas';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
+import { withoutApiKeys } from '../credential/api-key';
 import { memberParams } from '../shared/http/params';
+import { credentialReads } from '../credential/reads';
+import { memberReads } from '../member/reads';
 
 export interface AuditDeps {
   events: EventStore;
@@ -35,6 +38,15 @@ const exportQuery = z.object({
   limit: limitParameter(MAX_LIMIT, DEFAULT_LIMIT, 'events'),
 });
 
+const memberQuery = z
+  .object({
+    username: z.string().min(1).max(64).optional().meta({ description: 'A username, in any case' }),
+    apiid: z.string().min(1).max(64).optional().meta({ description: 'An API id (ak_…) the member claimed' }),
+  })
+  .refine((query) => (query.username === undefined) !== (query.apiid === undefined), { error: 'give username or apiid, one of them' });
+
+const foundMemberSchema = z.object({ member_id: z.int().min(1), username: z.string() }).meta({ id: 'FoundMember' });
+
 /** The credential and scopes as the member's dashboard shows them. */
 const dashboardState = (credential: CredentialDocument | null) => ({ credential: credentialView(credential), scopes: credential?.scopes ?? [] });
 
@@ -52,7 +64,25 @@ async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGen
 
 /** What auditors read (DESIGN §4): one credential's history and state at an instant, and the whole log. */
 export function auditEndpoints(deps: AuditDeps): Endpoint[] {
+  const members = memberReads(deps.readModels);
+  const credentials = credentialReads(deps.readModels);
   return [
+    endpoint({
+      method: 'GET',
+      path: '/audit/members',
+      caller: auditor,
+      summary: 'Find a member by username or by API id, for the credential history',
+      query: memberQuery,
+      response: foundMemberSchema,
+      refusals: [{ status: 404, when: 'no member has this username, or no claimed credential this API id (member_not_found)' }],
+      handler: async (_ctx, { query: { username, apiid } }) => {
+        const member_id = apiid === undefined ? (await members.byUsername(username!))?.id : await credentials.memberOfApiId(apiid);
+        const member = member_id === undefined || member_id === null ? null : await members.member(member_id);
+        const named = apiid === undefined ? `username "${username}"` : `API id "${apiid}"`;
+        if (!member) throw new HttpError(404, 'member_not_found', `no member has the ${withoutApiKeys(named)}: check it, or give the member id`);
+        return { data: { member_id: member.id, username: member.username } };
+      },
+    }),
     endpoint({
       method: 'GET',
       path: '/credentials/:member_id/history',

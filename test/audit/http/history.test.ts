@@ -199,3 +199,27 @@ describe('who may read the audit trail', () => {
     }
   });
 });
+
+describe('GET /audit/members: the auditor finds a member without the review queue', () => {
+  it('by username in any case, or by API id, for role group Auditors, which may not list credentials', async () => {
+    const p = await activePartner(t);
+    await expectRefusal(t, () => auditor.get(`${API}/credentials`), 403, 'permission_denied');
+    const expected = { member_id: p.member.id, username: p.member.username };
+    expect((await auditor.get(`${API}/audit/members`).query({ username: p.member.username.toUpperCase() }).expect(200)).body.data).toEqual(expected);
+    expect((await auditor.get(`${API}/audit/members`).query({ apiid: p.apiid }).expect(200)).body.data).toEqual(expected);
+  });
+
+  it('answers 404 for a name nobody has, masking a key typed by mistake, and 422 without exactly one of username and apiid', async () => {
+    const p = await activePartner(t);
+    const unknown = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: 'nobody-here' }), 404, 'member_not_found');
+    expect(unknown.body.message).toContain('"nobody-here"');
+    const key = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ apiid: p.apikey }), 404, 'member_not_found');
+    expect(key.body.message).not.toContain(p.apikey.slice(3, 46));
+    await expectRefusal(t, () => auditor.get(`${API}/audit/members`), 422, 'validation_failed');
+    await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: p.member.username, apiid: p.apiid }), 422, 'validation_failed');
+  });
+
+  it('is refused to an administrator without audit.read', async () => {
+    await expectRefusal(t, () => operator.client.get(`${API}/audit/members`).query({ username: 'x' }), 403, 'permission_denied');
+  });
+});

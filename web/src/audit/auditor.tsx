@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
-import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
@@ -8,15 +7,13 @@ import { Timeline } from './timeline';
 
 type History = Schemas['CredentialHistory'];
 
-/** A member id as typed, or the member whose username or API id it is, from the credential list. */
+/** A member id as typed, or the member whose username or API id (ak_…) it is, found by the service. */
 async function memberIdOf(who: string): Promise<number | Refusal> {
   const typed = who.trim().replace(/^#/, '');
   if (/^[0-9]+$/.test(typed)) return Number(typed);
-  const answer = await everyPage((after) => call(() => api.GET('/credentials', { params: { query: { limit: String(PAGE_LIMIT), after } } })));
-  if (!answer.ok) return answer.refusal;
-  const lower = typed.toLowerCase();
-  const found = answer.data.list.find((a) => a.username.toLowerCase() === lower || a.apiid === typed);
-  return found?.member_id ?? { status: 404, message: `no member with a credential has the username or API id "${typed}"`, error: 'member_not_found', issues: [] };
+  const query = /^ak_/.test(typed) ? { apiid: typed } : { username: typed };
+  const answer = await call(() => api.GET('/audit/members', { params: { query } }));
+  return answer.ok ? answer.data.member_id : answer.refusal;
 }
 
 export function Auditor() {
