@@ -166,9 +166,9 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         concurrentChange,
       ],
       handler: async (ctx, { params: { key }, body: { page_roles } }) => {
-        manifestOf(key);
+        const manifest = manifestOf(key);
         const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter(key));
-        return { data: { page_roles: written(doc).page_roles }, message: 'page roles saved' };
+        return { data: { page_roles: written(doc).page_roles }, message: `${manifest.name}: page roles saved` };
       },
     }),
     endpoint({
@@ -187,7 +187,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         const manifest = manifestOf(key);
         const roles = action === 'install' || action === 'reinstall' ? await roleRefs() : [];
         const doc = await decideThenRead(ctx, decide(ctx, actionCommand(action, body, manifest, roles)), addonAfter(key));
-        return { data: addonView(manifest, doc), message: DONE[action](doc) };
+        return { data: addonView(manifest, doc), message: `${manifest.name}: ${DONE[action](doc)}` };
       },
     }),
   ];

@@ -45,6 +45,10 @@ export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: Credent
 /** What a decision about an application answers: the application, once its read model holds the change. */
 export function applicationAfter(readModels: ReadModels) {
   const reads = credentialReads(readModels);
+  // The message names whose application it is: an administrator deciding down a queue sees which one changed.
   return (member_id: number, message: string) =>
-    async ({ position }: Written) => ({ data: applicationView(written(await reads.credential(member_id, position))), message });
+    async ({ position }: Written) => {
+      const data = applicationView(written(await reads.credential(member_id, position)));
+      return { data, message: `${data.username}'s application ${message}` };
+    };
 }

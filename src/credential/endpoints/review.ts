@@ -45,7 +45,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const application = applicationAfter(deps.readModels);
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
     const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
-    return { data: scopeRequestView(written(doc), usernames.get(member_id) ?? null), message };
+    const username = usernames.get(member_id) ?? `member ${member_id}`;
+    return { data: scopeRequestView(written(doc), usernames.get(member_id) ?? null), message: `${scope} for ${username} ${message}` };
   };
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
 
@@ -127,7 +128,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'scope approved'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'approved'));
       },
     }),
     endpoint({
@@ -140,7 +141,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope rejected'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'rejected'));
       },
     }),
     endpoint({
@@ -153,7 +154,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'scope revoked'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'revoked'));
       },
     }),
   ];

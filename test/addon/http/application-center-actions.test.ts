@@ -234,7 +234,8 @@ describe('permissions', () => {
 
   it('lets a role group with addon.manage act', async () => {
     const operator = await roleAdmin(t, 1);
-    await act(operator, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }).expect(200);
+    const installed = await act(operator, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }).expect(200);
+    expect(installed.body.message).toBe(`${helpdesk.name}: installed version ${helpdesk.version}`);
     await act(operator, 'helpdesk', 'uninstall').expect(200);
   });
 });

@@ -35,6 +35,8 @@ describe('the whole credential flow over HTTP', () => {
 
     const approved = await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     expect(approved.body.data).toMatchObject({ member_id: member.id, status: 'approved', reviewed_at: expect.any(String) });
+    // Named, so that an administrator deciding down a queue sees which application changed.
+    expect(approved.body.message).toBe(`${member.username}'s application approved: the member can claim the credential`);
 
     const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', token).send({}).expect(200);
     const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
@@ -68,6 +70,7 @@ describe('the whole credential flow over HTTP', () => {
       .send({})
       .expect(200);
     expect(scopeApproved.body.data).toMatchObject({ member_id: member.id, username: member.username, scope: 'addons.read', name: 'addons.read', status: 'approved' });
+    expect(scopeApproved.body.message).toBe(`addons.read for ${member.username} approved`);
     const scopeRejected = await admin
       .post(`${API}/credentials/${member.id}/scopes/member-groups.read/reject`)
       .set('X-CSRF-Token', adminToken)
