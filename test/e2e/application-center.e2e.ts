@@ -73,6 +73,27 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await signInAdmin(carol, 'carol', 'carol-password-1');
   const nav = carol.getByRole('navigation', { name: 'Administrator console' });
   await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract']);
+  // An auditor lands on the audit, not on the first screen of the navigation.
+  await expect(carol).toHaveURL(/\/ui\/admin\/audit$/);
+  await expect(carol.getByRole('heading', { name: 'Credential history' })).toBeVisible();
+  // A screen its group may not use says so, with the permission it needs: never another screen in its place.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await carol.setViewportSize(viewport);
+    await carol.goto('/ui/admin/credentials');
+    await expect(carol.getByText('You do not have access to Credentials: it needs the permission credential.review.')).toBeVisible();
+    await expect(carol).toHaveURL(/\/ui\/admin\/credentials$/);
+    await expect(carol.getByRole('heading', { name: 'Application center' })).toHaveCount(0);
+    await expect(carol.getByRole('main').locator('section').getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract']);
+    await screen(carol, `fix-admin-no-access-${viewport.width}`);
+    await carol.goto('/ui/admin/nowhere');
+    await expect(carol.getByRole('heading', { name: 'There is no page at this address' })).toBeVisible();
+    await expect(nav).toBeVisible();
+    await screen(carol, `fix-admin-not-found-${viewport.width}`);
+  }
+  await carol.getByRole('link', { name: "the administrator console's first screen" }).click();
+  await expect(carol).toHaveURL(/\/ui\/admin\/audit$/);
+  await carol.setViewportSize({ width: 1280, height: 720 });
+  await nav.getByRole('link', { name: 'Application center' }).click();
   const carolsHelpdesk = carol.getByRole('article', { name: /Helpdesk/ });
   await carolsHelpdesk.getByText('Pages you may open (1)').click();
   await expect(carolsHelpdesk.getByRole('listitem')).toHaveText(['Reports view only']);

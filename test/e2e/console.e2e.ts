@@ -198,6 +198,10 @@ test('each decision stays in the row it decides, and labels and names stay reada
     await developer.getByRole('button', { name: 'Sign in' }).click();
     const scopes = developer.getByRole('region', { name: 'Scopes' });
     await expect(scopes.getByRole('cell', { name: reason })).toHaveCount(2);
+    // A key not used yet: the use card says so in words, no empty chart.
+    const usage = developer.getByRole('region', { name: 'Use of your key' });
+    await expect(usage.getByText('No calls yet.')).toBeVisible();
+    await expect(usage.locator('svg')).toHaveCount(0);
     for (const name of await scopes.locator('code').all()) expect(await linesOf(name)).toBe(1);
     await screen(developer, 'developer-scopes-desktop');
     await developer.setViewportSize(PHONE);
@@ -214,4 +218,75 @@ test('each decision stays in the row it decides, and labels and names stay reada
     await member.dispose();
     await admin.dispose();
   }
+});
+
+test('registration asks for one of e-mail and mobile, shows each refusal once at its field, and a failed load can be tried again', async ({ page, baseURL, playwright }) => {
+  const other = await playwright.request.newContext({ baseURL });
+  await write(other, '/developer/register', { username: 'casey', password: 'casey-password', mobile: '+4915112345679' });
+  await other.dispose();
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto('/ui/developer/register');
+    const contact = page.getByRole('group', { name: 'E-mail or mobile (at least one)' });
+    await expect(contact).toContainText('Give an e-mail address or a mobile number, or both');
+    await expect(page.locator('label[for="field-email"]')).toHaveText('E-mail');
+    await expect(page.locator('label[for="field-mobile"]')).toHaveText('Mobile');
+    await page.getByLabel('Username').fill('1x');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.locator('#field-username-issue')).toContainText('username must be 3 to 32 characters');
+    await expect(page.locator('#field-email-issue')).toContainText('give at least one of email and mobile');
+    // The box under the form no longer repeats what the fields say.
+    await expect(page.getByRole('alert')).toHaveText('Correct the fields marked above, then register again.');
+    await expect(page.getByText(/give at least one of email and mobile/)).toHaveCount(1);
+    await screen(page, `fix-register-refused-${viewport.width}`);
+
+    await page.getByLabel('Username').fill('casey');
+    await page.getByLabel('Password', { exact: true }).fill('casey-password');
+    await page.getByLabel('E-mail').fill('casey@example.com');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.locator('#field-username-issue')).toContainText('already registered');
+    await expect(page.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(/already registered/)).toHaveCount(1);
+    await screen(page, `fix-register-taken-${viewport.width}`);
+  }
+
+  await page.setViewportSize(DESKTOP);
+  await page.getByLabel('Username').fill('dana');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('heading', { name: 'Hello, dana' })).toBeVisible();
+  // A pending application has no key yet: nothing is said about its expiry.
+  await page.getByRole('button', { name: 'Apply for API credentials' }).click();
+  await expect(page.locator('.status').first()).toHaveText('pending');
+  await expect(page.getByText(/Key expires/)).toHaveCount(0);
+  await screen(page, 'fix-dashboard-pending-1280');
+  await page.setViewportSize(PHONE);
+  await screen(page, 'fix-dashboard-pending-390');
+
+  // The service out of reach once: the navigation stays, and "Try again" loads the dashboard.
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    let refused = false;
+    await page.route('**/api/v1/developer/dashboard', async (route) => {
+      if (refused) return route.continue();
+      refused = true;
+      return route.abort('connectionrefused');
+    });
+    await page.goto('/ui/developer/scopes');
+    await expect(page.getByRole('alert')).toContainText('the service cannot be reached');
+    await expect(page.getByRole('navigation', { name: 'Developer center' })).toBeVisible();
+    await screen(page, `fix-load-failed-${viewport.width}`);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Request scopes' })).toBeVisible();
+    await page.unrouteAll();
+  }
+
+  // An address the console has no screen for says so.
+  await page.goto('/ui/developer/nowhere');
+  await expect(page.getByRole('heading', { name: 'There is no page at this address' })).toBeVisible();
+  await page.goto('/ui/nowhere');
+  await expect(page.getByRole('heading', { name: 'There is no page at this address' })).toBeVisible();
+  await page.getByRole('link', { name: 'the developer center' }).click();
+  await expect(page.getByRole('heading', { name: 'Hello, dana' })).toBeVisible();
 });

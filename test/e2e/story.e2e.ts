@@ -59,6 +59,11 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(admin.getByRole('status')).toContainText('approved');
   // Other tests' members may wait in the same queue: alice's row is what must leave it.
   await expect(admin.getByRole('button', { name: 'Approve alice' })).toHaveCount(0);
+  // The outcome belongs to the list it was decided in: another status filter clears it.
+  await admin.getByLabel('Status').selectOption({ label: 'all' });
+  await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
+  await expect(admin.locator('.notice.done')).toHaveCount(0);
+  await screen(admin, 'fix-queue-filter-changed');
 
   // The developer claims: the key shows once, copies, and leaving before confirming asks first.
   await page.reload();

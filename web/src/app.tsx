@@ -4,6 +4,7 @@ import { AdminArea } from './admin/area';
 import { DeveloperArea } from './developer/area';
 import { currentPath, navigate, usePath } from './router';
 import { Link } from './ui/link';
+import { NotFound } from './ui/not-found';
 
 const EXPIRED = 'Your session has ended. Sign in again to continue.';
 
@@ -23,7 +24,9 @@ export function App() {
     if (!path.endsWith('/login')) setNotice('');
   }, [path]);
 
-  const area = path.startsWith('/admin') ? 'admin' : 'developer';
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  // An address in neither area is no page: said so, never the developer center in its place.
+  const area = under('/admin') ? 'admin' : under('/developer') || path === '/' ? 'developer' : null;
   return (
     <>
       <a class="skip" href="#main">
@@ -40,7 +43,15 @@ export function App() {
           </Link>
         </nav>
       </header>
-      <main id="main">{area === 'admin' ? <AdminArea path={path} notice={notice} /> : <DeveloperArea path={path} notice={notice} />}</main>
+      <main id="main">
+        {area === 'admin' ? (
+          <AdminArea path={path} notice={notice} />
+        ) : area === 'developer' ? (
+          <DeveloperArea path={path} notice={notice} />
+        ) : (
+          <NotFound home="/developer" homeLabel="the developer center" />
+        )}
+      </main>
     </>
   );
 }

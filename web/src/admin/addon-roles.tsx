@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
-import { Loading, RefusalNotice } from '../ui/notice';
+import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { pageRolesFor, withinView, type PageRoles } from './page-roles';
 import { PageRolesEditor } from './page-roles-editor';
 
@@ -16,14 +16,14 @@ const TITLE = { install: 'Install', reinstall: 'Reinstall', access: 'Save the ac
 
 /** Install, reinstall or the access editor: every page of the add-on with its roles, sent with manage within view. */
 export function AddonRoles({ addon, mode, roles, onDone }: Props) {
-  const [access] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
+  const [access, reload] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
   const [edited, setEdited] = useState<PageRoles | null>(null);
   const [keep, setKeep] = useState(true);
   const [showMenu, setShowMenu] = useState(addon.installed ? addon.show_menu : true);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   if (access.state === 'loading') return <Loading what="the add-on's pages" />;
-  if (access.state === 'failed') return <RefusalNotice refusal={access.refusal} />;
+  if (access.state === 'failed') return <LoadFailed refusal={access.refusal} onRetry={reload} />;
   const value = edited ?? pageRolesFor(access.data.pages, access.data.page_roles);
 
   const send = async (event: Event) => {

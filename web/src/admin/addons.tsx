@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
-import { Done, Empty, Loading, RefusalNotice } from '../ui/notice';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { AddonRoles } from './addon-roles';
 
 type Addon = Schemas['Addon'];
@@ -13,7 +13,7 @@ export function Addons({ canManage, roles }: { canManage: boolean; roles: Schema
   const [done, setDone] = useState('');
 
   if (list.state === 'loading') return <Loading what="the application center" />;
-  if (list.state === 'failed') return <RefusalNotice refusal={list.refusal} />;
+  if (list.state === 'failed') return <LoadFailed refusal={list.refusal} onRetry={reload} />;
   const changed = (message: string) => {
     setDone(message);
     reload();
@@ -99,7 +99,8 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
 
 /** What this administrator's role group lets it open: how an administrator sees the add-on. */
 function PagesYouMayOpen({ addonKey }: { addonKey: string }) {
-  const [pages] = useLoad(() => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })), [addonKey]);
+  const [pages, reload] = useLoad(() => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })), [addonKey]);
+  if (pages.state === 'failed') return <LoadFailed refusal={pages.refusal} onRetry={reload} />;
   if (pages.state !== 'ready') return null;
   return (
     <details>

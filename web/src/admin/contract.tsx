@@ -1,13 +1,13 @@
 import { api, raw } from '../api/client';
 import { useLoad } from '../ui/load';
-import { Loading, RefusalNotice } from '../ui/notice';
+import { Loading, LoadFailed } from '../ui/notice';
 import { Operations, type ContractDocument } from '../ui/operations';
 
 /** The full contract, as GET /openapi serves it to administrators. */
 export function Contract() {
-  const [document] = useLoad(() => raw(() => api.GET('/openapi')));
+  const [document, reload] = useLoad(() => raw(() => api.GET('/openapi')));
   if (document.state === 'loading') return <Loading what="the contract" />;
-  if (document.state === 'failed') return <RefusalNotice refusal={document.refusal} />;
+  if (document.state === 'failed') return <LoadFailed refusal={document.refusal} onRetry={reload} />;
   return (
     <>
       <h1>The full contract</h1>

@@ -20,13 +20,16 @@ const application = (member_id: number, username: string, status: string) => ({
 });
 
 /** The service as the queue meets it: one page of approved applications, then the revoke's answer. */
-function service() {
+function service({ failFirstList = false } = {}) {
   const calls: Request[] = [];
+  let lists = 0;
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
     if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (request.url.includes('/revoke')) return envelope(200, { code: 0, message: 'revoked', data: application(7, 'alice', 'revoked') });
+    lists += 1;
+    if (failFirstList && lists === 1) return envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } });
     return envelope(200, { code: 0, message: 'ok', data: { list: [application(7, 'alice', 'approved')], next: null } });
   }) as typeof fetch;
   return calls;
@@ -42,4 +45,24 @@ it('offers to revoke an approval before the claim, with a reason', async () => {
   const revoke = calls.find((c) => c.url.endsWith('/credentials/7/revoke'))!;
   expect(revoke.method).toBe('POST');
   expect(await revoke.clone().json()).toEqual({ reason: 'approved by mistake' });
+});
+
+it("clears the last decision's outcome when the status filter changes", async () => {
+  service();
+  render(<CredentialQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Revoke…' }));
+  fireEvent.input(screen.getByLabelText('Reason (revoke)'), { target: { value: 'approved by mistake' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+  expect((await screen.findByRole('status')).textContent).toBe('revoked');
+  fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
+  await waitFor(() => expect(screen.queryByText('revoked', { selector: '.notice' })).toBeNull());
+});
+
+it('a list that failed to load offers to try again, below the status filter', async () => {
+  service({ failFirstList: true });
+  render(<CredentialQueue />);
+  expect((await screen.findByRole('alert')).textContent).toContain('internal error');
+  expect(screen.getByLabelText('Status')).not.toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+  expect(await screen.findByRole('button', { name: 'Revoke…' })).not.toBeNull();
 });

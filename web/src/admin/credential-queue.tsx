@@ -14,7 +14,7 @@ export function CredentialQueue() {
     () => everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: String(PAGE_LIMIT), after } } }))),
     [status],
   );
-  const { done, refusal, decided, decide } = useDecisions(reload);
+  const { done, refusal, decided, decide } = useDecisions(reload, status);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
   const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
   const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
@@ -29,6 +29,7 @@ export function CredentialQueue() {
       status={status}
       onStatus={setStatus}
       list={list}
+      onRetry={reload}
       columns={['Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
       done={done}
       refusal={refusal}

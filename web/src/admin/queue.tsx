@@ -1,19 +1,24 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 import type { Loaded } from '../ui/load';
-import { Done, Empty, Loading, RefusalNotice } from '../ui/notice';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { TableHead } from '../ui/table';
 
 type Decided = { ok: true; message: string } | { ok: false; refusal: Refusal };
 
 /**
  * A decision's outcome in a queue: its message, or its refusal. `decided` answers the refusal to
- * a reason box (which shows it in place), and reloads the queue after a success.
+ * a reason box (which shows it in place), and reloads the queue after a success. The outcome
+ * belongs to the list it was decided in: another status filter clears it.
  */
-export function useDecisions(reload: () => void) {
+export function useDecisions(reload: () => void, filter: string) {
   const [done, setDone] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  useEffect(() => {
+    setDone('');
+    setRefusal(null);
+  }, [filter]);
   const decided = (answer: Decided): Refusal | null => {
     if (!answer.ok) return answer.refusal;
     setDone(answer.message);
@@ -33,6 +38,8 @@ interface QueueProps<S extends string> {
   status: S | '';
   onStatus: (status: S | '') => void;
   list: Loaded<{ list: unknown[] }>;
+  /** Loads the list again after it failed. */
+  onRetry: () => void;
   columns: string[];
   done: string;
   refusal: Refusal | null;
@@ -72,7 +79,7 @@ export function Queue<S extends string>(props: QueueProps<S>) {
       <Done>{props.done}</Done>
       <RefusalNotice refusal={props.refusal} />
       {list.state === 'loading' && <Loading what={`${props.noun}s`} />}
-      {list.state === 'failed' && <RefusalNotice refusal={list.refusal} />}
+      {list.state === 'failed' && <LoadFailed refusal={list.refusal} onRetry={props.onRetry} />}
       {list.state === 'ready' && list.data.list.length === 0 && (
         <Empty>
           No {props.status || ''} {props.noun}.

@@ -14,7 +14,7 @@ export function ScopeQueue() {
     () => everyPage((after) => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), limit: String(PAGE_LIMIT), after } } }))),
     [status],
   );
-  const { done, refusal, decided, decide } = useDecisions(reload);
+  const { done, refusal, decided, decide } = useDecisions(reload, status);
   const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id: String(member_id), scope: scope as ScopeName } });
   const approve = (id: number, scope: string) => decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })));
   const reject = async (id: number, scope: string, reason: string) =>
@@ -31,6 +31,7 @@ export function ScopeQueue() {
       status={status}
       onStatus={setStatus}
       list={list}
+      onRetry={reload}
       columns={['Member', 'Scope', 'Reason', 'Status', 'Decision']}
       done={done}
       refusal={refusal}

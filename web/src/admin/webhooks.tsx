@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
-import { Done, Empty, RefusalNotice } from '../ui/notice';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { TableHead } from '../ui/table';
 
 type EventType = Schemas['Webhook']['events'][number];
@@ -63,6 +63,8 @@ export function Webhooks() {
       </section>
       <section aria-labelledby="webhooks-title" class="card">
         <h2 id="webhooks-title">Registered</h2>
+        {hooks.state === 'loading' && <Loading what="the webhooks" />}
+        {hooks.state === 'failed' && <LoadFailed refusal={hooks.refusal} onRetry={reload} />}
         {hooks.state === 'ready' && hooks.data.list.length === 0 && <Empty>No webhook yet.</Empty>}
         {hooks.state === 'ready' &&
           hooks.data.list.map((hook) => (
@@ -90,7 +92,8 @@ function Deliveries({ id }: { id: string }) {
     await call(async () => api.POST('/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { header: await csrf(), path: { id, delivery_id } }, body: {} }));
     reload();
   };
-  if (list.state !== 'ready') return null;
+  if (list.state === 'loading') return <Loading what="the deliveries" />;
+  if (list.state === 'failed') return <LoadFailed refusal={list.refusal} onRetry={reload} />;
   if (list.data.list.length === 0) return <Empty>No delivery yet.</Empty>;
   return (
     <table>

@@ -2,13 +2,45 @@ import { api, call, csrf, forgetCsrfToken } from '../api/client';
 import { navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
-import { Loading, RefusalNotice } from '../ui/notice';
+import { Loading, LoadFailed } from '../ui/notice';
+import { NotFound } from '../ui/not-found';
 import { SignIn } from '../ui/sign-in';
 import { Claim } from './claim';
 import { DeveloperDashboard } from './dashboard';
 import { PartnerReference } from './reference';
 import { Register } from './register';
 import { ScopeRequest } from './scope-request';
+
+const SCREENS: [string, string][] = [
+  ['/developer', 'Dashboard'],
+  ['/developer/claim', 'Claim'],
+  ['/developer/scopes', 'Request scopes'],
+  ['/developer/reference', 'API reference'],
+];
+
+/** The signed-in member's screens and the way out; shown also when the dashboard failed to load. */
+function DeveloperNav({ path, username }: { path: string; username?: string }) {
+  const signOut = async () => {
+    await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
+    forgetCsrfToken();
+    navigate('/developer/login');
+  };
+  return (
+    <nav aria-label="Developer center" class="subnav">
+      {SCREENS.map(([to, label]) => (
+        <Link key={to} to={to} current={path === to}>
+          {label}
+        </Link>
+      ))}
+      <span class="account">
+        {username && <span class="who">{username}</span>}
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </span>
+    </nav>
+  );
+}
 
 /** The developer center: sign-in and registration, then the screens of a signed-in member. */
 export function DeveloperArea({ path, notice }: { path: string; notice: string }) {
@@ -30,37 +62,22 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
     );
   }
   if (dashboard.state === 'loading') return <Loading what="your dashboard" />;
-  if (dashboard.state === 'failed') return <RefusalNotice refusal={dashboard.refusal} />;
+  if (dashboard.state === 'failed') {
+    return (
+      <>
+        <DeveloperNav path={path} />
+        <LoadFailed refusal={dashboard.refusal} onRetry={reload} />
+      </>
+    );
+  }
 
   const { credential, member } = dashboard.data;
-  const signOut = async () => {
-    await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
-    forgetCsrfToken();
-    navigate('/developer/login');
-  };
-  const screens: [string, string][] = [
-    ['/developer', 'Dashboard'],
-    ['/developer/claim', 'Claim'],
-    ['/developer/scopes', 'Request scopes'],
-    ['/developer/reference', 'API reference'],
-  ];
-
   return (
     <>
-      <nav aria-label="Developer center" class="subnav">
-        {screens.map(([to, label]) => (
-          <Link key={to} to={to} current={path === to}>
-            {label}
-          </Link>
-        ))}
-        <span class="account">
-          <span class="who">{member.username}</span>
-          <button type="button" onClick={signOut}>
-            Sign out
-          </button>
-        </span>
-      </nav>
-      {path === '/developer/claim' ? (
+      <DeveloperNav path={path} username={member.username} />
+      {!SCREENS.some(([to]) => to === path) ? (
+        <NotFound home="/developer" homeLabel="your dashboard" />
+      ) : path === '/developer/claim' ? (
         <Claim status={credential.status} onClaimed={reload} />
       ) : path === '/developer/scopes' ? (
         <ScopeRequest status={credential.status} onRequested={reload} />

@@ -77,3 +77,36 @@ describe('a credential past its expiry', () => {
     expect(screen.queryByRole('button', { name: 'Apply for API credentials' })).toBeNull();
   });
 });
+
+describe("the key's expiry and the history's review step", () => {
+  const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
+    member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+    credential: { ...credential, ...c },
+    scopes: [],
+  });
+  const reviewed = '2026-11-23T10:05:00.000Z';
+
+  it.each([
+    ['pending', {}],
+    ['rejected', { reviewed_at: reviewed, reject_reason: 'Not a partner' }],
+    ['revoked', { reviewed_at: reviewed, claimed_at: reviewed, revoked_at: reviewed, revoke_reason: 'Leaked', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa' }],
+  ] as [Schemas['Credential']['status'], Partial<Schemas['Credential']>][])('says nothing of an expiry while %s', (status, c) => {
+    render(<DeveloperDashboard dashboard={dashboardWith({ status, ...c })} reload={() => {}} />);
+    expect(screen.queryByText(/Key expires/)).toBeNull();
+    expect(screen.queryByTestId('expires-at')).toBeNull();
+  });
+
+  it.each(['approved', 'active'] as const)('shows the expiry of an %s credential', (status) => {
+    render(<DeveloperDashboard dashboard={dashboardWith({ status, reviewed_at: reviewed, apiid: status === 'active' ? 'ak_aaaaaaaaaaaaaaaaaaaa' : null })} reload={() => {}} />);
+    expect(screen.getByTestId('expires-at').textContent).toBe('never');
+  });
+
+  it('says "Approved on" for an approval and "Rejected on" for a rejection', () => {
+    const { unmount } = render(<DeveloperDashboard dashboard={dashboardWith({ status: 'approved', reviewed_at: reviewed })} reload={() => {}} />);
+    expect(screen.getByText(/^Approved on /)).not.toBeNull();
+    expect(screen.queryByText(/Reviewed on/)).toBeNull();
+    unmount();
+    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'rejected', reviewed_at: reviewed, reject_reason: 'Not a partner' })} reload={() => {}} />);
+    expect(screen.getByText(/^Rejected on /).textContent).toContain('“Not a partner”');
+  });
+});

@@ -37,7 +37,8 @@ const EXPIRED_TEXT: Partial<Record<Credential['status'], (at: string) => string>
 function credentialSteps(c: Credential): { what: string; at: string | null; why?: string | null }[] {
   return [
     { what: 'Applied', at: c.applied_at },
-    { what: c.status === 'rejected' ? 'Rejected' : 'Reviewed', at: c.reviewed_at, why: c.reject_reason },
+    // A review either rejects (the status says so until a new application) or approves.
+    { what: c.status === 'rejected' ? 'Rejected' : 'Approved', at: c.reviewed_at, why: c.reject_reason },
     { what: 'Claimed', at: c.claimed_at },
     { what: 'Key rotated', at: c.key_rotated_at },
     { what: 'Revoked', at: c.revoked_at, why: c.revoke_reason },
@@ -72,7 +73,7 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
             API id: <code>{credential.apiid}</code>
           </p>
         )}
-        {credential.status !== 'none' && (
+        {(credential.status === 'approved' || credential.status === 'active') && (
           <p>
             Key expires: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
             {credential.extension && (

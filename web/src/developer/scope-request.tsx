@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { navigate } from '../router';
-import { Loading, RefusalNotice } from '../ui/notice';
+import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { useLoad } from '../ui/load';
 import { ReasonField } from '../ui/reason';
 import { NextStep, scopesStep } from './next-step';
@@ -21,13 +21,13 @@ export function ScopeRequest({ status, onRequested }: { status: Schemas['Credent
 }
 
 function ScopeRequestForm({ onRequested }: { onRequested: () => void }) {
-  const [offers] = useLoad(() => call(() => api.GET('/developer/scopes')));
+  const [offers, reload] = useLoad(() => call(() => api.GET('/developer/scopes')));
   const [chosen, setChosen] = useState<string[]>([]);
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   if (offers.state === 'loading') return <Loading what="the scopes" />;
-  if (offers.state === 'failed') return <RefusalNotice refusal={offers.refusal} />;
+  if (offers.state === 'failed') return <LoadFailed refusal={offers.refusal} onRetry={reload} />;
 
   const toggle = (name: string, on: boolean) => setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
   const send = async (event: Event) => {

@@ -1,5 +1,6 @@
 import { api, call, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
+import { Empty, Loading, LoadFailed } from '../ui/notice';
 
 type Usage = Schemas['Usage'];
 
@@ -8,6 +9,10 @@ export function UsageChart({ usage }: { usage: Usage }) {
   const most = Math.max(1, ...usage.days.map((d) => d.calls));
   const total = usage.days.reduce((sum, d) => sum + d.calls, 0);
   const refused = usage.days.reduce((sum, d) => sum + d.refused, 0);
+  // Thirty empty bars read as a blank box: without a call, say so in words.
+  if (total === 0) {
+    return <Empty>{usage.last_used_at ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.` : 'No calls yet.'}</Empty>;
+  }
   return (
     <figure class="usage">
       <svg viewBox="0 0 300 60" role="img" aria-label={`${total} calls in 30 days, ${refused} refused`} width="100%" height="60">
@@ -32,11 +37,13 @@ export function UsageChart({ usage }: { usage: Usage }) {
 
 /** The member's own key's use. */
 export function DeveloperUsage() {
-  const [usage] = useLoad(() => call(() => api.GET('/developer/usage')), []);
+  const [usage, reload] = useLoad(() => call(() => api.GET('/developer/usage')), []);
   return (
     <section aria-labelledby="usage-title" class="card">
       <h2 id="usage-title">Use of your key</h2>
-      {usage.state === 'ready' ? <UsageChart usage={usage.data} /> : <p>Loading…</p>}
+      {usage.state === 'ready' && <UsageChart usage={usage.data} />}
+      {usage.state === 'loading' && <Loading what="the use of your key" />}
+      {usage.state === 'failed' && <LoadFailed refusal={usage.refusal} onRetry={reload} />}
     </section>
   );
 }

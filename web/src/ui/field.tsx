@@ -9,6 +9,10 @@ interface FieldProps {
   hint?: string;
   type?: string;
   required?: boolean;
+  /** Whether the label says "(optional)": by default when not required; not for one of a pair of which one is needed. */
+  optional?: boolean;
+  /** A hint shared with other fields (a group's rule), read out with this one. */
+  describedBy?: string;
   autocomplete?: string;
   refusal?: Refusal | null;
   maxLength?: number;
@@ -18,12 +22,13 @@ interface FieldProps {
 export function Field(props: FieldProps) {
   const id = `field-${props.name}`;
   const issue = props.refusal?.issues.find((i) => i.path === props.name || i.path.startsWith(`${props.name}.`));
-  const described = [props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
+  const described = [props.describedBy ?? '', props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
+  const optional = props.optional ?? !props.required;
   return (
     <div class="field">
       <label for={id}>
         {props.label}
-        {props.required ? '' : ' (optional)'}
+        {optional ? ' (optional)' : ''}
       </label>
       <input
         id={id}

@@ -19,7 +19,12 @@ export function useLoad<T>(load: () => Promise<Answer<T>>, deps: unknown[] = [])
       current = false;
     };
   }, [round, ...deps]);
-  return [loaded, useCallback(() => setRound((r) => r + 1), [])];
+  // After a write the list stays on screen while it reloads; after a failure, the retry shows it is loading.
+  const reload = useCallback(() => {
+    setLoaded((l) => (l.state === 'failed' ? { state: 'loading' } : l));
+    setRound((r) => r + 1);
+  }, []);
+  return [loaded, reload];
 }
 
 export function when(iso: string | null | undefined): string {

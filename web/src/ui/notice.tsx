@@ -11,6 +11,21 @@ export function RefusalNotice({ refusal }: { refusal: Refusal | null }) {
   );
 }
 
+/**
+ * A load that failed: its message, and a way to ask again. Whatever navigation surrounds it stays,
+ * so the failure is never a dead end.
+ */
+export function LoadFailed({ refusal, onRetry }: { refusal: Refusal; onRetry: () => void }) {
+  return (
+    <div class="notice refusal load-failed" role="alert">
+      <p>{refusal.message}</p>
+      <button type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}
+
 export function Done({ children }: { children: ComponentChildren }) {
   if (!children) return null;
   return (
