@@ -1,12 +1,12 @@
 import { useEffect } from 'preact/hooks';
-import { api, call, csrf, forgetCsrfToken, type Schemas } from '../api/client';
+import { api, call, type Schemas } from '../api/client';
 import { Auditor } from '../audit/auditor';
 import { currentPath, navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
-import { SignIn } from '../ui/sign-in';
+import { SignIn, signOut } from '../ui/sign-in';
 import { Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
@@ -88,11 +88,6 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
   const { account, role_groups } = context.data;
   const screen = screens.find((s) => s.path === path);
   const known = SCREENS.find((s) => s.path === path);
-  const signOut = async () => {
-    await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
-    forgetCsrfToken();
-    navigate('/admin/login');
-  };
 
   return (
     <>
@@ -107,7 +102,7 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
             {account.username}
             {account.is_super ? ' (super)' : ''}
           </span>
-          <button type="button" onClick={signOut}>
+          <button type="button" onClick={() => void signOut('admin')}>
             Sign out
           </button>
         </span>

@@ -1,10 +1,10 @@
-import { api, call, csrf, forgetCsrfToken } from '../api/client';
+import { api, call } from '../api/client';
 import { navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
-import { SignIn } from '../ui/sign-in';
+import { SignIn, signOut } from '../ui/sign-in';
 import { Claim } from './claim';
 import { DeveloperDashboard } from './dashboard';
 import { PartnerReference } from './reference';
@@ -20,11 +20,6 @@ const SCREENS: [string, string][] = [
 
 /** The signed-in member's screens and the way out; shown also when the dashboard failed to load. */
 function DeveloperNav({ path, username }: { path: string; username?: string }) {
-  const signOut = async () => {
-    await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
-    forgetCsrfToken();
-    navigate('/developer/login');
-  };
   return (
     <nav aria-label="Developer center" class="subnav">
       {SCREENS.map(([to, label]) => (
@@ -34,7 +29,7 @@ function DeveloperNav({ path, username }: { path: string; username?: string }) {
       ))}
       <span class="account">
         {username && <span class="who">{username}</span>}
-        <button type="button" onClick={signOut}>
+        <button type="button" onClick={() => void signOut('developer')}>
           Sign out
         </button>
       </span>

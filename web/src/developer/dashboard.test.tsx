@@ -16,6 +16,13 @@ const credential: Schemas['Credential'] = {
   extension: null,
 };
 
+/** The dashboard of a member whose credential differs from the pending one above by `c`, with no scope. */
+const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
+  member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+  credential: { ...credential, ...c },
+  scopes: [],
+});
+
 const scope = (name: string, reason: string, reject_reason: string | null): Schemas['Scope'] => ({
   name,
   status: reject_reason ? 'rejected' : 'pending',
@@ -48,11 +55,6 @@ describe('developer dashboard', () => {
 });
 
 describe('a credential past its expiry', () => {
-  const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
-    member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
-    credential: { ...credential, ...c },
-    scopes: [],
-  });
   const past = '2026-01-01T00:00:00.000Z';
 
   it('offers to apply again, or to extend, instead of a rotation that would be refused', () => {
@@ -79,11 +81,6 @@ describe('a credential past its expiry', () => {
 });
 
 describe("the key's expiry and the history's review step", () => {
-  const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
-    member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
-    credential: { ...credential, ...c },
-    scopes: [],
-  });
   const reviewed = '2026-11-23T10:05:00.000Z';
 
   it.each([

@@ -1,7 +1,16 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
+import { navigate } from '../router';
 import { Field } from './field';
 import { Done, RefusalNotice } from './notice';
+
+/** Ends the member's or the administrator's session, then shows that realm's sign-in. */
+export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
+  if (realm === 'admin') await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
+  else await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
+  forgetCsrfToken();
+  navigate(`/${realm}/login`);
+}
 
 /** Member or administrator sign-in: the same session cookie, a separate identity in it. */
 export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'admin'; notice?: string; onSignedIn: () => void }) {
