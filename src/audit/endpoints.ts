@@ -76,8 +76,8 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       response: foundMemberSchema,
       refusals: [{ status: 404, when: 'no member has this username, or no claimed credential this API id (member_not_found)' }],
       handler: async (_ctx, { query: { username, apiid } }) => {
-        const member_id = apiid === undefined ? (await members.byUsername(username!))?.id : await credentials.memberOfApiId(apiid);
-        const member = member_id === undefined || member_id === null ? null : await members.member(member_id);
+        const member_id = apiid === undefined ? ((await members.byUsername(username!))?.id ?? null) : await credentials.memberOfApiId(apiid);
+        const member = member_id === null ? null : await members.member(member_id);
         const named = apiid === undefined ? `username "${username}"` : `API id "${apiid}"`;
         if (!member) throw new HttpError(404, 'member_not_found', `no member has the ${withoutApiKeys(named)}: check it, or give the member id`);
         return { data: { member_id: member.id, username: member.username } };

@@ -45,8 +45,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const application = applicationAfter(deps.readModels);
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
     const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
-    const username = usernames.get(member_id) ?? `member ${member_id}`;
-    return { data: scopeRequestView(written(doc), usernames.get(member_id) ?? null), message: `${scope} for ${username} ${message}` };
+    const username = usernames.get(member_id) ?? null;
+    return { data: scopeRequestView(written(doc), username), message: `${scope} for ${username ?? `member ${member_id}`} ${message}` };
   };
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
 
