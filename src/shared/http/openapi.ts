@@ -94,6 +94,14 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   return refusals;
 }
 
+/**
+ * The reasons for one status: the reason alone, or a Markdown list of them, one per line. Joined
+ * into one sentence, reasons that carry their own "; retry after …" read as one garbled clause.
+ */
+function describedAll(reasons: string[]): string {
+  return reasons.length === 1 ? reasons[0]! : reasons.map((reason) => `- ${reason}`).join('\n');
+}
+
 function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
   // Every answer to a call the open API counted says where the API id stands.
   const counted = endpoint.caller.kind === 'partner' ? rateLimitFields : undefined;
@@ -103,7 +111,7 @@ function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = { '200': counted ? { ...success, headers: z.object(counted) } : success };
   for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: [...new Set(reasons)].join('; '),
+      description: describedAll([...new Set(reasons)]),
       content: { 'application/json': { schema: refusalSchema } },
       ...(status === 429 && { headers: z.object({ ...retryAfter, ...counted }) }),
     };

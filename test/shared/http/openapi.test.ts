@@ -148,6 +148,14 @@ describe('the OpenAPI contract at GET /openapi', () => {
     expect(required('/developer/logout', 'post')).toBe(false);
   });
 
+  it('lists several reasons for one status one per line, each whole, and a single reason alone', () => {
+    const unavailable = (contract.paths['/credentials']!.get!.responses['503'] as { description: string }).description.split('\n');
+    expect(unavailable.length).toBeGreaterThan(1);
+    for (const line of unavailable) expect(line).toMatch(/^- \S/);
+    expect(unavailable).toContain('- the read models are catching up; retry after Retry-After');
+    expect((contract.paths['/credentials']!.get!.responses['500'] as { description: string }).description).toBe('server error: never to be taken as success');
+  });
+
   it('requires X-CSRF-Token on every write and on no read', () => {
     for (const { path, method, op } of operations()) {
       const csrf = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'X-CSRF-Token');
