@@ -1,7 +1,7 @@
 import { api, raw } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed } from '../ui/notice';
-import { Operations, type ContractDocument } from '../ui/operations';
+import { Contents, Operations, type ContractDocument } from '../ui/operations';
 
 /** The full contract, as GET /openapi serves it to administrators. */
 export function Contract() {
@@ -16,6 +16,7 @@ export function Contract() {
           Download the OpenAPI document
         </a>
       </p>
+      <Contents document={document.data as unknown as ContractDocument} />
       <Operations document={document.data as unknown as ContractDocument} />
     </>
   );

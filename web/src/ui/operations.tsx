@@ -17,24 +17,80 @@ export function operationsOf(document: ContractDocument) {
   );
 }
 
+/** Text with `code` spans, as the contract writes commands and codes. */
+function Prose({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
+/** A description: a list when it is a Markdown list of reasons (one "- " line each), else one line. */
+function Described({ text }: { text: string }) {
+  const lines = text.split('\n');
+  if (lines.length === 1 || !lines.every((line) => line.startsWith('- '))) return <Prose text={text} />;
+  return (
+    <ul class="reasons">
+      {lines.map((line) => (
+        <li key={line}>
+          <Prose text={line.slice(2)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Where an operation's card is on the page, for the contents. */
+export const anchorOf = (method: string, path: string) => `op-${method.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
+
+/** The operations by tag, each a link to its card: a long contract is read by finding one call. */
+export function Contents({ document }: { document: ContractDocument }) {
+  const byTag = new Map<string, { path: string; method: string; summary: string }[]>();
+  for (const { path, method, operation } of operationsOf(document)) {
+    const tag = operation.tags?.[0] ?? 'other';
+    byTag.set(tag, [...(byTag.get(tag) ?? []), { path, method, summary: operation.summary ?? '' }]);
+  }
+  return (
+    <nav aria-label="Contents" class="card contents">
+      <h2>Contents</h2>
+      {[...byTag].map(([tag, operations]) => (
+        <section key={tag}>
+          <h3>{tag}</h3>
+          <ul>
+            {operations.map(({ path, method, summary }) => (
+              <li key={`${method} ${path}`}>
+                <a href={`#${anchorOf(method, path)}`}>
+                  {method} <code>{path}</code>
+                </a>{' '}
+                <small>{summary}</small>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </nav>
+  );
+}
+
 export function Operations({ document, example }: { document: ContractDocument; example?: (path: string, method: string) => string | null }) {
   return (
     <>
       {operationsOf(document).map(({ path, method, operation }) => {
         const call = example?.(path, method);
         return (
-          <article class="operation card" key={`${method} ${path}`}>
+          <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
             <h2>
               <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
             </h2>
-            <p>{operation.description ?? operation.summary}</p>
+            <p>
+              <Prose text={operation.description ?? operation.summary ?? ''} />
+            </p>
             <table>
               <caption>Answers</caption>
               <tbody>
                 {Object.entries(operation.responses ?? {}).map(([status, response]) => (
                   <tr key={status}>
                     <th scope="row">{status}</th>
-                    <td>{response.description}</td>
+                    <td>
+                      <Described text={response.description ?? ''} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
