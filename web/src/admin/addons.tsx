@@ -50,7 +50,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
       </h2>
       <p>{addon.description}</p>
       <p>
-        <span class={`status ${addon.installed ? (addon.enabled ? 'active' : 'pending') : 'none'}`}>{state}</span> · by {addon.author}
+        <span class={`status ${addon.installed ? (addon.enabled ? 'enabled' : 'disabled') : 'none'}`}>{state}</span> · by {addon.author}
       </p>
       <RefusalNotice refusal={refusal} />
       {canManage && !editing && (
