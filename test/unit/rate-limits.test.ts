@@ -7,6 +7,12 @@ describe('a 429', () => {
     expect(refusal).toMatchObject({ status: 429, error: 'rate_limited', message: 'over the limit: retry in 2 s', headers: { 'Retry-After': '2' } });
   });
 
+  it('says a long wait in minutes, rounded up, and keeps Retry-After in seconds', () => {
+    expect(tooManyRequests('rate_limited', 'over', 119_000)).toMatchObject({ message: 'over: retry in 119 s', headers: { 'Retry-After': '119' } });
+    expect(tooManyRequests('rate_limited', 'over', 899_500)).toMatchObject({ message: 'over: retry in 15 min', headers: { 'Retry-After': '900' } });
+    expect(tooManyRequests('rate_limited', 'over', 901_000)).toMatchObject({ message: 'over: retry in 16 min', headers: { 'Retry-After': '901' } });
+  });
+
   it('never says 0, which would invite a retry that is refused again', () => {
     expect(tooManyRequests('rate_limited', 'over', 0).headers).toEqual({ 'Retry-After': '1' });
     expect(tooManyRequests('rate_limited', 'over', 1).headers).toEqual({ 'Retry-After': '1' });

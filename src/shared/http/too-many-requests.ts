@@ -5,8 +5,13 @@ export function wholeSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-/** A 429 that says when to try again, in the message and in Retry-After. */
+/** A wait as a person reads it: seconds while short, else whole minutes (rounded up), never "900 s". */
+function spoken(seconds: number): string {
+  return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+}
+
+/** A 429 that says when to try again, in the message (for people) and in Retry-After (seconds, for programs). */
 export function tooManyRequests(error: string, why: string, retryInMs: number): Refused {
   const wait = wholeSeconds(retryInMs);
-  return { status: 429, error, message: `${why}: retry in ${wait} s`, headers: { 'Retry-After': String(wait) } };
+  return { status: 429, error, message: `${why}: retry in ${spoken(wait)}`, headers: { 'Retry-After': String(wait) } };
 }

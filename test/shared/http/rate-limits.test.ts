@@ -132,7 +132,7 @@ describe('failed logins, per username and client address', () => {
     const retryAfter = Number(res.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(890);
     expect(retryAfter).toBeLessThanOrEqual(900);
-    expect(res.body.message).toBe(`too many failed logins for this username from this address: retry in ${retryAfter} s`);
+    expect(res.body.message).toBe('too many failed logins for this username from this address: retry in 15 min');
     await refused(() => m.client.get(`${API}/developer/dashboard`), 401, 'not_logged_in');
   });
 
