@@ -11,7 +11,6 @@ import { EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema } from './schemas';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
-import { withoutApiKeys } from '../credential/api-key';
 import { memberParams } from '../shared/http/params';
 import { credentialReads } from '../credential/reads';
 import { memberReads } from '../member/reads';
@@ -66,6 +65,7 @@ async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGen
 export function auditEndpoints(deps: AuditDeps): Endpoint[] {
   const members = memberReads(deps.readModels);
   const credentials = credentialReads(deps.readModels);
+  const memberOf = (id: number | null) => (id === null ? null : members.member(id));
   return [
     endpoint({
       method: 'GET',
@@ -76,10 +76,9 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       response: foundMemberSchema,
       refusals: [{ status: 404, when: 'no member has this username, or no claimed credential this API id (member_not_found)' }],
       handler: async (_ctx, { query: { username, apiid } }) => {
-        const member_id = apiid === undefined ? ((await members.byUsername(username!))?.id ?? null) : await credentials.memberOfApiId(apiid);
-        const member = member_id === null ? null : await members.member(member_id);
+        const member = apiid === undefined ? await members.byUsername(username!) : await memberOf(await credentials.memberOfApiId(apiid));
         const named = apiid === undefined ? `username "${username}"` : `API id "${apiid}"`;
-        if (!member) throw new HttpError(404, 'member_not_found', `no member has the ${withoutApiKeys(named)}: check it, or give the member id`);
+        if (!member) throw new HttpError(404, 'member_not_found', `no member has the ${named}: check it, or give the member id`);
         return { data: { member_id: member.id, username: member.username } };
       },
     }),

@@ -18,7 +18,7 @@ export function credentialReads(reads: ReadModels) {
     /** The usernames of these members, from their credentials as they stand: a member's username never changes. */
     usernames: async (memberIds: number[]): Promise<Map<number, string>> => {
       const ids = [...new Set(memberIds)];
-      const docs = await Promise.all(ids.map((id) => reads.now(credentialsProjection, String(id))));
+      const docs = await reads.manyNow(credentialsProjection, ids.map(String));
       return new Map(ids.flatMap((id, i) => (docs[i] ? [[id, docs[i].username] as const] : [])));
     },
   };

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import Koa, { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Settings } from '../../config';
-import { withoutApiKeys } from '../../credential/api-key';
 import { SessionStore } from '../../stores/ports';
 import { jsonBody } from './body';
 import { webConsole } from './console';
@@ -33,7 +32,7 @@ const methodNotAllowed: Middleware<AppState> = async (ctx, next) => {
   if (ctx.body !== undefined || ctx.status !== 404) return;
   const matched = (ctx as { matched?: { methods: string[] }[] }).matched ?? [];
   const allowed = [...new Set(matched.flatMap((layer) => layer.methods))].join(', ');
-  if (allowed) throw new HttpError(405, 'method_not_allowed', `${withoutApiKeys(ctx.path)} allows ${allowed} only`, undefined, { Allow: allowed });
+  if (allowed) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${allowed} only`, undefined, { Allow: allowed });
 };
 
 export interface HttpDeps {

@@ -2,7 +2,6 @@ import { send } from '@koa/send';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Middleware } from 'koa';
-import { withoutApiKeys } from '../../credential/api-key';
 import { AppState } from './context';
 import { HttpError } from './envelope';
 
@@ -39,7 +38,7 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
     // Other methods on the root stay the API's: a 404 or 405 in the envelope.
     if (!isConsolePath(ctx.path) || (ctx.path === '/' && !reading)) return next();
     if (ctx.path === '/') return ctx.redirect(CONSOLE_PREFIX);
-    if (!reading) throw new HttpError(405, 'method_not_allowed', `${withoutApiKeys(ctx.path)} allows GET, HEAD only`, undefined, { Allow: 'GET, HEAD' });
+    if (!reading) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows GET, HEAD only`, undefined, { Allow: 'GET, HEAD' });
     if (ctx.path === '/ui') return ctx.redirect(CONSOLE_PREFIX);
 
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -48,7 +47,7 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
     const file = ctx.path.slice(CONSOLE_PREFIX.length);
     if (file.startsWith('assets/')) {
       const sent = await send(ctx, file, { root, index: false }).catch(() => null);
-      if (!sent) throw new HttpError(404, 'not_found', `${withoutApiKeys(ctx.path)} is not part of this build of the console`);
+      if (!sent) throw new HttpError(404, 'not_found', `${ctx.path} is not part of this build of the console`);
       ctx.set('Cache-Control', `max-age=${YEAR_SECONDS}, immutable`);
       return;
     }

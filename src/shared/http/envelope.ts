@@ -1,3 +1,4 @@
+import { withoutApiKeys } from '../../credential/api-key';
 import { AppContext } from './context';
 
 /** Every JSON answer of the service has this shape (specification §2.1). */
@@ -26,10 +27,13 @@ export interface Refused {
   readonly headers?: Record<string, string>;
 }
 
-/** The envelope of a refusal; issues only when there are some. */
+/**
+ * The envelope of a refusal; issues only when there are some. Its message may echo what the
+ * client sent (a path, a name): an API key put there by mistake is masked, whichever message it is.
+ */
 export function refusalEnvelope(refusal: Refused): Envelope<{ error: string; issues?: Issue[] }> {
   const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
-  return { code: refusal.status, message: refusal.message, data };
+  return { code: refusal.status, message: withoutApiKeys(refusal.message), data };
 }
 
 /** A refusal thrown through the middleware chain. The partner lane answers plain `Refused` values instead: no stack to capture. */

@@ -2,7 +2,6 @@ import { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
-import { withoutApiKeys } from '../../credential/api-key';
 import { apiKeysProjection } from '../../credential/projections/api-keys';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
@@ -15,7 +14,7 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
   try {
     await next();
     if (ctx.body === undefined && ctx.status === 404) {
-      throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${withoutApiKeys(ctx.path)}: check the path against the contract`);
+      throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
     }
   } catch (err) {
     const refusal = refusalFor(err, () => ctx.state.log);

@@ -65,6 +65,11 @@ export class ReadModels {
     return (await this.documents.get<Doc>(projection.collection.name, id))?.doc ?? null;
   }
 
+  /** The documents with these ids, in their order (null for a missing one), as they stand, in one read. */
+  async manyNow<Doc extends object>(projection: Projection<Doc>, ids: readonly string[]): Promise<(Doc | null)[]> {
+    return (await this.documents.getMany<Doc>(projection.collection.name, ids)).map((d) => d?.doc ?? null);
+  }
+
   /** The documents that match, as they stand, without waiting. */
   async allNow<Doc extends object>(projection: Projection<Doc>, where: Record<string, Scalar>): Promise<Doc[]> {
     return (await this.documents.find<Doc>(projection.collection.name, where)).map((d) => d.doc);

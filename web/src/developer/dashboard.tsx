@@ -48,7 +48,6 @@ function credentialSteps(c: Credential): { what: string; at: string | null; why?
 export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard; reload: () => void }) {
   const { member, credential, scopes } = dashboard;
   const expired = expiredAt(credential);
-  const live = !expired;
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [done, setDone] = useState('');
 
@@ -101,12 +100,12 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
               Apply for API credentials
             </button>
           )}
-          {credential.status === 'approved' && live && <Link to="/developer/claim">Claim your key</Link>}
-          {credential.status === 'active' && live && <Link to="/developer/scopes">Request scopes</Link>}
+          {credential.status === 'approved' && !expired && <Link to="/developer/claim">Claim your key</Link>}
+          {credential.status === 'active' && !expired && <Link to="/developer/scopes">Request scopes</Link>}
           {credential.status === 'active' && <Link to="/developer/reference">Partner API reference</Link>}
         </div>
       </section>
-      {credential.status === 'active' && live && <Rotate onRotated={reload} />}
+      {credential.status === 'active' && !expired && <Rotate onRotated={reload} />}
       {credential.status === 'active' && <DeveloperUsage />}
       {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={reload} />}
       <section aria-labelledby="scopes-title" class="card">

@@ -45,7 +45,8 @@ export function Contents({ document }: { document: ContractDocument }) {
   const byTag = new Map<string, { path: string; method: string; summary: string }[]>();
   for (const { path, method, operation } of operationsOf(document)) {
     const tag = operation.tags?.[0] ?? 'other';
-    byTag.set(tag, [...(byTag.get(tag) ?? []), { path, method, summary: operation.summary ?? '' }]);
+    if (!byTag.has(tag)) byTag.set(tag, []);
+    byTag.get(tag)!.push({ path, method, summary: operation.summary ?? '' });
   }
   return (
     <nav aria-label="Contents" class="card contents">
