@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CredentialDocument } from '../credential/views';
+import { isExpiredAt } from '../credential/expiry';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { Actor, AuditEvent } from './event';
@@ -44,7 +45,7 @@ function formatHistory(history: CredentialHistory): string {
   const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
   const rows = events.map((event) => [event.time, actorName(event.actor), whatHappened(event), event.reason ?? '']);
   const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
-  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential).map(visible)] : [])].join('\n');
+  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential, as_of.instant).map(visible)] : [])].join('\n');
 }
 
 function actorName({ kind, id, username }: Actor): string {
@@ -52,45 +53,15 @@ function actorName({ kind, id, username }: Actor): string {
   return id === null ? kind : `${kind} ${String(id)}`;
 }
 
-function whatHappened({ type, data, invalid }: AuditEvent): string {
-  const said = describe(type, data);
-  return invalid === undefined ? said : `${said} [stored event invalid: ${invalid}]`;
+function whatHappened({ summary, invalid }: AuditEvent): string {
+  return invalid === undefined ? summary : `${summary} [stored event invalid: ${invalid}]`;
 }
 
-function describe(type: string, data: Record<string, unknown>): string {
-  const scope = String(data.scope);
-  switch (type) {
-    case 'CredentialApplied':
-      return 'applied for API credentials';
-    case 'CredentialApproved':
-      return 'approved the application';
-    case 'CredentialRejected':
-      return 'rejected the application';
-    case 'CredentialClaimed':
-      return `claimed the credential, API id ${String(data.apiid)}`;
-    case 'KeyRotated':
-      return data.previous_key_valid_until
-        ? `rotated the key; the previous one stayed valid until ${String(data.previous_key_valid_until)}`
-        : 'rotated the key; the previous one stopped at once';
-    case 'CredentialRevoked':
-      return 'revoked the credential and its live scopes';
-    case 'ScopeRequested':
-      return `requested the scope ${scope}`;
-    case 'ScopeApproved':
-      return `approved the scope ${scope}`;
-    case 'ScopeRejected':
-      return `rejected the scope ${scope}`;
-    case 'ScopeRevoked':
-      return `revoked the scope ${scope}`;
-    default:
-      return type;
-  }
-}
-
-function stateLines(credential: CredentialDocument | null): string[] {
+function stateLines(credential: CredentialDocument | null, instant: string): string[] {
   if (!credential) return ['  credential: none (not applied yet)'];
   const why = credential.reject_reason ?? credential.revoke_reason;
-  const lines = [`  credential: ${credential.status}${credential.apiid ? `, API id ${credential.apiid}` : ''}${why ? ` (${why})` : ''}`];
+  const expired = isExpiredAt(credential, instant) ? `, expired at ${credential.expires_at}` : '';
+  const lines = [`  credential: ${credential.status}${expired}${credential.apiid ? `, API id ${credential.apiid}` : ''}${why ? ` (${why})` : ''}`];
   for (const scope of credential.scopes) {
     const scopeWhy = scope.reject_reason ?? scope.revoke_reason;
     lines.push(`  scope ${scope.name}: ${scope.status}${scopeWhy ? ` (${scopeWhy})` : ''}`);

@@ -13,6 +13,7 @@ import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { memberParams } from '../shared/http/params';
 import { credentialReads } from '../credential/reads';
+import { isExpiredAt } from '../credential/expiry';
 import { memberReads } from '../member/reads';
 
 export interface AuditDeps {
@@ -39,15 +40,29 @@ const exportQuery = z.object({
 
 const memberQuery = z
   .object({
-    username: z.string().min(1).max(64).optional().meta({ description: 'A username, in any case' }),
-    apiid: z.string().min(1).max(64).optional().meta({ description: 'An API id (ak_…) the member claimed' }),
+    username: z
+      .string()
+      .min(1, 'username is empty: give the username, or leave the parameter out')
+      .max(64, 'username is at most 64 characters')
+      .optional()
+      .meta({ description: 'A username, in any case' }),
+    apiid: z
+      .string()
+      .min(1, 'apiid is empty: give an API id (ak_…), or leave the parameter out')
+      .max(64, 'apiid is at most 64 characters')
+      .optional()
+      .meta({ description: 'An API id (ak_…) the member claimed, its current one or an earlier one' }),
   })
   .refine((query) => (query.username === undefined) !== (query.apiid === undefined), { error: 'give username or apiid, one of them' });
 
 const foundMemberSchema = z.object({ member_id: z.int().min(1), username: z.string() }).meta({ id: 'FoundMember' });
 
-/** The credential and scopes as the member's dashboard shows them. */
-const dashboardState = (credential: CredentialDocument | null) => ({ credential: credentialView(credential), scopes: credential?.scopes ?? [] });
+/** The credential and scopes as the member's dashboard showed them at `instant`, and whether its key had expired then. */
+const stateAt = (credential: CredentialDocument | null, instant: string) => ({
+  credential: credentialView(credential),
+  scopes: credential?.scopes ?? [],
+  expired: credential !== null && isExpiredAt(credential, instant),
+});
 
 const auditor = { kind: 'admin', permission: 'audit.read' } as const;
 
@@ -98,7 +113,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
         }
         const { as_of: replay, ...timeline } = history;
         if (!replay) return { data: timeline };
-        return { data: { ...timeline, as_of: replay.instant, state: dashboardState(replay.credential) } };
+        return { data: { ...timeline, as_of: replay.instant, state: stateAt(replay.credential, replay.instant) } };
       },
     }),
     endpoint({

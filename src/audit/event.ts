@@ -1,3 +1,4 @@
+import { describeEvent } from './describe';
 import { decodeEvent, InvalidEvent } from '../shared/domain/events';
 import { ActorKind } from '../shared/domain/metadata';
 import { RecordedEvent } from '../stores/ports';
@@ -35,6 +36,8 @@ export interface AuditEvent {
   type: string;
   time: string;
   actor: Actor;
+  /** What happened, in words, with its details (./describe.ts). */
+  summary: string;
   /** An administrator's stated reason, or the reason the event itself carries (a rejection's, a scope request's purpose). */
   reason?: string;
   data: Record<string, unknown>;
@@ -54,6 +57,7 @@ function reasonOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): string | und
 export function auditEvent(stored: RecordedEvent, username: string | null): AuditEvent {
   const { event, invalid } = decoded(stored);
   const reason = reasonOf(event);
+  const data = withoutSecrets(event.data) as Record<string, unknown>;
   return {
     position: event.position,
     stream: event.stream,
@@ -61,8 +65,9 @@ export function auditEvent(stored: RecordedEvent, username: string | null): Audi
     type: event.type,
     time: event.metadata.time,
     actor: { kind: event.metadata.actor.kind, id: event.metadata.actor.id, username },
+    summary: describeEvent(event.type, data),
     ...(reason === undefined ? {} : { reason }),
-    data: withoutSecrets(event.data) as Record<string, unknown>,
+    data,
     ...(invalid === undefined ? {} : { invalid }),
   };
 }

@@ -20,6 +20,7 @@ const auditEventSchema = z
     type: z.string(),
     time: z.iso.datetime(),
     actor: actorSchema,
+    summary: z.string().meta({ description: 'What happened, in words, with the details that tell one decision from another (API id, expiry, grace period)' }),
     reason: z.string().optional().meta({ description: "The administrator's reason, or the reason the event carries" }),
     data: z.record(z.string(), z.unknown()).meta({ description: 'The event data without key digests, password hashes or other secrets' }),
     invalid: z.string().optional().meta({ description: 'Why this stored event does not fit its schema; it is shown as stored' }),
@@ -32,7 +33,13 @@ export const historySchema = z
     username: z.string(),
     as_of: z.iso.datetime({ offset: true }).optional().meta({ description: 'The instant asked for, when one was' }),
     state: z
-      .object({ credential: credentialSchema, scopes: z.array(scopeSchema) })
+      .object({
+        credential: credentialSchema,
+        scopes: z.array(scopeSchema),
+        expired: z.boolean().meta({
+          description: 'Whether the credential, approved or active, was past its expires_at at that instant: its key was refused (401 credential_expired)',
+        }),
+      })
       .optional()
       .meta({ description: 'With as_of: the credential and its scopes at that instant, as the dashboard showed them' }),
     events: z.array(auditEventSchema),

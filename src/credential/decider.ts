@@ -5,7 +5,7 @@ import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
 import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
-import { hasExpiredAt } from './expiry';
+import { hasExpiredAt, isExpiredAt } from './expiry';
 import { decideExtension, requestExtension } from './extension';
 import { expiryNoticesDue, ExpiryNotices, NO_NOTICES, noticesAfter } from './expiry-notices';
 
@@ -193,9 +193,6 @@ function decideScopeReview(state: CredentialState, command: Extract<CredentialCo
  * An approved or active credential past its expiry: no key it could issue would be accepted, so
  * it cannot be claimed or rotated, and its member may apply again (or, when active, extend it).
  */
-function isExpired(state: CredentialState, now: string): boolean {
-  return (state.status === 'approved' || state.status === 'active') && hasExpiredAt(state.expires_at, now);
-}
 
 function refuseExpired(state: CredentialState, action: string, instead: string): never {
   throw new DomainError('credential_expired', `cannot ${action} a credential that expired at ${state.expires_at}: ${instead}`, 'apply');
@@ -204,7 +201,7 @@ function refuseExpired(state: CredentialState, action: string, instead: string):
 function rotate(state: CredentialState, command: Extract<CredentialCommand, { type: 'RotateKey' }>): CredentialEvent[] {
   requireStatus(state, 'active', 'credential_not_active', 'rotate the key of');
   const { member_id, key_digest, grace_seconds, now } = command.data;
-  if (isExpired(state, now)) refuseExpired(state, 'rotate the key of', 'ask for an extension, or apply again');
+  if (isExpiredAt(state, now)) refuseExpired(state, 'rotate the key of', 'ask for an extension, or apply again');
   if (!graceSecondsSchema.safeParse(grace_seconds).success) {
     throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
   }
@@ -225,7 +222,7 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
   const { member_id } = command.data;
   switch (command.type) {
     case 'ApplyCredential':
-      if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpired(state, command.data.now)) refuse('credential_already_applied', state, 'apply for');
+      if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, command.data.now)) refuse('credential_already_applied', state, 'apply for');
       return [{ type: 'CredentialApplied', data: { member_id, username: command.data.username } }];
     case 'ApproveCredential':
       requireStatus(state, 'pending', 'credential_not_pending', 'approve');
@@ -240,7 +237,7 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
     case 'ClaimCredential':
       if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
       requireStatus(state, 'approved', 'credential_not_approved', 'claim');
-      if (isExpired(state, command.data.now)) refuseExpired(state, 'claim', 'the approval ran out before the claim, apply again');
+      if (isExpiredAt(state, command.data.now)) refuseExpired(state, 'claim', 'the approval ran out before the claim, apply again');
       return [{
         type: 'CredentialClaimed',
         data: { member_id, apiid: command.data.apiid, key_digest: command.data.key_digest, expires_at: state.expires_at },

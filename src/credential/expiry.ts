@@ -37,3 +37,8 @@ export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: num
 export function hasExpiredAt(expiresAt: string | null, at: string | number): boolean {
   return expiresAt !== null && Date.parse(expiresAt) <= (typeof at === 'number' ? at : Date.parse(at));
 }
+
+/** Whether a credential was past its expiry at `at`: only an approved or active one holds a key that can expire. */
+export function isExpiredAt(credential: { status: string; expires_at: string | null }, at: string): boolean {
+  return (credential.status === 'approved' || credential.status === 'active') && hasExpiredAt(credential.expires_at, at);
+}

@@ -1,6 +1,6 @@
 import { Position, Scalar } from '../stores/ports';
 import { ReadModels } from '../shared/projections/read-models';
-import { apiKeysProjection } from './projections/api-keys';
+import { apiIdsProjection } from './projections/api-ids';
 import { credentialsProjection } from './projections/credentials';
 import { scopeRequestsProjection } from './projections/scope-requests';
 import { ScopeRequestDocument } from './views';
@@ -12,8 +12,8 @@ export function credentialReads(reads: ReadModels) {
     scopeRequest: (memberId: number, scope: string, after?: Position | null) =>
       reads.after(scopeRequestsProjection, `${memberId}:${scope}`, after),
     credentials: (where: Record<string, Scalar>) => reads.allLatest(credentialsProjection, where),
-    /** The member whose claimed credential has this API id (revoked ones included), as of every event committed before the call. */
-    memberOfApiId: async (apiid: string): Promise<number | null> => (await reads.allLatest(apiKeysProjection, { apiid }))[0]?.member_id ?? null,
+    /** The member who claimed this API id, the current one or an earlier one, as of every event committed before the call. */
+    memberOfApiId: async (apiid: string): Promise<number | null> => (await reads.latest(apiIdsProjection, apiid))?.member_id ?? null,
     scopeRequests: (where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> => reads.allLatest(scopeRequestsProjection, where),
     /** The usernames of these members, from their credentials as they stand: a member's username never changes. */
     usernames: async (memberIds: number[]): Promise<Map<number, string>> => {

@@ -39,6 +39,11 @@ function expectRefused(run: Run, reason: RegExp): void {
 }
 
 const timeOf = (type: string) => stream.find((e) => e.type === type)!.metadata.time;
+/** How the history words the expiry an event set. */
+const expiryOf = (type: string) => {
+  const at = stream.find((e) => e.type === type)!.data.expires_at;
+  return typeof at === 'string' ? `the key expires at ${at}` : 'the key never expires';
+};
 
 describe('platform history', () => {
   it("prints the member's credential as a timeline: time, actor, what happened, reason", async () => {
@@ -51,7 +56,7 @@ describe('platform history', () => {
     const rows = lines.slice(2);
     const expected: [string, string, RegExp][] = [
       ['CredentialApplied', `member ${username} (#${id})`, /applied for API credentials$/],
-      ['CredentialApproved', 'admin admin (#1)', /approved the application$/],
+      ['CredentialApproved', 'admin admin (#1)', new RegExp(`approved the application; ${expiryOf('CredentialApproved')}$`)],
       ['CredentialClaimed', `member ${username} (#${id})`, new RegExp(`claimed the credential, API id ${partner.apiid}$`)],
       ['ScopeRequested', `member ${username} (#${id})`, /requested the scope addons\.read +integration$/],
       ['ScopeApproved', 'admin admin (#1)', /approved the scope addons\.read$/],

@@ -46,6 +46,7 @@ describe('auditEvent', () => {
       type: 'KeyRotated',
       time: '2025-03-01T10:00:00.000Z',
       actor: { kind: 'member', id: 7, username: 'alice' },
+      summary: 'rotated the key of API id ak_aaaaaaaaaaaaaaaaaaaa; the previous one stopped at once',
       data: { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', previous_key_valid_until: null },
     });
   });

@@ -128,8 +128,8 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
       throw new HttpError(415, 'unsupported_media_type', 'this endpoint needs a JSON body: send one as application/json');
     }
     const input = {
-      params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter') : {},
-      query: endpoint.query ? parse(endpoint.query, ctx.query) : {},
+      params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter', '(path)') : {},
+      query: endpoint.query ? parse(endpoint.query, ctx.query, 'validation_failed', '(query)') : {},
       body: endpoint.body ? parse(endpoint.body, ctx.request.body) : undefined,
     };
     const answer = await endpoint.handler(ctx, input);

@@ -19,16 +19,24 @@ function sayingWhatToFix(issue: z.core.$ZodRawIssue): string | undefined {
   return `${issue.keys.length > 1 ? 'unknown fields' : 'unknown field'} ${keys}: not taken here, remove ${issue.keys.length > 1 ? 'them' : 'it'}`;
 }
 
-/** Parses input with a schema, or refuses with 422 naming the failing fields (the first 20, and how many more). */
-export function parse<Schema extends z.ZodType>(schema: Schema, input: unknown, error = 'validation_failed'): z.output<Schema> {
+/**
+ * Parses input with a schema, or refuses with 422 naming the failing fields (the first 20, and how
+ * many more). `whole` names the input itself, for a rule about it rather than one field.
+ */
+export function parse<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  error = 'validation_failed',
+  whole: '(body)' | '(query)' | '(path)' = '(body)',
+): z.output<Schema> {
   const result = schema.safeParse(input, { error: sayingWhatToFix });
   if (result.success) return result.data;
   const all = result.error.issues;
   const issues: Issue[] = all.slice(0, LISTED_ISSUES).map((issue) => ({
-    path: issue.path.map(String).join('.') || '(body)',
+    path: issue.path.map(String).join('.') || whole,
     message: issue.message,
   }));
-  const listed = issues.map((i) => (i.path === '(body)' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+  const listed = issues.map((i) => (i.path === whole ? i.message : `${i.path}: ${i.message}`)).join('; ');
   const more = all.length - issues.length;
   const summary = more > 0 ? `${listed}; and ${more} more issues (the first ${LISTED_ISSUES} of ${all.length} are listed)` : listed;
   throw new HttpError(422, error, summary, issues);

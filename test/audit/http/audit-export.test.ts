@@ -101,6 +101,7 @@ describe('GET /audit/events', () => {
       type: log[0]!.type,
       time: log[0]!.metadata.time,
       actor: { kind: 'system', id: 'seed', username: null },
+      summary: expect.any(String),
       data: expect.any(Object),
     });
   });

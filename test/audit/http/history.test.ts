@@ -76,6 +76,7 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
     expect(pending.state).toEqual({
       credential: expect.objectContaining({ status: 'pending', applied_at: timeOf('CredentialApplied'), reviewed_at: null, apiid: null }),
       scopes: [],
+      expired: false,
     });
 
     // 2. After the scope decision, before the revocation.
@@ -95,13 +96,23 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
 
     // The replay at "now" is what the member's own dashboard shows.
     const dashboard = (await developer.get(`${API}/developer/dashboard`).expect(200)).body.data;
-    expect(revoked.state).toEqual({ credential: dashboard.credential, scopes: dashboard.scopes });
+    expect(revoked.state).toEqual({ credential: dashboard.credential, scopes: dashboard.scopes, expired: false });
 
     // Before the first event the credential did not exist yet.
     const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1).toISOString();
     const none = (await history(member.id, before).expect(200)).body.data;
     expect(none.events).toEqual([]);
-    expect(none.state).toEqual({ credential: expect.objectContaining({ status: 'none', apiid: null, applied_at: null }), scopes: [] });
+    expect(none.state).toEqual({ credential: expect.objectContaining({ status: 'none', apiid: null, applied_at: null }), scopes: [], expired: false });
+  });
+
+  it('says whether the key had expired at the instant, as the open API then refused it', async () => {
+    const { developer, member } = await approvedMember(t, { expires_at: new Date(Date.now() + 60_000).toISOString() });
+    await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const expiresAt = (await history(member.id).expect(200)).body.data.events.at(-1).data.expires_at as string;
+    const justBefore = new Date(Date.parse(expiresAt) - 1).toISOString();
+    const atExpiry = (await history(member.id, expiresAt).expect(200)).body.data.state;
+    expect((await history(member.id, justBefore).expect(200)).body.data.state).toMatchObject({ credential: { status: 'active' }, expired: false });
+    expect(atExpiry).toMatchObject({ credential: { status: 'active', expires_at: expiresAt }, expired: true });
   });
 
   it('refuses an as_of that is not an ISO 8601 time with a zone', async () => {
@@ -209,13 +220,30 @@ describe('GET /audit/members: the auditor finds a member without the review queu
     expect((await auditor.get(`${API}/audit/members`).query({ apiid: p.apiid }).expect(200)).body.data).toEqual(expected);
   });
 
+  it('finds the member by an API id the member claimed before applying again', async () => {
+    const p = await activePartner(t);
+    const { developer, member, admin, adminToken } = p;
+    await admin.post(`${API}/credentials/${member.id}/revoke`).set('X-CSRF-Token', adminToken).send({ reason: 'contract ended' }).expect(200);
+    await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    expect(claimed.body.data.apiid).not.toBe(p.apiid);
+    const expected = { member_id: member.id, username: member.username };
+    for (const apiid of [p.apiid, claimed.body.data.apiid]) {
+      expect((await auditor.get(`${API}/audit/members`).query({ apiid }).expect(200)).body.data).toEqual(expected);
+    }
+  });
+
   it('answers 404 for a name nobody has, masking a key typed by mistake, and 422 without exactly one of username and apiid', async () => {
     const p = await activePartner(t);
     const unknown = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: 'nobody-here' }), 404, 'member_not_found');
     expect(unknown.body.message).toContain('"nobody-here"');
     const key = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ apiid: p.apikey }), 404, 'member_not_found');
     expect(key.body.message).not.toContain(p.apikey.slice(3, 46));
-    await expectRefusal(t, () => auditor.get(`${API}/audit/members`), 422, 'validation_failed');
+    const neither = await expectRefusal(t, () => auditor.get(`${API}/audit/members`), 422, 'validation_failed');
+    expect(neither.body.data.issues).toEqual([{ path: '(query)', message: 'give username or apiid, one of them' }]);
+    const empty = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: '' }), 422, 'validation_failed');
+    expect(empty.body.message).toBe('username: username is empty: give the username, or leave the parameter out');
     await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: p.member.username, apiid: p.apiid }), 422, 'validation_failed');
   });
 

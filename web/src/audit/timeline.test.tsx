@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import type { Schemas } from '../api/client';
 import { Timeline } from './timeline';
 
@@ -9,6 +9,7 @@ const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent']
   type: 'CredentialApplied',
   time: '2026-11-20T10:00:00.000Z',
   actor: { kind: 'member', id: 1, username: 'alice' },
+  summary: 'applied for API credentials',
   data: {},
   ...overrides,
 });
@@ -19,22 +20,29 @@ describe('credential timeline', () => {
       <Timeline
         events={[
           event({}),
-          event({ position: '2', type: 'ScopesRequested', data: { scopes: ['addons.read'] }, reason: 'List add-ons' }),
-          event({ position: '3', type: 'CredentialRevoked', time: '2026-11-21T09:30:00.000Z', actor: { kind: 'admin', id: 1, username: 'admin' }, reason: 'Key leaked' }),
-          event({ position: '4', type: 'RoleGroupDisabled', actor: { kind: 'cli', id: 'root', username: null } }),
+          event({ position: '2', type: 'KeyRotated', summary: 'rotated the key of API id ak_a; the previous one stayed valid until 2026-11-20T11:00:00.000Z' }),
+          event({ position: '3', type: 'CredentialRevoked', time: '2026-11-21T09:30:00.000Z', actor: { kind: 'admin', id: 1, username: 'admin' }, summary: 'revoked the credential and its live scopes', reason: 'Key leaked' }),
+          event({ position: '4', type: 'RoleGroupDisabled', actor: { kind: 'cli', id: 'root', username: null }, summary: 'role group disabled' }),
         ]}
       />,
     );
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
-    expect(items[0]).toContain('credential applied');
+    expect(items[0]).toContain('applied for API credentials');
     expect(items[0]).toContain('by member alice');
-    expect(items[1]).toContain('scopes requested: addons.read');
-    expect(items[1]).toContain('List add-ons');
-    expect(items[2]).toContain('credential revoked');
+    expect(items[1]).toContain('the previous one stayed valid until 2026-11-20T11:00:00.000Z');
+    expect(items[2]).toContain('revoked the credential');
     expect(items[2]).toContain('by administrator admin');
     expect(items[2]).toContain('Key leaked');
     expect(items[3]).toContain('by the command line (root)');
     expect(screen.getAllByRole('listitem')[2]!.querySelector('time')!.getAttribute('datetime')).toBe('2026-11-21T09:30:00.000Z');
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('offers the state right after each event', () => {
+    const asked: string[] = [];
+    render(<Timeline events={[event({}), event({ position: '2', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time)} />);
+    fireEvent.click(screen.getAllByRole('button', { name: 'State after this' })[1]!);
+    expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);
   });
 
   it('says so when the member has no credential event', () => {

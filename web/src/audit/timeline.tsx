@@ -10,25 +10,26 @@ export function actorOf(actor: AuditEvent['actor']): string {
   return `${actor.kind === 'admin' ? 'administrator' : 'member'} ${actor.username ?? `#${actor.id}`}`;
 }
 
-/** What happened, in words: the event type split into words, with the scope it names. */
-export function whatOf(event: AuditEvent): string {
-  const words = event.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  const scope = typeof event.data.scope === 'string' ? event.data.scope : Array.isArray(event.data.scopes) ? event.data.scopes.join(', ') : '';
-  return scope ? `${words}: ${scope}` : words;
-}
-
-/** A member's credential history, oldest first: who, what, when, why. */
-export function Timeline({ events }: { events: AuditEvent[] }) {
+/**
+ * A member's credential history, oldest first: who, what, when, why. With `onStateAfter`, each
+ * event offers the state right after it, which a time typed to the second cannot always name.
+ */
+export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onStateAfter?: (event: AuditEvent) => void }) {
   if (events.length === 0) return <p class="empty">No credential event for this member.</p>;
   return (
     <ol class="timeline">
       {events.map((event) => (
         <li key={event.position}>
           <time dateTime={event.time}>{when(event.time)}</time>
-          <strong>{whatOf(event)}</strong>
+          <strong>{event.summary}</strong>
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
+          {onStateAfter && (
+            <button type="button" class="small" onClick={() => onStateAfter(event)}>
+              State after this
+            </button>
+          )}
         </li>
       ))}
     </ol>
