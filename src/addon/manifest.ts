@@ -12,6 +12,7 @@ export const ADDON_KEY_PATTERN = /^[a-z][a-z0-9_]{1,79}$/;
 
 /** Page identifiers (a gap in the specification): a lower-case letter, then up to 63 of a-z, 0-9, '_', '-'. */
 export const PAGE_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
+export const PAGE_ID_RULE = "a page id is a lower-case letter, then up to 63 of a-z, 0-9, '_' and '-'";
 
 export const addonKeySchema = z
   .string({ error: 'key must be a string' })
@@ -20,7 +21,7 @@ export const addonKeySchema = z
 
 export const pageIdSchema = z
   .string({ error: 'a page id must be a string' })
-  .regex(PAGE_ID_PATTERN, "a page id is a lower-case letter, then up to 63 of a-z, 0-9, '_' and '-'")
+  .regex(PAGE_ID_PATTERN, PAGE_ID_RULE)
   .meta({ description: 'Page identifier, unique within its add-on', example: 'reports' });
 
 const text = (field: string, max: number) =>

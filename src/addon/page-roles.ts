@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddonPage, pageIdSchema } from './manifest';
+import { AddonPage, PAGE_ID_RULE, pageIdSchema } from './manifest';
 import { DomainError } from '../shared/domain/decider';
 
 /**
@@ -46,7 +46,10 @@ const pageAccessRulesSchema = z
   .meta({ description: 'Both empty: super administrators only' });
 
 export const pageRolesSchema = z
-  .record(pageIdSchema, pageAccessRulesSchema, { error: 'page_roles must be an object mapping each page id to {view, manage}' })
+  .record(pageIdSchema, pageAccessRulesSchema, {
+    // A key that is no page id at all is no page of the add-on either; the others are told by coverPages.
+    error: (issue) => (issue.code === 'invalid_key' ? `not a page id: ${PAGE_ID_RULE}` : 'page_roles must be an object mapping each page id to {view, manage}'),
+  })
   .refine((roles) => Object.keys(roles).length >= 1, 'page_roles must name at least one page')
   .meta({
     id: 'PageRoles',
@@ -77,12 +80,15 @@ function coverPages(pages: readonly AddonPage[]) {
   };
 }
 
+const isRoleId = (id: number) => Number.isSafeInteger(id) && id >= 1;
+
 /** Every role id names a role group that exists and is enabled (manage ⊆ view, so view covers both). */
 function referenceEnabledRoles(groups: readonly RoleRef[]) {
   return (roles: PageRoles, ctx: z.RefinementCtx) => {
     const byId = new Map(groups.map((g) => [g.id, g]));
     for (const [page, { view }] of Object.entries(roles)) {
-      for (const id of view) {
+      // An id that is no role id at all was refused by the schema already.
+      for (const id of view.filter(isRoleId)) {
         const group = byId.get(id);
         if (!group) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} does not exist` });
         else if (!group.enabled) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} is disabled: enable it or leave it out` });
@@ -110,6 +116,11 @@ export function pageRolesProblems(error: z.ZodError): string[] {
   });
 }
 
+/** The same problems as issues of the request body, whose field is page_roles. */
+function pageRolesIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map(({ path, message }) => ({ path: ['page_roles', ...path.map(String)].join('.'), message }));
+}
+
 /** Problems named in one refusal: a whitelist of thousands of bad pages must not draw an answer of megabytes. */
 export const LISTED_PROBLEMS = 20;
 
@@ -120,7 +131,8 @@ export function checkPageRoles(schema: z.ZodType<PageRoles>, roles: unknown, err
   const problems = pageRolesProblems(result.error);
   const more = problems.length - LISTED_PROBLEMS;
   const listed = problems.slice(0, LISTED_PROBLEMS).join('; ');
-  throw new DomainError(error, `${preface}: ${listed}${more > 0 ? `; and ${more} more problems` : ''}`, next);
+  const issues = pageRolesIssues(result.error).slice(0, LISTED_PROBLEMS);
+  throw new DomainError(error, `${preface}: ${listed}${more > 0 ? `; and ${more} more problems` : ''}`, next, issues);
 }
 
 /** Who opens an add-on's pages: a super administrator, or a member of one role group (enabled or not). */

@@ -25,6 +25,9 @@ const stateOf = ({ enabled, show_menu, page_roles, ...release }: AddonDocument):
 
 const documentOf = ({ release, enabled, show_menu, page_roles }: Installed): AddonDocument => ({ ...release, enabled, show_menu, page_roles });
 
+/** The add-on's document for a state of its stream: null when not installed. */
+export const addonDocumentOf = (state: AddonState): AddonDocument | null => (state.status === 'installed' ? documentOf(state) : null);
+
 /** The installed add-ons, folded with the add-on decider's own evolve: the read model cannot tell a different story. */
 export const addonsProjection: Projection<AddonDocument, AddonEvent> = {
   name: 'addons',
@@ -35,7 +38,6 @@ export const addonsProjection: Projection<AddonDocument, AddonEvent> = {
   documentIds: (event) => [event.data.key],
 
   evolve(doc, event) {
-    const state = addonDecider.evolve(doc ? stateOf(doc) : addonDecider.initialState, event);
-    return state.status === 'installed' ? documentOf(state) : null;
+    return addonDocumentOf(addonDecider.evolve(doc ? stateOf(doc) : addonDecider.initialState, event));
   },
 };

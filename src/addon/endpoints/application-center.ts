@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { decideAddon } from '../commands';
-import { actionCommand, AddonAction, AddonCommand } from '../decider';
+import { actionCommand, AddonAction, AddonCommand, AddonEvent, AddonState } from '../decider';
 import { AddonCatalogue, AddonManifest } from '../manifest';
 import { RoleRef, visiblePages } from '../page-roles';
 import { permissionsHeld } from '../../access/permissions';
-import { AddonDocument } from '../projection';
+import { addonDocumentOf, AddonDocument } from '../projection';
 import { ReadModels, written } from '../../shared/projections/read-models';
+import { Decision } from '../../shared/commands/handle';
 import { EventStore } from '../../stores/ports';
 import {
   accessRequestSchema,
@@ -82,8 +83,9 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
     (await readModels.roleGroups()).filter((g) => g.enabled).map(({ id, name, permissions }) => ({ id, name, permissions }));
   const decide = (ctx: AppContext, command: AddonCommand) => () =>
     withRouteHints(() => decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id })));
-  // The add-on as the log stands after the decision, so with it.
-  const addonAfter = (key: string) => () => readModels.addon(key);
+  // The add-on as this decision left it: a write of another administrator right after it may
+  // already have moved the read model on, and the answer is about this action.
+  const addonAfter = async ({ state }: Decision<AddonEvent, AddonState>) => addonDocumentOf(state);
 
   return [
     endpoint({
@@ -167,7 +169,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       ],
       handler: async (ctx, { params: { key }, body: { page_roles } }) => {
         const manifest = manifestOf(key);
-        const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter(key));
+        const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter);
         return { data: { page_roles: written(doc).page_roles }, message: `${manifest.name}: page roles saved` };
       },
     }),
@@ -186,7 +188,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       handler: async (ctx, { params: { key, action }, body }) => {
         const manifest = manifestOf(key);
         const roles = action === 'install' || action === 'reinstall' ? await roleRefs() : [];
-        const doc = await decideThenRead(ctx, decide(ctx, actionCommand(action, body, manifest, roles)), addonAfter(key));
+        const doc = await decideThenRead(ctx, decide(ctx, actionCommand(action, body, manifest, roles)), addonAfter);
         return { data: addonView(manifest, doc), message: `${manifest.name}: ${DONE[action](doc)}` };
       },
     }),

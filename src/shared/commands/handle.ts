@@ -10,8 +10,9 @@ const ATTEMPTS = 8;
 /**
  * Load, decide, append with the expected revision; on a concurrent write, do it all again
  * against the new state. `decide` may throw a DomainError, which appends nothing. Answers the
- * events appended and the global position of the last one (null when none was): what a reader
- * waits for.
+ * events appended, the global position of the last one (null when none was): what a reader
+ * waits for, and the aggregate's state right after them, which a later write may already have
+ * moved on in the read models.
  */
 export function handle<Command, Event extends DomainEvent, State>(
   store: EventStore,
@@ -19,13 +20,15 @@ export function handle<Command, Event extends DomainEvent, State>(
   decider: Decider<Command, Event, State>,
   command: Command,
   ctx: CommandContext,
-): Promise<Decision<Event>> {
+): Promise<Decision<Event, State>> {
   return retryOnConflict(stream, ATTEMPTS, async () => {
     const recorded = await loadStream<Event>(store, stream);
-    const events = decider.decide(command, fold(decider, recorded));
-    if (events.length === 0) return { events, position: null };
+    const before = fold(decider, recorded);
+    const events = decider.decide(command, before);
+    if (events.length === 0) return { events, position: null, state: before };
     const expected = expectedRevisionAfter(recorded);
-    return { events, position: (await appendDecided(store, stream, events, ctx, expected)).position };
+    const { position } = await appendDecided(store, stream, events, ctx, expected);
+    return { events, position, state: events.reduce(decider.evolve, before) };
   });
 }
 
@@ -44,9 +47,11 @@ export async function loadStream<Event extends DomainEvent>(
   return (await store.readStream(stream, options)).map(decodeEvent) as unknown as Loaded<Event>[];
 }
 
-export interface Decision<Event> {
+export interface Decision<Event, State = unknown> {
   events: Event[];
   position: string | null;
+  /** The aggregate right after `events`. */
+  state: State;
 }
 
 /**

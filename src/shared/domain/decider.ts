@@ -22,6 +22,8 @@ export class DomainError extends Error {
     message: string,
     /** What the caller can do next, in the domain's words; an HTTP endpoint may add where to do it. */
     readonly next?: string,
+    /** Each problem of a refused input, with where in it: a client can show it beside the field. */
+    readonly problems?: { path: string; message: string }[],
   ) {
     super(message);
     this.name = 'DomainError';

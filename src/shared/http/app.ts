@@ -54,7 +54,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.proxy = deps.settings.TRUST_PROXY;
   app.maxIpsCount = 1;
   const router = new Router<AppState>({ prefix: API_PREFIX });
-  mountEndpoints(router, deps.endpoints, deps.guards);
+  mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB));
   const sessionMiddleware = sessions(app, deps.sessionStore, {
     idleMs: deps.settings.SESSION_IDLE_MINUTES * 60_000,
     anonymousMs: deps.settings.SESSION_ANONYMOUS_MINUTES * 60_000,
@@ -70,7 +70,6 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.use(webConsole());
   app.use(noStore);
   app.use((ctx, next) => (ctx.path.startsWith(OPEN_API) ? next() : sessionMiddleware(ctx, next)));
-  for (const middleware of jsonBody(deps.settings.BODY_LIMIT_KB)) app.use(middleware);
   app.use(methodNotAllowed);
   app.use(router.routes());
   return { app, router };

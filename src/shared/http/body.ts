@@ -33,7 +33,7 @@ function sayingWhatIsForbidden(parser: Middleware<AppState>): Middleware<AppStat
       });
     } catch (err) {
       if (err instanceof SyntaxError && err.message === PROTOTYPE_KEY) {
-        throw new HttpError(422, 'forbidden_key', 'the body has a __proto__ key (or constructor.prototype), which no endpoint accepts: remove it');
+        throw new HttpError(422, 'forbidden_key', 'the body has a __proto__ key, which no endpoint accepts: remove it');
       }
       throw err;
     }

@@ -123,8 +123,9 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx) => {
     refuseUnknownQuery(endpoint, ctx.query);
     refuseRepeatedQuery(ctx.query);
-    // koa answers null when the request has no body at all: parsed as {}, it would pass for one.
-    if (bodyIsRequired(endpoint.body) && ctx.request.is('application/json', '+json') === null) {
+    // koa answers null when the request has no body at all, and an empty body parses as {}: either
+    // would pass for one.
+    if (bodyIsRequired(endpoint.body) && (ctx.request.is('application/json', '+json') === null || !ctx.request.rawBody)) {
       throw new HttpError(415, 'unsupported_media_type', 'this endpoint needs a JSON body: send one as application/json');
     }
     const input = {
@@ -140,9 +141,11 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
  * every write checks the CSRF token first (a logout its caller first), then the identity and permission or scope,
- * then a login's failure count, then the input against the declared schemas.
+ * then reads the body (`body`: its type and JSON), then a login's failure count (which needs the
+ * username), then the input against the declared schemas. A caller who may not call the endpoint
+ * is told so whatever it sent.
  */
-export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards): void {
+export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards, body: Middleware<AppState>[]): void {
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
     const callerChecks: Middleware<AppState>[] = [];
@@ -151,7 +154,7 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
     const csrf = method === 'GET' ? [] : [requireCsrf];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...csrf, ...callerChecks];
-    if (endpoint.login) checks.push(guards.login(endpoint.login));
-    router.register(path, [method], [...checks, answering(endpoint)]);
+    const login = endpoint.login ? [guards.login(endpoint.login)] : [];
+    router.register(path, [method], [...checks, ...body, ...login, answering(endpoint)]);
   }
 }

@@ -28,11 +28,14 @@ export interface Refused {
 }
 
 /**
- * The envelope of a refusal; issues only when there are some. Its message may echo what the
- * client sent (a path, a name): an API key put there by mistake is masked, whichever message it is.
+ * The envelope of a refusal; issues only when there are some. Its message and issues may echo what
+ * the client sent (a path, a parameter's name): an API key put there by mistake is masked,
+ * whichever refusal it is.
  */
 export function refusalEnvelope(refusal: Refused): Envelope<{ error: string; issues?: Issue[] }> {
-  const data = refusal.issues ? { error: refusal.error, issues: refusal.issues } : { error: refusal.error };
+  const data = refusal.issues
+    ? { error: refusal.error, issues: refusal.issues.map(({ path, message }) => ({ path: withoutApiKeys(path), message: withoutApiKeys(message) })) }
+    : { error: refusal.error };
   return { code: refusal.status, message: withoutApiKeys(refusal.message), data };
 }
 

@@ -37,7 +37,7 @@ export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
 
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof DomainError) return new HttpError(422, err.error, err.message);
+  if (err instanceof DomainError) return new HttpError(422, err.error, err.message, err.problems);
   if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);
   if (err instanceof ConcurrencyConflict) {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');

@@ -11,7 +11,7 @@ export function routeHints(routes: Readonly<Record<string, string>>) {
       return await work();
     } catch (err) {
       if (!(err instanceof DomainError) || err.next === undefined || !Object.hasOwn(routes, err.next)) throw err;
-      throw new DomainError(err.error, `${err.message} (${routes[err.next]})`, err.next);
+      throw new DomainError(err.error, `${err.message} (${routes[err.next]})`, err.next, err.problems);
     }
   };
 }

@@ -1,9 +1,12 @@
 import { EventStore, DocumentStore, Position, Scalar } from '../../stores/ports';
 import { Projection } from './projection';
 
-/** What a command just changed is in its read model once the read has waited for it; anything else is a bug. */
+/**
+ * What a command just changed exists, in its read model once the read has waited for it or in the
+ * state the decision left; anything else is a bug.
+ */
 export function written<Doc>(doc: Doc | null): Doc {
-  if (!doc) throw new Error('the read model lacks the document a command just changed');
+  if (!doc) throw new Error('the document a command just changed is missing');
   return doc;
 }
 

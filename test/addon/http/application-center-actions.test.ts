@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { AddressInfo, connect } from 'node:net';
 import { ADDON_ACTIONS, AddonAction } from '../../../src/addon/decider';
-import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, roleAdmin, superAdmin } from '../../support/addons';
+import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, putAccess, roleAdmin, superAdmin } from '../../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
 
 /**
@@ -59,6 +59,7 @@ const keyOf = (action: AddonAction, state: State) => `${action}_${state.replace(
 const CELLS = ADDON_ACTIONS.flatMap((action) => STATES.map((state) => ({ action, state, outcome: TABLE[action][state] })));
 const CELL_ADDONS = CELLS.map(({ action, state }) => manifest(keyOf(action, state)));
 const helpdesk = manifest('helpdesk', ['tickets', 'reports']);
+const newsroom = manifest('newsroom', ['articles']);
 
 /** The body each action is sent with: valid for it, so that only the state decides. */
 function bodyFor(action: AddonAction, key: string): object {
@@ -72,7 +73,7 @@ let dir: string;
 let admin: AdminBrowser;
 
 beforeAll(async () => {
-  dir = addonsDir([...CELL_ADDONS, helpdesk]);
+  dir = addonsDir([...CELL_ADDONS, helpdesk, newsroom]);
   t = await startPlatform({ ADDONS_DIR: dir });
   admin = await superAdmin(t);
 });
@@ -153,6 +154,22 @@ describe('the action body (specification §4.3.2)', () => {
     expect(res.body.message).toContain("page 'tickets' manage: manage role 2 is not in view");
     expect(res.body.message).toContain("page 'reports' view.0: view holds role ids: integers of at least 1");
     expect(res.body.message).toContain("page 'reports': a page has exactly view and manage: remove edit");
+    expect(res.body.data.issues).toEqual(
+      expect.arrayContaining([
+        { path: 'page_roles.tickets.manage', message: 'manage role 2 is not in view: whoever operates a page must see it' },
+        { path: 'page_roles.reports.view.0', message: 'view holds role ids: integers of at least 1' },
+      ]),
+    );
+  });
+
+  it('says a key that is no page id is not one, and a role id that is no id only once', async () => {
+    for (const key_ of ['tickéts', '', 'toString']) {
+      const page_roles = { ...roles, [key_]: { view: [], manage: [] } };
+      const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles }), 422, 'invalid_page_roles');
+      expect(res.body.data.issues).toEqual([{ path: `page_roles.${key_}`, message: expect.stringMatching(/^not a page id: a page id is a lower-case letter/) }]);
+    }
+    const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: { ...roles, reports: { view: [-1], manage: [] } } }), 422, 'invalid_page_roles');
+    expect(res.body.data.issues).toEqual([{ path: 'page_roles.reports.view.0', message: 'view holds role ids: integers of at least 1' }]);
   });
 
   it('refuses an unknown field, a show_menu that is not a boolean, and a body that is not JSON', async () => {
@@ -201,8 +218,12 @@ describe('a request without a body', () => {
       expect(answer.body.data.error).toBe('unsupported_media_type');
       expect(answer.body.message).toContain('needs a JSON body');
     }
-    // An empty body with Content-Length: 0 is refused too, by the check of its media type.
+    // An empty body with Content-Length: 0 is refused too, with or without a JSON media type.
     await expectRefusal(t, () => admin.client.post('/api/v1/addons/helpdesk/actions/disable').set('X-CSRF-Token', admin.token), 415, 'unsupported_media_type');
+    for (const [method, path] of [['post', '/api/v1/addons/helpdesk/actions/disable'], ['put', '/api/v1/addons/helpdesk/access']] as const) {
+      const empty = () => admin.client[method](path).set('X-CSRF-Token', admin.token).set('Content-Type', 'application/json').set('Content-Length', '0');
+      await expectRefusal(t, empty, 415, 'unsupported_media_type');
+    }
     expect((await admin.client.get('/api/v1/addons').expect(200)).body.data).toEqual(before);
     expect((await t.allEvents()).length).toBe(appended);
     await act(admin, 'helpdesk', 'uninstall').expect(200);
@@ -229,6 +250,11 @@ describe('permissions', () => {
   it('refuses actions to a role group without addon.manage with 403, and lets it list add-ons with addon.view', async () => {
     const auditor = await roleAdmin(t, 2);
     await expectRefusal(t, () => act(auditor, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }), 403, 'permission_denied');
+    // Whatever the body: the caller is checked before it is read.
+    const post = (type: string, body: string) => () =>
+      auditor.client.post('/api/v1/addons/helpdesk/actions/enable').set('X-CSRF-Token', auditor.token).set('Content-Type', type).send(body);
+    await expectRefusal(t, post('application/json', '{bad'), 403, 'permission_denied');
+    await expectRefusal(t, post('text/plain', 'enable it'), 403, 'permission_denied');
     await auditor.client.get('/api/v1/addons').expect(200);
   });
 
@@ -249,5 +275,35 @@ describe('concurrency', () => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 422, 422, 422]);
     expect(answers.filter((r) => r.status === 422).map((r) => r.body.data.error)).toEqual(Array(3).fill('addon_already_installed'));
     expect((await addonEventTypes(t, key)).slice(before.length)).toEqual(['AddonInstalled']);
+  });
+
+  it("answers each action with the add-on as that action left it, while other administrators' actions land right after", async () => {
+    const key = 'newsroom';
+    const [installer, editor, remover, reinstaller, menuSetter] = [admin, await superAdmin(t), await superAdmin(t), await superAdmin(t), await superAdmin(t)];
+    const page_roles = openTo(newsroom);
+    type Answer = { action: string; status: number; body: { message: string; data: Record<string, unknown> } };
+    const answered = (action: string) => (r: Omit<Answer, 'action'>): Answer => ({ action, status: r.status, body: r.body });
+    const answers: Answer[] = [];
+    for (let round = 0; round < 15; round++) {
+      await act(installer, key, 'install', { page_roles }).expect(200);
+      answers.push(
+        ...(await Promise.all([
+          putAccess(editor, key, { page_roles }).then(answered('access')),
+          act(reinstaller, key, 'reinstall').then(answered('reinstall')),
+          act(menuSetter, key, 'menu', { show_menu: false }).then(answered('menu')),
+          act(remover, key, 'uninstall').then(answered('uninstall')),
+        ])),
+      );
+    }
+    expect(answers.filter((a) => a.status !== 200 && !(a.status === 422 && a.body.data.error === 'addon_not_installed'))).toEqual([]);
+    const done = answers.filter((a) => a.status === 200);
+    for (const { action, body } of done) {
+      if (action === 'access') expect(body.data).toEqual({ page_roles });
+      else if (action === 'uninstall') expect(body.data).toMatchObject({ installed: false, installed_version: null });
+      else if (action === 'menu') expect(body.data).toMatchObject({ installed: true, show_menu: false });
+      else expect(body).toMatchObject({ message: `${newsroom.name}: reinstalled version ${newsroom.version}`, data: { installed: true, installed_version: newsroom.version } });
+    }
+    expect(done.filter((a) => a.action === 'uninstall')).toHaveLength(15);
+    expect(new Set(done.map((a) => a.action))).toEqual(new Set(['access', 'reinstall', 'menu', 'uninstall']));
   });
 });

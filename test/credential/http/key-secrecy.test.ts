@@ -62,8 +62,11 @@ describe('a key sent where it does not belong', () => {
     expect(wrongMethod.status).toBe(405);
     const inConsole = await t.client().get(`/ui/assets/${p.apikey}.js`).expect(404);
     expect(inConsole.body.message).toContain('/ui/assets/sk_[redacted].js');
+    // A query parameter named after the key: the message and the issue naming it.
+    const asParameter = await openCall(t, `/open/addons?${p.apikey}=1`, p.apiid, p.apikey).expect(422);
+    expect(asParameter.body.data.issues).toEqual([expect.objectContaining({ path: 'sk_[redacted]' })]);
 
-    const answers = JSON.stringify([inPath.body, wrongMethod.body, inConsole.body]);
+    const answers = JSON.stringify([inPath.body, wrongMethod.body, inConsole.body, asParameter.body]);
     const logs = t.logLines.slice(linesBefore).join('\n');
     expect(logs).toContain('sk_[redacted]');
     expect(answers).not.toContain(secret);

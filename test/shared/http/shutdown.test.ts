@@ -242,8 +242,15 @@ describe('SIGTERM', () => {
   it('cuts a request still unfinished after SHUTDOWN_GRACE_MS, and still exits 0', async () => {
     const service = await startService(scratch(), { SHUTDOWN_GRACE_MS: '300' });
     const { port } = service;
+    // Admitted (session and token), so that the service waits for the rest of the body.
+    const session = await once(port, 'GET', '/api/v1/developer/session');
+    const cookie = session.headers['set-cookie']!.split(';')[0]!;
+    const token = JSON.parse(session.body).data.csrf_token as string;
     const stuck = await RawConnection.to(port);
-    stuck.write('POST /api/v1/developer/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
+    stuck.write(
+      `POST /api/v1/developer/register HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nX-CSRF-Token: ${token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+    );
     await readSoFar(port);
 
     service.child.kill('SIGTERM');
