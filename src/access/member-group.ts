@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
+import { isLabel } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 
 /** A member group, as partners read them through GET /open/member-groups. */
@@ -28,8 +29,8 @@ export const memberGroupDecider: Decider<MemberGroupCommand, MemberGroupEvent, M
     if (!Number.isSafeInteger(member_group_id) || member_group_id < 1) {
       throw new DomainError('invalid_member_group_id', 'member group ids are integers of at least 1');
     }
-    if (name.trim() === '' || name.length > 64) {
-      throw new DomainError('invalid_member_group_name', 'a member group name has 1 to 64 characters');
+    if (!isLabel(name, 64)) {
+      throw new DomainError('invalid_member_group_name', 'a member group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)');
     }
     if (description.length > 500) {
       throw new DomainError('invalid_member_group_description', 'a description has at most 500 characters');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
+import { isLabel } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { isPermission, PERMISSIONS } from './permissions';
 
@@ -31,8 +32,8 @@ function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition): 
   if (!Number.isSafeInteger(role_id) || role_id < 1) {
     throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
   }
-  if (name.trim() === '' || name.length > 64) {
-    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters');
+  if (!isLabel(name, 64)) {
+    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)');
   }
   const unknown = permissions.filter((p) => !isPermission(p));
   if (unknown.length > 0) {

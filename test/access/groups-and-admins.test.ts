@@ -27,6 +27,8 @@ describe('role group decider', () => {
     ['empty', ''],
     ['blank', '   '],
     ['65 characters long', 'n'.repeat(65)],
+    ['broken by a line feed', 'Ops\nRoot'],
+    ['reordered by a bidirectional override', 'evil\u202etxt.exe'],
   ])('refuses a name that is %s', (_label, name) => {
     given(roleGroupDecider, []).when(define({ name })).thenRefuses('invalid_role_group_name');
   });
@@ -89,6 +91,8 @@ describe('member group decider', () => {
     ['empty', ''],
     ['blank', ' \t '],
     ['65 characters long', 'n'.repeat(65)],
+    ['broken by a line feed', 'evil\nline'],
+    ['holding an escape sequence', 'red\u001b[31m'],
   ])('refuses a name that is %s', (_label, name) => {
     given(memberGroupDecider, []).when(define({ name })).thenRefuses('invalid_member_group_name');
   });

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { defineMemberGroup, listMemberGroups } from '../groups';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
+import { visible } from '../../shared/cli/visible';
 
 /** `platform member-groups`: the member groups partners read through the open API. */
 export function memberGroupsCommand(): Command {
@@ -14,7 +15,7 @@ export function memberGroupsCommand(): Command {
     .action((options: { name: string; description: string }) =>
       withStores(async (stores, ctx) => {
         const { id } = await defineMemberGroup(stores.events, options, ctx);
-        process.stdout.write(`Member group created: id ${id}, name "${options.name}".\n`);
+        process.stdout.write(`Member group created: id ${id}, name "${visible(options.name)}".\n`);
       }),
     );
   groups

@@ -4,6 +4,7 @@ import { Permission, PERMISSIONS } from '../permissions';
 import { parseId, parsePermissions } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
+import { visible } from '../../shared/cli/visible';
 
 /** `platform roles`: role groups, the permissions an administrator of the group holds. */
 export function rolesCommand(): Command {
@@ -16,7 +17,7 @@ export function rolesCommand(): Command {
     .action((options: { name: string; permissions: Permission[] }) =>
       withStores(async (stores, ctx) => {
         const { id } = await defineRoleGroup(stores.events, options, ctx);
-        process.stdout.write(`Role group created: id ${id}, name "${options.name}", ${permissionList(options.permissions)}.\n`);
+        process.stdout.write(`Role group created: id ${id}, name "${visible(options.name)}", ${permissionList(options.permissions)}.\n`);
       }),
     );
   roles

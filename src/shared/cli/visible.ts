@@ -1,9 +1,9 @@
+import { CONTROL_CHARACTERS } from '../domain/labels';
+
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
 
-// C0 and C1 controls and DEL (newlines, ESC starting ANSI and OSC sequences), the Unicode line and
-// paragraph separators, and the bidirectional overrides that reorder what a terminal shows.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\\]/g;
+// The control characters, and the backslash that starts an escape.
+const INVISIBLE = new RegExp(`[${CONTROL_CHARACTERS}\\\\]`, 'g');
 
 /**
  * Text typed by members (reasons, usernames) as a terminal may show it: every control character
