@@ -11,6 +11,13 @@ import { upgradeCommand } from './shared/cli/upgrade';
 import { project } from './project';
 import { serve } from './serve';
 
+// A reader that stops early (`platform openapi | head`) closes the pipe: the output is no longer
+// wanted, which is no failure.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 /** `platform`: the operator's command line. Settings come from the same environment as the API. */
 const program = new Command('platform').description('Platform API: developer credentials, open API, application center');
 

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +109,18 @@ describe('platform CLI on a store the API never started', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('platform openapi', () => {
+  it('stops quietly, exit code 0, when its reader stops early (platform openapi | head)', async () => {
+    const root = join(__dirname, '../../..');
+    const child = spawn(process.execPath, ['-r', join(root, 'test/support/load-ts.js'), join(root, 'src/cli.ts'), 'openapi'], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    // The contract is larger than a pipe holds: the command is still writing when the reader leaves.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
