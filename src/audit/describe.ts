@@ -31,7 +31,7 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
     case 'ScopeRevoked':
       return `revoked the scope ${scope}`;
     case 'CredentialExpiring':
-      return `warned the member, ${String(data.days_before)} days ahead, that ${expiry(data.expires_at)}`;
+      return `warned the member, ${String(data.days_before)} ${data.days_before === 1 ? 'day' : 'days'} ahead, that ${expiry(data.expires_at)}`;
     case 'CredentialExpired':
       return `the key expired at ${String(data.expires_at)}`;
     case 'ExtensionRequested':

@@ -11,6 +11,7 @@ describe('describeEvent', () => {
       'rotated the key of API id ak_a; the previous one stayed valid until 2026-11-25T12:00:00.000Z',
     ],
     ['CredentialExpiring', { member_id: 7, expires_at: '2027-01-01T00:00:00.000Z', days_before: 7 }, 'warned the member, 7 days ahead, that the key expires at 2027-01-01T00:00:00.000Z'],
+    ['CredentialExpiring', { member_id: 7, expires_at: '2027-01-01T00:00:00.000Z', days_before: 1 }, 'warned the member, 1 day ahead, that the key expires at 2027-01-01T00:00:00.000Z'],
     ['CredentialExpired', { member_id: 7, expires_at: '2027-01-01T00:00:00.000Z' }, 'the key expired at 2027-01-01T00:00:00.000Z'],
     ['ExtensionRequested', { member_id: 7, expires_at: '2027-02-01T00:00:00.000Z', reason: 'x' }, 'asked to move the expiry to 2027-02-01T00:00:00.000Z'],
     ['ExtensionApproved', { member_id: 7, expires_at: '2027-02-01T00:00:00.000Z' }, 'approved the extension; the key expires at 2027-02-01T00:00:00.000Z'],
