@@ -7,7 +7,7 @@ import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
 import { decideExtension, requestExtension } from './extension';
-import { expiryNoticesDue, ExpiryNotices, NO_NOTICES, noticesAfter } from './expiry-notices';
+import { expiryNoticesDue, ExpiryNotices, noNotices, noticesAfter } from './expiry-notices';
 
 /**
  * A member's API credential and its scopes: one stream per member (DESIGN §3).
@@ -96,15 +96,18 @@ export interface CredentialState {
   extension: { expires_at: string } | null;
 }
 
-const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: NO_NOTICES, extension: null };
+const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: noNotices(), extension: null };
 
-function evolve(state: CredentialState, event: CredentialEvent): CredentialState {
+/** An event as the stream is folded from the log: with the time it was recorded, which a fresh decision's events lack. */
+type Folded = CredentialEvent & { metadata?: { time: string } };
+
+function evolve(state: CredentialState, event: Folded): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
   switch (event.type) {
     case 'CredentialApplied':
       return { ...initialState, status: 'pending', scopes };
     case 'CredentialApproved':
-      return { ...state, status: 'approved', expires_at: event.data.expires_at, expiry: NO_NOTICES };
+      return { ...state, status: 'approved', expires_at: event.data.expires_at, expiry: noNotices(event.metadata?.time) };
     case 'CredentialRejected':
       return { ...state, status: 'rejected' };
     case 'CredentialClaimed':
@@ -118,7 +121,7 @@ function evolve(state: CredentialState, event: CredentialEvent): CredentialState
     case 'ExtensionRequested':
       return { ...state, extension: { expires_at: event.data.expires_at } };
     case 'ExtensionApproved':
-      return { ...state, extension: null, expires_at: event.data.expires_at, expiry: NO_NOTICES };
+      return { ...state, extension: null, expires_at: event.data.expires_at, expiry: noNotices(event.metadata?.time) };
     case 'ExtensionRejected':
       return { ...state, extension: null };
     default:

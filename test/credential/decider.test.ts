@@ -363,7 +363,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { reminded_days: null, expired: false }, extension: null });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { set_at: null, reminded_days: null, expired: false }, extension: null });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
@@ -450,6 +450,30 @@ describe('expiry notices', () => {
     const expired = note([...history, ...first, ...late], '2026-02-01T00:00:00.000Z');
     expect(expired).toEqual([{ type: 'CredentialExpired', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }]);
     expect(note([...history, ...first, ...late, ...expired], '2026-02-02T00:00:00.000Z')).toEqual([]);
+  });
+
+  it('reminds only of thresholds the key lived longer than, from when its expiry was set', () => {
+    const recordedAt = (time: string, event: CredentialEvent) => ({ ...event, metadata: { time } });
+    // Approved on 30 January for two days: no "7 days" nor "30 days" at the claim, one reminder a day before.
+    const twoDays = [
+      applied,
+      recordedAt('2026-01-30T00:00:00.000Z', { type: 'CredentialApproved', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }),
+      { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: '2026-02-01T00:00:00.000Z' } },
+    ] as CredentialEvent[];
+    expect(note(twoDays, '2026-01-30T01:00:00.000Z')).toEqual([]);
+    expect(note(twoDays, '2026-01-31T00:00:00.000Z')).toEqual([
+      { type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 1 } },
+    ]);
+    // Extended on 31 January to 10 February: the 7 days threshold counts again, the 30 days one does not.
+    const extended = [
+      ...twoDays,
+      { type: 'ExtensionRequested', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z', reason: 'longer' } },
+      recordedAt('2026-01-31T00:00:00.000Z', { type: 'ExtensionApproved', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z' } }),
+    ] as CredentialEvent[];
+    expect(note(extended, '2026-01-31T01:00:00.000Z')).toEqual([]);
+    expect(note(extended, '2026-02-03T00:00:00.000Z')).toEqual([
+      { type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z', days_before: 7 } },
+    ]);
   });
 });
 
