@@ -22,9 +22,14 @@ export interface NotifierOptions {
  * sends the deliveries that are due. Commands never send: the log is the outbox. Delivery is at
  * least once (a crash between a receiver's 2xx and recording it sends again, under the same
  * webhook-id); a delivery recorded as delivered is never sent again, across restarts.
+ *
+ * Each webhook has a lane of its own: its deliveries go one at a time, in the order of the log,
+ * and a receiver that is slow or does not answer holds up only its own.
  */
 export class WebhookNotifier {
   private readonly ticker: Ticker;
+  /** The lanes sending now, by webhook id. */
+  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(
     private readonly events: EventStore,
@@ -40,8 +45,9 @@ export class WebhookNotifier {
     this.ticker.start();
   }
 
-  stop(): Promise<void> {
-    return this.ticker.stop();
+  async stop(): Promise<void> {
+    await this.ticker.stop();
+    await Promise.all(this.lanes.values());
   }
 
   /** Record what the log added, batch by batch, then send what is due. */
@@ -90,26 +96,41 @@ export class WebhookNotifier {
     }));
   }
 
-  /** Sends every delivery that is due, and records each answer. */
+  /**
+   * Starts a lane for each webhook with deliveries due and none running: a running lane's
+   * webhook gets its newly due deliveries at a turn after it finished.
+   */
   private async dispatch(): Promise<void> {
     const now = Date.now();
     const open = [
       ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'pending' })),
       ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'failed' })),
     ].map((d) => d.doc);
-    const due = open.filter((d) => d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now);
+    const due = open.filter((d) => d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now && !this.lanes.has(d.webhook_id));
     if (due.length === 0) return;
     const hooks = new Map((await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]));
-    await Promise.all(
-      due.map(async (delivery) => {
-        const hook = hooks.get(delivery.webhook_id);
-        // A removed webhook's deliveries stay as they were, never sent.
-        if (!hook) return;
-        const status = await this.send(hook, delivery);
-        const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
-        await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
-      }),
-    );
+    const byWebhook = new Map<string, DeliveryDocument[]>();
+    for (const delivery of due.sort((a, b) => (a.event_position < b.event_position ? -1 : 1))) {
+      byWebhook.set(delivery.webhook_id, [...(byWebhook.get(delivery.webhook_id) ?? []), delivery]);
+    }
+    for (const [webhookId, inLogOrder] of byWebhook) {
+      const hook = hooks.get(webhookId);
+      // A removed webhook's deliveries stay as they were, never sent.
+      if (!hook) continue;
+      const lane = this.sendInOrder(hook, inLogOrder)
+        .catch((err: unknown) => this.log.error({ err, webhook_id: webhookId }, 'a webhook lane failed; its deliveries are tried again on a later turn'))
+        .finally(() => this.lanes.delete(webhookId));
+      this.lanes.set(webhookId, lane);
+    }
+  }
+
+  /** Sends one webhook's due deliveries one after the other, recording each answer before the next. */
+  private async sendInOrder(hook: WebhookDocument, deliveries: DeliveryDocument[]): Promise<void> {
+    for (const delivery of deliveries) {
+      const status = await this.send(hook, delivery);
+      const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
+      await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
+    }
   }
 
   /** One signed POST (Standard Webhooks); the receiver's status, or null when it did not answer. */

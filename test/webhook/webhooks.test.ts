@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -96,6 +96,39 @@ describe('signed webhooks', () => {
     await again.delete(`${API}/webhooks/${id}`).set('X-CSRF-Token', againToken).expect(200);
     expect((await again.get(`${API}/webhooks`).expect(200)).body.data.list).toEqual([]);
     await expectRefusal(t, () => again.get(`${API}/webhooks/${id}/deliveries`), 404, 'webhook_not_found');
+  });
+
+  it("sends each webhook's deliveries in the order of the log, and a receiver that never answers holds up only its own", async () => {
+    const types: string[] = [];
+    const sockets = new Set<Socket>();
+    const receiving = createServer((req, res) => {
+      if (req.url === '/hang') return; // never answers: the notifier waits for its timeout
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += String(chunk)));
+      req.on('end', () => {
+        types.push((JSON.parse(body) as { type: string }).type);
+        res.statusCode = 204;
+        res.end();
+      });
+    });
+    receiving.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => receiving.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(receiving.address() as AddressInfo).port}`;
+    try {
+      const admin = t.client();
+      const token = await logInAdmin(admin);
+      const events = ['credential.applied', 'credential.approved', 'credential.claimed'];
+      await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: `${base}/hang`, events }).expect(200);
+      await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: `${base}/fast`, events }).expect(200);
+      const { developer, member } = await approvedMember(t);
+      await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+      // Well within the 10 s the notifier gives the hanging receiver.
+      await until(() => types.length === 3, 5000);
+      expect(types).toEqual(events);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      receiving.close();
+    }
   });
 
   it('refuses loopback and private URLs unless WEBHOOK_ALLOW_PRIVATE, and anything but http(s)', async () => {
