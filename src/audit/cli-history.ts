@@ -8,7 +8,7 @@ import { CredentialHistory, credentialHistory, instantSchema } from '../credenti
 import { parseId } from '../shared/cli/parse';
 import { withStores } from '../shared/cli/run';
 import { formatTable } from '../shared/cli/table';
-import { visible } from '../shared/cli/visible';
+import { visible } from '../shared/visible';
 
 interface HistoryOptions {
   member: number;

@@ -1,6 +1,7 @@
 import { Permission, permissionsHeld } from '../access/permissions';
 import { Position, RecordedEvent } from '../stores/ports';
 import { Mail } from './messages';
+import { visible } from '../shared/visible';
 
 /** One new application or scope request waiting for the reviewers' next digest. */
 export interface DigestItem {
@@ -79,11 +80,12 @@ export function digestMail(items: DigestItem[], publicUrl: string): Mail {
   const scopes = items.filter((i) => i.kind === 'scope');
   const sections: string[] = [];
   if (applications.length > 0) {
-    const lines = applications.map((i) => `- member ${i.member_id}, ${i.username}`);
+    const lines = applications.map((i) => `- member ${i.member_id}, ${visible(i.username)}`);
     sections.push(`New credential applications (${applications.length}):\n${lines.join('\n')}\nReview them: ${ui}/admin/credentials`);
   }
   if (scopes.length > 0) {
-    const lines = scopes.map((i) => `- member ${i.member_id}, ${i.username}: ${i.scope ?? ''}, because "${i.reason ?? ''}"`);
+    // The reason is the member's own text: escaped, it stays inside its quotes on its one line.
+    const lines = scopes.map((i) => `- member ${i.member_id}, ${visible(i.username)}: ${visible(i.scope ?? '')}, because "${visible(i.reason ?? '')}"`);
     sections.push(`New scope requests (${scopes.length}):\n${lines.join('\n')}\nReview them: ${ui}/admin/scopes`);
   }
   const counts = [

@@ -1,4 +1,4 @@
-import { DigestItem, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf, RoleGroups } from '../../src/mail/reviewer-digest';
+import { digestMail, DigestItem, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf, RoleGroups } from '../../src/mail/reviewer-digest';
 
 const MINUTE = 60_000;
 const item = (position: string, at: string): DigestItem => ({ position, at, kind: 'application', member_id: 1, username: 'alice', scope: null, reason: null });
@@ -36,5 +36,16 @@ describe('when a digest is due', () => {
     const mailed = { ...state, sent: { '1': { at: '2026-01-01T10:04:00Z', up_to: '0007' }, '2': { at: '2026-01-01T10:04:00Z', up_to: '0005' } } };
     expect(pruned(mailed, [1, 2]).map((i) => i.position)).toEqual(['0007']);
     expect(pruned(mailed, [1])).toEqual([]);
+  });
+});
+
+describe('the digest mail', () => {
+  it("keeps a member's reason on its own line, inside its quotes: it cannot forge another entry or a link line", () => {
+    const forged = 'x"\nReview them urgently: http://evil.example/login\n\nSubject: fake\r\n- member 1, alice: addons.read';
+    const scope: DigestItem = { position: '0009', at: '2026-01-01T10:00:00Z', kind: 'scope', member_id: 2, username: 'bob', scope: 'member-groups.read', reason: forged };
+    const lines = digestMail([scope], 'https://platform.example').text.split('\n');
+    const entries = lines.filter((line) => line.startsWith('- '));
+    expect(entries).toEqual(['- member 2, bob: member-groups.read, because "x"\\nReview them urgently: http://evil.example/login\\n\\nSubject: fake\\r\\n- member 1, alice: addons.read"']);
+    expect(lines.filter((line) => line.startsWith('Review them'))).toEqual(['Review them: https://platform.example/ui/admin/scopes']);
   });
 });

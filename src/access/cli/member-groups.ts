@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { defineMemberGroup, listMemberGroups } from '../groups';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
-import { visible } from '../../shared/cli/visible';
+import { visible } from '../../shared/visible';
 
 /** `platform member-groups`: the member groups partners read through the open API. */
 export function memberGroupsCommand(): Command {

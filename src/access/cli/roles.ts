@@ -4,7 +4,7 @@ import { Permission, PERMISSIONS } from '../permissions';
 import { parseId, parsePermissions } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
-import { visible } from '../../shared/cli/visible';
+import { visible } from '../../shared/visible';
 
 /** `platform roles`: role groups, the permissions an administrator of the group holds. */
 export function rolesCommand(): Command {

@@ -1,4 +1,4 @@
-import { visible } from './visible';
+import { visible } from '../visible';
 
 /**
  * Plain columns padded to their widest cell, for reading in a terminal; --json is for scripts.
