@@ -21,7 +21,7 @@ export const pageQuery = {
   limit: limitParameter(MAX_PAGE, DEFAULT_PAGE, 'items'),
   after: z
     .string()
-    .min(1)
+    .min(1, 'after is empty: pass the next of the page before, or leave it out to start from the first')
     .max(200, 'after is at most 200 characters')
     .optional()
     .meta({ description: 'The next of the page before: the items after it; omitted, from the first' }),
@@ -39,7 +39,8 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
 
 /**
  * A stable order for a list: each item's position as a number and a string (an id that never
- * changes), so a page boundary stays put while items are added or change status.
+ * changes), so a page boundary stays put while items are added or change status. A cursor is a
+ * place in this order, not an item: it stays valid when the item it was cut at leaves the list.
  */
 export type SortKey = readonly [number, string];
 
