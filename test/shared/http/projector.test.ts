@@ -68,6 +68,7 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     await logInAdmin(admin);
     const res = await admin.get('/api/v1/health').expect(200);
     expect(res.body.data.projections.status).toBe('running');
+    expect(res.body.data.projections.lag_ms).toBeGreaterThanOrEqual(0);
     await a.client().get('/api/v1/readyz').expect(200);
   });
 
@@ -85,6 +86,14 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
       const res = await client.get('/api/v1/developer/dashboard').expect(503);
       expect(res.body.data.error).toBe('read_model_lagging');
       expect(res.headers['retry-after']).toBe('1');
+
+      // The detailed report says how long the oldest event not yet applied has waited.
+      const admin = lagging.client();
+      await logInAdmin(admin);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const health = await admin.get('/api/v1/health').expect(503);
+      expect(health.body.data.projections).toMatchObject({ status: 'stopped', lag_ms: expect.any(Number) });
+      expect(health.body.data.projections.lag_ms).toBeGreaterThanOrEqual(200);
     } finally {
       await lagging.close();
     }

@@ -41,7 +41,16 @@ const healthSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
     stores: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
-    projections: z.object({ status: z.string(), position: z.string(), error: z.string().nullable() }),
+    projections: z.object({
+      status: z.string(),
+      position: z.string(),
+      error: z.string().nullable(),
+      lag_ms: z
+        .int()
+        .min(0)
+        .nullable()
+        .meta({ description: 'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read' }),
+    }),
     key_ring: z.enum(['following', 'resubscribing']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
   })
@@ -53,6 +62,12 @@ const NOT_SERVING = new Set(['failed', 'interrupted', 'stopped', 'stale', 'absen
 /** Ready to serve: every store answers, the projections are followed, the key ring follows the log. */
 function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
   return stores.every((s) => s.ok) && !NOT_SERVING.has(projections.status) && keyRing === 'following';
+}
+
+/** How long the first event after `position` has waited to be applied: 0 when there is none. */
+async function lagOf(stores: Stores, position: string): Promise<number> {
+  const [waiting] = await stores.events.readAll(position, 1);
+  return waiting ? Math.max(0, Date.now() - Date.parse(waiting.metadata.time)) : 0;
 }
 
 async function ready(deps: HealthDeps): Promise<boolean> {
@@ -104,7 +119,9 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report' }],
       handler: async (ctx) => {
         const stores = await deps.stores.health();
-        const projections = await deps.projections();
+        const reported = await deps.projections();
+        // The log unreadable is told by `stores`; the lag is then unknown, not an error of its own.
+        const projections = { ...reported, lag_ms: await lagOf(deps.stores, reported.position).catch(() => null) };
         const keyRing = deps.keyRing();
         const deadLetters = await deps.deadLetters();
         const healthy = serving(stores, projections, keyRing) && deadLetters.count === 0;
