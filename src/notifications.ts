@@ -14,7 +14,7 @@ import { WebhookNotifier } from './webhook/notifier';
  */
 export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
   const { events, documents } = stores;
-  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE });
+  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE, allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE });
   await webhooks.start();
   const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
   const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;

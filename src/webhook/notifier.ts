@@ -4,6 +4,7 @@ import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
 import { Ticker } from '../shared/ticker';
 import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
 import { payloadOf, webhookTypeOf } from './event-types';
+import { postJson, RefusedAddress } from './post';
 import { webhooksProjection, WebhookDocument } from './projection';
 
 const CHECKPOINT = 'webhook_notifier';
@@ -13,6 +14,8 @@ const SEND_TIMEOUT_MS = 10_000;
 export interface NotifierOptions {
   /** Waits between retries, in milliseconds; after the last, a delivery is dead. */
   schedule: number[];
+  /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses may be sent to. */
+  allowPrivate: boolean;
   tickMs?: number;
 }
 
@@ -138,23 +141,17 @@ export class WebhookNotifier {
     const body = JSON.stringify(delivery.payload);
     const sentAt = new Date();
     const signature = new Webhook(hook.secret).sign(delivery.id, sentAt, body);
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
     try {
-      const res = await fetch(hook.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        body,
-      });
-      await res.body?.cancel();
-      return res.status;
+      return await postJson(hook.url, headers, body, { allowPrivate: this.options.allowPrivate, timeoutMs: SEND_TIMEOUT_MS });
     } catch (err) {
-      this.log.info({ err, webhook_id: hook.id, delivery_id: delivery.id }, 'a webhook delivery got no answer');
+      if (err instanceof RefusedAddress) this.log.warn({ webhook_id: hook.id, delivery_id: delivery.id, address: err.address }, 'a webhook delivery was not sent: its host resolves to a private address');
+      else this.log.info({ err, webhook_id: hook.id, delivery_id: delivery.id }, 'a webhook delivery got no answer');
       return null;
     }
   }

@@ -1,0 +1,61 @@
+import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, LookupFunction } from 'node:net';
+import { isPrivate } from './url-policy';
+
+/** A receiver's address the policy refuses, found when connecting. */
+export class RefusedAddress extends Error {
+  constructor(readonly address: string) {
+    super(`the receiver's host now resolves to ${address}, a loopback, private or reserved address`);
+  }
+}
+
+/**
+ * Resolves as the connection does, and refuses a private address there: the check made when the
+ * webhook was registered says nothing of what its host resolves to at each delivery.
+ */
+const publicOnly: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (err, found: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const refused = found.find((a) => isPrivate(a.address));
+    if (refused) return callback(new RefusedAddress(refused.address), '', 0);
+    if ((options as LookupOptions).all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found);
+    const first = found[0]!;
+    callback(null, first.address, first.family);
+  });
+};
+
+/**
+ * POSTs a body and answers the receiver's status; redirects are not followed, the answer's body is
+ * not read. Without `allowPrivate`, a host that resolves to a private address, at this connection,
+ * is refused with RefusedAddress before anything is sent.
+ */
+export function postJson(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<number> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivate && isIP(host) && isPrivate(host)) return Promise.reject(new RefusedAddress(host));
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(options.allowPrivate ? {} : { lookup: publicOnly }),
+      },
+      (res) => {
+        clearTimeout(timer);
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    // The whole wait for an answer, not the idle time between two packets of a slow receiver.
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,59 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { postJson, RefusedAddress } from '../../src/webhook/post';
+import { isPrivate } from '../../src/webhook/url-policy';
+
+let server: Server;
+let port: number;
+const received: string[] = [];
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += String(chunk)));
+    req.on('end', () => {
+      received.push(body);
+      res.statusCode = 202;
+      res.end('ignored');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => server.close());
+
+const options = (allowPrivate: boolean) => ({ allowPrivate, timeoutMs: 2000 });
+
+describe('postJson', () => {
+  it("answers the receiver's status", async () => {
+    expect(await postJson(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{"a":1}', options(true))).toBe(202);
+    expect(received.at(-1)).toBe('{"a":1}');
+  });
+
+  it('refuses, before sending anything, a private address written in the URL or resolved when connecting', async () => {
+    const before = received.length;
+    await expect(postJson(`http://127.0.0.1:${port}/hook`, {}, '{}', options(false))).rejects.toBeInstanceOf(RefusedAddress);
+    // A name is checked as the connection resolves it, not as it resolved when the webhook was registered.
+    await expect(postJson(`http://localhost:${port}/hook`, {}, '{}', options(false))).rejects.toBeInstanceOf(RefusedAddress);
+    expect(received.length).toBe(before);
+  });
+
+  it('gives up on a receiver that does not answer in time', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+      await expect(postJson(url, {}, '{}', { allowPrivate: true, timeoutMs: 200 })).rejects.toThrow('no answer within 200 ms');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
+describe('isPrivate', () => {
+  it.each(['127.0.0.1', '10.1.2.3', '192.168.1.1', '169.254.169.254', '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', 'fe80::1', 'ff02::1', '::ffff:10.0.0.1', '64:ff9b::a00:1'])(
+    'refuses %s',
+    (address) => expect(isPrivate(address)).toBe(true),
+  );
+  it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'])('lets %s through', (address) => expect(isPrivate(address)).toBe(false));
+});
