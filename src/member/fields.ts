@@ -60,7 +60,7 @@ export const registrationSchema = z
     message: 'give at least one of email and mobile',
     path: ['email'],
     // Reported together with the other fields' problems, not only once they are fixed.
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
   })
   // The refinement above, as JSON Schema for the contract: a refinement renders as nothing.
   .meta({ anyOf: [{ required: ['email'] }, { required: ['mobile'] }] });

@@ -14,6 +14,10 @@ export const LISTED_ISSUES = 20;
 
 /** zod's own wording, but where it only names the problem ("Unrecognized key"): what to do about it. */
 function sayingWhatToFix(issue: z.core.$ZodRawIssue): string | undefined {
+  // A JSON array as the whole body: valid JSON, so the parser let it through.
+  if (issue.code === 'invalid_type' && issue.expected === 'object' && (issue.path ?? []).length === 0) {
+    return 'the request body must be a JSON object, {} at least';
+  }
   if (issue.code !== 'unrecognized_keys') return undefined;
   const keys = (issue.keys as string[]).map((key) => `"${key}"`).join(', ');
   return `${issue.keys.length > 1 ? 'unknown fields' : 'unknown field'} ${keys}: not taken here, remove ${issue.keys.length > 1 ? 'them' : 'it'}`;

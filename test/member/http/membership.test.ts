@@ -169,7 +169,8 @@ describe('POST /developer/register', () => {
       // Valid JSON, but not an object: the message does not call it invalid.
       expect(res.body.message).toBe('the request body is a JSON string, number, boolean or null: send a JSON object, {} at least');
     }
-    await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]), 422, 'validation_failed');
+    const array = await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]), 422, 'validation_failed');
+    expect(array.body.message).toBe('the request body must be a JSON object, {} at least');
   });
 
   it('refuses a body with a prototype-polluting key, and a body that does not decompress, with 422', async () => {
