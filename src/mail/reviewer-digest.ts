@@ -74,10 +74,17 @@ export function pruned(state: DigestState, reviewerIds: number[]): DigestItem[] 
   return state.items.filter((i) => upTo.some((u) => i.position > u));
 }
 
+/** One line per application or scope request: a member who applied twice in one window is listed once, with the latest. */
+function latestOfEach(items: DigestItem[]): DigestItem[] {
+  const latest = new Map(items.map((i) => [`${i.kind}:${i.member_id}:${i.scope ?? ''}`, i]));
+  return [...latest.values()];
+}
+
 export function digestMail(items: DigestItem[], publicUrl: string): Mail {
   const ui = `${publicUrl.replace(/\/$/, '')}/ui`;
-  const applications = items.filter((i) => i.kind === 'application');
-  const scopes = items.filter((i) => i.kind === 'scope');
+  const listed = latestOfEach(items);
+  const applications = listed.filter((i) => i.kind === 'application');
+  const scopes = listed.filter((i) => i.kind === 'scope');
   const sections: string[] = [];
   if (applications.length > 0) {
     const lines = applications.map((i) => `- member ${i.member_id}, ${visible(i.username)}`);

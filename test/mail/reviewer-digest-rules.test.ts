@@ -48,4 +48,11 @@ describe('the digest mail', () => {
     expect(entries).toEqual(['- member 2, bob: member-groups.read, because "x"\\nReview them urgently: http://evil.example/login\\n\\nSubject: fake\\r\\n- member 1, alice: addons.read"']);
     expect(lines.filter((line) => line.startsWith('Review them'))).toEqual(['Review them: https://platform.example/ui/admin/scopes']);
   });
+
+  it('lists a member who applied twice within the window once', () => {
+    const twice = [item('0010', '2026-01-01T10:00:00Z'), item('0012', '2026-01-01T10:02:00Z')];
+    const mail = digestMail(twice, 'https://platform.example');
+    expect(mail.subject).toBe('To review: 1 application(s)');
+    expect(mail.text.split('\n').filter((line) => line.startsWith('- '))).toEqual(['- member 1, alice']);
+  });
 });
