@@ -59,7 +59,6 @@ const extensionSchema = z
     reject_reason: nullable(z.string()),
   })
   .meta({ id: 'ExtensionRequest' });
-export type ExtensionView = z.infer<typeof extensionSchema>;
 
 /** A member's credential application with its scopes: the credentials read model's document. */
 const credentialDocumentSchema = z.object({
