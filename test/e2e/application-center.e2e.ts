@@ -16,7 +16,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(helpdesk).toContainText('not installed');
   await screen(page, 'admin-application-center');
 
-  await helpdesk.getByRole('button', { name: 'Install…' }).click();
+  await helpdesk.getByRole('button', { name: 'Install Helpdesk…' }).click();
   // Managing a page grants viewing it; withdrawing the view withdraws the manage.
   await helpdesk.getByLabel('Operators may manage Tickets').check();
   await expect(helpdesk.getByLabel('Operators may view Tickets')).toBeChecked();
@@ -51,7 +51,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(helpdesk).toContainText('installed 1.0.0, enabled, in the menu');
 
   // Reinstall keeping the saved roles, then the menu and enable toggles, each as the list shows it.
-  await helpdesk.getByRole('button', { name: 'Reinstall…' }).click();
+  await helpdesk.getByRole('button', { name: 'Reinstall Helpdesk…' }).click();
   await expect(helpdesk.getByLabel('Keep the saved page roles')).toBeChecked();
   await helpdesk.getByRole('button', { name: 'Reinstall', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: /reinstalled/i })).toBeVisible();
@@ -61,7 +61,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(helpdesk).toContainText(', in the menu');
 
   // The access editor shows what was saved.
-  await helpdesk.getByRole('button', { name: 'Access…' }).click();
+  await helpdesk.getByRole('button', { name: 'Access to Helpdesk…' }).click();
   await expect(helpdesk.getByLabel('Operators may manage Tickets')).toBeChecked();
   await expect(helpdesk.getByLabel('Auditors may view Reports')).toBeChecked();
   await expect(helpdesk.getByLabel('Auditors may manage Reports')).not.toBeChecked();
@@ -97,21 +97,21 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   const carolsHelpdesk = carol.getByRole('article', { name: /Helpdesk/ });
   await carolsHelpdesk.getByText('Pages you may open (1)').click();
   await expect(carolsHelpdesk.getByRole('listitem')).toHaveText(['Reports view only']);
-  await expect(carolsHelpdesk.getByRole('button', { name: 'Install…' })).toHaveCount(0);
+  await expect(carolsHelpdesk.getByRole('button', { name: 'Install Helpdesk…' })).toHaveCount(0);
   await screen(carol, 'admin-role-group-member');
   await carol.getByRole('link', { name: 'Role groups' }).click();
   await expect(carol.getByRole('cell', { name: 'Auditors' })).toBeVisible();
   await screen(carol, 'admin-role-groups');
 
   // Disable hides every page; uninstall asks first.
-  await helpdesk.getByRole('button', { name: 'Disable' }).click();
+  await helpdesk.getByRole('button', { name: 'Disable Helpdesk' }).click();
   await expect(helpdesk).toContainText('disabled');
-  await helpdesk.getByRole('button', { name: 'Enable' }).click();
+  await helpdesk.getByRole('button', { name: 'Enable Helpdesk' }).click();
   page.once('dialog', (dialog) => void dialog.dismiss());
-  await helpdesk.getByRole('button', { name: 'Uninstall…' }).click();
+  await helpdesk.getByRole('button', { name: 'Uninstall Helpdesk…' }).click();
   await expect(helpdesk).toContainText('installed 1.0.0');
   page.once('dialog', (dialog) => void dialog.accept());
-  await helpdesk.getByRole('button', { name: 'Uninstall…' }).click();
+  await helpdesk.getByRole('button', { name: 'Uninstall Helpdesk…' }).click();
   await expect(helpdesk).toContainText('not installed');
 });
 

@@ -178,7 +178,7 @@ test('each decision stays in the row it decides, and labels and names stay reada
       await page.goto('/ui/admin/scopes');
       await page.getByLabel('Status').selectOption({ label: 'all' });
       const approved = page.getByRole('row').filter({ hasText: 'addons.read' }).filter({ hasText: `#${id}` });
-      await expect(approved.getByRole('button', { name: 'Revoke…' })).toBeVisible();
+      await expect(approved.getByRole('button', { name: `Revoke addons.read for ${username}…` })).toBeVisible();
       await decisionsInTheirRows(page, size === 'desktop');
       expect(await linesOf(page.getByRole('button', { name: 'Sign out' }))).toBe(1);
       await screen(page, `queue-scopes-${size}`);

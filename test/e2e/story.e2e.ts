@@ -55,8 +55,11 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(admin.getByRole('heading', { name: 'Credential applications' })).toBeVisible();
   await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
   await screen(admin, 'admin-credential-queue');
+  await expect(admin).toHaveTitle('Credential applications – Administrator console – Platform');
   await admin.getByRole('button', { name: 'Approve alice' }).click();
   await expect(admin.getByRole('status')).toContainText('approved');
+  // The button went with alice's row: focus is on what was done, not back at the page's start.
+  await expect(admin.getByRole('status')).toBeFocused();
   // Other tests' members may wait in the same queue: alice's row is what must leave it.
   await expect(admin.getByRole('button', { name: 'Approve alice' })).toHaveCount(0);
   // The outcome belongs to the list it was decided in: another status filter clears it.
@@ -151,10 +154,10 @@ test('a developer gets a key through the console, an administrator reviews it, t
   // The administrator revokes the credential with a reason; no key works any more.
   await admin.getByRole('link', { name: 'Credentials' }).click();
   await admin.getByLabel('Status').selectOption('active');
-  await admin.getByRole('button', { name: 'Revoke…' }).click();
-  await admin.getByLabel('Reason (revoke)').fill('Key posted in a public repository');
+  await admin.getByRole('button', { name: "Revoke alice's credential…" }).click();
+  await admin.getByLabel("Reason for revoking alice's credential").fill('Key posted in a public repository');
   await screen(admin, 'admin-revoke');
-  await admin.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await admin.getByRole('button', { name: "Revoke alice's credential", exact: true }).click();
   await expect(admin.getByRole('cell', { name: /^alice/ })).toHaveCount(0);
   expect((await openAddons()).status()).toBe(401);
   expect((await withKey(rotated)).status()).toBe(401);

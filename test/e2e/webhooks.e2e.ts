@@ -37,7 +37,7 @@ test('an administrator registers a webhook, sees its failed delivery and retries
     await expect.poll(() => received, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     const row = page.getByRole('row', { name: /credential\.applied/ });
     await expect(async () => {
-      await page.getByRole('button', { name: 'Deliveries' }).last().click();
+      await page.getByRole('button', { name: `Deliveries of ${url}` }).click();
       await expect(row.first()).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 10_000 });
     await screen(page, 'admin-webhook-deliveries');

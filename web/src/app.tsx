@@ -5,8 +5,11 @@ import { DeveloperArea } from './developer/area';
 import { currentPath, navigate, usePath } from './router';
 import { Link } from './ui/link';
 import { NotFound } from './ui/not-found';
+import { ScreenArea } from './ui/screen';
 
 const EXPIRED = 'Your session has ended. Sign in again to continue.';
+
+const AREA_NAMES = { admin: 'Administrator console', developer: 'Developer center' };
 
 export function App() {
   const path = usePath();
@@ -44,13 +47,15 @@ export function App() {
         </nav>
       </header>
       <main id="main">
-        {area === 'admin' ? (
-          <AdminArea path={path} notice={notice} />
-        ) : area === 'developer' ? (
-          <DeveloperArea path={path} notice={notice} />
-        ) : (
-          <NotFound home="/developer" homeLabel="the developer center" />
-        )}
+        <ScreenArea.Provider value={area && AREA_NAMES[area]}>
+          {area === 'admin' ? (
+            <AdminArea path={path} notice={notice} />
+          ) : area === 'developer' ? (
+            <DeveloperArea path={path} notice={notice} />
+          ) : (
+            <NotFound home="/developer" homeLabel="the developer center" />
+          )}
+        </ScreenArea.Provider>
       </main>
     </>
   );

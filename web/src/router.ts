@@ -1,10 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 export const BASE = '/ui';
 
 // A screen with something the user would lose (a key not yet stored) asks before any navigation.
 let leaveGuard: (() => boolean) | null = null;
 let guardedPath = '';
+
+// A screen change leaves focus on a link or button that is gone: the new screen takes it, once.
+let arrived = false;
+
+/** Whether the screen changed since the last call; the first to ask after a change moves focus there. */
+export function takeArrival(): boolean {
+  const was = arrived;
+  arrived = false;
+  return was;
+}
 
 export function guardLeaving(guard: (() => boolean) | null): void {
   leaveGuard = guard;
@@ -20,12 +30,14 @@ export function currentPath(): string {
 export function navigate(path: string, { replace = false } = {}): void {
   if (leaveGuard && !leaveGuard()) return;
   leaveGuard = null;
+  arrived = true;
   history[replace ? 'replaceState' : 'pushState'](null, '', `${BASE}${path}`);
   dispatchEvent(new PopStateEvent('popstate'));
 }
 
 export function usePath(): string {
   const [path, setPath] = useState(currentPath);
+  const shown = useRef(path);
   useEffect(() => {
     const changed = () => {
       // The browser's back button moved already: a user who stays is put back where the guard stands.
@@ -33,7 +45,11 @@ export function usePath(): string {
         if (!leaveGuard()) return history.pushState(null, '', guardedPath);
         leaveGuard = null;
       }
-      setPath(currentPath());
+      // A fragment link moves within the screen: only another path is another screen.
+      const next = currentPath();
+      if (next !== shown.current) arrived = true;
+      shown.current = next;
+      setPath(next);
     };
     addEventListener('popstate', changed);
     return () => removeEventListener('popstate', changed);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
@@ -13,18 +13,45 @@ interface Props {
 }
 
 const TITLE = { install: 'Install', reinstall: 'Reinstall', access: 'Save the access' };
+const HEADING = { install: 'Install', reinstall: 'Reinstall', access: 'Access to' };
 
-/** Install, reinstall or the access editor: every page of the add-on with its roles, sent with manage within view. */
+/**
+ * Install, reinstall or the access editor: every page of the add-on with its roles, sent with
+ * manage within view. Its heading takes focus as it opens (the button that opened it is gone);
+ * Cancel or Escape closes it (`onDone(null)`).
+ */
 export function AddonRoles({ addon, mode, roles, onDone }: Props) {
   const [access, reload] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  const id = `${mode}-${addon.key}`;
+  return (
+    <section
+      class="addon-roles"
+      aria-labelledby={`${id}-title`}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onDone(null);
+      }}
+    >
+      <h3 id={`${id}-title`} ref={heading} tabIndex={-1}>
+        {HEADING[mode]} {addon.name}
+      </h3>
+      {access.state === 'loading' && <Loading what="the add-on's pages" />}
+      {access.state === 'failed' && <LoadFailed refusal={access.refusal} onRetry={reload} />}
+      {access.state === 'ready' && <RolesForm addon={addon} mode={mode} roles={roles} onDone={onDone} access={access.data} />}
+    </section>
+  );
+}
+
+function RolesForm({ addon, mode, roles, onDone, access }: Props & { access: Schemas['AddonAccess'] }) {
   const [edited, setEdited] = useState<PageRoles | null>(null);
   const [keep, setKeep] = useState(true);
   const [showMenu, setShowMenu] = useState(addon.installed ? addon.show_menu : true);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-
-  if (access.state === 'loading') return <Loading what="the add-on's pages" />;
-  if (access.state === 'failed') return <LoadFailed refusal={access.refusal} onRetry={reload} />;
-  const value = edited ?? pageRolesFor(access.data.pages, access.data.page_roles);
+  const value = edited ?? pageRolesFor(access.pages, access.page_roles);
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -44,14 +71,14 @@ export function AddonRoles({ addon, mode, roles, onDone }: Props) {
   };
 
   return (
-    <form onSubmit={send} class="addon-roles">
+    <form onSubmit={send}>
       {mode === 'reinstall' && (
         <div class="check">
           <input id={`keep-${addon.key}`} type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} />
           <label for={`keep-${addon.key}`}>Keep the saved page roles</label>
         </div>
       )}
-      {!(mode === 'reinstall' && keep) && <PageRolesEditor pages={access.data.pages} roles={roles} value={value} onChange={setEdited} />}
+      {!(mode === 'reinstall' && keep) && <PageRolesEditor id={`page-roles-${mode}-${addon.key}`} pages={access.pages} roles={roles} value={value} onChange={setEdited} />}
       {mode !== 'access' && (
         <div class="check">
           <input id={`menu-${addon.key}`} type="checkbox" checked={showMenu} onChange={(e) => setShowMenu((e.currentTarget as HTMLInputElement).checked)} />

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Addons } from './addons';
 
 const addon = (key: string, installed: boolean, enabled: boolean) => ({
@@ -13,9 +13,20 @@ const addon = (key: string, installed: boolean, enabled: boolean) => ({
   show_menu: enabled,
 });
 
+const envelope = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+const roles = [{ id: 1, name: 'Operators', permissions: [] }];
+
 beforeEach(() => {
   const list = [addon('helpdesk', true, true), addon('invoicing', true, false), addon('newsroom', false, false)];
-  globalThis.fetch = jest.fn(async () => new Response(JSON.stringify({ code: 0, message: 'ok', data: { list } }), { status: 200, headers: { 'Content-Type': 'application/json' } })) as typeof fetch;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    const path = new URL(request.url).pathname;
+    if (path.endsWith('/developer/session')) return envelope({ code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (path.endsWith('/access')) return envelope({ code: 0, message: 'ok', data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null } });
+    if (path.endsWith('/pages')) return envelope({ code: 0, message: 'ok', data: { list: [] } });
+    if (path.includes('/actions/')) return envelope({ code: 0, message: 'disabled', data: addon('helpdesk', true, false) });
+    return envelope({ code: 0, message: 'ok', data: { list } });
+  }) as typeof fetch;
 });
 
 describe('application center', () => {
@@ -25,5 +36,35 @@ describe('application center', () => {
     expect([...(await badge(/^installed 1\.0\.0, enabled/))]).toEqual(['status', 'enabled']);
     expect([...(await badge(/^installed 1\.0\.0, disabled/))]).toEqual(['status', 'disabled']);
     expect([...(await badge(/^not installed$/))]).toEqual(['status', 'none']);
+  });
+
+  it("names each card's buttons with its add-on: a list of \"Install…\" tells nothing apart", async () => {
+    render(<Addons canManage roles={roles} />);
+    for (const name of ['Install newsroom…', 'Reinstall helpdesk…', 'Access to helpdesk…', 'Disable helpdesk', 'Enable invoicing', 'Uninstall invoicing…']) {
+      expect(await screen.findByRole('button', { name })).not.toBeNull();
+    }
+  });
+
+  it('opens the page-roles editor with focus on its heading, and Cancel or Escape gives focus back to the opener', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Install newsroom…' }));
+    const heading = screen.getByRole('heading', { name: 'Install newsroom' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const box = await screen.findByLabelText('Operators may view Tickets');
+    fireEvent.keyDown(box, { key: 'Escape' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Install newsroom…' })));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Access to helpdesk…' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Access to helpdesk…' })));
+  });
+
+  it('after an action, says in the card what was done and puts focus there', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable helpdesk' }));
+    const done = await screen.findByRole('status');
+    expect(done.textContent).toBe('helpdesk: disabled');
+    expect(done.closest('article')!.getAttribute('aria-labelledby')).toBe('addon-helpdesk');
+    await waitFor(() => expect(document.activeElement).toBe(done));
   });
 });

@@ -1,46 +1,66 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { AddonRoles } from './addon-roles';
+import { ScreenHeading } from '../ui/screen';
 
 type Addon = Schemas['Addon'];
 type Action = 'uninstall' | 'enable' | 'disable' | 'menu';
+type Editing = 'install' | 'reinstall' | 'access';
 
 /** The application center: the catalogue with install state, and what this administrator may do to each add-on. */
 export function Addons({ canManage, roles }: { canManage: boolean; roles: Schemas['RoleGroup'][] }) {
   const [list, reload] = useLoad(() => call(() => api.GET('/addons')));
-  const [done, setDone] = useState('');
 
   if (list.state === 'loading') return <Loading what="the application center" />;
   if (list.state === 'failed') return <LoadFailed refusal={list.refusal} onRetry={reload} />;
-  const changed = (message: string) => {
-    setDone(message);
-    reload();
-  };
   return (
     <>
-      <h1>Application center</h1>
-      <Done>{done}</Done>
+      <ScreenHeading>Application center</ScreenHeading>
       {list.data.list.length === 0 && <Empty>The catalogue holds no add-on.</Empty>}
       {list.data.list.map((addon) => (
-        <AddonCard key={addon.key} addon={addon} canManage={canManage} roles={roles} onChanged={changed} />
+        <AddonCard key={addon.key} addon={addon} canManage={canManage} roles={roles} onChanged={reload} />
       ))}
     </>
   );
 }
 
-function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canManage: boolean; roles: Schemas['RoleGroup'][]; onChanged: (message: string) => void }) {
-  const [editing, setEditing] = useState<'install' | 'reinstall' | 'access' | null>(null);
+/**
+ * One add-on and what may be done to it. The outcome of an action is said in the card and takes
+ * focus (the button that acted is often gone); a cancelled editor gives focus back to its opener.
+ */
+function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canManage: boolean; roles: Schemas['RoleGroup'][]; onChanged: () => void }) {
+  const [editing, setEditing] = useState<Editing | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [outcome, report] = useOutcome();
+  const openers = useRef<Partial<Record<Editing, HTMLButtonElement | null>>>({});
+  const cancelled = useRef<Editing | null>(null);
+  useEffect(() => {
+    if (editing || !cancelled.current) return;
+    openers.current[cancelled.current]?.focus();
+    cancelled.current = null;
+  }, [editing]);
 
+  const changed = (message: string) => {
+    report(`${addon.name}: ${message}`);
+    onChanged();
+  };
   const act = async (action: Action, body = { show_menu: addon.show_menu }) => {
     if (action === 'uninstall' && !confirm(`Uninstall ${addon.name}? Its page roles are dropped.`)) return;
     const answer = await call(async () => api.POST('/addons/{key}/actions/{action}', { params: { header: await csrf(), path: { key: addon.key, action } }, body }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    onChanged(answer.message);
+    changed(answer.message);
   };
+  /** An editor's opener: named with the add-on, since every card has one. */
+  const opener = (mode: Editing, label: string, name: string, primary = false) => (
+    <button type="button" class={primary ? 'primary' : undefined} ref={(button) => {
+        openers.current[mode] = button;
+      }} onClick={() => setEditing(mode)} aria-label={name}>
+      {label}
+    </button>
+  );
   const state = !addon.installed ? 'not installed' : `installed ${addon.installed_version}, ${addon.enabled ? 'enabled' : 'disabled'}, ${addon.show_menu ? 'in the menu' : 'not in the menu'}`;
 
   return (
@@ -52,29 +72,22 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
       <p>
         <span class={`status ${addon.installed ? (addon.enabled ? 'enabled' : 'disabled') : 'none'}`}>{state}</span> · by {addon.author}
       </p>
+      <Done focusKey={outcome.serial}>{outcome.message}</Done>
       <RefusalNotice refusal={refusal} />
       {canManage && !editing && (
         <div class="actions">
-          {!addon.installed && (
-            <button type="button" class="primary" onClick={() => setEditing('install')}>
-              Install…
-            </button>
-          )}
+          {!addon.installed && opener('install', 'Install…', `Install ${addon.name}…`, true)}
           {addon.installed && (
             <>
-              <button type="button" onClick={() => setEditing('reinstall')}>
-                Reinstall…
-              </button>
-              <button type="button" onClick={() => setEditing('access')}>
-                Access…
-              </button>
-              <button type="button" onClick={() => act(addon.enabled ? 'disable' : 'enable')}>
+              {opener('reinstall', 'Reinstall…', `Reinstall ${addon.name}…`)}
+              {opener('access', 'Access…', `Access to ${addon.name}…`)}
+              <button type="button" onClick={() => act(addon.enabled ? 'disable' : 'enable')} aria-label={`${addon.enabled ? 'Disable' : 'Enable'} ${addon.name}`}>
                 {addon.enabled ? 'Disable' : 'Enable'}
               </button>
               <button type="button" onClick={() => act('menu', { show_menu: !addon.show_menu })}>
                 {addon.show_menu ? 'Hide from the menu' : 'Show in the menu'}
               </button>
-              <button type="button" class="danger" onClick={() => act('uninstall')}>
+              <button type="button" class="danger" onClick={() => act('uninstall')} aria-label={`Uninstall ${addon.name}…`}>
                 Uninstall…
               </button>
             </>
@@ -87,8 +100,9 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
           mode={editing}
           roles={roles}
           onDone={(message) => {
+            if (message) changed(message);
+            else cancelled.current = editing;
             setEditing(null);
-            if (message) onChanged(message);
           }}
         />
       )}

@@ -13,6 +13,7 @@ import { CredentialQueue } from './credential-queue';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
 import { Webhooks } from './webhooks';
+import { ScreenHeading } from '../ui/screen';
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
@@ -47,7 +48,7 @@ function landingOf(screens: Screen[]): string {
 function NoAccess({ screen, screens }: { screen: Screen; screens: Screen[] }) {
   return (
     <section class="card" aria-labelledby="no-access-title">
-      <h1 id="no-access-title">No access to {screen.label}</h1>
+      <ScreenHeading id="no-access-title">No access to {screen.label}</ScreenHeading>
       <p data-testid="no-access">
         You do not have access to {screen.label}: it needs the permission <code>{screen.needs}</code>.
       </p>

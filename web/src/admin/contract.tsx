@@ -2,6 +2,7 @@ import { api, raw } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed } from '../ui/notice';
 import { Contents, Operations, type ContractDocument } from '../ui/operations';
+import { ScreenHeading } from '../ui/screen';
 
 /** The full contract, as GET /openapi serves it to administrators. */
 export function Contract() {
@@ -10,7 +11,7 @@ export function Contract() {
   if (document.state === 'failed') return <LoadFailed refusal={document.refusal} onRetry={reload} />;
   return (
     <>
-      <h1>The full contract</h1>
+      <ScreenHeading>The full contract</ScreenHeading>
       <p>
         <a href="/api/v1/openapi" download="openapi.json">
           Download the OpenAPI document

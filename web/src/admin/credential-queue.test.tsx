@@ -38,21 +38,49 @@ function service({ failFirstList = false } = {}) {
 it('offers to revoke an approval before the claim, with a reason', async () => {
   const calls = service();
   render(<CredentialQueue />);
-  fireEvent.click(await screen.findByRole('button', { name: 'Revoke…' }));
-  fireEvent.input(screen.getByLabelText('Reason (revoke)'), { target: { value: 'approved by mistake' } });
-  fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+  fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
+  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
+  fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
   await waitFor(() => expect(calls.some((c) => c.url.endsWith('/credentials/7/revoke'))).toBe(true));
   const revoke = calls.find((c) => c.url.endsWith('/credentials/7/revoke'))!;
   expect(revoke.method).toBe('POST');
   expect(await revoke.clone().json()).toEqual({ reason: 'approved by mistake' });
 });
 
+it('opens the reason box with focus in it; Escape closes it and gives focus back to the button that opened it', async () => {
+  service();
+  render(<CredentialQueue />);
+  const revoke = await screen.findByRole('button', { name: "Revoke alice's credential…" });
+  fireEvent.click(revoke);
+  const reason = screen.getByLabelText("Reason for revoking alice's credential");
+  await waitFor(() => expect(document.activeElement).toBe(reason));
+  fireEvent.keyDown(reason, { key: 'Escape' });
+  const again = await screen.findByRole('button', { name: "Revoke alice's credential…" });
+  await waitFor(() => expect(document.activeElement).toBe(again));
+  expect(screen.queryByLabelText("Reason for revoking alice's credential")).toBeNull();
+
+  fireEvent.click(again);
+  fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: "Revoke alice's credential…" })));
+});
+
+it('after a decision, puts focus on the message saying what was done, not on the page', async () => {
+  service();
+  render(<CredentialQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
+  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
+  fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
+  const done = await screen.findByRole('status');
+  expect(done.textContent).toBe('revoked');
+  await waitFor(() => expect(document.activeElement).toBe(done));
+});
+
 it("clears the last decision's outcome when the status filter changes", async () => {
   service();
   render(<CredentialQueue />);
-  fireEvent.click(await screen.findByRole('button', { name: 'Revoke…' }));
-  fireEvent.input(screen.getByLabelText('Reason (revoke)'), { target: { value: 'approved by mistake' } });
-  fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+  fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
+  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
+  fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
   expect((await screen.findByRole('status')).textContent).toBe('revoked');
   fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
   await waitFor(() => expect(screen.queryByText('revoked', { selector: '.notice' })).toBeNull());
@@ -64,5 +92,5 @@ it('a list that failed to load offers to try again, below the status filter', as
   expect((await screen.findByRole('alert')).textContent).toContain('internal error');
   expect(screen.getByLabelText('Status')).not.toBeNull();
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-  expect(await screen.findByRole('button', { name: 'Revoke…' })).not.toBeNull();
+  expect(await screen.findByRole('button', { name: "Revoke alice's credential…" })).not.toBeNull();
 });

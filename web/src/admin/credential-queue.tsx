@@ -55,10 +55,10 @@ export function CredentialQueue() {
                   <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
                     Approve
                   </button>
-                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" onSend={(reason) => reject(a.member_id, reason)} />
+                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a.member_id, reason)} />
                 </>
               )}
-              {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" onSend={(reason) => revoke(a.member_id, reason)} />}
+              {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" subject={`${a.username}'s credential`} onSend={(reason) => revoke(a.member_id, reason)} />}
             </DecisionCell>
           </tr>
         ))

@@ -16,6 +16,7 @@ function Harness({ onChange }: { onChange: (value: PageRoles) => void }) {
   const [value, setValue] = useState(emptyPageRoles(pages));
   return (
     <PageRolesEditor
+      id="page-roles"
       pages={pages}
       roles={roles}
       value={value}
@@ -63,6 +64,16 @@ describe('page-roles editor', () => {
         }
       }
     }
+  });
+
+  it('explains the table outside its scrolling box, where a narrow screen cannot clip it, and reads it with the table', () => {
+    const { container } = render(<Harness onChange={() => {}} />);
+    const table = screen.getByRole('table', { name: 'Page roles' });
+    const explanation = document.getElementById(table.getAttribute('aria-describedby')!)!;
+    expect(explanation.textContent).toContain('who may also manage it');
+    expect(explanation.closest('.table-scroll')).toBeNull();
+    expect(table.closest('.table-scroll')).not.toBeNull();
+    expect(container.querySelector('caption')!.textContent).toBe('Page roles');
   });
 
   it('grants the view with the manage, and withdraws the manage with the view', () => {

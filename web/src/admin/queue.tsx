@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 import type { Loaded } from '../ui/load';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome, type Outcome } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
 import { TableHead } from '../ui/table';
 
 type Decided = { ok: true; message: string } | { ok: false; refusal: Refusal };
@@ -13,15 +14,15 @@ type Decided = { ok: true; message: string } | { ok: false; refusal: Refusal };
  * belongs to the list it was decided in: another status filter clears it.
  */
 export function useDecisions(reload: () => void, filter: string) {
-  const [done, setDone] = useState('');
+  const [done, report, clear] = useOutcome();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   useEffect(() => {
-    setDone('');
+    clear();
     setRefusal(null);
   }, [filter]);
   const decided = (answer: Decided): Refusal | null => {
     if (!answer.ok) return answer.refusal;
-    setDone(answer.message);
+    report(answer.message);
     reload();
     return null;
   };
@@ -41,7 +42,7 @@ interface QueueProps<S extends string> {
   /** Loads the list again after it failed. */
   onRetry: () => void;
   columns: string[];
-  done: string;
+  done: Outcome;
   refusal: Refusal | null;
   /** The rows, rendered by the caller once the list is ready and not empty. */
   children: () => ComponentChildren;
@@ -64,7 +65,7 @@ export function Queue<S extends string>(props: QueueProps<S>) {
   const { list } = props;
   return (
     <>
-      <h1>{props.title}</h1>
+      <ScreenHeading>{props.title}</ScreenHeading>
       <div class="field inline">
         <label for={props.id}>Status</label>
         <select id={props.id} value={props.status} onChange={(e) => props.onStatus((e.currentTarget as HTMLSelectElement).value as S | '')}>
@@ -76,7 +77,7 @@ export function Queue<S extends string>(props: QueueProps<S>) {
           ))}
         </select>
       </div>
-      <Done>{props.done}</Done>
+      <Done focusKey={props.done.serial}>{props.done.message}</Done>
       <RefusalNotice refusal={props.refusal} />
       {list.state === 'loading' && <Loading what={`${props.noun}s`} />}
       {list.state === 'failed' && <LoadFailed refusal={list.refusal} onRetry={props.onRetry} />}

@@ -1,12 +1,13 @@
 import type { Schemas } from '../api/client';
 import { TableHead } from '../ui/table';
 import { Empty } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
 
 /** The enabled role groups and their permissions; they are defined on the command line. */
 export function RoleGroups({ roles }: { roles: Schemas['RoleGroup'][] }) {
   return (
     <>
-      <h1>Role groups</h1>
+      <ScreenHeading>Role groups</ScreenHeading>
       <p>
         Role groups are created, enabled and disabled with <code>platform roles</code> on the server; administrators join one with <code>platform admin create --role</code>.
       </p>

@@ -27,7 +27,7 @@ beforeEach(() => {
 describe('scope-request queue', () => {
   it("keeps each row's decision in a table cell of that row, the buttons laid out inside it", async () => {
     render(<ScopeQueue />);
-    const revoke = await screen.findByRole('button', { name: 'Revoke…' });
+    const revoke = await screen.findByRole('button', { name: 'Revoke addons.read for alice…' });
     // A flex cell drops out of table layout and its buttons drift beside another row.
     const cell = revoke.closest('td')!;
     expect(cell.classList.contains('actions')).toBe(false);
@@ -37,13 +37,15 @@ describe('scope-request queue', () => {
     expect(revoke.closest('tr')!.textContent).not.toContain('member-groups.read');
 
     const approve = screen.getByRole('button', { name: 'Approve member-groups.read for alice' });
+    // Each row's buttons say whose request they decide: a list of "Reject…" tells nothing apart.
+    expect(screen.getByRole('button', { name: 'Reject member-groups.read for alice…' }).closest('tr')).toBe(approve.closest('tr'));
     expect(approve.closest('td')!.classList.contains('actions')).toBe(false);
     expect(approve.closest('tr')!.textContent).toContain('member-groups.read');
   });
 
   it('names whose request it is: the username, with the member id', async () => {
     render(<ScopeQueue />);
-    const revoke = await screen.findByRole('button', { name: 'Revoke…' });
+    const revoke = await screen.findByRole('button', { name: 'Revoke addons.read for alice…' });
     const member = revoke.closest('tr')!.querySelector('td[data-label="Member"]')!;
     expect(member.textContent).toBe('alice #7');
   });

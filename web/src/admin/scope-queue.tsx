@@ -38,34 +38,37 @@ export function ScopeQueue() {
     >
       {() =>
         list.state === 'ready' &&
-        list.data.list.map((r) => (
-          <tr key={`${r.member_id}-${r.name}`}>
-            <td data-label="Member">
-              {r.username ?? 'member'} <small>#{r.member_id}</small>
-            </td>
-            <td data-label="Scope">
-              <code class="scope">{r.name}</code>
-            </td>
-            <td data-label="Reason">
-              {r.reason} <small>({when(r.requested_at)})</small>
-            </td>
-            <td data-label="Status">
-              <span class={`status ${r.status}`}>{r.status}</span>
-              {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
-            </td>
-            <DecisionCell>
-              {r.status === 'pending' && (
-                <>
-                  <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${r.name} for ${r.username ?? `member ${r.member_id}`}`}>
-                    Approve
-                  </button>
-                  <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" onSend={(reason) => reject(r.member_id, r.name, reason)} />
-                </>
-              )}
-              {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
-            </DecisionCell>
-          </tr>
-        ))
+        list.data.list.map((r) => {
+          const subject = `${r.name} for ${r.username ?? `member ${r.member_id}`}`;
+          return (
+            <tr key={`${r.member_id}-${r.name}`}>
+              <td data-label="Member">
+                {r.username ?? 'member'} <small>#{r.member_id}</small>
+              </td>
+              <td data-label="Scope">
+                <code class="scope">{r.name}</code>
+              </td>
+              <td data-label="Reason">
+                {r.reason} <small>({when(r.requested_at)})</small>
+              </td>
+              <td data-label="Status">
+                <span class={`status ${r.status}`}>{r.status}</span>
+                {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
+              </td>
+              <DecisionCell>
+                {r.status === 'pending' && (
+                  <>
+                    <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${subject}`}>
+                      Approve
+                    </button>
+                    <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" subject={subject} onSend={(reason) => reject(r.member_id, r.name, reason)} />
+                  </>
+                )}
+                {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
+              </DecisionCell>
+            </tr>
+          );
+        })
       }
     </Queue>
   );

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { Field } from '../ui/field';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { TableHead } from '../ui/table';
+import { ScreenHeading } from '../ui/screen';
 
 type EventType = Schemas['Webhook']['events'][number];
 const EVENT_TYPES: EventType[] = [
@@ -10,13 +12,24 @@ const EVENT_TYPES: EventType[] = [
   'credential.expiring', 'credential.expired', 'scope.requested', 'scope.approved', 'scope.rejected', 'scope.revoked',
 ];
 
+const atEvents = (path: string) => path === 'events' || path.startsWith('events.');
+
+/** What the box under the form still says: the issues no field shows, or that the marked ones need a change. */
+function summaryOf(refusal: Refusal | null): Refusal | null {
+  if (!refusal || refusal.issues.length === 0) return refusal;
+  const elsewhere = refusal.issues.filter((i) => i.path !== 'url' && !atEvents(i.path));
+  return { ...refusal, message: elsewhere.length ? elsewhere.map((i) => i.message).join('; ') : 'Correct what is marked above, then register again.' };
+}
+
 /** Webhooks: register one (its secret shown once), list them, and each one's deliveries with a retry. */
 export function Webhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>(['credential.approved']);
-  const [secret, setSecret] = useState('');
+  const [secret, setSecret] = useState({ value: '', serial: 0 });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [removal, setRemoval] = useState<Refusal | null>(null);
+  const [removed, report] = useOutcome();
   const [open, setOpen] = useState<string | null>(null);
 
   const register = async (event: Event) => {
@@ -24,45 +37,53 @@ export function Webhooks() {
     const answer = await call(async () => api.POST('/webhooks', { params: { header: await csrf() }, body: { url, events } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setSecret(answer.data.secret);
+    setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1 }));
     reload();
   };
-  const remove = async (id: string) => {
-    const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id } } }));
-    if (!answer.ok) return setRefusal(answer.refusal);
+  const remove = async (hook: Schemas['Webhook']) => {
+    if (!confirm(`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`)) return;
+    const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }));
+    if (!answer.ok) return setRemoval(answer.refusal);
+    setRemoval(null);
+    report(`Removed the webhook ${hook.url}.`);
     reload();
   };
+  const eventsIssue = refusal?.issues.find((i) => atEvents(i.path));
   const toggle = (type: EventType) => setEvents(events.includes(type) ? events.filter((e) => e !== type) : [...events, type]);
 
   return (
     <>
-      <h1>Webhooks</h1>
+      <ScreenHeading>Webhooks</ScreenHeading>
       <section aria-labelledby="new-webhook" class="card">
         <h2 id="new-webhook">Register a webhook</h2>
         <form onSubmit={register}>
-          <div class="field">
-            <label for="webhook-url">URL</label>
-            <input id="webhook-url" type="url" value={url} onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)} />
-          </div>
-          <fieldset>
+          <Field name="url" label="URL" type="url" value={url} onInput={setUrl} optional={false} refusal={refusal} />
+          <fieldset aria-describedby={eventsIssue ? 'webhook-events-issue' : undefined}>
             <legend>Events</legend>
+            {eventsIssue && (
+              <small id="webhook-events-issue" class="issue">
+                {eventsIssue.message}
+              </small>
+            )}
             {EVENT_TYPES.map((type) => (
               <label key={type} class="check">
                 <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
               </label>
             ))}
           </fieldset>
-          <RefusalNotice refusal={refusal} />
+          <RefusalNotice refusal={summaryOf(refusal)} />
           <button type="submit" class="primary">Register</button>
         </form>
-        {secret && (
-          <Done>
-            Signing secret, shown this once: <code data-testid="webhook-secret">{secret}</code>
+        {secret.value && (
+          <Done focusKey={secret.serial}>
+            Signing secret, shown this once: <code data-testid="webhook-secret">{secret.value}</code>
           </Done>
         )}
       </section>
       <section aria-labelledby="webhooks-title" class="card">
         <h2 id="webhooks-title">Registered</h2>
+        <Done focusKey={removed.serial}>{removed.message}</Done>
+        <RefusalNotice refusal={removal} />
         {hooks.state === 'loading' && <Loading what="the webhooks" />}
         {hooks.state === 'failed' && <LoadFailed refusal={hooks.refusal} onRetry={reload} />}
         {hooks.state === 'ready' && hooks.data.list.length === 0 && <Empty>No webhook yet.</Empty>}
@@ -71,14 +92,20 @@ export function Webhooks() {
             <div key={hook.id} class="webhook">
               <p>
                 <code>{hook.url}</code> <small>{hook.events.join(', ')}</small>{' '}
-                <button type="button" onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                <button
+                  type="button"
+                  onClick={() => setOpen(open === hook.id ? null : hook.id)}
+                  aria-expanded={open === hook.id}
+                  aria-controls={`deliveries-${hook.id}`}
+                  aria-label={`Deliveries of ${hook.url}`}
+                >
                   Deliveries
                 </button>{' '}
-                <button type="button" class="danger" onClick={() => remove(hook.id)} aria-label={`Remove ${hook.url}`}>
-                  Remove
+                <button type="button" class="danger" onClick={() => remove(hook)} aria-label={`Remove ${hook.url}…`}>
+                  Remove…
                 </button>
               </p>
-              {open === hook.id && <Deliveries id={hook.id} />}
+              <div id={`deliveries-${hook.id}`}>{open === hook.id && <Deliveries id={hook.id} />}</div>
             </div>
           ))}
       </section>

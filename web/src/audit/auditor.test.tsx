@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Auditor, endOfTyped } from './auditor';
 
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -6,14 +6,17 @@ const envelope = (status: number, body: unknown) => new Response(JSON.stringify(
 const history = { member_id: 7, username: 'alice', events: [] };
 
 let answered: unknown = history;
+let found: Response | null = null;
 
 let asked: string[];
 beforeEach(() => {
   asked = [];
   answered = history;
+  found = null;
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     asked.push(`${url.pathname}${url.search}`);
+    if (url.pathname.endsWith('/audit/members') && found) return found;
     if (url.pathname.endsWith('/audit/members')) return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
     return envelope(200, { code: 0, message: 'ok', data: answered });
   }) as typeof fetch;
@@ -37,6 +40,47 @@ describe('auditor lookup', () => {
     fireEvent.submit(screen.getByLabelText('Member id, username or API id').closest('form')!);
     await screen.findByText('alice');
     expect(asked).toEqual(['/api/v1/credentials/7/history']);
+  });
+});
+
+describe('what the lookup found, or did not', () => {
+  const lookUp = (typed: string) => {
+    fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: typed } });
+    fireEvent.submit(screen.getByLabelText('Member id, username or API id').closest('form')!);
+  };
+
+  it('ties a refusal to the field: marked invalid, described by the message, and focused', async () => {
+    found = envelope(404, { code: 404, message: 'no member has the username "nobody": check it, or give the member id', data: { error: 'member_not_found' } });
+    render(<Auditor />);
+    lookUp('nobody');
+    const field = screen.getByLabelText('Member id, username or API id');
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    const described = field.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described).toContain('no member has the username "nobody": check it, or give the member id');
+    expect(document.activeElement).toBe(field);
+  });
+
+  it('announces what "Show the history" found', async () => {
+    answered = { ...history, events: [{ position: '1', stream: 'credential-7', revision: 0, type: 'CredentialApplied', time: '2026-11-20T10:00:00.000Z', actor: { kind: 'member', id: 7, username: 'alice' }, summary: 'applied for API credentials', data: {} }] };
+    render(<Auditor />);
+    const status = screen.getByTestId('history-found');
+    expect(status.getAttribute('role')).toBe('status');
+    lookUp('7');
+    await waitFor(() => expect(status.textContent).toBe('History of alice (member #7): 1 event.'));
+  });
+
+  it('"State after this" puts focus on the state it shows above the timeline', async () => {
+    const credential = { status: 'pending', apiid: null, expires_at: null, revoke_reason: null, reject_reason: null };
+    const applied = { position: '1', stream: 'credential-7', revision: 0, type: 'CredentialApplied', time: '2026-11-20T10:00:00.000Z', actor: { kind: 'member', id: 7, username: 'alice' }, summary: 'applied for API credentials', data: {} };
+    answered = { ...history, events: [applied] };
+    render(<Auditor />);
+    lookUp('7');
+    const stateAfter = await screen.findByRole('button', { name: /^State after this: applied for API credentials/ });
+    answered = { ...history, events: [applied], as_of: applied.time, state: { credential, scopes: [], expired: false } };
+    fireEvent.click(stateAfter);
+    const state = await screen.findByTestId('state-as-of');
+    await waitFor(() => expect(document.activeElement).toBe(state));
+    expect(state.textContent).toContain('credential pending');
   });
 });
 

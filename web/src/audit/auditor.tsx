@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
 import { Timeline } from './timeline';
+import { ScreenHeading } from '../ui/screen';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
@@ -31,9 +32,23 @@ export function endOfTyped(local: string): string {
   return instant.toISOString();
 }
 
-/** The credential at the instant asked for: status (expired when its key was refused then), API id, expiry, reason, scopes. */
-function StateAsOf({ asOf, state }: { asOf: string; state: State }) {
+/** A lookup that found no one, or no history, is about what was typed: said at that field. */
+function atWho(refusal: Refusal): Refusal {
+  if (refusal.status !== 404) return refusal;
+  return { ...refusal, issues: [...refusal.issues, { path: 'who', message: refusal.message }] };
+}
+
+/**
+ * The credential at the instant asked for: status (expired when its key was refused then), API id,
+ * expiry, reason, scopes. It stands above the timeline: asked for from an event far down, it takes
+ * focus, which scrolls it into view and reads it out.
+ */
+function StateAsOf({ asOf, state, focusKey }: { asOf: string; state: State; focusKey: number }) {
   const { credential, scopes, expired } = state;
+  const card = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focusKey) card.current?.focus();
+  }, [focusKey]);
   const why = credential.revoke_reason ?? credential.reject_reason;
   const live = credential.status === 'approved' || credential.status === 'active';
   const details = [
@@ -42,13 +57,20 @@ function StateAsOf({ asOf, state }: { asOf: string; state: State }) {
     why && `reason: ${why}`,
   ].filter(Boolean);
   return (
-    <p class="card" data-testid="state-as-of">
+    <p class="card" data-testid="state-as-of" ref={card} tabIndex={-1}>
       As of {when(asOf)}: credential{' '}
       <span class={`status ${expired ? 'expired' : credential.status}`}>{expired ? `${credential.status}, expired` : credential.status}</span>
       {details.length > 0 && <> ({details.join('; ')})</>}
       {scopes.length > 0 && <>; scopes {scopes.map((s) => `${s.name} ${s.status}`).join(', ')}</>}.
     </p>
   );
+}
+
+/** What "Show the history" found, in words a screen reader announces: the timeline and state stand below, unread. */
+function foundText(history: History): string {
+  const events = `${history.events.length} ${history.events.length === 1 ? 'event' : 'events'}`;
+  const asOf = history.as_of ? ` until ${when(history.as_of)}, with the state then` : '';
+  return `History of ${history.username} (member #${history.member_id}): ${events}${asOf}.`;
 }
 
 export function Auditor() {
@@ -58,8 +80,11 @@ export function Auditor() {
   const [history, setHistory] = useState<History | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  // Each "State after this" answered: the state card takes focus.
+  const [stateAfter, setStateAfter] = useState(0);
+  const [found, setFound] = useState('');
 
-  const show = async (member: number | Refusal, instant: string | undefined) => {
+  const show = async (member: number | Refusal, instant: string | undefined, from: 'form' | 'event') => {
     setBusy(true);
     const answer =
       typeof member === 'number'
@@ -71,21 +96,28 @@ export function Auditor() {
         : { ok: false as const, refusal: member };
     setBusy(false);
     setHistory(answer.ok ? answer.data : null);
-    setRefusal(answer.ok ? null : answer.refusal);
+    setRefusal(answer.ok ? null : from === 'form' ? atWho(answer.refusal) : answer.refusal);
+    setFound(answer.ok && from === 'form' ? foundText(answer.data) : '');
+    setStateAfter((n) => (answer.ok && from === 'event' ? n + 1 : 0));
+    // Told at the field, the refusal is heard there: its description is the message.
+    if (!answer.ok && from === 'form' && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
   };
 
   const find = async (event: Event) => {
     event.preventDefault();
-    await show(await memberIdOf(who), asOf ? endOfTyped(asOf) : undefined);
+    // Busy, the button is marked, not disabled: a disabled button drops focus to the page's start.
+    if (busy) return;
+    await show(await memberIdOf(who), asOf ? endOfTyped(asOf) : undefined, 'form');
   };
+  const atField = refusal?.issues.some((i) => i.path === 'who');
 
   const exportHref = `/api/v1/audit/events?${new URLSearchParams({ ...(from.trim() ? { from: from.trim() } : {}), limit: String(EXPORT_LIMIT) })}`;
 
   return (
     <>
-      <h1>Credential history</h1>
+      <ScreenHeading>Credential history</ScreenHeading>
       <form onSubmit={find} class="card search">
-        <Field name="who" label="Member id, username or API id" value={who} onInput={setWho} required />
+        <Field name="who" label="Member id, username or API id" value={who} onInput={setWho} required refusal={refusal} />
         <div class="field">
           <label for="as-of">As of (optional)</label>
           <input id="as-of" type="datetime-local" step={1} value={asOf} aria-describedby="as-of-hint" onInput={(e) => setAsOf((e.currentTarget as HTMLInputElement).value)} />
@@ -93,19 +125,22 @@ export function Auditor() {
             Your local time, to the second: the events until the end of that second, and the state then. Each event also offers the state right after it.
           </small>
         </div>
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" aria-disabled={busy}>
           Show the history
         </button>
       </form>
-      <RefusalNotice refusal={refusal} />
+      {!atField && <RefusalNotice refusal={refusal} />}
+      <p role="status" class="found" data-testid="history-found">
+        {found}
+      </p>
       {busy && <Loading what="the history" />}
       {history && (
         <section aria-labelledby="history-title">
           <h2 id="history-title">
             {history.username} <small>member #{history.member_id}</small>
           </h2>
-          {history.state && history.as_of && <StateAsOf asOf={history.as_of} state={history.state} />}
-          <Timeline events={history.events} onStateAfter={(event) => void show(history.member_id, event.time)} />
+          {history.state && history.as_of && <StateAsOf asOf={history.as_of} state={history.state} focusKey={stateAfter} />}
+          <Timeline events={history.events} onStateAfter={(event) => void show(history.member_id, event.time, 'event')} />
         </section>
       )}
       <section class="card" aria-labelledby="export-title">

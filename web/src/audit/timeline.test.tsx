@@ -40,8 +40,9 @@ describe('credential timeline', () => {
 
   it('offers the state right after each event', () => {
     const asked: string[] = [];
-    render(<Timeline events={[event({}), event({ position: '2', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time)} />);
-    fireEvent.click(screen.getAllByRole('button', { name: 'State after this' })[1]!);
+    render(<Timeline events={[event({}), event({ position: '2', type: 'CredentialApproved', summary: 'approved the application', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time)} />);
+    // Named with its event: a list of buttons all called "State after this" tells nothing apart.
+    fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application, / }));
     expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);
   });
 

@@ -26,7 +26,7 @@ export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onSta
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
           {onStateAfter && (
-            <button type="button" class="small" onClick={() => onStateAfter(event)}>
+            <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${event.summary}, ${when(event.time)}`}>
               State after this
             </button>
           )}

@@ -1,4 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/preact';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { navigate, usePath } from '../router';
 import { DeveloperArea } from './area';
 
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -38,4 +39,64 @@ it('an unknown address in the developer center says there is no page there inste
   expect(screen.getByRole('link', { name: 'your dashboard' }).getAttribute('href')).toBe('/ui/developer');
   expect(screen.queryByRole('heading', { name: 'Hello, alice' })).toBeNull();
   expect(screen.getByRole('navigation', { name: 'Developer center' })).not.toBeNull();
+});
+
+describe('what a request did, said where the member lands', () => {
+  const active = { ...dashboard.credential, status: 'active', apiid: 'ak_test0000000000000000', expires_at: '2999-01-01T00:00:00.000Z' };
+  const offers = [{ name: 'addons.read', description: 'Read the installed add-ons', status: 'none' }];
+
+  /** An active member's service: the dashboard (with the extension once asked), the scopes, and the writes' answers. */
+  function activeService() {
+    let extension: unknown = null;
+    globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+      const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+      const path = new URL(request.url).pathname;
+      if (path.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+      if (path.endsWith('/developer/extension')) {
+        extension = { expires_at: '2999-04-01T00:00:00.000Z', status: 'pending', reason: 'longer', reject_reason: null };
+        return envelope(200, { code: 0, message: 'requested: an administrator will decide', data: { ...active, extension } });
+      }
+      if (path.endsWith('/developer/scopes') && request.method === 'POST') return envelope(200, { code: 0, message: 'requested', data: { list: [] } });
+      if (path.endsWith('/developer/scopes')) return envelope(200, { code: 0, message: 'ok', data: { list: offers } });
+      if (path.endsWith('/developer/usage')) return envelope(200, { code: 0, message: 'ok', data: { last_used_at: null, days: [] } });
+      return envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...active, extension } } });
+    }) as typeof fetch;
+  }
+
+  /** The developer center where the console's router puts it, so that landing on the dashboard is real. */
+  function Routed() {
+    return <DeveloperArea path={usePath()} notice="" />;
+  }
+
+  it('an extension request says what was asked, in a status that stays once its form is gone, with focus on it', async () => {
+    activeService();
+    history.replaceState(null, '', '/ui/developer');
+    render(<Routed />);
+    fireEvent.input(await screen.findByLabelText('Why the key must live longer'), { target: { value: 'The contract runs another year' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Ask for the extension' }));
+    const done = await screen.findByText(/^Extension to .* requested; an administrator will review it\.$/);
+    expect(done.getAttribute('role')).toBe('status');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Ask for the extension' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(done));
+  });
+
+  it('a scope request lands on the dashboard, which says what was requested, with focus on it', async () => {
+    activeService();
+    history.replaceState(null, '', '/ui/developer/scopes');
+    render(<Routed />);
+    fireEvent.click(await screen.findByLabelText(/addons\.read/));
+    fireEvent.input(screen.getByLabelText('Purpose of use'), { target: { value: 'List the add-ons on our site' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Request' }));
+    const done = await screen.findByText('Scopes requested: addons.read; an administrator will review them.');
+    expect(location.pathname).toBe('/ui/developer');
+    expect(screen.getByRole('heading', { level: 1, name: 'Hello, alice' })).not.toBeNull();
+    expect(done.getAttribute('role')).toBe('status');
+    await waitFor(() => expect(document.activeElement).toBe(done));
+
+    // The message belongs to that landing: another screen, and back, no longer shows it.
+    act(() => navigate('/developer/reference'));
+    act(() => navigate('/developer'));
+    await screen.findByRole('heading', { level: 1, name: 'Hello, alice' });
+    expect(screen.queryByText(/^Scopes requested/)).toBeNull();
+  });
 });

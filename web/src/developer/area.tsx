@@ -1,8 +1,9 @@
+import { useEffect } from 'preact/hooks';
 import { api, call } from '../api/client';
 import { navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
-import { Loading, LoadFailed } from '../ui/notice';
+import { Loading, LoadFailed, useOutcome } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
 import { SignIn, signOut } from '../ui/sign-in';
 import { Claim } from './claim';
@@ -40,6 +41,15 @@ function DeveloperNav({ path, username }: { path: string; username?: string }) {
 /** The developer center: sign-in and registration, then the screens of a signed-in member. */
 export function DeveloperArea({ path, notice }: { path: string; notice: string }) {
   const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path === '/developer/login' || path === '/developer/register']);
+  // What the member's last request did, said on the dashboard, where a request lands; gone once the member moves on.
+  const [outcome, report, clear] = useOutcome();
+  useEffect(() => {
+    if (path !== '/developer') clear();
+  }, [path]);
+  const requested = (message: string) => {
+    report(message);
+    reload();
+  };
 
   if (path === '/developer/register') return <Register onRegistered={() => navigate('/developer')} />;
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
@@ -75,11 +85,11 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
       ) : path === '/developer/claim' ? (
         <Claim status={credential.status} onClaimed={reload} />
       ) : path === '/developer/scopes' ? (
-        <ScopeRequest status={credential.status} onRequested={reload} />
+        <ScopeRequest status={credential.status} onRequested={requested} />
       ) : path === '/developer/reference' ? (
         <PartnerReference apiid={credential.apiid} />
       ) : (
-        <DeveloperDashboard dashboard={dashboard.data} reload={reload} />
+        <DeveloperDashboard dashboard={dashboard.data} reload={reload} outcome={outcome} onOutcome={requested} />
       )}
     </>
   );

@@ -68,6 +68,19 @@ describe('claim screen', () => {
     expect(confirm).toHaveBeenCalledTimes(2);
   });
 
+  it('keeps "Claim your credential" as the screen\'s h1 and, as the key appears, puts focus on it with the warning that it shows once', async () => {
+    service(() => envelope(200, { code: 0, message: 'claimed', data: KEY }));
+    render(<ClaimRoute onClaimed={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Claim your credential' })).not.toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Claim the key' }));
+    await screen.findByText(KEY.apikey);
+    expect(screen.getByRole('heading', { level: 1, name: 'Claim your credential' })).not.toBeNull();
+    const heading = screen.getByRole('heading', { name: 'Your API key' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const warning = document.getElementById(heading.getAttribute('aria-describedby')!)!;
+    expect(warning.textContent).toContain('This is the only time the key is shown');
+  });
+
   it("shows the service's refusal in place and no key", async () => {
     service(() => envelope(422, { code: 422, message: 'this credential was claimed already', data: { error: 'already_claimed' } }));
     render(<Claim status="approved" onClaimed={() => {}} />);
@@ -78,6 +91,7 @@ describe('claim screen', () => {
 
   it('offers nothing to claim unless the application is approved, and says in plain words what to do next', () => {
     const { unmount } = render(<Claim status="pending" onClaimed={() => {}} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Claim your credential' })).not.toBeNull();
     expect(screen.queryByRole('button', { name: 'Claim the key' })).toBeNull();
     expect(screen.getByText(/waiting for an administrator to review it/)).not.toBeNull();
     expect(screen.getByRole('link', { name: 'See its status on your dashboard' }).getAttribute('href')).toBe('/ui/developer');

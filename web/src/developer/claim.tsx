@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { navigate } from '../router';
 import { RefusalNotice } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
 import { KeyOnce } from './key-once';
 import { claimStep, NextStep } from './next-step';
 
@@ -13,21 +14,8 @@ export function Claim({ status, onClaimed }: { status: Schemas['Credential']['st
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (issued) {
-    return (
-      <KeyOnce
-        apiid={issued.apiid}
-        apikey={issued.apikey}
-        onStored={() => {
-          setIssued(null);
-          onClaimed();
-          navigate('/developer');
-        }}
-      />
-    );
-  }
-
   const claim = async () => {
+    if (busy) return;
     setBusy(true);
     const answer = await call(async () => api.POST('/developer/claim', { params: { header: await csrf() }, body: {} }));
     setBusy(false);
@@ -38,14 +26,24 @@ export function Claim({ status, onClaimed }: { status: Schemas['Credential']['st
   const notYet = claimStep(status);
   return (
     <section aria-labelledby="claim-title">
-      <h2 id="claim-title">Claim your credential</h2>
-      {notYet ? (
+      <ScreenHeading id="claim-title">Claim your credential</ScreenHeading>
+      {issued ? (
+        <KeyOnce
+          apiid={issued.apiid}
+          apikey={issued.apikey}
+          onStored={() => {
+            setIssued(null);
+            onClaimed();
+            navigate('/developer');
+          }}
+        />
+      ) : notYet ? (
         <NextStep step={notYet} />
       ) : (
         <>
           <p>Your application was approved. Claiming issues your API id and key; the key is shown once, right here.</p>
           <RefusalNotice refusal={refusal} />
-          <button type="button" class="primary" disabled={busy} onClick={claim}>
+          <button type="button" class="primary" aria-disabled={busy} onClick={claim}>
             Claim the key
           </button>
         </>

@@ -2,11 +2,12 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Link } from '../ui/link';
 import { when } from '../ui/load';
-import { Done, Empty, RefusalNotice } from '../ui/notice';
+import { Done, Empty, RefusalNotice, type Outcome } from '../ui/notice';
 import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
 import { Rotate } from './rotate';
 import { DeveloperUsage } from './usage';
+import { ScreenHeading } from '../ui/screen';
 
 type Dashboard = Schemas['Dashboard'];
 type Credential = Schemas['Credential'];
@@ -45,23 +46,31 @@ function credentialSteps(c: Credential): { what: string; at: string | null; why?
   ].filter((step) => step.at);
 }
 
-export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard; reload: () => void }) {
+interface DashboardProps {
+  dashboard: Dashboard;
+  reload: () => void;
+  /** What the member's last request did (applied, extension or scopes requested), shown at the top. */
+  outcome: Outcome;
+  /** Says what a request did, and loads the dashboard again. */
+  onOutcome: (message: string) => void;
+}
+
+export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: DashboardProps) {
   const { member, credential, scopes } = dashboard;
   const expired = expiredAt(credential);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [done, setDone] = useState('');
 
   const apply = async () => {
     const answer = await call(async () => api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setDone(answer.message);
-    reload();
+    onOutcome(answer.message);
   };
 
   return (
     <>
-      <h1>Hello, {member.nickname || member.username}</h1>
+      <ScreenHeading title="Dashboard">Hello, {member.nickname || member.username}</ScreenHeading>
+      <Done focusKey={outcome.serial}>{outcome.message}</Done>
       <section aria-labelledby="credential-title" class="card">
         <h2 id="credential-title">Your API credential</h2>
         <p>
@@ -93,7 +102,6 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
           ))}
         </ol>
         <RefusalNotice refusal={refusal} />
-        <Done>{done}</Done>
         <div class="actions">
           {(['none', 'rejected', 'revoked'].includes(credential.status) || expired) && (
             <button type="button" class="primary" onClick={apply}>
@@ -107,7 +115,7 @@ export function DeveloperDashboard({ dashboard, reload }: { dashboard: Dashboard
       </section>
       {credential.status === 'active' && !expired && <Rotate onRotated={reload} />}
       {credential.status === 'active' && <DeveloperUsage />}
-      {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={reload} />}
+      {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={onOutcome} />}
       <section aria-labelledby="scopes-title" class="card">
         <h2 id="scopes-title">Scopes</h2>
         {scopes.length === 0 ? (

@@ -1,23 +1,26 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
-import { Done, RefusalNotice } from '../ui/notice';
+import { when } from '../ui/load';
+import { RefusalNotice } from '../ui/notice';
 import { ReasonField } from '../ui/reason';
 
 const CHOICES = [30, 90, 180, 365];
 
-/** Asks an administrator for a later expiry of the key, with the reason. */
-export function ExtensionRequest({ onRequested }: { onRequested: () => void }) {
+/**
+ * Asks an administrator for a later expiry of the key, with the reason. A pending request hides
+ * this form, so what was asked is said by the dashboard (`onRequested`), not here.
+ */
+export function ExtensionRequest({ onRequested }: { onRequested: (message: string) => void }) {
   const [days, setDays] = useState(90);
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [done, setDone] = useState('');
   const send = async (event: Event) => {
     event.preventDefault();
     const answer = await call(async () => api.POST('/developer/extension', { params: { header: await csrf() }, body: { expires_in_days: days, reason } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setDone(answer.message);
-    onRequested();
+    const until = answer.data.extension?.expires_at;
+    onRequested(`${until ? `Extension to ${when(until)}` : 'Extension'} requested; an administrator will review it.`);
   };
   return (
     <section aria-labelledby="extension-title" class="card">
@@ -35,7 +38,6 @@ export function ExtensionRequest({ onRequested }: { onRequested: () => void }) {
         </div>
         <ReasonField id="extension-reason" label="Why the key must live longer" value={reason} onInput={setReason} />
         <RefusalNotice refusal={refusal} />
-        <Done>{done}</Done>
         <button type="submit">Ask for the extension</button>
       </form>
     </section>

@@ -1,15 +1,19 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { guardLeaving } from '../router';
 
 const LEAVE_WARNING = 'The API key is shown only this once. Leave without storing it?';
 
 /**
  * An API key shown once: a copy button, and an "I have stored it" confirmation without which
- * leaving asks first. Once confirmed it is dropped from memory and never shown again.
+ * leaving asks first. Once confirmed it is dropped from memory and never shown again. It takes
+ * focus as it appears, its heading read out with the warning that this is the only time.
  */
 export function KeyOnce({ apiid, apikey, note, onStored }: { apiid: string; apikey: string; note?: string; onStored: () => void }) {
   const [stored, setStored] = useState(false);
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => heading.current?.focus(), []);
 
   useEffect(() => {
     const beforeUnload = (event: BeforeUnloadEvent) => {
@@ -32,8 +36,10 @@ export function KeyOnce({ apiid, apikey, note, onStored }: { apiid: string; apik
 
   return (
     <section class="key-once" aria-labelledby="key-once-title">
-      <h2 id="key-once-title">Your API key</h2>
-      <p>
+      <h2 id="key-once-title" ref={heading} tabIndex={-1} aria-describedby="key-once-warning">
+        Your API key
+      </h2>
+      <p id="key-once-warning" class="warning">
         This is the only time the key is shown: only its digest is kept. Store it in your server's secret store now.
       </p>
       {note && <p>{note}</p>}

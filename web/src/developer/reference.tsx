@@ -1,5 +1,6 @@
 import partnerContract from '../../generated/partner-contract.json';
 import { Operations, type ContractDocument } from '../ui/operations';
+import { ScreenHeading } from '../ui/screen';
 
 /** The open endpoints, from the contract embedded at build time, with a curl call using this member's API id. */
 export function PartnerReference({ apiid }: { apiid: string | null }) {
@@ -11,7 +12,7 @@ export function PartnerReference({ apiid }: { apiid: string | null }) {
     ].join('\n');
   return (
     <>
-      <h1>Partner API reference</h1>
+      <ScreenHeading>Partner API reference</ScreenHeading>
       <p>
         Your server calls these endpoints with your API id and key in headers, never in the URL. Keep the key in the
         environment (here <code>PLATFORM_API_KEY</code>); each endpoint needs its scope approved.

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { Field } from '../ui/field';
 import { RefusalNotice } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
 
 // The rules the service applies (specification §2.2), shown before anything is sent.
 const RULES = {
@@ -49,7 +50,7 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="register-title" noValidate>
-      <h1 id="register-title">Register as a developer</h1>
+      <ScreenHeading id="register-title">Register as a developer</ScreenHeading>
       <Field name="username" label="Username" value={form.username} onInput={set('username')} hint={RULES.username} required autocomplete="username" refusal={refusal} />
       <Field name="password" label="Password" type="password" value={form.password} onInput={set('password')} hint={RULES.password} required autocomplete="new-password" refusal={refusal} />
       <Field name="nickname" label="Nickname" value={form.nickname} onInput={set('nickname')} hint={RULES.nickname} refusal={refusal} />

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { when } from '../ui/load';
 import { RefusalNotice } from '../ui/notice';
@@ -28,6 +28,14 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
   const [grace, setGrace] = useState(DEFAULT_GRACE_SECONDS);
   const [issued, setIssued] = useState<Schemas['RotatedKey'] | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const hidden = useRef(false);
+  // The key hidden, its section goes with the button that hid it: focus returns to the rotation.
+  useEffect(() => {
+    if (issued || !hidden.current) return;
+    hidden.current = false;
+    heading.current?.focus();
+  }, [issued]);
 
   if (issued) {
     return (
@@ -35,7 +43,10 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
         apiid={issued.apiid}
         apikey={issued.apikey}
         note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
-        onStored={() => setIssued(null)}
+        onStored={() => {
+          hidden.current = true;
+          setIssued(null);
+        }}
       />
     );
   }
@@ -49,7 +60,9 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
   };
   return (
     <section aria-labelledby="rotate-title" class="card">
-      <h2 id="rotate-title">Rotate the key</h2>
+      <h2 id="rotate-title" ref={heading} tabIndex={-1}>
+        Rotate the key
+      </h2>
       <div class="field">
         <label for="grace">Grace period for the old key</label>
         <select id="grace" value={String(grace)} aria-describedby="grace-hint" onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>

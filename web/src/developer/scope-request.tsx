@@ -5,22 +5,24 @@ import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { useLoad } from '../ui/load';
 import { ReasonField } from '../ui/reason';
 import { NextStep, scopesStep } from './next-step';
+import { ScreenHeading } from '../ui/screen';
 
 const REQUESTABLE = new Set(['none', 'rejected', 'revoked']);
 
 /** Scopes are requested for an active credential; before that, the screen says what to do first. */
-export function ScopeRequest({ status, onRequested }: { status: Schemas['Credential']['status']; onRequested: () => void }) {
+export function ScopeRequest({ status, onRequested }: { status: Schemas['Credential']['status']; onRequested: (message: string) => void }) {
   const notYet = scopesStep(status);
   if (!notYet) return <ScopeRequestForm onRequested={onRequested} />;
   return (
     <section aria-labelledby="request-title">
-      <h1 id="request-title">Request scopes</h1>
+      <ScreenHeading id="request-title">Request scopes</ScreenHeading>
       <NextStep step={notYet} />
     </section>
   );
 }
 
-function ScopeRequestForm({ onRequested }: { onRequested: () => void }) {
+/** On success the member lands on the dashboard, which says what was requested (`onRequested`). */
+function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => void }) {
   const [offers, reload] = useLoad(() => call(() => api.GET('/developer/scopes')));
   const [chosen, setChosen] = useState<string[]>([]);
   const [reason, setReason] = useState('');
@@ -34,13 +36,13 @@ function ScopeRequestForm({ onRequested }: { onRequested: () => void }) {
     event.preventDefault();
     const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes: chosen, reason } }));
     if (!answer.ok) return setRefusal(answer.refusal);
-    onRequested();
+    onRequested(`Scopes requested: ${chosen.join(', ')}; an administrator will review them.`);
     navigate('/developer');
   };
 
   return (
     <form onSubmit={send} aria-labelledby="request-title">
-      <h1 id="request-title">Request scopes</h1>
+      <ScreenHeading id="request-title">Request scopes</ScreenHeading>
       <fieldset>
         <legend>Scopes</legend>
         {offers.data.list.map((offer) => (

@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
+import { takeArrival } from '../router';
 
 /** A refusal, in place, with the envelope's message: read out by screen readers as it appears. */
 export function RefusalNotice({ refusal }: { refusal: Refusal | null }) {
@@ -26,10 +28,35 @@ export function LoadFailed({ refusal, onRetry }: { refusal: Refusal; onRetry: ()
   );
 }
 
-export function Done({ children }: { children: ComponentChildren }) {
+/** What an action did, numbered: the same words twice are still two outcomes, each taking focus. */
+export interface Outcome {
+  message: string;
+  serial: number;
+}
+
+/** An outcome to show with `Done`: `report` says what was done, `clear` forgets it. */
+export function useOutcome(): [Outcome, (message: string) => void, () => void] {
+  const [outcome, setOutcome] = useState<Outcome>({ message: '', serial: 0 });
+  const report = useCallback((message: string) => setOutcome((o) => ({ message, serial: o.serial + 1 })), []);
+  const clear = useCallback(() => setOutcome((o) => (o.message ? { message: '', serial: o.serial } : o)), []);
+  return [outcome, report, clear];
+}
+
+/**
+ * What was done. With `focusKey` (an outcome's serial), each new outcome takes focus: the button
+ * that acted has often gone with its row or form, and focus would otherwise fall to the page's start.
+ * It wins over the screen's heading when an action leads to another screen.
+ */
+export function Done({ children, focusKey }: { children: ComponentChildren; focusKey?: number }) {
+  const notice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!focusKey || !notice.current) return;
+    takeArrival();
+    notice.current.focus();
+  }, [focusKey]);
   if (!children) return null;
   return (
-    <p class="notice done" role="status">
+    <p ref={notice} class="notice done" role="status" tabIndex={-1}>
       {children}
     </p>
   );

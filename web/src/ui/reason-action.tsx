@@ -1,21 +1,50 @@
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 import { RefusalNotice } from './notice';
 import { ReasonField } from './reason';
 
-/** A decision that needs a reason (reject, revoke): the button opens the reason box in place. */
-export function ReasonAction({ id, label, onSend }: { id: string; label: string; onSend: (reason: string) => Promise<Refusal | null> }) {
+/** The decisions that need a reason, and how the reason box names them. */
+const DOING = { Reject: 'rejecting', Revoke: 'revoking' } as const;
+
+interface ReasonActionProps {
+  id: string;
+  label: keyof typeof DOING;
+  /** What is decided, as a screen reader hears it beside the other rows' buttons: "alice's application". */
+  subject: string;
+  onSend: (reason: string) => Promise<Refusal | null>;
+}
+
+/**
+ * A decision that needs a reason (reject, revoke): the button opens the reason box in place, with
+ * focus in it. Cancel or Escape closes it and puts focus back on the button; after a decision the
+ * caller's outcome takes focus, since the row may be gone.
+ */
+export function ReasonAction({ id, label, subject, onSend }: ReasonActionProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const cancelled = useRef(false);
+
+  // Before the next paint: keys typed right after opening land in the box.
+  useLayoutEffect(() => {
+    if (open) field.current?.focus();
+    else if (cancelled.current) opener.current?.focus();
+    cancelled.current = false;
+  }, [open]);
 
   if (!open) {
     return (
-      <button type="button" class="danger" onClick={() => setOpen(true)}>
+      <button type="button" class="danger" ref={opener} onClick={() => setOpen(true)} aria-label={`${label} ${subject}…`}>
         {label}…
       </button>
     );
   }
+  const cancel = () => {
+    cancelled.current = true;
+    setOpen(false);
+  };
   const send = async (event: Event) => {
     event.preventDefault();
     const refused = await onSend(reason);
@@ -23,13 +52,21 @@ export function ReasonAction({ id, label, onSend }: { id: string; label: string;
     if (!refused) setOpen(false);
   };
   return (
-    <form class="reason-action" onSubmit={send}>
-      <ReasonField id={id} label={`Reason (${label.toLowerCase()})`} value={reason} onInput={setReason} />
+    <form
+      class="reason-action"
+      onSubmit={send}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        cancel();
+      }}
+    >
+      <ReasonField id={id} label={`Reason for ${DOING[label]} ${subject}`} value={reason} onInput={setReason} fieldRef={field} />
       <RefusalNotice refusal={refusal} />
-      <button type="submit" class="danger">
+      <button type="submit" class="danger" aria-label={`${label} ${subject}`}>
         {label}
       </button>
-      <button type="button" onClick={() => setOpen(false)}>
+      <button type="button" onClick={cancel}>
         Cancel
       </button>
     </form>

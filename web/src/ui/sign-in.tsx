@@ -3,6 +3,7 @@ import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { navigate } from '../router';
 import { Field } from './field';
 import { Done, RefusalNotice } from './notice';
+import { ScreenHeading } from './screen';
 
 /** Ends the member's or the administrator's session, then shows that realm's sign-in. */
 export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
@@ -21,6 +22,8 @@ export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'ad
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    // Busy, the button is marked, not disabled: a disabled button drops focus, and a refusal would leave the user nowhere.
+    if (busy) return;
     setBusy(true);
     const body = { username, password };
     const answer =
@@ -35,12 +38,12 @@ export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'ad
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">
-      <h1 id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</h1>
+      <ScreenHeading id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</ScreenHeading>
       <Done>{notice}</Done>
       <Field name="username" label="Username" value={username} onInput={setUsername} required autocomplete="username" refusal={refusal} />
       <Field name="password" label="Password" type="password" value={password} onInput={setPassword} required autocomplete="current-password" refusal={refusal} />
       <RefusalNotice refusal={refusal} />
-      <button type="submit" class="primary" disabled={busy}>
+      <button type="submit" class="primary" aria-disabled={busy}>
         Sign in
       </button>
     </form>
