@@ -116,9 +116,9 @@ export function pageRolesProblems(error: z.ZodError): string[] {
   });
 }
 
-/** The same problems as issues of the request body, whose field is page_roles. */
-function pageRolesIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map(({ path, message }) => ({ path: ['page_roles', ...path.map(String)].join('.'), message }));
+/** The first problems as issues of the request body, whose field is page_roles. */
+function pageRolesIssues(error: z.ZodError, listed: number): { path: string; message: string }[] {
+  return error.issues.slice(0, listed).map(({ path, message }) => ({ path: ['page_roles', ...path.map(String)].join('.'), message }));
 }
 
 /** Problems named in one refusal: a whitelist of thousands of bad pages must not draw an answer of megabytes. */
@@ -131,7 +131,7 @@ export function checkPageRoles(schema: z.ZodType<PageRoles>, roles: unknown, err
   const problems = pageRolesProblems(result.error);
   const more = problems.length - LISTED_PROBLEMS;
   const listed = problems.slice(0, LISTED_PROBLEMS).join('; ');
-  const issues = pageRolesIssues(result.error).slice(0, LISTED_PROBLEMS);
+  const issues = pageRolesIssues(result.error, LISTED_PROBLEMS);
   throw new DomainError(error, `${preface}: ${listed}${more > 0 ? `; and ${more} more problems` : ''}`, next, issues);
 }
 
