@@ -155,6 +155,8 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     const csrf = method === 'GET' ? [] : [requireCsrf];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
-    router.register(path, [method], [...checks, ...body, ...login, answering(endpoint)]);
+    // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
+    const reading = endpoint.body ? body : [];
+    router.register(path, [method], [...checks, ...reading, ...login, answering(endpoint)]);
   }
 }
