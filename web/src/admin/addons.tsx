@@ -61,6 +61,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
       {label}
     </button>
   );
+  const menuLabel = addon.show_menu ? 'Hide from the menu' : 'Show in the menu';
   const state = !addon.installed ? 'not installed' : `installed ${addon.installed_version}, ${addon.enabled ? 'enabled' : 'disabled'}, ${addon.show_menu ? 'in the menu' : 'not in the menu'}`;
 
   return (
@@ -84,8 +85,9 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
               <button type="button" onClick={() => act(addon.enabled ? 'disable' : 'enable')} aria-label={`${addon.enabled ? 'Disable' : 'Enable'} ${addon.name}`}>
                 {addon.enabled ? 'Disable' : 'Enable'}
               </button>
-              <button type="button" onClick={() => act('menu', { show_menu: !addon.show_menu })}>
-                {addon.show_menu ? 'Hide from the menu' : 'Show in the menu'}
+              {/* The visible words first in the name, so that speech input ("click Hide from the menu") finds it. */}
+              <button type="button" onClick={() => act('menu', { show_menu: !addon.show_menu })} aria-label={`${menuLabel} – ${addon.name}`}>
+                {menuLabel}
               </button>
               <button type="button" class="danger" onClick={() => act('uninstall')} aria-label={`Uninstall ${addon.name}…`}>
                 Uninstall…
