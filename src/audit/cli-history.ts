@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CredentialDocument } from '../credential/views';
-import { isExpiredAt } from '../credential/expiry';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { Actor, AuditEvent } from './event';
@@ -45,7 +44,7 @@ function formatHistory(history: CredentialHistory): string {
   const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
   const rows = events.map((event) => [event.time, actorName(event.actor), whatHappened(event), event.reason ?? '']);
   const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
-  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential, as_of.instant).map(visible)] : [])].join('\n');
+  return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential, as_of.expired).map(visible)] : [])].join('\n');
 }
 
 function actorName({ kind, id, username }: Actor): string {
@@ -57,11 +56,11 @@ function whatHappened({ summary, invalid }: AuditEvent): string {
   return invalid === undefined ? summary : `${summary} [stored event invalid: ${invalid}]`;
 }
 
-function stateLines(credential: CredentialDocument | null, instant: string): string[] {
+function stateLines(credential: CredentialDocument | null, expired: boolean): string[] {
   if (!credential) return ['  credential: none (not applied yet)'];
   const why = credential.reject_reason ?? credential.revoke_reason;
-  const expired = isExpiredAt(credential, instant) ? `, expired at ${credential.expires_at}` : '';
-  const lines = [`  credential: ${credential.status}${expired}${credential.apiid ? `, API id ${credential.apiid}` : ''}${why ? ` (${why})` : ''}`];
+  const expiry = expired ? `, expired at ${credential.expires_at}` : '';
+  const lines = [`  credential: ${credential.status}${expiry}${credential.apiid ? `, API id ${credential.apiid}` : ''}${why ? ` (${why})` : ''}`];
   for (const scope of credential.scopes) {
     const scopeWhy = scope.reject_reason ?? scope.revoke_reason;
     lines.push(`  scope ${scope.name}: ${scope.status}${scopeWhy ? ` (${scopeWhy})` : ''}`);

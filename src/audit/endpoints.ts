@@ -13,7 +13,6 @@ import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { memberParams } from '../shared/http/params';
 import { credentialReads } from '../credential/reads';
-import { isExpiredAt } from '../credential/expiry';
 import { memberReads } from '../member/reads';
 
 export interface AuditDeps {
@@ -57,11 +56,11 @@ const memberQuery = z
 
 const foundMemberSchema = z.object({ member_id: z.int().min(1), username: z.string() }).meta({ id: 'FoundMember' });
 
-/** The credential and scopes as the member's dashboard showed them at `instant`, and whether its key had expired then. */
-const stateAt = (credential: CredentialDocument | null, instant: string) => ({
+/** The credential and scopes as the member's dashboard showed them then, and whether its key had expired. */
+const dashboardState = ({ credential, expired }: { credential: CredentialDocument | null; expired: boolean }) => ({
   credential: credentialView(credential),
   scopes: credential?.scopes ?? [],
-  expired: credential !== null && isExpiredAt(credential, instant),
+  expired,
 });
 
 const auditor = { kind: 'admin', permission: 'audit.read' } as const;
@@ -113,7 +112,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
         }
         const { as_of: replay, ...timeline } = history;
         if (!replay) return { data: timeline };
-        return { data: { ...timeline, as_of: replay.instant, state: stateAt(replay.credential, replay.instant) } };
+        return { data: { ...timeline, as_of: replay.instant, state: dashboardState(replay) } };
       },
     }),
     endpoint({

@@ -114,7 +114,9 @@ export class WebhookNotifier {
     const hooks = new Map((await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]));
     const byWebhook = new Map<string, DeliveryDocument[]>();
     for (const delivery of due.sort((a, b) => (a.event_position < b.event_position ? -1 : 1))) {
-      byWebhook.set(delivery.webhook_id, [...(byWebhook.get(delivery.webhook_id) ?? []), delivery]);
+      const lane = byWebhook.get(delivery.webhook_id);
+      if (lane) lane.push(delivery);
+      else byWebhook.set(delivery.webhook_id, [delivery]);
     }
     for (const [webhookId, inLogOrder] of byWebhook) {
       const hook = hooks.get(webhookId);

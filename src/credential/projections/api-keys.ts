@@ -27,7 +27,8 @@ function approvedAfter(approved: string[], event: Recorded<CredentialEvent>): st
 export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   name: 'api_keys',
   version: 2,
-  collection: { name: 'api_keys', indexes: ['apiid'] },
+  // No index: the key ring holds the whole collection in memory, and finding a member by API id reads api_ids.
+  collection: { name: 'api_keys', indexes: [] },
   handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked', 'ExtensionApproved'],
   documentIds: (event) => [String(event.data.member_id)],
 

@@ -5,6 +5,14 @@ import { EventStore } from '../../stores/ports';
 import { ActorNames } from '../../audit/actor-names';
 import { AuditEvent, auditEvent } from '../../audit/event';
 import { eventsUntil, replayCredential } from './replay';
+import { isExpiredAt } from '../expiry';
+
+/** The replay at an instant: the credential then, and whether its key was already refused. */
+const stateAt = (credential: CredentialDocument | null, instant: string) => ({
+  instant,
+  credential,
+  expired: credential !== null && isExpiredAt(credential, instant),
+});
 
 /** An instant to replay up to: ISO 8601 with a zone, so that it names one instant wherever it is read. */
 export const instantSchema = z.iso.datetime({
@@ -18,8 +26,11 @@ export interface CredentialHistory {
   username: string;
   /** The credential's and its scopes' events in order; with an instant, those that had happened by then. */
   events: AuditEvent[];
-  /** With an instant: the credential and its scopes as they stood then (null: not applied yet). */
-  as_of?: { instant: string; credential: CredentialDocument | null };
+  /**
+   * With an instant: the credential and its scopes as they stood then (null: not applied yet), and
+   * whether its key had expired then, which the status alone does not say.
+   */
+  as_of?: { instant: string; credential: CredentialDocument | null; expired: boolean };
 }
 
 /**
@@ -43,6 +54,6 @@ export async function credentialHistory(
     member_id: memberId,
     username,
     events: await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(event.metadata.actor)))),
-    ...(instant === undefined ? {} : { as_of: { instant, credential: replayCredential(happened) } }),
+    ...(instant === undefined ? {} : { as_of: stateAt(replayCredential(happened), instant) }),
   };
 }
