@@ -32,6 +32,16 @@ it('a dashboard that failed to load keeps the navigation and tries again on requ
   expect(calls()).toBe(2);
 });
 
+it("reads the dashboard again on each screen, so an approval made meanwhile shows on Claim", async () => {
+  let status = 'pending';
+  globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...dashboard.credential, status } } })) as typeof fetch;
+  const { rerender } = render(<DeveloperArea path="/developer" notice="" />);
+  await screen.findByRole('heading', { name: 'Hello, alice' });
+  status = 'approved';
+  rerender(<DeveloperArea path="/developer/claim" notice="" />);
+  expect(await screen.findByRole('button', { name: /^Claim/ })).not.toBeNull();
+});
+
 it('an unknown address in the developer center says there is no page there instead of showing the dashboard', async () => {
   service('ok');
   render(<DeveloperArea path="/developer/nowhere" notice="" />);

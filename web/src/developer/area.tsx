@@ -40,7 +40,9 @@ function DeveloperNav({ path, username }: { path: string; username?: string }) {
 
 /** The developer center: sign-in and registration, then the screens of a signed-in member. */
 export function DeveloperArea({ path, notice }: { path: string; notice: string }) {
-  const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path === '/developer/login' || path === '/developer/register']);
+  // Read again on every screen: an administrator's decision (an approval, a revocation) is made
+  // elsewhere, and the Claim screen must not say "waiting" for a credential approved meanwhile.
+  const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path]);
   // What the member's last request did, said on the dashboard, where a request lands; gone once the member moves on.
   const [outcome, report, clear] = useOutcome();
   useEffect(() => {
