@@ -30,8 +30,14 @@ export interface DeveloperDeps {
   readModels: ReadModels;
 }
 
+// The specification types the login's nickname as a string, though registration may leave it out:
+// a member without one is answered an empty string (which registration also takes for none), here
+// and on the dashboard alike.
+const nicknameSchema = z.string().meta({ description: 'empty when the member gave none' });
+const shownNickname = (nickname: string | null): string => nickname ?? '';
+
 const memberSchema = z
-  .object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable(), email: z.string().nullable(), mobile: z.string().nullable() })
+  .object({ id: z.int().min(1), username: z.string(), nickname: nicknameSchema, email: z.string().nullable(), mobile: z.string().nullable() })
   .meta({ id: 'Member' });
 
 const dashboardSchema = z
@@ -65,12 +71,12 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
     }),
     loginEndpoint('member', {
       summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
-      response: z.object({ id: z.int().min(1), username: z.string(), nickname: z.string().nullable() }),
+      response: z.object({ id: z.int().min(1), username: z.string(), nickname: nicknameSchema }),
       logIn: async (ctx, username, password) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
         rememberPosition(ctx, member.position);
-        return { id: member.member_id, username: member.username, nickname: member.nickname };
+        return { id: member.member_id, username: member.username, nickname: shownNickname(member.nickname) };
       },
     }),
     logoutEndpoint('member'),
@@ -91,7 +97,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         const credential = await credentialReads(deps.readModels).credential(identity.id, after);
         return {
           data: {
-            member: { id: member.id, username: member.username, nickname: member.nickname, email: member.email, mobile: member.mobile },
+            member: { id: member.id, username: member.username, nickname: shownNickname(member.nickname), email: member.email, mobile: member.mobile },
             credential: credentialView(credential),
             scopes: credential?.scopes ?? [],
           },

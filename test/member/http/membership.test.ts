@@ -248,7 +248,7 @@ describe('POST /developer/login', () => {
     await client.get(DASHBOARD).expect(200);
   });
 
-  it('answers a nickname-less member with nickname null, as the dashboard does', async () => {
+  it('answers a nickname-less member with an empty nickname, a string as the specification types it, on login and dashboard', async () => {
     const member = await registerMember(t.client());
     const client = t.client();
     const token = await csrfOf(client);
@@ -257,7 +257,8 @@ describe('POST /developer/login', () => {
       .set('X-CSRF-Token', token)
       .send({ username: member.username, password: 'secret1' })
       .expect(200);
-    expect(res.body.data.nickname).toBeNull();
+    expect(res.body.data.nickname).toBe('');
+    expect((await client.get(DASHBOARD).expect(200)).body.data.member.nickname).toBe('');
   });
 
   it('refuses a wrong password and an unknown username alike with 401', async () => {

@@ -5,7 +5,7 @@ import { DeveloperArea } from './area';
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const dashboard = {
-  member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+  member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
   credential: { status: 'none', apiid: null, applied_at: null, reviewed_at: null, reject_reason: null, claimed_at: null, key_rotated_at: null, expires_at: null, revoked_at: null, revoke_reason: null, extension: null },
   scopes: [],
 };

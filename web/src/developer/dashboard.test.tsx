@@ -18,7 +18,7 @@ const credential: Schemas['Credential'] = {
 
 /** The dashboard of a member whose credential differs from the pending one above by `c`, with no scope. */
 const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({
-  member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+  member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
   credential: { ...credential, ...c },
   scopes: [],
 });
@@ -40,7 +40,7 @@ const scope = (name: string, reason: string, reject_reason: string | null): Sche
 describe('developer dashboard', () => {
   it("labels each cell of the member's scopes with its column, so stacked rows tell the member's reason from the decision", () => {
     const dashboard: Schemas['Dashboard'] = {
-      member: { id: 7, username: 'alice', nickname: null, email: null, mobile: null },
+      member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
       credential,
       scopes: [scope('member-groups.read', 'Show our groups', 'Not needed for a catalogue'), scope('addons.read', 'List the add-ons', null)],
     };
