@@ -89,6 +89,18 @@ export function documentStoreContract(
       expect(await store().get(b, '1')).toEqual({ id: '1', doc: { in: 'b' }, position: at(1) });
     });
 
+    it('keeps the newest of writes of one new document made at the same moment by separate writers', async () => {
+      const c = newName();
+      // Several rounds, each a new id written at positions 1 to 8 in a shuffled order, all at once:
+      // two first writes of one id race to insert it, and the loser may be the newer.
+      for (let round = 0; round < 10; round++) {
+        const id = `r${round}`;
+        const positions = [1, 2, 3, 4, 5, 6, 7, 8].sort(() => Math.random() - 0.5);
+        await Promise.all(positions.map((p) => store().write([put(c, id, { p }, p)])));
+        expect(await store().get(c, id)).toEqual({ id, doc: { p: 8 }, position: at(8) });
+      }
+    });
+
     it("counts a collection's documents, not its tombstones nor another collection's", async () => {
       const [a, b] = [newName(), newName()];
       expect(await store().count(a)).toBe(0);
@@ -118,6 +130,14 @@ export function documentStoreContract(
 
     const ids = async (where: Parameters<DocumentStore['find']>[1]): Promise<string[]> =>
       (await store().find<{ id: string }>(c, where)).map((d) => d.id);
+
+    it('filters on any field, in a collection never ensured and on fields no index names', async () => {
+      const plain = newName();
+      await store().write([put(plain, '2', { kind: 'b', n: 1 }, 1), put(plain, '1', { kind: 'a', n: 1 }, 1), put(plain, '3', { kind: 'a', n: 2 }, 1)]);
+      expect((await store().find(plain, { kind: 'a' })).map((d) => d.id)).toEqual(['1', '3']);
+      expect((await store().find(plain, { n: 1, kind: 'b' })).map((d) => d.id)).toEqual(['2']);
+      expect((await store().find(c, { id: '2' })).map((d) => d.id)).toEqual(['2']);
+    });
 
     it('is idempotent to ensure the same collections again', async () => {
       await expect(store().ensureCollections([{ name: c, indexes: ['status', 'age'] }])).resolves.toBeUndefined();
@@ -181,6 +201,15 @@ export function documentStoreContract(
       await store().write([], { projection, position: at(9) });
       await store().write([], { projection, position: at(5) });
       expect(await store().checkpoint(projection)).toBe(at(9));
+    });
+
+    it('moves to the newest of first checkpoints written at the same moment', async () => {
+      for (let round = 0; round < 10; round++) {
+        const projection = newName();
+        const positions = [1, 2, 3, 4, 5, 6].sort(() => Math.random() - 0.5);
+        await Promise.all(positions.map((p) => store().write([], { projection, position: at(p) })));
+        expect(await store().checkpoint(projection)).toBe(at(6));
+      }
     });
 
     it('keeps projections apart', async () => {

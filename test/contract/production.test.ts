@@ -53,6 +53,15 @@ async function scratchMongo() {
     const { stores, teardown } = await scratchMongo();
     return { store: stores.documents, teardown };
   });
+
+  it('has every write acknowledged from the journal of a majority, not from memory', async () => {
+    const { stores, teardown } = await scratchMongo();
+    try {
+      expect(stores.db.writeConcern).toMatchObject({ w: 'majority', journal: true });
+    } finally {
+      await teardown();
+    }
+  });
 });
 
 (mongoUrl ? describe : describe.skip)('MongoDB session store', () => {

@@ -28,7 +28,7 @@ import {
   toPortRevision,
   toPortWrongExpectedVersion,
 } from './revisions';
-import { followAll, toReadPosition, type StoreLog } from './subscription';
+import { followAll, refusedPosition, toReadPosition, type StoreLog } from './subscription';
 import { OPERATION_TIMEOUT_MS, drainWithin, within } from './timeouts';
 
 export type { StoreLog } from './subscription';
@@ -118,7 +118,9 @@ export class EventStoreDbEventStore implements EventStore {
         this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(cursor), maxCount: requested }),
         OPERATION_TIMEOUT_MS,
         'read $all',
-      );
+      ).catch((error: unknown) => {
+        throw refusedPosition(error, cursor) ?? error;
+      });
       const before = cursor;
       for (const { event } of page) {
         if (!event) continue;

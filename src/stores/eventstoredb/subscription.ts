@@ -94,6 +94,8 @@ export async function* followAll(
       }
     }
     if (stop.aborted) return;
+    const refused = refusedPosition(failure, resumeAfter);
+    if (refused) throw refused;
     if (upSince !== undefined && now() - upSince >= STABLE_AFTER_MS) attempt = 0;
     const wait = backoffDelay(attempt++, RESUBSCRIBE_BACKOFF, random);
     options.observer?.onDropped?.(failure, wait);
@@ -121,11 +123,22 @@ export async function checkAgainstHead(position: Position, head: () => Promise<P
   if (position > last) {
     throw new InvalidPosition(
       position,
-      `after the head of the log (${last || 'empty'}): a checkpoint from another or a restored database; ` +
-        'rebuild the projections (platform projections rebuild) against this one',
+      `after the head of the log (${last || 'empty'}): a checkpoint from another or a restored database; ${REBUILD_ADVICE}`,
     );
   }
   return { ok: true };
+}
+
+const REBUILD_ADVICE = 'rebuild the projections (platform projections rebuild) against this one';
+
+/**
+ * The server's refusal to read $all from a position where no event begins (KurrentDB answers
+ * "Trying to read from an invalid position"): a checkpoint from another or a restored database
+ * that falls inside this log. Subscribing again would be refused again, forever.
+ */
+export function refusedPosition(failure: unknown, position: Position): InvalidPosition | undefined {
+  if (!(failure instanceof Error) || !/invalid position/i.test(failure.message)) return undefined;
+  return new InvalidPosition(position, `not where an event of this log begins: a checkpoint from another or a restored database; ${REBUILD_ADVICE}`);
 }
 
 type Pulled = IteratorResult<AllStreamResolvedEvent> | { dropped: unknown };

@@ -97,14 +97,13 @@ export class MongoDocumentStore implements DocumentStore {
   ): Promise<StoredDocument<Doc>[]> {
     const filter: Record<string, unknown> = { doc: { $ne: null } };
     for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
-    const [first] = Object.keys(where);
     const records = await this.collection(collection)
       .find(filter as Filter<ReadModelRecord>, {
         projection: { doc: 1, position: 1 },
         sort: { sort_key: 1, _id: 1 },
-        // The index that serves both the first equality and the sort (ensureCollections makes it),
-        // so the server never sorts in memory; the other fields filter the index's matches.
-        hint: first === undefined ? 'sort_key' : `doc.${first}`,
+        // No hint: MongoDB refuses a query whose hint names an index that does not exist, and the
+        // port lets a find filter on any field. Where ensureCollections made the index on the
+        // first field and the sort, the planner picks it; elsewhere the limit bounds the sort.
         limit: FIND_LIMIT + 1,
         maxTimeMS: READ_MAX_TIME_MS,
       })
@@ -118,11 +117,7 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
-    await Promise.all(
-      [...latestPerDocument(writes)].map(([collection, latest]) =>
-        skipStale(this.collection(collection).bulkWrite(latest.map(toUpsert), { ordered: false })),
-      ),
-    );
+    await Promise.all([...latestPerDocument(writes)].map(([collection, latest]) => this.upsert(collection, latest)));
     if (checkpoint) await this.moveCheckpoint(checkpoint);
   }
 
@@ -159,15 +154,23 @@ export class MongoDocumentStore implements DocumentStore {
   /** Nothing to release: openMongoStores closes the client the stores share. */
   async close(): Promise<void> {}
 
+  /**
+   * Each write an upsert guarded by its position. When another writer inserts the same new id at
+   * the same moment, the loser fails with a duplicate key whatever its position: tried once more,
+   * it now meets the stored record and replaces it when newer, or is stale.
+   */
+  private async upsert(collection: string, writes: DocumentWrite[]): Promise<void> {
+    const records = this.collection(collection);
+    const raced = await duplicateKeysOf(records.bulkWrite(writes.map(toUpsert), { ordered: false }));
+    if (raced.length > 0) await skipStale(records.bulkWrite(raced.map((i) => toUpsert(writes[i]!)), { ordered: false }));
+  }
+
   /** Forward only: a late or replayed write cannot take a checkpoint back. */
   private async moveCheckpoint(checkpoint: { projection: string; position: Position }): Promise<void> {
-    await skipStale(
-      this.checkpoints().updateOne(
-        { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
-        { $set: { position: checkpoint.position } },
-        { upsert: true },
-      ),
-    );
+    const move = () =>
+      this.checkpoints().updateOne({ _id: checkpoint.projection, ...olderThan(checkpoint.position) }, { $set: { position: checkpoint.position } }, { upsert: true });
+    // As for documents: a duplicate key may be another process's first checkpoint, not a newer one.
+    if ((await duplicateKeysOf(move())).length > 0) await skipStale(move());
   }
 
   private collection(name: string): Collection<ReadModelRecord> {
@@ -225,10 +228,17 @@ function toUpsert(write: DocumentWrite): AnyBulkWriteOperation<ReadModelRecord> 
  * tries to insert the id again and fails with a duplicate key: that write is stale, not failed.
  */
 async function skipStale(operation: Promise<unknown>): Promise<void> {
+  await duplicateKeysOf(operation);
+}
+
+/** The operations (indexes into a bulk write; [0] for one) refused with a duplicate key; any other failure throws. */
+async function duplicateKeysOf(operation: Promise<unknown>): Promise<number[]> {
   try {
     await operation;
+    return [];
   } catch (error) {
     if (!isOnlyDuplicateKeys(error)) throw error;
+    return error instanceof MongoBulkWriteError ? error.result.getWriteErrors().map((e) => e.index) : [0];
   }
 }
 

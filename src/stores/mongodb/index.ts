@@ -29,10 +29,19 @@ export interface OpenMongoOptions {
  */
 export const MONGO_TIMEOUTS = { serverSelectionTimeoutMS: 15_000, socketTimeoutMS: 20_000, connectTimeoutMS: 10_000 };
 
+/**
+ * A write is acknowledged once it is in the journal of a majority: the driver's default (`w: 1`,
+ * journal unspecified) acknowledges a standalone server's write while it is only in memory, so a
+ * crash of mongod could bring back a logged-out session, forget a login block or move a
+ * checkpoint back. The embedded store commits with fsync for the same reason.
+ */
+export const MONGO_WRITE_CONCERN = { w: 'majority', journal: true } as const;
+
 /** Connects once; the document and session stores share the client, which close() ends. */
 export async function openMongoStores(url: string, options: OpenMongoOptions = {}): Promise<MongoStores> {
   const client = new MongoClient(url, {
     ...MONGO_TIMEOUTS,
+    writeConcern: MONGO_WRITE_CONCERN,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_TIMEOUTS.serverSelectionTimeoutMS,
   });
   await client.connect();

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { UnavailableError, type KurrentDBClient } from '@kurrent/kurrentdb-client';
+import { UnavailableError, UnknownError, type KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { STABLE_AFTER_MS, followAll } from '../../../src/stores/eventstoredb/subscription';
 import { InvalidPosition, START } from '../../../src/stores/ports';
 
@@ -65,6 +65,29 @@ describe('KurrentDB subscription back-off', () => {
     await expect(
       followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head).next(),
     ).rejects.toThrow(/after the head of the log \(00000000000000000100:00000000000000000100\)/);
+  });
+
+  it('halts loudly, without subscribing again, when the server refuses the checkpoint as no event\'s position', async () => {
+    let subscriptions = 0;
+    const client = {
+      subscribeToAll: () => {
+        subscriptions += 1;
+        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+        // What the client makes of the server's answer to a position inside a record.
+        setImmediate(() => stream.destroy(new UnknownError({ code: 2, details: 'Trying to read from an invalid position.', message: '2 UNKNOWN: Trying to read from an invalid position.' } as never)));
+        return stream;
+      },
+    } as unknown as KurrentDBClient;
+    const checkpoint = '00000000000000000150:00000000000000000150';
+    const head = '00000000000000000900:00000000000000000900';
+    const dropped: unknown[] = [];
+    const follow = followAll(client, checkpoint, new AbortController().signal, async () => head, {
+      random: () => 0,
+      observer: { onDropped: (error) => dropped.push(error) },
+    });
+    await expect(follow.next()).rejects.toThrow(/not where an event of this log begins.*platform projections rebuild.*00000000000000000150/);
+    expect(subscriptions).toBe(1);
+    expect(dropped).toEqual([]);
   });
 
   it('treats a head it cannot read as a drop, and tells the consumer', async () => {
