@@ -17,9 +17,7 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
     case 'CredentialClaimed':
       return `claimed the credential, API id ${String(data.apiid)}`;
     case 'KeyRotated':
-      return data.previous_key_valid_until
-        ? `rotated the key of API id ${String(data.apiid)}; the previous one stayed valid until ${String(data.previous_key_valid_until)}`
-        : `rotated the key of API id ${String(data.apiid)}; the previous one stopped at once`;
+      return `rotated the key of API id ${String(data.apiid)}; ${rotatedAway(data)}`;
     case 'CredentialRevoked':
       return 'revoked the credential and its live scopes';
     case 'ScopeRequested':
@@ -44,4 +42,17 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
       // Events of the other slices, in the export: their type in words.
       return type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   }
+}
+
+/**
+ * Which rotated-away keys a rotation left accepted. `earlier_keys` is an array from the rotations
+ * that decided the older keys too (their digests already removed), null or absent before.
+ */
+function rotatedAway(data: Record<string, unknown>): string {
+  const until = data.previous_key_valid_until;
+  const earlier = Array.isArray(data.earlier_keys) ? data.earlier_keys.map((key) => String((key as { valid_until?: unknown }).valid_until)) : null;
+  if (typeof until !== 'string') return earlier ? 'the previous one and every earlier one stopped at once' : 'the previous one stopped at once';
+  const previous = `the previous one stayed valid until ${until}`;
+  if (!earlier || earlier.length === 0) return previous;
+  return `${previous}, ${earlier.length === 1 ? 'an earlier one' : `${earlier.length} earlier ones`} until ${earlier.join(' and ')}`;
 }

@@ -3,7 +3,7 @@ import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
-import { graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
+import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil, stillInGrace } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
 import { decideExtension, requestExtension } from './extension';
@@ -39,6 +39,12 @@ export const credentialEventSchemas = {
     previous_key_digest: z.string(),
     /** Until when the previous key is still accepted; null when it stopped at once. */
     previous_key_valid_until: z.string().nullable(),
+    /**
+     * The keys of earlier rotations still accepted after this one, newest first, each until when
+     * (src/credential/grace-period.ts). Null for rotations recorded before a rotation decided
+     * this: each earlier key then stayed accepted until its own grace period ended.
+     */
+    earlier_keys: z.array(z.object({ digest: z.string(), valid_until: z.string() })).nullable(),
   }),
   CredentialRevoked: z.object({ member_id: memberIdSchema, reason: z.string() }),
   // Scope names stay plain strings here: a scope later removed from the registry must not make
@@ -61,7 +67,11 @@ export const credentialUpcasters = {
   // Version 1 is the rotation before grace periods existed: the previous key stopped being
   // accepted at once, which version 2 says with a null previous_key_valid_until. Events stored
   // before versions were recorded also read as version 1, and those may already hold the field.
-  KeyRotated: [(v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null })],
+  KeyRotated: [
+    (v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null }),
+    // Version 2 kept every earlier key until its own grace period ended, which null says.
+    (v2) => ({ ...v2, earlier_keys: null }),
+  ],
   // Version 1 is from before keys expired: they never did.
   CredentialApproved: [(v1) => ({ ...v1, expires_at: null })],
   CredentialClaimed: [(v1) => ({ ...v1, expires_at: null })],
@@ -94,9 +104,20 @@ export interface CredentialState {
   expiry: ExpiryNotices;
   /** The extension waiting for a decision, if any. */
   extension: { expires_at: string } | null;
+  /** Rotated-away keys that may still be accepted, newest first; the next rotation decides which stay. */
+  keys_in_grace: KeyInGrace[];
 }
 
-const initialState: CredentialState = { status: 'none', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: noNotices(), extension: null };
+const initialState: CredentialState = {
+  status: 'none',
+  apiid: null,
+  key_digest: null,
+  scopes: {},
+  expires_at: null,
+  expiry: noNotices(),
+  extension: null,
+  keys_in_grace: [],
+};
 
 /** An event as the stream is folded from the log: with the time it was recorded, which a fresh decision's events lack. */
 type Folded = CredentialEvent & { metadata?: { time: string } };
@@ -111,8 +132,9 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     case 'CredentialRejected':
       return { ...state, status: 'rejected' };
     case 'CredentialClaimed':
+      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: [] };
     case 'KeyRotated':
-      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest };
+      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfter(state, event) };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
     case 'CredentialExpiring':
@@ -127,6 +149,14 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     default:
       return { ...state, scopes };
   }
+}
+
+function keysInGraceAfter(state: CredentialState, event: Extract<Folded, { type: 'KeyRotated' }>): KeyInGrace[] {
+  const { previous_key_digest, previous_key_valid_until, earlier_keys } = event.data;
+  const previous = previous_key_valid_until === null ? [] : [{ digest: previous_key_digest, valid_until: previous_key_valid_until }];
+  // A rotation recorded before rotations decided the earlier keys kept them all.
+  const earlier = earlier_keys ?? (event.metadata ? stillInGrace(state.keys_in_grace, event.metadata.time) : state.keys_in_grace);
+  return [...previous, ...earlier];
 }
 
 /** What a member can do next about a credential in each status, where there is something to do. */
@@ -217,6 +247,7 @@ function rotate(state: CredentialState, command: Extract<CredentialCommand, { ty
       key_digest,
       previous_key_digest: state.key_digest!,
       previous_key_valid_until: until,
+      earlier_keys: earlierKeysAfterRotation(state.keys_in_grace, now, until),
     },
   }];
 }

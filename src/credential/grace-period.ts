@@ -30,7 +30,32 @@ export function isAcceptedAt(key: AcceptedKey, at: string | number): boolean {
   return key.valid_until === null || Date.parse(key.valid_until) > (typeof at === 'number' ? at : Date.parse(at));
 }
 
-/** The keys a rotation at `at` keeps beside the new one: those of earlier rotations still inside their grace period. */
-export function stillInGrace(keys: AcceptedKey[], at: string): AcceptedKey[] {
-  return keys.filter((key) => key.valid_until !== null && isAcceptedAt(key, at));
+/** A rotated-away key: accepted until its grace period ends. */
+export interface KeyInGrace extends AcceptedKey {
+  valid_until: string;
+}
+
+/** The rotated-away keys still inside their grace period at `at`. */
+export function stillInGrace(keys: AcceptedKey[], at: string): KeyInGrace[] {
+  return keys.filter((key): key is KeyInGrace => key.valid_until !== null && isAcceptedAt(key, at));
+}
+
+/**
+ * Rotated-away keys older than the previous one that a rotation leaves accepted: enough for a
+ * rotation sent twice (a retry) while partners still roll over, without a member holding any
+ * number of live keys.
+ */
+export const MAX_EARLIER_KEYS = 2;
+
+/**
+ * The keys of earlier rotations (`keys`, newest first) still accepted after a rotation at `at`
+ * whose previous key is accepted until `until` (null: it stops at once). None outlives the
+ * previous key, so a rotation with no grace period stops every older key too, and only the
+ * MAX_EARLIER_KEYS most recent stay.
+ */
+export function earlierKeysAfterRotation(keys: KeyInGrace[], at: string, until: string | null): KeyInGrace[] {
+  if (until === null) return [];
+  return stillInGrace(keys, at)
+    .slice(0, MAX_EARLIER_KEYS)
+    .map((key) => (Date.parse(key.valid_until) > Date.parse(until) ? { digest: key.digest, valid_until: until } : key));
 }

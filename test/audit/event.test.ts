@@ -47,7 +47,7 @@ describe('auditEvent', () => {
       time: '2025-03-01T10:00:00.000Z',
       actor: { kind: 'member', id: 7, username: 'alice' },
       summary: 'rotated the key of API id ak_aaaaaaaaaaaaaaaaaaaa; the previous one stopped at once',
-      data: { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', previous_key_valid_until: null },
+      data: { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', previous_key_valid_until: null, earlier_keys: null },
     });
   });
 

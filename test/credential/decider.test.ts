@@ -60,7 +60,7 @@ const ALLOWED = {
   ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
   RotateKey: [{
     type: 'KeyRotated',
-    data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z' },
+    data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z', earlier_keys: [] },
   }],
   RevokeCredential: [{ type: 'CredentialRevoked', data: { member_id, reason: 'leaked key' } }],
   RequestScopes: [
@@ -363,7 +363,7 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { set_at: null, reminded_days: null, expired: false }, extension: null });
+    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { set_at: null, reminded_days: null, expired: false }, extension: null, keys_in_grace: [] });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
@@ -408,11 +408,46 @@ describe('RotateKey', () => {
   ])('with grace_seconds %p keeps the previous key valid until %p', (grace, until) => {
     given(credentialDecider, active)
       .when(rotate(grace))
-      .then([{ type: 'KeyRotated', data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: until } }]);
+      .then([{ type: 'KeyRotated', data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: until, earlier_keys: [] } }]);
   });
 
   it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses grace_seconds %p', (grace) => {
     given(credentialDecider, active).when(rotate(grace)).thenRefuses('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+  });
+
+  describe('the keys of earlier rotations', () => {
+    const minutesAfter = (minutes: number, seconds = 0) => new Date(Date.parse(NOW) + minutes * 60_000 + seconds * 1000).toISOString();
+    const rotateAt = (minute: number, grace_seconds: number, key_digest: string): CredentialCommand => ({
+      type: 'RotateKey',
+      data: { member_id, key_digest, grace_seconds, now: minutesAfter(minute) },
+    });
+    /** The active credential rotated once a minute from NOW with these grace periods; rotation i issues key i. */
+    const rotated = (graces: number[]): CredentialEvent[] =>
+      graces.reduce<CredentialEvent[]>((history, grace, i) => [...history, ...decide(history, rotateAt(i, grace, String(i).repeat(64)))], [...active]);
+    const earlierAfter = (history: CredentialEvent[], command: CredentialCommand) => (decide(history, command)[0]?.data as { earlier_keys: unknown }).earlier_keys;
+
+    it('all stop with a rotation that gives no grace period, as the previous key does', () => {
+      expect(earlierAfter(rotated([3600]), rotateAt(2, 0, 'c'.repeat(64)))).toEqual([]);
+    });
+
+    it('stay no longer than the previous key, and only the two most recent', () => {
+      const history = rotated([3600, 3600, 3600]);
+      expect(earlierAfter(history, rotateAt(3, 60, 'c'.repeat(64)))).toEqual([
+        { digest: '1'.repeat(64), valid_until: minutesAfter(4) },
+        { digest: '0'.repeat(64), valid_until: minutesAfter(4) },
+      ]);
+    });
+
+    it('keep their own end when it comes sooner, and are dropped once it has passed', () => {
+      const history = rotated([120]);
+      expect(earlierAfter(history, rotateAt(1, 3600, 'c'.repeat(64)))).toEqual([{ digest: KEY, valid_until: minutesAfter(2) }]);
+      expect(earlierAfter(history, rotateAt(2, 3600, 'c'.repeat(64)))).toEqual([]);
+    });
+
+    it('start again with each claim', () => {
+      const history = [...rotated([3600]), revoked, applied, approved, claimed(NEW_APIID, NEW_KEY)];
+      expect(earlierAfter(history, rotateAt(2, 3600, 'c'.repeat(64)))).toEqual([]);
+    });
   });
 
   it('a second rotation names the key of the first as the previous one', () => {

@@ -11,9 +11,15 @@ export const claimed = (apiid: string, key_digest: string, member_id = M): Crede
   type: 'CredentialClaimed',
   data: { member_id, apiid, key_digest, expires_at: null },
 });
-export const rotated = (apiid: string, key_digest: string, previous_key_digest: string, previous_key_valid_until: string | null): CredentialEvent => ({
+export const rotated = (
+  apiid: string,
+  key_digest: string,
+  previous_key_digest: string,
+  previous_key_valid_until: string | null,
+  earlier_keys: { digest: string; valid_until: string }[] | null = [],
+): CredentialEvent => ({
   type: 'KeyRotated',
-  data: { member_id: M, apiid, key_digest, previous_key_digest, previous_key_valid_until },
+  data: { member_id: M, apiid, key_digest, previous_key_digest, previous_key_valid_until, earlier_keys },
 });
 export const revoked = (reason: string): CredentialEvent => ({ type: 'CredentialRevoked', data: { member_id: M, reason } });
 export const requested = (scope: string, reason = 'sync', member_id = M): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason } });

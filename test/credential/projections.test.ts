@@ -265,10 +265,23 @@ describe('api_keys projection', () => {
     expect(keys(log.events)?.keys).toEqual([{ digest: 'k2', valid_until: null }]);
   });
 
-  it('keeps keys of an earlier grace period still valid at the new rotation, and drops expired ones', () => {
+  it('keeps the earlier keys a rotation decided, and only those', () => {
     const log = activeLog()
-      .credential(10, rotated(APIID, 'k2', 'k1', at(60))) // k1 until 11:00
-      .credential(20, rotated(APIID, 'k3', 'k2', at(30))); // k2 until 10:30
+      .credential(10, rotated(APIID, 'k2', 'k1', at(60)))
+      .credential(20, rotated(APIID, 'k3', 'k2', at(30), [{ digest: 'k1', valid_until: at(30) }]));
+    expect(keyRing(log.events)).toEqual([
+      { digest: 'k1', valid_until: at(30) },
+      { digest: 'k2', valid_until: at(30) },
+      { digest: 'k3', valid_until: null },
+    ]);
+    log.credential(25, rotated(APIID, 'k4', 'k3', null, []));
+    expect(keyRing(log.events)).toEqual([{ digest: 'k4', valid_until: null }]);
+  });
+
+  it('keeps, for rotations recorded before they decided the earlier keys, those still in their own grace period', () => {
+    const log = activeLog()
+      .credential(10, rotated(APIID, 'k2', 'k1', at(60), null)) // k1 until 11:00
+      .credential(20, rotated(APIID, 'k3', 'k2', at(30), null)); // k2 until 10:30
     expect(keyRing(log.events)).toEqual([
       { digest: 'k1', valid_until: at(60) },
       { digest: 'k2', valid_until: at(30) },
@@ -276,7 +289,7 @@ describe('api_keys projection', () => {
     ]);
 
     // At 10:45 k2's grace is over and k1's is not; this rotation grants no grace to k3.
-    log.credential(45, rotated(APIID, 'k4', 'k3', null));
+    log.credential(45, rotated(APIID, 'k4', 'k3', null, null));
     expect(keyRing(log.events)).toEqual([
       { digest: 'k1', valid_until: at(60) },
       { digest: 'k4', valid_until: null },

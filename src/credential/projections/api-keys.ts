@@ -55,7 +55,9 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
           ? [{ digest: event.data.previous_key_digest, valid_until: event.data.previous_key_valid_until }]
           : [];
         const current = { digest: event.data.key_digest, valid_until: null };
-        return changed(doc, { keys: [current, ...previous, ...stillInGrace(doc.keys, event.metadata.time)] });
+        // A rotation recorded before rotations decided the earlier keys kept every one still in grace.
+        const earlier = event.data.earlier_keys ?? stillInGrace(doc.keys, event.metadata.time);
+        return changed(doc, { keys: [current, ...previous, ...earlier] });
       }
       case 'CredentialRevoked':
         return changed(doc, { revoked: true, scopes: approvedAfter(doc.scopes, event) });

@@ -162,7 +162,7 @@ describe('GET /credentials/{member_id}/history', () => {
       expect.objectContaining({
         type: 'KeyRotated',
         actor: asMember,
-        data: { member_id: member.id, apiid: partner.apiid, previous_key_valid_until: expect.any(String) },
+        data: { member_id: member.id, apiid: partner.apiid, previous_key_valid_until: expect.any(String), earlier_keys: [] },
       }),
       expect.objectContaining({ type: 'CredentialRevoked', actor: asOperator, reason: 'contract ended' }),
     ]);

@@ -55,6 +55,27 @@ describe('two API instances on one store', () => {
     await timeUntil(async () => (await status(b, p.apiid, p.apikey)) === 401, 1000);
   });
 
+  it('a rotation without grace stops every older key on every instance, those still in an earlier grace period too', async () => {
+    const p = await activePartner(a);
+    const second = await rotate(p, { grace_seconds: 3600 });
+    await timeUntil(async () => (await status(b, p.apiid, second)) === 200, 1000);
+    expect(await status(b, p.apiid, p.apikey)).toBe(200);
+
+    const third = await rotate(p, { grace_seconds: 0 });
+    for (const key of [p.apikey, second]) expect(await status(a, p.apiid, key)).toBe(401);
+    expect(await status(a, p.apiid, third)).toBe(200);
+    await timeUntil(async () => (await status(b, p.apiid, p.apikey)) === 401, 1000);
+    expect(await status(b, p.apiid, second)).toBe(401);
+  });
+
+  it('a member never holds more than three rotated-away keys at once', async () => {
+    const p = await activePartner(a);
+    const keys = [p.apikey];
+    for (let i = 0; i < 4; i++) keys.push(await rotate(p, { grace_seconds: 3600 }));
+    // Current, previous and two earlier: the first key has fallen out.
+    expect(await Promise.all(keys.map((key) => status(a, p.apiid, key)))).toEqual([401, 200, 200, 200, 200]);
+  });
+
   it('a rotation with grace_seconds keeps the old key valid on every instance until the grace ends', async () => {
     const p = await activePartner(a);
     const res = await p.developer

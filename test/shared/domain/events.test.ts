@@ -58,8 +58,8 @@ describe('decoding stored events', () => {
   });
 
   it('never quotes the stored values, so a key digest cannot leak through the error', () => {
-    const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, member_id: 0 }, { schema_version: 2 }));
-    expect(err.issues.map((i) => i.path)).toEqual([['data', 'member_id'], ['data', 'previous_key_valid_until']]);
+    const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, member_id: 0 }, { schema_version: 3 }));
+    expect(err.issues.map((i) => i.path)).toEqual([['data', 'member_id'], ['data', 'previous_key_valid_until'], ['data', 'earlier_keys']]);
     expect(err.message).not.toContain(DIGEST);
     expect(err.message).not.toContain(PREVIOUS_DIGEST);
   });
@@ -75,33 +75,38 @@ describe('decoding stored events', () => {
   });
 
   it('refuses a version newer than the code knows, rather than guess at its shape', () => {
-    const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, previous_key_valid_until: null }, { schema_version: 3 }));
+    const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: [] }, { schema_version: 4 }));
     expect(err.issues[0]!.path).toEqual(['metadata', 'schema_version']);
   });
 });
 
-describe('upcasting KeyRotated from version 1 (no grace period) to version 2', () => {
+describe('upcasting KeyRotated: version 1 (no grace period), version 2 (no decision on earlier keys), version 3', () => {
   it.each([
     ['without a schema version', {}],
     ['marked version 1', { schema_version: 1 }],
-  ])('reads a version 1 event %s as version 2: the previous key stopped at once', (_label, meta) => {
+  ])('reads a version 1 event %s as version 3: the previous key stopped at once, earlier keys undecided', (_label, meta) => {
     const decoded = decodeEvent(recorded('KeyRotated', keyRotatedV1, meta));
-    expect(decoded.data).toEqual({ ...keyRotatedV1, previous_key_valid_until: null });
-    expect(decoded.metadata.schema_version).toBe(2);
+    expect(decoded.data).toEqual({ ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: null });
+    expect(decoded.metadata.schema_version).toBe(3);
   });
 
   it('keeps the grace period of a rotation stored before versions were recorded', () => {
     const unversioned = { ...keyRotatedV1, previous_key_valid_until: '2025-03-01T11:00:00.000Z' };
-    expect(decodeEvent(recorded('KeyRotated', unversioned)).data).toEqual(unversioned);
+    expect(decodeEvent(recorded('KeyRotated', unversioned)).data).toEqual({ ...unversioned, earlier_keys: null });
   });
 
-  it('leaves a version 2 event as it is', () => {
+  it('reads a version 2 event as one that left every earlier key its own grace period', () => {
     const v2 = { ...keyRotatedV1, previous_key_valid_until: '2025-03-01T11:00:00.000Z' };
-    expect(decodeEvent(recorded('KeyRotated', v2, { schema_version: 2 })).data).toEqual(v2);
+    expect(decodeEvent(recorded('KeyRotated', v2, { schema_version: 2 })).data).toEqual({ ...v2, earlier_keys: null });
+  });
+
+  it('leaves a version 3 event as it is', () => {
+    const v3 = { ...keyRotatedV1, previous_key_valid_until: '2025-03-01T11:00:00.000Z', earlier_keys: [{ digest: 'f'.repeat(64), valid_until: '2025-03-01T10:30:00.000Z' }] };
+    expect(decodeEvent(recorded('KeyRotated', v3, { schema_version: 3 })).data).toEqual(v3);
   });
 
   it('appends new events at the current version', () => {
-    expect(schemaVersion('KeyRotated')).toBe(2);
+    expect(schemaVersion('KeyRotated')).toBe(3);
     expect(schemaVersion('CredentialApplied')).toBe(1);
     expect(() => schemaVersion('CredentialFrozen')).toThrow(/no schema for event type CredentialFrozen/);
   });
@@ -119,7 +124,7 @@ describe('projections apply decoded events', () => {
 
   it('hands evolve the current shape of an old event', () => {
     expect(evolveOrExplain(seen, null, recorded('KeyRotated', keyRotatedV1))).toEqual({
-      data: { ...keyRotatedV1, previous_key_valid_until: null },
+      data: { ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: null },
     });
   });
 

@@ -181,7 +181,7 @@ describe('Replica', () => {
     const claim = await projectThenStop(() => activate(1, APIID, 'k1'));
     const until = '2999-01-01T00:00:00.000Z';
     await projectThenStop(() =>
-      append(1, { type: 'KeyRotated', data: { member_id: 1, apiid: APIID, key_digest: 'k2', previous_key_digest: 'k1', previous_key_valid_until: until } }),
+      append(1, { type: 'KeyRotated', data: { member_id: 1, apiid: APIID, key_digest: 'k2', previous_key_digest: 'k1', previous_key_valid_until: until, earlier_keys: [] } }),
     );
     // Production stores write documents and checkpoint separately: a crash can leave the checkpoint behind.
     await stores.documents.resetCheckpoint('api_keys');

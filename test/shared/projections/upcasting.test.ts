@@ -88,8 +88,8 @@ describe('an event stored in an older shape', () => {
     const [latest] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
     expect(latest).toMatchObject({
       type: 'KeyRotated',
-      data: { previous_key_digest: ROTATED_KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z' },
-      metadata: { schema_version: 2 },
+      data: { previous_key_digest: ROTATED_KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z', earlier_keys: [] },
+      metadata: { schema_version: 3 },
     });
   });
 });

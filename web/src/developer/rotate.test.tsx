@@ -38,7 +38,7 @@ describe('rotating the key', () => {
     const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
     render(<Rotate onRotated={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working after the grace period (one hour)'));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working after the grace period (one hour), and older keys no later'));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rotations(calls)).toHaveLength(0);
     expect(screen.queryByText('sk_rotated-key')).toBeNull();
@@ -62,6 +62,6 @@ describe('rotating the key', () => {
     render(<Rotate onRotated={() => {}} />);
     fireEvent.change(screen.getByLabelText('Grace period for the old key'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working at once'));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working at once, with any older key still in a grace period'));
   });
 });

@@ -18,8 +18,8 @@ export function rotationWarning(graceSeconds: number): string {
   const label = GRACE_CHOICES.find((c) => c.seconds === graceSeconds)?.label ?? `${graceSeconds} seconds`;
   const old =
     graceSeconds === 0
-      ? 'The old key stops working at once: every call still made with it is refused.'
-      : `The old key stops working after the grace period (${label}): switch your servers to the new key before then.`;
+      ? 'The old key stops working at once, with any older key still in a grace period: every call still made with them is refused.'
+      : `The old key stops working after the grace period (${label}), and older keys no later: switch your servers to the new key before then.`;
   return `Rotate the API key? A new key is issued and shown once. ${old}`;
 }
 
