@@ -60,6 +60,16 @@ const KEY_LIKE = /sk_[A-Za-z0-9_-]{16,}/g;
  * echoes or logs (a path, a request id), where a key put by mistake must not be kept in clear.
  */
 export function withoutApiKeys(text: string): string {
+  if (text.includes('%')) {
+    // A key may come percent-encoded (`%73k_…`). Letters, digits, '-', '.', '_' and '~' encoded
+    // mean the same as written out (RFC 3986, 6.2.2.2), so the text is masked in that form.
+    const plain = text.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+      const char = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
+    });
+    const masked = plain.replace(KEY_LIKE, 'sk_[redacted]');
+    if (masked !== plain) return masked;
+  }
   return text.includes('sk_') ? text.replace(KEY_LIKE, 'sk_[redacted]') : text;
 }
 

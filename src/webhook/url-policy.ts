@@ -4,7 +4,9 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Addresses a webhook may not point at unless WEBHOOK_ALLOW_PRIVATE=true: loopback, private,
  * shared, link-local and unspecified, and those that reach no single public host (multicast,
- * broadcast and reserved, benchmarking, NAT64 which may map to a private IPv4 address).
+ * broadcast and reserved, protocol assignments, benchmarking), or that embed an IPv4 address a
+ * gateway may forward to, private ones included (IPv4-compatible, NAT64 well-known and local,
+ * 6to4, Teredo).
  */
 const PRIVATE = new BlockList();
 for (const [net, bits] of [
@@ -14,6 +16,7 @@ for (const [net, bits] of [
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
@@ -21,7 +24,18 @@ for (const [net, bits] of [
 ] as const) {
   PRIVATE.addSubnet(net, bits, 'ipv4');
 }
-for (const [net, bits] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  PRIVATE.addSubnet(net, bits, 'ipv6');
+}
 
 /** Whether an address (IPv4, IPv6 or IPv4-mapped IPv6) is one a webhook may not reach. */
 export function isPrivate(address: string): boolean {

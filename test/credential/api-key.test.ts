@@ -128,7 +128,16 @@ describe('withoutApiKeys', () => {
     expect(withoutApiKeys(`${key.slice(0, 30)} and ${key}x`)).toBe('sk_[redacted] and sk_[redacted]');
   });
 
-  it('leaves an API id, a short sk_ word and other text as they are', () => {
-    for (const text of ['/api/v1/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', 'risk_factor', 'sk_short']) expect(withoutApiKeys(text)).toBe(text);
+  it('masks a key written with percent-encoded characters, as the raw path of a request holds it', () => {
+    const encoded = (text: string, every: number) => [...text].map((c, i) => (i % every === 0 ? `%${c.charCodeAt(0).toString(16)}` : c)).join('');
+    expect(withoutApiKeys(`/api/v1/open/addons/%73k_${key.slice(3)}`)).toBe('/api/v1/open/addons/sk_[redacted]');
+    expect(withoutApiKeys(`/api/v1/developer/x/${encoded(key, 3)}`)).toBe('/api/v1/developer/x/sk_[redacted]');
+    expect(withoutApiKeys(`/x/sk%5F${key.slice(3)}?a=%20b`)).toBe('/x/sk_[redacted]?a=%20b');
+  });
+
+  it('leaves an API id, a short sk_ word and other text as they are, percent-encoded ones too', () => {
+    for (const text of ['/api/v1/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', 'risk_factor', 'sk_short', '/a%20b/%73k_short', '100%']) {
+      expect(withoutApiKeys(text)).toBe(text);
+    }
   });
 });
