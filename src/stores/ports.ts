@@ -185,8 +185,8 @@ export interface DocumentStore {
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
   /**
-   * Removes every document and tombstone of the collection (for rebuilds). Its indexes may go with
-   * them (SQLite drops them, MongoDB keeps them): call ensureCollections before filling it again.
+   * Removes every document and tombstone of the collection (for rebuilds), and its indexes with
+   * them: call ensureCollections before filling it again.
    */
   dropCollection(collection: string): Promise<void>;
   /**

@@ -253,6 +253,20 @@ export function documentStoreContract(
       expect(await store().get(live, '3')).toBeNull();
     });
 
+    it('lets a find running during the swap read the old collection or the new one, whole', async () => {
+      // Enough documents for a server to answer in several batches, so the swap can land between them.
+      const count = 3000;
+      const fill = (collection: string, v: string) => Array.from({ length: count }, (_, i) => put(collection, String(i), { v, pad: 'x'.repeat(200) }, 1));
+      for (let round = 0; round < 3; round++) {
+        const [live, aside, projection] = [newName(), newName(), newName()];
+        await store().write(fill(live, 'old'));
+        await store().write(fill(aside, 'new'));
+        const [read] = await Promise.all([store().find<{ v: string }>(live, {}), store().replaceCollection(live, aside, { projection, position: at(2) })]);
+        expect(read).toHaveLength(count);
+        expect(new Set(read.map((d) => d.doc.v)).size).toBe(1);
+      }
+    });
+
     it('never moves the checkpoint back', async () => {
       const [live, aside, projection] = [newName(), newName(), newName()];
       await store().ensureCollections([{ name: aside, indexes: [] }]);

@@ -97,8 +97,14 @@ export class MongoDocumentStore implements DocumentStore {
   ): Promise<StoredDocument<Doc>[]> {
     const filter: Record<string, unknown> = { doc: { $ne: null } };
     for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
-    const records = await this.collection(collection)
-      .find(filter as Filter<ReadModelRecord>, {
+    const records = await readAgainIfSwapped(() => this.findAll(collection, filter as Filter<ReadModelRecord>));
+    if (records.length > FIND_LIMIT) throw new TooManyDocuments(collection, where);
+    return records.map((record) => storedOf<Doc>(record));
+  }
+
+  private findAll(collection: string, filter: Filter<ReadModelRecord>) {
+    return this.collection(collection)
+      .find(filter, {
         projection: { doc: 1, position: 1 },
         sort: { sort_key: 1, _id: 1 },
         // No hint: MongoDB refuses a query whose hint names an index that does not exist, and the
@@ -108,8 +114,6 @@ export class MongoDocumentStore implements DocumentStore {
         maxTimeMS: READ_MAX_TIME_MS,
       })
       .toArray();
-    if (records.length > FIND_LIMIT) throw new TooManyDocuments(collection, where);
-    return records.map((record) => storedOf<Doc>(record));
   }
 
   async count(collection: string): Promise<number> {
@@ -126,10 +130,13 @@ export class MongoDocumentStore implements DocumentStore {
     return record?.position ?? START;
   }
 
-  /** The checkpoint stays, as in the embedded adapter: rebuilds reset it with resetCheckpoint. */
+  /**
+   * The checkpoint stays, as in the embedded adapter: rebuilds reset it with resetCheckpoint.
+   * drop rather than deleteMany: one step whatever the size, where deleting the documents of a
+   * large aside one by one could outlast the socket timeout; the rebuild ensures the indexes again.
+   */
   async dropCollection(collection: string): Promise<void> {
-    // deleteMany rather than drop: the indexes ensureCollections made stay in place for the rebuild.
-    await this.collection(collection).deleteMany({});
+    await this.collection(collection).drop();
   }
 
   /**
@@ -221,6 +228,23 @@ function toUpsert(write: DocumentWrite): AnyBulkWriteOperation<ReadModelRecord> 
       upsert: true,
     },
   };
+}
+
+/** A query the server ended because its collection was renamed, dropped or its cursor killed. */
+const SWAPPED_UNDER_THE_READ = new Set([43 /* CursorNotFound */, 175 /* QueryPlanKilled */, 237 /* CursorKilled */]);
+
+/**
+ * A find that spans several batches loses its cursor when a swap renames another collection over
+ * its own (renameCollection ends the queries on the target): read once more, from the collection
+ * now in place, so that a reader sees the old collection or the new one whole, never a failure.
+ */
+async function readAgainIfSwapped<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof MongoServerError && SWAPPED_UNDER_THE_READ.has(Number(error.code)))) throw error;
+    return read();
+  }
 }
 
 /**
