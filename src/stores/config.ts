@@ -96,7 +96,10 @@ function checkEventStoreUrl(url: string): void {
 const BOOLEAN_OPTIONS = ['tls', 'tlsverifycert'];
 const INTEGER_OPTIONS = ['maxdiscoverattempts', 'defaultdeadline', 'discoveryinterval', 'gossiptimeout', 'keepaliveinterval', 'keepalivetimeout'];
 const TEXT_OPTIONS = ['connectionname', 'nodepreference', 'tlscafile', 'usercertfile', 'userkeyfile'];
-const NODE_PREFERENCES = ['leader', 'follower', 'random', 'readonlyreplica'];
+// Only the leader: the service reads back what it appended and compares checkpoints with the head
+// of the log, and a follower that lags would answer an older log (a made-up "checkpoint after the
+// head", a stream missing its last event).
+const NODE_PREFERENCES = ['leader'];
 
 /** The client matches option names ignoring case, - and _; it ignores unknown ones with only a console warning. */
 function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
@@ -117,7 +120,9 @@ function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} is not an option the KurrentDB client knows`);
     }
     if (name === 'nodepreference' && !NODE_PREFERENCES.includes(value.toLowerCase().replace(/[_-]/g, ''))) {
-      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be leader, follower, random or read_only_replica`);
+      throw new StoreConfigError(
+        `EVENTSTORE_URL '${shown}': ${key} must be leader (the service reads back its own appends, which a lagging follower may not have yet)`,
+      );
     }
     if (name === 'tlscafile' && !existsSync(value)) {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': tlsCAFile ${value} does not exist`);
