@@ -21,7 +21,7 @@ import {
 } from '../ports';
 import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, toEventData, type RetryDeps } from './append';
 import { decodePosition, encodePosition } from './positions';
-import { isSystemEvent, positionOf, toRecorded } from './reads';
+import { isServiceEvent, positionOf, toRecorded } from './reads';
 import {
   isClientWrongExpectedVersion,
   toClientStreamState,
@@ -127,7 +127,7 @@ export class EventStoreDbEventStore implements EventStore {
         const position = encodePosition(event.position);
         if (position <= cursor) continue;
         cursor = position;
-        if (isSystemEvent(event)) continue;
+        if (!isServiceEvent(event)) continue;
         events.push(toRecorded(event, position));
         if (events.length === maxCount) break;
       }
@@ -153,7 +153,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (!event) continue;
         const position = encodePosition(event.position);
         if (cursor !== undefined && position >= cursor) continue;
-        if (!isSystemEvent(event)) return position;
+        if (isServiceEvent(event)) return position;
         cursor = position;
       }
       if (page.length < PAGE || cursor === before) return START;

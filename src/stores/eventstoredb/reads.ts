@@ -9,9 +9,15 @@ export class UnreadableEventError extends Error {
   }
 }
 
-/** Events the server writes for itself; none of them is ever the port's. */
-export function isSystemEvent(event: { type: string; streamId: string }): boolean {
-  return event.type.startsWith('$') || event.streamId.startsWith('$');
+/**
+ * Whether an event in $all is one this service could have written: not the server's own (a `$`
+ * type or stream), and JSON with an object as its data, as every append of the service is. Others
+ * (another application sharing the database) are passed over: one event in a form the service
+ * never writes must not stop every projection at its position.
+ */
+export function isServiceEvent(event: Pick<ClientRecordedEvent, 'type' | 'streamId' | 'isJson' | 'data'>): boolean {
+  if (event.type.startsWith('$') || event.streamId.startsWith('$')) return false;
+  return event.isJson && typeof event.data === 'object' && event.data !== null && !Array.isArray(event.data);
 }
 
 export function positionOf(event: ClientRecordedEvent): NonNullable<ClientRecordedEvent['position']> {

@@ -10,7 +10,7 @@ import {
 import { InvalidPosition, START, type Position, type RecordedEvent, type SubscriptionObserver } from '../ports';
 import { RESUBSCRIBE_BACKOFF, backoffDelay } from './backoff';
 import { decodePosition, encodePosition } from './positions';
-import { isSystemEvent, toRecorded } from './reads';
+import { isServiceEvent, toRecorded } from './reads';
 
 /** Events the client's subscription stream holds before back-pressure reaches the server. */
 const SUBSCRIPTION_BUFFER = 64;
@@ -82,7 +82,7 @@ export async function* followAll(
           const { event } = next.value;
           // The server-side filter already excludes $-types; system streams are excluded too,
           // as some server versions wrote checkpoint events without the $ prefix.
-          if (!event || isSystemEvent(event)) continue;
+          if (!event || !isServiceEvent(event)) continue;
           const position = encodePosition(event.position);
           const recorded = toRecorded(event, position);
           resumeAfter = position;

@@ -90,6 +90,28 @@ describe('KurrentDB subscription back-off', () => {
     expect(dropped).toEqual([]);
   });
 
+  it('passes over events the service could not have written, so another application sharing the database cannot stop it', async () => {
+    const at = (n: number) => ({ commit: BigInt(n), prepare: BigInt(n) });
+    const base = { streamId: 'credential-1', revision: 0n, id: 'e', created: new Date(), metadata: { time: 'then' } };
+    const written = [
+      { ...base, streamId: 'other-app', type: 'Blob', isJson: false, data: new Uint8Array([1, 2]), position: at(10) },
+      { ...base, streamId: 'other-app', type: 'Listed', isJson: true, data: [1, 2], position: at(20) },
+      { ...base, type: 'CredentialApplied', isJson: true, data: { member_id: 1, username: 'ada' }, position: at(30) },
+    ];
+    const stop = new AbortController();
+    const client = {
+      subscribeToAll: () => {
+        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+        for (const event of written) stream.push({ event });
+        return stream;
+      },
+    } as unknown as KurrentDBClient;
+    const follow = followAll(client, START, stop.signal, async () => START);
+    const first = await follow.next();
+    stop.abort();
+    expect(first.value).toMatchObject({ type: 'CredentialApplied', stream: 'credential-1', data: { member_id: 1, username: 'ada' } });
+  });
+
   it('treats a head it cannot read as a drop, and tells the consumer', async () => {
     const stop = new AbortController();
     const dropped: unknown[] = [];
