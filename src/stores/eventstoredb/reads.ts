@@ -20,8 +20,11 @@ export function isServiceEvent(event: Pick<ClientRecordedEvent, 'type' | 'stream
   return event.isJson && typeof event.data === 'object' && event.data !== null && !Array.isArray(event.data);
 }
 
+/** What servers before 22.6 answer, instead of none, for the log position of an event read from a stream. */
+const NO_POSITION = 2n ** 64n - 1n;
+
 export function positionOf(event: ClientRecordedEvent): NonNullable<ClientRecordedEvent['position']> {
-  if (!event.position) {
+  if (!event.position || event.position.commit === NO_POSITION) {
     throw new UnreadableEventError(event, 'the server returned no log position (servers before 22.6 do not)');
   }
   return event.position;
