@@ -13,6 +13,19 @@ export interface CommandContext {
   reason?: string;
 }
 
+/**
+ * The context to record a decision with, after reading the stream it appends to: dated no earlier
+ * than the stream's last event. A request that lost a race to another writer, or read the stream
+ * after a later request appended, or ran on an instance whose clock is behind, would otherwise
+ * date its event before the one it follows, and a replay "as of" a time would leave out events
+ * recorded before it in the stream.
+ */
+export function recordedAfter(ctx: CommandContext, last: { metadata: { time: string } } | undefined): CommandContext {
+  if (!last) return ctx;
+  const lastTime = Date.parse(last.metadata.time);
+  return lastTime > ctx.now.getTime() ? { ...ctx, now: new Date(lastTime) } : ctx;
+}
+
 export function metadataOf(ctx: CommandContext): EventMetadata {
   return {
     actor: ctx.actor,

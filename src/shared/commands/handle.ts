@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent } from '../domain/events';
 import { EventStore, expectedRevisionAfter, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
-import { appendDecided, CommandContext } from './context';
+import { appendDecided, CommandContext, recordedAfter } from './context';
 import { ConcurrencyConflict } from './errors';
 
 const ATTEMPTS = 8;
@@ -27,7 +27,7 @@ export function handle<Command, Event extends DomainEvent, State>(
     const events = decider.decide(command, before);
     if (events.length === 0) return { events, position: null, state: before };
     const expected = expectedRevisionAfter(recorded);
-    const { position } = await appendDecided(store, stream, events, ctx, expected);
+    const { position } = await appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), expected);
     return { events, position, state: events.reduce(decider.evolve, before) };
   });
 }
