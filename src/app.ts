@@ -211,6 +211,7 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       stop: async () => {},
     };
   }
+  stores.claimProjections();
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log.child({ component: 'projections' }), {
     autoUpgrade: settings.AUTO_UPGRADE,
     giveUpMs: settings.PROJECTION_GIVE_UP_MS,

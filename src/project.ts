@@ -17,6 +17,7 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
   const stores = await openConfiguredStores(env, log);
+  stores.claimProjections();
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, {
     autoUpgrade: settings.AUTO_UPGRADE,
     giveUpMs: settings.PROJECTION_GIVE_UP_MS,

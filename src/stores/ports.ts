@@ -272,11 +272,29 @@ export interface RateLimits {
 }
 
 /** The stores the service runs on, whichever adapters implement them. */
+/** Another process already runs the projections on these stores. */
+export class ProjectionsClaimed extends Error {
+  constructor(where: string) {
+    super(
+      `another process already runs the projections on ${where} (an API with PROJECTIONS=inline, or platform project): ` +
+        'only one may write the read models; start API processes beside it with PROJECTIONS=off',
+    );
+    this.name = 'ProjectionsClaimed';
+  }
+}
+
 export interface Stores {
   events: EventStore;
   documents: DocumentStore;
   sessions: SessionStore;
   rateLimits: RateLimits;
+  /**
+   * Makes this process the one that runs the projections, the one writer of the live read models,
+   * or throws ProjectionsClaimed when another one is. Two writers would swap rebuilds in twice and
+   * empty the read models. The embedded stores lock a file until the process ends; the production
+   * stores cannot tell, and rely on the deployment running one projector.
+   */
+  claimProjections(): void;
   health(): Promise<StoreHealth[]>;
   close(): Promise<void>;
 }

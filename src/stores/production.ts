@@ -45,6 +45,8 @@ function productionStores(client: KurrentDBClient, mongo: MongoStores, log?: Sto
     documents: mongo.documents,
     sessions: mongo.sessions,
     rateLimits: mongoRateLimits(mongo.db, log),
+    // Nothing to lock across hosts: one projector, by deployment (docs/production.md).
+    claimProjections: () => undefined,
     health: () =>
       Promise.all([
         probe('eventstoredb', () => pingEventStore(client, HEALTH_TIMEOUT_MS)),

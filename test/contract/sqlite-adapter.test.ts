@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { eventIds } from '../../src/stores/event-ids';
-import { InvalidPosition, START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
+import { InvalidPosition, ProjectionsClaimed, START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteDocumentStore } from '../../src/stores/sqlite';
 
 function event(type: string, requestId = randomUUID()): NewEvent {
@@ -77,6 +77,23 @@ describe('SQLite event ids', () => {
       expect((await stores.events.readStream('s')).map((e) => e.type)).toEqual(['Old', 'New']);
     } finally {
       await stores.close();
+    }
+  });
+});
+
+describe('SQLite projections lock', () => {
+  it('lets one opening of a data directory run the projections at a time, and frees it when that one closes', async () => {
+    const one = openSqliteStores(dir);
+    const other = openSqliteStores(dir);
+    try {
+      one.claimProjections();
+      one.claimProjections();
+      expect(() => other.claimProjections()).toThrow(ProjectionsClaimed);
+      expect(() => other.claimProjections()).toThrow(/another process already runs the projections on .*projections\.lock.*PROJECTIONS=off/);
+      await one.close();
+      expect(() => other.claimProjections()).not.toThrow();
+    } finally {
+      await Promise.all([one.close(), other.close()]);
     }
   });
 });
@@ -163,6 +180,28 @@ describe('SQLite scratch document writes', () => {
     const stored = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ? AND doc IS NOT NULL').get(aside);
     db.close();
     expect(stored?.n).toBe(49);
+  });
+
+  it('are stored before any durable write that follows, so that another process seeing it sees them too', async () => {
+    await withDocuments(async (documents) => {
+      const blocker = new BetterSqlite3(join(dir, 'platform.db'));
+      blocker.exec('BEGIN IMMEDIATE');
+      const rows = Array.from({ length: 200 }, (_, i) => ({ collection: aside, id: String(i), doc: { member_id: i }, position: at(i + 1) }));
+      await documents.write(rows, undefined, true);
+      // A rebuild's offer, in another collection: it waits for the aside instead of overtaking it.
+      const offered = documents.write([{ collection: 'projection_rebuilds', id: 'credentials', doc: { position: at(200) }, position: at(1) }]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      blocker.exec('COMMIT');
+      blocker.close();
+      await offered;
+      const other = new BetterSqlite3(join(dir, 'platform.db'), { readonly: true });
+      const count = (collection: string) => other.prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ?').get(collection)?.n;
+      try {
+        expect([count('projection_rebuilds'), count(aside)]).toEqual([1, 200]);
+      } finally {
+        other.close();
+      }
+    });
   });
 
   it('report a write the database refused to the next call on its collection, and to no other', async () => {

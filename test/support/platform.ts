@@ -68,11 +68,16 @@ export async function startPlatform(
     },
   });
   const announcements: string[] = [];
+  const stores = wrap(await openTestStores(dir));
   const platform = await createPlatform({
     settings,
     log: createLogger(settings.LOG_LEVEL, sink),
-    stores: wrap(await openTestStores(dir)),
+    stores,
     announce: (message) => announcements.push(message),
+  }).catch(async (err: unknown) => {
+    // A platform that refused to start (a test of that refusal) leaves nothing open behind it.
+    await stores.close();
+    throw err;
   });
   const contractProblems: string[] = [];
   const answered: Checked[] = [];

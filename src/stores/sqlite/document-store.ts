@@ -180,7 +180,12 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch = false): Promise<void> {
     if (scratch && !checkpoint) return this.scratch.write(writes);
-    if (this.scratch.busy()) await this.scratch.drain(writes.map((w) => w.collection));
+    if (this.scratch.busy()) {
+      // Every scratch write handed over before is stored first, whatever its collection: another
+      // process that sees this write (the offer of a rebuild) must see the whole aside with it.
+      await this.scratch.settled();
+      await this.scratch.drain(writes.map((w) => w.collection));
+    }
     this.writeTransaction.immediate(writes, checkpoint);
   }
 

@@ -5,6 +5,7 @@ import { SqliteDocumentStore } from './document-store';
 import { SqliteEventStore } from './event-store';
 import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
+import { lockProjections } from './projections-lock';
 
 export { openDatabase, type Database } from './database';
 export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
@@ -25,12 +26,16 @@ export function openSqliteStores(dataDir: string): Stores {
   const sessions = new SqliteSessionStore(db);
   const rateLimits = new SqliteRateLimits(join(dataDir, 'rate-limits.db'));
   let closing: Promise<void> | undefined;
+  let releaseProjections: (() => void) | undefined;
 
   return {
     events,
     documents,
     sessions,
     rateLimits,
+    claimProjections() {
+      releaseProjections ??= lockProjections(join(dataDir, 'projections.lock'));
+    },
     async health() {
       try {
         db.prepare('SELECT 1').get();
@@ -45,6 +50,7 @@ export function openSqliteStores(dataDir: string): Stores {
         await Promise.all([events.close(), documents.close(), sessions.close()]);
         rateLimits.close();
         db.close();
+        releaseProjections?.();
       })();
       return closing;
     },

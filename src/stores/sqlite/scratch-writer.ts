@@ -89,6 +89,11 @@ export class ScratchWriter {
     if (this.failure && concerned(this.failure.collections)) this.throwFailure();
   }
 
+  /** Waits until every write handed over is stored or refused; throws nothing (see `drain`). */
+  async settled(): Promise<void> {
+    await this.handed.at(-1)?.stored;
+  }
+
   /** Whether a write is on its way, or failed without anyone told yet. */
   busy(): boolean {
     return this.handed.length > 0 || this.failure !== undefined;

@@ -72,6 +72,15 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     await a.client().get('/api/v1/readyz').expect(200);
   });
 
+  it('keep every other process from running the projections beside the projector, saying what to do instead', async () => {
+    await expect(startPlatform({ PROJECTIONS: 'inline' }, dir)).rejects.toThrow(/another process already runs the projections on .* start API processes beside it with PROJECTIONS=off/);
+    const second = startProjector(dir);
+    expect(await exitCode(second)).toBe(1);
+    // The refused ones changed nothing: the API instances still read their writes.
+    const member = await registerMember(a.client());
+    expect(member.id).toBeGreaterThan(0);
+  });
+
   it('the projector stops on SIGTERM with exit code 0, and reads then answer 503 instead of stale data', async () => {
     const exited = exitCode(projector);
     projector.kill('SIGTERM');
