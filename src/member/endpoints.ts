@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
-import { loginMember } from './login';
+import { isRegistered, loginMember } from './login';
 import { loginEndpoint } from './login-endpoint';
 import { memberReads } from './reads';
 import { credentialReads } from '../credential/reads';
@@ -91,6 +91,10 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         const after = sessionOf(ctx).position;
         const member = await memberReads(deps.readModels).member(identity.id, after);
         if (!member) {
+          // A member missing from a read model being rebuilt or repaired is not logged out for it.
+          if (await isRegistered(deps.events, identity.username)) {
+            throw new HttpError(503, 'read_model_unavailable', 'the members read model cannot show this member right now: retry in a moment', undefined, { 'Retry-After': '1' });
+          }
           delete sessionOf(ctx).member;
           throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
         }

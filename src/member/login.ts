@@ -39,3 +39,8 @@ export async function loginMember(
     position: events[events.length - 1]!.position,
   };
 }
+
+/** Whether the member registered, from its own stream: the log, not a read model that may be rebuilding. */
+export async function isRegistered(store: EventStore, username: string): Promise<boolean> {
+  return (await store.readStream(memberStream(username), { maxCount: 1 })).length > 0;
+}

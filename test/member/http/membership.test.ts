@@ -332,6 +332,20 @@ describe('GET /developer/dashboard', () => {
   it('refuses a caller without a session with 401', async () => {
     await expectRefusal(() => t.client().get(DASHBOARD), 401, 'not_logged_in');
   });
+
+  it('keeps the member logged in while the members read model lacks the member, answering 503 until it has it again', async () => {
+    const client = t.client();
+    const member = await registerMember(client);
+    const documents = t.platform.stores.documents;
+    const stored = (await documents.get('members', String(member.id)))!;
+    // As a read model being rebuilt or repaired may be for a moment.
+    await documents.write([{ collection: 'members', id: String(member.id), doc: null, position: `${stored.position}~` }]);
+    const res = await expectRefusal(() => client.get(DASHBOARD), 503, 'read_model_unavailable');
+    expect(res.headers['retry-after']).toBe('1');
+
+    await documents.write([{ collection: 'members', id: String(member.id), doc: stored.doc, position: `${stored.position}~~` }]);
+    expect((await client.get(DASHBOARD).expect(200)).body.data.member.username).toBe(member.username);
+  });
 });
 
 describe('the envelope for everything else', () => {
