@@ -1,5 +1,7 @@
 import { Position } from '../../stores/ports';
+import { ProjectionLag } from '../projections/lag';
 import { AppContext } from './context';
+import { HttpError } from './envelope';
 import { rememberPosition } from './session';
 
 /** What a command answers: at least the position of the last event it appended, null when none. */
@@ -19,5 +21,21 @@ export async function decideThenRead<Decision extends Written, Answer>(
 ): Promise<Answer> {
   const decision = await decide();
   rememberPosition(ctx, decision.position);
-  return read(decision);
+  try {
+    return await read(decision);
+  } catch (err) {
+    // The decision is in the log: a client told only to retry would send it again and be refused.
+    if (err instanceof ProjectionLag && decision.position !== null) throw recordedNotVisibleYet();
+    throw err;
+  }
+}
+
+function recordedNotVisibleYet(): HttpError {
+  return new HttpError(
+    503,
+    'recorded_not_visible_yet',
+    'the change was recorded (do not send it again), but the read models have not caught up to show it: read it back in a moment',
+    undefined,
+    { 'Retry-After': '1' },
+  );
 }

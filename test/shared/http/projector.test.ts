@@ -96,6 +96,15 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
       expect(res.body.data.error).toBe('read_model_lagging');
       expect(res.headers['retry-after']).toBe('1');
 
+      // A write whose answer needs a read model: recorded, and said so, not "retry".
+      const csrf = async () => (await client.get('/api/v1/developer/session')).body.data.csrf_token as string;
+      const applied = await client.post('/api/v1/developer/credential').set('X-CSRF-Token', await csrf()).send({}).expect(503);
+      expect(applied.body.data.error).toBe('recorded_not_visible_yet');
+      expect(applied.body.message).toMatch(/recorded \(do not send it again\)/);
+      expect((await lagging.allEvents()).map((e) => e.type)).toContain('CredentialApplied');
+      const again = await client.post('/api/v1/developer/credential').set('X-CSRF-Token', await csrf()).send({}).expect(422);
+      expect(again.body.data.error).toBe('credential_already_applied');
+
       // The detailed report says how long the oldest event not yet applied has waited.
       const admin = lagging.client();
       await logInAdmin(admin);
