@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './member/fields';
 import { parseSchedule } from './webhook/deliveries';
@@ -10,57 +12,68 @@ const boolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
 
+/**
+ * A number written in decimal digits, within bounds: `0x50`, `1e3` or ` 8 ` are refused rather than
+ * read as some other number. `fractions` lets `0.5` through.
+ */
+const number = (min: number, max: number, fractions = false) =>
+  z
+    .string()
+    .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, { error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits' })
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
 const settingsSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: number(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: boolean.default(false),
   // Behind one reverse proxy: the client address is the last X-Forwarded-For entry, which the proxy appends.
   TRUST_PROXY: boolean.default(false),
   // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
-  SESSION_IDLE_MINUTES: z.coerce.number().min(0.05).max(60 * 24 * 30).default(120),
-  BODY_LIMIT_KB: z.coerce.number().int().min(1).max(10_240).default(64),
-  READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  SESSION_IDLE_MINUTES: number(0.05, 60 * 24 * 30, true).default(120),
+  BODY_LIMIT_KB: number(1, 10_240).default(64),
+  READ_WAIT_MS: number(0, 60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),
   // 'off' when a separate `platform project` process keeps the read models up to date.
   PROJECTIONS: z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
   // Rebuild read models built by an older projection version at start; false leaves it to `platform upgrade`.
   AUTO_UPGRADE: boolean.default(true),
   // How long after losing the event store an API instance still accepts keys from its in-memory key ring
   // (docs/production.md): a revocation made through another instance goes unseen at most this long.
-  KEY_RING_MAX_STALENESS_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  KEY_RING_MAX_STALENESS_MS: number(0, 600_000).default(5000),
   // A file the projector touches on each heartbeat while its projections run, for a container health check; empty: none.
-  HEARTBEAT_FILE: z.string().default(''),
+  HEARTBEAT_FILE: z.string().refine((file) => existsSync(dirname(file)), { error: 'its directory does not exist' }).default(''),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
-  PROJECTION_GIVE_UP_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
-  ADDONS_DIR: z.string().min(1).default('./addons'),
+  // The default may be missing (no add-ons); a directory named on purpose must exist.
+  ADDONS_DIR: z.string().refine((dir) => existsSync(dir), { error: 'no such directory' }).default('./addons'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.
-  // Empty counts as unset, as docker compose passes `${ADMIN_PASSWORD:-}`.
-  ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), passwordSchema.optional()),
+  ADMIN_PASSWORD: passwordSchema.optional(),
   // Mail address of that `admin`, for the reviewers' digest; read on the first start only.
-  ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email({ error: 'must be an e-mail address such as admin@example.com' }).optional()),
+  ADMIN_EMAIL: z.email({ error: 'must be an e-mail address such as admin@example.com' }).optional(),
   // Open-API calls each API id may make per window (docs/rate-limits.md).
-  OPEN_API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(6000),
-  OPEN_API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  OPEN_API_RATE_LIMIT: number(1, 1_000_000_000).default(6000),
+  OPEN_API_RATE_WINDOW_SECONDS: number(1, 86_400).default(60),
   // Failed logins one username may have from one client address within the window before it is blocked.
-  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_MAX_FAILURES: number(1, 1000).default(5),
+  LOGIN_FAILURE_WINDOW_SECONDS: number(1, 86_400).default(900),
+  LOGIN_BLOCK_SECONDS: number(1, 86_400).default(900),
   // Failed password checks one client address may have across usernames within the login window (docs/rate-limits.md).
-  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
+  LOGIN_ADDRESS_MAX_FAILURES: number(1, 100_000).default(20),
   // Password hashes under way or queued for a thread at once; a login or registration beyond them is 503 with Retry-After.
-  PASSWORD_CHECKS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(32),
+  PASSWORD_CHECKS_IN_FLIGHT: number(1, 1000).default(32),
   // Registrations one client address may make per window.
-  REGISTRATION_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
-  REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  REGISTRATION_LIMIT: number(1, 100_000).default(10),
+  REGISTRATION_WINDOW_SECONDS: number(1, 86_400).default(3600),
   // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
-  SESSION_ANONYMOUS_MINUTES: z.coerce.number().min(0.05).max(60 * 24).default(10),
+  SESSION_ANONYMOUS_MINUTES: number(0.05, 60 * 24, true).default(10),
   // New sessions without a signed-in identity one client address may open per SESSION_ANONYMOUS_MINUTES.
-  ANONYMOUS_SESSION_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  ANONYMOUS_SESSION_LIMIT: number(1, 1_000_000).default(100),
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
-  KEY_LIFETIME_DAYS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3650).optional()),
+  KEY_LIFETIME_DAYS: number(1, 3650).optional(),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -82,10 +95,10 @@ const settingsSchema = z.object({
     .transform((text) => text.split(',').map((d) => Number(d.trim())))
     .pipe(z.array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' }).min(1)),
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
-  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional()),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),
   // Reviewers are mailed at most one digest of new applications and scope requests per this many minutes.
-  ADMIN_DIGEST_MINUTES: z.coerce.number().positive().max(1440).default(5),
+  ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
 });
@@ -97,7 +110,8 @@ export class ConfigurationError extends Error {
 }
 
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
-  const parsed = settingsSchema.safeParse(env);
+  // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
+  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);

@@ -22,3 +22,42 @@ describe('ADMIN_PASSWORD', () => {
     expect((caught as Error).message).not.toContain('abc12');
   });
 });
+
+describe('numeric settings', () => {
+  it('take their default when blank, as any unset variable', () => {
+    expect(parseSettings({ PORT: '', READ_WAIT_MS: '', KEY_RING_MAX_STALENESS_MS: '', SHUTDOWN_GRACE_MS: '' })).toMatchObject({
+      PORT: 3000,
+      READ_WAIT_MS: 2000,
+      KEY_RING_MAX_STALENESS_MS: 5000,
+      SHUTDOWN_GRACE_MS: 10_000,
+    });
+  });
+
+  it('read decimal digits, and fractions where the setting takes them', () => {
+    expect(parseSettings({ PORT: '8080', SESSION_IDLE_MINUTES: '0.5', ADMIN_DIGEST_MINUTES: '2.5' })).toMatchObject({ PORT: 8080, SESSION_IDLE_MINUTES: 0.5, ADMIN_DIGEST_MINUTES: 2.5 });
+  });
+
+  it.each([
+    ['PORT', '0x50', 'must be a whole number, in digits'],
+    ['PORT', '1e3', 'must be a whole number, in digits'],
+    ['PORT', ' 80', 'must be a whole number, in digits'],
+    ['PORT', '65536', 'Too big: expected number to be <=65535'],
+    ['READ_WAIT_MS', '2.5', 'must be a whole number, in digits'],
+    ['SESSION_IDLE_MINUTES', '.5', 'must be a number in digits, such as 30 or 0.5'],
+    ['KEY_LIFETIME_DAYS', '-1', 'must be a whole number, in digits'],
+  ])('stop the start on %s=%p, naming the variable', (name, value, said) => {
+    expect(() => parseSettings({ [name]: value })).toThrow(ConfigurationError);
+    expect(() => parseSettings({ [name]: value })).toThrow(`${name}: ${said}`);
+  });
+});
+
+describe('paths', () => {
+  it('refuse a heartbeat file in a directory that does not exist, and an add-on directory named on purpose that does not', () => {
+    expect(() => parseSettings({ HEARTBEAT_FILE: '/nonexistent/dir/heartbeat' })).toThrow('HEARTBEAT_FILE: its directory does not exist');
+    expect(() => parseSettings({ ADDONS_DIR: '/nonexistent/addons' })).toThrow('ADDONS_DIR: no such directory');
+  });
+
+  it('take the default add-on directory even when it is missing: no add-ons then', () => {
+    expect(parseSettings({ HEARTBEAT_FILE: '' }).ADDONS_DIR).toBe('./addons');
+  });
+});
