@@ -6,6 +6,7 @@ import { apiKeysProjection } from '../../credential/projections/api-keys';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
 import { StoreUnavailable, StreamDeleted } from '../../stores/ports';
+import { isStorageFull } from '../../stores/storage-full';
 import { AppState } from './context';
 import { HttpError, refusalEnvelope } from './envelope';
 
@@ -32,6 +33,8 @@ export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
   const refusal = toHttpError(err);
   if (refusal.error === 'internal_error') requestLog().error({ err }, 'request failed');
   else if (refusal.error === 'store_unavailable') requestLog().warn({ err }, 'request refused: a store is unreachable');
+  // One line an operator can act on, without the stack: the cause is known.
+  else if (refusal.error === 'storage_full') requestLog().error({ reason: err instanceof Error ? err.message : String(err) }, 'request refused: a store is out of space');
   return refusal;
 }
 
@@ -58,6 +61,12 @@ function toHttpError(err: unknown): HttpError {
     // Whether an append took effect is unknown; the adapter's own retries reused its event ids, so it applied at most once.
     return new HttpError(503, 'store_unavailable', 'the service cannot reach its stores right now: retry in a few seconds', undefined, {
       'Retry-After': '5',
+    });
+  }
+  if (isStorageFull(err)) {
+    // A write refused for space stored nothing; one that was stored before (a session saved after it) is in the log.
+    return new HttpError(503, 'storage_full', 'the service has run out of storage space and cannot record anything now: retry later', undefined, {
+      'Retry-After': '60',
     });
   }
   if (err instanceof StreamDeleted) {

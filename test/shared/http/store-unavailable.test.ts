@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { csrfOf, expectRefusal, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
 import { StoreUnavailable, StreamDeleted, Stores } from '../../../src/stores/ports';
 
@@ -43,4 +44,19 @@ it('a deleted stream answers a clear refusal, 409 stream_deleted', async () => {
   const send = await register();
   failWith = new StreamDeleted('member-sequence');
   await expectRefusal(t, send, 409, 'stream_deleted');
+});
+
+it('a store out of space answers 503 storage_full and logs one line saying so, no 500 and no stack trace', async () => {
+  const send = await register();
+  // What better-sqlite3 throws when the disk (or the file's page limit) is full.
+  failWith = new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
+  const before = t.logLines.length;
+  const res = await expectRefusal(t, send, 503, 'storage_full');
+  expect(res.body.message).toMatch(/run out of storage space/);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  const logged = t.logLines.slice(before).join('\n');
+  expect(logged).toContain('a store is out of space');
+  expect(logged).toContain('database or disk is full');
+  expect(logged).not.toContain('"stack"');
+  expect(logged).not.toContain('request failed');
 });
