@@ -271,7 +271,6 @@ export interface RateLimits {
   limiter(policy: LimitPolicy): Promise<RateLimiter>;
 }
 
-/** The stores the service runs on, whichever adapters implement them. */
 /** Another process already runs the projections on these stores. */
 export class ProjectionsClaimed extends Error {
   constructor(where: string) {
@@ -283,6 +282,7 @@ export class ProjectionsClaimed extends Error {
   }
 }
 
+/** The stores the service runs on, whichever adapters implement them. */
 export interface Stores {
   events: EventStore;
   documents: DocumentStore;
