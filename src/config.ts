@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './member/fields';
@@ -23,6 +23,8 @@ const number = (min: number, max: number, fractions = false) =>
     .transform(Number)
     .pipe(z.number().min(min).max(max));
 
+const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
 const settingsSchema = z.object({
   PORT: number(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -44,12 +46,12 @@ const settingsSchema = z.object({
   // (docs/production.md): a revocation made through another instance goes unseen at most this long.
   KEY_RING_MAX_STALENESS_MS: number(0, 600_000).default(5000),
   // A file the projector touches on each heartbeat while its projections run, for a container health check; empty: none.
-  HEARTBEAT_FILE: z.string().refine((file) => existsSync(dirname(file)), { error: 'its directory does not exist' }).default(''),
+  HEARTBEAT_FILE: z.string().refine((file) => isDirectory(dirname(file)) && !isDirectory(file), { error: 'must be a file in a directory that exists' }).default(''),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
   PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
   // The default may be missing (no add-ons); a directory named on purpose must exist.
-  ADDONS_DIR: z.string().refine((dir) => existsSync(dir), { error: 'no such directory' }).default('./addons'),
+  ADDONS_DIR: z.string().refine(isDirectory, { error: 'no such directory' }).default('./addons'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.
   ADMIN_PASSWORD: passwordSchema.optional(),
   // Mail address of that `admin`, for the reviewers' digest; read on the first start only.

@@ -60,17 +60,18 @@ const KEY_LIKE = /sk_[A-Za-z0-9_-]{16,}/g;
  * echoes or logs (a path, a request id), where a key put by mistake must not be kept in clear.
  */
 export function withoutApiKeys(text: string): string {
-  if (text.includes('%')) {
-    // A key may come percent-encoded (`%73k_…`). Letters, digits, '-', '.', '_' and '~' encoded
-    // mean the same as written out (RFC 3986, 6.2.2.2), so the text is masked in that form.
-    const plain = text.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
-      const char = String.fromCharCode(parseInt(hex, 16));
-      return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
-    });
-    const masked = plain.replace(KEY_LIKE, 'sk_[redacted]');
-    if (masked !== plain) return masked;
+  const masked = text.includes('sk_') ? text.replace(KEY_LIKE, 'sk_[redacted]') : text;
+  // A key may come percent-encoded (`%73k_…`), even twice (`%2573k_…`): decoded until nothing is
+  // left to decode, a text that then holds a key is given in that form, masked.
+  let plain = masked;
+  for (let round = 0; round < 3 && plain.includes('%'); round++) {
+    const decoded = plain.replace(/%([2-7][0-9A-Fa-f])/g, (_encoded, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (decoded === plain) break;
+    plain = decoded;
+    const unmasked = plain.replace(KEY_LIKE, 'sk_[redacted]');
+    if (unmasked !== plain) return unmasked;
   }
-  return text.includes('sk_') ? text.replace(KEY_LIKE, 'sk_[redacted]') : text;
+  return masked;
 }
 
 /** Shape and checksum only: a key that fails this was mistyped or made up, and needs no lookup. */

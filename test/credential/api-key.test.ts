@@ -132,7 +132,9 @@ describe('withoutApiKeys', () => {
     const encoded = (text: string, every: number) => [...text].map((c, i) => (i % every === 0 ? `%${c.charCodeAt(0).toString(16)}` : c)).join('');
     expect(withoutApiKeys(`/api/v1/open/addons/%73k_${key.slice(3)}`)).toBe('/api/v1/open/addons/sk_[redacted]');
     expect(withoutApiKeys(`/api/v1/developer/x/${encoded(key, 3)}`)).toBe('/api/v1/developer/x/sk_[redacted]');
-    expect(withoutApiKeys(`/x/sk%5F${key.slice(3)}?a=%20b`)).toBe('/x/sk_[redacted]?a=%20b');
+    expect(withoutApiKeys(`/x/sk%5F${key.slice(3)}?a=%20b`)).toBe('/x/sk_[redacted]?a= b');
+    expect(withoutApiKeys(`/api/v1/open/addons/%2573k_${key.slice(3)}`)).toBe('/api/v1/open/addons/sk_[redacted]');
+    expect(withoutApiKeys(`/a/%252573k_${key.slice(3)}`)).toBe('/a/sk_[redacted]');
   });
 
   it('leaves an API id, a short sk_ word and other text as they are, percent-encoded ones too', () => {

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigurationError, parseSettings } from '../../src/config';
 
 describe('ADMIN_PASSWORD', () => {
@@ -53,8 +55,11 @@ describe('numeric settings', () => {
 
 describe('paths', () => {
   it('refuse a heartbeat file in a directory that does not exist, and an add-on directory named on purpose that does not', () => {
-    expect(() => parseSettings({ HEARTBEAT_FILE: '/nonexistent/dir/heartbeat' })).toThrow('HEARTBEAT_FILE: its directory does not exist');
-    expect(() => parseSettings({ ADDONS_DIR: '/nonexistent/addons' })).toThrow('ADDONS_DIR: no such directory');
+    for (const file of ['/nonexistent/dir/heartbeat', tmpdir(), `${__filename}/heartbeat`]) {
+      expect(() => parseSettings({ HEARTBEAT_FILE: file })).toThrow('HEARTBEAT_FILE: must be a file in a directory that exists');
+    }
+    for (const dir of ['/nonexistent/addons', __filename]) expect(() => parseSettings({ ADDONS_DIR: dir })).toThrow('ADDONS_DIR: no such directory');
+    expect(parseSettings({ HEARTBEAT_FILE: join(tmpdir(), 'heartbeat'), ADDONS_DIR: tmpdir() })).toMatchObject({ ADDONS_DIR: tmpdir() });
   });
 
   it('take the default add-on directory even when it is missing: no add-ons then', () => {

@@ -73,10 +73,11 @@ export async function rebuildAndHandOver(stores: Stores, projections: Projection
 async function refuseWaiting(documents: DocumentStore, projections: Projection[], replace: boolean): Promise<void> {
   const waiting = (await rebuildOffers(documents)).filter((o) => projections.some((p) => p.name === o.projection));
   if (waiting.length === 0 || replace) return;
-  const list = waiting.map((o) => o.projection).join(', ');
+  const list = waiting.map((o) => `${o.projection} (built at ${o.built_at})`).join(', ');
   throw new Error(
-    `the rebuild of ${list} is still waiting to be swapped in: start the API or \`platform project\`, which swaps it in, ` +
-      'or pass --replace to discard it (only while neither runs)',
+    `the rebuild of ${list} is still waiting to be swapped in. If the API or \`platform project\` runs, it swaps it in ` +
+      'within seconds (another rebuild may have just offered it): try again then. If neither runs, start one, or pass ' +
+      '--replace to discard the waiting rebuild',
   );
 }
 

@@ -104,3 +104,26 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
     expectRefused(await platform(dir, ['projections', 'rebuild', 'nobody']), /no read model is called nobody; choose one of members/);
   });
 });
+
+describe('platform projections rebuild, with a rebuild already waiting to be swapped in', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-projections-waiting-'));
+
+  beforeAll(async () => {
+    const first = await startPlatform({}, dir);
+    await registerMember(first.client());
+    await first.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to build another over it, saying when it was built and what to do whether or not a runner runs', async () => {
+    const offered = await platform(dir, ['projections', 'rebuild', 'members', '--wait', '0']);
+    expect(offered.code).toBe(0);
+    expect(offered.stdout).toMatch(/Waiting to be swapped in: members/);
+
+    expectRefused(
+      await platform(dir, ['projections', 'rebuild', 'members']),
+      /the rebuild of members \(built at \d{4}-\d\d-\d\dT[\d:.]+Z\) is still waiting to be swapped in\. If the API or `platform project` runs, it swaps it in within seconds .*try again then\. If neither runs, start one, or pass --replace/,
+    );
+    expect((await platform(dir, ['projections', 'rebuild', 'members', '--replace', '--wait', '0'])).code).toBe(0);
+  });
+});
