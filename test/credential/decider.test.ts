@@ -416,7 +416,7 @@ describe('RotateKey', () => {
   });
 
   describe('the keys of earlier rotations', () => {
-    const minutesAfter = (minutes: number, seconds = 0) => new Date(Date.parse(NOW) + minutes * 60_000 + seconds * 1000).toISOString();
+    const minutesAfter = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
     const rotateAt = (minute: number, grace_seconds: number, key_digest: string): CredentialCommand => ({
       type: 'RotateKey',
       data: { member_id, key_digest, grace_seconds, now: minutesAfter(minute) },
