@@ -3,7 +3,7 @@ import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
-import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, MAX_GRACE_SECONDS, previousKeyValidUntil, stillInGrace } from './grace-period';
+import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, keysInGraceAfterRotation, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
 import { decideExtension, requestExtension } from './extension';
@@ -134,7 +134,7 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     case 'CredentialClaimed':
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: [] };
     case 'KeyRotated':
-      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfter(state, event) };
+      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfterRotation(event.data, state.keys_in_grace, event.metadata?.time) };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
     case 'CredentialExpiring':
@@ -149,14 +149,6 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     default:
       return { ...state, scopes };
   }
-}
-
-function keysInGraceAfter(state: CredentialState, event: Extract<Folded, { type: 'KeyRotated' }>): KeyInGrace[] {
-  const { previous_key_digest, previous_key_valid_until, earlier_keys } = event.data;
-  const previous = previous_key_valid_until === null ? [] : [{ digest: previous_key_digest, valid_until: previous_key_valid_until }];
-  // A rotation recorded before rotations decided the earlier keys kept them all.
-  const earlier = earlier_keys ?? (event.metadata ? stillInGrace(state.keys_in_grace, event.metadata.time) : state.keys_in_grace);
-  return [...previous, ...earlier];
 }
 
 /** What a member can do next about a credential in each status, where there is something to do. */

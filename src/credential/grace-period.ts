@@ -35,9 +35,11 @@ export interface KeyInGrace extends AcceptedKey {
   valid_until: string;
 }
 
+const isRotatedAway = (key: AcceptedKey): key is KeyInGrace => key.valid_until !== null;
+
 /** The rotated-away keys still inside their grace period at `at`. */
-export function stillInGrace(keys: AcceptedKey[], at: string): KeyInGrace[] {
-  return keys.filter((key): key is KeyInGrace => key.valid_until !== null && isAcceptedAt(key, at));
+function stillInGrace(keys: AcceptedKey[], at: string): KeyInGrace[] {
+  return keys.filter((key): key is KeyInGrace => isRotatedAway(key) && isAcceptedAt(key, at));
 }
 
 /**
@@ -58,4 +60,24 @@ export function earlierKeysAfterRotation(keys: KeyInGrace[], at: string, until: 
   return stillInGrace(keys, at)
     .slice(0, MAX_EARLIER_KEYS)
     .map((key) => (Date.parse(key.valid_until) > Date.parse(until) ? { digest: key.digest, valid_until: until } : key));
+}
+
+/** What a KeyRotated event says of the keys it rotated away (src/credential/decider.ts). */
+export interface RotatedAway {
+  previous_key_digest: string;
+  previous_key_valid_until: string | null;
+  earlier_keys: KeyInGrace[] | null;
+}
+
+/**
+ * The rotated-away keys still accepted after a rotation, newest first: the previous key while in
+ * grace, then the earlier keys the rotation kept. A rotation recorded before rotations decided the
+ * earlier keys (null) kept every one of `before` still in grace at its time `at`; a fresh decision
+ * always decides them, so it needs no time.
+ */
+export function keysInGraceAfterRotation(rotation: RotatedAway, before: AcceptedKey[], at: string | undefined): KeyInGrace[] {
+  const { previous_key_digest, previous_key_valid_until, earlier_keys } = rotation;
+  const previous = previous_key_valid_until === null ? [] : [{ digest: previous_key_digest, valid_until: previous_key_valid_until }];
+  const earlier = earlier_keys ?? (at === undefined ? before.filter(isRotatedAway) : stillInGrace(before, at));
+  return [...previous, ...earlier];
 }

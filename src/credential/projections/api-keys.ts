@@ -1,5 +1,5 @@
 import { CredentialEvent } from '../decider';
-import { AcceptedKey, stillInGrace } from '../grace-period';
+import { AcceptedKey, keysInGraceAfterRotation } from '../grace-period';
 import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
 import { Recorded } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
@@ -51,13 +51,8 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
     }
     switch (event.type) {
       case 'KeyRotated': {
-        const previous = event.data.previous_key_valid_until
-          ? [{ digest: event.data.previous_key_digest, valid_until: event.data.previous_key_valid_until }]
-          : [];
         const current = { digest: event.data.key_digest, valid_until: null };
-        // A rotation recorded before rotations decided the earlier keys kept every one still in grace.
-        const earlier = event.data.earlier_keys ?? stillInGrace(doc.keys, event.metadata.time);
-        return changed(doc, { keys: [current, ...previous, ...earlier] });
+        return changed(doc, { keys: [current, ...keysInGraceAfterRotation(event.data, doc.keys, event.metadata.time)] });
       }
       case 'CredentialRevoked':
         return changed(doc, { revoked: true, scopes: approvedAfter(doc.scopes, event) });
