@@ -51,6 +51,7 @@ describe('rotating the key', () => {
     render(<Rotate onRotated={onRotated} />);
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
     await screen.findByText('sk_rotated-key');
+    expect(screen.getByText(/The old key is accepted until .*, and no older key longer\./)).toBeTruthy();
     expect(confirm).toHaveBeenCalledTimes(1);
     expect(await rotations(calls)[0]!.clone().json()).toEqual({ grace_seconds: 3600 });
     await waitFor(() => expect(onRotated).toHaveBeenCalled());

@@ -42,7 +42,7 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
       <KeyOnce
         apiid={issued.apiid}
         apikey={issued.apikey}
-        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}.` : 'The old key is refused from now on.'}
+        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}, and no older key longer.` : 'The old key, and any older one, is refused from now on.'}
         onStored={() => {
           hidden.current = true;
           setIssued(null);
