@@ -5,7 +5,7 @@ import { DocumentStore, EventStore } from '../stores/ports';
 import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
 import { SendMail } from './mail-notifier';
-import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf } from './reviewer-digest';
+import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, isArrival, pruned, reviewersOf, stillUndecided } from './reviewer-digest';
 
 const CHECKPOINT = 'admin_digest';
 const STATE = { collection: 'admin_digest', id: 'state' };
@@ -65,8 +65,10 @@ export class DigestNotifier {
     const batch = (await this.events.readAll(from, 100)).filter((e) => e.position <= known);
     if (batch.length === 0) return;
     const state = await this.state();
-    const items = [...state.items];
+    let items = [...state.items];
     for (const event of batch.filter((e) => e.position > state.collected_up_to)) {
+      items = stillUndecided(items, event);
+      if (!isArrival(event)) continue;
       const member = await this.documents.get<{ username: string }>(MEMBERS, String(event.data.member_id));
       const item = digestItemOf(event, member?.doc.username ?? String(event.data.username ?? ''));
       if (item) items.push(item);

@@ -47,12 +47,40 @@ export function reviewersOf(admins: ReviewerCandidate[], groups: RoleGroups): (R
   );
 }
 
+/** Whether reviewers are told about the event: a new application or scope request. */
+export const isArrival = (event: RecordedEvent): boolean => event.type === 'CredentialApplied' || event.type === 'ScopeRequested';
+
 /** The digest line an event makes, or null when reviewers are not told about it. */
 export function digestItemOf(event: RecordedEvent, username: string): DigestItem | null {
   const base = { position: event.position, at: event.metadata.time, member_id: Number(event.data.member_id), username };
   if (event.type === 'CredentialApplied') return { ...base, kind: 'application', scope: null, reason: null };
   if (event.type === 'ScopeRequested') return { ...base, kind: 'scope', scope: String(event.data.scope), reason: String(event.data.reason) };
   return null;
+}
+
+/**
+ * The items still to review after the event. A digest headed "To review" lists no application an
+ * administrator approved or rejected meanwhile, nor a scope request decided or taken down with its
+ * revoked credential: the reviewer would open the queue and find nothing.
+ */
+export function stillUndecided(items: DigestItem[], event: RecordedEvent): DigestItem[] {
+  const member = Number(event.data.member_id);
+  const decides = (item: DigestItem): boolean => {
+    if (item.member_id !== member) return false;
+    switch (event.type) {
+      case 'CredentialApproved':
+      case 'CredentialRejected':
+        return item.kind === 'application';
+      case 'CredentialRevoked':
+        return item.kind === 'scope';
+      case 'ScopeApproved':
+      case 'ScopeRejected':
+        return item.kind === 'scope' && item.scope === event.data.scope;
+      default:
+        return false;
+    }
+  };
+  return items.some(decides) ? items.filter((item) => !decides(item)) : items;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { digestMail, DigestItem, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf, RoleGroups } from '../../src/mail/reviewer-digest';
+import { RecordedEvent } from '../../src/stores/ports';
+import { digestMail, DigestItem, DigestState, dueFor, EMPTY_DIGEST, pruned, reviewersOf, RoleGroups, stillUndecided } from '../../src/mail/reviewer-digest';
 
 const MINUTE = 60_000;
 const item = (position: string, at: string): DigestItem => ({ position, at, kind: 'application', member_id: 1, username: 'alice', scope: null, reason: null });
@@ -36,6 +37,36 @@ describe('when a digest is due', () => {
     const mailed = { ...state, sent: { '1': { at: '2026-01-01T10:04:00Z', up_to: '0007' }, '2': { at: '2026-01-01T10:04:00Z', up_to: '0005' } } };
     expect(pruned(mailed, [1, 2]).map((i) => i.position)).toEqual(['0007']);
     expect(pruned(mailed, [1])).toEqual([]);
+  });
+});
+
+describe('what is still to review', () => {
+  const scope = (position: string, member_id: number, name: string): DigestItem => ({ ...item(position, '2026-01-01T10:00:00Z'), kind: 'scope', member_id, scope: name, reason: 'why' });
+  const waiting = [item('0001', '2026-01-01T10:00:00Z'), scope('0002', 1, 'addons.read'), scope('0003', 1, 'member-groups.read'), { ...item('0004', '2026-01-01T10:01:00Z'), member_id: 2 }];
+  const event = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+    stream: `credential-${String(data.member_id)}`,
+    revision: 5,
+    position: '0009',
+    type,
+    data,
+    metadata: { actor: { kind: 'admin', id: 1 }, request_id: 'r', time: '2026-01-01T10:02:00Z' },
+  });
+  const left = (type: string, data: Record<string, unknown>) => stillUndecided(waiting, event(type, data)).map((i) => i.position);
+
+  it("drops a member's application once approved or rejected, and no one else's", () => {
+    expect(left('CredentialApproved', { member_id: 1, expires_at: null })).toEqual(['0002', '0003', '0004']);
+    expect(left('CredentialRejected', { member_id: 2, reason: 'no' })).toEqual(['0001', '0002', '0003']);
+  });
+
+  it('drops a scope request once that scope is decided, and every scope request of a revoked credential', () => {
+    expect(left('ScopeApproved', { member_id: 1, scope: 'addons.read' })).toEqual(['0001', '0003', '0004']);
+    expect(left('ScopeRejected', { member_id: 1, scope: 'member-groups.read', reason: 'no' })).toEqual(['0001', '0002', '0004']);
+    expect(left('CredentialRevoked', { member_id: 1, reason: 'leaked' })).toEqual(['0001', '0004']);
+  });
+
+  it('keeps everything for an event that decides nothing waiting', () => {
+    expect(left('CredentialClaimed', { member_id: 1, apiid: 'a', key_digest: 'd', expires_at: null })).toEqual(['0001', '0002', '0003', '0004']);
+    expect(left('ScopeApproved', { member_id: 2, scope: 'addons.read' })).toEqual(['0001', '0002', '0003', '0004']);
   });
 });
 

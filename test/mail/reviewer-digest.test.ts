@@ -52,17 +52,19 @@ afterAll(async () => {
 });
 
 describe('the reviewers digest', () => {
-  it('mails two applications and a scope request of one window in one mail, the next only after the window, across a restart, never twice', async () => {
+  it('mails the applications and scope requests of one window still to review in one mail, the next only after the window, across a restart, never twice', async () => {
     const [alice, bob, carol] = [t.client(), t.client(), t.client()];
     const [a, b, c] = [await registerMember(alice), await registerMember(bob), await registerMember(carol)];
     const admin = t.client();
     const adminToken = await logInAdmin(admin);
 
-    // Within one window: alice applies, is approved, claims her key and asks for a scope; bob applies.
+    // Within one window: alice applies, is approved, claims her key and asks for two scopes, one of
+    // them approved at once; bob applies. What was decided before the mail went is not to review.
     await alice.post(`${API}/developer/credential`).set('X-CSRF-Token', a.token).send({}).expect(200);
     await admin.post(`${API}/credentials/${a.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     await alice.post(`${API}/developer/claim`).set('X-CSRF-Token', a.token).send({}).expect(200);
-    await alice.post(`${API}/developer/scopes`).set('X-CSRF-Token', a.token).send({ scopes: ['addons.read'], reason: 'to list add-ons' }).expect(200);
+    await alice.post(`${API}/developer/scopes`).set('X-CSRF-Token', a.token).send({ scopes: ['addons.read', 'member-groups.read'], reason: 'to list add-ons' }).expect(200);
+    await admin.post(`${API}/credentials/${a.id}/scopes/member-groups.read/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     await bob.post(`${API}/developer/credential`).set('X-CSRF-Token', b.token).send({}).expect(200);
 
     await waitForMails('root@example.com', 1, WINDOW_MS + 5000);
@@ -70,11 +72,10 @@ describe('the reviewers digest', () => {
     const first = mailsTo('root@example.com');
     expect(first).toHaveLength(1);
     const digest = first[0]!.mail;
-    expect(digest.subject).toBe('To review: 2 application(s) and 1 scope request(s)');
+    expect(digest.subject).toBe('To review: 1 application(s) and 1 scope request(s)');
     expect(digest.from?.text).toBe('platform@example.com');
-    expect(digest.text).toContain(`member ${a.id}, ${a.username}`);
-    expect(digest.text).toContain(`member ${b.id}, ${b.username}`);
-    expect(digest.text).toContain(`member ${a.id}, ${a.username}: addons.read, because "to list add-ons"`);
+    const entries = (digest.text ?? '').split('\n').filter((line) => line.startsWith('- '));
+    expect(entries).toEqual([`- member ${b.id}, ${b.username}`, `- member ${a.id}, ${a.username}: addons.read, because "to list add-ons"`]);
     expect(digest.text).toContain('https://portal.example.com/ui/admin/credentials');
     expect(digest.text).toContain('https://portal.example.com/ui/admin/scopes');
 
