@@ -5,6 +5,7 @@ import { Permission } from '../../access/permissions';
 import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
+import { refuseGoneSession } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { bodyIsRequired, parse } from './validate';
@@ -140,8 +141,9 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
 
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
- * every write checks the CSRF token first (a logout its caller first), then the identity and permission or scope,
- * then reads the body (`body`: its type and JSON), then a login's failure count (which needs the
+ * every write checks the CSRF token first (a logout its caller first; a member's or administrator's
+ * write whose session is gone is told it expired), then the identity and permission or scope, then
+ * reads the body (`body`: its type and JSON), then a login's failure count (which needs the
  * username), then the input against the declared schemas. A caller who may not call the endpoint
  * is told so whatever it sent.
  */
@@ -153,7 +155,8 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
     const csrf = method === 'GET' ? [] : [requireCsrf];
-    const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...csrf, ...callerChecks];
+    const gone = method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
+    const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
     // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
     const reading = endpoint.body ? body : [];

@@ -26,6 +26,20 @@ export function adminOf(ctx: AppContext): AdminIdentity {
   return admin;
 }
 
+/**
+ * Refuses at once a request whose cookie named a session that is gone (401 session_expired). Its
+ * CSRF token cannot match either, and a 419 would send the caller to fetch a token, only to be
+ * told next that nobody is logged in: the reason, an expired session, would be lost.
+ */
+export function refuseGoneSession(side: 'member' | 'admin'): Middleware<AppState> {
+  const identify = side === 'member' ? memberOf : adminOf;
+  return async (ctx, next) => {
+    // A gone session was replaced by an empty one: it holds no identity, so this throws.
+    if (sessionWasGone(ctx)) identify(ctx);
+    await next();
+  };
+}
+
 export const requireMember: Middleware<AppState> = async (ctx, next) => {
   memberOf(ctx);
   await next();

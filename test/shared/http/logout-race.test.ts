@@ -105,8 +105,10 @@ describe('a write that began before a logout and ends after it', () => {
     const thief = t.client();
     await thief.get(`${API}/developer/dashboard`).set('Cookie', stolen).expect(401);
     const res = await thief.post(`${API}/developer/credential`).set('Cookie', stolen).set('X-CSRF-Token', member.token).send({});
-    expect(res.status).toBe(419);
+    expect([res.status, res.body.data.error]).toEqual([401, 'session_expired']);
     await victim.get(`${API}/developer/dashboard`).expect(401);
+    const replayed = await victim.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({});
+    expect([replayed.status, replayed.body.data.error]).toEqual([419, 'csrf_token_invalid']);
     expect(storedSessionIds()).not.toContain(digest(stolen));
   });
 
@@ -125,8 +127,10 @@ describe('a write that began before a logout and ends after it', () => {
     const thief = t.client();
     await thief.get(`${API}/credentials`).set('Cookie', stolen).expect(401);
     const res = await thief.post(`${API}/credentials/${member.id}/reject`).set('Cookie', stolen).set('X-CSRF-Token', token).send({ reason: 'x' });
-    expect(res.status).toBe(419);
+    expect([res.status, res.body.data.error]).toEqual([401, 'session_expired']);
     await victim.get(`${API}/credentials`).expect(401);
+    const replayed = await victim.post(`${API}/credentials/${member.id}/reject`).set('X-CSRF-Token', token).send({ reason: 'x' });
+    expect([replayed.status, replayed.body.data.error]).toEqual([419, 'csrf_token_invalid']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { csrfOf, registerMember, sessionCookie, startPlatform, TestPlatform } from '../../support/platform';
+import { csrfOf, logInAdmin, registerMember, sessionCookie, startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
 const IDLE_MS = 6_000;
@@ -45,6 +45,21 @@ describe('a session used within the idle limit', () => {
     expect(admin.body.data.error).toBe('session_expired');
     const none = await t.client().get(`${API}/developer/dashboard`).expect(401);
     expect(none.body.data.error).toBe('not_logged_in');
+  });
+
+  it('a write on an expired session is told it expired, not sent to fetch a CSRF token that cannot help', async () => {
+    const member = t.client();
+    const { token } = await registerMember(member);
+    const admin = t.client();
+    const adminToken = await logInAdmin(admin);
+    await sleep(IDLE_MS + 500);
+    const apply = await member.post(`${API}/developer/credential`).set('X-CSRF-Token', token).send({}).expect(401);
+    expect(apply.body.data.error).toBe('session_expired');
+    const approve = await admin.post(`${API}/credentials/1/approve`).set('X-CSRF-Token', adminToken).send({}).expect(401);
+    expect(approve.body.data.error).toBe('session_expired');
+    // Registration and login need no session identity: a stale token there is still 419.
+    const register = await t.client().post(`${API}/developer/register`).set('Cookie', 'PHPSESSID=gone').set('X-CSRF-Token', token).send({ username: 'late_comer', password: 'secret1' }).expect(419);
+    expect(register.body.data.error).toBe('csrf_token_invalid');
   });
 });
 
