@@ -1,5 +1,5 @@
 import bodyParser from 'koa-bodyparser';
-import { Middleware } from 'koa';
+import { Context, Middleware } from 'koa';
 import { AppState } from './context';
 import { HttpError } from './envelope';
 
@@ -11,13 +11,21 @@ const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function jsonBody(limitKb: number): Middleware<AppState>[] {
   const requireJson: Middleware<AppState> = async (ctx, next) => {
-    if (!WITHOUT_BODY.has(ctx.method) && ctx.request.is('application/json', '+json') === false) {
+    if (!WITHOUT_BODY.has(ctx.method) && !sentNoBody(ctx) && ctx.request.is('application/json', '+json') === false) {
       throw new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
     }
     await next();
   };
   const parser = bodyParser({ enableTypes: ['json'], jsonLimit: `${limitKb}kb`, strict: true }) as Middleware<AppState>;
   return [requireJson, sayingWhatIsForbidden(parser)];
+}
+
+/**
+ * No body at all, as fetch, axios and Node's own client send a POST without one: Content-Length 0
+ * and no type. type-is counts any Content-Length as a body, whose missing type would be a 415.
+ */
+function sentNoBody(ctx: Context): boolean {
+  return ctx.get('Content-Length') === '0' && !ctx.get('Transfer-Encoding') && !ctx.get('Content-Type');
 }
 
 // What @hapi/bourne (under co-body) throws for a key that could poison a prototype.

@@ -112,6 +112,15 @@ describe('POST /developer/credential', () => {
       'unsupported_media_type',
     );
   });
+
+  it('accepts a POST with no body at all, as fetch and most HTTP clients send it: Content-Length 0, no type', async () => {
+    const developer = await registered();
+    const bodyless = (path: string) => developer.client.post(`${API}${path}`).set('X-CSRF-Token', developer.token).set('Content-Length', '0');
+    const res = await bodyless('/developer/credential').expect(200);
+    expect(res.body.data.status).toBe('pending');
+    // An endpoint that needs a body still says so.
+    await expectRefusal(() => bodyless('/developer/scopes'), 415, 'unsupported_media_type');
+  });
 });
 
 describe('POST /credentials/{member_id}/approve and /reject', () => {
