@@ -10,6 +10,17 @@ import { Endpoint } from '../../src/shared/http/endpoints';
 
 type Document = ReturnType<typeof contractOf>;
 
+interface DocumentedResponse {
+  content?: Record<string, unknown>;
+  headers?: Record<string, { required?: boolean; schema?: { type?: string } }>;
+}
+
+/** An answer's header fields, names in lower case. */
+type Headers = Record<string, unknown>;
+
+/** Header fields the contract must declare wherever the service sends them. */
+const WATCHED = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-request-id'];
+
 /** One answer of the service as the contract judges it. */
 export interface Checked {
   /** `GET /credentials/{member_id}/history`, or null when no route matched. */
@@ -34,18 +45,43 @@ export class ContractChecker {
     this.ajv.addSchema(this.document as object, 'contract');
   }
 
-  /** Problems with this answer; none when the contract documents it exactly. */
-  problems(method: string, path: string | null, status: number, contentType: string, body: unknown): string[] {
+  /**
+   * Problems with this answer; none when the contract documents it exactly. With the answer's
+   * header fields (names in lower case), those the contract declares are judged too.
+   */
+  problems(method: string, path: string | null, status: number, contentType: string, body: unknown, headers?: Headers): string[] {
     const where = `${method} ${path ?? '(no route)'} → ${status}`;
     if (path === null) return this.check('#/components/schemas/Refusal', body, where);
     // HEAD is GET without the body going out (RFC 9110 §9.3.2): the contract documents it as GET.
     const documented = method === 'HEAD' ? 'get' : method.toLowerCase();
-    const operation = (this.document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)[path]?.[
-      documented
-    ];
+    const operation = (this.document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)[path]?.[documented];
     if (!operation) return [`${where}: the contract has no such operation`];
     const response = operation.responses[String(status)];
     if (!response) return [`${where}: status ${status} is not documented for this operation`];
+    const headerProblems = headers ? this.headerProblems(response, headers, `#/${pointer('paths', path, documented, 'responses', String(status), 'headers')}`, where) : [];
+    return [...headerProblems, ...this.bodyProblems(response, path, documented, status, contentType, body, where)];
+  }
+
+  /** Every declared header field that is required is there, every one there fits its schema, and none of WATCHED is undeclared. */
+  private headerProblems(response: DocumentedResponse, headers: Headers, at: string, where: string): string[] {
+    const declared = response.headers ?? {};
+    const names = Object.keys(declared);
+    const problems = WATCHED.filter((name) => headers[name] !== undefined && !names.some((n) => n.toLowerCase() === name)).map(
+      (name) => `${where}: header ${name} is sent but not declared`,
+    );
+    for (const [name, header] of Object.entries(declared)) {
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) problems.push(`${where}: header ${name} is declared required but missing`);
+        continue;
+      }
+      const typed = header.schema?.type === 'integer' && /^-?\d+$/.test(String(value)) ? Number(value) : String(value);
+      problems.push(...this.check(`${at}/${pointer(name, 'schema')}`, typed, `${where} header ${name}`));
+    }
+    return problems;
+  }
+
+  private bodyProblems(response: DocumentedResponse, path: string, documented: string, status: number, contentType: string, body: unknown, where: string): string[] {
     const mediaType = Object.keys(response.content ?? {})[0];
     if (!mediaType) return [];
     if (!contentType.startsWith(mediaType)) return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
@@ -84,7 +120,7 @@ export class ContractChecker {
       seen.push({ operation: path && `${ctx.method} ${path}`, status: ctx.status });
       // A streamed body is judged by the test that reads it, with problems(); no bytes pass here.
       if (body !== null && typeof body === 'object' && 'pipe' in body) return;
-      found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body));
+      found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body, ctx.response.headers));
     };
   }
 
@@ -98,16 +134,18 @@ export class ContractChecker {
       if (endpoint) {
         const path = openApiPath(endpoint.path);
         let contentType = '';
+        let written: Headers = {};
         const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => typeof res;
         const end = res.end.bind(res) as (chunk?: unknown) => typeof res;
         Object.assign(res, {
           writeHead: (status: number, headers?: OutgoingHttpHeaders) => {
             contentType = String(headers?.['Content-Type'] ?? '');
+            written = Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
             return writeHead(status, headers);
           },
           end: (chunk?: unknown) => {
             seen.push({ operation: `GET ${path}`, status: res.statusCode });
-            found.push(...this.problems('GET', path, res.statusCode, contentType, JSON.parse(String(chunk))));
+            found.push(...this.problems('GET', path, res.statusCode, contentType, JSON.parse(String(chunk)), { ...res.getHeaders(), ...written }));
             return end(chunk);
           },
         });

@@ -14,7 +14,11 @@ const csrfHeader = z.object({
   'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
 });
 
-const retryAfter = { 'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before trying again' }) };
+const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
+
+const requestId = {
+  'X-Request-Id': z.string().meta({ description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it" }),
+};
 
 /** draft-ietf-httpapi-ratelimit-headers-06, on every answer to a call the open API counted. */
 const rateLimitFields = {
@@ -102,18 +106,37 @@ function describedAll(reasons: string[]): string {
   return reasons.length === 1 ? reasons[0]! : reasons.map((reason) => `- ${reason}`).join('\n');
 }
 
+/**
+ * The header fields of an answer: its request id always; Retry-After on a 429, and on a 503 when
+ * waiting can help (not on `upgrade_required`); and, for the open API, where the API id stands on
+ * every answer that follows the count (always on 200 and 429; on a 403, 422 or 503 when the
+ * refusal came after the count).
+ */
+function headersOf(status: 200 | ErrorStatus, partner: boolean): z.ZodObject {
+  const counted = partner && status !== 401 && status !== 500 ? rateLimitFields : {};
+  switch (status) {
+    case 200:
+      return z.object({ ...requestId, ...counted });
+    case 429:
+      return z.object({ ...requestId, 'Retry-After': retryAfter, ...counted });
+    case 503:
+      return z.object({ ...requestId, ...z.object({ 'Retry-After': retryAfter, ...counted }).partial().shape });
+    default:
+      return z.object({ ...requestId, ...z.object(counted).partial().shape });
+  }
+}
+
 function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
-  // Every answer to a call the open API counted says where the API id stands.
-  const counted = endpoint.caller.kind === 'partner' ? rateLimitFields : undefined;
+  const partner = endpoint.caller.kind === 'partner';
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': counted ? { ...success, headers: z.object(counted) } : success };
+  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, partner) } };
   for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
       content: { 'application/json': { schema: refusalSchema } },
-      ...(status === 429 && { headers: z.object({ ...retryAfter, ...counted }) }),
+      headers: headersOf(status, partner),
     };
   }
   return responses;
