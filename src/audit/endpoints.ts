@@ -6,7 +6,7 @@ import { limitParameter } from '../shared/http/pagination';
 import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
-import { credentialHistory, instantSchema } from '../credential/queries/history';
+import { credentialHistory, HistoryUnreadable, instantSchema } from '../credential/queries/history';
 import { EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema } from './schemas';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
@@ -104,9 +104,15 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       params: memberParams,
       query: historyQuery,
       response: historySchema,
-      refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
+      refusals: [
+        { status: 404, when: 'the member never applied for a credential, or does not exist' },
+        { status: 409, when: 'history_unreadable: an event before as_of is not one this version of the service can read; without as_of it is listed, marked invalid' },
+      ],
       handler: async (_ctx, { params: { member_id }, query: { as_of } }) => {
-        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), member_id, as_of);
+        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), member_id, as_of).catch((err: unknown) => {
+          if (err instanceof HistoryUnreadable) throw new HttpError(409, 'history_unreadable', err.message);
+          throw err;
+        });
         if (!history) {
           throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist): there is no history`);
         }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CredentialDocument } from '../views';
 import { credentialStream } from '../decider';
-import { EventStore } from '../../stores/ports';
+import { EventStore, RecordedEvent } from '../../stores/ports';
 import { ActorNames } from '../../audit/actor-names';
 import { AuditEvent, auditEvent } from '../../audit/event';
 import { eventsUntil, replayCredential } from './replay';
@@ -34,6 +34,28 @@ export interface CredentialHistory {
 }
 
 /**
+ * The state at an instant cannot be replayed: an event before it does not fit what this version of
+ * the service reads (a newer release's, or one damaged in the store). The timeline still lists it,
+ * marked invalid; a state folded past it, or short of it, would be a history that never happened.
+ */
+export class HistoryUnreadable extends Error {
+  constructor(reason: string) {
+    super(`the state at this instant cannot be replayed: ${reason}. The history without an instant lists every event, this one marked invalid`);
+    this.name = 'HistoryUnreadable';
+  }
+}
+
+function replayedAt(happened: RecordedEvent[], timeline: AuditEvent[], instant: string): ReturnType<typeof stateAt> {
+  const invalid = timeline.find((event) => event.invalid !== undefined);
+  if (invalid) throw new HistoryUnreadable(`event ${invalid.type} #${invalid.revision} at position ${invalid.position} is not readable`);
+  try {
+    return stateAt(replayCredential(happened), instant);
+  } catch (err) {
+    throw new HistoryUnreadable(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
  * Every credential and scope decision of one member, read from the credential stream itself (the
  * record, not a read model), and with an instant the state it left the credential in then.
  * Null when the member never applied, which includes a member that does not exist.
@@ -50,10 +72,11 @@ export async function credentialHistory(
   const username = String(applied.data.username);
   names.remember('member', memberId, username);
   const happened = instant === undefined ? stream : eventsUntil(stream, instant);
+  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(event.metadata.actor))));
   return {
     member_id: memberId,
     username,
-    events: await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(event.metadata.actor)))),
-    ...(instant === undefined ? {} : { as_of: stateAt(replayCredential(happened), instant) }),
+    events: timeline,
+    ...(instant === undefined ? {} : { as_of: replayedAt(happened, timeline, instant) }),
   };
 }

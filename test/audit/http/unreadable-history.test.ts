@@ -1,0 +1,36 @@
+import { credentialStream } from '../../../src/credential/decider';
+import { approvedMember } from '../../support/credentials';
+import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
+
+const API = '/api/v1';
+
+// Its own platform: the unreadable event halts the credentials read model, which other tests need.
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startPlatform();
+});
+afterAll(() => t.close());
+
+describe('a credential history holding an event this version cannot read', () => {
+  it('lists it marked invalid, answers the state before it, and refuses the state after it with 409 history_unreadable', async () => {
+    const { member } = await approvedMember(t);
+    const before = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // What a newer release, rolled back, leaves in the log: a type this version does not know.
+    const time = new Date().toISOString();
+    await t.platform.stores.events.append(
+      credentialStream(member.id),
+      [{ type: 'CredentialSuspended', data: { member_id: member.id, reason: 'newer release' }, metadata: { actor: { kind: 'admin', id: 1 }, request_id: 'rollback', time } }],
+      'any',
+    );
+    const auditor = t.client();
+    await logInAdmin(auditor);
+    const history = (asOf?: string) => auditor.get(`${API}/credentials/${member.id}/history`).query(asOf === undefined ? {} : { as_of: asOf });
+
+    const all = (await history().expect(200)).body.data;
+    expect(all.events.at(-1)).toMatchObject({ type: 'CredentialSuspended', invalid: expect.stringContaining('no event of this type') });
+    expect((await history(before).expect(200)).body.data.state.credential.status).toBe('approved');
+    const refused = await expectRefusal(t, () => history(time), 409, 'history_unreadable');
+    expect(refused.body.message).toContain('CredentialSuspended');
+  });
+});
