@@ -93,9 +93,16 @@ const settingsSchema = z.object({
   // Days before a key's expiry its member is reminded, by mail and webhook.
   EXPIRY_REMINDER_DAYS: z
     .string()
+    // Digits only, as every number setting: Number() would also read 1e1 and 0x1e.
+    .regex(/^\d+(,\d+)*$/, { error: 'must be whole numbers of days in digits, separated by commas, e.g. 30,7,1' })
     .default('30,7,1')
-    .transform((text) => text.split(',').map((d) => Number(d.trim())))
-    .pipe(z.array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' }).min(1)),
+    .transform((text) => text.split(',').map(Number))
+    .pipe(
+      z
+        .array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' })
+        .min(1)
+        .refine((days) => new Set(days).size === days.length, { error: 'names a day twice: give each once, e.g. 30,7,1' }),
+    ),
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),

@@ -36,7 +36,12 @@ describe('numeric settings', () => {
   });
 
   it('read decimal digits, and fractions where the setting takes them', () => {
-    expect(parseSettings({ PORT: '8080', SESSION_IDLE_MINUTES: '0.5', ADMIN_DIGEST_MINUTES: '2.5' })).toMatchObject({ PORT: 8080, SESSION_IDLE_MINUTES: 0.5, ADMIN_DIGEST_MINUTES: 2.5 });
+    expect(parseSettings({ PORT: '8080', SESSION_IDLE_MINUTES: '0.5', ADMIN_DIGEST_MINUTES: '2.5', EXPIRY_REMINDER_DAYS: '14,3' })).toMatchObject({
+      PORT: 8080,
+      SESSION_IDLE_MINUTES: 0.5,
+      ADMIN_DIGEST_MINUTES: 2.5,
+      EXPIRY_REMINDER_DAYS: [14, 3],
+    });
   });
 
   it.each([
@@ -47,9 +52,18 @@ describe('numeric settings', () => {
     ['READ_WAIT_MS', '2.5', 'must be a whole number, in digits'],
     ['SESSION_IDLE_MINUTES', '.5', 'must be a number in digits, such as 30 or 0.5'],
     ['KEY_LIFETIME_DAYS', '-1', 'must be a whole number, in digits'],
+    ['EXPIRY_REMINDER_DAYS', '1e1', 'must be whole numbers of days in digits, separated by commas'],
+    ['EXPIRY_REMINDER_DAYS', '0x1e', 'must be whole numbers of days in digits, separated by commas'],
+    ['EXPIRY_REMINDER_DAYS', '30, 7', 'must be whole numbers of days in digits, separated by commas'],
+    ['EXPIRY_REMINDER_DAYS', 'abc', 'must be whole numbers of days in digits, separated by commas'],
+    ['EXPIRY_REMINDER_DAYS', '30,7,7', 'names a day twice'],
   ])('stop the start on %s=%p, naming the variable', (name, value, said) => {
     expect(() => parseSettings({ [name]: value })).toThrow(ConfigurationError);
     expect(() => parseSettings({ [name]: value })).toThrow(`${name}: ${said}`);
+  });
+
+  it('refuse a reminder day of 0, naming the list item', () => {
+    expect(() => parseSettings({ EXPIRY_REMINDER_DAYS: '30,0' })).toThrow('EXPIRY_REMINDER_DAYS.1: Too small: expected number to be >=1');
   });
 });
 
