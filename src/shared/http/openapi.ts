@@ -68,7 +68,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind === 'admin') add(401, 'no administrator is logged into this session');
   if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`);
   if (caller.kind === 'partner') {
-    add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, or the credential revoked)');
+    add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired)');
     add(403, `the scope ${caller.scope} is not approved for this credential`);
     add(429, 'this API id made more calls than its rate limit allows in the window; retry after Retry-After');
     add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
