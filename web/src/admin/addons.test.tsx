@@ -15,16 +15,30 @@ const addon = (key: string, installed: boolean, enabled: boolean) => ({
 
 const envelope = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 const roles = [{ id: 1, name: 'Operators', permissions: [] }];
+const refused = (status: number, error: string, message: string) =>
+  new Response(JSON.stringify({ code: status, message, data: { error } }), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** What an action answers; the service's message names the add-on. */
+let actionAnswer: () => Response;
+/** How often the list and the pages one may open were read. */
+const reads = { list: 0, pages: 0 };
 
 beforeEach(() => {
+  actionAnswer = () => envelope({ code: 0, message: 'helpdesk: disabled', data: addon('helpdesk', true, false) });
+  reads.list = 0;
+  reads.pages = 0;
   const list = [addon('helpdesk', true, true), addon('invoicing', true, false), addon('newsroom', false, false)];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     const path = new URL(request.url).pathname;
     if (path.endsWith('/developer/session')) return envelope({ code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (path.endsWith('/access')) return envelope({ code: 0, message: 'ok', data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null } });
-    if (path.endsWith('/pages')) return envelope({ code: 0, message: 'ok', data: { list: [] } });
-    if (path.includes('/actions/')) return envelope({ code: 0, message: 'disabled', data: addon('helpdesk', true, false) });
+    if (path.endsWith('/pages')) {
+      reads.pages += 1;
+      return envelope({ code: 0, message: 'ok', data: { list: [] } });
+    }
+    if (path.includes('/actions/')) return actionAnswer();
+    reads.list += 1;
     return envelope({ code: 0, message: 'ok', data: { list } });
   }) as typeof fetch;
 });
@@ -66,5 +80,25 @@ describe('application center', () => {
     expect(done.textContent).toBe('helpdesk: disabled');
     expect(done.closest('article')!.getAttribute('aria-labelledby')).toBe('addon-helpdesk');
     await waitFor(() => expect(document.activeElement).toBe(done));
+  });
+
+  it('after an action, reads again the list and the pages this administrator may open', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable helpdesk' }));
+    await screen.findByRole('status');
+    // Two installed add-ons read their pages once each; the one acted on, once more.
+    await waitFor(() => expect(reads).toEqual({ list: 2, pages: 3 }));
+  });
+
+  it('refused because another administrator acted meanwhile: drops the earlier outcome and reads the list again', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable helpdesk' }));
+    await screen.findByText('helpdesk: disabled');
+    actionAnswer = () => refused(422, 'addon_already_disabled', 'add-on helpdesk is already disabled');
+    const listed = reads.list;
+    fireEvent.click(screen.getByRole('button', { name: 'Disable helpdesk' }));
+    expect(await screen.findByText(/already disabled/)).not.toBeNull();
+    expect(screen.queryByText('helpdesk: disabled')).toBeNull();
+    await waitFor(() => expect(reads.list).toBe(listed + 1));
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { api, call, csrf, isStale, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { AddonRoles } from './addon-roles';
@@ -33,7 +33,9 @@ export function Addons({ canManage, roles }: { canManage: boolean; roles: Schema
 function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canManage: boolean; roles: Schemas['RoleGroup'][]; onChanged: () => void }) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [outcome, report] = useOutcome();
+  const [outcome, report, clear] = useOutcome();
+  /** Counts the changes made here: what this administrator may open is read again after each. */
+  const [changes, setChanges] = useState(0);
   const openers = useRef<Partial<Record<Editing, HTMLButtonElement | null>>>({});
   const cancelled = useRef<Editing | null>(null);
   useEffect(() => {
@@ -42,14 +44,22 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
     cancelled.current = null;
   }, [editing]);
 
+  // The service's message names the add-on already.
   const changed = (message: string) => {
-    report(`${addon.name}: ${message}`);
+    report(message);
+    setChanges((n) => n + 1);
     onChanged();
   };
   const act = async (action: Action, body = { show_menu: addon.show_menu }) => {
     if (action === 'uninstall' && !confirm(`Uninstall ${addon.name}? Its page roles are dropped.`)) return;
     const answer = await call(async () => api.POST('/addons/{key}/actions/{action}', { params: { header: await csrf(), path: { key: addon.key, action } }, body }));
-    if (!answer.ok) return setRefusal(answer.refusal);
+    if (!answer.ok) {
+      // Refused for its state (another administrator acted meanwhile): the card shows what is true now.
+      clear();
+      setRefusal(answer.refusal);
+      if (isStale(answer.refusal)) onChanged();
+      return;
+    }
     setRefusal(null);
     changed(answer.message);
   };
@@ -108,14 +118,14 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
           }}
         />
       )}
-      {addon.installed && <PagesYouMayOpen addonKey={addon.key} />}
+      {addon.installed && <PagesYouMayOpen addonKey={addon.key} changes={changes} />}
     </article>
   );
 }
 
 /** What this administrator's role group lets it open: how an administrator sees the add-on. */
-function PagesYouMayOpen({ addonKey }: { addonKey: string }) {
-  const [pages, reload] = useLoad(() => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })), [addonKey]);
+function PagesYouMayOpen({ addonKey, changes }: { addonKey: string; changes: number }) {
+  const [pages, reload] = useLoad(() => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })), [addonKey, changes]);
   if (pages.state === 'failed') return <LoadFailed refusal={pages.refusal} onRetry={reload} />;
   if (pages.state !== 'ready') return null;
   return (

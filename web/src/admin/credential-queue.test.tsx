@@ -94,3 +94,19 @@ it('a list that failed to load offers to try again, below the status filter', as
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
   expect(await screen.findByRole('button', { name: "Revoke alice's credential…" })).not.toBeNull();
 });
+
+it('refused because another administrator decided meanwhile: reads the queue again, so the row shows what is true now', async () => {
+  let lists = 0;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.includes('/approve')) return envelope(422, { code: 422, message: 'cannot approve: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
+    lists += 1;
+    return envelope(200, { code: 0, message: 'ok', data: { list: [application(7, 'alice', lists === 1 ? 'pending' : 'approved')], next: null } });
+  }) as typeof fetch;
+  render(<CredentialQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Approve alice' }));
+  expect(await screen.findByText(/is approved, not pending/)).not.toBeNull();
+  await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve alice' })).toBeNull());
+  expect(lists).toBe(2);
+});

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { Refusal } from '../api/client';
+import { isStale, type Refusal } from '../api/client';
 import type { Loaded } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome, type Outcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
@@ -21,7 +21,13 @@ export function useDecisions(reload: () => void, filter: string) {
     setRefusal(null);
   }, [filter]);
   const decided = (answer: Decided): Refusal | null => {
-    if (!answer.ok) return answer.refusal;
+    if (!answer.ok) {
+      // The outcome above was of an earlier decision; a refusal for the row's state (another
+      // administrator decided it meanwhile) reloads the queue, so the row shows what is true now.
+      clear();
+      if (isStale(answer.refusal)) reload();
+      return answer.refusal;
+    }
     report(answer.message);
     reload();
     return null;

@@ -12,6 +12,12 @@ export interface Refusal {
   issues: { path: string; message: string }[];
 }
 
+/**
+ * Refused for the state of what it acted on (decided, installed or removed by someone else
+ * meanwhile), not for what was typed: the screen that offered the action is out of date.
+ */
+export const isStale = (refusal: Refusal): boolean => [404, 409, 422].includes(refusal.status) && refusal.error !== 'validation_failed';
+
 export type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: Refusal };
 
 // The codes with which the service says the session no longer holds the caller.

@@ -85,9 +85,9 @@ describe('what the lookup found, or did not', () => {
 });
 
 describe('as of', () => {
-  it('means the end of the second typed, or of the minute, in local time', () => {
+  it('means the end of the second typed, in local time, second 0 included (the field leaves ":00" out)', () => {
     expect(endOfTyped('2026-11-25T11:43:58')).toBe(new Date(2026, 10, 25, 11, 43, 58, 999).toISOString());
-    expect(endOfTyped('2026-11-25T11:43')).toBe(new Date(2026, 10, 25, 11, 43, 59, 999).toISOString());
+    expect(endOfTyped('2026-11-25T11:43')).toBe(new Date(2026, 10, 25, 11, 43, 0, 999).toISOString());
   });
 
   it('says a credential whose key had expired then is expired, with its API id and expiry', async () => {

@@ -23,12 +23,13 @@ async function memberIdOf(who: string): Promise<number | Refusal> {
 
 /**
  * The instant a typed local time means, to its last millisecond: the timeline shows times to the
- * second, and an event recorded within the second typed happened by then.
+ * second, and an event recorded within the second typed happened by then. The field always takes
+ * seconds (step 1); Chromium leaves ":00" out of its value, which is still second 0, not the
+ * minute's end.
  */
 export function endOfTyped(local: string): string {
   const instant = new Date(local);
-  const withSeconds = local.length > 'YYYY-MM-DDTHH:MM'.length;
-  instant.setSeconds(withSeconds ? instant.getSeconds() : 59, 999);
+  instant.setMilliseconds(999);
   return instant.toISOString();
 }
 
