@@ -27,9 +27,10 @@ export const pageIdSchema = z
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} is required and must be a string` })
+    // Counted as written, then trimmed: what is served never exceeds what the rule says.
+    .max(max, `${field} must be at most ${max} characters`)
     .trim()
-    .min(1, `${field} must not be empty`)
-    .max(max, `${field} must be at most ${max} characters`);
+    .min(1, `${field} must not be empty`);
 
 export const addonPageSchema = z.strictObject({ id: pageIdSchema, title: text('title', 80) }).meta({ id: 'AddonPage' });
 

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AddonCatalogue, AddonManifest, checkManifest } from '../addon/manifest';
@@ -13,7 +14,8 @@ export const MANIFEST_FILE = 'addon.json';
 export async function loadAddonCatalogue(dir: string, log: Logger): Promise<AddonCatalogue> {
   let directories: string[];
   try {
-    directories = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    const entries = await readdir(dir, { withFileTypes: true });
+    directories = (await Promise.all(entries.map(async (e) => ((await isDirectory(dir, e, log)) ? e.name : null)))).filter((name) => name !== null);
   } catch (err) {
     log.warn({ dir, err: (err as Error).message }, 'add-on directory cannot be read: the catalogue is empty');
     return new Map();
@@ -28,10 +30,31 @@ export async function loadAddonCatalogue(dir: string, log: Logger): Promise<Addo
   return new Map(manifests.map((m) => [m.key, m]));
 }
 
+/**
+ * A directory, or a symbolic link to one: container mounts (a Kubernetes ConfigMap, a Docker
+ * volume) often give an add-on's directory as a link. A link that leads nowhere is said, not
+ * passed over in silence.
+ */
+async function isDirectory(dir: string, entry: Dirent, log: Logger): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  const path = join(dir, entry.name);
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (err) {
+    log.warn({ path, err: (err as Error).message }, 'add-on directory skipped: its symbolic link leads nowhere');
+    return false;
+  }
+}
+
+// Editors on Windows may save a byte order mark, which JSON.parse refuses.
+const BOM = '\uFEFF';
+
 async function readManifest(path: string, directory: string, log: Logger): Promise<AddonManifest | null> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    const text = await readFile(path, 'utf8');
+    json = JSON.parse(text.startsWith(BOM) ? text.slice(1) : text);
   } catch (err) {
     log.warn({ path, err: (err as Error).message }, 'add-on manifest skipped: it cannot be read as JSON');
     return null;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -65,6 +65,36 @@ describe('the add-on catalogue', () => {
       { path: 'pages', message: 'an add-on has at least one page' },
     ]);
     expect(byPath[misplaced]!.issues).toEqual([{ path: 'key', message: "key 'misplaced' differs from its directory name 'elsewhere'" }]);
+  });
+
+  it('follows a directory given as a symbolic link, as container mounts give them, and says when a link leads nowhere', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'mounted-'));
+    try {
+      mkdirSync(join(elsewhere, 'linked'));
+      writeFileSync(join(elsewhere, 'linked', 'addon.json'), JSON.stringify(manifest('linked')));
+      symlinkSync(join(elsewhere, 'linked'), join(dir, 'linked'));
+      symlinkSync(join(elsewhere, 'gone'), join(dir, 'dangling'));
+      const catalogue = await loadAddonCatalogue(dir, log());
+      expect([...catalogue.keys()]).toEqual(['linked']);
+      expect(warnings()).toEqual([expect.objectContaining({ path: join(dir, 'dangling'), msg: expect.stringContaining('leads nowhere') })]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a manifest saved with a byte order mark', async () => {
+    place('marked', `\uFEFF${JSON.stringify(manifest('marked'))}`);
+    expect([...(await loadAddonCatalogue(dir, log())).keys()]).toEqual(['marked']);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('counts a text field as written: padding does not let a longer name through', async () => {
+    place('padded', manifest('padded', undefined, { name: `${'x'.repeat(80)}   ` }));
+    place('trimmed', manifest('trimmed', undefined, { name: '  Trimmed  ' }));
+    const catalogue = await loadAddonCatalogue(dir, log());
+    expect([...catalogue.keys()]).toEqual(['trimmed']);
+    expect(catalogue.get('trimmed')?.name).toBe('Trimmed');
+    expect(warnings()).toEqual([expect.objectContaining({ issues: [{ path: 'name', message: 'name must be at most 80 characters' }] })]);
   });
 
   it('is empty, with a warning, when the directory does not exist: the service still starts', async () => {
