@@ -36,7 +36,7 @@ const expired = (expiresAt: string): Refused => ({
 const scopeNotApproved = (scope: ScopeName): Refused => ({
   status: 403,
   error: 'scope_not_approved',
-  message: `the scope ${scope} is not approved for this credential: request it in the developer center`,
+  message: `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
 });
 
 const uncounted = () => {};

@@ -113,6 +113,17 @@ describe('POST /developer/credential', () => {
     );
   });
 
+  const declared = (developer: Developer, charset: string) =>
+    developer.client.post(`${API}/developer/credential`).set('X-CSRF-Token', developer.token).set('Content-Type', `application/json; charset=${charset}`).send('{}');
+
+  it('refuses a JSON body declared in a charset other than UTF-8 with 415, and takes utf-8 in any case', async () => {
+    for (const charset of ['utf-16', 'latin1', 'bogus-xyz']) {
+      const res = await expectRefusal(() => declared(fresh, charset), 415, 'unsupported_media_type');
+      expect(res.body.message).toContain('UTF-8');
+    }
+    await declared(await registered(), 'UTF-8').expect(200);
+  });
+
   it('accepts a POST with no body at all, as fetch and most HTTP clients send it: Content-Length 0, no type', async () => {
     const developer = await registered();
     const bodyless = (path: string) => developer.client.post(`${API}${path}`).set('X-CSRF-Token', developer.token).set('Content-Length', '0');
