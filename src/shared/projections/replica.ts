@@ -34,6 +34,15 @@ export class Replica<Doc extends object> {
   private abort = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   private live = false;
+  /**
+   * Documents an event could not be applied to (a damaged event, or one a newer release wrote):
+   * their lookups are refused, fail closed, while every other document is still answered, and the
+   * replica goes on following the log. The stored read model halts on the same event with a dead
+   * letter (./dead-letters.ts), so a restart meets it again.
+   */
+  private readonly poisoned = new Set<string>();
+  /** Set when an event's documents cannot even be named: then no lookup can be vouched for. */
+  private halted = false;
   private readonly contact: SourceContact;
 
   constructor(
@@ -66,6 +75,7 @@ export class Replica<Doc extends object> {
   lookup(value: string): Doc | null {
     if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
     const id = this.byKey.get(value);
+    if (id !== undefined && this.poisoned.has(id)) throw new ReplicaUnavailable(this.projection.name);
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
   }
 
@@ -89,7 +99,7 @@ export class Replica<Doc extends object> {
   }
 
   private vouches(): boolean {
-    return this.live && this.contact.vouches();
+    return this.live && !this.halted && this.contact.vouches();
   }
 
   async stop(): Promise<void> {
@@ -123,11 +133,31 @@ export class Replica<Doc extends object> {
     }
   }
 
+  /**
+   * Applies the event, or isolates what it cannot: resubscribing would meet the same event again,
+   * forever, and a start-up waiting for the replica would never end.
+   */
   private apply(event: RecordedEvent): void {
-    for (const id of documentsOf(this.projection, event)) {
+    let ids: string[];
+    try {
+      ids = documentsOf(this.projection, event);
+    } catch (err) {
+      this.halted = true;
+      this.log.error({ err, projection: this.projection.name, position: event.position, type: event.type }, 'replica cannot tell which documents an event changes; every lookup refused');
+      return;
+    }
+    for (const id of ids) {
+      if (this.poisoned.has(id)) continue;
       const stored = this.docs.get(id) ?? null;
       if (stored && stored.position >= event.position) continue;
-      const doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
+      let doc: Doc | null;
+      try {
+        doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
+      } catch (err) {
+        this.poisoned.add(id);
+        this.log.error({ err, projection: this.projection.name, document: id, position: event.position }, 'replica cannot apply an event; lookups of its document refused');
+        continue;
+      }
       if (stored) this.remove(stored);
       if (doc) this.put({ id, doc, position: event.position });
     }

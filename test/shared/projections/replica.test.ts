@@ -158,6 +158,21 @@ describe('Replica', () => {
     expect(replica.lookup(APIID)).toMatchObject({ revoked: true });
   });
 
+  it('an event it cannot apply refuses the lookups of its document only, and start-up and the log go on', async () => {
+    await activate(1, APIID, 'k1');
+    await activate(2, APIID2, 'k2');
+    // A damaged event, as the store may hold it: a scope approval whose scope is not a string.
+    await append(1, { type: 'ScopeApproved', data: { member_id: 1, scope: 5 } } as unknown as CredentialEvent);
+    const replica = await startReplica();
+    expect(() => replica.lookup(APIID)).toThrow(ReplicaUnavailable);
+    expect(replica.lookup(APIID2)).toMatchObject({ member_id: 2 });
+    // Fail closed: nothing after the damaged event reopens the document, and the others are followed.
+    await append(1, revoked(1));
+    await replica.waitFor(await append(2, revoked(2)), WAIT_MS);
+    expect(() => replica.lookup(APIID)).toThrow(ReplicaUnavailable);
+    expect(replica.lookup(APIID2)).toMatchObject({ revoked: true });
+  });
+
   it('refuses lookups before it follows the log, rather than answer from nothing', () => {
     const replica = new Replica(stores.events, stores.documents, apiKeysProjection, 'apiid', silent);
     expect(() => replica.lookup(APIID)).toThrow(ReplicaUnavailable);
