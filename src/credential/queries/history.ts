@@ -14,11 +14,24 @@ const stateAt = (credential: CredentialDocument | null, instant: string) => ({
   expired: credential !== null && isExpiredAt(credential, instant),
 });
 
-/** An instant to replay up to: ISO 8601 with a zone, so that it names one instant wherever it is read. */
-export const instantSchema = z.iso.datetime({
-  offset: true,
-  error: 'give an ISO 8601 time with a zone, e.g. 2026-11-22T04:18:52Z or 2026-11-22T12:18:52+08:00',
-});
+/** How far ahead of this server's clock an instant may be: the asker's clock may run a little fast. */
+const CLOCK_SKEW_MS = 5000;
+
+/**
+ * An instant to replay up to: ISO 8601 with a zone, so that it names one instant wherever it is
+ * read; and not in the future, where a state (an expiry passed, say) would be a guess presented
+ * as history.
+ */
+export const instantSchema = z.iso
+  .datetime({
+    offset: true,
+    error: 'give an ISO 8601 time with a zone, e.g. 2026-11-22T04:18:52Z or 2026-11-22T12:18:52+08:00',
+    // A time that is not one is not also said to be in the future.
+    abort: true,
+  })
+  .refine((instant) => Date.parse(instant) <= Date.now() + CLOCK_SKEW_MS, {
+    error: 'is in the future: the history holds what has happened; give a time up to now',
+  });
 
 export interface CredentialHistory {
   member_id: number;

@@ -106,9 +106,11 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
   });
 
   it('says whether the key had expired at the instant, as the open API then refused it', async () => {
-    const { developer, member } = await approvedMember(t, { expires_at: new Date(Date.now() + 60_000).toISOString() });
+    // Expiring in a moment: an instant can only be asked about once it has passed.
+    const { developer, member } = await approvedMember(t, { expires_at: new Date(Date.now() + 1500).toISOString() });
     await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
     const expiresAt = (await history(member.id).expect(200)).body.data.events.at(-1).data.expires_at as string;
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 10));
     const justBefore = new Date(Date.parse(expiresAt) - 1).toISOString();
     const atExpiry = (await history(member.id, expiresAt).expect(200)).body.data.state;
     expect((await history(member.id, justBefore).expect(200)).body.data.state).toMatchObject({ credential: { status: 'active' }, expired: false });
@@ -121,6 +123,15 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
       const res = await expectRefusal(t, () => history(member.id, bad), 422, 'validation_failed');
       expect(res.body.data.issues).toEqual([{ path: 'as_of', message: expect.stringContaining('ISO 8601') }]);
     }
+  });
+});
+
+describe('GET /credentials/{member_id}/history?as_of= in the future', () => {
+  it('is refused with 422 naming as_of: the history holds what has happened', async () => {
+    const { member } = await approvedMember(t);
+    const res = await expectRefusal(t, () => history(member.id, '2099-01-01T00:00:00Z'), 422, 'validation_failed');
+    expect(res.body.data.issues).toEqual([{ path: 'as_of', message: expect.stringContaining('in the future') }]);
+    await history(member.id, new Date().toISOString()).expect(200);
   });
 });
 
