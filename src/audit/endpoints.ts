@@ -44,13 +44,13 @@ const memberQuery = z
       .min(1, 'username is empty: give the username, or leave the parameter out')
       .max(64, 'username is at most 64 characters')
       .optional()
-      .meta({ description: 'A username, in any case' }),
+      .meta({ description: 'A username, in any case; give exactly one of username and apiid' }),
     apiid: z
       .string()
       .min(1, 'apiid is empty: give an API id (ak_…), or leave the parameter out')
       .max(64, 'apiid is at most 64 characters')
       .optional()
-      .meta({ description: 'An API id (ak_…) the member claimed, its current one or an earlier one' }),
+      .meta({ description: 'An API id (ak_…) the member claimed, its current one or an earlier one; give exactly one of username and apiid' }),
   })
   .refine((query) => (query.username === undefined) !== (query.apiid === undefined), { error: 'give username or apiid, one of them' });
 

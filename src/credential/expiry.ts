@@ -8,9 +8,8 @@ export const MAX_LIFETIME_DAYS = 3650;
 
 const DAY_MS = 86_400_000;
 
-/** What an administrator may add to an approval: an instant, or a number of days from now (not both). */
-export const approvalExpirySchema = z
-  .strictObject({
+/** An instant, or a number of days from now: the fields of an expiry. */
+export const expiryFields = {
     expires_at: z.iso
       .datetime({ offset: true, error: 'expires_at must be an ISO 8601 instant with a zone, e.g. 2027-01-31T00:00:00Z' })
       .optional(),
@@ -20,10 +19,17 @@ export const approvalExpirySchema = z
       .min(1, 'expires_in_days must be at least 1')
       .max(MAX_LIFETIME_DAYS, `expires_in_days must be at most ${MAX_LIFETIME_DAYS}`)
       .optional(),
-  })
-  .refine((body) => body.expires_at === undefined || body.expires_in_days === undefined, {
-    error: 'give expires_at or expires_in_days, not both',
-  });
+};
+
+export const notBoth = (body: { expires_at?: string; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
+export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
+
+/** What an administrator may add to an approval: an instant, or a number of days from now (not both). */
+export const approvalExpirySchema = z
+  .strictObject(expiryFields)
+  .refine(notBoth, { error: NOT_BOTH })
+  // The refinement, for a client generated from the contract.
+  .meta({ not: { required: ['expires_at', 'expires_in_days'] } });
 export type ApprovalExpiry = z.infer<typeof approvalExpirySchema>;
 
 /** When a key approved at `now` expires: the instant given, or the days given, or the default lifetime; null for never. */

@@ -11,6 +11,16 @@ export const PASSWORD_MAX_LENGTH = 128;
 const absentWhenEmpty = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** absentWhenEmpty for a client generated from the contract: the field's rule, or a blank string. */
+const orBlank = (description: string) => ({
+  description: `${description}; an empty or blank string counts as not given`,
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    const { description: said, ...given } = jsonSchema;
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    Object.assign(jsonSchema, { description: said, anyOf: [given, { type: 'string', pattern: '^\\s*$' }] });
+  },
+});
+
 export const usernameSchema = z
   .string({ error: 'username is required and must be a string' })
   .regex(
@@ -38,7 +48,7 @@ export const emailSchema = z.preprocess(
     .email({ error: 'email must be an e-mail address such as dev@example.com' })
     .max(254, 'email must be at most 254 characters')
     .optional(),
-);
+).meta(orBlank('An e-mail address'));
 
 const mobileSchema = z.preprocess(
   absentWhenEmpty,
@@ -46,7 +56,7 @@ const mobileSchema = z.preprocess(
     .string({ error: 'mobile must be a string' })
     .regex(/^\+?[1-9][0-9]{5,14}$/, 'mobile must be 6 to 15 digits, optionally after a leading +')
     .optional(),
-);
+).meta(orBlank('A mobile number: 6 to 15 digits, optionally after a leading +'));
 
 export const registrationSchema = z
   .strictObject({
@@ -63,7 +73,12 @@ export const registrationSchema = z
     when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
   })
   // The refinement above, as JSON Schema for the contract: a refinement renders as nothing.
-  .meta({ anyOf: [{ required: ['email'] }, { required: ['mobile'] }] });
+  .meta({
+    anyOf: [
+      { required: ['email'], properties: { email: { pattern: '\\S' } } },
+      { required: ['mobile'], properties: { mobile: { pattern: '\\S' } } },
+    ],
+  });
 
 export type Registration = z.infer<typeof registrationSchema>;
 

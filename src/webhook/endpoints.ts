@@ -38,7 +38,8 @@ const registerBody = z.strictObject({
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `each event must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
     .min(1, 'name at least one event')
-    .refine((events) => new Set(events).size === events.length, 'an event is named twice'),
+    .refine((events) => new Set(events).size === events.length, 'an event is named twice')
+    .meta({ override: { uniqueItems: true } }),
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -31,9 +31,12 @@ const rotateSchema = z.strictObject({
 
 const scopeRequestSchema = z.strictObject({
   scopes: z
-    .array(z.string({ error: 'each scope must be a string' }), { error: 'scopes is required and must be an array of scope names' })
+    // Plain strings to the validation, so that an unknown name is unknown_scope, not a shape error;
+    // the names themselves to a client generated from the contract.
+    .array(z.string({ error: 'each scope must be a string' }).meta({ override: { enum: SCOPE_NAMES } }), { error: 'scopes is required and must be an array of scope names' })
     .min(1, 'name at least one scope')
-    .max(SCOPE_NAMES.length, `name at most ${SCOPE_NAMES.length} scopes`),
+    .max(SCOPE_NAMES.length, `name at most ${SCOPE_NAMES.length} scopes`)
+    .meta({ override: { uniqueItems: true } }),
   reason: reasonSchema,
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
-import { approvalExpirySchema, expiresAtFor } from '../expiry';
+import { expiresAtFor, expiryFields, NOT_BOTH, notBoth } from '../expiry';
 import { credentialReads } from '../reads';
 import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -19,9 +19,12 @@ export interface ExtensionDeps {
   readModels: ReadModels;
 }
 
-const requestBody = approvalExpirySchema
-  .and(z.object({ reason: reasonSchema }))
-  .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, { error: 'give expires_at or expires_in_days' });
+const requestBody = z
+  .strictObject({ ...expiryFields, reason: reasonSchema })
+  .refine(notBoth, { error: NOT_BOTH })
+  .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, { error: 'give expires_at or expires_in_days' })
+  // Exactly one of the two, for a client generated from the contract.
+  .meta({ oneOf: [{ required: ['expires_at'] }, { required: ['expires_in_days'] }] });
 
 const notNow = { status: 422, when: 'the credential is not active, never expires, or has no extension in the state this needs' } as const;
 

@@ -13,7 +13,14 @@ export function limitParameter(max: number, fallback: number, items: string) {
     .transform(Number)
     .pipe(z.int().min(1, rule).max(max, rule))
     .default(fallback)
-    .meta({ description: `At most this many ${items}, 1 to ${max}; ${fallback} when omitted` });
+    .meta({
+      description: `At most this many ${items}, 1 to ${max}; ${fallback} when omitted`,
+      // A whole number to a client generated from the contract; a query string carries it as digits.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: max, default: fallback });
+      },
+    });
 }
 
 /** `limit` and `after`, the query of every paginated list. */

@@ -1,4 +1,6 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,9 +92,31 @@ describe('the OpenAPI contract at GET /openapi', () => {
     expect(judged).toBeGreaterThan(100);
   });
 
-  it('requires at least one of email and mobile in the registration schema', () => {
-    const schema = resolve((contract.paths['/developer/register']!.post!.requestBody as { content: Record<string, { schema: Schema }> }).content['application/json']!.schema);
-    expect(schema?.anyOf).toEqual([{ required: ['email'] }, { required: ['mobile'] }]);
+  it("holds the body rules the service checks beyond the fields' own: a client validating by it is refused nothing it let through", () => {
+    const ajv = new Ajv2020({ strict: false, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema(contract as object, 'contract');
+    const accepts = (path: string, body: unknown) => {
+      const pointer = ['paths', path, 'post', 'requestBody', 'content', 'application/json', 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+      return ajv.validate({ $ref: `contract#/${pointer}` }, body);
+    };
+    const register = { username: 'alice', password: 'secret1' };
+    expect(accepts('/developer/register', { ...register, email: 'a@example.com' })).toBe(true);
+    expect(accepts('/developer/register', { ...register, email: '', mobile: '+4915112345678' })).toBe(true);
+    expect(accepts('/developer/register', { ...register, email: ' ' })).toBe(false);
+    expect(accepts('/developer/register', register)).toBe(false);
+    expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30 })).toBe(true);
+    expect(accepts('/developer/extension', { reason: 'more time' })).toBe(false);
+    expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' })).toBe(false);
+    expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30, extra: 1 })).toBe(false);
+    expect(accepts('/credentials/{member_id}/approve', {})).toBe(true);
+    expect(accepts('/credentials/{member_id}/approve', { expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' })).toBe(false);
+    expect(accepts('/developer/scopes', { scopes: ['addons.read'], reason: 'listing' })).toBe(true);
+    expect(accepts('/developer/scopes', { scopes: ['addons.read', 'addons.read'], reason: 'listing' })).toBe(false);
+    expect(accepts('/developer/scopes', { scopes: ['addons.write'], reason: 'listing' })).toBe(false);
+    expect(accepts('/webhooks', { url: 'https://example.com/hook', events: ['scope.approved', 'scope.approved'] })).toBe(false);
+    const limit = contract.paths['/credentials']!.get!.parameters!.find((p) => p.name === 'limit')!.schema;
+    expect(limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
   });
 
   it('describes the NDJSON export as a string of lines, each line by its own schema', () => {

@@ -11,7 +11,7 @@ const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoke
 export function CredentialQueue() {
   const [status, setStatus] = useState<Status | ''>('pending');
   const [list, reload] = useLoad(
-    () => everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: String(PAGE_LIMIT), after } } }))),
+    () => everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: PAGE_LIMIT, after } } }))),
     [status],
   );
   const { done, refusal, decided, decide } = useDecisions(reload, status);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { api, call, csrf, type Refusal, type Schemas, type ScopeName } from '../api/client';
 import { navigate } from '../router';
 import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { useLoad } from '../ui/load';
@@ -34,7 +34,9 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
   const toggle = (name: string, on: boolean) => setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
   const send = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes: chosen, reason } }));
+    // The names chosen are among those the service offered, which it takes from its own registry.
+    const scopes = chosen as ScopeName[];
+    const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes, reason } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     onRequested(`Scopes requested: ${chosen.join(', ')}; an administrator will review them.`);
     navigate('/developer');
