@@ -1,5 +1,6 @@
 import { ConfigurationError, parseSettings } from '../../src/config';
 import { tooManyRequests } from '../../src/shared/http/too-many-requests';
+import { anonymousSessionPolicy } from '../../src/shared/http/address-limits';
 
 describe('a 429', () => {
   it('says when to retry in whole seconds, rounded up, in the message and in Retry-After', () => {
@@ -35,5 +36,12 @@ describe('rate-limit settings', () => {
       expect(() => parseSettings({ [name]: '0' })).toThrow(ConfigurationError);
       expect(() => parseSettings({ [name]: '0' })).toThrow(name);
     }
+  });
+});
+
+describe('the anonymous-session limit', () => {
+  it('counts over the life of an anonymous session, which is never longer than SESSION_IDLE_MINUTES', () => {
+    expect(anonymousSessionPolicy(parseSettings({ SESSION_ANONYMOUS_MINUTES: '10', SESSION_IDLE_MINUTES: '120' })).windowSeconds).toBe(600);
+    expect(anonymousSessionPolicy(parseSettings({ SESSION_ANONYMOUS_MINUTES: '10', SESSION_IDLE_MINUTES: '2' })).windowSeconds).toBe(120);
   });
 });

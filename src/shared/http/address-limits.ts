@@ -9,9 +9,13 @@ export function registrationPolicy(settings: Settings): LimitPolicy {
   return { name: 'registration', points: settings.REGISTRATION_LIMIT, windowSeconds: settings.REGISTRATION_WINDOW_SECONDS, blockSeconds: 0 };
 }
 
-/** New sessions without an identity per client address: each is a stored row until it expires. */
+/**
+ * New sessions without an identity per client address: each is a stored row until it expires. The
+ * window is how long such a row lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES.
+ */
 export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
-  return { name: 'anonymous-session', points: settings.ANONYMOUS_SESSION_LIMIT, windowSeconds: Math.ceil(settings.SESSION_ANONYMOUS_MINUTES * 60), blockSeconds: 0 };
+  const minutes = Math.min(settings.SESSION_ANONYMOUS_MINUTES, settings.SESSION_IDLE_MINUTES);
+  return { name: 'anonymous-session', points: settings.ANONYMOUS_SESSION_LIMIT, windowSeconds: Math.ceil(minutes * 60), blockSeconds: 0 };
 }
 
 export const tooManyRegistrations: Refusal = { status: 429, when: 'this client address registered too many members in the window; retry after Retry-After' };
