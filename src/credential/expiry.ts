@@ -10,17 +10,18 @@ const DAY_MS = 86_400_000;
 
 /** An instant, or a number of days from now: the fields of an expiry. */
 export const expiryFields = {
-    expires_at: z.iso
-      .datetime({ offset: true, error: 'expires_at must be an ISO 8601 instant with a zone, e.g. 2027-01-31T00:00:00Z' })
-      .optional(),
-    expires_in_days: z
-      .number({ error: 'expires_in_days must be a number of days' })
-      .int('expires_in_days must be a whole number of days')
-      .min(1, 'expires_in_days must be at least 1')
-      .max(MAX_LIFETIME_DAYS, `expires_in_days must be at most ${MAX_LIFETIME_DAYS}`)
-      .optional(),
+  expires_at: z.iso
+    .datetime({ offset: true, error: 'expires_at must be an ISO 8601 instant with a zone, e.g. 2027-01-31T00:00:00Z' })
+    .optional(),
+  expires_in_days: z
+    .number({ error: 'expires_in_days must be a number of days' })
+    .int('expires_in_days must be a whole number of days')
+    .min(1, 'expires_in_days must be at least 1')
+    .max(MAX_LIFETIME_DAYS, `expires_in_days must be at most ${MAX_LIFETIME_DAYS}`)
+    .optional(),
 };
 
+/** The rule an approval and an extension request share. */
 export const notBoth = (body: { expires_at?: string; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
 export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
 
