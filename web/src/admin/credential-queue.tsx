@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
+import { hasKey, statusOf } from '../ui/expiry';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { DecisionCell, Queue, useDecisions } from './queue';
 
-type Status = Schemas['CredentialApplication']['status'];
+type Application = Schemas['ReviewedApplication'];
+type Status = Application['status'];
 const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoked'];
 
 export function CredentialQueue() {
@@ -41,13 +43,10 @@ export function CredentialQueue() {
             <td data-label="Member">
               {a.username} <small>#{a.member_id}</small>
             </td>
-            <td data-label="Status">
-              <span class={`status ${a.status}`}>{a.status}</span>
-              {(a.reject_reason ?? a.revoke_reason) && <small> “{a.reject_reason ?? a.revoke_reason}”</small>}
-            </td>
+            <StatusCell application={a} />
             <td data-label="Applied">{when(a.applied_at)}</td>
             <td data-label="API id">{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
-            <td data-label="Expires">{a.expires_at ? when(a.expires_at) : 'never'}</td>
+            <ExpiresCell application={a} />
             <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
             <DecisionCell>
               {a.status === 'pending' && (
@@ -64,5 +63,30 @@ export function CredentialQueue() {
         ))
       }
     </Queue>
+  );
+}
+
+/** The status as the member's dashboard words it: "active, expired" once the key is refused, not a bare "active" beside a past date. */
+function StatusCell({ application: a }: { application: Application }) {
+  const { words, tone } = statusOf(a);
+  return (
+    <td data-label="Status">
+      <span class={`status ${tone}`}>{words}</span>
+      {(a.reject_reason ?? a.revoke_reason) && <small> “{a.reject_reason ?? a.revoke_reason}”</small>}
+    </td>
+  );
+}
+
+/**
+ * When the key stops being accepted. Only an approved or active credential has a key: a pending,
+ * rejected or revoked one has no expiry to tell, and "never" would promise a key that lives forever.
+ */
+function ExpiresCell({ application: a }: { application: Application }) {
+  if (!hasKey(a)) return <td data-label="Expires">—</td>;
+  if (!a.expires_at) return <td data-label="Expires">never</td>;
+  return (
+    <td data-label="Expires">
+      <time dateTime={a.expires_at}>{when(a.expires_at)}</time>
+    </td>
   );
 }
