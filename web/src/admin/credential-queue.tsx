@@ -8,26 +8,47 @@ import { DecisionCell, Queue, useDecisions } from './queue';
 
 type Application = Schemas['ReviewedApplication'];
 type Status = Application['status'];
-const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'active', 'revoked'];
+
+/**
+ * The statuses, and the active credentials whose member asks for a later expiry: a decision that
+ * waits as a pending application does, though no status names it. Next to "pending", where a
+ * reviewer looks for what waits.
+ */
+type Filter = Status | 'extension';
+const FILTERS: Filter[] = ['pending', 'extension', 'approved', 'rejected', 'active', 'revoked'];
+const LABELS = { extension: 'extension requested' };
+
+/** An extension request an administrator may decide: only an active credential's is (a revocation leaves the last one as it was). */
+const extensionWaits = (a: Application): a is Application & { extension: Schemas['ExtensionRequest'] } => a.status === 'active' && a.extension?.status === 'pending';
+
+/** The applications the filter names. The service filters by status; extension requests are the active ones that carry one. */
+async function applications(filter: Filter | '') {
+  const status = filter === 'extension' ? 'active' : filter;
+  const answer = await everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: PAGE_LIMIT, after } } })));
+  if (!answer.ok || filter !== 'extension') return answer;
+  return { ...answer, data: { ...answer.data, list: answer.data.list.filter(extensionWaits) } };
+}
 
 export function CredentialQueue() {
-  const [status, setStatus] = useState<Status | ''>('pending');
-  const [list, reload] = useLoad(
-    () => everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: PAGE_LIMIT, after } } }))),
-    [status],
-  );
+  const [status, setStatus] = useState<Filter | ''>('pending');
+  const [list, reload] = useLoad(() => applications(status), [status]);
   const { done, refusal, decided, decide } = useDecisions(reload, status);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
   const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
   const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
   const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
+  const extend = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
+  const refuseExtension = async (id: number, reason: string) =>
+    decided(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })));
 
   return (
     <Queue
       title="Credential applications"
       id="credential-status"
       noun="application"
-      statuses={STATUSES}
+      statuses={FILTERS}
+      labels={LABELS}
+      empty={status === 'extension' ? 'No extension request waits.' : undefined}
       status={status}
       onStatus={setStatus}
       list={list}
@@ -49,6 +70,20 @@ export function CredentialQueue() {
             <ExpiresCell application={a} />
             <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
             <DecisionCell>
+              {extensionWaits(a) && (
+                <>
+                  <button type="button" class="primary" onClick={() => extend(a.member_id)} aria-label={`Approve extension for ${a.username}`}>
+                    Approve extension
+                  </button>
+                  <ReasonAction
+                    id={`reject-extension-${a.member_id}`}
+                    label="Reject"
+                    text="Reject extension"
+                    subject={`extension for ${a.username}`}
+                    onSend={(reason) => refuseExtension(a.member_id, reason)}
+                  />
+                </>
+              )}
               {a.status === 'pending' && (
                 <>
                   <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
@@ -72,6 +107,12 @@ function StatusCell({ application: a }: { application: Application }) {
   return (
     <td data-label="Status">
       <span class={`status ${tone}`}>{words}</span>
+      {extensionWaits(a) && (
+        <>
+          {' '}
+          <span class="status pending">extension requested</span>
+        </>
+      )}
       {(a.reject_reason ?? a.revoke_reason) && <small> “{a.reject_reason ?? a.revoke_reason}”</small>}
     </td>
   );
@@ -87,6 +128,11 @@ function ExpiresCell({ application: a }: { application: Application }) {
   return (
     <td data-label="Expires">
       <time dateTime={a.expires_at}>{when(a.expires_at)}</time>
+      {extensionWaits(a) && (
+        <p class="extension-request">
+          Asked on {when(a.extension.requested_at)} to extend to <time dateTime={a.extension.expires_at}>{when(a.extension.expires_at)}</time>: “{a.extension.reason}”
+        </p>
+      )}
     </td>
   );
 }

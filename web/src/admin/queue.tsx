@@ -42,6 +42,10 @@ interface QueueProps<S extends string> {
   id: string;
   noun: string;
   statuses: S[];
+  /** An option's words when they are not its value: a filter that is not a status ("extension requested"). */
+  labels?: Partial<Record<S, string>>;
+  /** What the empty list says when "No pending application." would not fit the filter. */
+  empty?: string;
   status: S | '';
   onStatus: (status: S | '') => void;
   list: Loaded<{ list: unknown[] }>;
@@ -78,7 +82,7 @@ export function Queue<S extends string>(props: QueueProps<S>) {
           <option value="">all</option>
           {props.statuses.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {props.labels?.[s] ?? s}
             </option>
           ))}
         </select>
@@ -89,7 +93,11 @@ export function Queue<S extends string>(props: QueueProps<S>) {
       {list.state === 'failed' && <LoadFailed refusal={list.refusal} onRetry={props.onRetry} />}
       {list.state === 'ready' && list.data.list.length === 0 && (
         <Empty>
-          No {props.status || ''} {props.noun}.
+          {props.empty ?? (
+            <>
+              No {props.status || ''} {props.noun}.
+            </>
+          )}
         </Empty>
       )}
       {list.state === 'ready' && list.data.list.length > 0 && (

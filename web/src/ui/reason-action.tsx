@@ -11,6 +11,11 @@ interface ReasonActionProps {
   label: keyof typeof DOING;
   /** What is decided, as a screen reader hears it beside the other rows' buttons: "alice's application". */
   subject: string;
+  /**
+   * The button's words when the label alone would be ambiguous beside the row's other decisions
+   * ("Reject extension" next to "Revoke"); its name then starts with them, as a speech user says them.
+   */
+  text?: string;
   onSend: (reason: string) => Promise<Refusal | null>;
 }
 
@@ -19,7 +24,7 @@ interface ReasonActionProps {
  * focus in it. Cancel or Escape closes it and puts focus back on the button; after a decision the
  * caller's outcome takes focus, since the row may be gone.
  */
-export function ReasonAction({ id, label, subject, onSend }: ReasonActionProps) {
+export function ReasonAction({ id, label, subject, text = label, onSend }: ReasonActionProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -37,7 +42,7 @@ export function ReasonAction({ id, label, subject, onSend }: ReasonActionProps) 
   if (!open) {
     return (
       <button type="button" class="danger" ref={opener} onClick={() => setOpen(true)} aria-label={`${label} ${subject}…`}>
-        {label}…
+        {text}…
       </button>
     );
   }
@@ -64,7 +69,7 @@ export function ReasonAction({ id, label, subject, onSend }: ReasonActionProps) 
       <ReasonField id={id} label={`Reason for ${DOING[label]} ${subject}`} value={reason} onInput={setReason} fieldRef={field} />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="danger" aria-label={`${label} ${subject}`}>
-        {label}
+        {text}
       </button>
       <button type="button" onClick={cancel}>
         Cancel
