@@ -188,8 +188,17 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await expect(timeline).not.toContainText(/approved/i);
   await screen(admin, 'auditor-as-of');
 
+  // A position the log does not have: the service's refusal at the field, and no download.
+  await admin.getByLabel('Resume after position (optional)').fill('garbage');
+  await admin.getByRole('button', { name: 'Download the NDJSON export' }).click();
+  await expect(admin.locator('#field-from-issue')).toContainText('from is not a position of this event log');
+  await expect(admin.getByLabel('Resume after position (optional)')).toBeFocused();
+  await screen(admin, 'auditor-export-refused');
+  await admin.getByLabel('Resume after position (optional)').fill('');
   const download = admin.waitForEvent('download');
-  await admin.getByRole('link', { name: 'Download the NDJSON export' }).click();
+  await admin.getByRole('button', { name: 'Download the NDJSON export' }).click();
+  expect((await download).suggestedFilename()).toBe('platform-events.ndjson');
+  await expect(admin.getByTestId('export-saved')).toHaveText('Downloaded platform-events.ndjson.');
   const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string; more?: boolean });
   expect(lines.at(-1)).toMatchObject({ more: false });
   expect(lines.some((l) => l.type === 'CredentialRevoked')).toBe(true);

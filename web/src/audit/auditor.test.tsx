@@ -102,13 +102,3 @@ describe('as of', () => {
     expect(state.querySelector('.status')!.className).toBe('status expired');
   });
 });
-
-describe('export', () => {
-  it('downloads from the beginning, or after the position pasted from the file before', () => {
-    render(<Auditor />);
-    const link = screen.getByRole('link', { name: 'Download the NDJSON export' });
-    expect(link.getAttribute('href')).toBe('/api/v1/audit/events?limit=10000');
-    fireEvent.input(screen.getByLabelText('Resume after position (optional)'), { target: { value: ' 00000000000000010000 ' } });
-    expect(link.getAttribute('href')).toBe('/api/v1/audit/events?from=00000000000000010000&limit=10000');
-  });
-});

@@ -3,14 +3,12 @@ import { api, call, type Refusal, type Schemas } from '../api/client';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
+import { AuditExport } from './export';
 import { Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
-
-/** Events a download holds at most: the service's limit for one export. */
-const EXPORT_LIMIT = 10_000;
 
 /** A member id as typed, or the member whose username or API id (ak_…) it is, found by the service. */
 async function memberIdOf(who: string): Promise<number | Refusal> {
@@ -77,7 +75,6 @@ function foundText(history: History): string {
 export function Auditor() {
   const [who, setWho] = useState('');
   const [asOf, setAsOf] = useState('');
-  const [from, setFrom] = useState('');
   const [history, setHistory] = useState<History | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
@@ -112,8 +109,6 @@ export function Auditor() {
   };
   const atField = refusal?.issues.some((i) => i.path === 'who');
 
-  const exportHref = `/api/v1/audit/events?${new URLSearchParams({ ...(from.trim() ? { from: from.trim() } : {}), limit: String(EXPORT_LIMIT) })}`;
-
   return (
     <>
       <ScreenHeading>Credential history</ScreenHeading>
@@ -144,17 +139,7 @@ export function Auditor() {
           <Timeline events={history.events} onStateAfter={(event) => void show(history.member_id, event.time, 'event')} />
         </section>
       )}
-      <section class="card" aria-labelledby="export-title">
-        <h2 id="export-title">Export</h2>
-        <p>
-          The event log as newline-delimited JSON, secrets left out, up to {EXPORT_LIMIT.toLocaleString()} events a file. The last line of a file says where
-          it ended (<code>next</code>) and whether the log holds more (<code>more</code>): paste that <code>next</code> below to download the following events.
-        </p>
-        <Field name="from" label="Resume after position" value={from} onInput={setFrom} hint="The next of the file before; empty starts at the beginning of the log." />
-        <a class="button" href={exportHref} download="platform-events.ndjson">
-          Download the NDJSON export
-        </a>
-      </section>
+      <AuditExport />
     </>
   );
 }
