@@ -84,6 +84,55 @@ describe('what the lookup found, or did not', () => {
   });
 });
 
+describe('"State after this"', () => {
+  const event = (position: string, type: string, summary: string, time: string) => ({ position, stream: 'credential-7', revision: Number(position) - 1, type, time, actor: { kind: 'member', id: 7, username: 'alice' }, summary, data: {} });
+  const events = [
+    event('1', 'CredentialApplied', 'applied for API credentials', '2026-11-20T10:00:00.000Z'),
+    event('2', 'CredentialApproved', 'approved the application; the key never expires', '2026-11-20T10:05:00.000Z'),
+    event('3', 'CredentialClaimed', 'claimed the credential, API id ak_aaaaaaaaaaaaaaaaaaaa', '2026-11-20T10:06:00.000Z'),
+  ];
+  const credential = { status: 'pending', apiid: null, expires_at: null, revoke_reason: null, reject_reason: null };
+  const lookUp = async () => {
+    fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: '7' } });
+    fireEvent.submit(screen.getByLabelText('Member id, username or API id').closest('form')!);
+    await screen.findByRole('button', { name: /^State after this: applied for API credentials/ });
+  };
+
+  it('changes the state card only: the whole timeline and what the lookup found stay', async () => {
+    answered = { ...history, events };
+    render(<Auditor />);
+    await lookUp();
+    const found = screen.getByTestId('history-found').textContent;
+    expect(found).toBe('History of alice (member #7): 3 events.');
+    // The service answers the state at the event's instant with the events until then, as any as_of.
+    answered = { ...history, events: events.slice(0, 1), as_of: events[0]!.time, state: { credential, scopes: [], expired: false } };
+    fireEvent.click(screen.getByRole('button', { name: /^State after this: applied for API credentials/ }));
+    const state = await screen.findByTestId('state-as-of');
+    expect(state.textContent).toContain('Right after “applied for API credentials”');
+    expect(state.textContent).toContain('credential pending');
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByTestId('history-found').textContent).toBe(found);
+    expect(asked.at(-1)).toBe(`/api/v1/credentials/7/history?as_of=${encodeURIComponent(events[0]!.time)}`);
+
+    // The next event's state replaces the card, still over the whole timeline.
+    answered = { ...history, events: events.slice(0, 2), as_of: events[1]!.time, state: { credential: { ...credential, status: 'approved' }, scopes: [], expired: false } };
+    fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application/ }));
+    await waitFor(() => expect(screen.getByTestId('state-as-of').textContent).toContain('credential approved'));
+    expect(screen.getAllByTestId('state-as-of')).toHaveLength(1);
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('refused, says why and keeps the timeline', async () => {
+    answered = { ...history, events };
+    render(<Auditor />);
+    await lookUp();
+    globalThis.fetch = jest.fn(async () => envelope(409, { code: 409, message: 'the event at position 2 cannot be read by this version', data: { error: 'history_unreadable' } })) as typeof fetch;
+    fireEvent.click(screen.getByRole('button', { name: /^State after this: claimed the credential/ }));
+    expect((await screen.findByRole('alert')).textContent).toBe('the event at position 2 cannot be read by this version');
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+  });
+});
+
 describe('as of', () => {
   it('means the end of the second typed, in local time, second 0 included (the field leaves ":00" out)', () => {
     expect(endOfTyped('2026-11-25T11:43:58')).toBe(new Date(2026, 10, 25, 11, 43, 58, 999).toISOString());

@@ -9,6 +9,7 @@ import { ScreenHeading } from '../ui/screen';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
+type AuditEvent = History['events'][number];
 
 /** A member id as typed, or the member whose username or API id (ak_…) it is, found by the service. */
 async function memberIdOf(who: string): Promise<number | Refusal> {
@@ -40,9 +41,9 @@ function atWho(refusal: Refusal): Refusal {
 /**
  * The credential at the instant asked for: status (expired when its key was refused then), API id,
  * expiry, reason, scopes. It stands above the timeline: asked for from an event far down, it takes
- * focus, which scrolls it into view and reads it out.
+ * focus, which scrolls it into view and reads it out. `at` says which instant: a time typed, or an event.
  */
-function StateAsOf({ asOf, state, focusKey }: { asOf: string; state: State; focusKey: number }) {
+function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey: number }) {
   const { credential, scopes, expired } = state;
   const card = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
@@ -57,7 +58,7 @@ function StateAsOf({ asOf, state, focusKey }: { asOf: string; state: State; focu
   ].filter(Boolean);
   return (
     <p class="card" data-testid="state-as-of" ref={card} tabIndex={-1}>
-      As of {when(asOf)}: credential{' '}
+      {at}: credential{' '}
       <span class={`status ${expired ? 'expired' : credential.status}`}>{expired ? `${credential.status}, expired` : credential.status}</span>
       {details.length > 0 && <> ({details.join('; ')})</>}
       {scopes.length > 0 && <>; scopes {scopes.map((s) => `${s.name} ${s.status}`).join(', ')}</>}.
@@ -72,41 +73,61 @@ function foundText(history: History): string {
   return `History of ${history.username} (member #${history.member_id}): ${events}${asOf}.`;
 }
 
+/** The state right after one event of the timeline, as "State after this" asked for it. */
+interface After {
+  event: AuditEvent;
+  state: State;
+}
+
+const historyOf = (member_id: number, as_of?: string) =>
+  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id: String(member_id) }, query: as_of ? { as_of } : {} } }));
+
 export function Auditor() {
   const [who, setWho] = useState('');
   const [asOf, setAsOf] = useState('');
   const [history, setHistory] = useState<History | null>(null);
+  const [after, setAfter] = useState<After | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [busy, setBusy] = useState(false);
+  // What is being read: the history (the form) or the state after an event.
+  const [busy, setBusy] = useState<'' | 'the history' | 'the state'>('');
   // Each "State after this" answered: the state card takes focus.
   const [stateAfter, setStateAfter] = useState(0);
   const [found, setFound] = useState('');
-
-  const show = async (member: number | Refusal, instant: string | undefined, from: 'form' | 'event') => {
-    setBusy(true);
-    const answer =
-      typeof member === 'number'
-        ? await call(() =>
-            api.GET('/credentials/{member_id}/history', {
-              params: { path: { member_id: String(member) }, query: instant ? { as_of: instant } : {} },
-            }),
-          )
-        : { ok: false as const, refusal: member };
-    setBusy(false);
-    setHistory(answer.ok ? answer.data : null);
-    setRefusal(answer.ok ? null : from === 'form' ? atWho(answer.refusal) : answer.refusal);
-    setFound(answer.ok && from === 'form' ? foundText(answer.data) : '');
-    setStateAfter((n) => (answer.ok && from === 'event' ? n + 1 : 0));
-    // Told at the field, the refusal is heard there: its description is the message.
-    if (!answer.ok && from === 'form' && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
-  };
 
   const find = async (event: Event) => {
     event.preventDefault();
     // Busy, the button is marked, not disabled: a disabled button drops focus to the page's start.
     if (busy) return;
-    await show(await memberIdOf(who), asOf ? endOfTyped(asOf) : undefined, 'form');
+    setBusy('the history');
+    const member = await memberIdOf(who);
+    const answer = typeof member === 'number' ? await historyOf(member, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: member };
+    setBusy('');
+    setHistory(answer.ok ? answer.data : null);
+    setAfter(null);
+    setRefusal(answer.ok ? null : atWho(answer.refusal));
+    setFound(answer.ok ? foundText(answer.data) : '');
+    // Told at the field, the refusal is heard there: its description is the message.
+    if (!answer.ok && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
   };
+
+  /**
+   * The state right after an event. Only the state card changes: the timeline stays as the form
+   * asked for it (the whole history, or until "As of"), with what it found, so the auditor can
+   * step from event to event. Its own as_of answer lists only the events until then.
+   */
+  const showAfter = async (member_id: number, event: AuditEvent) => {
+    if (busy) return;
+    setBusy('the state');
+    const answer = await historyOf(member_id, event.time);
+    setBusy('');
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    const { state } = answer.data;
+    if (!state) return;
+    setAfter({ event, state });
+    setStateAfter((n) => n + 1);
+  };
+
   const atField = refusal?.issues.some((i) => i.path === 'who');
 
   return (
@@ -121,7 +142,7 @@ export function Auditor() {
             Your local time, to the second: the events until the end of that second, and the state then. Each event also offers the state right after it.
           </small>
         </div>
-        <button type="submit" class="primary" aria-disabled={busy}>
+        <button type="submit" class="primary" aria-disabled={Boolean(busy)}>
           Show the history
         </button>
       </form>
@@ -129,14 +150,18 @@ export function Auditor() {
       <p role="status" class="found" data-testid="history-found">
         {found}
       </p>
-      {busy && <Loading what="the history" />}
+      {busy && <Loading what={busy} />}
       {history && (
         <section aria-labelledby="history-title">
           <h2 id="history-title">
             {history.username} <small>member #{history.member_id}</small>
           </h2>
-          {history.state && history.as_of && <StateAsOf asOf={history.as_of} state={history.state} focusKey={stateAfter} />}
-          <Timeline events={history.events} onStateAfter={(event) => void show(history.member_id, event.time, 'event')} />
+          {after ? (
+            <StateAsOf at={`Right after “${after.event.summary}” (${when(after.event.time)})`} state={after.state} focusKey={stateAfter} />
+          ) : (
+            history.state && history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
+          )}
+          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} />
         </section>
       )}
       <AuditExport />
