@@ -4,7 +4,7 @@ import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
 import { AuditExport } from './export';
-import { Timeline } from './timeline';
+import { summaryText, Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
 
 type History = Schemas['CredentialHistory'];
@@ -157,7 +157,7 @@ export function Auditor() {
             {history.username} <small>member #{history.member_id}</small>
           </h2>
           {after ? (
-            <StateAsOf at={`Right after “${after.event.summary}” (${when(after.event.time)})`} state={after.state} focusKey={stateAfter} />
+            <StateAsOf at={`Right after “${summaryText(after.event.summary)}” (${when(after.event.time)})`} state={after.state} focusKey={stateAfter} />
           ) : (
             history.state && history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
           )}

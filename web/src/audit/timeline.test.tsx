@@ -1,5 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/preact';
 import type { Schemas } from '../api/client';
+import { when } from '../ui/load';
 import { Timeline } from './timeline';
 
 const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent'] => ({
@@ -29,7 +30,7 @@ describe('credential timeline', () => {
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
     expect(items[0]).toContain('applied for API credentials');
     expect(items[0]).toContain('by member alice');
-    expect(items[1]).toContain('the previous one stayed valid until 2026-11-20T11:00:00.000Z');
+    expect(items[1]).toContain(`the previous one stayed valid until ${when('2026-11-20T11:00:00.000Z')}`);
     expect(items[2]).toContain('revoked the credential');
     expect(items[2]).toContain('by administrator admin');
     expect(items[2]).toContain('Key leaked');
@@ -44,6 +45,25 @@ describe('credential timeline', () => {
     // Named with its event: a list of buttons all called "State after this" tells nothing apart.
     fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application, / }));
     expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);
+  });
+
+  it("shows the instants in a summary in the row's local format, keeping each one's UTC value", () => {
+    const until = '2026-11-25T18:25:20.437Z';
+    const earlier = '2026-11-25T17:00:00.000Z';
+    const summary = `rotated the key of API id ak_a; the previous one stayed valid until ${until}, an earlier one until ${earlier}`;
+    render(<Timeline events={[event({ type: 'KeyRotated', time: '2026-11-25T17:25:20.437Z', summary })]} onStateAfter={() => {}} />);
+    const item = screen.getByRole('listitem');
+    expect(item.textContent).not.toContain(until);
+    const [row, first, second] = [...item.querySelectorAll('time')];
+    expect(first!.textContent).toBe(when(until));
+    expect(first!.getAttribute('datetime')).toBe(until);
+    expect(first!.getAttribute('title')).toBe(until);
+    expect(second!.textContent).toBe(when(earlier));
+    // The same format as the row's own time.
+    expect(row!.textContent).toBe(when('2026-11-25T17:25:20.437Z'));
+    expect(item.querySelector('strong')!.textContent).toBe(`rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}`);
+    // The button's name says it the same way.
+    expect(screen.getByRole('button').getAttribute('aria-label')).toBe(`State after this: rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}, ${when('2026-11-25T17:25:20.437Z')}`);
   });
 
   it('says so when the member has no credential event', () => {

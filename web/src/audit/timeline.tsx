@@ -10,6 +10,50 @@ export function actorOf(actor: AuditEvent['actor']): string {
   return `${actor.kind === 'admin' ? 'administrator' : 'member'} ${actor.username ?? `#${actor.id}`}`;
 }
 
+/** An instant as the service writes it in a summary (toISOString, or with an offset). */
+const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/** A summary cut into its words and the instants in it, each instant one the browser can read. */
+function partsOf(summary: string): { words: string; instant?: string }[] {
+  const parts: { words: string; instant?: string }[] = [];
+  let last = 0;
+  for (const match of summary.matchAll(INSTANT)) {
+    if (Number.isNaN(Date.parse(match[0]))) continue;
+    parts.push({ words: summary.slice(last, match.index) }, { words: match[0], instant: match[0] });
+    last = match.index + match[0].length;
+  }
+  parts.push({ words: summary.slice(last) });
+  return parts;
+}
+
+/**
+ * What the event did, with its instants in the local time the row's own time is shown in: the
+ * service writes them in UTC ("stayed valid until 2026-11-25T18:25:20.437Z"), and an auditor
+ * comparing the two would be an hour or more out. For names and text that cannot hold markup.
+ */
+export function summaryText(summary: string): string {
+  return partsOf(summary)
+    .map((p) => (p.instant ? when(p.instant) : p.words))
+    .join('');
+}
+
+/** The summary as the timeline shows it: each instant local, its exact UTC value kept in the markup and in its tooltip. */
+function Summary({ summary }: { summary: string }) {
+  return (
+    <strong>
+      {partsOf(summary).map((p, i) =>
+        p.instant ? (
+          <time key={i} dateTime={p.instant} title={p.instant}>
+            {when(p.instant)}
+          </time>
+        ) : (
+          p.words
+        ),
+      )}
+    </strong>
+  );
+}
+
 /**
  * A member's credential history, oldest first: who, what, when, why. With `onStateAfter`, each
  * event offers the state right after it, which a time typed to the second cannot always name.
@@ -21,12 +65,12 @@ export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onSta
       {events.map((event) => (
         <li key={event.position}>
           <time dateTime={event.time}>{when(event.time)}</time>
-          <strong>{event.summary}</strong>
+          <Summary summary={event.summary} />
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
           {onStateAfter && (
-            <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${event.summary}, ${when(event.time)}`}>
+            <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}>
               State after this
             </button>
           )}
