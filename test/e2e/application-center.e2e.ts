@@ -1,5 +1,5 @@
 import { ADMIN_PASSWORD, expect, platformCli, screen, test } from './fixtures';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 async function signInAdmin(page: Page, username: string, password: string) {
   await page.goto('/ui/admin');
@@ -113,6 +113,49 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   page.once('dialog', (dialog) => void dialog.accept());
   await helpdesk.getByRole('button', { name: 'Uninstall Helpdesk…' }).click();
   await expect(helpdesk).toContainText('not installed');
+});
+
+test('on a phone the page-roles editor keeps the page names in view and says that more role groups lie to the side', async ({ page }) => {
+  // A third role group: at 390 px its boxes no longer fit beside the page names.
+  const created = platformCli(['roles', 'create', '--name', 'Reviewers', '--permissions', 'credential.review']);
+  const id = /id (\d+)/.exec(created)![1]!;
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAdmin(page, 'admin', ADMIN_PASSWORD);
+    await page.getByRole('link', { name: 'Application center' }).click();
+    const helpdesk = page.getByRole('article', { name: /Helpdesk/ });
+    await helpdesk.getByRole('button', { name: 'Install Helpdesk…' }).click();
+    await expect(helpdesk.getByRole('columnheader', { name: 'Reviewers', exact: true })).toBeAttached();
+    const more = helpdesk.getByTestId('more-sideways');
+    await expect(more).toHaveText(/More role groups to the right/);
+    await screen(page, 'fix-page-roles-390');
+
+    /** Whether what is drawn at the element's centre is the element itself: in view, not under another column. */
+    const shown = (element: Locator) =>
+      element.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return top !== null && (el === top || el.contains(top));
+      });
+    const scroller = helpdesk.locator('.table-scroll');
+    // The whole table in the window, then its boxes scrolled to their far end.
+    await scroller.evaluate((el) => el.ownerDocument.defaultView!.scrollBy(0, el.getBoundingClientRect().top - 80));
+    await scroller.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    await expect(more).toHaveText(/More role groups to the left/);
+    expect(await shown(helpdesk.getByRole('columnheader', { name: 'Page', exact: true }))).toBe(true);
+    for (const title of ['Tickets', 'Queues', 'Reports']) expect(await shown(helpdesk.getByRole('rowheader', { name: new RegExp(`^${title} `) })), title).toBe(true);
+    expect(await shown(helpdesk.getByLabel('Reviewers may manage Reports'))).toBe(true);
+    await screen(page, 'fix-page-roles-390-scrolled');
+
+    // Back with the keyboard: each box that takes focus comes out from under the page names.
+    await helpdesk.getByLabel('Reviewers may view Tickets').focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+    await expect(helpdesk.getByLabel('Operators may manage Tickets')).toBeFocused();
+    expect(await shown(helpdesk.getByLabel('Operators may manage Tickets'))).toBe(true);
+    await helpdesk.getByRole('button', { name: 'Cancel' }).click();
+  } finally {
+    platformCli(['roles', 'disable', id]);
+  }
 });
 
 test('the administrator reads the full contract', async ({ page }) => {

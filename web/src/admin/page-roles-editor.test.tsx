@@ -76,6 +76,42 @@ describe('page-roles editor', () => {
     expect(container.querySelector('caption')!.textContent).toBe('Page roles');
   });
 
+  it('says where the role groups a narrow screen cannot show are, and says nothing when all fit', () => {
+    // jsdom lays nothing out: the scrolling box's sizes are what a 390 px phone gives.
+    let scrollLeft = 0;
+    let scrollWidth = 520;
+    const sizes = {
+      clientWidth: { get: () => 324 },
+      scrollWidth: { get: () => scrollWidth },
+      scrollLeft: { get: () => scrollLeft, set: (v: number) => (scrollLeft = v) },
+    };
+    const { container } = render(<Harness onChange={() => {}} />);
+    const box = container.querySelector('.table-scroll') as HTMLElement;
+    Object.defineProperties(box, sizes);
+    fireEvent(window, new Event('resize'));
+    const more = () => screen.queryByTestId('more-sideways')?.textContent ?? null;
+    const frame = () => box.parentElement!.className;
+    expect(more()).toBe('More role groups to the right: scroll the table sideways. →');
+    expect(frame()).toBe('scroll-frame more-right');
+
+    scrollLeft = 100;
+    fireEvent.scroll(box);
+    expect(more()).toBe('← More role groups on both sides: scroll the table sideways. →');
+    expect(frame()).toBe('scroll-frame more-left more-right');
+
+    scrollLeft = 196;
+    fireEvent.scroll(box);
+    expect(more()).toBe('← More role groups to the left: scroll the table sideways.');
+    // The page names stay in view (style.css holds them at the left): the table is still read by page.
+    expect(screen.getByRole('rowheader', { name: 'Tickets (tickets)' })).not.toBeNull();
+
+    scrollLeft = 0;
+    scrollWidth = 324;
+    fireEvent(window, new Event('resize'));
+    expect(more()).toBeNull();
+    expect(frame()).toBe('scroll-frame');
+  });
+
   it('grants the view with the manage, and withdraws the manage with the view', () => {
     let latest: PageRoles = {};
     render(<Harness onChange={(value) => (latest = value)} />);
