@@ -57,6 +57,45 @@ describe('webhooks', () => {
     expect(document.getElementById(toggle.getAttribute('aria-controls')!)!.textContent).toBe('No delivery yet.');
   });
 
+  it('after registering, shows the secret with the URL it signs for and empties the URL field, so a second click registers nothing twice', async () => {
+    const calls = service();
+    render(<Webhooks />);
+    const url = screen.getByLabelText('URL') as HTMLInputElement;
+    fireEvent.input(url, { target: { value: 'https://example.com/hook' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const secret = await screen.findByTestId('webhook-secret');
+    expect(secret.textContent).toBe('whsec_x');
+    expect(secret.closest('[role="status"]')!.textContent).toBe('Signing secret of https://example.com/hook, shown this once: whsec_x');
+    expect(url.value).toBe('');
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('removing the webhook whose secret is shown takes the secret away with it', async () => {
+    service();
+    jest.spyOn(window, 'confirm').mockReturnValue(true);
+    render(<Webhooks />);
+    fireEvent.input(screen.getByLabelText('URL'), { target: { value: 'https://example.com/hook' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await screen.findByTestId('webhook-secret');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+    expect(await screen.findByText('No webhook yet.')).not.toBeNull();
+    expect(screen.queryByTestId('webhook-secret')).toBeNull();
+    expect(screen.queryByText(/Signing secret/)).toBeNull();
+  });
+
+  it("keeps the secret of a webhook just registered when another one is removed", async () => {
+    const other = { ...hook, id: '0b5c2d1e-1111-4222-8333-777788889999', url: 'https://example.com/new' };
+    service({ register: () => envelope(200, { code: 0, message: 'registered', data: { ...other, secret: 'whsec_new' } }) });
+    jest.spyOn(window, 'confirm').mockReturnValue(true);
+    render(<Webhooks />);
+    fireEvent.input(screen.getByLabelText('URL'), { target: { value: 'https://example.com/new' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await screen.findByTestId('webhook-secret');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+    await screen.findByText('Removed the webhook https://example.com/hook.');
+    expect(screen.getByTestId('webhook-secret').textContent).toBe('whsec_new');
+  });
+
   it("ties a refused URL to the URL field: marked invalid and described by the service's reason", async () => {
     const reason = 'url must use https';
     service({ register: () => envelope(422, { code: 422, message: reason, data: { error: 'invalid_webhook_url', issues: [{ path: 'url', message: reason }] } }) });

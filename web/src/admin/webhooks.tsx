@@ -26,10 +26,11 @@ export function Webhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>(['credential.approved']);
-  const [secret, setSecret] = useState({ value: '', serial: 0 });
+  // The secret belongs to the webhook it signs for: it goes when that webhook goes.
+  const [secret, setSecret] = useState({ value: '', serial: 0, id: '', url: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [removal, setRemoval] = useState<Refusal | null>(null);
-  const [removed, report] = useOutcome();
+  const [removed, report, clearRemoved] = useOutcome();
   const [open, setOpen] = useState<string | null>(null);
 
   const register = async (event: Event) => {
@@ -37,7 +38,10 @@ export function Webhooks() {
     const answer = await call(async () => api.POST('/webhooks', { params: { header: await csrf() }, body: { url, events } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1 }));
+    setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1, id: answer.data.id, url: answer.data.url }));
+    // Registered: the form starts over, or a second click would register the same URL twice.
+    setUrl('');
+    clearRemoved();
     reload();
   };
   const remove = async (hook: Schemas['Webhook']) => {
@@ -45,6 +49,7 @@ export function Webhooks() {
     const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }));
     if (!answer.ok) return setRemoval(answer.refusal);
     setRemoval(null);
+    if (secret.id === hook.id) setSecret((s) => ({ ...s, value: '', id: '', url: '' }));
     report(`Removed the webhook ${hook.url}.`);
     reload();
   };
@@ -76,7 +81,7 @@ export function Webhooks() {
         </form>
         {secret.value && (
           <Done focusKey={secret.serial}>
-            Signing secret, shown this once: <code data-testid="webhook-secret">{secret.value}</code>
+            Signing secret of <code>{secret.url}</code>, shown this once: <code data-testid="webhook-secret">{secret.value}</code>
           </Done>
         )}
       </section>
