@@ -29,8 +29,9 @@ export class ActorNames {
     this.known.set(`${kind}:${id}`, Promise.resolve(username));
   }
 
-  of(actor: RecordedActor): Promise<string | null> {
-    if ((actor.kind !== 'member' && actor.kind !== 'admin') || typeof actor.id !== 'number') return Promise.resolve(null);
+  /** Null for the system, the command line, an unknown account, or an actor the event does not name readably. */
+  of(actor: RecordedActor | undefined): Promise<string | null> {
+    if (typeof actor !== 'object' || actor === null || (actor.kind !== 'member' && actor.kind !== 'admin') || typeof actor.id !== 'number') return Promise.resolve(null);
     const key = `${actor.kind}:${actor.id}`;
     let name = this.known.get(key);
     if (!name) {

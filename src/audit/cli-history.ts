@@ -42,12 +42,14 @@ function parseInstant(value: string): string {
 function formatHistory(history: CredentialHistory): string {
   const { member_id, username, events, as_of } = history;
   const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
-  const rows = events.map((event) => [event.time, actorName(event.actor), whatHappened(event), event.reason ?? '']);
+  const rows = events.map((event) => [event.time ?? '(no time recorded)', actorName(event.actor), whatHappened(event), event.reason ?? '']);
   const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
   return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential, as_of.expired).map(visible)] : [])].join('\n');
 }
 
-function actorName({ kind, id, username }: Actor): string {
+function actorName(actor: Actor | null): string {
+  if (actor === null) return '(no actor recorded)';
+  const { kind, id, username } = actor;
   if (kind === 'member' || kind === 'admin') return username === null ? `${kind} #${String(id)}` : `${kind} ${username} (#${String(id)})`;
   return id === null ? kind : `${kind} ${String(id)}`;
 }

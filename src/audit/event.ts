@@ -1,5 +1,5 @@
 import { describeEvent } from './describe';
-import { decodeEvent, InvalidEvent } from '../shared/domain/events';
+import { decodeEvent, eventMetadataSchema, InvalidEvent } from '../shared/domain/events';
 import { ActorKind } from '../shared/domain/metadata';
 import { RecordedEvent } from '../stores/ports';
 
@@ -34,8 +34,10 @@ export interface AuditEvent {
   stream: string;
   revision: number;
   type: string;
-  time: string;
-  actor: Actor;
+  /** Null only for a stored event whose metadata holds no readable time (it is `invalid`). */
+  time: string | null;
+  /** Null only for a stored event whose metadata names no readable actor (it is `invalid`). */
+  actor: Actor | null;
   /** What happened, in words, with its details (./describe.ts). */
   summary: string;
   /** An administrator's stated reason, or the reason the event itself carries (a rejection's, a scope request's purpose). */
@@ -63,12 +65,25 @@ export function auditEvent(stored: RecordedEvent, username: string | null): Audi
     stream: event.stream,
     revision: event.revision,
     type: event.type,
-    time: event.metadata.time,
-    actor: { kind: event.metadata.actor.kind, id: event.metadata.actor.id, username },
+    ...asRecorded(event.metadata, username),
     summary: describeEvent(event.type, data),
     ...(reason === undefined ? {} : { reason }),
     data,
     ...(invalid === undefined ? {} : { invalid }),
+  };
+}
+
+/**
+ * When and by whom, as the stored metadata says, or null for what it does not say readably: an
+ * event written by other means than this service (or damaged) is still listed, never guessed at.
+ */
+function asRecorded(metadata: unknown, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
+  const { time, actor } = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as Record<string, unknown>;
+  const readTime = eventMetadataSchema.shape.time.safeParse(time);
+  const readActor = eventMetadataSchema.shape.actor.safeParse(actor);
+  return {
+    time: readTime.success ? readTime.data : null,
+    actor: readActor.success ? { kind: readActor.data.kind, id: readActor.data.id, username } : null,
   };
 }
 

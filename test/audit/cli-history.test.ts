@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentialStream } from '../../src/credential/decider';
-import { RecordedEvent } from '../../src/stores/ports';
+import { EventMetadata, RecordedEvent } from '../../src/stores/ports';
+import { openSqliteStores } from '../../src/stores/sqlite';
 import { platform, Run } from '../support/cli';
 import { activePartner, Partner } from '../support/credentials';
 import { startPlatform } from '../support/platform';
@@ -83,6 +84,23 @@ describe('platform history', () => {
     const none = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
     expect(none.stdout).toContain('(nothing had happened yet)');
     expect(none.stdout).toContain('credential: none (not applied yet)');
+  });
+
+  it('prints an event whose metadata holds no time or actor as it is stored, marked invalid', async () => {
+    const stores = openSqliteStores(dir);
+    try {
+      const applied = { actor: { kind: 'member' as const, id: 777 }, request_id: 'r', time: new Date().toISOString() };
+      await stores.events.append(credentialStream(777), [
+        { type: 'CredentialApplied', data: { member_id: 777, username: 'foreign' }, metadata: applied },
+        // Written by other means than this service.
+        { type: 'CredentialRejected', data: { member_id: 777, reason: 'by hand' }, metadata: { request_id: 'x' } as unknown as EventMetadata },
+      ], 'no_stream');
+    } finally {
+      await stores.close();
+    }
+    const run = await platform(dir, ['history', '--member', '777']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/\(no time recorded\) +\(no actor recorded\) .*stored event invalid/);
   });
 
   it('refuses an unknown member, a malformed id and a time without a zone, in one line', async () => {

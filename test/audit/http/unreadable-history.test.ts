@@ -1,4 +1,5 @@
 import { credentialStream } from '../../../src/credential/decider';
+import type { EventMetadata } from '../../../src/stores/ports';
 import { approvedMember } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 
@@ -32,5 +33,27 @@ describe('a credential history holding an event this version cannot read', () =>
     expect((await history(before).expect(200)).body.data.state.credential.status).toBe('approved');
     const refused = await expectRefusal(t, () => history(time), 409, 'history_unreadable');
     expect(refused.body.message).toContain('CredentialSuspended');
+  });
+
+  it('lists an event whose metadata names no actor and no time as it is stored, in the history and in the export', async () => {
+    const { member } = await approvedMember(t);
+    const before = await t.platform.stores.events.headPosition();
+    // Written by other means than this service: metadata without actor or time.
+    const metadata = { request_id: 'foreign' } as unknown as EventMetadata;
+    await t.platform.stores.events.append(credentialStream(member.id), [{ type: 'CredentialRejected', data: { member_id: member.id, reason: 'by hand' }, metadata }], 'any');
+    const auditor = t.client();
+    await logInAdmin(auditor);
+
+    const listed = (await auditor.get(`${API}/credentials/${member.id}/history`).expect(200)).body.data.events.at(-1);
+    expect(listed).toMatchObject({ type: 'CredentialRejected', time: null, actor: null, invalid: expect.stringContaining('metadata') });
+    const exported = await auditor.get(`${API}/audit/events`).query({ from: before }).buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => done(null, text));
+    });
+    expect(exported.status).toBe(200);
+    const lines = String(exported.body).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ type: 'CredentialRejected', time: null, actor: null });
+    expect(lines.at(-1)).toHaveProperty('next');
   });
 });

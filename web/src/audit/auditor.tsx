@@ -116,7 +116,7 @@ export function Auditor() {
    * step from event to event. Its own as_of answer lists only the events until then.
    */
   const showAfter = async (member_id: number, event: AuditEvent) => {
-    if (busy) return;
+    if (busy || event.time === null) return;
     setBusy('the state');
     const answer = await historyOf(member_id, event.time);
     setBusy('');

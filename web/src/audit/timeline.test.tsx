@@ -39,9 +39,19 @@ describe('credential timeline', () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
+  it('lists a stored event with no readable time or actor as it is, and offers no state after it', () => {
+    const stored = event({ position: '9', type: 'ScopeRevoked', time: null, actor: null, summary: 'revoked scope addons.read', invalid: 'metadata.actor: Invalid input' });
+    render(<Timeline events={[event({}), stored]} onStateAfter={() => {}} />);
+    const item = screen.getAllByRole('listitem')[1]!;
+    expect(item.textContent).toContain('—');
+    expect(item.textContent).toContain('by no actor recorded');
+    expect(item.textContent).toContain('stored event does not fit its schema: metadata.actor: Invalid input');
+    expect(screen.getAllByRole('button', { name: /^State after this/ })).toHaveLength(1);
+  });
+
   it('offers the state right after each event', () => {
     const asked: string[] = [];
-    render(<Timeline events={[event({}), event({ position: '2', type: 'CredentialApproved', summary: 'approved the application', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time)} />);
+    render(<Timeline events={[event({}), event({ position: '2', type: 'CredentialApproved', summary: 'approved the application', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time ?? '')} />);
     // Named with its event: a list of buttons all called "State after this" tells nothing apart.
     fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application, / }));
     expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);

@@ -5,6 +5,8 @@ type AuditEvent = Schemas['AuditEvent'];
 
 /** Who did it: the administrator, the member, or the system, as the event recorded it. */
 export function actorOf(actor: AuditEvent['actor']): string {
+  // A stored event not written by this service may name no one readably; it is marked invalid.
+  if (actor === null) return 'no actor recorded';
   if (actor.kind === 'system') return 'the system';
   if (actor.kind === 'cli') return `the command line (${actor.id ?? 'unknown user'})`;
   return `${actor.kind === 'admin' ? 'administrator' : 'member'} ${actor.username ?? `#${actor.id}`}`;
@@ -64,12 +66,13 @@ export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onSta
     <ol class="timeline">
       {events.map((event) => (
         <li key={event.position}>
-          <time dateTime={event.time}>{when(event.time)}</time>
+          {/* An event without a readable time (marked invalid) shows a dash, and offers no state after it: there is no instant to ask. */}
+          <time dateTime={event.time ?? undefined}>{when(event.time)}</time>
           <Summary summary={event.summary} />
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
-          {onStateAfter && (
+          {onStateAfter && event.time !== null && (
             <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}>
               State after this
             </button>
