@@ -2,7 +2,7 @@ import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// Served by the service under /ui/ (src/http/console.ts); hashed file names let it cache them for good.
+// Served by the service under /ui/ (src/shared/http/console.ts); hashed file names let it cache them for good.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/ui/',
