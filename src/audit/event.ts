@@ -47,8 +47,18 @@ export interface AuditEvent {
   invalid?: string;
 }
 
+/**
+ * The stored metadata's fields, or none when it is no object: an event written by other means than
+ * this service (or damaged) may carry anything there, and an audit trail still lists it.
+ */
+export function storedMetadata(event: Pick<RecordedEvent, 'metadata'>): Record<string, unknown> {
+  const metadata: unknown = event.metadata;
+  return typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>) : {};
+}
+
 function reasonOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): string | undefined {
-  if (event.metadata.reason !== undefined) return event.metadata.reason;
+  const { reason } = storedMetadata(event);
+  if (typeof reason === 'string') return reason;
   return typeof event.data.reason === 'string' ? event.data.reason : undefined;
 }
 
@@ -65,7 +75,7 @@ export function auditEvent(stored: RecordedEvent, username: string | null): Audi
     stream: event.stream,
     revision: event.revision,
     type: event.type,
-    ...asRecorded(event.metadata, username),
+    ...asRecorded(storedMetadata(event), username),
     summary: describeEvent(event.type, data),
     ...(reason === undefined ? {} : { reason }),
     data,
@@ -77,8 +87,7 @@ export function auditEvent(stored: RecordedEvent, username: string | null): Audi
  * When and by whom, as the stored metadata says, or null for what it does not say readably: an
  * event written by other means than this service (or damaged) is still listed, never guessed at.
  */
-function asRecorded(metadata: unknown, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
-  const { time, actor } = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as Record<string, unknown>;
+function asRecorded({ time, actor }: Record<string, unknown>, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
   const readTime = eventMetadataSchema.shape.time.safeParse(time);
   const readActor = eventMetadataSchema.shape.actor.safeParse(actor);
   return {

@@ -1,6 +1,6 @@
 import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
-import { AuditEvent, auditEvent } from './event';
+import { AuditEvent, auditEvent, storedMetadata } from './event';
 
 /** The last line of an export: where the next one starts, so that a client can resume. */
 export interface ExportEnd {
@@ -47,7 +47,7 @@ export async function auditExport(
           yield { next, count, more: true };
           return;
         }
-        yield auditEvent(event, await names.of(event.metadata.actor));
+        yield auditEvent(event, await names.of(storedMetadata(event).actor));
         next = event.position;
         count += 1;
       }

@@ -3,7 +3,7 @@ import { CredentialDocument } from '../views';
 import { credentialStream } from '../decider';
 import { EventStore, RecordedEvent } from '../../stores/ports';
 import { ActorNames } from '../../audit/actor-names';
-import { AuditEvent, auditEvent } from '../../audit/event';
+import { AuditEvent, auditEvent, storedMetadata } from '../../audit/event';
 import { eventsUntil, replayCredential } from './replay';
 import { isExpiredAt } from '../expiry';
 
@@ -85,7 +85,7 @@ export async function credentialHistory(
   const username = String(applied.data.username);
   names.remember('member', memberId, username);
   const happened = instant === undefined ? stream : eventsUntil(stream, instant);
-  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(event.metadata.actor))));
+  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor))));
   return {
     member_id: memberId,
     username,

@@ -2,6 +2,7 @@ import { credentialsProjection } from '../projections/credentials';
 import { CredentialDocument } from '../views';
 import { evolveOrExplain } from '../../shared/projections/projection';
 import { RecordedEvent } from '../../stores/ports';
+import { storedMetadata } from '../../audit/event';
 
 /**
  * The events of one stream that had happened by `instant`: the stream's prefix up to the first
@@ -10,7 +11,8 @@ import { RecordedEvent } from '../../stores/ports';
  */
 export function eventsUntil(events: RecordedEvent[], instant: string): RecordedEvent[] {
   const limit = Date.parse(instant);
-  const later = events.findIndex((event) => Date.parse(event.metadata.time) > limit);
+  // An event with no readable time stays in, after the events before it: NaN is later than nothing.
+  const later = events.findIndex((event) => Date.parse(String(storedMetadata(event).time)) > limit);
   return later === -1 ? events : events.slice(0, later);
 }
 

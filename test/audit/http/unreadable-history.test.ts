@@ -5,12 +5,12 @@ import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../su
 
 const API = '/api/v1';
 
-// Its own platform: the unreadable event halts the credentials read model, which other tests need.
+// A platform for each test: the unreadable event halts the credentials read model, which the next one needs.
 let t: TestPlatform;
-beforeAll(async () => {
+beforeEach(async () => {
   t = await startPlatform();
 });
-afterAll(() => t.close());
+afterEach(() => t.close());
 
 describe('a credential history holding an event this version cannot read', () => {
   it('lists it marked invalid, answers the state before it, and refuses the state after it with 409 history_unreadable', async () => {
@@ -35,17 +35,22 @@ describe('a credential history holding an event this version cannot read', () =>
     expect(refused.body.message).toContain('CredentialSuspended');
   });
 
-  it('lists an event whose metadata names no actor and no time as it is stored, in the history and in the export', async () => {
+  // Written by other means than this service: metadata without actor or time, or none at all.
+  it.each([
+    ['names no actor and no time', { request_id: 'foreign' }],
+    ['is no object', null],
+  ])('lists an event whose metadata %s as it is stored, in the history and in the export', async (_, stored) => {
     const { member } = await approvedMember(t);
     const before = await t.platform.stores.events.headPosition();
-    // Written by other means than this service: metadata without actor or time.
-    const metadata = { request_id: 'foreign' } as unknown as EventMetadata;
+    const metadata = stored as unknown as EventMetadata;
     await t.platform.stores.events.append(credentialStream(member.id), [{ type: 'CredentialRejected', data: { member_id: member.id, reason: 'by hand' }, metadata }], 'any');
     const auditor = t.client();
     await logInAdmin(auditor);
 
     const listed = (await auditor.get(`${API}/credentials/${member.id}/history`).expect(200)).body.data.events.at(-1);
-    expect(listed).toMatchObject({ type: 'CredentialRejected', time: null, actor: null, invalid: expect.stringContaining('metadata') });
+    expect(listed).toMatchObject({ type: 'CredentialRejected', time: null, actor: null, reason: 'by hand', invalid: expect.stringContaining('metadata') });
+    const after = await auditor.get(`${API}/credentials/${member.id}/history`).query({ as_of: new Date().toISOString() });
+    expect([after.status, after.body.data.error]).toEqual([409, 'history_unreadable']);
     const exported = await auditor.get(`${API}/audit/events`).query({ from: before }).buffer(true).parse((res, done) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
