@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { api, call, csrf, isStale, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { pageRolesFor, withinView, type PageRoles } from './page-roles';
@@ -10,6 +10,8 @@ interface Props {
   mode: 'install' | 'reinstall' | 'access';
   roles: Schemas['RoleGroup'][];
   onDone: (message: string | null) => void;
+  /** Refused for the add-on's state (another administrator acted meanwhile): nothing here can change that. */
+  onStale: (refusal: Refusal) => void;
 }
 
 const TITLE = { install: 'Install', reinstall: 'Reinstall', access: 'Save the access' };
@@ -20,7 +22,7 @@ const HEADING = { install: 'Install', reinstall: 'Reinstall', access: 'Access to
  * manage within view. Its heading takes focus as it opens (the button that opened it is gone);
  * Cancel or Escape closes it (`onDone(null)`).
  */
-export function AddonRoles({ addon, mode, roles, onDone }: Props) {
+export function AddonRoles({ addon, mode, roles, onDone, onStale }: Props) {
   const [access, reload] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -41,12 +43,12 @@ export function AddonRoles({ addon, mode, roles, onDone }: Props) {
       </h3>
       {access.state === 'loading' && <Loading what="the add-on's pages" />}
       {access.state === 'failed' && <LoadFailed refusal={access.refusal} onRetry={reload} />}
-      {access.state === 'ready' && <RolesForm addon={addon} mode={mode} roles={roles} onDone={onDone} access={access.data} />}
+      {access.state === 'ready' && <RolesForm addon={addon} mode={mode} roles={roles} onDone={onDone} onStale={onStale} access={access.data} />}
     </section>
   );
 }
 
-function RolesForm({ addon, mode, roles, onDone, access }: Props & { access: Schemas['AddonAccess'] }) {
+function RolesForm({ addon, mode, roles, onDone, onStale, access }: Props & { access: Schemas['AddonAccess'] }) {
   const [edited, setEdited] = useState<PageRoles | null>(null);
   const [keep, setKeep] = useState(true);
   const [showMenu, setShowMenu] = useState(addon.installed ? addon.show_menu : true);
@@ -66,8 +68,9 @@ function RolesForm({ addon, mode, roles, onDone, access }: Props & { access: Sch
               body: mode === 'reinstall' && keep ? { show_menu: showMenu } : { show_menu: showMenu, page_roles },
             }),
           );
-    if (!answer.ok) return setRefusal(answer.refusal);
-    onDone(answer.message);
+    if (answer.ok) onDone(answer.message);
+    else if (isStale(answer.refusal)) onStale(answer.refusal);
+    else setRefusal(answer.refusal);
   };
 
   return (

@@ -94,11 +94,36 @@ describe('application center', () => {
     render(<Addons canManage roles={roles} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable helpdesk' }));
     await screen.findByText('helpdesk: disabled');
+    await waitFor(() => expect(reads).toEqual({ list: 2, pages: 3 }));
     actionAnswer = () => refused(422, 'addon_already_disabled', 'add-on helpdesk is already disabled');
-    const listed = reads.list;
     fireEvent.click(screen.getByRole('button', { name: 'Disable helpdesk' }));
-    expect(await screen.findByText(/already disabled/)).not.toBeNull();
+    const notice = await screen.findByText(/already disabled/);
+    await waitFor(() => expect(document.activeElement).toBe(notice));
     expect(screen.queryByText('helpdesk: disabled')).toBeNull();
-    await waitFor(() => expect(reads.list).toBe(listed + 1));
+    // The list, and the pages this administrator may open of the add-on acted on.
+    await waitFor(() => expect(reads).toEqual({ list: 3, pages: 4 }));
+  });
+
+  it('an install refused because another administrator installed it meanwhile closes the editor and says so in the card', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Install newsroom…' }));
+    const before = { ...reads };
+    actionAnswer = () => refused(422, 'addon_already_installed', 'add-on newsroom is already installed');
+    fireEvent.click(await screen.findByRole('button', { name: 'Install' }));
+    const notice = await screen.findByText(/already installed/);
+    await waitFor(() => expect(document.activeElement).toBe(notice));
+    expect(screen.queryByRole('heading', { name: 'Install newsroom' })).toBeNull();
+    await waitFor(() => expect(reads.list).toBe(before.list + 1));
+  });
+
+  it('an install refused for what was typed keeps the editor open with the refusal in it', async () => {
+    render(<Addons canManage roles={roles} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Install newsroom…' }));
+    const before = { ...reads };
+    actionAnswer = () => refused(422, 'invalid_page_roles', 'page_roles names a role group that does not exist');
+    fireEvent.click(await screen.findByRole('button', { name: 'Install' }));
+    expect(await screen.findByText(/does not exist/)).not.toBeNull();
+    expect(screen.getByRole('heading', { name: 'Install newsroom' })).not.toBeNull();
+    expect(reads).toEqual(before);
   });
 });

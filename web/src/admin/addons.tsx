@@ -44,24 +44,28 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
     cancelled.current = null;
   }, [editing]);
 
-  // The service's message names the add-on already.
-  const changed = (message: string) => {
-    report(message);
+  /** The add-on and the pages this administrator may open are read again. */
+  const readAgain = () => {
     setChanges((n) => n + 1);
     onChanged();
+  };
+  // The service's message names the add-on already.
+  const changed = (message: string) => {
+    setRefusal(null);
+    report(message);
+    readAgain();
+  };
+  const refused = (refusal: Refusal) => {
+    clear();
+    setRefusal(refusal);
+    // Refused for its state (another administrator acted meanwhile): the card shows what is true now.
+    if (isStale(refusal)) readAgain();
   };
   const act = async (action: Action, body = { show_menu: addon.show_menu }) => {
     if (action === 'uninstall' && !confirm(`Uninstall ${addon.name}? Its page roles are dropped.`)) return;
     const answer = await call(async () => api.POST('/addons/{key}/actions/{action}', { params: { header: await csrf(), path: { key: addon.key, action } }, body }));
-    if (!answer.ok) {
-      // Refused for its state (another administrator acted meanwhile): the card shows what is true now.
-      clear();
-      setRefusal(answer.refusal);
-      if (isStale(answer.refusal)) onChanged();
-      return;
-    }
-    setRefusal(null);
-    changed(answer.message);
+    if (answer.ok) changed(answer.message);
+    else refused(answer.refusal);
   };
   /** An editor's opener: named with the add-on, since every card has one. */
   const opener = (mode: Editing, label: string, name: string, primary = false) => (
@@ -84,7 +88,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
         <span class={`status ${addon.installed ? (addon.enabled ? 'enabled' : 'disabled') : 'none'}`}>{state}</span> · by {addon.author}
       </p>
       <Done focusKey={outcome.serial}>{outcome.message}</Done>
-      <RefusalNotice refusal={refusal} />
+      <RefusalNotice refusal={refusal} takeFocus />
       {canManage && !editing && (
         <div class="actions">
           {!addon.installed && opener('install', 'Install…', `Install ${addon.name}…`, true)}
@@ -115,6 +119,10 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
             if (message) changed(message);
             else cancelled.current = editing;
             setEditing(null);
+          }}
+          onStale={(refusal) => {
+            setEditing(null);
+            refused(refusal);
           }}
         />
       )}

@@ -123,6 +123,26 @@ it('refused because another administrator decided meanwhile: reads the queue aga
   expect(lists).toBe(2);
 });
 
+it('a rejection refused because another administrator decided meanwhile says so above the queue, with focus, though the row is gone', async () => {
+  let lists = 0;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.includes('/reject')) return envelope(422, { code: 422, message: 'cannot reject: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
+    lists += 1;
+    return envelope(200, { code: 0, message: 'ok', data: { list: lists === 1 ? [application(7, 'alice', 'pending')] : [], next: null } });
+  }) as typeof fetch;
+  render(<CredentialQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: "Reject alice's application…" }));
+  fireEvent.input(screen.getByLabelText("Reason for rejecting alice's application"), { target: { value: 'incomplete' } });
+  fireEvent.click(screen.getByRole('button', { name: "Reject alice's application" }));
+  const notice = await screen.findByText(/is approved, not pending/);
+  await waitFor(() => expect(lists).toBe(2));
+  expect(screen.queryByLabelText("Reason for rejecting alice's application")).toBeNull();
+  expect(notice.getAttribute('role')).toBe('alert');
+  expect(document.activeElement).toBe(notice);
+});
+
 describe('status and expiry, in the words of the member\'s dashboard', () => {
   const rowOf = async (username: string) => (await screen.findByRole('cell', { name: new RegExp(`^${username} `) })).closest('tr')!;
   const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!;

@@ -9,8 +9,9 @@ import { TableHead } from '../ui/table';
 type Decided = { ok: true; message: string } | { ok: false; refusal: Refusal };
 
 /**
- * A decision's outcome in a queue: its message, or its refusal. `decided` answers the refusal to
- * a reason box (which shows it in place), and reloads the queue after a success. The outcome
+ * A decision's outcome in a queue: its message, or its refusal. `decided` answers a refusal of
+ * what was typed to the reason box, which shows it in place; a refusal for the row's state shows
+ * above the queue, since reading the queue again may take the row and its box away. The outcome
  * belongs to the list it was decided in: another status filter clears it.
  */
 export function useDecisions(reload: () => void, filter: string) {
@@ -21,19 +22,25 @@ export function useDecisions(reload: () => void, filter: string) {
     setRefusal(null);
   }, [filter]);
   const decided = (answer: Decided): Refusal | null => {
-    if (!answer.ok) {
-      // The outcome above was of an earlier decision; a refusal for the row's state (another
-      // administrator decided it meanwhile) reloads the queue, so the row shows what is true now.
-      clear();
-      if (isStale(answer.refusal)) reload();
-      return answer.refusal;
+    // The outcome above was of an earlier decision.
+    clear();
+    setRefusal(null);
+    if (answer.ok) {
+      report(answer.message);
+      reload();
+      return null;
     }
-    report(answer.message);
+    if (!isStale(answer.refusal)) return answer.refusal;
+    // Another administrator decided it meanwhile: the queue is read again, so the row shows what is true now.
+    setRefusal(answer.refusal);
     reload();
     return null;
   };
   /** For a decision without a reason box: its refusal shows above the queue. */
-  const decide = async (answer: Promise<Decided>) => setRefusal(decided(await answer));
+  const decide = async (answer: Promise<Decided>) => {
+    const refused = decided(await answer);
+    if (refused) setRefusal(refused);
+  };
   return { done, refusal, decided, decide };
 }
 
@@ -88,7 +95,7 @@ export function Queue<S extends string>(props: QueueProps<S>) {
         </select>
       </div>
       <Done focusKey={props.done.serial}>{props.done.message}</Done>
-      <RefusalNotice refusal={props.refusal} />
+      <RefusalNotice refusal={props.refusal} takeFocus />
       {list.state === 'loading' && <Loading what={`${props.noun}s`} />}
       {list.state === 'failed' && <LoadFailed refusal={list.refusal} onRetry={props.onRetry} />}
       {list.state === 'ready' && list.data.list.length === 0 && (

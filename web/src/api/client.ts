@@ -13,10 +13,17 @@ export interface Refusal {
 }
 
 /**
- * Refused for the state of what it acted on (decided, installed or removed by someone else
- * meanwhile), not for what was typed: the screen that offered the action is out of date.
+ * The service's reasons for refusing an action because of the state of what it acted on: named
+ * `<thing>_not_<state>` or `<thing>_already_<state>`, or gone, changed meanwhile, or past its time.
  */
-export const isStale = (refusal: Refusal): boolean => [404, 409, 422].includes(refusal.status) && refusal.error !== 'validation_failed';
+const STATE_REFUSED = /_not_(pending|approved|active|installed|requested|found)$|_already_|^(not_found|concurrent_modification|stream_deleted|credential_expired)$/;
+
+/**
+ * Refused for the state of what it acted on (decided, installed or removed by someone else
+ * meanwhile), not for what was typed (`validation_failed`, `invalid_page_roles`, `expiry_in_past`…):
+ * the screen that offered the action is out of date.
+ */
+export const isStale = (refusal: Refusal): boolean => STATE_REFUSED.test(refusal.error);
 
 export type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: Refusal };
 

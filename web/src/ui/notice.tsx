@@ -4,10 +4,17 @@ import type { Refusal } from '../api/client';
 import { takeArrival } from '../router';
 
 /** A refusal, in place, with the envelope's message: read out by screen readers as it appears. */
-export function RefusalNotice({ refusal }: { refusal: Refusal | null }) {
+export function RefusalNotice({ refusal, takeFocus = false }: { refusal: Refusal | null; takeFocus?: boolean }) {
+  const notice = useRef<HTMLParagraphElement>(null);
+  // With `takeFocus`, each new refusal takes focus, as `Done` does: the control that acted may be gone.
+  useEffect(() => {
+    if (!takeFocus || !refusal || !notice.current) return;
+    takeArrival();
+    notice.current.focus();
+  }, [refusal]);
   if (!refusal) return null;
   return (
-    <p class="notice refusal" role="alert">
+    <p ref={notice} class="notice refusal" role="alert" tabIndex={takeFocus ? -1 : undefined}>
       {refusal.message}
     </p>
   );
