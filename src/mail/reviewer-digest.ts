@@ -2,6 +2,8 @@ import { Permission, permissionsHeld } from '../access/permissions';
 import { Position, RecordedEvent } from '../stores/ports';
 import { Mail } from './messages';
 import { visible } from '../shared/visible';
+import type { CredentialEvent } from '../credential/decider';
+import { scopeStatusAfter } from '../credential/scope-lifecycle';
 
 /** One new application or scope request waiting for the reviewers' next digest. */
 export interface DigestItem {
@@ -60,25 +62,17 @@ export function digestItemOf(event: RecordedEvent, username: string): DigestItem
 
 /**
  * The items still to review after the event. A digest headed "To review" lists no application an
- * administrator approved or rejected meanwhile, nor a scope request decided or taken down with its
- * revoked credential: the reviewer would open the queue and find nothing.
+ * administrator approved or rejected meanwhile, nor a scope request no longer pending (decided,
+ * taken down with its revoked credential, or cleared by a new application, by the scope
+ * lifecycle's own rule): the reviewer would open the queue and find nothing.
  */
 export function stillUndecided(items: DigestItem[], event: RecordedEvent): DigestItem[] {
   const member = Number(event.data.member_id);
   const decides = (item: DigestItem): boolean => {
     if (item.member_id !== member) return false;
-    switch (event.type) {
-      case 'CredentialApproved':
-      case 'CredentialRejected':
-        return item.kind === 'application';
-      case 'CredentialRevoked':
-        return item.kind === 'scope';
-      case 'ScopeApproved':
-      case 'ScopeRejected':
-        return item.kind === 'scope' && item.scope === event.data.scope;
-      default:
-        return false;
-    }
+    if (item.kind === 'application') return event.type === 'CredentialApproved' || event.type === 'CredentialRejected';
+    // As stored, not decoded: the rule reads only the event's type and the scope it names.
+    return scopeStatusAfter(item.scope ?? '', 'pending', event as unknown as CredentialEvent) !== 'pending';
   };
   return items.some(decides) ? items.filter((item) => !decides(item)) : items;
 }

@@ -64,6 +64,10 @@ describe('what is still to review', () => {
     expect(left('CredentialRevoked', { member_id: 1, reason: 'leaked' })).toEqual(['0001', '0004']);
   });
 
+  it("drops a member's scope requests when the member applies again: no scope carries over to the new credential", () => {
+    expect(left('CredentialApplied', { member_id: 1, username: 'alice' })).toEqual(['0001', '0004']);
+  });
+
   it('keeps everything for an event that decides nothing waiting', () => {
     expect(left('CredentialClaimed', { member_id: 1, apiid: 'a', key_digest: 'd', expires_at: null })).toEqual(['0001', '0002', '0003', '0004']);
     expect(left('ScopeApproved', { member_id: 2, scope: 'addons.read' })).toEqual(['0001', '0002', '0003', '0004']);
