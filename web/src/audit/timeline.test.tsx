@@ -57,6 +57,13 @@ describe('credential timeline', () => {
     expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);
   });
 
+  it('offers the state after events recorded at one instant (one decision) only once, after the last of them: none came between', () => {
+    const requested = (position: string, scope: string) => event({ position, type: 'ScopeRequested', summary: `requested scope ${scope}`, time: '2026-11-20T10:05:00.000Z' });
+    render(<Timeline events={[event({}), requested('2', 'addons.read'), requested('3', 'member-groups.read')]} onStateAfter={() => {}} />);
+    const offered = screen.getAllByRole('button', { name: /^State after this/ }).map((b) => b.getAttribute('aria-label'));
+    expect(offered).toEqual([expect.stringMatching(/^State after this: applied for API credentials/), expect.stringMatching(/^State after this: requested scope member-groups.read/)]);
+  });
+
   it("shows the instants in a summary in the row's local format, keeping each one's UTC value", () => {
     const until = '2026-11-25T18:25:20.437Z';
     const earlier = '2026-11-25T17:00:00.000Z';

@@ -59,12 +59,14 @@ function Summary({ summary }: { summary: string }) {
 /**
  * A member's credential history, oldest first: who, what, when, why. With `onStateAfter`, each
  * event offers the state right after it, which a time typed to the second cannot always name.
+ * Events recorded at the same instant (one decision's, such as two scopes requested at once) are
+ * asked for by that instant: only the last of them offers it, since no state came between them.
  */
 export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onStateAfter?: (event: AuditEvent) => void }) {
   if (events.length === 0) return <p class="empty">No credential event for this member.</p>;
   return (
     <ol class="timeline">
-      {events.map((event) => (
+      {events.map((event, i) => (
         <li key={event.position}>
           {/* An event without a readable time (marked invalid) shows a dash, and offers no state after it: there is no instant to ask. */}
           <time dateTime={event.time ?? undefined}>{when(event.time)}</time>
@@ -72,7 +74,7 @@ export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onSta
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
-          {onStateAfter && event.time !== null && (
+          {onStateAfter && event.time !== null && events[i + 1]?.time !== event.time && (
             <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}>
               State after this
             </button>
