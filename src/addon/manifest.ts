@@ -27,10 +27,11 @@ export const pageIdSchema = z
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} is required and must be a string` })
-    // Counted as written, then trimmed: what is served never exceeds what the rule says.
-    .max(max, `${field} must be at most ${max} characters`)
+    // Counted as served, without surrounding spaces: padding neither lets a longer text through
+    // nor takes out of the catalogue a manifest whose text is within the rule.
     .trim()
-    .min(1, `${field} must not be empty`);
+    .min(1, `${field} must not be empty`)
+    .max(max, `${field} must be at most ${max} characters`);
 
 export const addonPageSchema = z.strictObject({ id: pageIdSchema, title: text('title', 80) }).meta({ id: 'AddonPage' });
 

@@ -88,12 +88,12 @@ describe('the add-on catalogue', () => {
     expect(warnings()).toEqual([]);
   });
 
-  it('counts a text field as written: padding does not let a longer name through', async () => {
-    place('padded', manifest('padded', undefined, { name: `${'x'.repeat(80)}   ` }));
-    place('trimmed', manifest('trimmed', undefined, { name: '  Trimmed  ' }));
+  it('counts a text field as it is served, without surrounding spaces: padding neither lets a longer name through nor drops one within the rule', async () => {
+    place('padded', manifest('padded', undefined, { name: `  ${'x'.repeat(80)}   ` }));
+    place('longer', manifest('longer', undefined, { name: `  ${'x'.repeat(81)}   ` }));
     const catalogue = await loadAddonCatalogue(dir, log());
-    expect([...catalogue.keys()]).toEqual(['trimmed']);
-    expect(catalogue.get('trimmed')?.name).toBe('Trimmed');
+    expect([...catalogue.keys()]).toEqual(['padded']);
+    expect(catalogue.get('padded')?.name).toBe('x'.repeat(80));
     expect(warnings()).toEqual([expect.objectContaining({ issues: [{ path: 'name', message: 'name must be at most 80 characters' }] })]);
   });
 
