@@ -28,14 +28,18 @@ export async function activePartner(t: Pick<TestPlatform, 'client'>, scopes: str
   return { developer, admin, adminToken, member, apiid: claimed.body.data.apiid, apikey: claimed.body.data.apikey };
 }
 
-/** A member whose application the (logged-in) super administrator approved (with this body), not yet claimed. */
-export async function approvedMember(t: Pick<TestPlatform, 'client'>, approval: Record<string, unknown> = {}) {
+/**
+ * A member whose application the (logged-in) super administrator approved (with this body), not yet
+ * claimed. A function is asked for the body at the approval itself, after the password hashing
+ * before it: an expiry a moment ahead is then a moment ahead of the approval, however loaded the machine.
+ */
+export async function approvedMember(t: Pick<TestPlatform, 'client'>, approval: Record<string, unknown> | (() => Record<string, unknown>) = {}) {
   const developer = t.client();
   const member = await registerMember(developer);
   await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
   const admin = t.client();
   const adminToken = await logInAdmin(admin);
-  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send(approval).expect(200);
+  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send(typeof approval === 'function' ? approval() : approval).expect(200);
   return { developer, member, admin, adminToken };
 }
 

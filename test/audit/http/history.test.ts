@@ -107,7 +107,7 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
 
   it('says whether the key had expired at the instant, as the open API then refused it', async () => {
     // Expiring in a moment: an instant can only be asked about once it has passed.
-    const { developer, member } = await approvedMember(t, { expires_at: new Date(Date.now() + 1500).toISOString() });
+    const { developer, member } = await approvedMember(t, () => ({ expires_at: new Date(Date.now() + 1500).toISOString() }));
     await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
     const expiresAt = (await history(member.id).expect(200)).body.data.events.at(-1).data.expires_at as string;
     await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 10));
