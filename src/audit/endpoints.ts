@@ -24,7 +24,9 @@ const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 10_000;
 
 const historyQuery = z.object({
-  as_of: instantSchema.optional().meta({ description: 'Replay up to this instant (ISO 8601 with a zone): the events until then and the state at that moment' }),
+  as_of: instantSchema.optional().meta({
+    description: "Replay up to this instant (ISO 8601 with a zone): the events until then and the state at that moment. Not more than 5 s ahead of the service's clock: the history holds what has happened",
+  }),
 });
 
 const exportQuery = z.object({
