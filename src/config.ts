@@ -72,7 +72,7 @@ const settingsSchema = z.object({
   REGISTRATION_WINDOW_SECONDS: number(1, 86_400).default(3600),
   // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
   SESSION_ANONYMOUS_MINUTES: number(0.05, 60 * 24, true).default(10),
-  // New sessions without a signed-in identity one client address may open per SESSION_ANONYMOUS_MINUTES.
+  // New sessions without a signed-in identity one client address may open in the life of one (anonymousSessionMinutes).
   ANONYMOUS_SESSION_LIMIT: number(1, 1_000_000).default(100),
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
   KEY_LIFETIME_DAYS: number(1, 3650).optional(),
@@ -113,6 +113,10 @@ const settingsSchema = z.object({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** How long a session that never signs in lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES. */
+export const anonymousSessionMinutes = (settings: Pick<Settings, 'SESSION_ANONYMOUS_MINUTES' | 'SESSION_IDLE_MINUTES'>): number =>
+  Math.min(settings.SESSION_ANONYMOUS_MINUTES, settings.SESSION_IDLE_MINUTES);
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

@@ -1,4 +1,4 @@
-import { Settings } from '../../config';
+import { anonymousSessionMinutes, Settings } from '../../config';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
 import type { Refusal } from './endpoints';
 import { HttpError } from './envelope';
@@ -9,13 +9,9 @@ export function registrationPolicy(settings: Settings): LimitPolicy {
   return { name: 'registration', points: settings.REGISTRATION_LIMIT, windowSeconds: settings.REGISTRATION_WINDOW_SECONDS, blockSeconds: 0 };
 }
 
-/**
- * New sessions without an identity per client address: each is a stored row until it expires. The
- * window is how long such a row lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES.
- */
+/** New sessions without an identity per client address: each is a stored row until it expires, so the window is its life. */
 export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
-  const minutes = Math.min(settings.SESSION_ANONYMOUS_MINUTES, settings.SESSION_IDLE_MINUTES);
-  return { name: 'anonymous-session', points: settings.ANONYMOUS_SESSION_LIMIT, windowSeconds: Math.ceil(minutes * 60), blockSeconds: 0 };
+  return { name: 'anonymous-session', points: settings.ANONYMOUS_SESSION_LIMIT, windowSeconds: Math.ceil(anonymousSessionMinutes(settings) * 60), blockSeconds: 0 };
 }
 
 export const tooManyRegistrations: Refusal = { status: 429, when: 'this client address registered too many members in the window; retry after Retry-After' };

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa, { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { Settings } from '../../config';
+import { anonymousSessionMinutes, Settings } from '../../config';
 import { SessionStore } from '../../stores/ports';
 import { jsonBody } from './body';
 import { webConsole } from './console';
@@ -57,7 +57,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB));
   const sessionMiddleware = sessions(app, deps.sessionStore, {
     idleMs: deps.settings.SESSION_IDLE_MINUTES * 60_000,
-    anonymousMs: deps.settings.SESSION_ANONYMOUS_MINUTES * 60_000,
+    anonymousMs: anonymousSessionMinutes(deps.settings) * 60_000,
     admitAnonymous: deps.admitAnonymousSession,
     secureCookie: deps.settings.COOKIE_SECURE,
   });

@@ -46,8 +46,9 @@ export const requireMember: Middleware<AppState> = async (ctx, next) => {
 };
 
 /**
- * An administrator session, and the permission when one is named. Permissions come from the
- * role group as it is now, so disabling a group or changing it takes effect on the next request.
+ * An administrator session, and the permission when one is named. Permissions come from the role
+ * group as the read model holds it, so disabling a group or changing it takes effect as soon as
+ * this process has read the change (docs/application-center.md).
  */
 export function requireAdmin(
   permission: Permission | undefined,
@@ -57,7 +58,7 @@ export function requireAdmin(
     const admin = adminOf(ctx);
     if (permission && !admin.is_super) {
       const group = await roleGroup(admin.role_id);
-      // Told at each call, as the group is read at each call: disabling takes effect at once.
+      // Told at each call, as the group is read at each call: no session outlives a disable.
       if (group && !group.enabled) {
         throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
       }

@@ -4,7 +4,7 @@ import type { SessionStore } from '../../stores/ports';
 /** How long sessions live without use, and who may open a session that holds no identity. */
 export interface SessionLifetimes {
   idleMs: number;
-  /** Shorter: a session that never signs in is not kept for hours. */
+  /** No longer than idleMs: a session that never signs in is not kept for hours. */
   anonymousMs: number;
   /** Refuses (throws) when the client may open no more anonymous sessions. */
   admitAnonymous(ctx: { ip: string }): Promise<void>;
@@ -50,7 +50,7 @@ function signedIn(data: Record<string, unknown>): boolean {
 
 /** koa-session's external store over the session port. */
 export function sessionRecords(store: SessionStore, lifetimes: SessionLifetimes) {
-  const ttlOf = (data: Record<string, unknown>) => (signedIn(data) ? lifetimes.idleMs : Math.min(lifetimes.idleMs, lifetimes.anonymousMs));
+  const ttlOf = (data: Record<string, unknown>) => (signedIn(data) ? lifetimes.idleMs : lifetimes.anonymousMs);
   return {
     async get(sessionId: string, _maxAge?: unknown, options?: { ctx?: object }): Promise<Record<string, unknown> | null> {
       const data = await store.get(recordId(sessionId));
