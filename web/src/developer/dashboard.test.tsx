@@ -64,6 +64,8 @@ describe('a credential past its expiry', () => {
     render(<DeveloperDashboard dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: past })} {...quiet} />);
     expect(screen.getByText(/the key is refused\. Ask for an extension below, or apply again/)).not.toBeNull();
     expect(screen.getByText('active, expired').classList.contains('expired')).toBe(true);
+    // In the past tense, beside "Expired on": the date is not still to come.
+    expect(screen.getByTestId('expires-at').parentElement!.textContent).toMatch(/^Key expired: /);
     expect(screen.getByRole('button', { name: 'Apply for API credentials' })).not.toBeNull();
     expect(screen.queryByRole('heading', { name: 'Rotate the key' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Request scopes' })).toBeNull();

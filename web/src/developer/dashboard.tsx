@@ -3,6 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Link } from '../ui/link';
 import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice, type Outcome } from '../ui/notice';
+import { expiredAt, hasKey, statusOf } from '../ui/expiry';
 import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
 import { Rotate } from './rotate';
@@ -25,10 +26,6 @@ const STATUS_TEXT: Record<Credential['status'], string> = {
  * An approved or active credential past its expiry: the service issues no key for it any more, so
  * the member applies again (or, while active, asks for an extension).
  */
-function expiredAt(c: Credential, now = Date.now()): string | null {
-  return (c.status === 'approved' || c.status === 'active') && c.expires_at && Date.parse(c.expires_at) <= now ? c.expires_at : null;
-}
-
 const EXPIRED_TEXT: Partial<Record<Credential['status'], (at: string) => string>> = {
   approved: (at) => `The approval ran out on ${when(at)}, before the key was claimed. Apply again.`,
   active: (at) => `Expired on ${when(at)}: the key is refused. Ask for an extension below, or apply again.`,
@@ -58,6 +55,7 @@ interface DashboardProps {
 export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: DashboardProps) {
   const { member, credential, scopes } = dashboard;
   const expired = expiredAt(credential);
+  const status = statusOf(credential);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   const apply = async () => {
@@ -74,16 +72,16 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
       <section aria-labelledby="credential-title" class="card">
         <h2 id="credential-title">Your API credential</h2>
         <p>
-          Status: <strong class={`status ${expired ? 'expired' : credential.status}`}>{expired ? `${credential.status}, expired` : credential.status}</strong>. {expired ? EXPIRED_TEXT[credential.status]!(expired) : STATUS_TEXT[credential.status]}
+          Status: <strong class={`status ${status.tone}`}>{status.words}</strong>. {expired ? EXPIRED_TEXT[credential.status]!(expired) : STATUS_TEXT[credential.status]}
         </p>
         {credential.apiid && (
           <p>
             API id: <code>{credential.apiid}</code>
           </p>
         )}
-        {(credential.status === 'approved' || credential.status === 'active') && (
+        {hasKey(credential) && (
           <p>
-            Key expires: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
+            {expired ? 'Key expired' : 'Key expires'}: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
             {credential.extension && (
               <small>
                 {' '}
