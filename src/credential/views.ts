@@ -113,8 +113,10 @@ export function credentialView(doc: CredentialDocument | null): CredentialView {
   return view;
 }
 
+export type ApplicationView = z.infer<typeof applicationSchema>;
+
 /** An application as the administrators' list shows it: who, and where it stands. */
-export function applicationView(doc: CredentialDocument): z.infer<typeof applicationSchema> {
+export function applicationView(doc: CredentialDocument): ApplicationView {
   const { scopes: _scopes, ...view } = doc;
   return view;
 }

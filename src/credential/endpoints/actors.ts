@@ -1,7 +1,7 @@
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { credentialReads } from '../reads';
-import { applicationView } from '../views';
+import { applicationView, ApplicationView } from '../views';
 import { memberReads } from '../../member/reads';
 import { ReadModels, written } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
@@ -42,13 +42,16 @@ export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: Credent
   };
 }
 
-/** What a decision about an application answers: the application, once its read model holds the change. */
-export function applicationAfter(readModels: ReadModels) {
+/**
+ * What a decision about a member's credential answers: the credential, once its read model holds
+ * the change, and what was decided, after whose it is (`said` may read the decided credential).
+ */
+export function credentialAfter(readModels: ReadModels) {
   const reads = credentialReads(readModels);
-  // The message names whose application it is: an administrator deciding down a queue sees which one changed.
-  return (member_id: number, message: string) =>
+  // The message names whose credential it is: an administrator deciding down a queue sees which one changed.
+  return (member_id: number, said: string | ((decided: ApplicationView) => string)) =>
     async ({ position }: Written) => {
       const data = applicationView(written(await reads.credential(member_id, position)));
-      return { data, message: `${data.username}'s application ${message}` };
+      return { data, message: `${data.username}'s ${typeof said === 'string' ? said : said(data)}` };
     };
 }

@@ -109,12 +109,15 @@ describe('key expiry', () => {
     await expectRefusal(t, () => ask({ expires_in_days: 60, reason: 'again' }), 422, 'extension_already_requested');
     const rejected = await admin.post(`${API}/credentials/${member.id}/extension/reject`).set('X-CSRF-Token', adminToken).send({ reason: 'too long' }).expect(200);
     expect(rejected.body.data.extension).toMatchObject({ status: 'rejected', reject_reason: 'too long' });
+    expect(rejected.body.message).toBe(`${member.username}'s extension rejected: the key keeps its expiry`);
     expect(rejected.body.data.expires_at).toBe(soon);
 
     const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
     await ask({ expires_at: later, reason: 'one more week' }).expect(200);
     const approved = await admin.post(`${API}/credentials/${member.id}/extension/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     expect(approved.body.data).toMatchObject({ expires_at: later, extension: { status: 'approved', expires_at: later } });
+    // An extension decides the key's expiry, not an application: the message says which, and until when.
+    expect(approved.body.message).toBe(`${member.username}'s extension approved: the key now expires at ${later}`);
 
     await new Promise((resolve) => setTimeout(resolve, Date.parse(soon) - Date.now() + 50));
     await expectRefusal(t, () => openCall(t, '/open/addons', apiid, apikey), 403, 'scope_not_approved');

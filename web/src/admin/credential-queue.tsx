@@ -37,8 +37,8 @@ export function CredentialQueue() {
   const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
   const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
   const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
-  const extend = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
-  const refuseExtension = async (id: number, reason: string) =>
+  const approveExtension = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
+  const rejectExtension = async (id: number, reason: string) =>
     decided(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })));
 
   return (
@@ -72,7 +72,7 @@ export function CredentialQueue() {
             <DecisionCell>
               {extensionWaits(a) && (
                 <>
-                  <button type="button" class="primary" onClick={() => extend(a.member_id)} aria-label={`Approve extension for ${a.username}`}>
+                  <button type="button" class="primary" onClick={() => approveExtension(a.member_id)} aria-label={`Approve extension for ${a.username}`}>
                     Approve extension
                   </button>
                   <ReasonAction
@@ -80,7 +80,7 @@ export function CredentialQueue() {
                     label="Reject"
                     text="Reject extension"
                     subject={`extension for ${a.username}`}
-                    onSend={(reason) => refuseExtension(a.member_id, reason)}
+                    onSend={(reason) => rejectExtension(a.member_id, reason)}
                   />
                 </>
               )}
