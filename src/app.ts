@@ -32,7 +32,7 @@ import { apiKeysProjection } from './credential/projections/api-keys';
 import { CheckpointTracker } from './shared/projections/checkpoint-tracker';
 import { deadLetterHealth } from './shared/projections/dead-letters';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
-import { Replica } from './shared/projections/replica';
+import { Replica, ReplicaStatus } from './shared/projections/replica';
 import { ProjectionRunner } from './shared/projections/runner';
 import { HEARTBEATS, projectorStatus } from './shared/projections/heartbeat';
 import { exitForRestart } from './fatal';
@@ -150,7 +150,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 type EndpointDeps = SliceDeps & {
   stores: Stores;
   projectionsHealth: () => Promise<ProjectionsHealth>;
-  keyRingStatus: () => 'following' | 'resubscribing';
+  keyRingStatus: () => ReplicaStatus;
   outdatedReadModels: () => Promise<string[]>;
 };
 

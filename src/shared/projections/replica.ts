@@ -10,6 +10,8 @@ const DEFAULT_MAX_STALENESS_MS = 5000;
 // Replaying from a stale checkpoint can take a while on a long log; start-up waits for it.
 const CATCH_UP_MS = 10 * 60_000;
 
+export type ReplicaStatus = 'following' | 'resubscribing' | 'halted';
+
 /** The replica's subscription broke; until it resumes its answers could be stale, so none is given. */
 export class ReplicaUnavailable extends Error {
   constructor(readonly projection: string) {
@@ -94,7 +96,9 @@ export class Replica<Doc extends object> {
     return this.waiters.wait(position, timeoutMs);
   }
 
-  status(): 'following' | 'resubscribing' {
+  /** `halted`: an event's documents could not be named, and no later event can make up for it. */
+  status(): ReplicaStatus {
+    if (this.halted) return 'halted';
     return this.vouches() ? 'following' : 'resubscribing';
   }
 

@@ -173,6 +173,15 @@ describe('Replica', () => {
     expect(replica.lookup(APIID2)).toMatchObject({ revoked: true });
   });
 
+  it('an event whose documents cannot be named refuses every lookup, and says halted, not resubscribing', async () => {
+    await activate(1, APIID, 'k1');
+    // Damaged past naming its document: no member_id to read from data.
+    await append(1, { type: 'CredentialRevoked', data: null } as unknown as CredentialEvent);
+    const replica = await startReplica();
+    expect(() => replica.lookup(APIID)).toThrow(ReplicaUnavailable);
+    expect(replica.status()).toBe('halted');
+  });
+
   it('refuses lookups before it follows the log, rather than answer from nothing', () => {
     const replica = new Replica(stores.events, stores.documents, apiKeysProjection, 'apiid', silent);
     expect(() => replica.lookup(APIID)).toThrow(ReplicaUnavailable);

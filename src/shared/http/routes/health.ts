@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeadLetterHealth } from '../../projections/dead-letters';
+import type { ReplicaStatus } from '../../projections/replica';
 import { StoreHealth, Stores } from '../../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
 import { HttpError } from '../envelope';
@@ -19,7 +20,7 @@ export interface HealthDeps {
   stores: Stores;
   projections(): Promise<ProjectionsHealth>;
   /** Whether the in-memory key ring follows the log; the open API refuses calls while it does not. */
-  keyRing(): 'following' | 'resubscribing';
+  keyRing(): ReplicaStatus;
   /** Events a projection could not apply and no later run has applied yet. */
   deadLetters(): Promise<DeadLetterHealth>;
   /** The read models older than the code, which `platform upgrade` rebuilds. */
@@ -51,7 +52,7 @@ const healthSchema = z
         .nullable()
         .meta({ description: 'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read' }),
     }),
-    key_ring: z.enum(['following', 'resubscribing']),
+    key_ring: z.enum(['following', 'resubscribing', 'halted']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
   })
   .meta({ id: 'Health' });
@@ -60,7 +61,7 @@ const healthSchema = z
 const NOT_SERVING = new Set(['failed', 'interrupted', 'stopped', 'stale', 'absent']);
 
 /** Ready to serve: every store answers, the projections are followed, the key ring follows the log. */
-function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: 'following' | 'resubscribing'): boolean {
+function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: ReplicaStatus): boolean {
   return stores.every((s) => s.ok) && !NOT_SERVING.has(projections.status) && keyRing === 'following';
 }
 
