@@ -66,7 +66,7 @@ export function CredentialQueue() {
             </td>
             <StatusCell application={a} />
             <td data-label="Applied">{when(a.applied_at)}</td>
-            <td data-label="API id">{a.apiid ? <code>{a.apiid}</code> : '—'}</td>
+            <td data-label="API id">{a.apiid ? <code class="apiid">{a.apiid}</code> : '—'}</td>
             <ExpiresCell application={a} />
             <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
             <DecisionCell>
