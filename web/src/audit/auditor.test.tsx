@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { when } from '../ui/load';
 import { Auditor, endOfTyped } from './auditor';
 
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -149,5 +150,16 @@ describe('as of', () => {
     expect(state.textContent).toContain('credential active, expired');
     expect(state.textContent).toContain('API id ak_aaaaaaaaaaaaaaaaaaaa');
     expect(state.querySelector('.status')!.className).toBe('status expired');
+  });
+
+  it("says the member's extension request and where it stands: the event that asked for it changes nothing else", async () => {
+    const extension = { status: 'pending', expires_at: '2027-02-25T09:00:00.000Z', reason: 'renewed', requested_at: '2026-11-25T11:46:00.000Z', reviewed_at: null, reject_reason: null };
+    const credential = { status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: '2026-12-25T11:46:33.000Z', revoke_reason: null, reject_reason: null, extension };
+    answered = { ...history, as_of: '2026-11-25T11:46:39.999Z', state: { credential, scopes: [], expired: false } };
+    render(<Auditor />);
+    fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: '7' } });
+    fireEvent.submit(screen.getByLabelText('Member id, username or API id').closest('form')!);
+    const state = await screen.findByTestId('state-as-of');
+    expect(state.textContent).toContain(`extension to ${when(extension.expires_at)} pending`);
   });
 });

@@ -40,7 +40,7 @@ function atWho(refusal: Refusal): Refusal {
 
 /**
  * The credential at the instant asked for: status (expired when its key was refused then), API id,
- * expiry, reason, scopes. It stands above the timeline: asked for from an event far down, it takes
+ * expiry and extension request, reason, scopes. It stands above the timeline: asked for from an event far down, it takes
  * focus, which scrolls it into view and reads it out. `at` says which instant: a time typed, or an event.
  */
 function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey: number }) {
@@ -54,6 +54,8 @@ function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey
   const details = [
     credential.apiid && `API id ${credential.apiid}`,
     live && (credential.expires_at ? `${expired ? 'expired' : 'expires'} ${when(credential.expires_at)}` : 'never expires'),
+    // The member's last request for a later expiry, as the member's dashboard shows it.
+    live && credential.extension && `extension to ${when(credential.extension.expires_at)} ${credential.extension.status}`,
     why && `reason: ${why}`,
   ].filter(Boolean);
   return (
