@@ -1,7 +1,7 @@
 /**
  * (f) The rebuild of every projection over a long log: bench/rebuild.ts in a child process (it
- * generates the log, then rebuilds in a fresh process of its own, so peak RSS is the rebuild's),
- * its output passed through, and its JSON line read.
+ * generates the log, measures the machine's floor for it, then rebuilds in a fresh process of its
+ * own, so peak RSS is the rebuild's), its output passed through, and its JSON lines read.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,19 +16,26 @@ export interface RebuildFigures {
   peak_rss_mb: number;
   swap_seconds: number;
   rss_before_mb: number;
+  /**
+   * The same log read, decoded and evolved with every document in memory and nothing stored
+   * (bench/rebuild-floor.js), in the same run: no rebuild's code can go faster on this machine.
+   */
+  floor_events_per_second: number;
 }
 
 export async function benchRebuild(events: number): Promise<RebuildFigures> {
   const child = spawn(process.execPath, ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let figures: RebuildFigures | undefined;
+  let rebuild: Omit<RebuildFigures, 'floor_events_per_second'> | undefined;
+  let floor: { events_per_second: number } | undefined;
   createInterface({ input: child.stdout }).on('line', (line) => {
-    const parsed = line.startsWith('{') ? (JSON.parse(line) as { rebuild?: RebuildFigures }) : {};
-    if (parsed.rebuild) figures = parsed.rebuild;
+    const parsed = line.startsWith('{') ? (JSON.parse(line) as { rebuild?: typeof rebuild; floor?: typeof floor }) : {};
+    if (parsed.rebuild) rebuild = parsed.rebuild;
+    else if (parsed.floor) floor = parsed.floor;
     else process.stdout.write(`  ${line}\n`);
   });
   const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0 || !figures) throw new Error(`bench/rebuild.ts exited with code ${String(code)}${figures ? '' : ' without its figures'}`);
-  return figures;
+  if (code !== 0 || !rebuild || !floor) throw new Error(`bench/rebuild.ts exited with code ${String(code)}${rebuild && floor ? '' : ' without its figures'}`);
+  return { ...rebuild, floor_events_per_second: floor.events_per_second };
 }

@@ -97,6 +97,11 @@ function rows(results: Results): Row[] {
       met: rebuild.events_per_second >= 100_000,
     });
     table.push({ figure: '(f) rebuild peak RSS', value: `${rebuild.peak_rss_mb} MB`, target: '< 300 MB', met: rebuild.peak_rss_mb < 300 });
+    const floor = rebuild.floor_events_per_second;
+    table.push({
+      figure: '(f) floor: read, decoded, evolved, nothing stored',
+      value: `${perSecond(floor, 'events')}; the rebuild at ${(rebuild.events_per_second / floor).toFixed(2)} of it${floor < 100_000 ? ': under the target on this machine' : ''}`,
+    });
   }
   const flood = results.login_flood;
   if (flood) {
