@@ -107,40 +107,42 @@ it('a list that failed to load offers to try again, below the status filter', as
   expect(await screen.findByRole('button', { name: "Revoke alice's credential…" })).not.toBeNull();
 });
 
-it('refused because another administrator decided meanwhile: reads the queue again, so the row shows what is true now', async () => {
-  let lists = 0;
+/**
+ * Another administrator decided alice's pending application meanwhile: the decision at `path` is
+ * refused for its state, and the queue read again lists `after`. Counts the reads of the queue.
+ */
+function decidedMeanwhile(path: string, after: object[]) {
+  const reads = { lists: 0 };
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (request.url.includes('/approve')) return envelope(422, { code: 422, message: 'cannot approve: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
-    lists += 1;
-    return envelope(200, { code: 0, message: 'ok', data: { list: [application(7, 'alice', lists === 1 ? 'pending' : 'approved')], next: null } });
+    if (request.url.endsWith(path)) return envelope(422, { code: 422, message: 'cannot decide: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
+    reads.lists += 1;
+    return envelope(200, { code: 0, message: 'ok', data: { list: reads.lists === 1 ? [application(7, 'alice', 'pending')] : after, next: null } });
   }) as typeof fetch;
+  return reads;
+}
+
+it('refused because another administrator decided meanwhile: reads the queue again, so the row shows what is true now', async () => {
+  const reads = decidedMeanwhile('/approve', [application(7, 'alice', 'approved')]);
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('button', { name: 'Approve alice' }));
   expect(await screen.findByText(/is approved, not pending/)).not.toBeNull();
   await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve alice' })).toBeNull());
-  expect(lists).toBe(2);
+  expect(reads.lists).toBe(2);
 });
 
 it('a rejection refused because another administrator decided meanwhile says so above the queue, with focus, though the row is gone', async () => {
-  let lists = 0;
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (request.url.includes('/reject')) return envelope(422, { code: 422, message: 'cannot reject: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
-    lists += 1;
-    return envelope(200, { code: 0, message: 'ok', data: { list: lists === 1 ? [application(7, 'alice', 'pending')] : [], next: null } });
-  }) as typeof fetch;
+  const reads = decidedMeanwhile('/reject', []);
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('button', { name: "Reject alice's application…" }));
   fireEvent.input(screen.getByLabelText("Reason for rejecting alice's application"), { target: { value: 'incomplete' } });
   fireEvent.click(screen.getByRole('button', { name: "Reject alice's application" }));
   const notice = await screen.findByText(/is approved, not pending/);
-  await waitFor(() => expect(lists).toBe(2));
+  await waitFor(() => expect(reads.lists).toBe(2));
   expect(screen.queryByLabelText("Reason for rejecting alice's application")).toBeNull();
   expect(notice.getAttribute('role')).toBe('alert');
-  expect(document.activeElement).toBe(notice);
+  await waitFor(() => expect(document.activeElement).toBe(notice));
 });
 
 describe('status and expiry, in the words of the member\'s dashboard', () => {
