@@ -70,8 +70,7 @@ export class DigestNotifier {
       items = stillUndecided(items, event);
       if (!isArrival(event)) continue;
       const member = await this.documents.get<{ username: string }>(MEMBERS, String(event.data.member_id));
-      const item = digestItemOf(event, member?.doc.username ?? String(event.data.username ?? ''));
-      if (item) items.push(item);
+      items.push(digestItemOf(event, member?.doc.username ?? String(event.data.username ?? '')));
     }
     const last = batch[batch.length - 1]!.position;
     await this.save({ ...state, items, collected_up_to: last }, { projection: CHECKPOINT, position: last });

@@ -52,12 +52,11 @@ export function reviewersOf(admins: ReviewerCandidate[], groups: RoleGroups): (R
 /** Whether reviewers are told about the event: a new application or scope request. */
 export const isArrival = (event: RecordedEvent): boolean => event.type === 'CredentialApplied' || event.type === 'ScopeRequested';
 
-/** The digest line an event makes, or null when reviewers are not told about it. */
-export function digestItemOf(event: RecordedEvent, username: string): DigestItem | null {
+/** The digest line an arrival (isArrival) makes. */
+export function digestItemOf(event: RecordedEvent, username: string): DigestItem {
   const base = { position: event.position, at: event.metadata.time, member_id: Number(event.data.member_id), username };
   if (event.type === 'CredentialApplied') return { ...base, kind: 'application', scope: null, reason: null };
-  if (event.type === 'ScopeRequested') return { ...base, kind: 'scope', scope: String(event.data.scope), reason: String(event.data.reason) };
-  return null;
+  return { ...base, kind: 'scope', scope: String(event.data.scope), reason: String(event.data.reason) };
 }
 
 /**
