@@ -51,7 +51,7 @@ const settingsSchema = z.object({
   PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
   // The default may be missing (no add-ons); a directory named on purpose must exist.
-  ADDONS_DIR: z.string().refine(isDirectory, { error: 'no such directory' }).default('./addons'),
+  ADDONS_DIR: z.string().refine(isDirectory, { error: 'not a directory (missing, or a file)' }).default('./addons'),
   // Password of the super administrator `admin` seeded on the first start; random when unset.
   ADMIN_PASSWORD: passwordSchema.optional(),
   // Mail address of that `admin`, for the reviewers' digest; read on the first start only.

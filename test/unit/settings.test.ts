@@ -72,7 +72,7 @@ describe('paths', () => {
     for (const file of ['/nonexistent/dir/heartbeat', tmpdir(), `${__filename}/heartbeat`]) {
       expect(() => parseSettings({ HEARTBEAT_FILE: file })).toThrow('HEARTBEAT_FILE: must be a file in a directory that exists');
     }
-    for (const dir of ['/nonexistent/addons', __filename]) expect(() => parseSettings({ ADDONS_DIR: dir })).toThrow('ADDONS_DIR: no such directory');
+    for (const dir of ['/nonexistent/addons', __filename]) expect(() => parseSettings({ ADDONS_DIR: dir })).toThrow('ADDONS_DIR: not a directory (missing, or a file)');
     expect(parseSettings({ HEARTBEAT_FILE: join(tmpdir(), 'heartbeat'), ADDONS_DIR: tmpdir() })).toMatchObject({ ADDONS_DIR: tmpdir() });
   });
 

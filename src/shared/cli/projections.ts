@@ -51,7 +51,9 @@ export async function rebuildAndHandOver(stores: Stores, projections: Projection
   progress.finish();
   const seconds = (performance.now() - started) / 1000;
   const rate = Math.round(built.events / Math.max(seconds, 0.001));
-  out.write(`Rebuilt ${names} from ${built.events} events in ${seconds.toFixed(1)} s (${rate} events/s), up to position ${built.position || 'START'}.\n`);
+  // Two significant digits under a second: a short log's rebuild is not '0.0 s' at 1,370 events/s.
+  const took = seconds < 1 ? seconds.toPrecision(2) : seconds.toFixed(1);
+  out.write(`Rebuilt ${names} from ${built.events} events in ${took} s (${rate} events/s), up to position ${built.position || 'START'}.\n`);
 
   for (const poison of built.poisoned) await recordDeadLetter(documents, poison);
   const rebuilt = projections.filter((p) => !built.poisoned.some((poison) => poison.projection === p.name));

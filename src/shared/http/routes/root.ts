@@ -28,7 +28,7 @@ export function rootEndpoints(): Endpoint[] {
       summary: 'Where to go next: the console, readiness, the contract and the developer session',
       response: signpostSchema,
       handler: () => ({
-        message: 'Platform API: open the console at /ui/, or read the contract at /api/v1/openapi',
+        message: 'Platform API: open the console at /ui/; a signed-in administrator reads the contract at /api/v1/openapi',
         data: {
           service: 'Platform API',
           contract_version: CONTRACT_VERSION,
