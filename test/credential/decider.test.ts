@@ -79,8 +79,8 @@ const NOT_ACTIVE = {
   // Nothing to tell: none of these histories has a key that expires (the expiry tests below do).
   NoteExpiry: [] as CredentialEvent[],
   RequestExtension: 'credential_not_active',
-  ApproveExtension: 'extension_not_requested',
-  RejectExtension: 'extension_not_requested',
+  ApproveExtension: 'credential_not_active',
+  RejectExtension: 'credential_not_active',
 } as const;
 
 /** Every status against every command: the credential state machine of DESIGN §3. */
@@ -528,6 +528,13 @@ describe('extensions', () => {
     const approved = decide([...expiring, ...requested], commands.ApproveExtension);
     expect(approved).toEqual([{ type: 'ExtensionApproved', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z' } }]);
     expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe('2026-06-01T00:00:00.000Z');
+  });
+
+  it('leaves the request of a credential revoked since undecided: its key is refused whatever its expiry', () => {
+    const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
+    const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'leaked key' } };
+    given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.ApproveExtension).thenRefuses('credential_not_active');
+    given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.RejectExtension).thenRefuses('credential_not_active');
   });
 
   it('refuses an earlier expiry, and a rejection needs its reason', () => {
