@@ -14,14 +14,16 @@ export interface Refusal {
 
 /**
  * The service's reasons for refusing an action because of the state of what it acted on: named
- * `<thing>_not_<state>` or `<thing>_already_<state>`, or gone, changed meanwhile, or past its time.
+ * `<thing>_not_<state>` or `<thing>_already_<state>`, or its history deleted; and the answer to an
+ * action recorded but not yet readable, which must not be sent again.
  */
-const STATE_REFUSED = /_not_(pending|approved|active|installed|requested|found)$|_already_|^(not_found|concurrent_modification|stream_deleted|credential_expired)$/;
+const STATE_REFUSED = /_not_(pending|approved|active|installed|requested|found)$|_already_|^(stream_deleted|recorded_not_visible_yet)$/;
 
 /**
  * Refused for the state of what it acted on (decided, installed or removed by someone else
- * meanwhile), not for what was typed (`validation_failed`, `invalid_page_roles`, `expiry_in_past`…):
- * the screen that offered the action is out of date.
+ * meanwhile), or recorded already: the screen that offered the action is out of date. Not for what
+ * was typed (`validation_failed`, `invalid_page_roles`, `expiry_in_past`…), nor for what a retry of
+ * the same action may pass (`concurrent_modification`, `read_model_lagging`), which keep the form.
  */
 export const isStale = (refusal: Refusal): boolean => STATE_REFUSED.test(refusal.error);
 
