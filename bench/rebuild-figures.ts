@@ -18,7 +18,7 @@ export interface RebuildFigures {
   rss_before_mb: number;
   /**
    * The same log read, decoded and evolved with every document in memory and nothing stored
-   * (bench/rebuild-floor.js), in the same run: no rebuild's code can go faster on this machine.
+   * (bench/rebuild-floor.js), in the same run: the work a rebuild on one thread cannot skip.
    */
   floor_events_per_second: number;
 }

@@ -1,12 +1,12 @@
 /**
- * The floor under (f) on this machine: what a rebuild of the log in `dir` would cost if it did
- * only the work no rebuild can skip, with the compiled service's own code. `read`: every event
- * read through the event store port and decoded once (upcast and validated), as a rebuild reads
- * it. `evolve`: the same, then applied to every projection that handles it, with every document
- * kept in memory: no document read back, none stored, no bound on memory. A rebuild's rate over
- * this one, measured in alternating rounds, is the share of the machine the rebuild's own
- * machinery (batches, generations, storing) leaves to the work itself; and when even this rate
- * is under a target, no change to that machinery can meet it on this machine.
+ * The floor under (f) on this machine: what a rebuild of the log in `dir` would cost on one thread
+ * if it did only the work it cannot skip, with the compiled service's own code. `read`: every
+ * event read through the event store port and decoded once (upcast and validated), as a rebuild
+ * reads it. `evolve`: the same, then applied to every projection that handles it, with every
+ * document kept in memory: no document read back, none stored, no bound on memory. A rebuild's
+ * rate over this one, measured in alternating rounds, is the share of the machine the rebuild's
+ * own machinery (batches, generations, storing) leaves to the work itself; and when even this rate
+ * is under a target, no change to that machinery alone can meet it on this machine.
  * Run: node bench/rebuild-floor.js <dir> [read|evolve, default evolve] [checkout, default this one]
  */
 const { join, resolve } = require('node:path');
