@@ -31,7 +31,7 @@ const notNow = { status: 422, when: 'the credential is not active, never expires
 /** A member asks for a later expiry; an administrator approves or rejects it, with a reason. */
 export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
-  const decided = credentialAfter(deps.readModels);
+  const answer = credentialAfter(deps.readModels);
 
   return [
     endpoint({
@@ -64,7 +64,7 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id } }) =>
-        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveExtension', data: { member_id } }), decided(member_id, (c) => `extension approved: the key now expires at ${String(c.expires_at)}`)),
+        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveExtension', data: { member_id } }), answer(member_id, (c) => `extension approved: the key now expires at ${String(c.expires_at)}`)),
     }),
     endpoint({
       method: 'POST',
@@ -76,7 +76,7 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) =>
-        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), decided(member_id, 'extension rejected: the key keeps its expiry')),
+        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), answer(member_id, 'extension rejected: the key keeps its expiry')),
     }),
   ];
 }

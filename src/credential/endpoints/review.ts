@@ -42,7 +42,7 @@ const review = { kind: 'admin', permission: 'credential.review' } as const;
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
-  const decided = credentialAfter(deps.readModels);
+  const answer = credentialAfter(deps.readModels);
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
     const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
     const username = usernames.get(member_id) ?? null;
@@ -76,7 +76,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx, { params: { member_id }, body }) => {
         const now = new Date();
         const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at: expiresAtFor(body, now, deps.keyLifetimeDays), now: now.toISOString() } };
-        return decideThenRead(ctx, asReviewer(deps, ctx, command), decided(member_id, 'application approved: the member can claim the credential'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, command), answer(member_id, 'application approved: the member can claim the credential'));
       },
     }),
     endpoint({
@@ -89,7 +89,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), decided(member_id, 'application rejected'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), answer(member_id, 'application rejected'));
       },
     }),
     endpoint({
@@ -102,7 +102,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('credential'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), decided(member_id, 'credential revoked: it is refused from now on'));
+        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), answer(member_id, 'credential revoked: it is refused from now on'));
       },
     }),
     endpoint({
