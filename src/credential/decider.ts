@@ -289,6 +289,8 @@ function decide(command: CredentialCommand, state: CredentialState): CredentialE
       return requestExtension(state, member_id, command.data.expires_at, command.data.reason, command.data.now);
     case 'ApproveExtension':
     case 'RejectExtension':
+      // A request left by a credential revoked since stays as it was: its key is refused whatever its expiry.
+      requireStatus(state, 'active', 'credential_not_active', 'decide on the extension of');
       return decideExtension(state, member_id, command.type === 'ApproveExtension', 'reason' in command.data ? command.data.reason : undefined);
   }
 }

@@ -29,8 +29,6 @@ export function requestExtension(state: ExtensionState, member_id: number, expir
 }
 
 export function decideExtension(state: ExtensionState, member_id: number, approve: boolean, reason?: string): ExtensionEvent[] {
-  // A request left by a credential revoked since: its key is refused whatever expiry it had.
-  if (state.status !== 'active') throw new DomainError('credential_not_active', `the credential is ${state.status}, not active: its extension request can no longer be decided`);
   if (!state.extension) throw new DomainError('extension_not_requested', 'no extension is waiting for a decision');
   if (approve) return [{ type: 'ExtensionApproved', data: { member_id, expires_at: state.extension.expires_at } }];
   assertReason(reason ?? '');

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
+import { hasKey } from '../ui/expiry';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
@@ -40,8 +41,9 @@ function atWho(refusal: Refusal): Refusal {
 
 /**
  * The credential at the instant asked for: status (expired when its key was refused then), API id,
- * expiry and extension request, reason, scopes. It stands above the timeline: asked for from an event far down, it takes
- * focus, which scrolls it into view and reads it out. `at` says which instant: a time typed, or an event.
+ * expiry and extension request, reason, scopes. It stands above the timeline: asked for from an
+ * event far down, it takes focus, which scrolls it into view and reads it out. `at` says which
+ * instant: a time typed, or an event.
  */
 function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey: number }) {
   const { credential, scopes, expired } = state;
@@ -50,7 +52,7 @@ function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey
     if (focusKey) card.current?.focus();
   }, [focusKey]);
   const why = credential.revoke_reason ?? credential.reject_reason;
-  const live = credential.status === 'approved' || credential.status === 'active';
+  const live = hasKey(credential);
   const details = [
     credential.apiid && `API id ${credential.apiid}`,
     live && (credential.expires_at ? `${expired ? 'expired' : 'expires'} ${when(credential.expires_at)}` : 'never expires'),

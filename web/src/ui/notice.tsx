@@ -3,15 +3,25 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 import { takeArrival } from '../router';
 
-/** A refusal, in place, with the envelope's message: read out by screen readers as it appears. */
-export function RefusalNotice({ refusal, takeFocus = false }: { refusal: Refusal | null; takeFocus?: boolean }) {
+/**
+ * A notice that takes focus each time `key` changes to something: the control that acted has
+ * often gone with its row or form, and focus would otherwise fall to the page's start. It wins
+ * over the screen's heading when an action leads to another screen.
+ */
+function useFocusOnEach(key: unknown) {
   const notice = useRef<HTMLParagraphElement>(null);
-  // With `takeFocus`, each new refusal takes focus, as `Done` does: the control that acted may be gone.
   useEffect(() => {
-    if (!takeFocus || !refusal || !notice.current) return;
+    if (!key || !notice.current) return;
     takeArrival();
     notice.current.focus();
-  }, [refusal]);
+  }, [key]);
+  return notice;
+}
+
+/** A refusal, in place, with the envelope's message: read out by screen readers as it appears. */
+export function RefusalNotice({ refusal, takeFocus = false }: { refusal: Refusal | null; takeFocus?: boolean }) {
+  // With `takeFocus`, each new refusal takes focus, as an outcome does.
+  const notice = useFocusOnEach(takeFocus ? refusal : null);
   if (!refusal) return null;
   return (
     <p ref={notice} class="notice refusal" role="alert" tabIndex={takeFocus ? -1 : undefined}>
@@ -49,18 +59,9 @@ export function useOutcome(): [Outcome, (message: string) => void, () => void] {
   return [outcome, report, clear];
 }
 
-/**
- * What was done. With `focusKey` (an outcome's serial), each new outcome takes focus: the button
- * that acted has often gone with its row or form, and focus would otherwise fall to the page's start.
- * It wins over the screen's heading when an action leads to another screen.
- */
+/** What was done. With `focusKey` (an outcome's serial), each new outcome takes focus. */
 export function Done({ children, focusKey }: { children: ComponentChildren; focusKey?: number }) {
-  const notice = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (!focusKey || !notice.current) return;
-    takeArrival();
-    notice.current.focus();
-  }, [focusKey]);
+  const notice = useFocusOnEach(focusKey);
   if (!children) return null;
   return (
     <p ref={notice} class="notice done" role="status" tabIndex={-1}>
