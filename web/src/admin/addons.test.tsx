@@ -104,12 +104,18 @@ describe('application center', () => {
     await waitFor(() => expect(reads).toEqual({ list: 3, pages: 4 }));
   });
 
-  it('an install refused because another administrator installed it meanwhile closes the editor and says so in the card', async () => {
+  /** Opens newsroom's install editor and sends it, answered with this refusal; answers the reads before sending. */
+  async function installRefused(error: string, message: string) {
     render(<Addons canManage roles={roles} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Install newsroom…' }));
     const before = { ...reads };
-    actionAnswer = () => refused(422, 'addon_already_installed', 'add-on newsroom is already installed');
+    actionAnswer = () => refused(422, error, message);
     fireEvent.click(await screen.findByRole('button', { name: 'Install' }));
+    return before;
+  }
+
+  it('an install refused because another administrator installed it meanwhile closes the editor and says so in the card', async () => {
+    const before = await installRefused('addon_already_installed', 'add-on newsroom is already installed');
     const notice = await screen.findByText(/already installed/);
     await waitFor(() => expect(document.activeElement).toBe(notice));
     expect(screen.queryByRole('heading', { name: 'Install newsroom' })).toBeNull();
@@ -117,11 +123,7 @@ describe('application center', () => {
   });
 
   it('an install refused for what was typed keeps the editor open with the refusal in it', async () => {
-    render(<Addons canManage roles={roles} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Install newsroom…' }));
-    const before = { ...reads };
-    actionAnswer = () => refused(422, 'invalid_page_roles', 'page_roles names a role group that does not exist');
-    fireEvent.click(await screen.findByRole('button', { name: 'Install' }));
+    const before = await installRefused('invalid_page_roles', 'page_roles names a role group that does not exist');
     expect(await screen.findByText(/does not exist/)).not.toBeNull();
     expect(screen.getByRole('heading', { name: 'Install newsroom' })).not.toBeNull();
     expect(reads).toEqual(before);
