@@ -6,7 +6,7 @@ import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { createAdmin } from './admins';
 import { appendDecided, CommandContext } from '../shared/commands/context';
 import { createStream } from '../shared/commands/handle';
-import { PasswordHasher } from '../member/passwords';
+import { PasswordHasher } from '../member';
 
 /** Its one event says the first start's seeding finished; later starts skip it. */
 const SEED_STREAM = 'platform-seed';

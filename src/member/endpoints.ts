@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
+import { credentialReads, credentialSchema, credentialView, scopeSchema } from '../credential';
 import { isRegistered, loginMember } from './login';
 import { loginEndpoint } from './login-endpoint';
 import { memberReads } from './reads';
-import { credentialReads } from '../credential/reads';
 import { PasswordHasher } from './passwords';
 import { registerMember } from './register';
 import { registrationSchema } from './fields';

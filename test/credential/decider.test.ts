@@ -1,10 +1,10 @@
 import {
   credentialDecider,
   CredentialCommand,
-  CredentialEvent,
   CredentialStatus,
   credentialStream,
 } from '../../src/credential/decider';
+import { CredentialEvent } from '../../src/credential/events';
 import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
 import { fold } from '../../src/shared/domain/decider';
 import { given } from '../support/decider-spec';

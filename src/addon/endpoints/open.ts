@@ -4,7 +4,7 @@ import { AddonDocument } from '../projection';
 import { ReadModels } from '../../shared/projections/read-models';
 import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
-import { accessReads } from '../../access/reads';
+import { accessReads } from '../../access';
 
 const catalogueEntrySchema = z
   .object({ key: z.string(), name: z.string(), version: z.string(), description: z.string(), author: z.string() })

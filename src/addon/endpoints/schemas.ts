@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { addonKeySchema, addonPageSchema } from '../manifest';
 import { PageRoles, pageRolesSchema } from '../page-roles';
-import { PERMISSIONS } from '../../access/permissions';
-import { adminIdentitySchema, roleGroupSchema } from '../../shared/http/schemas';
+import { PERMISSIONS } from '../../access';
+import { adminIdentitySchema, roleGroupSchema } from '../../access';
 
 /** Bodies and answers of the application center (specification §2.9–2.10, DESIGN §4). */
 

@@ -23,6 +23,8 @@ export interface CredentialDeps {
   readModels: ReadModels;
   keyLifetimeDays: number | null;
   usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  /** Whether a member exists, from the member slice (src/compose.ts). */
+  memberExists(id: number): Promise<boolean>;
 }
 
 const rotateSchema = z.strictObject({

@@ -6,17 +6,17 @@ import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, written } from '../../shared/projections/read-models';
-import { EventStore, Scalar } from '../../stores/ports';
+import { Scalar } from '../../stores/ports';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
-import { memberParams, memberScopeParams } from '../../shared/http/params';
+import { memberParams } from '../../shared/http/params';
+import { memberScopeParams } from '../params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
-import { asReviewer, credentialAfter, unknownMember } from './actors';
+import { asReviewer, credentialAfter, ReviewerDeps, unknownMember } from './actors';
 
-export interface ReviewDeps {
-  events: EventStore;
+export interface ReviewDeps extends ReviewerDeps {
   readModels: ReadModels;
   /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
   keyLifetimeDays: number | null;

@@ -1,8 +1,6 @@
 import Router from '@koa/router';
 import { Middleware } from 'koa';
 import { z } from 'zod';
-import { Permission } from '../../access/permissions';
-import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
 import { refuseGoneSession } from './guards';
@@ -10,12 +8,16 @@ import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { bodyIsRequired, parse } from './validate';
 
-/** Who may call an endpoint (specification §5). */
-export type Caller =
+/**
+ * Who may call an endpoint. The permission and scope names are those the slices
+ * register; the composition root (src/compose.ts) refuses to start with an endpoint naming one
+ * that no slice registered.
+ */
+export type Caller<Scope extends string = string, Permission extends string = string> =
   | { kind: 'anyone' }
   | { kind: 'member' }
   | { kind: 'admin'; permission?: Permission }
-  | { kind: 'partner'; scope: ScopeName };
+  | { kind: 'partner'; scope: Scope };
 
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
@@ -97,7 +99,7 @@ export function endpoint<P extends AnyObject = z.ZodObject<Record<string, never>
 }
 
 type PartnerSpec<R extends z.ZodType> = Pick<EndpointSpec<AnyObject, AnyObject, z.ZodUndefined, R>, 'path' | 'summary' | 'description' | 'response'> &
-  LaneAnswer<z.input<R>> & { scope: ScopeName };
+  LaneAnswer<z.input<R>> & { scope: string };
 
 /**
  * Declares a GET of the open API whose answer needs nothing of the request: the partner lane
@@ -110,8 +112,8 @@ export function partnerEndpoint<R extends z.ZodType>({ scope, answer, version, .
 
 export interface Guards {
   member: Middleware<AppState>;
-  admin(permission?: Permission): Middleware<AppState>;
-  partner(scope: ScopeName): Middleware<AppState>;
+  admin(permission?: string): Middleware<AppState>;
+  partner(scope: string): Middleware<AppState>;
   login(realm: LoginRealm): Middleware<AppState>;
 }
 

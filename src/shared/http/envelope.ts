@@ -1,4 +1,4 @@
-import { withoutApiKeys } from '../../credential/api-key';
+import { withoutApiKeys } from '../redact';
 import { AppContext } from './context';
 
 /** Every JSON answer of the service has this shape (specification §2.1). */
