@@ -12,7 +12,7 @@ export interface AdminSessionDeps {
   hasher: PasswordHasher;
 }
 
-/** The administrator's session (DESIGN §4): the same cookie as a member's, a separate identity in it. */
+/** The administrator's session (docs/application-center.md): the same cookie as a member's, a separate identity in it. */
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/admin/session'),

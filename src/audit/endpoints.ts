@@ -79,7 +79,7 @@ async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGen
   }
 }
 
-/** What auditors read (DESIGN §4): one credential's history and state at an instant, and the whole log. */
+/** What auditors read (docs/audit.md): one credential's history and state at an instant, and the whole log. */
 export function auditEndpoints(deps: AuditDeps): Endpoint[] {
   const members = memberReads(deps.readModels);
   const credentials = credentialReads(deps.readModels);

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * Credential formats (DESIGN §3). The API id is `ak_` and 20 lowercase base32 characters; the
+ * Credential formats (docs/credentials.md). The API id is `ak_` and 20 lowercase base32 characters; the
  * API key is `sk_`, 32 random bytes in base64url, `_` and a 6-character checksum of the rest, so
  * that secret scanners can tell a real key from noise without asking us. The service keeps only
  * the SHA-256 digest of the key. Randomness is passed in: these functions are pure.

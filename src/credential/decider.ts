@@ -9,7 +9,7 @@ import { decideExtension, requestExtension } from './extension';
 import { expiryNoticesDue, ExpiryNotices, noNotices, noticesAfter } from './expiry-notices';
 
 /**
- * A member's API credential and its scopes: one stream per member (DESIGN §3).
+ * A member's API credential and its scopes: one stream per member (docs/credentials.md).
  *
  *   none → pending (apply) → approved | rejected;  rejected → pending (apply again)
  *   approved → active (claim, exactly once);  active → active (rotate);  active | approved → revoked

@@ -43,7 +43,7 @@ const dashboardSchema = z
   .object({ member: memberSchema, credential: credentialSchema, scopes: z.array(scopeSchema) })
   .meta({ id: 'Dashboard' });
 
-/** The member half of the developer center (specification §4.1): session, account, dashboard. */
+/** The member half of the developer center: session, account, dashboard. */
 export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/developer/session'),

@@ -83,7 +83,7 @@ const NOT_ACTIVE = {
   RejectExtension: 'credential_not_active',
 } as const;
 
-/** Every status against every command: the credential state machine of DESIGN §3. */
+/** Every status against every command: the credential state machine (src/credential/decider.ts). */
 const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: { [T in CommandType]: Outcome } }> = {
   none: {
     history: [],

@@ -22,7 +22,7 @@ export interface OpenDeps {
   installedAddons: { lookup(key: string): AddonDocument | null; revision(): number };
 }
 
-/** The open API for partner servers (specification §4.1): API id and key in headers, one scope each. */
+/** The open API for partner servers (docs/application-center.md): API id and key in headers, one scope each. */
 export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDeps): Endpoint[] {
   return [
     partnerEndpoint({

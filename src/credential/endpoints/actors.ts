@@ -2,7 +2,7 @@ import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { credentialReads } from '../reads';
 import { applicationView, ApplicationView } from '../views';
-import { ReadModels, written } from '../../shared/projections/read-models';
+import { ReadModels, expectWritten } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
@@ -51,7 +51,7 @@ export function credentialAfter(readModels: ReadModels) {
   // The message names whose credential it is: an administrator deciding down a queue sees which one changed.
   return (member_id: number, said: string | ((decided: ApplicationView) => string)) =>
     async ({ position }: Written) => {
-      const data = applicationView(written(await reads.credential(member_id, position)));
+      const data = applicationView(expectWritten(await reads.credential(member_id, position)));
       return { data, message: `${data.username}'s ${typeof said === 'string' ? said : said(data)}` };
     };
 }

@@ -60,7 +60,7 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
  * checked against the in-memory key ring, then counted against the API id's quota, then the
  * endpoint's scope. 401 when the credential is not accepted, revoked or expired, 429 when the API
- * id is over its rate limit, 403 when the scope is not approved (specification §5.6).
+ * id is over its rate limit, 403 when the scope is not approved (docs/credentials.md).
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
  * before the scope, because a forbidden call is work done for that partner as much as any other.

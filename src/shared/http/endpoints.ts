@@ -30,14 +30,14 @@ export interface Refusal {
 }
 
 /** What a handler answers: the envelope's data, and a message for people. */
-export interface Answer<Data> {
+export interface Reply<Data> {
   data: Data;
   message?: string;
 }
 
 /** A partner endpoint's answer, built from what the service holds, without the request. */
 export interface LaneAnswer<Data = unknown> {
-  answer(): Answer<Data> | Promise<Answer<Data>>;
+  answer(): Reply<Data> | Promise<Reply<Data>>;
   /**
    * Changes whenever the answer would, and throws when no answer can be given now: the partner
    * lane (partner-lane.ts) serialises the answer once per version. Without it, once per call.
@@ -68,7 +68,7 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   params?: P;
   query?: Q;
   /**
-   * The JSON body, required; endpoints that take none declare `emptyBody` (specification §4.3.9),
+   * The JSON body, required; endpoints that take none declare `emptyBody`,
    * and a request to them may also come without a body.
    */
   body?: B;
@@ -84,7 +84,7 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * replaced is told nobody is logged in (401), not that the token is stale (419).
    */
   callerBeforeCsrf?: boolean;
-  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
+  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Reply<z.input<R>> | void> | Reply<z.input<R>> | void;
   /** Set by `partnerEndpoint`: the partner lane answers with it ahead of koa. */
   lane?: LaneAnswer<z.input<R>>;
 }

@@ -101,7 +101,7 @@ async function regenerateSession(ctx: AppContext): Promise<void> {
 
 /**
  * Logs an identity into this session: a new session id, so an id known before login is worthless
- * after it, and a new CSRF token (specification §3.6).
+ * after it, and a new CSRF token.
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
   Object.assign(sessionOf(ctx), identity);
