@@ -1,3 +1,2 @@
-// Every test file starts as the service does: with the events every slice registered installed in
-// the kernel (src/compose.ts), so a command or projection under test decodes what it reads.
+// What the slices registered, as the service composes it: for tests of how events are told.
 export { REGISTRY } from '../../src/compose';
