@@ -1,44 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
-  CancelledError,
-  DeadlineExceededError,
-  NotLeaderError,
   StreamDeletedError,
   StreamTombstonedError,
-  TimeoutError,
-  UnavailableError,
   jsonEvent,
   type AppendResult as ClientAppendResult,
+  type AppendStreamState,
   type EventData,
+  type KurrentDBClient,
 } from '@kurrent/kurrentdb-client';
+// The client's unary append, which appendToStream chooses only when the server lacks batch appends.
+import { append as unaryAppend } from '@kurrent/kurrentdb-client/dist/streams/appendToStream/append';
 import { StoreUnavailable, StreamDeleted, type NewEvent } from '../ports';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { OperationTimedOut } from './timeouts';
+import { isTransient } from './failures';
 
 /** Retries of an append whose outcome is unknown; the same ids make each one safe. */
 export const APPEND_RETRY: BackoffPolicy & { attempts: number } = { attempts: 4, initialMs: 100, maxMs: 2_000, jitter: 'equal' };
 
-/**
- * Errors after which the append may or may not have been committed (the connection dropped, the
- * server did not answer in time), or was surely not (a follower refused it during an election):
- * retrying with the same event ids is then either applied once or recognised by the server as a
- * write it already has (its idempotent write check), and answered as the first time.
- */
-export function isUnknownOutcome(error: unknown): boolean {
-  return (
-    error instanceof OperationTimedOut ||
-    error instanceof DeadlineExceededError ||
-    error instanceof UnavailableError ||
-    error instanceof CancelledError ||
-    error instanceof TimeoutError ||
-    error instanceof NotLeaderError
-  );
-}
-
 /** The stream cannot take events any more, whatever is retried. */
 export function isDeletedStream(error: unknown): error is StreamDeletedError | StreamTombstonedError {
   return error instanceof StreamDeletedError || error instanceof StreamTombstonedError;
+}
+
+/**
+ * One append on its own gRPC call. appendToStream is not used: it first asks the server's
+ * capabilities (a probe whose failure after a reconnect is a raw gRPC error, and which stays
+ * failed in the client's cache after a deadline), then sends every append of the process over one
+ * shared batch stream, whose writes waiting on flow control are rejected unhandled when that
+ * stream dies, and an unhandled rejection ends the process (src/fatal.ts). A unary append holds at
+ * most one write of its own, and its failure reaches only its caller.
+ */
+export function sendAppend(
+  client: KurrentDBClient,
+  stream: string,
+  events: EventData[],
+  options: { streamState: AppendStreamState; deadline: number },
+): Promise<ClientAppendResult> {
+  // batchAppendSize is the batch path's and unused here; the type asks for it.
+  return unaryAppend.call(client, stream, events, { ...options, requiresLeader: true, batchAppendSize: 3 * 1024 * 1024 });
 }
 
 /** Each event under its own id, or a fresh one drawn once, so that every retry sends the same ids. */
@@ -72,7 +72,7 @@ export async function appendWithRetry(
       return await send();
     } catch (error) {
       if (isDeletedStream(error)) throw new StreamDeleted(stream);
-      if (!isUnknownOutcome(error)) throw error;
+      if (!isTransient(error)) throw error;
       if (attempt + 1 >= deps.policy.attempts) throw new StoreUnavailable(`append to ${stream}`, { cause: error });
       const wait = backoffDelay(attempt, deps.policy, deps.random);
       deps.onRetry?.(error, attempt + 1, wait);
