@@ -44,6 +44,8 @@ export interface EventStoreDbOptions {
   operationTimeoutMs?: number;
   /** How an open subscription checks that the server still answers; LIVENESS_PROBE unless given. */
   probe?: LivenessProbe;
+  /** How long a refused position is retried before it is taken for good; REFUSAL_GRACE_MS unless given. */
+  refusalGraceMs?: number;
 }
 
 /** Events read from $all per request; the client filters system events out afterwards. */
