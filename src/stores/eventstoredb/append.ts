@@ -15,8 +15,18 @@ import { StoreUnavailable, StreamDeleted, type NewEvent } from '../ports';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { isTransient } from './failures';
 
-/** Retries of an append whose outcome is unknown; the same ids make each one safe. */
-export const APPEND_RETRY: BackoffPolicy & { attempts: number } = { attempts: 4, initialMs: 100, maxMs: 2_000, jitter: 'equal' };
+/**
+ * Retries of an append whose outcome is unknown; the same ids make each one safe. `budgetMs`
+ * bounds all tries together: against a server that accepts and never answers, four tries of
+ * 10 s each would hold the request for 40 s, past most proxies' patience.
+ */
+export const APPEND_RETRY: BackoffPolicy & { attempts: number; budgetMs?: number } = {
+  attempts: 4,
+  initialMs: 100,
+  maxMs: 2_000,
+  jitter: 'equal',
+  budgetMs: 15_000,
+};
 
 /** The stream cannot take events any more, whatever is retried. */
 export function isDeletedStream(error: unknown): error is StreamDeletedError | StreamTombstonedError {
@@ -53,28 +63,35 @@ export interface RetryDeps {
   random: () => number;
   sleep: (ms: number) => Promise<void>;
   onRetry?: (error: unknown, attempt: number, waitMs: number) => void;
+  now?: () => number;
 }
 
 export const DEFAULT_RETRY: RetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
 
 /**
  * Sends the append (the same events, the same ids) until the server answers, for up to
- * `policy.attempts` tries; a deleted stream becomes StreamDeleted, an answer that never came
- * StoreUnavailable. Any other error (a wrong expected revision) is the caller's.
+ * `policy.attempts` tries within `policy.budgetMs`, each given what is left of the budget; a
+ * deleted stream becomes StreamDeleted, an answer that never came StoreUnavailable. Any other
+ * error (a wrong expected revision) is the caller's.
  */
 export async function appendWithRetry(
   stream: string,
-  send: () => Promise<ClientAppendResult>,
+  send: (remainingMs: number) => Promise<ClientAppendResult>,
   deps: RetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
+  const now = deps.now ?? Date.now;
+  const budget = deps.policy.budgetMs ?? Number.POSITIVE_INFINITY;
+  const started = now();
   for (let attempt = 0; ; attempt++) {
     try {
-      return await send();
+      return await send(budget - (now() - started));
     } catch (error) {
       if (isDeletedStream(error)) throw new StreamDeleted(stream);
       if (!isTransient(error)) throw error;
-      if (attempt + 1 >= deps.policy.attempts) throw new StoreUnavailable(`append to ${stream}`, { cause: error });
       const wait = backoffDelay(attempt, deps.policy, deps.random);
+      if (attempt + 1 >= deps.policy.attempts || now() - started + wait >= budget) {
+        throw new StoreUnavailable(`append to ${stream}`, { cause: error });
+      }
       deps.onRetry?.(error, attempt + 1, wait);
       await deps.sleep(wait);
     }

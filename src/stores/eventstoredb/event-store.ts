@@ -85,7 +85,10 @@ export class EventStoreDbEventStore implements EventStore {
     try {
       result = await appendWithRetry(
         stream,
-        () => within(sendAppend(this.client, stream, data, { streamState, deadline: this.timeoutMs }), this.timeoutMs, `append to ${stream}`),
+        (remainingMs) => {
+          const limit = Math.max(1, Math.min(this.timeoutMs, remainingMs));
+          return within(sendAppend(this.client, stream, data, { streamState, deadline: limit }), limit, `append to ${stream}`);
+        },
         retry,
       );
     } catch (error) {

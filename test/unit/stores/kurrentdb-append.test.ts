@@ -78,6 +78,18 @@ describe('KurrentDB append with an unknown outcome (real client, stand-in peer)'
     expect(standIn.calls.get('Append')).toBe(2);
   });
 
+  it('gives all tries together no more than the budget, each what is left of it', async () => {
+    standIn.holdAnswers(true);
+    const store = new EventStoreDbEventStore(client, {
+      operationTimeoutMs: 400,
+      retry: { policy: { attempts: 4, initialMs: 1, maxMs: 1, jitter: 'full', budgetMs: 600 }, random: () => 0, sleep: async () => undefined },
+    });
+    const started = Date.now();
+    await expect(store.append('s', events(1), 'any')).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(standIn.calls.get('Append')).toBe(2);
+  });
+
   it('does not retry a wrong expected revision, and reports it in the port terms', async () => {
     const store = storeWith();
     await store.append('s', events(6), 'no_stream');
