@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import pino from 'pino';
 import { refusalFor } from '../../src/shared/http/errors';
 import { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
-import { START, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
-import { KurrentDbStandIn } from '../support/kurrentdb-stand-in';
-import { closedPort } from '../support/tcp-faults';
+import { START, type RecordedEvent } from '../../src/stores/ports';
+import { freePort } from '../support/service-process';
+import { Opened, note } from './support/kurrentdb-fixture';
 
 /**
  * Issue 32, N1: every KurrentDB failure a client can retry reaches the caller as 503
@@ -20,28 +19,11 @@ const LIMITS = {
   retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' as const }, random: () => 0, sleep: (ms: number) => sleep(ms) },
 };
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function storeOn(url: string, options = {}) {
-  const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(url), { ...LIMITS, ...options });
-  opened.push(store);
-  return store;
-}
-
-async function standIn() {
-  const peer = await KurrentDbStandIn.start();
-  opened.push(peer);
-  return peer;
-}
-
-let n = 0;
-function event(): NewEvent {
-  n += 1;
-  return { type: 'Noted', data: { n }, metadata: { actor: { kind: 'cli', id: null }, request_id: `req-${n}`, time: '2026-01-01T00:00:00.000Z' } };
-}
+const opened = new Opened(LIMITS);
+afterEach(() => opened.close());
+const storeOn = (url: string) => opened.storeOn(url);
+const standIn = () => opened.standIn();
+const event = note;
 
 /** What the service would answer for each operation a command or a query makes, by operation. */
 async function answers(store: EventStoreDbEventStore) {
@@ -70,7 +52,7 @@ const ALL_ANSWERED = { readStream: 'answered', readAll: 'answered', headPosition
 
 describe('KurrentDB outages as the service answers them (real client, stand-in peer)', () => {
   it('down at start: nothing listens, and every read and append is 503 store_unavailable with Retry-After', async () => {
-    const store = storeOn(`kurrentdb://127.0.0.1:${await closedPort()}?tls=false`);
+    const store = storeOn(`kurrentdb://127.0.0.1:${await freePort()}?tls=false`);
     expect(await answers(store)).toEqual(ALL_UNAVAILABLE);
   });
 
@@ -97,6 +79,16 @@ describe('KurrentDB outages as the service answers them (real client, stand-in p
     started = Date.now();
     expect(await answers(store)).toEqual(ALL_UNAVAILABLE);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('slow: answered while the delay is within the time limit, 503 store_unavailable past it', async () => {
+    const peer = await standIn();
+    const store = storeOn(peer.url());
+    expect(await answers(store)).toEqual(ALL_ANSWERED);
+    peer.proxy.slow(100);
+    expect(await answers(store)).toEqual(ALL_ANSWERED);
+    peer.proxy.slow(1_500);
+    expect(await answers(store)).toEqual(ALL_UNAVAILABLE);
   });
 
   it('reconnect and catch-up: a subscription cut mid-stream resumes after the last event it delivered, with no gap and no repeat', async () => {

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { SourceContact } from '../../src/shared/projections/staleness';
 import { EventStoreDbEventStore, type EventStoreDbOptions } from '../../src/stores/eventstoredb/event-store';
 import { encodePosition } from '../../src/stores/eventstoredb/positions';
 import { LIVENESS_PROBE } from '../../src/stores/eventstoredb/subscription';
-import { InvalidPosition, START, StoreUnavailable, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
-import { KurrentDbStandIn } from '../support/kurrentdb-stand-in';
+import { InvalidPosition, START, StoreUnavailable, type RecordedEvent } from '../../src/stores/ports';
 import { blackHole } from '../support/tcp-faults';
+import { Opened, note } from './support/kurrentdb-fixture';
 
 /**
  * Issue 32, N4 and N7: reads ask the leader, a position refused after a failover is retried
@@ -14,28 +13,11 @@ import { blackHole } from '../support/tcp-faults';
  * is a stand-in (test/support/kurrentdb-stand-in.ts): it checks client behaviour only, not a
  * KurrentDB server, and its "lagging node" is a log that has not reached the checkpoint yet.
  */
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-async function standIn() {
-  const peer = await KurrentDbStandIn.start();
-  opened.push(peer);
-  return peer;
-}
-
-function storeOn(url: string, options: EventStoreDbOptions = {}) {
-  const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(url), { operationTimeoutMs: 1_000, ...options });
-  opened.push(store);
-  return store;
-}
-
-let n = 0;
-function event(): NewEvent {
-  n += 1;
-  return { type: 'Noted', data: { n }, metadata: { actor: { kind: 'cli', id: null }, request_id: `req-${n}`, time: '2026-01-01T00:00:00.000Z' } };
-}
+const opened = new Opened({ operationTimeoutMs: 1_000 });
+afterEach(() => opened.close());
+const storeOn = (url: string, options: EventStoreDbOptions = {}) => opened.storeOn(url, options);
+const standIn = () => opened.standIn();
+const event = note;
 
 function follow(store: EventStoreDbEventStore, from: string) {
   const stop = new AbortController();
@@ -121,8 +103,7 @@ describe('KurrentDB failover and partitions (real client, stand-in peer)', () =>
   });
 
   it('a black hole (accepts, never answers) is 503 store_unavailable within the time limit', async () => {
-    const hole = await blackHole();
-    opened.push(hole);
+    const hole = opened.add(await blackHole());
     const store = storeOn(`kurrentdb://127.0.0.1:${hole.port}?tls=false`, {
       retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' }, random: () => 0, sleep: (ms) => sleep(ms) },
     });

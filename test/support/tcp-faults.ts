@@ -1,8 +1,9 @@
 /**
  * Network faults on loopback, below any protocol: a proxy in front of a server that can pass
  * bytes, hold them (a silent partition: connections stay open, nothing arrives), delay them, cut
- * every connection, or stop listening; and a black hole (accepts, never answers). They fake the
- * network only: what is behind the proxy decides everything else.
+ * every connection, or stop listening; and a black hole (accepts, never answers). A closed port
+ * is freePort() of ./service-process.ts. They fake the network only: what is behind the proxy
+ * decides everything else.
  */
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -120,14 +121,4 @@ export async function blackHole(): Promise<{ port: number; close: () => Promise<
       await new Promise((done) => server.close(done));
     },
   };
-}
-
-/** A loopback port with nothing listening: connections are refused at once. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }

@@ -8,7 +8,8 @@ import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { EventStoreDbEventStore } from '../../../src/stores/eventstoredb/event-store';
 import { START } from '../../../src/stores/ports';
 import { KurrentDbStandIn } from '../../support/kurrentdb-stand-in';
-import { blackHole, closedPort } from '../../support/tcp-faults';
+import { freePort } from '../../support/service-process';
+import { blackHole } from '../../support/tcp-faults';
 
 const metadata = { actor: { kind: 'cli' as const, id: null }, request_id: 'r', time: '2026-01-01T00:00:00.000Z' };
 
@@ -45,7 +46,7 @@ async function partition(how: string, options: object): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  await both('down at start', storeOn(`kurrentdb://127.0.0.1:${await closedPort()}?tls=false`));
+  await both('down at start', storeOn(`kurrentdb://127.0.0.1:${await freePort()}?tls=false`));
   const hole = await blackHole();
   await both('black hole at start', storeOn(`kurrentdb://127.0.0.1:${hole.port}?tls=false`));
   const peer = await KurrentDbStandIn.start();
