@@ -58,7 +58,7 @@ export function toEventData(events: NewEvent[]): EventData[] {
   );
 }
 
-export interface RetryDeps {
+export interface AppendRetryDeps {
   policy: typeof APPEND_RETRY;
   random: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -66,7 +66,7 @@ export interface RetryDeps {
   now?: () => number;
 }
 
-export const DEFAULT_RETRY: RetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
+export const DEFAULT_RETRY: AppendRetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
 
 /**
  * Sends the append (the same events, the same ids) until the server answers, for up to
@@ -77,7 +77,7 @@ export const DEFAULT_RETRY: RetryDeps = { policy: APPEND_RETRY, random: Math.ran
 export async function appendWithRetry(
   stream: string,
   send: (remainingMs: number) => Promise<ClientAppendResult>,
-  deps: RetryDeps = DEFAULT_RETRY,
+  deps: AppendRetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
   const now = deps.now ?? Date.now;
   const budget = deps.policy.budgetMs ?? Number.POSITIVE_INFINITY;

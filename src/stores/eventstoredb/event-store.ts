@@ -19,7 +19,7 @@ import {
   type RecordedEvent,
   type SubscriptionObserver,
 } from '../ports';
-import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, sendAppend, toEventData, type RetryDeps } from './append';
+import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, sendAppend, toEventData, type AppendRetryDeps } from './append';
 import { asStoreFailure } from './failures';
 import { decodePosition, encodePosition } from './positions';
 import { isServiceEvent, positionOf, toRecorded } from './reads';
@@ -39,7 +39,7 @@ export interface EventStoreDbOptions {
   /** Jitter source for resubscribe back-off; Math.random unless given. */
   random?: () => number;
   /** How appends with an unknown outcome are retried. */
-  retry?: RetryDeps;
+  retry?: AppendRetryDeps;
   /** Each read and append answers within this or fails; OPERATION_TIMEOUT_MS unless given. */
   operationTimeoutMs?: number;
   /** How an open subscription checks that the server still answers; LIVENESS_PROBE unless given. */
