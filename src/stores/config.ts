@@ -91,6 +91,25 @@ function checkEventStoreUrl(url: string): void {
     throw new StoreConfigError(`EVENTSTORE_URL '${shown}' must not have a path (e.g. ${EVENTSTORE_EXAMPLE})`);
   }
   checkEventStoreOptions(shown, new URLSearchParams(shape[5] ?? ''));
+  checkEventStoreParses(url, shown);
+}
+
+/**
+ * The client's own two parsers, which making a client runs without connecting: what they refuse
+ * (a negative keep-alive, a deadline of 0, a number too large, a certificate without its key)
+ * would otherwise fail every start-up attempt as "unreachable" until the budget runs out.
+ */
+function checkEventStoreParses(url: string, shown: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when configured, as src/stores/index.ts explains
+  const { KurrentDBClient } = require('@kurrent/kurrentdb-client') as typeof import('@kurrent/kurrentdb-client');
+  try {
+    void KurrentDBClient.connectionString(url).dispose();
+  } catch (error) {
+    // The native bridge's errors come from another realm than this module's Error, so no instanceof.
+    const message = String((error as { message?: unknown } | null)?.message ?? error);
+    // Some of its messages repeat the whole URL, credentials included.
+    throw new StoreConfigError(`EVENTSTORE_URL '${shown}': the KurrentDB client cannot parse it (${message.split(url).join(shown)})`);
+  }
 }
 
 const BOOLEAN_OPTIONS = ['tls', 'tlsverifycert'];

@@ -4,6 +4,7 @@ import { redactUrl, type ProductionStoreConfig } from './config';
 import { STARTUP_BACKOFF, backoffDelay } from './eventstoredb/backoff';
 import { EventStoreDbEventStore, type StoreLog } from './eventstoredb/event-store';
 import { drainWithin } from './eventstoredb/timeouts';
+import { withOneTrustStore } from './eventstoredb/trust';
 import { openMongoStores, type MongoStores } from './mongodb';
 import { mongoRateLimits } from './mongodb/rate-limits';
 import type { StoreHealth, Stores } from './ports';
@@ -98,7 +99,7 @@ export async function retryStartup<T>(server: string, attempt: () => Promise<T>,
 
 /** The client connects lazily: a one-event read proves the server answers and lets us read $all. */
 async function connectEventStore(url: string): Promise<KurrentDBClient> {
-  const client = KurrentDBClient.connectionString(url);
+  const client = KurrentDBClient.connectionString(withOneTrustStore(url));
   try {
     await pingEventStore(client, HEALTH_TIMEOUT_MS * 2);
     return client;

@@ -1,44 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
-  CancelledError,
-  DeadlineExceededError,
-  NotLeaderError,
   StreamDeletedError,
   StreamTombstonedError,
-  TimeoutError,
-  UnavailableError,
   jsonEvent,
   type AppendResult as ClientAppendResult,
+  type AppendStreamState,
   type EventData,
+  type KurrentDBClient,
 } from '@kurrent/kurrentdb-client';
+// The client's unary append, which appendToStream chooses only when the server lacks batch appends.
+import { append as unaryAppend } from '@kurrent/kurrentdb-client/dist/streams/appendToStream/append';
 import { StoreUnavailable, StreamDeleted, type NewEvent } from '../ports';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { OperationTimedOut } from './timeouts';
-
-/** Retries of an append whose outcome is unknown; the same ids make each one safe. */
-export const APPEND_RETRY: BackoffPolicy & { attempts: number } = { attempts: 4, initialMs: 100, maxMs: 2_000, jitter: 'equal' };
+import { isTransient } from './failures';
 
 /**
- * Errors after which the append may or may not have been committed (the connection dropped, the
- * server did not answer in time), or was surely not (a follower refused it during an election):
- * retrying with the same event ids is then either applied once or recognised by the server as a
- * write it already has (its idempotent write check), and answered as the first time.
+ * Retries of an append whose outcome is unknown; the same ids make each one safe. `budgetMs`
+ * bounds all tries together: against a server that accepts and never answers, four tries of
+ * 10 s each would hold the request for 40 s, past most proxies' patience.
  */
-export function isUnknownOutcome(error: unknown): boolean {
-  return (
-    error instanceof OperationTimedOut ||
-    error instanceof DeadlineExceededError ||
-    error instanceof UnavailableError ||
-    error instanceof CancelledError ||
-    error instanceof TimeoutError ||
-    error instanceof NotLeaderError
-  );
-}
+export const APPEND_RETRY: BackoffPolicy & { attempts: number; budgetMs?: number } = {
+  attempts: 4,
+  initialMs: 100,
+  maxMs: 2_000,
+  jitter: 'equal',
+  budgetMs: 15_000,
+};
 
 /** The stream cannot take events any more, whatever is retried. */
 export function isDeletedStream(error: unknown): error is StreamDeletedError | StreamTombstonedError {
   return error instanceof StreamDeletedError || error instanceof StreamTombstonedError;
+}
+
+/**
+ * One append on its own gRPC call. appendToStream is not used: it first asks the server's
+ * capabilities (a probe whose failure after a reconnect is a raw gRPC error, and which stays
+ * failed in the client's cache after a deadline), then sends every append of the process over one
+ * shared batch stream, whose writes waiting on flow control are rejected unhandled when that
+ * stream dies, and an unhandled rejection ends the process (src/fatal.ts). A unary append holds at
+ * most one write of its own, and its failure reaches only its caller.
+ */
+export function sendAppend(
+  client: KurrentDBClient,
+  stream: string,
+  events: EventData[],
+  options: { streamState: AppendStreamState; deadline: number },
+): Promise<ClientAppendResult> {
+  // batchAppendSize is the batch path's and unused here; the type asks for it.
+  return unaryAppend.call(client, stream, events, { ...options, requiresLeader: true, batchAppendSize: 3 * 1024 * 1024 });
 }
 
 /** Each event under its own id, or a fresh one drawn once, so that every retry sends the same ids. */
@@ -53,28 +63,35 @@ export interface AppendRetryDeps {
   random: () => number;
   sleep: (ms: number) => Promise<void>;
   onRetry?: (error: unknown, attempt: number, waitMs: number) => void;
+  now?: () => number;
 }
 
 export const DEFAULT_RETRY: AppendRetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
 
 /**
  * Sends the append (the same events, the same ids) until the server answers, for up to
- * `policy.attempts` tries; a deleted stream becomes StreamDeleted, an answer that never came
- * StoreUnavailable. Any other error (a wrong expected revision) is the caller's.
+ * `policy.attempts` tries within `policy.budgetMs`, each given what is left of the budget; a
+ * deleted stream becomes StreamDeleted, an answer that never came StoreUnavailable. Any other
+ * error (a wrong expected revision) is the caller's.
  */
 export async function appendWithRetry(
   stream: string,
-  send: () => Promise<ClientAppendResult>,
+  send: (remainingMs: number) => Promise<ClientAppendResult>,
   deps: AppendRetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
+  const now = deps.now ?? Date.now;
+  const budget = deps.policy.budgetMs ?? Number.POSITIVE_INFINITY;
+  const started = now();
   for (let attempt = 0; ; attempt++) {
     try {
-      return await send();
+      return await send(budget - (now() - started));
     } catch (error) {
       if (isDeletedStream(error)) throw new StreamDeleted(stream);
-      if (!isUnknownOutcome(error)) throw error;
-      if (attempt + 1 >= deps.policy.attempts) throw new StoreUnavailable(`append to ${stream}`, { cause: error });
+      if (!isTransient(error)) throw error;
       const wait = backoffDelay(attempt, deps.policy, deps.random);
+      if (attempt + 1 >= deps.policy.attempts || now() - started + wait >= budget) {
+        throw new StoreUnavailable(`append to ${stream}`, { cause: error });
+      }
       deps.onRetry?.(error, attempt + 1, wait);
       await deps.sleep(wait);
     }

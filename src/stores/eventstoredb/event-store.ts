@@ -19,7 +19,8 @@ import {
   type RecordedEvent,
   type SubscriptionObserver,
 } from '../ports';
-import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, toEventData, type AppendRetryDeps } from './append';
+import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, sendAppend, toEventData, type AppendRetryDeps } from './append';
+import { asStoreFailure } from './failures';
 import { decodePosition, encodePosition } from './positions';
 import { isServiceEvent, positionOf, toRecorded } from './reads';
 import {
@@ -28,7 +29,7 @@ import {
   toPortRevision,
   toPortWrongExpectedVersion,
 } from './revisions';
-import { followAll, refusedPosition, toReadPosition, type StoreLog } from './subscription';
+import { followAll, refusedPosition, toReadPosition, type LivenessProbe, type StoreLog } from './subscription';
 import { OPERATION_TIMEOUT_MS, drainWithin, within } from './timeouts';
 
 export type { StoreLog } from './subscription';
@@ -39,10 +40,23 @@ export interface EventStoreDbOptions {
   random?: () => number;
   /** How appends with an unknown outcome are retried. */
   retry?: AppendRetryDeps;
+  /** Each read and append answers within this or fails; OPERATION_TIMEOUT_MS unless given. */
+  operationTimeoutMs?: number;
+  /** How an open subscription checks that the server still answers; LIVENESS_PROBE unless given. */
+  probe?: LivenessProbe;
+  /** How long a refused position is retried before it is taken for good; REFUSAL_GRACE_MS unless given. */
+  refusalGraceMs?: number;
 }
 
 /** Events read from $all per request; the client filters system events out afterwards. */
 const PAGE = 500;
+
+/**
+ * Every read asks the leader: the service reads back what it appended and compares checkpoints
+ * with the head of the log, which a lagging follower (one just left behind by a failover) would
+ * answer from an older log.
+ */
+const LEADER = { requiresLeader: true } as const;
 
 /** KurrentDB (or EventStoreDB 22.6+) through @kurrent/kurrentdb-client. */
 export class EventStoreDbEventStore implements EventStore {
@@ -71,19 +85,19 @@ export class EventStoreDbEventStore implements EventStore {
     try {
       result = await appendWithRetry(
         stream,
-        () =>
-          within(
-            this.client.appendToStream(stream, data, { streamState, deadline: OPERATION_TIMEOUT_MS }),
-            OPERATION_TIMEOUT_MS,
-            `append to ${stream}`,
-          ),
+        (remainingMs) => {
+          const limit = Math.max(1, Math.min(this.timeoutMs, remainingMs));
+          return within(sendAppend(this.client, stream, data, { streamState, deadline: limit }), limit, `append to ${stream}`);
+        },
         retry,
       );
     } catch (error) {
       if (isClientWrongExpectedVersion(error)) throw toPortWrongExpectedVersion(error, expected);
       throw error;
     }
-    const position = result.position ?? (await this.positionOfEvent(stream, data[data.length - 1]?.id ?? ''));
+    const position = result.position ?? (await this.positionOfEvent(stream, data[data.length - 1]?.id ?? '').catch((error: unknown) => {
+      throw asStoreFailure(error, `append to ${stream}`);
+    }));
     return { nextExpectedRevision: toPortRevision(result.nextExpectedRevision), position: encodePosition(position) };
   }
 
@@ -95,15 +109,16 @@ export class EventStoreDbEventStore implements EventStore {
       // Reading backwards from the client's default (START) would return at most the first event.
       fromRevision: backwards ? END : CLIENT_START,
       ...(options.maxCount !== undefined && { maxCount: options.maxCount }),
+      ...LEADER,
     });
     let resolved;
     try {
-      resolved = await drainWithin(read, OPERATION_TIMEOUT_MS, `read ${stream}`);
+      resolved = await drainWithin(read, this.timeoutMs, `read ${stream}`);
     } catch (error) {
       // The client raises a missing stream while the read is iterated, not when it is started.
       if (error instanceof StreamNotFoundError) return [];
       if (isDeletedStream(error)) throw new StreamDeleted(stream);
-      throw error;
+      throw asStoreFailure(error, `read ${stream}`);
     }
     return resolved.flatMap(({ event }) => (event ? [toRecorded(event, encodePosition(positionOf(event)))] : []));
   }
@@ -115,11 +130,11 @@ export class EventStoreDbEventStore implements EventStore {
       // One more than needed: a read from a position includes the event at that position.
       const requested = Math.min(maxCount - events.length, PAGE) + 1;
       const page = await drainWithin(
-        this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(cursor), maxCount: requested }),
-        OPERATION_TIMEOUT_MS,
+        this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(cursor), maxCount: requested, ...LEADER }),
+        this.timeoutMs,
         'read $all',
       ).catch((error: unknown) => {
-        throw refusedPosition(error, cursor) ?? error;
+        throw refusedPosition(error, cursor) ?? asStoreFailure(error, 'read $all');
       });
       const before = cursor;
       for (const { event } of page) {
@@ -144,10 +159,13 @@ export class EventStoreDbEventStore implements EventStore {
           direction: BACKWARDS,
           fromPosition: cursor === undefined ? END : decodePosition(cursor),
           maxCount: PAGE,
+          ...LEADER,
         }),
-        OPERATION_TIMEOUT_MS,
+        this.timeoutMs,
         'read the head of $all',
-      );
+      ).catch((error: unknown) => {
+        throw asStoreFailure(error, 'read the head of $all');
+      });
       const before = cursor;
       for (const { event } of page) {
         if (!event) continue;
@@ -165,10 +183,16 @@ export class EventStoreDbEventStore implements EventStore {
     this.#subscriptions.add(closing);
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     try {
-      yield* followAll(this.client, from, stop, () => this.headPosition(), { ...this.options, observer });
+      const ping = (timeoutMs: number) =>
+        drainWithin(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...LEADER }), timeoutMs, 'liveness probe');
+      yield* followAll(this.client, from, stop, () => this.headPosition(), { ...this.options, observer }, ping);
     } finally {
       this.#subscriptions.delete(closing);
     }
+  }
+
+  private get timeoutMs(): number {
+    return this.options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS;
   }
 
   async close(): Promise<void> {
@@ -181,8 +205,8 @@ export class EventStoreDbEventStore implements EventStore {
    * the event, found by its id among the stream's last events, has it.
    */
   private async positionOfEvent(stream: string, id: string): Promise<ClientPosition> {
-    const read = this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: PAGE });
-    for (const { event } of await drainWithin(read, OPERATION_TIMEOUT_MS, `read ${stream}`)) {
+    const read = this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: PAGE, ...LEADER });
+    for (const { event } of await drainWithin(read, this.timeoutMs, `read ${stream}`)) {
       if (event?.id === id) return positionOf(event);
     }
     throw new Error(`append to ${stream}: the server returned no log position, and event ${id} is not among the last ${PAGE}`);

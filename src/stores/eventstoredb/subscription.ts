@@ -25,8 +25,30 @@ export interface StoreLog {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * A subscription on a connection that a silent partition has frozen raises nothing until gRPC
+ * keepalive gives up on it (the client's 10 s interval plus 10 s timeout): every `everyMs` the
+ * subscription asks the server for the head of the log, and ends itself as dropped when no answer
+ * comes within `timeoutMs`, so a partition is told to the observer within everyMs + timeoutMs.
+ */
+export interface LivenessProbe {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+export const LIVENESS_PROBE: LivenessProbe = { everyMs: 1_000, timeoutMs: 1_500 };
+
+/**
+ * How long a position the server refuses (after the head of its log, or not where an event
+ * begins) is retried before it is taken as a checkpoint from another database: a node just
+ * elected, or one still catching up after a failover, may answer from a log that lags for a while.
+ */
+export const REFUSAL_GRACE_MS = 60_000;
+
 export interface FollowOptions {
   log?: StoreLog;
+  probe?: LivenessProbe;
+  refusalGraceMs?: number;
   /** Jitter source for resubscribe back-off; Math.random unless given. */
   random?: () => number;
   now?: () => number;
@@ -48,28 +70,50 @@ export async function* followAll(
   stop: AbortSignal,
   head: () => Promise<Position>,
   options: FollowOptions = {},
+  ping?: (timeoutMs: number) => Promise<unknown>,
 ): AsyncGenerator<RecordedEvent> {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
+  const probe = options.probe ?? LIVENESS_PROBE;
   let resumeAfter = from;
   let attempt = 0;
+  let refusedSince: number | undefined;
   while (!stop.aborted) {
     let failure: unknown;
     let upSince: number | undefined;
-    const checked = await checkAgainstHead(resumeAfter, head);
+    let checked: Awaited<ReturnType<typeof checkAgainstHead>>;
+    try {
+      checked = await checkAgainstHead(resumeAfter, head);
+    } catch (refusal) {
+      checked = { failure: refusal };
+    }
     if ('failure' in checked) failure = checked.failure;
     else {
       const subscription = client.subscribeToAll(
-        { fromPosition: toReadPosition(resumeAfter), filter: excludeSystemEvents() },
+        { fromPosition: toReadPosition(resumeAfter), filter: excludeSystemEvents(), requiresLeader: true },
         { highWaterMark: SUBSCRIPTION_BUFFER },
       );
       subscription.once('confirmation', () => {
         upSince = now();
+        refusedSince = undefined;
         options.observer?.onLive?.();
       });
       // A cancelled gRPC call does not always end the client's stream; destroying it does.
       const end = () => subscription.destroy();
       stop.addEventListener('abort', end, { once: true });
+      let unanswered: unknown;
+      let probing = false;
+      const prober = ping && setInterval(() => {
+        if (probing) return;
+        probing = true;
+        ping(probe.timeoutMs).then(
+          () => (probing = false),
+          (error: unknown) => {
+            unanswered ??= error;
+            end();
+          },
+        );
+      }, probe.everyMs);
       try {
         const iterator = subscription[Symbol.asyncIterator]();
         for (;;) {
@@ -89,13 +133,18 @@ export async function* followAll(
           yield recorded;
         }
       } finally {
+        clearInterval(prober);
         stop.removeEventListener('abort', end);
         await release(subscription);
       }
+      failure = unanswered ?? failure;
     }
     if (stop.aborted) return;
-    const refused = refusedPosition(failure, resumeAfter);
-    if (refused) throw refused;
+    const refused = failure instanceof InvalidPosition ? failure : refusedPosition(failure, resumeAfter);
+    if (refused) {
+      refusedSince ??= now();
+      if (now() - refusedSince >= (options.refusalGraceMs ?? REFUSAL_GRACE_MS)) throw refused;
+    }
     if (upSince !== undefined && now() - upSince >= STABLE_AFTER_MS) attempt = 0;
     const wait = backoffDelay(attempt++, RESUBSCRIBE_BACKOFF, random);
     options.observer?.onDropped?.(failure, wait);

@@ -87,8 +87,20 @@ describe('store configuration', () => {
     ['kurrentdb://localhost:2113?tlsVerifyCerts=false', 'tlsVerifyCerts is not an option the KurrentDB client knows'],
     ['kurrentdb://localhost:2113?throwOnAppendFailure=false', 'throwOnAppendFailure is set by the service'],
     ['kurrentdb://localhost:2113?tlsCAFile=/nowhere/ca.pem', 'tlsCAFile /nowhere/ca.pem does not exist'],
+    // What the client's own parsers refuse: the reason is theirs.
+    ['kurrentdb://localhost:2113?tls=false&keepAliveInterval=-5', 'the KurrentDB client cannot parse it (Invalid keepAliveInterval of -5'],
+    ['kurrentdb://localhost:2113?tls=false&defaultDeadline=0', 'Invalid defaultDeadline "0"'],
+    ['kurrentdb://localhost:2113?tls=false&gossipTimeout=-1', "Invalid format for param 'gossiptimeout'"],
+    ['kurrentdb://localhost:2113?tls=false&keepAliveInterval=99999999999999999999', 'number too large to fit in target type'],
+    ['kurrentdb://localhost:2113?userCertFile=/etc/hostname', 'userCertFile must be given with accompanying userKeyFile'],
   ])('refuses %s, which the client would misread or refuse, and says why', (url, why) => {
     expect(failure({ EVENTSTORE_URL: url, MONGODB_URL: MONGO })).toContain(why);
+  });
+
+  it('never shows a password in what the client says of a URL it refuses', () => {
+    const message = failure({ EVENTSTORE_URL: 'kurrentdb://admin:s3cret@localhost:2113?tls=false&defaultDeadline=0', MONGODB_URL: MONGO });
+    expect(message).toContain('Invalid defaultDeadline');
+    expect(message).not.toMatch(/s3cret|admin/);
   });
 
   it('never shows a password, even one with an unencoded @', () => {

@@ -57,17 +57,18 @@ describe('KurrentDB subscription back-off', () => {
     expect(seen.waits).toEqual([100, 100, 200]);
   });
 
-  it('halts loudly on a checkpoint after the head of the log', async () => {
+  it('halts loudly on a checkpoint after the head of the log, once the grace for a lagging node is over', async () => {
     const client = { subscribeToAll: () => { throw new Error('must not subscribe'); } } as unknown as KurrentDBClient;
     const head = '00000000000000000100:00000000000000000100';
-    const follow = followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head);
+    const noGrace = { refusalGraceMs: 0 };
+    const follow = followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head, noGrace);
     await expect(follow.next()).rejects.toThrow(InvalidPosition);
     await expect(
-      followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head).next(),
+      followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head, noGrace).next(),
     ).rejects.toThrow(/after the head of the log \(00000000000000000100:00000000000000000100\)/);
   });
 
-  it('halts loudly, without subscribing again, when the server refuses the checkpoint as no event\'s position', async () => {
+  it('halts loudly, once the grace is over, when the server refuses the checkpoint as no event\'s position', async () => {
     let subscriptions = 0;
     const client = {
       subscribeToAll: () => {
@@ -84,6 +85,7 @@ describe('KurrentDB subscription back-off', () => {
     const follow = followAll(client, checkpoint, new AbortController().signal, async () => head, {
       random: () => 0,
       observer: { onDropped: (error) => dropped.push(error) },
+      refusalGraceMs: 0,
     });
     await expect(follow.next()).rejects.toThrow(/not where an event of this log begins.*platform projections rebuild.*00000000000000000150/);
     expect(subscriptions).toBe(1);
