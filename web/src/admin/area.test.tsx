@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { AdminArea } from './area';
+import type { Schemas } from '../api/client';
 
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-type Permission = 'addon.view' | 'addon.manage' | 'credential.review' | 'audit.read' | 'webhook.manage';
+type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** The service as the console meets it: /context with these permissions, and an empty answer to every list. */
 function service(permissions: Permission[], context: () => Response = () => envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] } })) {

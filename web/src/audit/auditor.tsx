@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
-import { hasKey } from '../ui/expiry';
+import { hasKey } from '../api/credential-rules';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
