@@ -1,8 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/preact';
 import { App } from './app';
 import { navigate } from './router';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../test/envelope';
 
 it('an address in neither area says there is no page there, with a link home', () => {
   globalThis.fetch = jest.fn(async () => new Response('{}', { status: 500 })) as typeof fetch;

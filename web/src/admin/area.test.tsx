@@ -1,8 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { AdminArea } from './area';
 import type { Schemas } from '../api/client';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 

@@ -1,9 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { CredentialQueue } from './credential-queue';
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+import { envelope } from '../../test/envelope';
 
 const application = (member_id: number, username: string, status: string, overrides: object = {}) => ({
   member_id,

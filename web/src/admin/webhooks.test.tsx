@@ -1,7 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Webhooks } from './webhooks';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 const hook = { id: '0b5c2d1e-1111-4222-8333-444455556666', url: 'https://example.com/hook', events: ['credential.approved'], created_at: '2026-11-20T10:00:00.000Z' };
 
