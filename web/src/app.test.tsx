@@ -67,6 +67,12 @@ describe("a member's history at its own address", () => {
     await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of member8 (member #8): 0 events.'));
     expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#8');
     expect(asked.filter((p) => p.endsWith('/history'))).toEqual(['/api/v1/credentials/7/history', '/api/v1/credentials/8/history']);
+
+    // Back at the search's own address (the Audit link), the search starts over.
+    act(() => navigate('/admin/audit'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe(''));
+    expect(screen.getByTestId('history-found').textContent).toBe('');
+    expect(screen.queryByRole('heading', { level: 2, name: /member8/ })).toBeNull();
   });
 
   it('a search puts the member found in the address, read once, and leaves focus at the form', async () => {

@@ -106,8 +106,8 @@ export function Auditor({ member }: { member?: number }) {
   /** The history of whom `typed` names; found, the address becomes that member's. */
   const show = async (typed: string) => {
     setBusy('the history');
-    const found = await memberIdOf(typed);
-    const answer = typeof found === 'number' ? await historyOf(found, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: found };
+    const id = await memberIdOf(typed);
+    const answer = typeof id === 'number' ? await historyOf(id, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: id };
     setBusy('');
     setHistory(answer.ok ? answer.data : null);
     setAfter(null);
@@ -117,11 +117,15 @@ export function Auditor({ member }: { member?: number }) {
     // Told at the field, the refusal is heard there: its description is the message.
     if (!answer.ok && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
   };
-  // Opened at a member's address (a link, a reload, the back button): that member's history.
+  // Opened at a member's address (a link, a reload, the back button): that member's history. Back
+  // at the search's own address, the search starts over, as the address says.
   useEffect(() => {
-    if (member === undefined || member === history?.member_id) return;
-    setWho(`#${member}`);
-    void show(String(member));
+    if (member === history?.member_id) return;
+    setWho(member === undefined ? '' : `#${member}`);
+    if (member !== undefined) return void show(String(member));
+    setHistory(null);
+    setAfter(null);
+    setFound('');
   }, [member]);
 
   const find = (event: Event) => {
