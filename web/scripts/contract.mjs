@@ -1,4 +1,4 @@
-// Types and the partner reference come from the contract the server prints, never from its source
+// Types, the enums' values and the partner reference come from the contract the server prints, never from its source
 // files: the console builds against what /api/v1 promises, wherever the server keeps its code.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,8 @@ const out = join(web, 'generated');
 const contract = JSON.parse(execFileSync(process.execPath, [join(web, '..', 'dist', 'cli.js'), 'openapi'], { encoding: 'utf8' }));
 
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'contract.d.ts'), astToString(await openapiTS(contract)));
+// With the enums' values as arrays too: the console offers the statuses, event types and permissions the contract lists.
+writeFileSync(join(out, 'contract.ts'), astToString(await openapiTS(contract, { enumValues: true })));
 writeFileSync(join(out, 'partner-contract.json'), JSON.stringify(partnerPart(contract)));
 
 /** The open endpoints and the schemas they name: what a member may read (GET /openapi is administrators' only). */

@@ -1,8 +1,7 @@
-import { act, render, screen, waitFor } from '@testing-library/preact';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { App } from './app';
 import { navigate } from './router';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../test/envelope';
 
 it('an address in neither area says there is no page there, with a link home', () => {
   globalThis.fetch = jest.fn(async () => new Response('{}', { status: 500 })) as typeof fetch;
@@ -40,5 +39,55 @@ describe('a screen change', () => {
     const signIn = await screen.findByRole('heading', { level: 1, name: 'Developer sign-in' });
     await waitFor(() => expect(document.activeElement).toBe(signIn));
     expect(signIn.getAttribute('tabindex')).toBe('-1');
+  });
+});
+
+describe("a member's history at its own address", () => {
+  let asked: string[];
+  beforeEach(() => {
+    asked = [];
+    globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+      asked.push(url.pathname);
+      if (url.pathname.endsWith('/context')) return envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] }, role_groups: [] } });
+      const member = Number(/\/credentials\/(\d+)\/history$/.exec(url.pathname)?.[1]);
+      if (member) return envelope(200, { code: 0, message: 'ok', data: { member_id: member, username: `member${member}`, events: [] } });
+      return envelope(200, { code: 0, message: 'ok', data: { member_id: 8, username: 'member8' } });
+    }) as typeof fetch;
+  });
+
+  it('opens on that history when loaded there, and follows the back and forward buttons to another member', async () => {
+    history.replaceState(null, '', '/ui/admin/audit/members/7');
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of member7 (member #7): 0 events.'));
+    act(() => {
+      history.pushState(null, '', '/ui/admin/audit/members/8');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of member8 (member #8): 0 events.'));
+    expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#8');
+    expect(asked.filter((p) => p.endsWith('/history'))).toEqual(['/api/v1/credentials/7/history', '/api/v1/credentials/8/history']);
+
+    // Back at the search's own address (the Audit link), the search starts over.
+    act(() => navigate('/admin/audit'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe(''));
+    expect(screen.getByTestId('history-found').textContent).toBe('');
+    expect(screen.queryByRole('heading', { level: 2, name: /member8/ })).toBeNull();
+  });
+
+  it('a search puts the member found in the address, read once, and leaves focus at the form', async () => {
+    history.replaceState(null, '', '/ui/admin/audit');
+    render(<App />);
+    const who = await screen.findByLabelText('Member id, username or API id');
+    fireEvent.input(who, { target: { value: 'member8' } });
+    const show = screen.getByRole('button', { name: 'Show the history' });
+    show.focus();
+    fireEvent.submit(who.closest('form')!);
+    await waitFor(() => expect(location.pathname).toBe('/ui/admin/audit/members/8'));
+    // The screen renders again at its new address; its effects run after the next frame (jsdom: 100 ms at most).
+    await act(() => new Promise((done) => setTimeout(done, 200)));
+    expect(screen.getByTestId('history-found').textContent).toBe('History of member8 (member #8): 0 events.');
+    expect(document.activeElement).toBe(show);
+    expect(asked.filter((p) => p.endsWith('/history'))).toEqual(['/api/v1/credentials/8/history']);
   });
 });

@@ -27,12 +27,49 @@ export function currentPath(): string {
   return path.replace(/\/+$/, '') || '/';
 }
 
-export function navigate(path: string, { replace = false } = {}): void {
+// A move within one screen (another member's history): the address follows, focus stays put.
+let staying = false;
+
+/** `stay`: the screen shows something else in place, so the user's focus is left where it is. */
+export function navigate(path: string, { replace = false, stay = false } = {}): void {
   if (leaveGuard && !leaveGuard()) return;
   leaveGuard = null;
-  arrived = true;
+  if (!stay) arrived = true;
+  staying = stay;
   history[replace ? 'replaceState' : 'pushState'](null, '', `${BASE}${path}`);
   dispatchEvent(new PopStateEvent('popstate'));
+  staying = false;
+}
+
+/**
+ * The parameters a path gives a pattern ("/admin/audit/members/:id" and "/admin/audit/members/7"
+ * give { id: "7" }), or null when the path is not one of the pattern's. A parameter is one
+ * non-empty segment, decoded.
+ */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const wanted = pattern.split('/');
+  const given = path.split('/');
+  if (wanted.length !== given.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of wanted.entries()) {
+    const segment = given[i]!;
+    if (!part.startsWith(':')) {
+      if (part !== segment) return null;
+      continue;
+    }
+    if (!segment) return null;
+    try {
+      params[part.slice(1)] = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** The path of a pattern with its parameters filled in, each encoded: what `matchPath` reads back. */
+export function pathFor(pattern: string, params: Record<string, string | number>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
 }
 
 export function usePath(): string {
@@ -47,7 +84,7 @@ export function usePath(): string {
       }
       // A fragment link moves within the screen: only another path is another screen.
       const next = currentPath();
-      if (next !== shown.current) arrived = true;
+      if (next !== shown.current && !staying) arrived = true;
       shown.current = next;
       setPath(next);
     };

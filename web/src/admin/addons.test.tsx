@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Addons } from './addons';
+import { envelope } from '../../test/envelope';
 
 const addon = (key: string, installed: boolean, enabled: boolean) => ({
   key,
@@ -13,10 +14,8 @@ const addon = (key: string, installed: boolean, enabled: boolean) => ({
   show_menu: enabled,
 });
 
-const envelope = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 const roles = [{ id: 1, name: 'Operators', permissions: [] }];
-const refused = (status: number, error: string, message: string) =>
-  new Response(JSON.stringify({ code: status, message, data: { error } }), { status, headers: { 'Content-Type': 'application/json' } });
+const refused = (status: number, error: string, message: string) => envelope(status, { code: status, message, data: { error } });
 
 /** What an action answers; the service's message names the add-on. */
 let actionAnswer: () => Response;
@@ -24,22 +23,22 @@ let actionAnswer: () => Response;
 const reads = { list: 0, pages: 0 };
 
 beforeEach(() => {
-  actionAnswer = () => envelope({ code: 0, message: 'helpdesk: disabled', data: addon('helpdesk', true, false) });
+  actionAnswer = () => envelope(200, { code: 0, message: 'helpdesk: disabled', data: addon('helpdesk', true, false) });
   reads.list = 0;
   reads.pages = 0;
   const list = [addon('helpdesk', true, true), addon('invoicing', true, false), addon('newsroom', false, false)];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     const path = new URL(request.url).pathname;
-    if (path.endsWith('/developer/session')) return envelope({ code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (path.endsWith('/access')) return envelope({ code: 0, message: 'ok', data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null } });
+    if (path.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (path.endsWith('/access')) return envelope(200, { code: 0, message: 'ok', data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null } });
     if (path.endsWith('/pages')) {
       reads.pages += 1;
-      return envelope({ code: 0, message: 'ok', data: { list: [] } });
+      return envelope(200, { code: 0, message: 'ok', data: { list: [] } });
     }
     if (path.includes('/actions/')) return actionAnswer();
     reads.list += 1;
-    return envelope({ code: 0, message: 'ok', data: { list } });
+    return envelope(200, { code: 0, message: 'ok', data: { list } });
   }) as typeof fetch;
 });
 

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, isStale, type Refusal, type Schemas } from '../api/client';
+import { pathFor } from '../router';
+import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { AddonRoles } from './addon-roles';
@@ -9,17 +11,29 @@ type Addon = Schemas['Addon'];
 type Action = 'uninstall' | 'enable' | 'disable' | 'menu';
 type Editing = 'install' | 'reinstall' | 'access';
 
-/** The application center: the catalogue with install state, and what this administrator may do to each add-on. */
-export function Addons({ canManage, roles }: { canManage: boolean; roles: Schemas['RoleGroup'][] }) {
+/** An add-on has an address of its own, to reload or to pass on. */
+export const ADDON = '/admin/addons/:key';
+
+/**
+ * The application center: the catalogue with install state, and what this administrator may do to
+ * each add-on; with `only`, the add-on of that key alone.
+ */
+export function Addons({ canManage, roles, only }: { canManage: boolean; roles: Schemas['RoleGroup'][]; only?: string }) {
   const [list, reload] = useLoad(() => call(() => api.GET('/addons')));
 
   if (list.state === 'loading') return <Loading what="the application center" />;
   if (list.state === 'failed') return <LoadFailed refusal={list.refusal} onRetry={reload} />;
+  const shown = only === undefined ? list.data.list : list.data.list.filter((addon) => addon.key === only);
   return (
     <>
       <ScreenHeading>Application center</ScreenHeading>
-      {list.data.list.length === 0 && <Empty>The catalogue holds no add-on.</Empty>}
-      {list.data.list.map((addon) => (
+      {only !== undefined && (
+        <p>
+          <Link to="/admin/addons">Every add-on</Link>
+        </p>
+      )}
+      {shown.length === 0 && <Empty>{only === undefined ? 'The catalogue holds no add-on.' : `The catalogue holds no add-on with the key "${only}".`}</Empty>}
+      {shown.map((addon) => (
         <AddonCard key={addon.key} addon={addon} canManage={canManage} roles={roles} onChanged={reload} />
       ))}
     </>
@@ -81,7 +95,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
   return (
     <article class="card addon" aria-labelledby={`addon-${addon.key}`}>
       <h2 id={`addon-${addon.key}`}>
-        {addon.name} <small>{addon.version}</small>
+        <Link to={pathFor(ADDON, { key: addon.key })}>{addon.name}</Link> <small>{addon.version}</small>
       </h2>
       <p>{addon.description}</p>
       <p>

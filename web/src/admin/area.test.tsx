@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { AdminArea } from './area';
+import type { Schemas } from '../api/client';
+import { envelope } from '../../test/envelope';
 
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-type Permission = 'addon.view' | 'addon.manage' | 'credential.review' | 'audit.read' | 'webhook.manage';
+type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** The service as the console meets it: /context with these permissions, and an empty answer to every list. */
 function service(permissions: Permission[], context: () => Response = () => envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] } })) {
@@ -65,4 +65,65 @@ it('a failed load of the permissions offers to try again, and trying again loads
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
   expect(await screen.findByRole('heading', { name: 'Credential history' })).not.toBeNull();
   expect(asked.filter((p) => p.endsWith('/context'))).toHaveLength(2);
+});
+
+describe('an address of one thing (a deep link, opened anew or reloaded)', () => {
+  const history7 = { member_id: 7, username: 'alice', events: [] };
+  const helpdesk = { key: 'helpdesk', name: 'Helpdesk', version: '1.0.0', description: 'Tickets', author: 'Acme', installed: false, installed_version: null, enabled: false, show_menu: false };
+  const wiki = { ...helpdesk, key: 'wiki', name: 'Wiki' };
+
+  /** The service with an auditor's and add-on viewer's permissions: one member's history, two add-ons. */
+  function deepService(permissions: Permission[] = ['audit.read', 'addon.view']) {
+    const asked: string[] = [];
+    globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+      asked.push(url.pathname);
+      if (url.pathname.endsWith('/context')) return envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] } });
+      if (url.pathname.endsWith('/credentials/7/history')) return envelope(200, { code: 0, message: 'ok', data: history7 });
+      if (url.pathname.endsWith('/audit/members')) return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
+      if (url.pathname.endsWith('/addons')) return envelope(200, { code: 0, message: 'ok', data: { list: [helpdesk, wiki] } });
+      return envelope(404, { code: 404, message: 'not found', data: { error: 'not_found' } });
+    }) as typeof fetch;
+    return asked;
+  }
+
+  it("/admin/audit/members/7 shows member 7's history, under the Audit screen", async () => {
+    const asked = deepService();
+    history.replaceState(null, '', '/ui/admin/audit/members/7');
+    render(<AdminArea path="/admin/audit/members/7" notice="" />);
+    expect(await screen.findByTestId('history-found')).not.toBeNull();
+    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of alice (member #7): 0 events.'));
+    expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#7');
+    expect(asked).toContain('/api/v1/credentials/7/history');
+    expect(screen.getByRole('link', { name: 'Audit' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('a member address without a member id is no page; without the permission, says which it needs', async () => {
+    deepService();
+    const { unmount } = render(<AdminArea path="/admin/audit/members/alice" notice="" />);
+    expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'the audit' }).getAttribute('href')).toBe('/ui/admin/audit');
+    unmount();
+    const asked = deepService(['addon.view']);
+    render(<AdminArea path="/admin/audit/members/7" notice="" />);
+    expect((await screen.findByTestId('no-access')).textContent).toBe('You do not have access to Audit: it needs the permission audit.read.');
+    expect(asked).not.toContain('/api/v1/credentials/7/history');
+  });
+
+  it('/admin/addons/wiki shows that add-on alone, with the way back to every add-on; each card links to its own address', async () => {
+    deepService();
+    const { unmount } = render(<AdminArea path="/admin/addons/wiki" notice="" />);
+    expect(await screen.findByRole('heading', { name: 'Wiki 1.0.0' })).not.toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Helpdesk 1.0.0' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Every add-on' }).getAttribute('href')).toBe('/ui/admin/addons');
+    unmount();
+    render(<AdminArea path="/admin/addons" notice="" />);
+    expect((await screen.findByRole('link', { name: 'Helpdesk' })).getAttribute('href')).toBe('/ui/admin/addons/helpdesk');
+  });
+
+  it('an add-on the catalogue does not hold is said so', async () => {
+    deepService();
+    render(<AdminArea path="/admin/addons/nothing" notice="" />);
+    expect(await screen.findByText('The catalogue holds no add-on with the key "nothing".')).not.toBeNull();
+  });
 });

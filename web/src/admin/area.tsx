@@ -1,13 +1,14 @@
+import type { JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
-import { Auditor } from '../audit/auditor';
-import { currentPath, navigate } from '../router';
+import { Auditor, MEMBER_HISTORY } from '../audit/auditor';
+import { currentPath, matchPath, navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
 import { SignIn, signOut } from '../ui/sign-in';
-import { Addons } from './addons';
+import { ADDON, Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
 import { RoleGroups } from './roles';
@@ -17,31 +18,66 @@ import { ScreenHeading } from '../ui/screen';
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
+/** What an address of a screen shows: from the address's parameters and what the account holds. */
+type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][] }) => JSX.Element;
+
+/** One screen: its link, its permission, where it ranks as a landing, and what each of its addresses shows. */
 interface Screen {
   path: string;
   label: string;
   /** The permission the screen's endpoints ask for; none: any administrator. */
   needs?: Permission;
+  /**
+   * Where an administrator lands after sign-in: the lowest rank its permissions allow. Reviewers
+   * meet their queue, auditors the audit, add-on administrators the application center.
+   */
+  landing?: number;
+  show: Show;
+  /** The screen's deeper addresses, patterns with parameters (`matchPath`), each a link to one thing. */
+  deeper?: Record<string, Show>;
 }
 
+const MEMBER_ID = /^[1-9][0-9]{0,15}$/;
+
 const SCREENS: Screen[] = [
-  { path: '/admin/credentials', label: 'Credentials', needs: 'credential.review' },
-  { path: '/admin/scopes', label: 'Scope requests', needs: 'credential.review' },
-  { path: '/admin/addons', label: 'Application center', needs: 'addon.view' },
-  { path: '/admin/roles', label: 'Role groups', needs: 'addon.view' },
-  { path: '/admin/audit', label: 'Audit', needs: 'audit.read' },
-  { path: '/admin/webhooks', label: 'Webhooks', needs: 'webhook.manage' },
-  { path: '/admin/contract', label: 'Contract' },
+  { path: '/admin/credentials', label: 'Credentials', needs: 'credential.review', landing: 1, show: () => <CredentialQueue /> },
+  { path: '/admin/scopes', label: 'Scope requests', needs: 'credential.review', show: () => <ScopeQueue /> },
+  {
+    path: '/admin/addons',
+    label: 'Application center',
+    needs: 'addon.view',
+    landing: 3,
+    show: (_, { held, roles }) => <Addons canManage={held.has('addon.manage')} roles={roles} />,
+    deeper: { [ADDON]: ({ key }, { held, roles }) => <Addons only={key} canManage={held.has('addon.manage')} roles={roles} /> },
+  },
+  { path: '/admin/roles', label: 'Role groups', needs: 'addon.view', show: (_, { roles }) => <RoleGroups roles={roles} /> },
+  {
+    path: '/admin/audit',
+    label: 'Audit',
+    needs: 'audit.read',
+    landing: 2,
+    show: () => <Auditor />,
+    deeper: { [MEMBER_HISTORY]: ({ id = '' }) => (MEMBER_ID.test(id) ? <Auditor member={Number(id)} /> : <NotFound home="/admin/audit" homeLabel="the audit" />) },
+  },
+  { path: '/admin/webhooks', label: 'Webhooks', needs: 'webhook.manage', landing: 4, show: () => <Webhooks /> },
+  { path: '/admin/contract', label: 'Contract', landing: 5, show: () => <Contract /> },
 ];
 
-/**
- * Where an administrator lands after sign-in: the first of these its permissions allow. Reviewers
- * meet their queue, auditors the audit, add-on administrators the application center.
- */
-const LANDING = ['/admin/credentials', '/admin/audit', '/admin/addons', '/admin/webhooks', '/admin/contract'];
+/** The screen an address belongs to, and what it shows there; null for an address of no screen. */
+function routeOf(path: string): { screen: Screen; show: Show; params: Record<string, string> } | null {
+  for (const screen of SCREENS) {
+    if (path === screen.path) return { screen, show: screen.show, params: {} };
+    for (const [pattern, show] of Object.entries(screen.deeper ?? {})) {
+      const params = matchPath(pattern, path);
+      if (params) return { screen, show, params };
+    }
+  }
+  return null;
+}
 
+/** The first landing among the screens this account may use; the contract is open to every administrator. */
 function landingOf(screens: Screen[]): string {
-  return LANDING.find((path) => screens.some((s) => s.path === path)) ?? screens[0]?.path ?? '/admin/contract';
+  return screens.filter((s) => s.landing).sort((a, b) => a.landing! - b.landing!)[0]?.path ?? '/admin/contract';
 }
 
 /** A screen this account may not use: which permission it needs, and the screens it may use instead. */
@@ -87,14 +123,14 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
   if (context.state === 'failed') return <LoadFailed refusal={context.refusal} onRetry={reload} />;
 
   const { account, role_groups } = context.data;
-  const screen = screens.find((s) => s.path === path);
-  const known = SCREENS.find((s) => s.path === path);
+  const route = routeOf(path);
+  const allowed = route && screens.includes(route.screen);
 
   return (
     <>
       <nav aria-label="Administrator console" class="subnav">
         {screens.map((s) => (
-          <Link key={s.path} to={s.path} current={s === screen}>
+          <Link key={s.path} to={s.path} current={s === route?.screen}>
             {s.label}
           </Link>
         ))}
@@ -108,15 +144,9 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
           </button>
         </span>
       </nav>
-      {!screen && known && <NoAccess screen={known} screens={screens} />}
-      {!screen && !known && path !== '/admin' && <NotFound home="/admin" homeLabel="the administrator console's first screen" />}
-      {screen?.path === '/admin/credentials' && <CredentialQueue />}
-      {screen?.path === '/admin/scopes' && <ScopeQueue />}
-      {screen?.path === '/admin/addons' && <Addons canManage={held.has('addon.manage')} roles={role_groups} />}
-      {screen?.path === '/admin/roles' && <RoleGroups roles={role_groups} />}
-      {screen?.path === '/admin/audit' && <Auditor />}
-      {screen?.path === '/admin/webhooks' && <Webhooks />}
-      {screen?.path === '/admin/contract' && <Contract />}
+      {route && !allowed && <NoAccess screen={route.screen} screens={screens} />}
+      {!route && path !== '/admin' && <NotFound home="/admin" homeLabel="the administrator console's first screen" />}
+      {allowed && route.show(route.params, { held, roles: role_groups })}
     </>
   );
 }

@@ -1,9 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { CredentialQueue } from './credential-queue';
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+import { envelope } from '../../test/envelope';
 
 const application = (member_id: number, username: string, status: string, overrides: object = {}) => ({
   member_id,
@@ -47,12 +44,17 @@ function service({ failFirstList = false } = {}) {
   return calls;
 }
 
-it('offers to revoke an approval before the claim, with a reason', async () => {
-  const calls = service();
+/** An administrator revokes alice's credential from the queue, with a reason. */
+async function revokeAlice() {
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
   fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
   fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
+}
+
+it('offers to revoke an approval before the claim, with a reason', async () => {
+  const calls = service();
+  await revokeAlice();
   await waitFor(() => expect(calls.some((c) => c.url.endsWith('/credentials/7/revoke'))).toBe(true));
   const revoke = calls.find((c) => c.url.endsWith('/credentials/7/revoke'))!;
   expect(revoke.method).toBe('POST');
@@ -78,10 +80,7 @@ it('opens the reason box with focus in it; Escape closes it and gives focus back
 
 it('after a decision, puts focus on the message saying what was done, not on the page', async () => {
   service();
-  render(<CredentialQueue />);
-  fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
-  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
-  fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
+  await revokeAlice();
   const done = await screen.findByRole('status');
   expect(done.textContent).toBe('revoked');
   await waitFor(() => expect(document.activeElement).toBe(done));
@@ -89,10 +88,7 @@ it('after a decision, puts focus on the message saying what was done, not on the
 
 it("clears the last decision's outcome when the status filter changes", async () => {
   service();
-  render(<CredentialQueue />);
-  fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
-  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
-  fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
+  await revokeAlice();
   expect((await screen.findByRole('status')).textContent).toBe('revoked');
   fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
   await waitFor(() => expect(screen.queryByText('revoked', { selector: '.notice' })).toBeNull());

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
+import { reviewedApplicationStatusValues } from '../../generated/contract';
 import { api, call, csrf, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
-import { hasKey, statusOf } from '../ui/expiry';
+import { extensionWaits, hasKey, mayReview, mayRevoke, statusOf } from '../api/credential-rules';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { DecisionCell, Queue, useDecisions } from './queue';
@@ -15,11 +16,8 @@ type Status = Application['status'];
  * reviewer looks for what waits.
  */
 type Filter = Status | 'extension';
-const FILTERS: Filter[] = ['pending', 'extension', 'approved', 'rejected', 'active', 'revoked'];
+const FILTERS: Filter[] = reviewedApplicationStatusValues.flatMap((s) => (s === 'pending' ? [s, 'extension' as const] : [s]));
 const LABELS = { extension: 'extension requested' };
-
-/** An extension request an administrator may decide: only an active credential's is (a revocation leaves the last one as it was). */
-const extensionWaits = (a: Application): a is Application & { extension: Schemas['ExtensionRequest'] } => a.status === 'active' && a.extension?.status === 'pending';
 
 /** The applications the filter names. The service filters by status; extension requests are the active ones that carry one. */
 async function applications(filter: Filter | '') {
@@ -84,7 +82,7 @@ export function CredentialQueue() {
                   />
                 </>
               )}
-              {a.status === 'pending' && (
+              {mayReview(a) && (
                 <>
                   <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
                     Approve
@@ -92,7 +90,7 @@ export function CredentialQueue() {
                   <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a.member_id, reason)} />
                 </>
               )}
-              {(a.status === 'active' || a.status === 'approved') && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" subject={`${a.username}'s credential`} onSend={(reason) => revoke(a.member_id, reason)} />}
+              {mayRevoke(a) && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" subject={`${a.username}'s credential`} onSend={(reason) => revoke(a.member_id, reason)} />}
             </DecisionCell>
           </tr>
         ))

@@ -48,7 +48,7 @@ interface QueueProps<S extends string> {
   title: string;
   id: string;
   noun: string;
-  statuses: S[];
+  statuses: readonly S[];
   /** An option's words when they are not its value: a filter that is not a status ("extension requested"). */
   labels?: Partial<Record<S, string>>;
   /** What the empty list says when "No pending application." would not fit the filter. */

@@ -1,9 +1,6 @@
 import { render, screen } from '@testing-library/preact';
 import { ScopeQueue } from './scope-queue';
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+import { envelope } from '../../test/envelope';
 
 const request = (name: string, status: string) => ({
   member_id: 7,

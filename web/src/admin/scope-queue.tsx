@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
+import { scopeRequestStatusValues } from '../../generated/contract';
 import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
+import { mayReviewScope, mayRevokeScope } from '../api/credential-rules';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { DecisionCell, Queue, useDecisions } from './queue';
 
 type Status = Schemas['ScopeRequest']['status'];
-const STATUSES: Status[] = ['pending', 'approved', 'rejected', 'revoked'];
 
 export function ScopeQueue() {
   const [status, setStatus] = useState<Status | ''>('pending');
@@ -27,7 +28,7 @@ export function ScopeQueue() {
       title="Scope requests"
       id="scope-status"
       noun="scope request"
-      statuses={STATUSES}
+      statuses={scopeRequestStatusValues}
       status={status}
       onStatus={setStatus}
       list={list}
@@ -56,7 +57,7 @@ export function ScopeQueue() {
                 {(r.reject_reason ?? r.revoke_reason) && <small> “{r.reject_reason ?? r.revoke_reason}”</small>}
               </td>
               <DecisionCell>
-                {r.status === 'pending' && (
+                {mayReviewScope(r.status) && (
                   <>
                     <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${subject}`}>
                       Approve
@@ -64,7 +65,7 @@ export function ScopeQueue() {
                     <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" subject={subject} onSend={(reason) => reject(r.member_id, r.name, reason)} />
                   </>
                 )}
-                {r.status === 'approved' && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
+                {mayRevokeScope(r.status) && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
               </DecisionCell>
             </tr>
           );

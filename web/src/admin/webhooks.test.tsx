@@ -1,7 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Webhooks } from './webhooks';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 const hook = { id: '0b5c2d1e-1111-4222-8333-444455556666', url: 'https://example.com/hook', events: ['credential.approved'], created_at: '2026-11-20T10:00:00.000Z' };
 
@@ -23,6 +22,15 @@ function service({ register = () => envelope(200, { code: 0, message: 'registere
     return envelope(200, { code: 0, message: 'ok', data: { list: removed ? [] : [hook] } });
   }) as typeof fetch;
   return calls;
+}
+
+/** Registers a webhook at `url` (its secret shown), then removes the one at https://example.com/hook. */
+async function registerThenRemoveHook(url: string) {
+  render(<Webhooks />);
+  fireEvent.input(screen.getByLabelText('URL'), { target: { value: url } });
+  fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+  await screen.findByTestId('webhook-secret');
+  fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
 }
 
 describe('webhooks', () => {
@@ -73,11 +81,7 @@ describe('webhooks', () => {
   it('removing the webhook whose secret is shown takes the secret away with it', async () => {
     service();
     jest.spyOn(window, 'confirm').mockReturnValue(true);
-    render(<Webhooks />);
-    fireEvent.input(screen.getByLabelText('URL'), { target: { value: 'https://example.com/hook' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    await screen.findByTestId('webhook-secret');
-    fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+    await registerThenRemoveHook('https://example.com/hook');
     expect(await screen.findByText('No webhook yet.')).not.toBeNull();
     expect(screen.queryByTestId('webhook-secret')).toBeNull();
     expect(screen.queryByText(/Signing secret/)).toBeNull();
@@ -87,11 +91,7 @@ describe('webhooks', () => {
     const other = { ...hook, id: '0b5c2d1e-1111-4222-8333-777788889999', url: 'https://example.com/new' };
     service({ register: () => envelope(200, { code: 0, message: 'registered', data: { ...other, secret: 'whsec_new' } }) });
     jest.spyOn(window, 'confirm').mockReturnValue(true);
-    render(<Webhooks />);
-    fireEvent.input(screen.getByLabelText('URL'), { target: { value: 'https://example.com/new' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    await screen.findByTestId('webhook-secret');
-    fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+    await registerThenRemoveHook('https://example.com/new');
     await screen.findByText('Removed the webhook https://example.com/hook.');
     expect(screen.getByTestId('webhook-secret').textContent).toBe('whsec_new');
   });

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { webhookEventsValues } from '../../generated/contract';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
 import { Field } from '../ui/field';
@@ -7,10 +8,6 @@ import { TableHead } from '../ui/table';
 import { ScreenHeading } from '../ui/screen';
 
 type EventType = Schemas['Webhook']['events'][number];
-const EVENT_TYPES: EventType[] = [
-  'credential.applied', 'credential.approved', 'credential.rejected', 'credential.claimed', 'credential.rotated', 'credential.revoked',
-  'credential.expiring', 'credential.expired', 'scope.requested', 'scope.approved', 'scope.rejected', 'scope.revoked',
-];
 
 const atEvents = (path: string) => path === 'events' || path.startsWith('events.');
 
@@ -70,7 +67,7 @@ export function Webhooks() {
                 {eventsIssue.message}
               </small>
             )}
-            {EVENT_TYPES.map((type) => (
+            {webhookEventsValues.map((type) => (
               <label key={type} class="check">
                 <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
               </label>

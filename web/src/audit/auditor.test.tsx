@@ -1,8 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { when } from '../ui/load';
 import { Auditor, endOfTyped } from './auditor';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 const history = { member_id: 7, username: 'alice', events: [] };
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
-import { hasKey } from '../ui/expiry';
+import { hasKey } from '../api/credential-rules';
+import { navigate, pathFor } from '../router';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
@@ -86,8 +87,12 @@ interface After {
 const historyOf = (member_id: number, as_of?: string) =>
   call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id: String(member_id) }, query: as_of ? { as_of } : {} } }));
 
-export function Auditor() {
-  const [who, setWho] = useState('');
+/** A member's history has an address of its own, to reload or to pass on. */
+export const MEMBER_HISTORY = '/admin/audit/members/:id';
+
+/** The history search; with `member`, that member's history, as its address asks. */
+export function Auditor({ member }: { member?: number }) {
+  const [who, setWho] = useState(member === undefined ? '' : `#${member}`);
   const [asOf, setAsOf] = useState('');
   const [history, setHistory] = useState<History | null>(null);
   const [after, setAfter] = useState<After | null>(null);
@@ -98,20 +103,35 @@ export function Auditor() {
   const [stateAfter, setStateAfter] = useState(0);
   const [found, setFound] = useState('');
 
-  const find = async (event: Event) => {
-    event.preventDefault();
-    // Busy, the button is marked, not disabled: a disabled button drops focus to the page's start.
-    if (busy) return;
+  /** The history of whom `typed` names; found, the address becomes that member's. */
+  const show = async (typed: string) => {
     setBusy('the history');
-    const member = await memberIdOf(who);
-    const answer = typeof member === 'number' ? await historyOf(member, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: member };
+    const id = await memberIdOf(typed);
+    const answer = typeof id === 'number' ? await historyOf(id, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: id };
     setBusy('');
     setHistory(answer.ok ? answer.data : null);
     setAfter(null);
     setRefusal(answer.ok ? null : atWho(answer.refusal));
     setFound(answer.ok ? foundText(answer.data) : '');
+    if (answer.ok && answer.data.member_id !== member) navigate(pathFor(MEMBER_HISTORY, { id: answer.data.member_id }), { stay: true });
     // Told at the field, the refusal is heard there: its description is the message.
     if (!answer.ok && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
+  };
+  // Opened at a member's address (a link, a reload, the back button): that member's history. Back
+  // at the search's own address, the search starts over, as the address says.
+  useEffect(() => {
+    if (member === history?.member_id) return;
+    setWho(member === undefined ? '' : `#${member}`);
+    if (member !== undefined) return void show(String(member));
+    setHistory(null);
+    setAfter(null);
+    setFound('');
+  }, [member]);
+
+  const find = (event: Event) => {
+    event.preventDefault();
+    // Busy, the button is marked, not disabled: a disabled button drops focus to the page's start.
+    if (!busy) void show(who);
   };
 
   /**

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { whenSignedOut } from '../api/client';
 import { AuditExport } from './export';
+import { envelope } from '../../test/envelope';
 
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const NDJSON = '{"position":"00000000000000000001","type":"CredentialApplied"}\n{"next":"00000000000000000001","count":1,"more":false}\n';
 
 let asked: string[];

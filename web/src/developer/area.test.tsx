@@ -1,8 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { navigate, usePath } from '../router';
 import { DeveloperArea } from './area';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 const dashboard = {
   member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },

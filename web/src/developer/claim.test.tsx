@@ -1,16 +1,13 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { navigate, usePath } from '../router';
 import { Claim } from './claim';
+import { envelope } from '../../test/envelope';
 
 const KEY = { apiid: 'ak_test0000000000000000', apikey: 'sk_secret-shown-once' };
 
 /** The claim screen where the console's router puts it, so that leaving it is real. */
 function ClaimRoute({ onClaimed }: { onClaimed: () => void }) {
   return usePath() === '/developer/claim' ? <Claim status="approved" onClaimed={onClaimed} /> : <p>dashboard</p>;
-}
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
 /** The service as the claim screen meets it: a CSRF token, then the claim's answer. */

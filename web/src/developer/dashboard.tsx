@@ -3,7 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Link } from '../ui/link';
 import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice, type Outcome } from '../ui/notice';
-import { expiredAt, hasKey, statusOf } from '../ui/expiry';
+import { expiredAt, hasKey, mayApply, mayClaim, mayRequestExtension, mayRequestScopes, mayRotate, statusOf } from '../api/credential-rules';
 import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
 import { Rotate } from './rotate';
@@ -101,19 +101,19 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
         </ol>
         <RefusalNotice refusal={refusal} />
         <div class="actions">
-          {(['none', 'rejected', 'revoked'].includes(credential.status) || expired) && (
+          {mayApply(credential) && (
             <button type="button" class="primary" onClick={apply}>
               Apply for API credentials
             </button>
           )}
-          {credential.status === 'approved' && !expired && <Link to="/developer/claim">Claim your key</Link>}
-          {credential.status === 'active' && !expired && <Link to="/developer/scopes">Request scopes</Link>}
+          {mayClaim(credential) && <Link to="/developer/claim">Claim your key</Link>}
+          {mayRequestScopes(credential) && <Link to="/developer/scopes">Request scopes</Link>}
           {credential.status === 'active' && <Link to="/developer/reference">Partner API reference</Link>}
         </div>
       </section>
-      {credential.status === 'active' && !expired && <Rotate onRotated={reload} />}
+      {mayRotate(credential) && <Rotate onRotated={reload} />}
       {credential.status === 'active' && <DeveloperUsage />}
-      {credential.status === 'active' && credential.expires_at && credential.extension?.status !== 'pending' && <ExtensionRequest onRequested={onOutcome} />}
+      {mayRequestExtension(credential) && <ExtensionRequest onRequested={onOutcome} />}
       <section aria-labelledby="scopes-title" class="card">
         <h2 id="scopes-title">Scopes</h2>
         {scopes.length === 0 ? (

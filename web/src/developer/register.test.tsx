@@ -1,7 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/preact';
 import { Register } from './register';
-
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { envelope } from '../../test/envelope';
 
 /** The service refusing the registration with this envelope. */
 function refusing(status: number, body: unknown) {

@@ -1,9 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Rotate } from './rotate';
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+import { envelope } from '../../test/envelope';
 
 function service() {
   const calls: Request[] = [];

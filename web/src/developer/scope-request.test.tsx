@@ -1,9 +1,6 @@
 import { render, screen } from '@testing-library/preact';
 import { ScopeRequest } from './scope-request';
-
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+import { envelope } from '../../test/envelope';
 
 const offers = [
   { name: 'addons.read', description: 'Read the installed add-ons', status: 'none' },

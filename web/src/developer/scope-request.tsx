@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas, type ScopeName } from '../api/client';
+import { mayRequestScope } from '../api/credential-rules';
 import { navigate } from '../router';
 import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { useLoad } from '../ui/load';
 import { ReasonField } from '../ui/reason';
 import { NextStep, scopesStep } from './next-step';
 import { ScreenHeading } from '../ui/screen';
-
-const REQUESTABLE = new Set(['none', 'rejected', 'revoked']);
 
 /** Scopes are requested for an active credential; before that, the screen says what to do first. */
 export function ScopeRequest({ status, onRequested }: { status: Schemas['Credential']['status']; onRequested: (message: string) => void }) {
@@ -52,7 +51,7 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
             <input
               id={`scope-${offer.name}`}
               type="checkbox"
-              disabled={!REQUESTABLE.has(offer.status)}
+              disabled={!mayRequestScope(offer.status)}
               checked={chosen.includes(offer.name)}
               onChange={(e) => toggle(offer.name, (e.currentTarget as HTMLInputElement).checked)}
             />

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/preact';
 import type { Schemas } from '../api/client';
 import { DeveloperUsage, UsageChart } from './usage';
+import { envelope } from '../../test/envelope';
 
 const days = (calls: (i: number) => number): Schemas['Usage']['days'] =>
   Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, calls: calls(i), refused: 0 }));
@@ -28,8 +29,8 @@ describe('the use of the key', () => {
     let calls = 0;
     globalThis.fetch = jest.fn(async () => {
       calls += 1;
-      if (calls === 1) return new Response(JSON.stringify({ code: 500, message: 'internal error', data: { error: 'internal' } }), { status: 500, headers: { 'Content-Type': 'application/json' } });
-      return new Response(JSON.stringify({ code: 0, message: 'ok', data: { last_used_at: null, days: days(() => 0) } }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      if (calls === 1) return envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } });
+      return envelope(200, { code: 0, message: 'ok', data: { last_used_at: null, days: days(() => 0) } });
     }) as typeof fetch;
     render(<DeveloperUsage />);
     expect((await screen.findByRole('alert')).textContent).toContain('internal error');
