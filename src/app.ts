@@ -203,7 +203,7 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
     return {
       tracker: new CheckpointTracker(stores.documents, names) as PositionTracker,
       health: async (): Promise<ProjectionsHealth> => {
-        const checkpoints = await Promise.all(names.map((n) => stores.documents.checkpoint(n)));
+        const checkpoints = await stores.documents.checkpoints(names);
         const position = checkpoints.reduce((a, b) => (a < b ? a : b), checkpoints[0] ?? START);
         const { status } = await projectorStatus(stores.documents);
         return { status, position, error: NOT_BEATING[status] ?? null };

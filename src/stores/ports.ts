@@ -158,8 +158,15 @@ export interface DocumentWrite {
 
 export interface CollectionSpec {
   name: string;
-  /** Top-level fields that `find` filters on. */
+  /** Top-level fields that `find` filters on, or that `findInRange` ranges over. */
   indexes: string[];
+}
+
+/** Values of one top-level string field after `after` (exclusive; no lower bound when absent) up to `upTo` (inclusive). */
+export interface StringRange {
+  field: string;
+  after?: string;
+  upTo: string;
 }
 
 export interface DocumentStore {
@@ -170,6 +177,12 @@ export interface DocumentStore {
   getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]>;
   /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
   find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
+  /**
+   * Documents whose string field lies in the range, ordered by that field, then by id; a field
+   * absent, null or not a string is in no range. Strings compare by code unit, so ISO 8601
+   * instants of one format compare as time does. Served by the field's index (CollectionSpec).
+   */
+  findInRange<Doc = Record<string, unknown>>(collection: string, range: StringRange): Promise<StoredDocument<Doc>[]>;
   /** How many documents the collection holds (tombstones are not documents), without reading them. */
   count(collection: string): Promise<number>;
   /**
@@ -184,6 +197,8 @@ export interface DocumentStore {
    */
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
+  /** The checkpoints of these projections, in their order, in one read (START for each never written). */
+  checkpoints(projections: readonly string[]): Promise<Position[]>;
   /**
    * Removes every document and tombstone of the collection (for rebuilds), and its indexes with
    * them: call ensureCollections before filling it again.
