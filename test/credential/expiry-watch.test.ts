@@ -7,7 +7,7 @@ import { ExpiryWatch } from '../../src/credential/expiry-watch';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
 import { NOTHING_DECIDED } from '../../src/credential/views';
 import { openSqliteStores } from '../../src/stores/sqlite';
-import type { DocumentStore, Stores } from '../../src/stores/ports';
+import type { DocumentStore, Scalar, Stores, StringRange } from '../../src/stores/ports';
 
 const DAY_MS = 86_400_000;
 const collection = credentialsProjection.collection.name;
@@ -28,12 +28,12 @@ function watched(documents: DocumentStore) {
   const read: string[] = [];
   let finds = 0;
   const watchedCalls: Partial<DocumentStore> = {
-    find: (c, where) => {
+    find: <Doc>(c: string, where: Record<string, Scalar>) => {
       finds += 1;
-      return documents.find(c, where);
+      return documents.find<Doc>(c, where);
     },
-    findInRange: async (c, range) => {
-      const found = await documents.findInRange(c, range);
+    findInRange: async <Doc>(c: string, range: StringRange) => {
+      const found = await documents.findInRange<Doc>(c, range);
       read.push(...found.map((d) => d.id));
       return found;
     },
