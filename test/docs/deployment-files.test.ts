@@ -62,3 +62,21 @@ describe('docker-compose.yml', () => {
     expect(compose).toMatch(/MONGODB_URL: mongodb:\/\/\$\{MONGODB_USER[^}]*\}:\$\{MONGODB_PASSWORD[^}]*\}@mongodb:27017\/platform\?authSource=admin/);
   });
 });
+
+describe('the production workflow (.github/workflows/production.yml)', () => {
+  const workflow = readFileSync(join(ROOT, '.github/workflows/production.yml'), 'utf8');
+  const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+  const failover = readFileSync(join(ROOT, 'test/production/failover.compose.yml'), 'utf8');
+  const images = (text: string) => new Set([...text.matchAll(/\bimage: (\S+)/g)].map((m) => m[1]).filter((i) => !i!.startsWith('platform-api')));
+
+  it('runs the servers at the tags docker-compose.yml runs, in both jobs', () => {
+    expect(images(compose)).toEqual(new Set(['docker.kurrent.io/kurrent-lts/kurrentdb:26.0.3', 'mongo:7.0.28']));
+    expect(images(workflow)).toEqual(images(compose));
+    expect(images(failover)).toEqual(images(compose));
+  });
+
+  it('runs npm run test:production against them, and the failover suite', () => {
+    expect(workflow).toMatch(/\n {6}- run: npm run test:production\n/);
+    expect(workflow).toMatch(/npx jest --runInBand test\/production\/failover\.test\.ts/);
+  });
+});
