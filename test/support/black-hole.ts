@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
+import { freePort } from './service-process';
 
 export interface BlackHole {
   port: number;
@@ -42,11 +43,4 @@ export async function blackHole(): Promise<BlackHole> {
 }
 
 /** A loopback port nobody listens on: connecting is refused at once (ECONNREFUSED). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
+export const closedPort = freePort;
