@@ -33,6 +33,13 @@ RUN npm ci --omit=dev --ignore-scripts \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# tini as PID 1: node there ignores SIGTERM until it installs its own handler, so a stop during
+# start-up (30 s of store retries) would wait for Docker's SIGKILL; tini forwards the signal and
+# reaps zombies. ca-certificates: the system trust store, which TLS to KurrentDB and MongoDB
+# without a tlsCAFile reads (the slim image has none).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Owned by root and read-only to the service; only the embedded data directory is writable.
 COPY package.json ./
@@ -47,4 +54,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://localhost:'+(process.env.PORT||3000)+'/api/v1/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]

@@ -29,7 +29,7 @@ import { deadLetterHealth } from './shared/projections/dead-letters';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
 import { Replica, ReplicaStatus } from './shared/projections/replica';
 import { ProjectionRunner } from './shared/projections/runner';
-import { HEARTBEATS, projectorStatus } from './shared/projections/heartbeat';
+import { beat, HEARTBEATS, projectorStatus } from './shared/projections/heartbeat';
 import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
@@ -199,7 +199,7 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
     return {
       tracker: new CheckpointTracker(stores.documents, names) as PositionTracker,
       health: async (): Promise<ProjectionsHealth> => {
-        const checkpoints = await Promise.all(names.map((n) => stores.documents.checkpoint(n)));
+        const checkpoints = await stores.documents.checkpoints(names);
         const position = checkpoints.reduce((a, b) => (a < b ? a : b), checkpoints[0] ?? START);
         const { status } = await projectorStatus(stores.documents);
         return { status, position, error: NOT_BEATING[status] ?? null };
@@ -214,6 +214,9 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
     onGiveUp: exitForRestart(log),
   });
   await runner.start();
+  // Beats as a projector does: an API started with PROJECTIONS=off beside this one reports it.
+  await stores.documents.ensureCollections([HEARTBEATS]);
+  const stopBeating = await beat(stores.documents, runner, log.child({ component: 'projections' }));
   return {
     tracker: runner as PositionTracker,
     health: async (): Promise<ProjectionsHealth> => ({
@@ -221,6 +224,9 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       position: runner.position(),
       error: runner.failed() ? 'a projection failed: see the logs' : null,
     }),
-    stop: () => runner.stop(),
+    stop: async () => {
+      await runner.stop();
+      await stopBeating();
+    },
   };
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
+import { maskUrl } from './mask-url';
+import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN } from './mongodb';
 
 /**
  * Which adapters the service runs on (docs/production.md): EVENTSTORE_URL and MONGODB_URL together select
@@ -44,11 +46,8 @@ export function parseStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
   return { mode: 'production', eventStoreUrl, mongoUrl };
 }
 
-/** The URL without user name and password, fit for logs and error messages. */
-export function redactUrl(url: string): string {
-  // Up to the last @ of the authority: a password may hold an unencoded @ of its own.
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?]*@/, '$1');
-}
+/** The URL without user name, password or secret-bearing options, fit for logs and error messages. */
+export const redactUrl = maskUrl;
 
 /** scheme://[userinfo@]host[:port][,host[:port]...][/path][?query]; userinfo up to the authority's last @. */
 const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^/?]*)@)?([^/?@]*)(\/[^?]*)?(\?.*)?$/;
@@ -179,22 +178,42 @@ function checkMongoUrl(url: string): void {
 }
 
 /**
- * The driver's own parser, which constructing a client runs without connecting: what it refuses
- * (an unescaped : or @ in the password, an unknown option) would otherwise fail every start-up
- * attempt until the budget runs out.
+ * The driver's own parser, which constructing a client runs without connecting, with the options
+ * the service adds: what it refuses (an unescaped : or @ in the password, an unknown option, a
+ * value of the wrong kind) would otherwise fail every start-up attempt until the budget runs out.
+ * Then what it accepts but fails on only when it connects: a TLS file that does not exist.
  */
 function checkMongoParses(url: string, shown: string): void {
+  const query = new URLSearchParams(URL_SHAPE.exec(url)?.[5] ?? '');
+  for (const [key, value] of query) {
+    const name = key.toLowerCase();
+    if (MONGO_WRITE_CONCERN_OPTIONS.includes(name)) {
+      throw new StoreConfigError(
+        `MONGODB_URL '${shown}': ${key} is set by the service (every write waits for the journal of a majority), not by the URL`,
+      );
+    }
+    if (Object.keys(MONGO_TIMEOUTS).some((option) => option.toLowerCase() === name)) {
+      throw new StoreConfigError(`MONGODB_URL '${shown}': ${key} is set by the service (docs/production.md gives its time limits), not by the URL`);
+    }
+    if (MONGO_FILE_OPTIONS.includes(name) && !existsSync(value)) {
+      throw new StoreConfigError(`MONGODB_URL '${shown}': ${key} ${value} does not exist`);
+    }
+  }
   try {
-    new MongoClient(url);
+    new MongoClient(url, { ...MONGO_TIMEOUTS, writeConcern: MONGO_WRITE_CONCERN });
   } catch (error) {
     // Not only the driver's MongoParseError: its URL parser throws a class of the same name of its own.
     if (!(error instanceof Error)) throw error;
     throw new StoreConfigError(
-      `MONGODB_URL '${shown}': the MongoDB driver cannot parse it (${error.message}); ` +
-        `percent-encode : / ? # [ ] @ in the user name and password`,
+      `MONGODB_URL '${shown}': the MongoDB driver refuses it (${error.message}); ` +
+        `check the option names and values, and percent-encode : / ? # [ ] @ in the user name and password`,
     );
   }
 }
+
+/** Write-concern options, which the URL would otherwise let override the service's own (a URL's journal=false wins). */
+const MONGO_WRITE_CONCERN_OPTIONS = ['w', 'journal', 'j', 'wtimeoutms', 'wtimeout', 'fsync'];
+const MONGO_FILE_OPTIONS = ['tlscafile', 'tlscertificatekeyfile', 'tlscrlfile', 'sslca', 'sslcert', 'sslkey'];
 
 function checkHosts(variable: string, shown: string, list: string, example: string): { host: string; port?: number }[] {
   if (list === '') throw new StoreConfigError(`${variable} '${shown}' names no host (e.g. ${example})`);

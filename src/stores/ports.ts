@@ -7,6 +7,7 @@
  */
 
 import type { EventMetadata } from '../shared/domain/metadata';
+import type { RateLimits } from './rate-limit-ports';
 
 // The domain owns the metadata; adapters store it as it is and import it from their port.
 export type { ActorKind, EventMetadata } from '../shared/domain/metadata';
@@ -158,8 +159,15 @@ export interface DocumentWrite {
 
 export interface CollectionSpec {
   name: string;
-  /** Top-level fields that `find` filters on. */
+  /** Top-level fields that `find` filters on, or that `findInRange` ranges over. */
   indexes: string[];
+}
+
+/** Values of one top-level string field after `after` (exclusive; no lower bound when absent) up to `upTo` (inclusive). */
+export interface StringRange {
+  field: string;
+  after?: string;
+  upTo: string;
 }
 
 export interface DocumentStore {
@@ -170,6 +178,12 @@ export interface DocumentStore {
   getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]>;
   /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
   find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
+  /**
+   * Documents whose string field lies in the range, ordered by that field, then by id; a field
+   * absent, null or not a string is in no range. Strings compare by code unit, so ISO 8601
+   * instants of one format compare as time does. Served by the field's index (CollectionSpec).
+   */
+  findInRange<Doc = Record<string, unknown>>(collection: string, range: StringRange): Promise<StoredDocument<Doc>[]>;
   /** How many documents the collection holds (tombstones are not documents), without reading them. */
   count(collection: string): Promise<number>;
   /**
@@ -184,6 +198,8 @@ export interface DocumentStore {
    */
   write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
+  /** The checkpoints of these projections, in their order, in one read (START for each never written). */
+  checkpoints(projections: readonly string[]): Promise<Position[]>;
   /**
    * Removes every document and tombstone of the collection (for rebuilds), and its indexes with
    * them: call ensureCollections before filling it again.
@@ -227,49 +243,8 @@ export interface StoreHealth {
   detail?: string;
 }
 
-/** How many attempts a key may make per window, and what going over costs. */
-export interface LimitPolicy {
-  /** The key space: limiters of one name count the same attempts, in every process sharing the stores. */
-  name: string;
-  /** Attempts a key may make per window. */
-  points: number;
-  windowSeconds: number;
-  /** How long a key that went over is refused; 0 refuses it until its window ends. */
-  blockSeconds: number;
-  /**
-   * Counted on every request of a hot path: the embedded adapter keeps these counts in this
-   * process's memory, so that counting never waits on a disk write; production shares them in
-   * MongoDB like every other limit.
-   */
-  hot?: boolean;
-}
-
-/** The outcome of one counted attempt. */
-export interface Allowance {
-  /** False when the attempt is over the limit, or the key is blocked: refuse it. */
-  allowed: boolean;
-  /** Attempts left in the window after this one. */
-  remaining: number;
-  /** Milliseconds until the window starts again or, when refused, until the key may try again. */
-  resetMs: number;
-}
-
-export interface RateLimiter {
-  /**
-   * Counts one attempt of the key, atomically among everyone sharing the counts. A limiter that
-   * counts in this process's memory (a hot policy, embedded) answers at once, without a promise.
-   */
-  consume(key: string): Allowance | Promise<Allowance>;
-  /** Forgets the key's attempts and lifts its block. */
-  reset(key: string): Promise<void>;
-  /** Gives back one attempt counted in the window, for an attempt that turned out not to count. */
-  refund(key: string): Promise<void>;
-}
-
-/** Attempt counters (rate limits), kept where the adapter can share them between API instances. */
-export interface RateLimits {
-  limiter(policy: LimitPolicy): Promise<RateLimiter>;
-}
+// The rate-limit port has a file of its own; its types are the ports' as well.
+export type { Allowance, LimitPolicy, RateLimiter, RateLimits } from './rate-limit-ports';
 
 /** Another process already runs the projections on these stores. */
 export class ProjectionsClaimed extends Error {

@@ -182,7 +182,56 @@ export function documentStoreContract(
     });
   });
 
+  describe('findInRange', () => {
+    let c: string;
+    const instant = (day: number) => `2030-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+
+    beforeAll(async () => {
+      c = newName();
+      await store().ensureCollections([{ name: c, indexes: ['expires_at'] }]);
+      await store().write([
+        put(c, '10', { expires_at: instant(5) }, 1),
+        put(c, '2', { expires_at: instant(5) }, 1),
+        put(c, '3', { expires_at: instant(1) }, 1),
+        put(c, '4', { expires_at: instant(9) }, 1),
+        put(c, '5', { expires_at: null }, 1),
+        put(c, '6', {}, 1),
+        put(c, '7', { expires_at: 20300105 }, 1),
+        put(c, '8', { expires_at: instant(3) }, 1),
+        put(c, '8', null, 2),
+      ]);
+    });
+
+    const ids = async (after: string | undefined, upTo: string): Promise<string[]> =>
+      (await store().findInRange(c, after === undefined ? { field: 'expires_at', upTo } : { field: 'expires_at', after, upTo })).map((d) => d.id);
+
+    it('answers the documents after the lower bound up to the upper bound, in field order then id order', async () => {
+      expect(await ids(instant(1), instant(9))).toEqual(['2', '10', '4']);
+      expect(await ids(instant(1), instant(5))).toEqual(['2', '10']);
+      expect(await ids(instant(5), instant(9))).toEqual(['4']);
+    });
+
+    it('has no lower bound when none is given, and leaves out deleted documents and fields that are absent, null or not strings', async () => {
+      expect(await ids(undefined, instant(9))).toEqual(['3', '2', '10', '4']);
+      expect(await ids(undefined, '9999')).toEqual(['3', '2', '10', '4']);
+    });
+
+    it('answers nothing for an empty range or a collection never written', async () => {
+      expect(await ids(instant(5), instant(5))).toEqual([]);
+      expect(await ids(instant(9), instant(1))).toEqual([]);
+      expect(await store().findInRange(newName(), { field: 'expires_at', upTo: instant(9) })).toEqual([]);
+    });
+  });
+
   describe('checkpoints', () => {
+    it('reads the checkpoints of several projections at once, in the order asked, START for each never written', async () => {
+      const [a, b, never] = [newName(), newName(), newName()];
+      await store().write([], { projection: a, position: at(3) });
+      await store().write([], { projection: b, position: at(7) });
+      expect(await store().checkpoints([b, never, a])).toEqual([at(7), START, at(3)]);
+      expect(await store().checkpoints([])).toEqual([]);
+    });
+
     it('starts at START, moves with a write, and resets', async () => {
       const projection = newName();
       expect(await store().checkpoint(projection)).toBe(START);

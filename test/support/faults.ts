@@ -118,9 +118,11 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
     get: (collection, id) => faults.gate('get', () => store.get(collection, id)),
     getMany: (collection, ids) => faults.gate('getMany', () => store.getMany(collection, ids)),
     find: (collection, where) => faults.gate('find', () => store.find(collection, where)),
+    findInRange: (collection, range) => faults.gate('findInRange', () => store.findInRange(collection, range)),
     count: (collection) => faults.gate('count', () => store.count(collection)),
     write: (writes, checkpoint) => faults.gate('write', () => store.write(writes, checkpoint)),
     checkpoint: (projection) => faults.gate('checkpoint', () => store.checkpoint(projection)),
+    checkpoints: (projections) => faults.gate('checkpoints', () => store.checkpoints(projections)),
     dropCollection: (collection) => faults.gate('dropCollection', () => store.dropCollection(collection)),
     replaceCollection: (target, source, checkpoint) =>
       faults.gate('replaceCollection', () => store.replaceCollection(target, source, checkpoint)),

@@ -14,7 +14,8 @@ const NEW_APPLICATION: CredentialDocument = { ...NOTHING_DECIDED, member_id: 0, 
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
   version: 2,
-  collection: { name: 'credentials', indexes: ['status'] },
+  // expires_at: the expiry watch finds the credentials whose expiry reached a reminder by it.
+  collection: { name: 'credentials', indexes: ['status', 'expires_at'] },
 
   handles: typesOf(credentialEventSchemas),
   documentIds: (event) => [String(event.data.member_id)],

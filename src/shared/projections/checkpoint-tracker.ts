@@ -11,7 +11,7 @@ const EVERY = Symbol('every projection');
  * Read-your-writes for an API process that does not run the projections itself
  * (PROJECTIONS=off): the projector process records checkpoints in the document store, and this
  * waits until the stored checkpoints have reached the position. However many requests wait, one
- * poll reads the checkpoints every POLL_MS while anyone waits, and none when nobody does.
+ * poll reads the checkpoints (one query for all) every POLL_MS while anyone waits, and none when nobody does.
  */
 export class CheckpointTracker implements PositionTracker {
   /** The checkpoints as last read: they only move forward, so each is a lower bound. */
@@ -51,7 +51,7 @@ export class CheckpointTracker implements PositionTracker {
   }
 
   private async read(): Promise<void> {
-    const checkpoints = await Promise.all(this.projections.map((name) => this.documents.checkpoint(name)));
+    const checkpoints = await this.documents.checkpoints(this.projections);
     this.projections.forEach((name, i) => this.known.set(name, checkpoints[i] ?? START));
   }
 

@@ -3,7 +3,7 @@ import { stamp } from './stamp';
 import { CollectionSpec, DocumentStore, Position } from '../../stores/ports';
 import { every } from './turns';
 
-/** Where the projector says it is alive, for API processes started with PROJECTIONS=off. */
+/** Where the projector (or the API running the projections inline) says it is alive, for API processes started with PROJECTIONS=off. */
 export const HEARTBEATS: CollectionSpec = { name: 'projector_heartbeats', indexes: [] };
 const PROJECTOR = 'projector';
 /** How often the projector writes its heartbeat. */

@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { MongoDocumentStore } from './document-store';
 import { MongoSessionStore } from './session-store';
+import { buildRateLimitIndexes } from './rate-limits';
 
 export { MongoDocumentStore } from './document-store';
 export { MongoSessionStore } from './session-store';
@@ -37,28 +38,39 @@ export const MONGO_TIMEOUTS = { serverSelectionTimeoutMS: 15_000, socketTimeoutM
  */
 export const MONGO_WRITE_CONCERN = { w: 'majority', journal: true } as const;
 
-/** Connects once; the document and session stores share the client, which close() ends. */
+/**
+ * Connects once; the document and session stores share the client, which close() ends. Index
+ * builds go through a second client of one connection without the socket timeout: a build on a
+ * large collection may take minutes, and a socket timeout would abort it, fail the start-up and
+ * start the build again next time.
+ */
 export async function openMongoStores(url: string, options: OpenMongoOptions = {}): Promise<MongoStores> {
-  const client = new MongoClient(url, {
+  const clientOptions = {
     ...MONGO_TIMEOUTS,
     writeConcern: MONGO_WRITE_CONCERN,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? MONGO_TIMEOUTS.serverSelectionTimeoutMS,
-  });
-  await client.connect();
+  };
+  const client = new MongoClient(url, clientOptions);
+  const indexClient = new MongoClient(url, { ...clientOptions, socketTimeoutMS: 0, maxPoolSize: 1 });
+  const close = async () => {
+    await Promise.all([client.close(), indexClient.close()]);
+  };
   try {
     const db = client.db(options.databaseName);
+    const indexDb = indexClient.db(options.databaseName);
     await db.command({ ping: 1 });
+    await buildRateLimitIndexes(indexDb);
     return {
       db,
-      documents: new MongoDocumentStore(db),
-      sessions: await MongoSessionStore.open(db),
+      documents: new MongoDocumentStore(db, indexDb),
+      sessions: await MongoSessionStore.open(db, indexDb),
       ping: async () => {
         await db.command({ ping: 1 });
       },
-      close: () => client.close(),
+      close,
     };
   } catch (error) {
-    await client.close();
+    await close();
     throw error;
   }
 }

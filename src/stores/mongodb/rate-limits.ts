@@ -4,6 +4,7 @@ import type { StoreLog } from '../eventstoredb/event-store';
 import type { LimitPolicy, RateLimiter, RateLimits } from '../ports';
 import { libraryOptions } from '../rate-limiter';
 import { standInWhileSlow } from './stand-in-count';
+import { unavailableOnOutage } from './outage';
 
 const COLLECTION = 'rate_limits';
 /** A count MongoDB has not answered by then is made in memory instead: a partner call must not wait on an outage. */
@@ -40,26 +41,38 @@ class CountingInMemoryMeanwhile extends RateLimiterMemory {
   }
 }
 
+function mongoCounter(db: Db, policy: LimitPolicy): RateLimiterMongo {
+  return new RateLimiterMongo({
+    ...libraryOptions(policy),
+    storeClient: db,
+    tableName: COLLECTION,
+    // Built once at start-up (buildRateLimitIndexes): the library would otherwise build them in the background and only print a failure.
+    disableIndexesCreation: true,
+    // A key over a limit without a block stays refused until its window ends: this instance
+    // remembers that and stops asking MongoDB. (With a block, the library must write the block.)
+    inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
+  });
+}
+
+/** The collection's indexes, the same for every limit: a unique index on the key and a TTL index on the expiry. */
+export async function buildRateLimitIndexes(indexDb: Db): Promise<void> {
+  await unavailableOnOutage('index build', () => mongoCounter(indexDb, { name: 'indexes', points: 1, windowSeconds: 1, blockSeconds: 0 }).createIndexes());
+}
+
 /**
  * Rate limits in one MongoDB collection, so that every API instance counts the same attempts: one
- * atomic findOneAndUpdate per count, a unique index on the key and a TTL index on the expiry.
+ * atomic findOneAndUpdate per count. A count MongoDB does not answer is made in memory meanwhile
+ * (./stand-in-count.ts); a reset it cannot take is StoreUnavailable (./outage.ts).
  */
 export function mongoRateLimits(db: Db, log?: StoreLog): RateLimits {
   return {
     async limiter(policy: LimitPolicy): Promise<RateLimiter> {
-      const options = libraryOptions(policy);
-      const counter = new RateLimiterMongo({
-        ...options,
-        storeClient: db,
-        tableName: COLLECTION,
-        // Created below, awaited: the library would otherwise create them in the background and only print a failure.
-        disableIndexesCreation: true,
-        // A key over a limit without a block stays refused until its window ends: this instance
-        // remembers that and stops asking MongoDB. (With a block, the library must write the block.)
-        inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
-      });
-      await counter.createIndexes();
-      return standInWhileSlow(counter, new CountingInMemoryMeanwhile(options, log), ANSWER_WITHIN_MS);
+      const limiter = standInWhileSlow(mongoCounter(db, policy), new CountingInMemoryMeanwhile(libraryOptions(policy), log), ANSWER_WITHIN_MS);
+      return {
+        consume: (key) => limiter.consume(key),
+        reset: (key) => unavailableOnOutage('rate limit reset', () => limiter.reset(key)),
+        refund: (key) => limiter.refund(key),
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Statement, Transaction } from 'better-sqlite3';
 import { START } from '../ports';
-import type { CollectionSpec, DocumentStore, DocumentWrite, Position, Scalar, StoredDocument } from '../ports';
+import type { CollectionSpec, DocumentStore, DocumentWrite, Position, Scalar, StoredDocument, StringRange } from '../ports';
 import { checkName } from '../names';
 import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { ScratchWriter } from './scratch-writer';
@@ -10,11 +10,12 @@ import { ScratchWriter } from './scratch-writer';
  * others, which sort as plain strings. Comparing length then digits, with leading zeros trimmed,
  * orders numbers of any size without converting them.
  */
-const ORDER_BY_ID = `ORDER BY
+const ID_ORDER = `
   id = '' OR id GLOB '*[^0-9]*',
   CASE WHEN id GLOB '*[^0-9]*' THEN 0 ELSE length(ltrim(id, '0')) END,
   CASE WHEN id GLOB '*[^0-9]*' THEN '' ELSE ltrim(id, '0') END,
   id`;
+const ORDER_BY_ID = `ORDER BY ${ID_ORDER}`;
 
 /**
  * One equality term per field. json_extract alone would conflate true with 1 and a JSON string
@@ -61,7 +62,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly getDocument: Statement<[string, string], { doc: string; position: Position }>;
   private readonly getDocuments: Statement<[string, string], { id: string; doc: string; position: Position }>;
   private readonly countDocuments: Statement<[string], { documents: number }>;
-  private readonly getCheckpoint: Statement<[string], { position: Position }>;
+  private readonly getCheckpoints: Statement<[string], { projection: string; position: Position }>;
   private readonly deleteCheckpoint: Statement<[string]>;
   private readonly deleteCollection: Statement<[string]>;
   private readonly findStatements = new Map<string, Statement<(string | number)[], FoundRow>>();
@@ -83,7 +84,7 @@ export class SqliteDocumentStore implements DocumentStore {
       'SELECT id, doc, position FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?)) AND doc IS NOT NULL',
     );
     this.countDocuments = db.prepare('SELECT count(*) AS documents FROM documents WHERE collection = ? AND doc IS NOT NULL');
-    this.getCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE projection = ?');
+    this.getCheckpoints = db.prepare('SELECT projection, position FROM checkpoints WHERE projection IN (SELECT value FROM json_each(?))');
     this.deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE projection = ?');
     this.deleteCollection = db.prepare('DELETE FROM documents WHERE collection = ?');
     const upsert = db.prepare<[string, string, string | null, Position]>(UPSERT);
@@ -162,6 +163,20 @@ export class SqliteDocumentStore implements DocumentStore {
     return rows.map((row) => storedOf<Doc>(row.id, row));
   }
 
+  /** The range on the field's partial index (ensureCollections); SQLite compares text bytewise, as MongoDB does. */
+  async findInRange<Doc = Record<string, unknown>>(collection: string, range: StringRange): Promise<StoredDocument<Doc>[]> {
+    if (this.scratch.busy()) await this.scratch.drain([collection]);
+    const path = `json_extract(doc, '$.${checkName('field', range.field)}')`;
+    const sql = [
+      `SELECT id, doc, position FROM documents WHERE collection = '${checkName('collection', collection)}' AND doc IS NOT NULL`,
+      `AND json_type(doc, '$.${range.field}') = 'text' AND ${path} <= ?`,
+      range.after === undefined ? '' : `AND ${path} > ?`,
+      `ORDER BY ${path}, ${ID_ORDER}`,
+    ].join(' ');
+    const rows = this.findStatement(sql).all(range.upTo, ...(range.after === undefined ? [] : [range.after]));
+    return rows.map((row) => storedOf<Doc>(row.id, row));
+  }
+
   async count(collection: string): Promise<number> {
     if (this.scratch.busy()) await this.scratch.drain([collection]);
     return this.countDocuments.get(collection)?.documents ?? 0;
@@ -183,7 +198,13 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async checkpoint(projection: string): Promise<Position> {
-    return this.getCheckpoint.get(projection)?.position ?? START;
+    const [position] = await this.checkpoints([projection]);
+    return position ?? START;
+  }
+
+  async checkpoints(projections: readonly string[]): Promise<Position[]> {
+    const stored = new Map(this.getCheckpoints.all(JSON.stringify(projections)).map((row) => [row.projection, row.position]));
+    return projections.map((projection) => stored.get(projection) ?? START);
   }
 
   /**

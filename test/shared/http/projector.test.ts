@@ -86,8 +86,12 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     const exited = exitCode(projector);
     projector.kill('SIGTERM');
     expect(await exited).toBe(0);
-    // Its last heartbeat says it stopped: no API instance claims to be ready without it.
-    await a.client().get('/api/v1/readyz').expect(503);
+    // Each API replica stays ready (its own stores answer, its key ring follows): a projector
+    // blip must not empty the load balancer. Its last heartbeat says it stopped, which /health reports.
+    await a.client().get('/api/v1/readyz').expect(200);
+    const admin = a.client();
+    await logInAdmin(admin);
+    expect((await admin.get('/api/v1/health').expect(503)).body.data.projections.status).toBe('stopped');
 
     const lagging = await startPlatform({ PROJECTIONS: 'off', READ_WAIT_MS: 300 }, dir);
     try {

@@ -112,11 +112,40 @@ describe('store configuration', () => {
   it.each([
     ['mongodb://app:pa:ss@localhost/platform', 'Password contains unescaped characters'],
     ['mongodb://localhost/platform?authSorce=admin', 'option authsorce is not supported'],
-  ])('refuses %s with the MongoDB driver own reason', (url, why) => {
+    ['mongodb://localhost/platform?maxPoolSize=-1', 'maxPoolSize can only be a positive int value, got: -1'],
+    ['mongodb://localhost/platform?tls=yes', 'tls/ssl must be either "true" or "false"'],
+    ['mongodb://localhost/platform?readPreference=primaryish', 'Invalid read preference mode "primaryish"'],
+    ['mongodb://localhost/platform?compressors=lz9', 'lz9 is not a valid compression mechanism'],
+    ['mongodb://localhost/platform?authMechanismProperties=garbage', 'Cannot have undefined values in key value pairs'],
+  ])('refuses %s at start-up with the MongoDB driver own reason, not after 30 s of "unreachable"', (url, why) => {
     const message = failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: url });
-    expect(message).toContain('the MongoDB driver cannot parse it');
+    expect(message).toContain('the MongoDB driver refuses it');
     expect(message).toContain(why);
     expect(message).not.toContain('pa:ss');
+  });
+
+  it.each(['w=1', 'journal=false', 'wtimeoutMS=1'])('refuses %s in the MongoDB URL: the service sets the write concern', (option) => {
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
+      'is set by the service (every write waits for the journal of a majority), not by the URL',
+    );
+  });
+
+  it.each(['serverSelectionTimeoutMS=5s', 'socketTimeoutMS=0', 'connectTimeoutMS=1000'])('refuses %s in the MongoDB URL: the service sets its time limits, and would ignore it', (option) => {
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
+      'is set by the service (docs/production.md gives its time limits), not by the URL',
+    );
+  });
+
+  it('refuses a MongoDB URL naming a TLS file that does not exist, which the driver would find only on connecting', () => {
+    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/platform?tls=true&tlsCAFile=/nowhere/ca.pem' })).toBe(
+      "MONGODB_URL 'mongodb://localhost/platform?tls=true&tlsCAFile=/nowhere/ca.pem': tlsCAFile /nowhere/ca.pem does not exist",
+    );
+  });
+
+  it('never shows a secret-bearing option of a MongoDB URL it refuses', () => {
+    const message = failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/platform?authMechanismProperties=AWS_SESSION_TOKEN:s3cr3t&tls=maybe' });
+    expect(message).toContain('authMechanismProperties=***');
+    expect(message).not.toContain('s3cr3t');
   });
 
   it('rejects an event store URL without a usable host, or with a path', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sortKey } from '../../../src/stores/mongodb/document-store';
+import { sortKey } from '../../../src/stores/mongodb/guarded-writes';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import type { Stores } from '../../../src/stores/ports';
 import { seededRandom } from './seeded-random';

@@ -9,7 +9,7 @@ export interface ProjectionsHealth {
   /**
    * Inline: running, stopped, interrupted (a store is unreachable; retried) or failed. With a
    * projector process: its last heartbeat's status (stopped after a clean stop), stale when it
-   * stopped beating, absent when it never did. Ready only while running.
+   * stopped beating, absent when it never did. Healthy only while running.
    */
   status: string;
   position: string;
@@ -57,12 +57,23 @@ const healthSchema = z
   })
   .meta({ id: 'Health' });
 
-// Projection statuses under which read-your-writes cannot be kept: not ready.
+// Projection statuses under which read-your-writes cannot be kept: unhealthy, reported by /health.
 const NOT_SERVING = new Set(['failed', 'interrupted', 'stopped', 'stale', 'absent']);
 
-/** Ready to serve: every store answers, the projections are followed, the key ring follows the log. */
+/**
+ * This replica can serve: its own stores answer and its key ring is within the staleness bound.
+ * The projections are left out on purpose: they are one process's (the projector, or the inline
+ * API), and a blip of theirs must not take every replica out of the load balancer at once. Reads
+ * that need the read models answer 503 read_model_lagging meanwhile, and /health and the
+ * projector's own probe report them (docs/production.md).
+ */
+function ready(stores: StoreHealth[], keyRing: ReplicaStatus): boolean {
+  return stores.every((s) => s.ok) && keyRing === 'following';
+}
+
+/** Healthy: ready, and the projections are followed. */
 function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing: ReplicaStatus): boolean {
-  return stores.every((s) => s.ok) && !NOT_SERVING.has(projections.status) && keyRing === 'following';
+  return ready(stores, keyRing) && !NOT_SERVING.has(projections.status);
 }
 
 /** How long the first event after `position` has waited to be applied: 0 when there is none. */
@@ -71,9 +82,6 @@ async function lagOf(stores: Stores, position: string): Promise<number> {
   return waiting ? Math.max(0, Date.now() - Date.parse(waiting.metadata.time)) : 0;
 }
 
-async function ready(deps: HealthDeps): Promise<boolean> {
-  return serving(await deps.stores.health(), await deps.projections(), deps.keyRing());
-}
 
 const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
 const readinessSchema = z.object({ status: z.literal('ready') }).meta({ id: 'Readiness' });
@@ -96,10 +104,10 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       method: 'GET',
       path: '/readyz',
       caller: { kind: 'anyone' },
-      summary: 'Ready to serve: the stores answer, the projections run (or a projector does) and the key ring follows the log; status only',
+      summary: "Ready to serve: this replica's stores answer and its key ring follows the log within the staleness bound; status only (the projections are reported by /health)",
       response: readinessSchema,
       refusals: [
-        { status: 503, when: 'a store, the projections or the key ring is not ready; no detail (administrators see GET /health)' },
+        { status: 503, when: 'a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)' },
         { status: 503, when: 'the read models are older than the code (upgrade_required): run `platform upgrade`' },
       ],
       handler: async () => {
@@ -107,7 +115,8 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
           throw new HttpError(503, 'upgrade_required', 'an upgrade is required before administrators can be served: run `platform upgrade`');
         }
         // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
-        if (await ready(deps).catch(() => false)) return { data: { status: 'ready' as const } };
+        const answers = await deps.stores.health().then((stores) => ready(stores, deps.keyRing()), () => false);
+        if (answers) return { data: { status: 'ready' as const } };
         throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });
       },
     }),

@@ -1,0 +1,82 @@
+/**
+ * The image and the compose file, read as text: Docker cannot run on the build machines, so this
+ * checks what they declare, not what a build makes of it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../..');
+
+/** The Dockerfile's instructions of its last stage (the image that runs), continuation lines joined. */
+function runtimeStage(): { instruction: string; args: string }[] {
+  const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const instructions = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [instruction = '', ...rest] = line.split(/\s+/);
+      return { instruction: instruction.toUpperCase(), args: rest.join(' ') };
+    });
+  const lastFrom = instructions.map((i) => i.instruction).lastIndexOf('FROM');
+  return instructions.slice(lastFrom);
+}
+
+describe('the Dockerfile', () => {
+  const stage = runtimeStage();
+
+  it('installs tini and the CA bundle in the image that runs', () => {
+    const installs = stage.filter((i) => i.instruction === 'RUN' && /apt-get install/.test(i.args)).map((i) => i.args);
+    expect(installs.some((run) => /\btini\b/.test(run) && /\bca-certificates\b/.test(run))).toBe(true);
+  });
+
+  it('runs the service under tini, so that SIGTERM stops it even during start-up', () => {
+    const entrypoints = stage.filter((i) => i.instruction === 'ENTRYPOINT');
+    expect(entrypoints).toHaveLength(1);
+    expect(JSON.parse(entrypoints[0]!.args)).toEqual(['/usr/bin/tini', '--']);
+    const cmd = stage.filter((i) => i.instruction === 'CMD').at(-1);
+    expect(JSON.parse(cmd!.args)).toEqual(['node', 'dist/main.js']);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+  /** One service's block: from its name at two spaces to the next name at two spaces. */
+  const service = (name: string): string => {
+    const start = compose.indexOf(`\n  ${name}:\n`);
+    const end = compose.slice(start + 1).search(/\n {2}[a-z-]+:\n/);
+    return compose.slice(start, end === -1 ? undefined : start + 1 + end);
+  };
+
+  it.each(['eventstore', 'mongodb'])('restarts %s unless stopped and publishes its port on 127.0.0.1 only', (name) => {
+    const block = service(name);
+    expect(block).toMatch(/\n {4}restart: unless-stopped\n/);
+    const published = [...block.matchAll(/\n {6}- "([^"]+)"/g)].map((m) => m[1]).filter((p) => /^[\d.:]+$/.test(p!));
+    expect(published.length).toBeGreaterThan(0);
+    for (const port of published) expect(port).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('gives MongoDB a root user and the services a URL that carries it', () => {
+    expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_USERNAME: \$\{MONGODB_USER/);
+    expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_PASSWORD: \$\{MONGODB_PASSWORD/);
+    expect(compose).toMatch(/MONGODB_URL: mongodb:\/\/\$\{MONGODB_USER[^}]*\}:\$\{MONGODB_PASSWORD[^}]*\}@mongodb:27017\/platform\?authSource=admin/);
+  });
+});
+
+describe('the production workflow (.github/workflows/production.yml)', () => {
+  const workflow = readFileSync(join(ROOT, '.github/workflows/production.yml'), 'utf8');
+  const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+  const failover = readFileSync(join(ROOT, 'test/production/failover.compose.yml'), 'utf8');
+  const images = (text: string) => new Set([...text.matchAll(/\bimage: (\S+)/g)].map((m) => m[1]).filter((i) => !i!.startsWith('platform-api')));
+
+  it('runs the servers at the tags docker-compose.yml runs, in both jobs', () => {
+    expect(images(compose)).toEqual(new Set(['docker.kurrent.io/kurrent-lts/kurrentdb:26.0.3', 'mongo:7.0.28']));
+    expect(images(workflow)).toEqual(images(compose));
+    expect(images(failover)).toEqual(images(compose));
+  });
+
+  it('runs npm run test:production against them, and the failover suite', () => {
+    expect(workflow).toMatch(/\n {6}- run: npm run test:production\n/);
+    expect(workflow).toMatch(/npx jest --runInBand test\/production\/failover\.test\.ts/);
+  });
+});
