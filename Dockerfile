@@ -33,6 +33,9 @@ RUN npm ci --omit=dev --ignore-scripts \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# Inside a container, the loopback default would hide the metrics from Prometheus in the next
+# container; the metrics port (9464) is not published to the host (docs/operations.md).
+ENV METRICS_HOST=0.0.0.0
 WORKDIR /app
 # Owned by root and read-only to the service; only the embedded data directory is writable.
 COPY package.json ./

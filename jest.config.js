@@ -7,5 +7,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 20000,
+  setupFiles: ['<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };

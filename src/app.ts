@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
@@ -39,6 +41,7 @@ import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
+import { observe } from './observability';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -52,6 +55,8 @@ export interface Platform {
   /** Every endpoint with the caller it admits, as mounted on the router. */
   endpoints: Endpoint[];
   stores: Stores;
+  /** The operators' metrics; `address` is null when METRICS_PORT is off. */
+  metrics: { registry: Registry; address(): AddressInfo | null };
   close(): Promise<void>;
 }
 
@@ -65,7 +70,9 @@ export interface PlatformOptions {
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
-  const { settings, log, stores } = options;
+  const { settings, log } = options;
+  const observed = observe(settings, log);
+  const stores = observed.meter(options.stores);
   const { events, documents } = stores;
   await seed(options, argon2Hasher());
   const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
@@ -113,30 +120,39 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
   });
-  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
+  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
     settings,
     log,
     sessionStore: stores.sessions,
     admitAnonymousSession,
     endpoints,
+    instruments: observed.koa,
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
-      partner: (scope) => requireScope(gate, scope),
-      login: (realm) => loginLimits[realm],
+      partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
+      login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
     },
   });
 
-  const lane = partnerLane(endpoints, gate, log);
+  const lane = partnerLane(endpoints, gate, log, observed.lane);
+  const metrics = await observed.serve({
+    stores,
+    projections: projections.progress,
+    keyRing: { stalenessMs: () => keyRing.stalenessMs(), maxStalenessMs: staleness },
+    passwordChecksInFlight: hasher.inFlight,
+  });
   return {
-    listener: () => lane.in(app.callback()),
+    listener: () => observed.listener(lane.in(app.callback()), lane),
     lane,
     app,
     router,
     endpoints,
     stores,
+    metrics: { registry: observed.metrics.registry, address: () => metrics?.address() ?? null },
     async close() {
+      await observed.close();
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
@@ -208,6 +224,8 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
         const { status } = await projectorStatus(stores.documents);
         return { status, position, error: NOT_BEATING[status] ?? null };
       },
+      // The projector's own metrics tell where its projections stand.
+      progress: undefined,
       stop: async () => {},
     };
   }
@@ -225,6 +243,7 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       position: runner.position(),
       error: runner.failed() ? 'a projection failed: see the logs' : null,
     }),
+    progress: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name: string) => runner.follower(name)?.checkpoint },
     stop: () => runner.stop(),
   };
 }

@@ -2,25 +2,50 @@ import type { Logger } from 'pino';
 import { Settings } from './config';
 import { ExpiryWatch } from './credential/expiry-watch';
 import { DigestNotifier } from './mail/digest-notifier';
-import { MailNotifier } from './mail/mail-notifier';
+import { MailNotifier, SendMail } from './mail/mail-notifier';
 import { smtpSender } from './mail/transport';
 import { Stores } from './stores/ports';
-import { WebhookNotifier } from './webhook/notifier';
+import { WebhookNotifier, NotifierOptions } from './webhook/notifier';
+
+/** Where what is sent is counted, for the operators' metrics. */
+export interface NotificationMeters {
+  webhookAttempted: NonNullable<NotifierOptions['attempted']>;
+  mailed(outcome: 'sent' | 'failed'): void;
+}
+
+const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailed: () => {} };
+
+const counted =
+  (send: SendMail, mailed: NotificationMeters['mailed']): SendMail =>
+  async (to, mail) => {
+    try {
+      await send(to, mail);
+    } catch (err) {
+      mailed('failed');
+      throw err;
+    }
+    mailed('sent');
+  };
 
 /**
  * What tells the world, started where the read models are kept: the API process with
  * PROJECTIONS=inline, or the `platform project` process. Each follows the log on its own
  * checkpoint; none sends from a command. Answers how to stop them.
  */
-export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
+export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
   const { events, documents } = stores;
-  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE, allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE });
+  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), {
+    schedule: settings.WEBHOOK_RETRY_SCHEDULE,
+    allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+    attempted: meters.webhookAttempted,
+  });
   await webhooks.start();
   const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
-  const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
+  const send = mailer ? counted(mailer.send, meters.mailed) : null;
+  const mail = send ? new MailNotifier(events, documents, send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
   await mail?.start();
-  const digest = mailer
-    ? new DigestNotifier(events, documents, mailer.send, { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 }, log.child({ component: 'digest' }))
+  const digest = send
+    ? new DigestNotifier(events, documents, send, { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 }, log.child({ component: 'digest' }))
     : null;
   await digest?.start();
   const expiry = new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }));

@@ -17,6 +17,8 @@ export interface NotifierOptions {
   /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses may be sent to. */
   allowPrivate: boolean;
   tickMs?: number;
+  /** Told of each attempt's outcome (delivered, failed: tried again later, dead: no attempt left), for the operators' metrics. */
+  attempted?: (outcome: DeliveryDocument['status']) => void;
 }
 
 /**
@@ -134,6 +136,7 @@ export class WebhookNotifier {
     for (const delivery of deliveries) {
       const status = await this.send(hook, delivery);
       const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
+      this.options.attempted?.(next.status);
       await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
     }
   }

@@ -1,0 +1,89 @@
+import type { RequestListener } from 'node:http';
+import { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { Settings } from '../config';
+import { ScopeName } from '../credential/scopes';
+import { NotificationMeters } from '../notifications';
+import { AuthenticationFailed } from '../shared/commands/errors';
+import { AppState } from '../shared/http/context';
+import { LoginRealm } from '../shared/http/endpoints';
+import { HttpError } from '../shared/http/envelope';
+import { LaneMeter, PartnerLane } from '../shared/http/partner-lane';
+import { API_PREFIX } from '../shared/http/app';
+import { Stores } from '../stores/ports';
+import { httpMetrics, laneMeter, meteredPartnerGuard } from './http-metrics';
+import { createMetrics, Metrics } from './metrics';
+import { listenForMetrics, MetricsListener } from './metrics-server';
+import { ObservedState, registerStateGauges } from './state-metrics';
+import { meteredStores } from './store-metrics';
+import { startTracing } from './tracing';
+
+/** Everything the operators see of one process: its metrics, its listener for them, its traces. */
+export interface Observability {
+  metrics: Metrics;
+  /** The stores, their calls timed and failures counted. */
+  meter(stores: Stores): Stores;
+  /** koa middleware, first of all: the request histogram (and the route of the request's span). */
+  koa: Middleware<AppState>[];
+  lane: LaneMeter;
+  partnerGuard(scope: ScopeName, guard: Middleware<AppState>): Middleware<AppState>;
+  loginGuard(realm: LoginRealm, guard: Middleware<AppState>): Middleware<AppState>;
+  notifications: NotificationMeters;
+  /** The HTTP server's listener, with a span per request when tracing. */
+  listener(inner: RequestListener, lane: PartnerLane): RequestListener;
+  /** Registers the gauges of what this process holds and starts the metrics listener (unless METRICS_PORT is off). */
+  serve(state: ObservedState): Promise<MetricsListener | null>;
+  close(): Promise<void>;
+}
+
+type LoginOutcome = 'success' | 'wrong_password' | 'limited' | 'busy' | 'invalid';
+
+function loginOutcome(err: unknown): LoginOutcome {
+  if (err instanceof AuthenticationFailed) return 'wrong_password';
+  if (err instanceof HttpError && err.status === 429) return 'limited';
+  if (err instanceof HttpError && err.status === 503) return 'busy';
+  return 'invalid';
+}
+
+export function observe(settings: Settings, log: Logger): Observability {
+  const metrics = createMetrics();
+  const tracing = startTracing(settings);
+  let listening: MetricsListener | null = null;
+  const laneRoute = (lane: PartnerLane) => (req: Parameters<RequestListener>[0]) => {
+    const endpoint = lane.route(req);
+    return endpoint && `${API_PREFIX}${endpoint.path}`;
+  };
+  return {
+    metrics,
+    meter: (stores) => meteredStores(stores, metrics),
+    koa: [httpMetrics(metrics), ...(tracing ? [tracing.koaRoute] : [])],
+    lane: laneMeter(metrics),
+    partnerGuard: (scope, guard) => meteredPartnerGuard(metrics, scope, guard),
+    loginGuard: (realm, guard) => async (ctx, next) => {
+      let outcome: LoginOutcome = 'invalid';
+      try {
+        await guard(ctx, next);
+        outcome = 'success';
+      } catch (err) {
+        outcome = loginOutcome(err);
+        throw err;
+      } finally {
+        metrics.logins.inc({ realm, outcome });
+      }
+    },
+    notifications: {
+      webhookAttempted: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      mailed: (outcome) => metrics.mails.inc({ outcome }),
+    },
+    listener: (inner, lane) => (tracing ? tracing.traced(inner, laneRoute(lane)) : inner),
+    async serve(state) {
+      registerStateGauges(metrics, state);
+      listening = await listenForMetrics(metrics.registry, settings.METRICS_PORT, settings.METRICS_HOST, log);
+      return listening;
+    },
+    async close() {
+      await listening?.close();
+      await tracing?.shutdown();
+    },
+  };
+}
