@@ -68,13 +68,16 @@ describe('operators\' metrics', () => {
     const before = (await scrape(t)).samples;
     const count = (samples: typeof before, outcome: string, scope = 'addons.read') => valueOf(samples, OPEN_API, { scope, outcome }) ?? 0;
     await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
-    await openCall(t, '/open/addons?page=1', partner.apiid, partner.apikey);
+    await openCall(t, '/open/addons?page=1', partner.apiid, partner.apikey).expect(422);
+    await request(t.server).head(`${API}/open/addons`).set('X-API-ID', partner.apiid).set('X-API-Key', partner.apikey).expect(200);
     await openCall(t, '/open/addons', partner.apiid, mistypedKey(partner.apikey)).expect(401);
     await request(t.server).get(`${API}/open/addons`).expect(401);
     await openCall(t, '/open/member-groups', partner.apiid, partner.apikey).expect(403);
     const after = (await scrape(t));
-    expect(count(after.samples, 'ok') - count(before, 'ok')).toBeGreaterThanOrEqual(1);
+    expect(count(after.samples, 'ok') - count(before, 'ok')).toBe(2);
     expect(count(after.samples, 'invalid_key') - count(before, 'invalid_key')).toBe(2);
+    // Through koa (a query string): the credential accepted, the request refused.
+    expect(count(after.samples, 'invalid_request') - count(before, 'invalid_request')).toBe(1);
     expect(count(after.samples, 'scope_missing', 'member-groups.read') - count(before, 'scope_missing', 'member-groups.read')).toBe(1);
     // Every outcome of every scope is there from the start, at 0 until it happens.
     expect(valueOf(after.samples, OPEN_API, { scope: 'addons.read', outcome: 'revoked' })).toBe(0);
