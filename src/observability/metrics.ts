@@ -16,72 +16,52 @@ export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers });
   return {
     registry,
-    httpDuration: new Histogram({
-      name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP requests, by method, route template and status code',
-      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
-      buckets: HTTP_BUCKETS,
-      registers,
-    }),
-    openApiRequests: new Counter({
-      name: 'platform_open_api_requests_total',
-      help: 'Open-API calls by scope and outcome',
-      labelNames: ['scope', 'outcome'] as const,
-      registers,
-    }),
-    openApiDuration: new Histogram({
-      name: 'platform_open_api_request_duration_seconds',
-      help: 'Duration of open-API calls by scope and outcome',
-      labelNames: ['scope', 'outcome'] as const,
-      buckets: OPEN_API_BUCKETS,
-      registers,
-    }),
-    eventStoreDuration: new Histogram({
-      name: 'platform_event_store_operation_duration_seconds',
-      help: 'Duration of event store operations that completed, by operation (append, read_stream, read_all, head_position)',
-      labelNames: ['operation'] as const,
-      buckets: STORE_BUCKETS,
-      registers,
-    }),
-    eventStoreFailures: new Counter({
-      name: 'platform_event_store_failures_total',
-      help: 'Event store operations that failed, by operation and kind; a wrong_expected_version append is retried by the command',
-      labelNames: ['operation', 'kind'] as const,
-      registers,
-    }),
-    documentStoreDuration: new Histogram({
-      name: 'platform_document_store_operation_duration_seconds',
-      help: 'Duration of document store (MongoDB, or SQLite embedded) operations that completed, by operation',
-      labelNames: ['operation'] as const,
-      buckets: STORE_BUCKETS,
-      registers,
-    }),
-    documentStoreFailures: new Counter({
-      name: 'platform_document_store_failures_total',
-      help: 'Document store (MongoDB, or SQLite embedded) operations that failed, by operation and kind',
-      labelNames: ['operation', 'kind'] as const,
-      registers,
-    }),
-    webhookDeliveries: new Counter({
-      name: 'platform_webhook_delivery_attempts_total',
-      help: 'Webhook delivery attempts by outcome: delivered, failed (tried again later) or dead (no attempt left)',
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
-    mails: new Counter({
-      name: 'platform_mails_total',
-      help: 'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)',
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
-    logins: new Counter({
-      name: 'platform_logins_total',
-      help: 'Logins by realm and outcome: success, wrong_password, limited (a failure limit hit), busy (password checks full), invalid',
-      labelNames: ['realm', 'outcome'] as const,
-      registers,
-    }),
+    httpDuration: histogram(
+      'http_server_request_duration_seconds',
+      'Duration of HTTP requests, by method, route template and status code',
+      ['http_request_method', 'http_route', 'http_response_status_code'],
+      HTTP_BUCKETS,
+    ),
+    openApiRequests: counter('platform_open_api_requests_total', 'Open-API calls by scope and outcome', ['scope', 'outcome']),
+    openApiDuration: histogram('platform_open_api_request_duration_seconds', 'Duration of open-API calls by scope and outcome', ['scope', 'outcome'], OPEN_API_BUCKETS),
+    eventStoreDuration: histogram(
+      'platform_event_store_operation_duration_seconds',
+      'Duration of event store operations that completed, by operation (append, read_stream, read_all, head_position)',
+      ['operation'],
+      STORE_BUCKETS,
+    ),
+    eventStoreFailures: counter(
+      'platform_event_store_failures_total',
+      'Event store operations that failed, by operation and kind; a wrong_expected_version append is retried by the command',
+      ['operation', 'kind'],
+    ),
+    documentStoreDuration: histogram(
+      'platform_document_store_operation_duration_seconds',
+      'Duration of document store (MongoDB, or SQLite embedded) operations that completed, by operation',
+      ['operation'],
+      STORE_BUCKETS,
+    ),
+    documentStoreFailures: counter(
+      'platform_document_store_failures_total',
+      'Document store (MongoDB, or SQLite embedded) operations that failed, by operation and kind',
+      ['operation', 'kind'],
+    ),
+    webhookDeliveries: counter(
+      'platform_webhook_delivery_attempts_total',
+      'Webhook delivery attempts by outcome: delivered, failed (tried again later) or dead (no attempt left)',
+      ['outcome'],
+    ),
+    mails: counter('platform_mails_total', 'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)', ['outcome']),
+    logins: counter(
+      'platform_logins_total',
+      'Logins by realm and outcome: success, wrong_password, limited (a failure limit hit), busy (password checks full), invalid',
+      ['realm', 'outcome'],
+    ),
     /**
      * A gauge read at each scrape. One whose source cannot be read (a store is down) keeps its last
      * value rather than fail the whole scrape: platform_store_up says why.
