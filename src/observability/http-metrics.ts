@@ -31,14 +31,21 @@ export function routeOf(ctx: AppContext): string {
 
 /** Times every request koa answers, labelled by method, route template and status. */
 export function httpMetrics(metrics: Metrics): Middleware<AppState> {
+  const bound = new Map<string, (seconds: number) => void>();
+  const recorder = (method: string, route: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let record = bound.get(key);
+    if (!record) bound.set(key, (record = metrics.httpDuration.bind({ http_request_method: method, http_route: route, http_response_status_code: String(status) })));
+    return record;
+  };
   // Present from the start: the first unknown path adds no series either.
-  metrics.httpDuration.zero({ http_request_method: 'GET', http_route: UNMATCHED, http_response_status_code: '404' });
+  recorder('GET', UNMATCHED, 404);
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      metrics.httpDuration.labels(methodLabel(ctx.method), routeOf(ctx), String(ctx.status)).observe((performance.now() - started) / 1000);
+      recorder(methodLabel(ctx.method), routeOf(ctx), ctx.status)((performance.now() - started) / 1000);
     }
   };
 }
@@ -47,19 +54,12 @@ type Recorder = ReturnType<LaneMeter['forRoute']>;
 
 /** Records open-API calls of one scope; what it records with is bound once, not per call. */
 function scopeRecorder(metrics: Metrics, scope: ScopeName): (outcome: OpenApiOutcome, seconds: number) => void {
-  const bound = Object.fromEntries(
-    OPEN_API_OUTCOMES.map((outcome) => [outcome, { count: metrics.openApiRequests.labels(scope, outcome), duration: metrics.openApiDuration.labels(scope, outcome) }]),
-  ) as Record<OpenApiOutcome, { count: ReturnType<Metrics['openApiRequests']['labels']>; duration: ReturnType<Metrics['openApiDuration']['labels']> }>;
-  // Every outcome shown from the start, at 0: a rate over it is defined before the first refusal.
-  for (const outcome of OPEN_API_OUTCOMES) {
-    bound[outcome].count.inc(0);
-    metrics.openApiDuration.zero({ scope, outcome });
-  }
-  return (outcome, seconds) => {
-    const series = bound[outcome];
-    series.count.inc();
-    series.duration.observe(seconds);
-  };
+  // Every outcome bound now, so shown from the start at 0: a rate over it is defined before the first refusal.
+  const bound = Object.fromEntries(OPEN_API_OUTCOMES.map((outcome) => [outcome, metrics.openApiDuration.bind({ scope, outcome })])) as Record<
+    OpenApiOutcome,
+    (seconds: number) => void
+  >;
+  return (outcome, seconds) => bound[outcome](seconds);
 }
 
 /** The partner lane's meter: the open-API outcome and the request histogram, bound per route ahead of the first call. */
@@ -68,12 +68,12 @@ export function laneMeter(metrics: Metrics): LaneMeter {
     forRoute(path, scope): Recorder {
       const record = scopeRecorder(metrics, scope);
       // A handful of statuses per route (200, 401, 403, 429, 503): each bound the first time it is answered.
-      const byStatus = new Map<number, ReturnType<Metrics['httpDuration']['labels']>>();
+      const byStatus = new Map<number, (seconds: number) => void>();
       return (error, status, seconds) => {
         record(openApiOutcome(error, status), seconds);
         let http = byStatus.get(status);
-        if (!http) byStatus.set(status, (http = metrics.httpDuration.labels('GET', path, String(status))));
-        http.observe(seconds);
+        if (!http) byStatus.set(status, (http = metrics.httpDuration.bind({ http_request_method: 'GET', http_route: path, http_response_status_code: String(status) })));
+        http(seconds);
       };
     },
   };

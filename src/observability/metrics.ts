@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BoundHistogram, countOf } from './bound-histogram';
 
 /** Seconds, for requests answered from memory up to slow store round trips (OpenTelemetry's HTTP buckets). */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -19,16 +20,19 @@ export function createMetrics() {
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
     new Histogram<L>({ name, help, labelNames, buckets, registers });
+  // Recorded on the partner lane: bound ahead of its calls (bound-histogram.ts).
+  const openApiDuration = new BoundHistogram('platform_open_api_request_duration_seconds', 'Duration of open-API calls by scope and outcome', ['scope', 'outcome'], OPEN_API_BUCKETS, registry);
+  countOf(openApiDuration, 'platform_open_api_requests_total', 'Open-API calls by scope and outcome', registry);
   return {
     registry,
-    httpDuration: histogram(
+    httpDuration: new BoundHistogram(
       'http_server_request_duration_seconds',
       'Duration of HTTP requests, by method, route template and status code',
       ['http_request_method', 'http_route', 'http_response_status_code'],
       HTTP_BUCKETS,
+      registry,
     ),
-    openApiRequests: counter('platform_open_api_requests_total', 'Open-API calls by scope and outcome', ['scope', 'outcome']),
-    openApiDuration: histogram('platform_open_api_request_duration_seconds', 'Duration of open-API calls by scope and outcome', ['scope', 'outcome'], OPEN_API_BUCKETS),
+    openApiDuration,
     eventStoreDuration: histogram(
       'platform_event_store_operation_duration_seconds',
       'Duration of event store operations that completed, by operation (append, read_stream, read_all, head_position)',
