@@ -150,7 +150,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     router,
     endpoints,
     stores,
-    metrics: { registry: observed.metrics.registry, address: () => metrics?.address() ?? null },
+    metrics: { registry: observed.registry, address: () => metrics?.address() ?? null },
     async close() {
       await observed.close();
       await keyRing.stop();

@@ -12,10 +12,9 @@ export interface MetricsListener {
 /**
  * GET /metrics in the Prometheus text format, on a listener of its own (METRICS_HOST:METRICS_PORT),
  * so that the API's port never shows it and a firewall can keep it to the scraper. Anything else
- * there is 404. Null when METRICS_PORT is off.
+ * there is 404.
  */
-export async function listenForMetrics(registry: Registry, port: number | 'off', host: string, log: Logger): Promise<MetricsListener | null> {
-  if (port === 'off') return null;
+export async function listenForMetrics(registry: Registry, port: number, host: string, log: Logger): Promise<MetricsListener> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

@@ -124,3 +124,16 @@ describe('operators\' metrics', () => {
     expect(valueOf(samples, 'platform_logins_total', { realm: 'admin', outcome: 'success' })).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('METRICS_PORT=off', () => {
+  it('starts no listener and measures nothing', async () => {
+    const t = await startPlatform({ METRICS_PORT: 'off' });
+    try {
+      await request(t.server).get(`${API}/no-such-thing`).expect(404);
+      expect(t.platform.metrics.address()).toBeNull();
+      expect(await t.platform.metrics.registry.metrics()).toBe('\n');
+    } finally {
+      await t.close();
+    }
+  });
+});
