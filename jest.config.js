@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // src too, so that `jest --findRelatedTests src/...` finds the tests of a source file.
+  roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
   // The reliability suite runs alone, with its own config (jest.reliability.config.js).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
@@ -13,6 +14,6 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   testTimeout: 20000,
-  setupFiles: ['<rootDir>/test/support/no-fixed-ports.js'],
+  setupFiles: ['<rootDir>/test/support/install-events.ts', '<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import { Settings } from './config';
-import { ExpiryWatch } from './credential/expiry-watch';
-import { DigestNotifier } from './mail/digest-notifier';
-import { MailNotifier, SendMail } from './mail/mail-notifier';
-import { smtpSender } from './mail/transport';
+import { REGISTRY, SLICES } from './compose';
+import { Mailer, smtpSender } from './mail';
 import { Stores } from './stores/ports';
-import { WebhookNotifier, NotifierOptions } from './webhook/notifier';
+import type { NotifierOptions } from './webhook/notifier';
 
 /** Where what is sent is counted, for the operators' metrics. */
 export interface NotificationMeters {
@@ -15,46 +13,32 @@ export interface NotificationMeters {
 
 const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailed: () => {} };
 
-const counted =
-  (send: SendMail, mailed: NotificationMeters['mailed']): SendMail =>
-  async (to, mail) => {
+/** The mailer, each mail it sends counted as sent or failed. */
+const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer => ({
+  ...mailer,
+  async send(to, mail) {
     try {
-      await send(to, mail);
+      await mailer.send(to, mail);
     } catch (err) {
       mailed('failed');
       throw err;
     }
     mailed('sent');
-  };
+  },
+});
 
 /**
  * What tells the world, started where the read models are kept: the API process with
- * PROJECTIONS=inline, or the `platform project` process. Each follows the log on its own
- * checkpoint; none sends from a command. Answers how to stop them.
+ * PROJECTIONS=inline, or the `platform project` process. Every slice's notifiers and watches, each
+ * following the log on its own checkpoint; none sends from a command. Answers how to stop them.
  */
 export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
-  const { events, documents } = stores;
-  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), {
-    schedule: settings.WEBHOOK_RETRY_SCHEDULE,
-    allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
-    attempted: meters.webhookAttempted,
-  });
-  await webhooks.start();
-  const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
-  const send = mailer ? counted(mailer.send, meters.mailed) : null;
-  const mail = send ? new MailNotifier(events, documents, send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;
-  await mail?.start();
-  const digest = send
-    ? new DigestNotifier(events, documents, send, { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 }, log.child({ component: 'digest' }))
-    : null;
-  await digest?.start();
-  const expiry = new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }));
-  expiry.start();
+  const mailer = settings.SMTP_URL ? counted(smtpSender(settings.SMTP_URL, settings.MAIL_FROM), meters.mailed) : null;
+  const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted };
+  const notifiers = SLICES.flatMap((slice) => slice.notifiers?.(deps) ?? []);
+  for (const notifier of notifiers) await notifier.start();
   return async () => {
-    await expiry.stop();
-    await webhooks.stop();
-    await mail?.stop();
-    await digest?.stop();
+    for (const notifier of notifiers) await notifier.stop();
     mailer?.close();
   };
 }

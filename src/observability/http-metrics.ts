@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Middleware } from 'koa';
 import { OPEN_API_OUTCOMES, OpenApiOutcome, openApiOutcome } from '../credential/open-api-outcome';
-import { ScopeName } from '../credential/scopes';
 import { AppContext, AppState } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
 import { LaneMeter } from '../shared/http/partner-lane';
@@ -53,7 +52,7 @@ export function httpMetrics(metrics: Metrics): Middleware<AppState> {
 type Recorder = ReturnType<LaneMeter['forRoute']>;
 
 /** Records open-API calls of one scope; what it records with is bound once, not per call. */
-function scopeRecorder(metrics: Metrics, scope: ScopeName): (outcome: OpenApiOutcome, seconds: number) => void {
+function scopeRecorder(metrics: Metrics, scope: string): (outcome: OpenApiOutcome, seconds: number) => void {
   // Every outcome bound now, so shown from the start at 0: a rate over it is defined before the first refusal.
   const bound = Object.fromEntries(OPEN_API_OUTCOMES.map((outcome) => [outcome, metrics.openApiDuration.bind({ scope, outcome })])) as Record<
     OpenApiOutcome,
@@ -80,7 +79,7 @@ export function laneMeter(metrics: Metrics): LaneMeter {
 }
 
 /** The partner guard of the calls koa answers (HEAD, a query string), counted as the lane counts its own. */
-export function meteredPartnerGuard(metrics: Metrics, scope: ScopeName, guard: Middleware<AppState>): Middleware<AppState> {
+export function meteredPartnerGuard(metrics: Metrics, scope: string, guard: Middleware<AppState>): Middleware<AppState> {
   const record = scopeRecorder(metrics, scope);
   return async (ctx, next) => {
     const started = performance.now();

@@ -3,7 +3,6 @@ import { Registry } from 'prom-client';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Settings } from '../config';
-import { ScopeName } from '../credential/scopes';
 import { NotificationMeters } from '../notifications';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { AppState } from '../shared/http/context';
@@ -28,7 +27,7 @@ export interface Observability {
   /** koa middleware, first of all: the request histogram (and the route of the request's span). */
   koa: Middleware<AppState>[];
   lane?: LaneMeter;
-  partnerGuard(scope: ScopeName, guard: Middleware<AppState>): Middleware<AppState>;
+  partnerGuard(scope: string, guard: Middleware<AppState>): Middleware<AppState>;
   loginGuard(realm: LoginRealm, guard: Middleware<AppState>): Middleware<AppState>;
   notifications?: NotificationMeters;
   /** The HTTP server's listener, with a span per request when tracing. */

@@ -14,7 +14,7 @@ import {
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
 import { Middleware } from 'koa';
-import { withoutApiKeys } from '../credential/api-key';
+import { withoutApiKeys } from '../shared/redact';
 import { Settings } from '../config';
 import { AppState } from '../shared/http/context';
 import { tracer } from '../shared/tracing';

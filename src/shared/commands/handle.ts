@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ATTR_DB_OPERATION_NAME } from '@opentelemetry/semantic-conventions';
 import { Decider, DomainEvent, fold } from '../domain/decider';
-import { decodeEvent } from '../domain/events';
-import { EventStore, expectedRevisionAfter, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
+import { decodeEvent, Recorded } from '../domain/events';
+import { EventStore, expectedRevisionAfter, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
 import { appendDecided, CommandContext, recordedAfter } from './context';
 import { ConcurrencyConflict } from './errors';
 import { inSpan } from '../tracing';
@@ -53,9 +53,6 @@ const spanName = (command: unknown, stream: string): string => {
 
 const commandAttributes = (stream: string, ctx: CommandContext) => ({ 'platform.aggregate': categoryOf(stream), 'platform.request_id': ctx.requestId });
 
-/** A stored event as an aggregate folds it: its own event type, in the current shape. */
-export type Loaded<Event extends DomainEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
-
 /**
  * Reads a stream for folding: every event upcast to its current version and validated, so a
  * stored event the aggregate cannot fold stops the command with InvalidEvent.
@@ -64,8 +61,8 @@ export async function loadStream<Event extends DomainEvent>(
   store: EventStore,
   stream: string,
   options?: ReadStreamOptions,
-): Promise<Loaded<Event>[]> {
-  return (await store.readStream(stream, options)).map(decodeEvent) as unknown as Loaded<Event>[];
+): Promise<Recorded<Event>[]> {
+  return (await store.readStream(stream, options)).map(decodeEvent) as unknown as Recorded<Event>[];
 }
 
 export interface Decision<Event, State = unknown> {
