@@ -40,6 +40,9 @@ ENV NODE_ENV=production
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
+# Inside a container, the loopback default would hide the metrics from Prometheus in the next
+# container; the metrics port (9464) is not published to the host (docs/operations.md).
+ENV METRICS_HOST=0.0.0.0
 WORKDIR /app
 # Owned by root and read-only to the service; only the embedded data directory is writable.
 COPY package.json ./

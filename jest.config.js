@@ -6,8 +6,14 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The reliability suite runs alone, with its own config (jest.reliability.config.js).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  setupFiles: ['<rootDir>/test/support/install-events.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // The OTLP exporter loads node:http with import(), which jest's CommonJS sandbox refuses
+    // without --experimental-vm-modules: compiled to require(), it runs under jest as it does in Node.
+    '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   testTimeout: 20000,
+  setupFiles: ['<rootDir>/test/support/install-events.ts', '<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };

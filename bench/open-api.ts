@@ -3,7 +3,10 @@
  * server in its own process answering (a)'s bytes. After a warm-up of each, the three run in
  * turns, round after round, in alternating order, so that what else the machine does falls on all
  * three; each ratio is taken within a round, then the median over rounds. Last, (a) again at half
- * its maximum rate, for its latency when the service is not saturated.
+ * its maximum rate, for its latency when the service is not saturated. With BENCH_METRICS=compare,
+ * (m) is (a) against a second service whose metrics listener is on, in the same rounds: what the
+ * operators' metrics cost a partner call (docs/operations.md). Both services are idle while the
+ * other is loaded.
  */
 import { mistypedKey, Partner } from '../test/support/credentials';
 import { Baseline, capturedAnswer, startBaseline } from './baseline';
@@ -17,6 +20,8 @@ export const PATH = '/api/v1/open/addons';
 export const WARM_UP_SECONDS = 3;
 
 export type Target = 'a' | 'b' | 'c';
+/** (m): (a) on the service with its metrics listener on (BENCH_METRICS=compare). */
+type Measured = Target | 'm';
 
 type Run = Pick<LoadOptions, 'url' | 'headers' | 'status' | 'pid'>;
 
@@ -24,30 +29,36 @@ export interface OpenApiFigures {
   /** The answer (c) repeats: (a)'s status, content type and size. */
   answer: { status: number; headers: Record<string, string>; bytes: number };
   /** Each run, round by round. */
-  rounds: Partial<Record<Target, LoadResult>>[];
+  rounds: Partial<Record<Measured, LoadResult>>[];
   /** Median over the rounds of each figure. */
-  median: Partial<Record<Target, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>>;
+  median: Partial<Record<Measured, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>>;
   /** Median over the rounds of each round's ratio of requests per second. */
-  ratios: { aToC?: number; bToC?: number };
+  ratios: { aToC?: number; bToC?: number; mToC?: number; mToA?: number };
   halfRate?: { rate: number; result: LoadResult };
 }
 
 export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigures> {
-  const targets = (['c', 'a', 'b'] as const).filter((t) => settings.parts.has(t as Part));
+  const metered = settings.metrics && settings.parts.has('a');
+  const targets = (['c', 'a', 'b', 'm'] as const).filter((t) => (t === 'm' ? metered : settings.parts.has(t as Part)));
   const service = await startService();
+  let withMetrics: Service | undefined;
   let baseline: Baseline | undefined;
   try {
     const partner = await partnerWithAddons(service);
     const answer = await capturedAnswer(`${service.url}${PATH}`, keyOf(partner));
     baseline = await startBaseline(answer);
-    const runs = requestsOf(service, partner, baseline);
-    const run = (target: Target, seconds: number, overallRate?: number) =>
-      load({ ...runs[target], seconds, connections: settings.connections, overallRate });
+    const runs: Partial<Record<Measured, Run>> = requestsOf(service, partner, baseline);
+    if (metered) {
+      withMetrics = await startService({ env: { METRICS_PORT: '0' } });
+      runs.m = requestsOf(withMetrics, await partnerWithAddons(withMetrics), baseline).a;
+    }
+    const run = (target: Measured, seconds: number, overallRate?: number) =>
+      load({ ...runs[target]!, seconds, connections: settings.connections, overallRate });
 
     for (const target of targets) await run(target, Math.min(WARM_UP_SECONDS, settings.seconds));
-    const rounds: Partial<Record<Target, LoadResult>>[] = [];
+    const rounds: Partial<Record<Measured, LoadResult>>[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      const results: Partial<Record<Target, LoadResult>> = {};
+      const results: Partial<Record<Measured, LoadResult>> = {};
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         results[target] = checked(target, await run(target, settings.seconds));
         process.stdout.write(`  round ${round + 1} (${target}): ${Math.round(results[target].requestsPerSecond)} req/s\n`);
@@ -61,6 +72,8 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
       ratios: {
         ...(targets.includes('a') && targets.includes('c') ? { aToC: ratio(rounds, 'a') } : {}),
         ...(targets.includes('b') && targets.includes('c') ? { bToC: ratio(rounds, 'b') } : {}),
+        ...(metered && targets.includes('c') ? { mToC: ratio(rounds, 'm') } : {}),
+        ...(metered ? { mToA: ratio(rounds, 'm', 'a') } : {}),
       },
     };
     if (targets.includes('a')) {
@@ -70,6 +83,7 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
     return figures;
   } finally {
     await baseline?.stop();
+    await withMetrics?.stop();
     await service.stop();
   }
 }
@@ -87,7 +101,7 @@ export function requestsOf(service: Service, partner: Partner, baseline: Baselin
 }
 
 /** A run whose answers are not all the expected ones measured something else: stop there. */
-function checked(target: Target, result: LoadResult): LoadResult {
+function checked(target: Measured, result: LoadResult): LoadResult {
   if (result.unexpected > 0) {
     throw new Error(`(${target}): ${result.unexpected} of ${result.responses} answers were not the expected ones: ${JSON.stringify(result.statuses)}`);
   }
@@ -103,6 +117,6 @@ function medians(results: LoadResult[]) {
   };
 }
 
-function ratio(rounds: Partial<Record<Target, LoadResult>>[], target: Target): number {
-  return median(rounds.map((r) => r[target]!.requestsPerSecond / r.c!.requestsPerSecond));
+function ratio(rounds: Partial<Record<Measured, LoadResult>>[], target: Measured, over: Measured = 'c'): number {
+  return median(rounds.map((r) => r[target]!.requestsPerSecond / r[over]!.requestsPerSecond));
 }

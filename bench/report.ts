@@ -38,8 +38,8 @@ const perSecond = (value: number, unit: string) => `${Math.round(value).toLocale
 function rows(results: Results): Row[] {
   const table: Row[] = [];
   const open = results.open_api;
-  const names = { a: '(a) GET /open/addons, valid key', b: '(b) the same, wrong key (401)', c: '(c) bare koa, same bytes' } as const;
-  for (const target of ['a', 'b', 'c'] as const) {
+  const names = { a: '(a) GET /open/addons, valid key', b: '(b) the same, wrong key (401)', c: '(c) bare koa, same bytes', m: '(m) (a) with METRICS_PORT on' } as const;
+  for (const target of ['a', 'b', 'c', 'm'] as const) {
     const m = open?.median[target];
     if (!m) continue;
     const cpu = m.cpuMicrosPerRequest === null ? '' : `, server CPU ${m.cpuMicrosPerRequest.toFixed(1)} µs/req`;
@@ -50,6 +50,12 @@ function rows(results: Results): Row[] {
   }
   if (open?.ratios.bToC !== undefined) {
     table.push({ figure: '(b)/(c) requests per second', value: open.ratios.bToC.toFixed(2), target: '>= 0.75', met: open.ratios.bToC >= 0.75 });
+  }
+  if (open?.ratios.mToA !== undefined) {
+    table.push({ figure: '(m)/(a): metrics on over off', value: open.ratios.mToA.toFixed(3), target: '>= 0.97', met: open.ratios.mToA >= 0.97 });
+  }
+  if (open?.ratios.mToC !== undefined) {
+    table.push({ figure: '(m)/(c) requests per second', value: open.ratios.mToC.toFixed(2), target: '>= 0.75', met: open.ratios.mToC >= 0.75 });
   }
   if (open?.halfRate) {
     const { rate, result } = open.halfRate;

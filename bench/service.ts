@@ -36,6 +36,9 @@ const BENCH_ENV = {
   ADMIN_PASSWORD,
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
+  // No metrics listener unless a part measures it (BENCH_METRICS): the default port is fixed, and
+  // bench/perf-diff.ts runs two services side by side.
+  METRICS_PORT: 'off',
   OPEN_API_RATE_LIMIT: '1000000',
   OPEN_API_RATE_WINDOW_SECONDS: '1',
   REGISTRATION_LIMIT: '100000',

@@ -22,6 +22,8 @@ export interface BenchSettings {
   rebuildEvents: number;
   /** BENCH_PREVIOUS: another checkout, built, that (d) measures in alternating rounds against this one. */
   previous?: string;
+  /** BENCH_METRICS=compare: (a) also against a second service with its metrics listener on (METRICS_PORT=0), in the same rounds. */
+  metrics: boolean;
 }
 
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
@@ -37,6 +39,7 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     concurrency: positive(env, 'BENCH_CONCURRENCY', 32),
     rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
     previous: builtCheckout(env, 'BENCH_PREVIOUS'),
+    metrics: metricsComparison(env.BENCH_METRICS),
   };
 }
 
@@ -46,6 +49,12 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
   return value;
+}
+
+function metricsComparison(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw === 'compare') return true;
+  throw new Error(`BENCH_METRICS must be compare (or off), not "${raw}"`);
 }
 
 function builtCheckout(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
@@ -34,6 +36,7 @@ import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
+import { observe } from './observability';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -47,6 +50,8 @@ export interface Platform {
   /** Every endpoint with the caller it admits, as mounted on the router. */
   endpoints: Endpoint[];
   stores: Stores;
+  /** The operators' metrics; `address` is null when METRICS_PORT is off. */
+  metrics: { registry: Registry; address(): AddressInfo | null };
   close(): Promise<void>;
 }
 
@@ -60,7 +65,9 @@ export interface PlatformOptions {
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
-  const { settings, log, stores } = options;
+  const { settings, log } = options;
+  const observed = observe(settings, log);
+  const stores = observed.meter(options.stores);
   const { events, documents } = stores;
   await seed(options, argon2Hasher());
   const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
@@ -109,30 +116,39 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
   });
-  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
+  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
     settings,
     log,
     sessionStore: stores.sessions,
     admitAnonymousSession,
     endpoints,
+    instruments: observed.koa,
     guards: {
       member: requireMember,
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
-      partner: (scope) => requireScope(gate, scope),
-      login: (realm) => loginLimits[realm],
+      partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
+      login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
     },
   });
 
-  const lane = partnerLane(endpoints, gate, log);
+  const lane = partnerLane(endpoints, gate, log, observed.lane);
+  const metrics = await observed.serve({
+    stores,
+    projections: projections.progress,
+    keyRing: { stalenessMs: () => keyRing.stalenessMs(), maxStalenessMs: staleness },
+    passwordChecksInFlight: hasher.inFlight,
+  });
   return {
-    listener: () => lane.in(app.callback()),
+    listener: () => observed.listener(lane.in(app.callback()), lane),
     lane,
     app,
     router,
     endpoints,
     stores,
+    metrics: { registry: observed.registry, address: () => metrics?.address() ?? null },
     async close() {
+      await observed.close();
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
@@ -204,6 +220,8 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
         const { status } = await projectorStatus(stores.documents);
         return { status, position, error: NOT_BEATING[status] ?? null };
       },
+      // The projector's own metrics tell where its projections stand.
+      progress: undefined,
       stop: async () => {},
     };
   }
@@ -224,6 +242,7 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       position: runner.position(),
       error: runner.failed() ? 'a projection failed: see the logs' : null,
     }),
+    progress: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name: string) => runner.follower(name)?.checkpoint },
     stop: async () => {
       await runner.stop();
       await stopBeating();

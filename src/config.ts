@@ -110,6 +110,13 @@ const settingsSchema = z.object({
   ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
+  // Operators' metrics and traces (docs/operations.md). GET /metrics in the Prometheus text format on a
+  // listener of its own, never on PORT: 'off' serves none, 0 takes any free port.
+  METRICS_PORT: z.union([z.literal('off'), number(0, 65535)], { error: "must be a port number, 0 for any free port, or off" }).default(9464),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Traces go over OTLP/HTTP to <endpoint>/v1/traces when this is set, nowhere otherwise.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://collector:4318' }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,17 +1,41 @@
 import type { Logger } from 'pino';
 import { Settings } from './config';
 import { REGISTRY, SLICES } from './compose';
-import { smtpSender } from './mail';
+import { Mailer, smtpSender } from './mail';
 import { Stores } from './stores/ports';
+import type { NotifierOptions } from './webhook/notifier';
+
+/** Where what is sent is counted, for the operators' metrics. */
+export interface NotificationMeters {
+  webhookAttempted: NonNullable<NotifierOptions['attempted']>;
+  mailed(outcome: 'sent' | 'failed'): void;
+}
+
+const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailed: () => {} };
+
+/** The mailer, each mail it sends counted as sent or failed. */
+const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer => ({
+  ...mailer,
+  async send(to, mail) {
+    try {
+      await mailer.send(to, mail);
+    } catch (err) {
+      mailed('failed');
+      throw err;
+    }
+    mailed('sent');
+  },
+});
 
 /**
  * What tells the world, started where the read models are kept: the API process with
  * PROJECTIONS=inline, or the `platform project` process. Every slice's notifiers and watches, each
  * following the log on its own checkpoint; none sends from a command. Answers how to stop them.
  */
-export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
-  const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
-  const notifiers = SLICES.flatMap((slice) => slice.notifiers?.({ settings, stores, log, registry: REGISTRY, mailer }) ?? []);
+export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
+  const mailer = settings.SMTP_URL ? counted(smtpSender(settings.SMTP_URL, settings.MAIL_FROM), meters.mailed) : null;
+  const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted };
+  const notifiers = SLICES.flatMap((slice) => slice.notifiers?.(deps) ?? []);
   for (const notifier of notifiers) await notifier.start();
   return async () => {
     for (const notifier of notifiers) await notifier.stop();

@@ -7,6 +7,7 @@ import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
 import { stopOnSignals } from './shutdown';
 import { startNotifications } from './notifications';
+import { observe } from './observability';
 
 /**
  * The projector: keeps every read model up to date, and sends what follows from the log (webhooks,
@@ -16,7 +17,8 @@ import { startNotifications } from './notifications';
 export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
-  const stores = await openConfiguredStores(env, log);
+  const observed = observe(settings, log);
+  const stores = observed.meter(await openConfiguredStores(env, log));
   stores.claimProjections();
   const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log, {
     autoUpgrade: settings.AUTO_UPGRADE,
@@ -30,13 +32,15 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
     // The container health check reads the file's age: touched only while the projections run.
     if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
   });
-  const stopNotifications = await startNotifications(settings, stores, log);
+  const stopNotifications = await startNotifications(settings, stores, log, observed.notifications);
+  await observed.serve({ stores, projections: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name) => runner.follower(name)?.checkpoint } });
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
     await stopNotifications();
     await runner.stop();
     await stopBeating();
     await stores.close();
+    await observed.close();
   });
   log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
 }

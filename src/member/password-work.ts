@@ -9,7 +9,7 @@ export const passwordWorkBusy: Refusal = { status: 503, when: 'too many password
  * them a login or registration is answered 503 at once instead of queueing behind a flood, so the
  * service stays responsive and the client knows to retry.
  */
-export function boundPasswordWork(hasher: PasswordHasher, max: number): PasswordHasher {
+export function boundPasswordWork(hasher: PasswordHasher, max: number): PasswordHasher & { inFlight(): number } {
   let inFlight = 0;
   const bounded = <T>(work: () => Promise<T>): Promise<T> => {
     if (inFlight >= max) {
@@ -21,6 +21,7 @@ export function boundPasswordWork(hasher: PasswordHasher, max: number): Password
     });
   };
   return {
+    inFlight: () => inFlight,
     hash: (password) => bounded(() => hasher.hash(password)),
     verify: (hash, password) => bounded(() => hasher.verify(hash, password)),
     verifyNothing: (password) => bounded(() => hasher.verifyNothing(password)),

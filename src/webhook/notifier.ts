@@ -19,6 +19,8 @@ export interface NotifierOptions {
   /** The webhook event type a logged event is told as, as its slice registered it; undefined when no webhook hears of it. */
   typeOf(eventType: string): WebhookEventType | undefined;
   tickMs?: number;
+  /** Told of each attempt's outcome (delivered, failed: tried again later, dead: no attempt left), for the operators' metrics. */
+  attempted?: (outcome: DeliveryDocument['status']) => void;
 }
 
 /**
@@ -136,6 +138,7 @@ export class WebhookNotifier {
     for (const delivery of deliveries) {
       const status = await this.send(hook, delivery);
       const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
+      this.options.attempted?.(next.status);
       await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
     }
   }

@@ -4,7 +4,7 @@ import type { Stores } from '../stores/ports';
 import { defineEvents, Registry, Slice } from '../shared/slice';
 import { webhookEventSchemas } from './decider';
 import { webhookEndpoints, WebhookDeps } from './endpoints';
-import { WebhookNotifier } from './notifier';
+import { NotifierOptions, WebhookNotifier } from './notifier';
 import { webhooksProjection } from './projection';
 
 interface NotifierDeps {
@@ -12,6 +12,8 @@ interface NotifierDeps {
   stores: Stores;
   log: Logger;
   registry: Pick<Registry, 'webhookTypeOf'>;
+  /** Told of each delivery attempt's outcome, for the operators' metrics. */
+  webhookAttempted?: NotifierOptions['attempted'];
 }
 
 /** Webhooks: registrations (events), their deliveries (the notifier's documents). */
@@ -20,11 +22,12 @@ export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
   events: defineEvents(webhookEventSchemas),
   projections: [webhooksProjection],
   endpoints: (deps) => webhookEndpoints(deps),
-  notifiers: ({ settings, stores, log, registry }) => [
+  notifiers: ({ settings, stores, log, registry, webhookAttempted }) => [
     new WebhookNotifier(stores.events, stores.documents, log.child({ component: 'webhooks' }), {
       schedule: settings.WEBHOOK_RETRY_SCHEDULE,
       allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
       typeOf: (type) => registry.webhookTypeOf(type),
+      attempted: webhookAttempted,
     }),
   ],
 };

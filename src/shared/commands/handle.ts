@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ATTR_DB_OPERATION_NAME } from '@opentelemetry/semantic-conventions';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent, Recorded } from '../domain/events';
 import { EventStore, expectedRevisionAfter, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
 import { appendDecided, CommandContext, recordedAfter } from './context';
 import { ConcurrencyConflict } from './errors';
+import { inSpan } from '../tracing';
 
 const ATTEMPTS = 8;
 
@@ -21,16 +23,35 @@ export function handle<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<Decision<Event, State>> {
-  return retryOnConflict(stream, ATTEMPTS, async () => {
-    const recorded = await loadStream<Event>(store, stream);
-    const before = fold(decider, recorded);
-    const events = decider.decide(command, before);
-    if (events.length === 0) return { events, position: null, state: before };
-    const expected = expectedRevisionAfter(recorded);
-    const { position } = await appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), expected);
-    return { events, position, state: events.reduce(decider.evolve, before) };
-  });
+  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), () =>
+    retryOnConflict(stream, ATTEMPTS, async () => {
+      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, () => loadStream<Event>(store, stream));
+      const before = fold(decider, recorded);
+      const events = await inSpan('decide', {}, (span) => {
+        const decided = decider.decide(command, before);
+        span.setAttribute('platform.events', decided.map((e) => e.type));
+        return decided;
+      });
+      if (events.length === 0) return { events, position: null, state: before };
+      const expected = expectedRevisionAfter(recorded);
+      const { position } = await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () =>
+        appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), expected),
+      );
+      return { events, position, state: events.reduce(decider.evolve, before) };
+    }),
+  );
 }
+
+/** The aggregate a stream belongs to (`credential` of `credential-42`): a span names no member. */
+const categoryOf = (stream: string) => stream.split('-')[0] ?? stream;
+
+/** The command's type (`ApproveCredential`), which every command of the service has. */
+const spanName = (command: unknown, stream: string): string => {
+  const type = (command as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type : `command ${categoryOf(stream)}`;
+};
+
+const commandAttributes = (stream: string, ctx: CommandContext) => ({ 'platform.aggregate': categoryOf(stream), 'platform.request_id': ctx.requestId });
 
 /**
  * Reads a stream for folding: every event upcast to its current version and validated, so a
@@ -79,6 +100,8 @@ export async function createStream<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<string> {
-  const events = decider.decide(command, decider.initialState);
-  return (await appendDecided(store, stream, events, ctx, 'no_stream')).position;
+  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), async () => {
+    const events = await inSpan('decide', {}, () => decider.decide(command, decider.initialState));
+    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () => appendDecided(store, stream, events, ctx, 'no_stream'))).position;
+  });
 }

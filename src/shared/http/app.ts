@@ -43,6 +43,8 @@ export interface HttpDeps {
   admitAnonymousSession(ctx: { ip: string }): Promise<void>;
   endpoints: Endpoint[];
   guards: Guards;
+  /** Run first, around everything koa does: the operators' metrics and traces. */
+  instruments?: Middleware<AppState>[];
 }
 
 // Partner servers authenticate with API keys on every call; a session lookup would be wasted.
@@ -64,6 +66,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
 
   // Only what the envelope could not answer gets here: a streamed body that failed after its headers went out.
   app.on('error', (err: unknown, ctx?: AppContext) => (ctx?.state.log ?? deps.log).error({ err }, 'response failed after it started'));
+  for (const instrument of deps.instruments ?? []) app.use(instrument);
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
   // Before noStore and sessions: the console's files set their own caching and need no session.

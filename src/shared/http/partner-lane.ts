@@ -30,6 +30,16 @@ export interface PartnerGate {
   admit(apiid: string | undefined, key: string | undefined, scope: string): Eventually<PartnerVerdict>;
 }
 
+/**
+ * Told of every call the lane answers, for the operators' metrics. Asked once per route, when the
+ * lane is built, so that what it records with is bound ahead of the first call.
+ */
+export interface LaneMeter {
+  forRoute(path: string, scope: string): (error: string | undefined, status: number, seconds: number) => void;
+}
+
+const unmetered: LaneMeter = { forRoute: () => () => {} };
+
 export interface PartnerLane {
   /** The endpoint the lane answers this request for; undefined for a request it leaves to koa. */
   route(req: IncomingMessage): Endpoint | undefined;
@@ -45,6 +55,7 @@ interface Route {
   lane: LaneAnswer;
   /** The envelope serialised for the answer's version of the moment. */
   cached: { version: unknown; body: Buffer } | null;
+  record: ReturnType<LaneMeter['forRoute']>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -59,13 +70,13 @@ const uncounted = (_status: number) => {};
  * do not vary. A request with anything the router would judge (another method, HEAD, a query
  * string, a path spelled otherwise) goes on to koa, which serves the same endpoints behind the same gate.
  */
-export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logger): PartnerLane {
+export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logger, meter: LaneMeter = unmetered): PartnerLane {
   const routes = new Map<string, Route>();
   for (const endpoint of endpoints) {
     const { caller, lane } = endpoint;
     if (caller.kind === 'partner' && endpoint.method === 'GET' && lane) {
       const path = `${API_PREFIX}${endpoint.path}`;
-      routes.set(path, { path, endpoint, scope: caller.scope, lane, cached: null });
+      routes.set(path, { path, endpoint, scope: caller.scope, lane, cached: null, record: meter.forRoute(path, caller.scope) });
     }
   }
   const writeLine = requestLineWriter(log);
@@ -76,6 +87,7 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
     const requestId = randomUUID();
     const client_request_id = clientRequestId(req.headers['x-request-id']);
     let status: number;
+    let error: string | undefined;
     let fields: HeaderFields = [];
     let settle = uncounted;
     try {
@@ -83,17 +95,23 @@ export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logge
       // Each awaited only when it is a promise: an await costs a turn of the microtask queue.
       const verdict = admitted instanceof Promise ? await admitted : admitted;
       ({ fields, settle } = verdict);
-      if (verdict.refusal) status = refuse(res, requestId, fields, verdict.refusal);
-      else {
+      if (verdict.refusal) {
+        status = refuse(res, requestId, fields, verdict.refusal);
+        error = verdict.refusal.error;
+      } else {
         const body = bodyOf(route);
         status = answer(res, requestId, fields, body instanceof Promise ? await body : body);
       }
     } catch (err) {
-      status = refuse(res, requestId, fields, refusalFor(err, () => log.child({ request_id: requestId, client_request_id })));
+      const refusal = refusalFor(err, () => log.child({ request_id: requestId, client_request_id }));
+      status = refuse(res, requestId, fields, refusal);
+      error = refusal.error;
     }
     // A body that could not be built counts as refused, as the router counts it.
     settle(status);
-    writeLine({ request_id: requestId, client_request_id, method: 'GET', path: route.path, status, duration_ms: performance.now() - started });
+    const duration_ms = performance.now() - started;
+    route.record(error, status, duration_ms / 1000);
+    writeLine({ request_id: requestId, client_request_id, method: 'GET', path: route.path, status, duration_ms });
   }
 
   return {

@@ -106,6 +106,11 @@ export class Replica<Doc extends object> {
     return this.vouches() ? 'following' : 'resubscribing';
   }
 
+  /** How long the replica has been out of touch with the event store (0 while following it), in milliseconds. */
+  stalenessMs(): number {
+    return this.contact.lostForMs();
+  }
+
   private vouches(): boolean {
     return this.live && !this.halted && this.contact.vouches();
   }

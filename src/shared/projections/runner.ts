@@ -8,8 +8,9 @@ import { REBUILD_OFFERS } from './swap';
 import { PROJECTION_VERSIONS } from './versions';
 import { PositionWaiters } from './waiters';
 import { DEFAULT_GIVE_UP_MS, keepTrying, StoreOutages, StoresUnreachable } from './outage';
-import { every, settlesAtOnce } from './turns';
+import { every, settlesAtOnce, takingTurns } from './turns';
 import { PendingCheckpoints } from './pending-checkpoints';
+import { batchSpans } from '../tracing';
 
 /** failed: the log is lost, or a projection halted on an event; interrupted: a store is unreachable, retried (not ready). */
 export type RunnerStatus = 'stopped' | 'running' | 'interrupted' | 'failed';
@@ -57,7 +58,7 @@ export class ProjectionRunner {
   private abort = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   /** Applying events, flushing and swapping take turns. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly exclusive = takingTurns();
   private timers: NodeJS.Timeout[] = [];
   private failure: Error | null = null;
   private running = false;
@@ -178,22 +179,27 @@ export class ProjectionRunner {
 
   private async followOnce(): Promise<void> {
     const iterator = this.events.subscribeAll(this.applied, this.abort.signal, this.outages.observer)[Symbol.asyncIterator]();
+    const spans = batchSpans('projection batch', 'platform.projection.events');
+    let inBatch = 0;
     try {
-      let inBatch = 0;
       for (let next = iterator.next(); ; ) {
         const { done, value } = await next;
         if (done) return;
         this.outages.log.ended();
+        spans.begin();
         await this.exclusive(() => this.applyToAll(value));
         next = iterator.next();
         if (++inBatch >= BATCH_EVENTS || !(await settlesAtOnce(next))) {
           await this.exclusive(() => this.flush());
+          spans.end(inBatch);
           inBatch = 0;
           // A backlog is read and applied without waiting on anything: let requests and timers in.
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
     } finally {
+      // A batch cut short by a failure: the failure is logged, and counted by the store metrics.
+      spans.end(inBatch);
       void iterator.return?.(undefined)?.catch(() => undefined);
     }
   }
@@ -290,11 +296,5 @@ export class ProjectionRunner {
 
   private every(ms: number, work: () => Promise<void>): void {
     this.timers.push(every(ms, work, (err) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried')));
-  }
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }

@@ -29,6 +29,11 @@ export class SourceContact {
     this.lostAt ??= this.now();
   }
 
+  /** How long the store has been out of touch: 0 while in touch. */
+  lostForMs(): number {
+    return this.lostAt === null ? 0 : this.now() - this.lostAt;
+  }
+
   /** Whether what the replica holds may still be answered with. */
   vouches(): boolean {
     return this.lostAt === null || this.now() - this.lostAt <= this.maxStalenessMs;

@@ -19,3 +19,13 @@ export function every(ms: number, work: () => Promise<void>, failed: (err: unkno
 export function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
   return Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
 }
+
+/** Runs each piece of work given after the one before has settled, failed or not: one at a time. */
+export function takingTurns(): <T>(work: () => Promise<T>) => Promise<T> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = queue.then(work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
