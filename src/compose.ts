@@ -18,6 +18,7 @@ import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Slice } from './shared/slice';
 import type { UsageLedger } from './credential/usage/ledger';
+import type { SigningKey } from './audit/proof/signing-key';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -35,6 +36,8 @@ export interface SliceDeps {
   /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** Signs the audit checkpoints and export heads. */
+  auditKey: SigningKey;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
 import { openConfiguredStores } from './compose';
-import { parseSettings } from './config';
+import { auditKeyFile, parseSettings } from './config';
+import { loadSigningKey } from './audit/proof/signing-key';
 import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
@@ -24,6 +25,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     log,
     stores,
     announce: (message) => process.stderr.write(`\n${message}\n\n`),
+    auditKey: loadSigningKey(auditKeyFile(settings, env)),
   });
   const server = createHttpServer(platform.listener());
   const requests = drainable(server);

@@ -9,7 +9,8 @@ import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
 import { EXPIRY_WATCH_ACTOR } from '../../src/credential/expiry-watch';
 import { Checked, ContractChecker } from './contract';
-import { parseSettings, Settings } from '../../src/config';
+import { auditKeyFile, parseSettings, Settings } from '../../src/config';
+import { loadSigningKey } from '../../src/audit/proof/signing-key';
 import { createHttpServer } from '../../src/shared/http/server';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
@@ -74,6 +75,7 @@ export async function startPlatform(
     log: createLogger(settings.LOG_LEVEL, sink),
     stores,
     announce: (message) => announcements.push(message),
+    auditKey: loadSigningKey(auditKeyFile(settings, { DATA_DIR: dir })),
   }).catch(async (err: unknown) => {
     // A platform that refused to start (a test of that refusal) leaves nothing open behind it.
     await stores.close();

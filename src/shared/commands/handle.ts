@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent } from '../domain/events';
-import { EventStore, expectedRevisionAfter, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
-import { appendDecided, CommandContext, recordedAfter } from './context';
+import { EventStore, ReadStreamOptions, RecordedEvent, WrongExpectedVersion } from '../../stores/ports';
+import { appendDecided, CommandContext, recordedAfter, streamEnd } from './context';
 import { ConcurrencyConflict } from './errors';
 
 const ATTEMPTS = 8;
@@ -26,8 +26,7 @@ export function handle<Command, Event extends DomainEvent, State>(
     const before = fold(decider, recorded);
     const events = decider.decide(command, before);
     if (events.length === 0) return { events, position: null, state: before };
-    const expected = expectedRevisionAfter(recorded);
-    const { position } = await appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), expected);
+    const { position } = await appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), streamEnd(recorded.at(-1)));
     return { events, position, state: events.reduce(decider.evolve, before) };
   });
 }
@@ -83,5 +82,5 @@ export async function createStream<Command, Event extends DomainEvent, State>(
   ctx: CommandContext,
 ): Promise<string> {
   const events = decider.decide(command, decider.initialState);
-  return (await appendDecided(store, stream, events, ctx, 'no_stream')).position;
+  return (await appendDecided(store, stream, events, ctx, streamEnd(undefined))).position;
 }

@@ -10,6 +10,7 @@ import { memberEventSchemas } from '../../member/decider';
 import { memberGroupEventSchemas } from '../../access/member-group';
 import { roleGroupEventSchemas } from '../../access/role-group';
 import { sequenceEventSchemas } from './sequences';
+import { auditEventSchemas } from '../../audit/proof/checkpoint';
 
 /**
  * Every event the service appends, by type: the zod schema of its `data` in the current version,
@@ -49,6 +50,7 @@ const EVENT_SCHEMAS: EventSchemas = {
   ...addonEventSchemas,
   ...sequenceEventSchemas,
   ...webhookEventSchemas,
+  ...auditEventSchemas,
   // The marker that first-start seeding finished (src/access/seed.ts); no aggregate folds it.
   PlatformSeeded: z.object({}),
 };
@@ -64,6 +66,8 @@ export const eventMetadataSchema = z.object({
   time: z.iso.datetime(),
   reason: z.string().optional(),
   schema_version: z.int().min(1).optional(),
+  digest: z.string().optional(),
+  prev_digest: z.string().nullable().optional(),
 });
 
 // Compile-time: the schema describes exactly the metadata the store ports declare.
