@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { platformContract } from './app';
 import { adminCommand } from './access/cli/admin';
 import { historyCommand } from './audit/cli-history';
+import { auditCommand } from './audit/proof/cli';
 import { memberGroupsCommand } from './access/cli/member-groups';
 import { projectionsCommand } from './shared/cli/projections';
 import { rolesCommand } from './access/cli/roles';
@@ -42,6 +43,7 @@ program.addCommand(adminCommand());
 program.addCommand(rolesCommand());
 program.addCommand(memberGroupsCommand());
 program.addCommand(historyCommand());
+program.addCommand(auditCommand());
 program.addCommand(projectionsCommand());
 program.addCommand(upgradeCommand());
 

@@ -25,6 +25,8 @@ export class AuditCheckpointer {
   private last: { number: number; revision: number; digest: string | null; at: number } | null = null;
   /** Events other than checkpoints read since the last checkpoint. */
   private pending = false;
+  /** The first checkpoint too waits an interval, counted from the start. */
+  private readonly startedAt = Date.now();
 
   constructor(
     private readonly events: EventStore,
@@ -64,7 +66,7 @@ export class AuditCheckpointer {
       for (const event of batch) this.take(event);
       if (batch.length < BATCH) break;
     }
-    if (!this.pending || Date.now() - (this.last?.at ?? 0) < this.intervalMs) return;
+    if (!this.pending || Date.now() - (this.last?.at ?? this.startedAt) < this.intervalMs) return;
     try {
       await this.checkpoint();
     } catch (err) {
