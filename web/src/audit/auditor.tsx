@@ -7,6 +7,7 @@ import { Loading, RefusalNotice } from '../ui/notice';
 import { AuditExport } from './export';
 import { summaryText, Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
+import { ProofStatus, useVerification } from './proof-status';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
@@ -97,6 +98,7 @@ export function Auditor() {
   // Each "State after this" answered: the state card takes focus.
   const [stateAfter, setStateAfter] = useState(0);
   const [found, setFound] = useState('');
+  const verification = useVerification(history?.events ?? null);
 
   const find = async (event: Event) => {
     event.preventDefault();
@@ -165,7 +167,8 @@ export function Auditor() {
           ) : (
             history.state && history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
           )}
-          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} />
+          <ProofStatus verification={verification} />
+          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} unverified={verification?.broken} />
         </section>
       )}
       <AuditExport />
