@@ -22,6 +22,11 @@ export interface BenchSettings {
   rebuildEvents: number;
   /** BENCH_PREVIOUS: another checkout, built, that (d) measures in alternating rounds against this one. */
   previous?: string;
+  /**
+   * BENCH_CHAIN: 'on' (the service as it runs), or 'both': (d) in alternating rounds and (f) on a
+   * log of each, with the audit chain off and on, in the same run: what the chain costs.
+   */
+  chain: 'on' | 'both';
 }
 
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
@@ -37,7 +42,14 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     concurrency: positive(env, 'BENCH_CONCURRENCY', 32),
     rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
     previous: builtCheckout(env, 'BENCH_PREVIOUS'),
+    chain: chainSetting(env.BENCH_CHAIN),
   };
+}
+
+function chainSetting(raw: string | undefined): BenchSettings['chain'] {
+  if (raw === undefined || raw === '' || raw === 'on') return 'on';
+  if (raw === 'both') return 'both';
+  throw new Error(`BENCH_CHAIN must be on or both, not "${raw}"`);
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
