@@ -39,7 +39,7 @@ import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
-import type { SigningKey } from './audit/proof/signing-key';
+import { loadSigningKey } from './audit/proof/signing-key';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -62,8 +62,6 @@ export interface PlatformOptions {
   stores: Stores;
   /** Where a generated administrator password is shown, once; never the structured log. */
   announce?: (message: string) => void;
-  /** Signs the audit checkpoints and export heads (AUDIT_SIGNING_KEY_FILE). */
-  auditKey: SigningKey;
 }
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
@@ -115,9 +113,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
-    auditKey: options.auditKey,
+    auditKey: loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE),
   });
-  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, options.auditKey) : null;
+  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
   const { app, router } = createHttpApp({
     settings,
     log,

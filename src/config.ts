@@ -116,11 +116,10 @@ const settingsSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
 });
 
-export type Settings = z.infer<typeof settingsSchema>;
-
-/** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
-export const auditKeyFile = (settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE'>, env: NodeJS.ProcessEnv): string =>
-  settings.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem');
+export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE'> & {
+  /** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
+  AUDIT_SIGNING_KEY_FILE: string;
+};
 
 /** How long a session that never signs in lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES. */
 export const anonymousSessionMinutes = (settings: Pick<Settings, 'SESSION_ANONYMOUS_MINUTES' | 'SESSION_IDLE_MINUTES'>): number =>
@@ -133,7 +132,7 @@ export class ConfigurationError extends Error {
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { ...parsed.data, AUDIT_SIGNING_KEY_FILE: parsed.data.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem') };
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
 }

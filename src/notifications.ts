@@ -7,14 +7,14 @@ import { smtpSender } from './mail/transport';
 import { Stores } from './stores/ports';
 import { WebhookNotifier } from './webhook/notifier';
 import { AuditCheckpointer } from './audit/proof/checkpointer';
-import type { SigningKey } from './audit/proof/signing-key';
+import { loadSigningKey } from './audit/proof/signing-key';
 
 /**
  * What tells the world, and the signed audit checkpoints, started where the read models are kept: the API process with
  * PROJECTIONS=inline, or the `platform project` process. Each follows the log on its own
  * checkpoint; none sends from a command. Answers how to stop them.
  */
-export async function startNotifications(settings: Settings, stores: Stores, log: Logger, auditKey: SigningKey): Promise<() => Promise<void>> {
+export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
   const { events, documents } = stores;
   const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE, allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE });
   await webhooks.start();
@@ -27,7 +27,7 @@ export async function startNotifications(settings: Settings, stores: Stores, log
   await digest?.start();
   const expiry = new ExpiryWatch(events, documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }));
   expiry.start();
-  const checkpoints = new AuditCheckpointer(events, auditKey, settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' }));
+  const checkpoints = new AuditCheckpointer(events, loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE), settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' }));
   await checkpoints.start();
   return async () => {
     await checkpoints.stop();

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { openConfiguredStores, PROJECTIONS } from './compose';
-import { auditKeyFile, parseSettings } from './config';
-import { loadSigningKey } from './audit/proof/signing-key';
+import { parseSettings } from './config';
 import { exitForRestart, exitOnUnhandled } from './fatal';
 import { beat, HEARTBEATS } from './shared/projections/heartbeat';
 import { createLogger } from './log';
@@ -31,7 +30,7 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
     // The container health check reads the file's age: touched only while the projections run.
     if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
   });
-  const stopNotifications = await startNotifications(settings, stores, log, loadSigningKey(auditKeyFile(settings, env)));
+  const stopNotifications = await startNotifications(settings, stores, log);
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
     await stopNotifications();

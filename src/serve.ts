@@ -1,8 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
 import { openConfiguredStores } from './compose';
-import { auditKeyFile, parseSettings } from './config';
-import { loadSigningKey } from './audit/proof/signing-key';
+import { parseSettings } from './config';
 import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
@@ -25,7 +24,6 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     log,
     stores,
     announce: (message) => process.stderr.write(`\n${message}\n\n`),
-    auditKey: loadSigningKey(auditKeyFile(settings, env)),
   });
   const server = createHttpServer(platform.listener());
   const requests = drainable(server);

@@ -9,8 +9,7 @@ import request from 'supertest';
 import { createPlatform, Platform } from '../../src/app';
 import { EXPIRY_WATCH_ACTOR } from '../../src/credential/expiry-watch';
 import { Checked, ContractChecker } from './contract';
-import { auditKeyFile, parseSettings, Settings } from '../../src/config';
-import { loadSigningKey } from '../../src/audit/proof/signing-key';
+import { parseSettings, Settings } from '../../src/config';
 import { createHttpServer } from '../../src/shared/http/server';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
@@ -61,7 +60,7 @@ export async function startPlatform(
   // Every test client comes from 127.0.0.1: the per-address limits apply only where a test sets them.
   const unlimited = { REGISTRATION_LIMIT: 100_000, ANONYMOUS_SESSION_LIMIT: 1_000_000, LOGIN_ADDRESS_MAX_FAILURES: 100_000 };
   // No audit checkpoint appended in the background unless a test asks for them: they would count among its events.
-  const quiet = { AUDIT_CHECKPOINT_SECONDS: 86_400 };
+  const quiet = { AUDIT_CHECKPOINT_SECONDS: 86_400, AUDIT_SIGNING_KEY_FILE: join(dir, 'audit-signing-key.pem') };
   const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, ...unlimited, ...quiet, ...overrides };
   const logLines: string[] = [];
   const sink = new Writable({
@@ -77,7 +76,6 @@ export async function startPlatform(
     log: createLogger(settings.LOG_LEVEL, sink),
     stores,
     announce: (message) => announcements.push(message),
-    auditKey: loadSigningKey(auditKeyFile(settings, { DATA_DIR: dir })),
   }).catch(async (err: unknown) => {
     // A platform that refused to start (a test of that refusal) leaves nothing open behind it.
     await stores.close();

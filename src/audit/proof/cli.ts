@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { auditKeyFile, parseSettings } from '../../config';
+import { parseSettings } from '../../config';
 import { digestOf } from '../../shared/domain/chain';
 import { checkpointPayload } from './checkpoint';
 import { holdsProof } from './inclusion';
@@ -38,7 +38,7 @@ export function auditCommand(): Command {
 }
 
 function configuredKeyFile(): string {
-  return auditKeyFile(parseSettings(process.env), process.env);
+  return parseSettings(process.env).AUDIT_SIGNING_KEY_FILE;
 }
 
 /** The public key, PEM, from the file given (a public or a private key), or this installation's. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import type { Response as AgentResponse } from 'superagent';
 import { CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
 import { chainFieldsOfLine } from '../../../src/audit/proof/verify';
 import { digestOf } from '../../../src/shared/domain/chain';
@@ -36,16 +37,19 @@ async function eventually<T>(read: () => Promise<T | undefined>, what: string): 
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/** A body read as text, whatever its content type. */
+function textOf(res: AgentResponse, done: (err: Error | null, body: unknown) => void): void {
+  let text = '';
+  res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  res.on('end', () => done(null, text));
+}
+
 function exportText() {
   return auditor
     .get(`${API}/audit/events`)
     .query({ limit: 10_000 })
     .buffer(true)
-    .parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
-    })
+    .parse(textOf)
     .expect(200);
 }
 
@@ -127,6 +131,23 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     checkpoint.data!.root = 'f'.repeat(64);
     checkpoint.digest = digestOf(chainFieldsOfLine(checkpoint as unknown as Parameters<typeof chainFieldsOfLine>[0]));
     expectBroken(await verify(forged, 'forged-checkpoint'), /checkpoint 1 at position \d+ does not verify: it was changed or forged/);
+  });
+
+  it("verifies with this installation's key when given none, and `platform audit key` prints the key GET /audit/key gives", async () => {
+    const file = join(files, 'default-key.ndjson');
+    writeFileSync(file, exported.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(await platform(dir, ['audit', 'verify', file])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^OK: /) });
+    expect(await platform(dir, ['audit', 'key'])).toEqual({ code: 0, stdout: publicKey, stderr: '' });
+  });
+
+  it('verifies an export taken in pages, one after the other, each with its signed head', async () => {
+    const first = (await auditor.get(`${API}/audit/events`).query({ limit: 5 }).buffer(true).parse(textOf)).body as string;
+    const next = (JSON.parse(first.trimEnd().split('\n').at(-1)!) as { next: string }).next;
+    const rest = (await auditor.get(`${API}/audit/events`).query({ from: next, limit: 10_000 }).buffer(true).parse(textOf)).body as string;
+    const lines = `${first}${rest}`.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; /);
+    // The first page's head taken out: the second head does not cover the lines above it.
+    expectBroken(await verify([...lines.slice(0, 5), ...lines.slice(6)], 'head-removed'), /the export's signed head covers \d+ events, and they are not the \d+ lines above it/);
   });
 
   it('fails against another key', async () => {
