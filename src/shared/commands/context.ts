@@ -45,7 +45,11 @@ export function setChaining(on: boolean): void {
   chaining = on;
 }
 
-/** Where a stream read for a command ends: what its next append expects and links to. */
+/**
+ * Where a stream read for a command ends: what its next append expects and links to. The expected
+ * revision is the last event's own revision, not the number of events read, which differs once a
+ * stream has been truncated (KurrentDB's $maxCount, $tb or a soft delete).
+ */
 export function streamEnd(last: { revision: number; metadata: { digest?: string } } | undefined): StreamEnd {
   // An event written before the chain has no digest: the first link after it starts a chain.
   return last === undefined ? { expected: 'no_stream', digest: null } : { expected: last.revision, digest: last.metadata.digest ?? null };
