@@ -1,6 +1,6 @@
 import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
-import { AuditEvent, auditEvent, storedMetadata } from './event';
+import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
 import { leafOf } from './proof/checkpointer';
 import { MerkleFrontier } from './proof/merkle';
 import { SigningKey } from './proof/signing-key';
@@ -49,6 +49,7 @@ export const BATCH_SIZE = 500;
 export async function auditExport(
   events: EventStore,
   names: ActorNames,
+  describe: Describe,
   from: Position,
   limit: number,
   key: SigningKey,
@@ -77,7 +78,7 @@ export async function auditExport(
           yield head(true);
           return;
         }
-        yield auditEvent(event, await names.of(storedMetadata(event).actor));
+        yield auditEvent(event, await names.of(storedMetadata(event).actor), describe);
         tree.add(leafOf(event));
         next = event.position;
         count += 1;

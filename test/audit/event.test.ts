@@ -1,6 +1,10 @@
-import { auditEvent } from '../../src/audit/event';
+import { auditEvent as auditEventDescribed } from '../../src/audit/event';
 import { canonicalJson, sha256Hex, withoutSecrets } from '../../src/shared/domain/chain';
+import { REGISTRY } from '../support/registry';
 import { RecordedEvent } from '../../src/stores/ports';
+
+/** An event as auditors read it, worded as its slice registered it. */
+const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
 
 const DIGEST = 'd'.repeat(64);
 const PREVIOUS = 'e'.repeat(64);

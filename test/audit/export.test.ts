@@ -6,6 +6,9 @@ import { auditExport, ExportLine } from '../../src/audit/export';
 import { EventStore, InvalidPosition, START, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { loadSigningKey } from '../../src/audit/proof/signing-key';
+import { REGISTRY } from '../support/registry';
+
+const wording = (type: string, data: Record<string, unknown>) => REGISTRY.describe(type, data);
 
 const EVENTS = 1000;
 
@@ -42,7 +45,7 @@ const names = () => new ActorNames({ member: async () => null, admin: async () =
 
 async function exportAll(from: string, limit: number): Promise<ExportLine[]> {
   const lines: ExportLine[] = [];
-  for await (const line of await auditExport(events, names(), from, limit, key)) lines.push(line);
+  for await (const line of await auditExport(events, names(), wording, from, limit, key)) lines.push(line);
   return lines;
 }
 
@@ -68,7 +71,7 @@ describe('auditExport', () => {
   });
 
   it('reads the log in batches only as lines are pulled', async () => {
-    const lines = await auditExport(events, names(), START, 10_000, key);
+    const lines = await auditExport(events, names(), wording, START, 10_000, key);
     expect(reads).toEqual([500]);
     for (let i = 0; i < 500; i++) await lines.next();
     expect(reads).toEqual([500]);
@@ -78,6 +81,6 @@ describe('auditExport', () => {
   });
 
   it('refuses a position the store cannot read before any line', async () => {
-    await expect(auditExport(events, names(), 'garbage', 10, key)).rejects.toBeInstanceOf(InvalidPosition);
+    await expect(auditExport(events, names(), wording, 'garbage', 10, key)).rejects.toBeInstanceOf(InvalidPosition);
   });
 });

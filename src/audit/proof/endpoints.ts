@@ -64,7 +64,7 @@ export function proofEndpoints(deps: AuditDeps): Endpoint[] {
           throw err;
         });
         const names = new ActorNames(directoryOf(deps.readModels));
-        const event = auditEvent(proof.event, await names.of(storedMetadata(proof.event).actor));
+        const event = auditEvent(proof.event, await names.of(storedMetadata(proof.event).actor), deps.describe);
         return { data: { event, leaf_index: proof.leaf_index, path: proof.path, checkpoint: proof.checkpoint } };
       },
     }),

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { fireEvent, render, screen } from '@testing-library/preact';
-import { auditEvent } from '../../../src/audit/event';
+import { auditEvent as auditEventDescribed } from '../../../src/audit/event';
+import { REGISTRY } from '../../../test/support/registry';
 import { leafHash, MerkleFrontier, inclusionPath } from '../../../src/audit/proof/merkle';
 import { canonicalJson, chainFieldsOf, digestOf } from '../../../src/shared/domain/chain';
 import type { RecordedEvent } from '../../../src/stores/ports';
@@ -10,6 +11,9 @@ import { Auditor } from './auditor';
 // The service's own encoding and tree build what the browser checks: the two must agree.
 const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+
+/** An event as the service's audit answers it, worded as its slice registered it. */
+const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
 
 const keys = generateKeyPairSync('ed25519');
 const publicKey = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
