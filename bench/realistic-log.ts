@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 // Appended with the schema versions the slices registered, installed by the composition root.
 import '../src/compose';
-import { toNewEvents, CommandContext } from '../src/shared/commands/context';
+import { toNewEvents, CommandContext, StreamEnd } from '../src/shared/commands/context';
 import { formatApiId } from '../src/credential/api-key';
 import { CredentialCommand, credentialDecider, CredentialState } from '../src/credential/decider';
 import { CredentialEvent } from '../src/credential/events';
@@ -33,6 +33,8 @@ interface Member {
   state: CredentialState;
   /** Revision of the credential stream's last event, -1 before the first. */
   revision: number;
+  /** Digest of that last event, which the next one links to. */
+  digest: string | null;
   events: number;
 }
 
@@ -49,6 +51,7 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
   let written = 0;
   let clock = START_TIME;
   let lastId: IdAllocated | null = null;
+  let lastIdDigest: string | null = null;
   const ctx = (actor: CommandContext['actor']): CommandContext => {
     clock += 1 + Math.floor(random() * 2000);
     return { actor, requestId: `bench-${written}`, now: new Date(clock) };
@@ -61,7 +64,10 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
     const id = allocated.data[MEMBER_IDS.field]!;
     const username = `member${id}`;
     const actor = { kind: 'member' as const, id };
-    yield { stream: MEMBER_IDS.stream, events: toNewEvents([allocated], ctx(actor)), expected: lastId ? id - 2 : 'no_stream' };
+    const idsEnd: StreamEnd = lastId ? { expected: id - 2, digest: lastIdDigest } : { expected: 'no_stream', digest: null };
+    const idEvents = toNewEvents([allocated], ctx(actor), MEMBER_IDS.stream, idsEnd);
+    lastIdDigest = idEvents[0]!.metadata.digest ?? null;
+    yield { stream: MEMBER_IDS.stream, events: idEvents, expected: idsEnd.expected };
     lastId = allocated;
     const profile = {
       member_id: id,
@@ -72,9 +78,9 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
       password_hash: `$argon2id$v=19$m=19456,t=2,p=1$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`,
     };
     const registered = memberDecider.decide({ type: 'RegisterMember', data: profile }, memberDecider.initialState);
-    yield { stream: memberStream(username), events: toNewEvents(registered, ctx(actor)), expected: 'no_stream' };
+    yield { stream: memberStream(username), events: toNewEvents(registered, ctx(actor), memberStream(username), { expected: 'no_stream', digest: null }), expected: 'no_stream' };
     written += 2;
-    return { id, username, state: credentialDecider.initialState, revision: -1, events: 0 };
+    return { id, username, state: credentialDecider.initialState, revision: -1, digest: null, events: 0 };
   }
 
   /** What a member or an administrator would do next with this credential. */
@@ -116,8 +122,10 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
     const next = command(member);
     const decided = credentialDecider.decide(next, member.state) as CredentialEvent[];
     const actor = MEMBER_COMMANDS.has(next.type) ? { kind: 'member' as const, id: member.id } : { kind: 'admin' as const, id: 1 };
-    const events = toNewEvents(decided as DomainEvent[], ctx(actor));
-    yield { stream: `credential-${member.id}`, events, expected: member.revision < 0 ? 'no_stream' : member.revision };
+    const end: StreamEnd = member.revision < 0 ? { expected: 'no_stream', digest: null } : { expected: member.revision, digest: member.digest };
+    const events = toNewEvents(decided as DomainEvent[], ctx(actor), `credential-${member.id}`, end);
+    yield { stream: `credential-${member.id}`, events, expected: end.expected };
+    member.digest = events.at(-1)!.metadata.digest ?? null;
     member.state = decided.reduce(credentialDecider.evolve, member.state);
     member.revision += decided.length;
     member.events += decided.length;

@@ -23,8 +23,9 @@ export interface RebuildFigures {
   floor_events_per_second: number;
 }
 
-export async function benchRebuild(events: number): Promise<RebuildFigures> {
-  const child = spawn(process.execPath, ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events)], {
+/** `chain`: whether the log is written with the audit chain (bench/chain-cost.ts compares). */
+export async function benchRebuild(events: number, chain: 'on' | 'off' = 'on'): Promise<RebuildFigures> {
+  const child = spawn(process.execPath, ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events), chain], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let rebuild: Omit<RebuildFigures, 'floor_events_per_second'> | undefined;

@@ -5,7 +5,8 @@
  * so that memory is the rebuild's own, every read model rebuilt aside by the compiled service and
  * swapped in as the runner does (bench/rebuild-measure.js). Reports events per second and peak
  * RSS (process.resourceUsage().maxRSS). Needs `npm run build`, which `npm run bench` does first.
- * Run: node -r ./test/support/load-ts.js bench/rebuild.ts [events]
+ * Run: node -r ./test/support/load-ts.js bench/rebuild.ts [events] [on|off]; off writes the log
+ * without the audit chain (its digests), to measure what the chain costs the rebuild.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,11 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRealisticLog } from './realistic-log';
 import { checkedBuild } from './settings';
+import { setChaining } from '../src/shared/commands/context';
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1_000_000);
+  if (process.argv[3] === 'off') setChaining(false);
   checkedBuild(join(__dirname, '..'), 'the rebuild bench');
   const dir = mkdtempSync(join(tmpdir(), 'rebuild-bench-'));
   try {

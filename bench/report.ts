@@ -7,6 +7,7 @@ import { Machine } from './machine';
 import { OpenApiFigures } from './open-api';
 import { RebuildFigures } from './rebuild-figures';
 import { median } from './stats';
+import { ChainCost } from './chain-cost';
 import { Comparison, flowSummary, WriteFigures } from './write-path';
 
 export interface Results {
@@ -21,6 +22,8 @@ export interface Results {
   projection_lag?: LagFigures;
   rebuild?: RebuildFigures;
   login_flood?: LoginFloodFigures;
+  /** (d) and (f) with the audit chain off and on (BENCH_CHAIN=both). */
+  chain_cost?: ChainCost;
 }
 
 interface Row {
@@ -107,6 +110,18 @@ function rows(results: Results): Row[] {
     table.push({
       figure: '(f) floor: read, decoded, evolved, nothing stored',
       value: `${perSecond(floor, 'events')}; the rebuild at ${(rebuild.events_per_second / floor).toFixed(2)} of it${floor < 100_000 ? ': under the target, which one thread cannot meet on this machine' : ''}`,
+    });
+  }
+  const chain = results.chain_cost;
+  if (chain?.write) {
+    const rounds = chain.write.rounds.map((r, i) => `${r.off.flowsPerSecond.toFixed(1)} → ${r.on.flowsPerSecond.toFixed(1)} (× ${chain.write!.ratios[i]!.toFixed(2)})`);
+    table.push({ figure: '(d) audit chain on over off, median of the rounds', value: `× ${median(chain.write.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s` });
+  }
+  if (chain?.rebuild) {
+    const { off, on } = chain.rebuild;
+    table.push({
+      figure: '(f) rebuild, audit chain off → on',
+      value: `${perSecond(off.events_per_second, 'events')} → ${perSecond(on.events_per_second, 'events')} (× ${(on.events_per_second / off.events_per_second).toFixed(2)}); peak RSS ${off.peak_rss_mb} → ${on.peak_rss_mb} MB`,
     });
   }
   const flood = results.login_flood;

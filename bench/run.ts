@@ -11,6 +11,7 @@ import { benchRebuild } from './rebuild-figures';
 import { Results, table, writeResults } from './report';
 import { benchSettings } from './settings';
 import { benchWritePath } from './write-path';
+import { benchChainCost } from './chain-cost';
 
 async function main(): Promise<void> {
   const settings = benchSettings(process.env);
@@ -27,17 +28,23 @@ async function main(): Promise<void> {
     process.stdout.write(`open API: ${open.map((p) => `(${p})`).join(', ')}\n`);
     results.open_api = await benchOpenApi(settings);
   }
-  // (e) is measured under the load of (d), so asking for (e) runs (d).
-  if (parts.has('d') || parts.has('e')) {
+  // (e) is measured under the load of (d), so asking for (e) runs (d). BENCH_CHAIN=both measures
+  // (d) and (f) its own way, below, with the chain off and on.
+  const plain = settings.chain === 'on';
+  if ((plain && parts.has('d')) || parts.has('e')) {
     process.stdout.write(`write path: (d)${parts.has('e') ? ' and projection lag (e)' : ''}\n`);
     const { write, lag, comparison } = await benchWritePath(settings, parts.has('e'));
     results.write_path = write;
     if (comparison) results.write_path_against_previous = comparison;
     if (lag) results.projection_lag = lag;
   }
-  if (parts.has('f')) {
+  if (plain && parts.has('f')) {
     process.stdout.write(`rebuild: (f), ${settings.rebuildEvents.toLocaleString('en')} events\n`);
     results.rebuild = await benchRebuild(settings.rebuildEvents);
+  }
+  if (!plain && (parts.has('d') || parts.has('f'))) {
+    process.stdout.write('the audit chain off and on: (d) and (f)\n');
+    results.chain_cost = await benchChainCost(settings);
   }
   if (parts.has('g')) {
     process.stdout.write(`login under a flood of made-up usernames: (g), ${settings.concurrency} connections\n`);

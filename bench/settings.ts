@@ -24,6 +24,11 @@ export interface BenchSettings {
   previous?: string;
   /** BENCH_METRICS=compare: (a) also against a second service with its metrics listener on (METRICS_PORT=0), in the same rounds. */
   metrics: boolean;
+  /**
+   * BENCH_CHAIN: 'on' (the service as it runs), or 'both': (d) in alternating rounds and (f) on a
+   * log of each, with the audit chain off and on, in the same run: what the chain costs.
+   */
+  chain: 'on' | 'both';
 }
 
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
@@ -40,7 +45,14 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
     previous: builtCheckout(env, 'BENCH_PREVIOUS'),
     metrics: metricsComparison(env.BENCH_METRICS),
+    chain: chainSetting(env.BENCH_CHAIN),
   };
+}
+
+function chainSetting(raw: string | undefined): BenchSettings['chain'] {
+  if (raw === undefined || raw === '' || raw === 'on') return 'on';
+  if (raw === 'both') return 'both';
+  throw new Error(`BENCH_CHAIN must be on or both, not "${raw}"`);
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -76,8 +76,8 @@ export function flowSummary({ flowsPerSecond, serviceCpuMsPerFlow }: WriteFigure
   return `${flowsPerSecond.toFixed(1)} flows/s${cpu}`;
 }
 
-async function measureOnce(settings: BenchSettings, withLag: boolean, root?: string): Promise<{ write: WriteFigures; lag?: LagFigures }> {
-  const service = await startService({ root });
+export async function measureOnce(settings: BenchSettings, withLag: boolean, root?: string, nodeArgs?: string[]): Promise<{ write: WriteFigures; lag?: LagFigures }> {
+  const service = await startService({ root, nodeArgs });
   let probe: ChildProcess | undefined;
   try {
     const registrationStarted = performance.now();

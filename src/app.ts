@@ -37,6 +37,7 @@ import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 import { observe } from './observability';
+import { loadSigningKey } from './audit/proof/signing-key';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -114,6 +115,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+    auditKey: loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE),
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;

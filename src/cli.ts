@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { platformContract } from './app';
 import { adminCommand } from './access/cli/admin';
-import { historyCommand } from './audit';
+import { auditCommand, historyCommand } from './audit';
 import { REGISTRY } from './compose';
 import { memberGroupsCommand } from './access/cli/member-groups';
 import { projectionsCommand } from './shared/cli/projections';
@@ -43,6 +43,7 @@ program.addCommand(adminCommand());
 program.addCommand(rolesCommand());
 program.addCommand(memberGroupsCommand());
 program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
+program.addCommand(auditCommand());
 program.addCommand(projectionsCommand());
 program.addCommand(upgradeCommand());
 

@@ -9,6 +9,7 @@ import { webhookSlice } from './webhook/slice';
 import type { AddonCatalogue, AddonDocument } from './addon';
 import type { PasswordHasher } from './member';
 import type { UsageLedger } from './credential';
+import type { SigningKey } from './audit/proof/signing-key';
 import { useEventCodecs } from './shared/domain/events';
 import { AppContext } from './shared/http/context';
 import { Endpoint } from './shared/http/endpoints';
@@ -36,6 +37,8 @@ export interface SliceDeps {
   /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** Signs the audit checkpoints and export heads. */
+  auditKey: SigningKey;
   /** Whether a member exists: a decision about one who does not is a wrong id (the credential slice asks). */
   memberExists(id: number): Promise<boolean>;
 }

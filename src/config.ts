@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './member/fields';
 import { parseSchedule } from './webhook/deliveries';
@@ -108,6 +108,10 @@ const settingsSchema = z.object({
   MAIL_FROM: z.string().min(3).default('platform@localhost'),
   // Reviewers are mailed at most one digest of new applications and scope requests per this many minutes.
   ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
+  // At most how often a signed audit checkpoint is appended while events arrive (docs/audit.md).
+  AUDIT_CHECKPOINT_SECONDS: number(0.1, 86_400, true).default(60),
+  // The Ed25519 key that signs audit checkpoints and export heads; unset: <DATA_DIR>/audit-signing-key.pem, created on first start.
+  AUDIT_SIGNING_KEY_FILE: z.string().min(1).optional(),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
   // Operators' metrics and traces (docs/operations.md). GET /metrics in the Prometheus text format on a
@@ -119,7 +123,10 @@ const settingsSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
 });
 
-export type Settings = z.infer<typeof settingsSchema>;
+export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE'> & {
+  /** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
+  AUDIT_SIGNING_KEY_FILE: string;
+};
 
 /** How long a session that never signs in lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES. */
 export const anonymousSessionMinutes = (settings: Pick<Settings, 'SESSION_ANONYMOUS_MINUTES' | 'SESSION_IDLE_MINUTES'>): number =>
@@ -132,7 +139,7 @@ export class ConfigurationError extends Error {
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { ...parsed.data, AUDIT_SIGNING_KEY_FILE: parsed.data.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem') };
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
 }

@@ -4,7 +4,7 @@ import { memberGroupDecider, memberGroupStream } from './member-group';
 import { roleGroupDecider, roleGroupStream } from './role-group';
 import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { createAdmin } from './admins';
-import { appendDecided, CommandContext } from '../shared/commands/context';
+import { appendDecided, CommandContext, streamEnd } from '../shared/commands/context';
 import { createStream } from '../shared/commands/handle';
 import { PasswordHasher } from '../member';
 
@@ -64,6 +64,6 @@ export async function seedPlatform(
     await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, ctx);
     created = true;
   });
-  await unlessExists(() => appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, 'no_stream'));
+  await unlessExists(() => appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, streamEnd(undefined)));
   return { generatedAdminPassword: created && adminPassword === undefined ? password : null };
 }

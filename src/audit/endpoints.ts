@@ -14,10 +14,13 @@ import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { memberParams } from '../shared/http/params';
 import { memberReads } from '../member';
+import { SigningKey } from './proof/signing-key';
 
 export interface AuditDeps {
   events: EventStore;
   readModels: ReadModels;
+  /** Signs the checkpoints and the export heads (./proof/signing-key.ts). */
+  auditKey: SigningKey;
   /** How each event is worded, as its slice registered it. */
   describe: Describe;
 }
@@ -67,7 +70,7 @@ const dashboardState = ({ credential, expired }: { credential: CredentialDocumen
   expired,
 });
 
-const auditor = { kind: 'admin', permission: 'audit.read' } as const;
+export const auditor = { kind: 'admin', permission: 'audit.read' } as const;
 
 /** Export lines as newline-delimited JSON; a failure midway is logged and cuts the body short, without the end line. */
 async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGenerator<string> {
@@ -135,7 +138,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       raw: 'application/x-ndjson',
       refusals: [{ status: 422, when: 'from is not a position of this event log' }],
       handler: async (ctx, { query }) => {
-        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, query.from ?? START, query.limit).catch(
+        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, query.from ?? START, query.limit, deps.auditKey).catch(
           (err: unknown) => {
             if (!(err instanceof InvalidPosition)) throw err;
             throw new HttpError(422, 'invalid_position', 'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning');

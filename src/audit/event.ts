@@ -1,24 +1,7 @@
+import { canonicalJson, chainFieldsOf, withoutSecrets } from '../shared/domain/chain';
 import { decodeEvent, eventMetadataSchema, InvalidEvent } from '../shared/domain/events';
 import { ActorKind } from '../shared/domain/metadata';
 import { RecordedEvent } from '../stores/ports';
-
-/**
- * Field names that hold a secret or what stands in for one: an API key's digest, a password's
- * hash. Matched by name at any depth, so that a field added later under such a name stays out of
- * every audit answer without anyone remembering this list.
- */
-const SECRET_FIELD = /digest|hash|password|secret|apikey|api_key/i;
-
-/** The event's data with every secret field removed, at any depth. */
-export function withoutSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecrets);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([name]) => !SECRET_FIELD.test(name))
-      .map(([name, field]) => [name, withoutSecrets(field)]),
-  );
-}
 
 export interface Actor {
   kind: ActorKind;
@@ -44,6 +27,19 @@ export interface AuditEvent {
   data: Record<string, unknown>;
   /** Why the stored event does not fit its schema, when it does not (its message never quotes a value). */
   invalid?: string;
+  /** The event's id, what `GET /audit/proof?event=` takes. */
+  id?: string;
+  // What the chain covers besides the above (src/shared/domain/chain.ts, docs/audit.md "The proof").
+  schema_version: number;
+  request_id: string | null;
+  /** SHA-256 of the whole stored data, when secret fields were removed from `data`. */
+  secrets?: string;
+  /** The data as it was written, secrets removed, when upcasting changed it: what the digest covers. */
+  recorded_data?: unknown;
+  /** The digest the event recorded; absent on events written before the chain. */
+  digest?: string;
+  /** The digest of the event before it in its stream; null for the first of a chain. */
+  prev_digest?: string | null;
 }
 
 /**
@@ -55,12 +51,6 @@ export function storedMetadata(event: Pick<RecordedEvent, 'metadata'>): Record<s
   return typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>) : {};
 }
 
-function reasonOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): string | undefined {
-  const { reason } = storedMetadata(event);
-  if (typeof reason === 'string') return reason;
-  return typeof event.data.reason === 'string' ? event.data.reason : undefined;
-}
-
 /** What an event did, in words: the wording its slice registered (src/shared/slice.ts, Registry.describe). */
 export type Describe = (type: string, data: Record<string, unknown>) => string;
 
@@ -70,18 +60,25 @@ export type Describe = (type: string, data: Record<string, unknown>) => string;
  */
 export function auditEvent(stored: RecordedEvent, username: string | null, describe: Describe): AuditEvent {
   const { event, invalid } = decoded(stored);
-  const reason = reasonOf(event);
+  const chain = chainFieldsOf(stored);
   const data = withoutSecrets(event.data) as Record<string, unknown>;
+  const { digest, prev_digest } = storedMetadata(stored);
   return {
+    ...(stored.id === undefined ? {} : { id: stored.id }),
     position: event.position,
     stream: event.stream,
     revision: event.revision,
     type: event.type,
     ...asRecorded(storedMetadata(event), username),
     summary: describe(event.type, data),
-    ...(reason === undefined ? {} : { reason }),
+    ...(chain.reason === null ? {} : { reason: chain.reason }),
     data,
     ...(invalid === undefined ? {} : { invalid }),
+    schema_version: chain.schema_version,
+    request_id: chain.request_id,
+    ...(chain.secrets === null ? {} : { secrets: chain.secrets }),
+    ...(canonicalJson(chain.data) === canonicalJson(data) ? {} : { recorded_data: chain.data }),
+    ...(typeof digest === 'string' ? { digest, prev_digest: typeof prev_digest === 'string' ? prev_digest : null } : {}),
   };
 }
 

@@ -1,2 +1,3 @@
 // The audit slice's public face. Its registration is ./slice.ts.
 export { historyCommand } from './cli-history';
+export { auditCommand } from './proof/cli';

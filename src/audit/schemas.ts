@@ -12,7 +12,7 @@ const actorSchema = z
   })
   .meta({ id: 'Actor' });
 
-const auditEventSchema = z
+export const auditEventSchema = z
   .object({
     position: z.string().meta({ description: 'Opaque position in the global log' }),
     stream: z.string(),
@@ -24,6 +24,13 @@ const auditEventSchema = z
     reason: z.string().optional().meta({ description: "The administrator's reason, or the reason the event carries" }),
     data: z.record(z.string(), z.unknown()).meta({ description: 'The event data without key digests, password hashes or other secrets' }),
     invalid: z.string().optional().meta({ description: 'Why this stored event does not fit its schema; it is shown as stored' }),
+    id: z.string().optional().meta({ description: "The event's id, for GET /audit/proof" }),
+    schema_version: z.int().min(1).meta({ description: 'The version of the data shape the event was written in' }),
+    request_id: z.string().nullable().meta({ description: 'The request that decided it' }),
+    secrets: z.string().optional().meta({ description: 'SHA-256 of the whole stored data, when secret fields were removed from data' }),
+    recorded_data: z.unknown().optional().meta({ description: 'The data as written (secrets removed), when it was upcast since: what the digest covers' }),
+    digest: z.string().optional().meta({ description: "SHA-256 of the event's canonical encoding (docs/audit.md); absent on events written before the chain" }),
+    prev_digest: z.string().nullable().optional().meta({ description: 'The digest of the event before it in its stream; null for the first of a chain' }),
   })
   .meta({ id: 'AuditEvent' });
 
@@ -51,9 +58,13 @@ const exportEndSchema = z
     next: z.string().meta({ description: 'Pass as from to continue after this export' }),
     count: z.int().min(0),
     more: z.boolean().meta({ description: 'Whether the log held more events when this export ended' }),
+    from: z.string().meta({ description: "The from this export was asked for; '' for the beginning of the log" }),
+    root: z.string().meta({ description: 'Merkle root (RFC 9162) over the events of this export, in order' }),
+    signed_at: z.iso.datetime(),
+    signature: z.string().meta({ description: 'Ed25519, base64, over the head (docs/audit.md)' }),
   })
   .meta({ id: 'AuditExportEnd' });
 
 export const exportLineSchema = z
   .union([auditEventSchema, exportEndSchema])
-  .meta({ id: 'AuditExportLine', description: 'One line: an event, or, last, the end line with the position to resume from' });
+  .meta({ id: 'AuditExportLine', description: 'One line: an event, or, last, the signed head with the position to resume from' });

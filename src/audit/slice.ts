@@ -1,13 +1,33 @@
-import { Slice } from '../shared/slice';
+import type { Logger } from 'pino';
+import type { Settings } from '../config';
+import type { Stores } from '../stores/ports';
+import { defineEvents, Slice } from '../shared/slice';
 import { AuditDeps, auditEndpoints } from './endpoints';
+import { auditEventSchemas, CHECKPOINT_TYPE } from './proof/checkpoint';
+import { AuditCheckpointer } from './proof/checkpointer';
+import { proofEndpoints } from './proof/endpoints';
+import { loadSigningKey } from './proof/signing-key';
+
+interface NotifierDeps {
+  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE'>;
+  stores: Stores;
+  log: Logger;
+}
 
 /**
- * The auditors' reading of the log: a credential's history, its state as of an instant, and the
- * export. It keeps no read model and no event of its own; each event's wording is its slice's.
+ * The auditors' reading of the log: a credential's history, its state as of an instant, the
+ * export, and the proof that the log is whole (docs/audit.md): the signed checkpoints, its one
+ * event, appended where the notifiers run, and the inclusion proofs. It keeps no read model; each
+ * other event's wording is its slice's.
  */
-export const auditSlice: Slice<AuditDeps> = {
+export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
   name: 'audit',
-  events: {},
+  events: defineEvents(auditEventSchemas, {}, {
+    [CHECKPOINT_TYPE]: { describe: (data) => `signed checkpoint ${String(data.number)} over the first ${String(data.count)} events of the log` },
+  }),
   projections: [],
-  endpoints: auditEndpoints,
+  endpoints: (deps) => [...auditEndpoints(deps), ...proofEndpoints(deps)],
+  notifiers: ({ settings, stores, log }) => [
+    new AuditCheckpointer(stores.events, loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE), settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' })),
+  ],
 };

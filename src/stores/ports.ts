@@ -17,16 +17,6 @@ export type { ActorKind, EventMetadata } from '../shared/domain/metadata';
  * string comparison (`a < b`) orders positions in commit order. `START` sorts before every event.
  */
 export type Position = string;
-/**
- * The expected revision for appending after `events`, the stream as read: the last event's own
- * revision, not the number of events read, which differs once a stream has been truncated
- * (KurrentDB's $maxCount, $tb or a soft delete).
- */
-export function expectedRevisionAfter(events: readonly { revision: number }[]): ExpectedRevision {
-  const last = events[events.length - 1];
-  return last === undefined ? 'no_stream' : last.revision;
-}
-
 export const START: Position = '';
 
 /** Expected revision of a stream before an append: the last event's revision, or a condition. */

@@ -1,4 +1,5 @@
-import { auditEvent as auditEventDescribed, withoutSecrets } from '../../src/audit/event';
+import { auditEvent as auditEventDescribed } from '../../src/audit/event';
+import { canonicalJson, sha256Hex, withoutSecrets } from '../../src/shared/domain/chain';
 import { REGISTRY } from '../support/registry';
 import { RecordedEvent } from '../../src/stores/ports';
 
@@ -40,9 +41,8 @@ describe('withoutSecrets', () => {
 describe('auditEvent', () => {
   it('shows where, who, when and why, with the data in its current shape and without secrets', () => {
     // KeyRotated as written before rotation had a grace period: upcast, so the field is there.
-    const rotated = recorded('KeyRotated', { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', key_digest: DIGEST, previous_key_digest: PREVIOUS }, {
-      actor: { kind: 'member', id: 7 },
-    });
+    const stored = { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', key_digest: DIGEST, previous_key_digest: PREVIOUS };
+    const rotated = recorded('KeyRotated', stored, { actor: { kind: 'member', id: 7 } });
     expect(auditEvent(rotated, 'alice')).toEqual({
       position: '00000000000000000042',
       stream: 'credential-7',
@@ -52,6 +52,11 @@ describe('auditEvent', () => {
       actor: { kind: 'member', id: 7, username: 'alice' },
       summary: 'rotated the key of API id ak_aaaaaaaaaaaaaaaaaaaa; the previous one stopped at once',
       data: { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', previous_key_valid_until: null, earlier_keys: null },
+      // What the chain covers: the data as written, a digest of its secrets, the version and request.
+      recorded_data: { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa' },
+      secrets: sha256Hex(canonicalJson(stored)),
+      schema_version: 1,
+      request_id: 'req-1',
     });
   });
 

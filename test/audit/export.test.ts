@@ -5,6 +5,7 @@ import { ActorNames } from '../../src/audit/actor-names';
 import { auditExport, ExportLine } from '../../src/audit/export';
 import { EventStore, InvalidPosition, START, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
+import { loadSigningKey } from '../../src/audit/proof/signing-key';
 import { REGISTRY } from '../support/registry';
 
 const wording = (type: string, data: Record<string, unknown>) => REGISTRY.describe(type, data);
@@ -39,11 +40,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'));
 const names = () => new ActorNames({ member: async () => null, admin: async () => null });
 
 async function exportAll(from: string, limit: number): Promise<ExportLine[]> {
   const lines: ExportLine[] = [];
-  for await (const line of await auditExport(events, names(), wording, from, limit)) lines.push(line);
+  for await (const line of await auditExport(events, names(), wording, from, limit, key)) lines.push(line);
   return lines;
 }
 
@@ -63,13 +65,13 @@ describe('auditExport', () => {
       const lines = await exportAll(from, limit);
       const end = lines.pop();
       const next = count === 0 ? from : positions[fromIndex + count]!;
-      expect({ limit, fromIndex, end }).toEqual({ limit, fromIndex, end: { next, count, more } });
+      expect({ limit, fromIndex, end }).toEqual({ limit, fromIndex, end: expect.objectContaining({ next, count, more, from }) });
       expect(lines.map((l) => (l as { position: string }).position)).toEqual(positions.slice(fromIndex + 1, fromIndex + 1 + count));
     }
   });
 
   it('reads the log in batches only as lines are pulled', async () => {
-    const lines = await auditExport(events, names(), wording, START, 10_000);
+    const lines = await auditExport(events, names(), wording, START, 10_000, key);
     expect(reads).toEqual([500]);
     for (let i = 0; i < 500; i++) await lines.next();
     expect(reads).toEqual([500]);
@@ -79,6 +81,6 @@ describe('auditExport', () => {
   });
 
   it('refuses a position the store cannot read before any line', async () => {
-    await expect(auditExport(events, names(), wording, 'garbage', 10)).rejects.toBeInstanceOf(InvalidPosition);
+    await expect(auditExport(events, names(), wording, 'garbage', 10, key)).rejects.toBeInstanceOf(InvalidPosition);
   });
 });

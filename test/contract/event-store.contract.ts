@@ -10,6 +10,8 @@ import {
   type RecordedEvent,
 } from '../../src/stores/ports';
 import { eventIdContract } from './event-ids.contract';
+import { appendDecided, streamEnd } from '../../src/shared/commands/context';
+import { chainFieldsOf, digestOf } from '../../src/shared/domain/chain';
 import { StoreFixture, useStore } from './fixture';
 
 /** Longer than any adapter's poll interval: a subscription has surely caught up and is waiting. */
@@ -221,6 +223,25 @@ export function eventStoreContract(
       const expected: RecordedEvent = { stream, revision: 0, position: result.position, type: 'Decided', data, metadata: meta, id: expect.any(String) };
       expect(await store().readStream(stream)).toEqual([expected]);
       expect(of(stream, await store().readAll(head, 1000))).toEqual([expected]);
+    });
+  });
+
+  describe('the chain of a stream', () => {
+    const ctx = { actor: { kind: 'admin' as const, id: 7 }, requestId: randomUUID(), now: new Date(), reason: 'Zoë said so 🚀' };
+    const seeded = { type: 'PlatformSeeded', data: {} };
+
+    it('stores what the command handler chained, so that every digest recomputes and links to the one before', async () => {
+      const stream = newStream();
+      await appendDecided(store(), stream, [seeded, seeded], ctx, streamEnd(undefined));
+      const [, second] = await store().readStream(stream);
+      await appendDecided(store(), stream, [seeded], { ...ctx, requestId: randomUUID() }, streamEnd(second));
+      const chain = await store().readStream(stream);
+      expect(chain).toHaveLength(3);
+      chain.forEach((e, i) => {
+        expect(e.metadata.digest).toBe(digestOf(chainFieldsOf(e)));
+        expect(e.metadata.prev_digest).toBe(i === 0 ? null : chain[i - 1]!.metadata.digest);
+      });
+      expect(new Set(chain.map((e) => e.metadata.digest)).size).toBe(3);
     });
   });
 

@@ -16,7 +16,7 @@ export default async function startService(): Promise<() => Promise<void>> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn', METRICS_PORT: 'off', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1h' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn', METRICS_PORT: 'off', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', AUDIT_CHECKPOINT_SECONDS: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await untilHealthy(base, child);

@@ -60,7 +60,9 @@ export async function startPlatform(
   // Every test client comes from 127.0.0.1: the per-address limits apply only where a test sets them.
   const unlimited = { REGISTRATION_LIMIT: 100_000, ANONYMOUS_SESSION_LIMIT: 1_000_000, LOGIN_ADDRESS_MAX_FAILURES: 100_000 };
   // No metrics listener unless a test asks for one (METRICS_PORT 0: any free port): the default port is fixed.
-  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, METRICS_PORT: 'off' as const, ...unlimited, ...overrides };
+  // No audit checkpoint appended in the background unless a test asks for them: they would count among its events.
+  const quiet = { METRICS_PORT: 'off' as const, AUDIT_CHECKPOINT_SECONDS: 86_400, AUDIT_SIGNING_KEY_FILE: join(dir, 'audit-signing-key.pem') };
+  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, ...unlimited, ...quiet, ...overrides };
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

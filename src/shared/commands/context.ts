@@ -1,8 +1,9 @@
 import { ActorKind, EventMetadata } from '../domain/metadata';
-import { AppendResult, EventStore, ExpectedRevision, NewEvent } from '../../stores/ports';
+import { AppendResult, EventStore, NewEvent } from '../../stores/ports';
 import { eventIds } from '../../stores/event-ids';
 import { DomainEvent } from '../domain/decider';
 import { schemaVersion } from '../domain/events';
+import { chainFieldsOf, digestOf } from '../domain/chain';
 
 /** Who asks, under which request, and when: everything a command needs that is not its data. */
 export interface CommandContext {
@@ -35,26 +36,54 @@ export function metadataOf(ctx: CommandContext): EventMetadata {
   };
 }
 
-export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEvent[] {
-  const metadata = metadataOf(ctx);
-  return events.map((e) => ({
-    type: e.type,
-    data: e.data as Record<string, unknown>,
-    metadata: { ...metadata, schema_version: schemaVersion(e.type) },
-  }));
+/** Where a stream stands before an append: its last event's revision and digest, or nothing yet. */
+export type StreamEnd = { expected: number; digest: string | null } | { expected: 'no_stream'; digest: null };
+
+/** Whether the chain is on: the benchmark turns it off to measure what it costs; the service never does. */
+let chaining = true;
+export function setChaining(on: boolean): void {
+  chaining = on;
 }
 
 /**
- * Appends a command's events with ids derived from its request id, the stream, the expected
- * revision and each event's index: an append the adapter retries after an unknown outcome, or
- * the client sends again under the same request id, is recognised by the store and applied once.
+ * Where a stream read for a command ends: what its next append expects and links to. The expected
+ * revision is the last event's own revision, not the number of events read, which differs once a
+ * stream has been truncated (KurrentDB's $maxCount, $tb or a soft delete).
  */
-export function appendDecided(
-  store: EventStore,
-  stream: string,
-  events: DomainEvent[],
-  ctx: CommandContext,
-  expected: ExpectedRevision,
-): Promise<AppendResult> {
-  return store.append(stream, eventIds(stream, expected, toNewEvents(events, ctx)), expected);
+export function streamEnd(last: { revision: number; metadata: { digest?: string } } | undefined): StreamEnd {
+  // An event written before the chain has no digest: the first link after it starts a chain.
+  return last === undefined ? { expected: 'no_stream', digest: null } : { expected: last.revision, digest: last.metadata.digest ?? null };
+}
+
+/**
+ * The events as appended: their metadata, and each chained to the one before it in the stream
+ * (src/shared/domain/chain.ts). Their revisions follow from the expected revision, so the chain
+ * needs no read beyond the one the command made.
+ */
+export function toNewEvents(events: DomainEvent[], ctx: CommandContext, stream: string, end: StreamEnd): NewEvent[] {
+  const metadata = metadataOf(ctx);
+  const first = end.expected === 'no_stream' ? 0 : end.expected + 1;
+  let prev = end.digest;
+  return events.map((e, index) => {
+    const event = {
+      type: e.type,
+      data: e.data as Record<string, unknown>,
+      metadata: { ...metadata, schema_version: schemaVersion(e.type) } as EventMetadata,
+    };
+    if (!chaining) return event;
+    event.metadata.prev_digest = prev;
+    event.metadata.digest = digestOf(chainFieldsOf({ stream, revision: first + index, ...event }));
+    prev = event.metadata.digest;
+    return event;
+  });
+}
+
+/**
+ * Appends a command's events, chained to the stream's last event, with ids derived from its
+ * request id, the stream, the expected revision and each event's index: an append the adapter
+ * retries after an unknown outcome, or the client sends again under the same request id, is
+ * recognised by the store and applied once.
+ */
+export function appendDecided(store: EventStore, stream: string, events: DomainEvent[], ctx: CommandContext, end: StreamEnd): Promise<AppendResult> {
+  return store.append(stream, eventIds(stream, end.expected, toNewEvents(events, ctx, stream, end)), end.expected);
 }

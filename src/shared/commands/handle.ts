@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ATTR_DB_OPERATION_NAME } from '@opentelemetry/semantic-conventions';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent, Recorded } from '../domain/events';
-import { EventStore, expectedRevisionAfter, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
-import { appendDecided, CommandContext, recordedAfter } from './context';
+import { EventStore, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
+import { appendDecided, CommandContext, recordedAfter, streamEnd } from './context';
 import { ConcurrencyConflict } from './errors';
 import { inSpan } from '../tracing';
 
@@ -33,9 +33,8 @@ export function handle<Command, Event extends DomainEvent, State>(
         return decided;
       });
       if (events.length === 0) return { events, position: null, state: before };
-      const expected = expectedRevisionAfter(recorded);
       const { position } = await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () =>
-        appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), expected),
+        appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), streamEnd(recorded.at(-1))),
       );
       return { events, position, state: events.reduce(decider.evolve, before) };
     }),
@@ -102,6 +101,6 @@ export async function createStream<Command, Event extends DomainEvent, State>(
 ): Promise<string> {
   return inSpan(spanName(command, stream), commandAttributes(stream, ctx), async () => {
     const events = await inSpan('decide', {}, () => decider.decide(command, decider.initialState));
-    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () => appendDecided(store, stream, events, ctx, 'no_stream'))).position;
+    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () => appendDecided(store, stream, events, ctx, streamEnd(undefined)))).position;
   });
 }

@@ -1,6 +1,6 @@
 import { idOf, IdAllocated, nextId, Sequence } from '../domain/sequences';
-import { EventStore, expectedRevisionAfter, WrongExpectedVersion } from '../../stores/ports';
-import { appendDecided, CommandContext, recordedAfter } from './context';
+import { EventStore, WrongExpectedVersion } from '../../stores/ports';
+import { appendDecided, CommandContext, recordedAfter, streamEnd } from './context';
 import { loadStream, retryOnConflict } from './handle';
 
 // Many commands contend for a sequence at once; each round one of them wins, so allow more
@@ -12,7 +12,7 @@ export function allocateId(store: EventStore, sequence: Sequence, ctx: CommandCo
   return retryOnConflict(sequence.stream, ALLOCATION_ATTEMPTS, async () => {
     const [last] = await loadStream<IdAllocated>(store, sequence.stream, { direction: 'backwards', maxCount: 1 });
     const next = nextId(sequence, last ?? null);
-    await appendDecided(store, sequence.stream, [next], recordedAfter(ctx, last), expectedRevisionAfter(last ? [last] : []));
+    await appendDecided(store, sequence.stream, [next], recordedAfter(ctx, last), streamEnd(last));
     return idOf(sequence, next);
   });
 }

@@ -40,6 +40,8 @@ export const eventMetadataSchema = z.object({
   time: z.iso.datetime(),
   reason: z.string().optional(),
   schema_version: z.int().min(1).optional(),
+  digest: z.string().optional(),
+  prev_digest: z.string().nullable().optional(),
 });
 
 // Compile-time: the schema describes exactly the metadata the store ports declare.

@@ -10,4 +10,8 @@ export interface EventMetadata {
   reason?: string;
   /** Version of the event's data shape (events.ts); absent on events written before versions: 1. */
   schema_version?: number;
+  /** SHA-256 of the event's canonical encoding (chain.ts); absent on events written before the chain. */
+  digest?: string;
+  /** The digest of the event before it in its stream; null for the first, absent before the chain. */
+  prev_digest?: string | null;
 }

@@ -33,6 +33,9 @@ function countingReads(stores: Stores): Stores {
   return stores;
 }
 
+/** The signed head's own fields, checked by the verifier (test/audit/http/audit-proof.test.ts). */
+const signedHead = { root: expect.stringMatching(/^[0-9a-f]{64}$/), signed_at: expect.any(String), signature: expect.any(String) };
+
 interface Line {
   position?: string;
   type?: string;
@@ -92,7 +95,7 @@ describe('GET /audit/events', () => {
 
     const lines = linesOf(res.body as string);
     const end = lines.pop()!;
-    expect(end).toEqual({ next: log.at(-1)!.position, count: log.length, more: false });
+    expect(end).toEqual({ next: log.at(-1)!.position, count: log.length, more: false, from: '', ...signedHead });
     expect(lines.map((l) => l.position)).toEqual(log.map((e) => e.position));
     expect(lines[0]).toEqual({
       position: log[0]!.position,
@@ -103,6 +106,11 @@ describe('GET /audit/events', () => {
       actor: { kind: 'system', id: 'seed', username: null },
       summary: expect.any(String),
       data: expect.any(Object),
+      id: log[0]!.id,
+      schema_version: 1,
+      request_id: log[0]!.metadata.request_id,
+      digest: log[0]!.metadata.digest,
+      prev_digest: null,
     });
   });
 
@@ -111,16 +119,16 @@ describe('GET /audit/events', () => {
     const from = log[10]!.position;
     const first = linesOf((await exportFrom({ from, limit: 250 }).expect(200)).body as string);
     const firstEnd = first.pop()!;
-    expect(firstEnd).toEqual({ next: log[260]!.position, count: 250, more: true });
+    expect(firstEnd).toEqual({ next: log[260]!.position, count: 250, more: true, from: log[10]!.position, ...signedHead });
 
     const rest = linesOf((await exportFrom({ from: firstEnd.next!, limit: 10_000 }).expect(200)).body as string);
     const restEnd = rest.pop()!;
-    expect(restEnd).toEqual({ next: log.at(-1)!.position, count: log.length - 261, more: false });
+    expect(restEnd).toEqual({ next: log.at(-1)!.position, count: log.length - 261, more: false, from: log[260]!.position, ...signedHead });
     expect([...first, ...rest].map((l) => l.position)).toEqual(log.slice(11).map((e) => e.position));
 
     // At the head of the log: nothing more, and the same position to come back with later.
     const head = linesOf((await exportFrom({ from: restEnd.next! }).expect(200)).body as string);
-    expect(head).toEqual([{ next: restEnd.next, count: 0, more: false }]);
+    expect(head).toEqual([{ next: restEnd.next, count: 0, more: false, from: restEnd.next, ...signedHead }]);
   });
 
   it('answers 1000 events unless told otherwise', async () => {
@@ -128,7 +136,7 @@ describe('GET /audit/events', () => {
     expect(log.length).toBeGreaterThan(1000);
     const lines = linesOf((await exportFrom({}).expect(200)).body as string);
     expect(lines).toHaveLength(1001);
-    expect(lines.at(-1)).toEqual({ next: log[999]!.position, count: 1000, more: true });
+    expect(lines.at(-1)).toEqual({ next: log[999]!.position, count: 1000, more: true, from: '', ...signedHead });
   });
 
   it('never holds a password hash, a key digest or a key', async () => {
@@ -138,7 +146,7 @@ describe('GET /audit/events', () => {
     expect(secrets.length).toBeGreaterThanOrEqual(5);
 
     const text = (await exportFrom({ limit: 10_000 }).expect(200)).body as string;
-    for (const secret of [...secrets, ...keys, 'digest', 'password', '$argon2']) expect(text).not.toContain(secret);
+    for (const secret of [...secrets, ...keys, 'key_digest', 'password', '$argon2']) expect(text).not.toContain(secret);
   });
 
   it('cuts the body short when the store fails midway: no end line, the connection aborted, the failure logged', async () => {

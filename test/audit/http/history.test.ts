@@ -186,7 +186,7 @@ describe('GET /credentials/{member_id}/history', () => {
     const stored = await t.platform.stores.events.readStream(credentialStream(member.id));
     const digests = stored.flatMap((e) => [e.data.key_digest, e.data.previous_key_digest]).filter((d): d is string => typeof d === 'string');
     expect(digests).toHaveLength(3);
-    for (const secret of [...digests, partner.apikey, newKey, 'digest']) expect(res.text).not.toContain(secret);
+    for (const secret of [...digests, partner.apikey, newKey, 'key_digest']) expect(res.text).not.toContain(secret);
   });
 
   it('is 404 for a member who never applied and for one that does not exist; 422 for a malformed id', async () => {

@@ -71,7 +71,7 @@ describe('the command handler appends with deterministic event ids', () => {
   });
 
   it('takes the expected revision from the last event read, not from how many were read (a truncated stream)', async () => {
-    const [old] = toNewEvents([{ type: 'PlatformSeeded', data: {} }], ctx('old'));
+    const [old] = toNewEvents([{ type: 'PlatformSeeded', data: {} }], ctx('old'), 'note-3', { expected: 'no_stream', digest: null });
     const truncated: RecordedEvent[] = [5, 6].map((revision) => ({ ...old!, stream: 'note-3', revision, position: String(revision) }));
     let expectedSeen: ExpectedRevision | undefined;
     const store = replacing(stores.events, {

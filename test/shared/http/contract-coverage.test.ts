@@ -13,7 +13,7 @@ const API = '/api/v1';
 describe('every operation of the contract, called for real', () => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
+    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 });
   });
   afterAll(() => t.close());
 
@@ -51,6 +51,10 @@ describe('every operation of the contract, called for real', () => {
     expect(t.contractProblems).toEqual([]);
     const checker = new ContractChecker(t.platform.endpoints);
     expect(checker.problems('GET', '/audit/events', 200, String(exported.headers['content-type']), exported.body)).toEqual([]);
+    await admin.get(`${API}/audit/key`).expect(200);
+    // The first event of the log is in the first checkpoint, signed a moment after it.
+    const firstId = (JSON.parse((exported.body as string).split('\n')[0]!) as { id: string }).id;
+    for (let i = 0; i < 50 && (await admin.get(`${API}/audit/proof?event=${firstId}`)).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
 
     // A second member: rejected, then applying again, then approved and its scopes decided.
     const other = t.client();

@@ -8,6 +8,7 @@ import { Loading, RefusalNotice } from '../ui/notice';
 import { AuditExport } from './export';
 import { summaryText, Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
+import { ProofStatus, useVerification } from './proof-status';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
@@ -102,6 +103,7 @@ export function Auditor({ member }: { member?: number }) {
   // Each "State after this" answered: the state card takes focus.
   const [stateAfter, setStateAfter] = useState(0);
   const [found, setFound] = useState('');
+  const verification = useVerification(history?.events ?? null);
 
   /** The history of whom `typed` names; found, the address becomes that member's. */
   const show = async (typed: string) => {
@@ -185,7 +187,8 @@ export function Auditor({ member }: { member?: number }) {
           ) : (
             history.state && history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
           )}
-          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} />
+          <ProofStatus verification={verification} />
+          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} unverified={verification?.broken} />
         </section>
       )}
       <AuditExport />

@@ -12,6 +12,8 @@ const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent']
   actor: { kind: 'member', id: 1, username: 'alice' },
   summary: 'applied for API credentials',
   data: {},
+  schema_version: 1,
+  request_id: 'req-1',
   ...overrides,
 });
 

@@ -62,7 +62,16 @@ function Summary({ summary }: { summary: string }) {
  * Events recorded at the same instant (one decision's, such as two scopes requested at once) are
  * asked for by that instant: only the last of them offers it, since no state came between them.
  */
-export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onStateAfter?: (event: AuditEvent) => void }) {
+export function Timeline({
+  events,
+  onStateAfter,
+  unverified,
+}: {
+  events: AuditEvent[];
+  onStateAfter?: (event: AuditEvent) => void;
+  /** Why each event that did not verify against its digest or chain does not, by position. */
+  unverified?: Map<string, string>;
+}) {
   if (events.length === 0) return <p class="empty">No credential event for this member.</p>;
   return (
     <ol class="timeline">
@@ -74,6 +83,7 @@ export function Timeline({ events, onStateAfter }: { events: AuditEvent[]; onSta
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
+          {unverified?.has(event.position) && <em class="unverified">does not verify: {unverified.get(event.position)}</em>}
           {onStateAfter && event.time !== null && events[i + 1]?.time !== event.time && (
             <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}>
               State after this

@@ -1,0 +1,61 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { canonicalJson } from '../../shared/domain/chain';
+
+/**
+ * The Ed25519 key that signs checkpoints and export heads. It lives outside the event store, so
+ * that whoever can write the log cannot sign for it: in AUDIT_SIGNING_KEY_FILE, created 0600 on
+ * the first start (docs/audit.md).
+ */
+export interface SigningKey {
+  /** The public key, PEM (SPKI): what an auditor verifies with. */
+  publicKeyPem: string;
+  /** A base64 Ed25519 signature over the canonical JSON of `payload`. */
+  sign(payload: Record<string, unknown>): string;
+}
+
+/** Reads the key file, or creates it (0600, in a 0700 directory) when there is none yet. */
+export function loadSigningKey(file: string): SigningKey {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    pem = createKeyFile(file);
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch {
+    throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds no private key in PEM: give an Ed25519 key (openssl genpkey -algorithm ed25519), or remove the file to have one created`);
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds a ${privateKey.asymmetricKeyType} key: give an Ed25519 key`);
+  return {
+    publicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
+    sign: (payload) => sign(null, Buffer.from(canonicalJson(payload)), privateKey).toString('base64'),
+  };
+}
+
+function createKeyFile(file: string): string {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  try {
+    // 'wx': two processes starting at once on one directory keep the key the first one wrote.
+    writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+    return pem;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(file, 'utf8');
+  }
+}
+
+/** Whether `signature` (base64) is the key's signature over the canonical JSON of `payload`. */
+export function holdsSignature(publicKeyPem: string, payload: Record<string, unknown>, signature: unknown): boolean {
+  if (typeof signature !== 'string') return false;
+  try {
+    return verify(null, Buffer.from(canonicalJson(payload)), createPublicKey(publicKeyPem), Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { Response as AgentResponse } from 'superagent';
+import { CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
+import { chainFieldsOfLine } from '../../../src/audit/proof/verify';
+import { digestOf } from '../../../src/shared/domain/chain';
+import { platform, Run } from '../../support/cli';
+import { activePartner, Partner } from '../../support/credentials';
+import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
+
+// The CLI is run as an auditor would, offline, on files saved from the API.
+delete process.env.EVENTSTORE_URL;
+delete process.env.MONGODB_URL;
+
+const API = '/api/v1';
+const REASON = 'member groups are for staff tools only';
+
+const dir = mkdtempSync(join(tmpdir(), 'audit-proof-'));
+const files = mkdtempSync(join(tmpdir(), 'audit-proof-files-'));
+let t: TestPlatform;
+let auditor: request.Agent;
+let partner: Partner;
+let publicKey: string;
+/** The export as the API streamed it, one parsed line each. */
+let exported: Record<string, unknown>[];
+
+type Line = Record<string, unknown> & { type?: string; stream?: string; data?: Record<string, unknown> };
+
+async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let tries = 0; tries < 200; tries++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** A body read as text, whatever its content type. */
+function textOf(res: AgentResponse, done: (err: Error | null, body: unknown) => void): void {
+  let text = '';
+  res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  res.on('end', () => done(null, text));
+}
+
+function exportText() {
+  return auditor
+    .get(`${API}/audit/events`)
+    .query({ limit: 10_000 })
+    .buffer(true)
+    .parse(textOf)
+    .expect(200);
+}
+
+/** Writes the lines as an export file and runs `platform audit verify` on it with the API's key. */
+function verify(lines: Line[], name: string, key = publicKey): Promise<Run> {
+  const file = join(files, `${name}.ndjson`);
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(files, 'key.pem'), key);
+  return platform(dir, ['audit', 'verify', file, '--public-key', join(files, 'key.pem')]);
+}
+
+/** A refusal of the CLI: exit 1 and one line on stderr naming what does not hold. */
+function expectBroken(run: Run, what: RegExp): void {
+  expect(run).toMatchObject({ code: 1, stdout: '' });
+  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(run.stderr).toMatch(what);
+}
+
+const isRejection = (l: Line) => l.type === 'ScopeRejected';
+const copy = (lines: Line[]): Line[] => JSON.parse(JSON.stringify(lines)) as Line[];
+
+beforeAll(async () => {
+  t = await startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
+  partner = await activePartner(t, ['addons.read']);
+  const { developer, member, admin, adminToken } = partner;
+  await developer.post(`${API}/developer/scopes`).set('X-CSRF-Token', member.token).send({ scopes: ['member-groups.read'], reason: 'list groups' }).expect(200);
+  await admin.post(`${API}/credentials/${member.id}/scopes/member-groups.read/reject`).set('X-CSRF-Token', adminToken).send({ reason: REASON }).expect(200);
+  // A checkpoint over the rejection, and one more event after it, so the export holds both kinds.
+  const rejection = (await t.allEvents()).find((e) => e.type === 'ScopeRejected')!;
+  await eventually(async () => (await t.platform.stores.events.readStream(CHECKPOINT_STREAM)).find((c) => String(c.data.position) >= rejection.position), 'a checkpoint');
+  auditor = t.client();
+  await logInAdmin(auditor);
+  publicKey = (await auditor.get(`${API}/audit/key`).expect(200)).body.data.public_key as string;
+  exported = (await exportText()).body.trimEnd().split('\n').map((l: string) => JSON.parse(l) as Line);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(files, { recursive: true, force: true });
+});
+
+describe('the export verified offline with the key from GET /audit/key', () => {
+  it('verifies as exported: every chain link, the checkpoints and the signed head', async () => {
+    expect(exported.filter(isRejection)).toHaveLength(1);
+    const run = await verify(exported, 'as-exported');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^OK: \d+ events, \d+ chain links, [1-9]\d* checkpoints and 1 signed export heads hold; verified up to checkpoint \d+ \(position \d+, \d+ events\), signed at \S+\n$/);
+  });
+
+  it("fails, naming the event, when the rejection's reason is changed", async () => {
+    const inTheLine = copy(exported);
+    inTheLine.find(isRejection)!.reason = 'no reason at all';
+    expectBroken(await verify(inTheLine, 'reason-changed'), /line \d+: event ScopeRejected #\d+ of credential-\d+ at position \d+ does not match its digest/);
+    const inTheData = copy(exported);
+    inTheData.find(isRejection)!.data!.reason = 'no reason at all';
+    expectBroken(await verify(inTheData, 'data-reason-changed'), /event ScopeRejected .* does not match its digest/);
+  });
+
+  it('fails when the rejection is taken out', async () => {
+    const run = await verify(exported.filter((l) => !isRejection(l)), 'rejection-removed');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the export does not verify: line \d+: /);
+  });
+
+  it('fails when two lines are swapped', async () => {
+    const swapped = copy(exported);
+    const at = swapped.findIndex(isRejection);
+    [swapped[at - 1], swapped[at]] = [swapped[at]!, swapped[at - 1]!];
+    expectBroken(await verify(swapped, 'swapped'), /reordered/);
+  });
+
+  it('fails when the last lines are cut off, the signed head with them', async () => {
+    expectBroken(await verify(exported.slice(0, -3), 'cut'), /ends without its signed head/);
+  });
+
+  it('fails on a checkpoint forged to cover other events, whose digest was made to fit', async () => {
+    const forged = copy(exported);
+    const checkpoint = forged.find((l) => l.stream === CHECKPOINT_STREAM)!;
+    checkpoint.data!.root = 'f'.repeat(64);
+    checkpoint.digest = digestOf(chainFieldsOfLine(checkpoint as unknown as Parameters<typeof chainFieldsOfLine>[0]));
+    expectBroken(await verify(forged, 'forged-checkpoint'), /checkpoint 1 at position \d+ does not verify: it was changed or forged/);
+  });
+
+  it("verifies with this installation's key when given none, and `platform audit key` prints the key GET /audit/key gives", async () => {
+    const file = join(files, 'default-key.ndjson');
+    writeFileSync(file, exported.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(await platform(dir, ['audit', 'verify', file])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^OK: /) });
+    expect(await platform(dir, ['audit', 'key'])).toEqual({ code: 0, stdout: publicKey, stderr: '' });
+  });
+
+  it('verifies an export taken in pages, one after the other, each with its signed head', async () => {
+    const first = (await auditor.get(`${API}/audit/events`).query({ limit: 5 }).buffer(true).parse(textOf)).body as string;
+    const next = (JSON.parse(first.trimEnd().split('\n').at(-1)!) as { next: string }).next;
+    const rest = (await auditor.get(`${API}/audit/events`).query({ from: next, limit: 10_000 }).buffer(true).parse(textOf)).body as string;
+    const lines = `${first}${rest}`.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; /);
+    // The first page's head taken out: the second head does not cover the lines above it.
+    expectBroken(await verify([...lines.slice(0, 5), ...lines.slice(6)], 'head-removed'), /the export's signed head covers \d+ events, and they are not the \d+ lines above it/);
+  });
+
+  it('fails against another key', async () => {
+    const other = (await import('node:crypto')).generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expectBroken(await verify(exported, 'other-key', other), /does not verify: .*signed with another key/);
+  });
+});
+
+describe('GET /audit/proof', () => {
+  it("proves the rejection alone: `platform audit verify-proof` follows its path to the checkpoint's signed root", async () => {
+    const id = exported.find(isRejection)!.id as string;
+    const res = await auditor.get(`${API}/audit/proof`).query({ event: id }).expect(200);
+    expect(res.body.data.event).toMatchObject({ id, type: 'ScopeRejected', reason: REASON });
+    const file = join(files, 'proof.json');
+    writeFileSync(file, res.text);
+    writeFileSync(join(files, 'key.pem'), publicKey);
+    const run = await platform(dir, ['audit', 'verify-proof', file, '--public-key', join(files, 'key.pem')]);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^OK: event ScopeRejected #\d+ of credential-\d+ at position \d+ is leaf \d+ of the \d+ events of checkpoint \d+, signed at \S+\n$/);
+
+    const changed = JSON.parse(res.text) as { data: { event: { reason: string; data: { reason: string } } } };
+    changed.data.event.reason = changed.data.event.data.reason = 'no reason at all';
+    delete (changed.data.event as { digest?: string }).digest;
+    writeFileSync(file, JSON.stringify(changed));
+    const refused = await platform(dir, ['audit', 'verify-proof', file, '--public-key', join(files, 'key.pem')]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toMatch(/the path does not lead from event ScopeRejected/);
+  });
+
+  it('answers 404 for an id no checkpoint covers, and 422 without one', async () => {
+    await expectRefusal(t, () => auditor.get(`${API}/audit/proof`).query({ event: 'no-such-event' }), 404, 'event_not_checkpointed');
+    await expectRefusal(t, () => auditor.get(`${API}/audit/proof`), 422, 'validation_failed');
+  });
+
+  it('is for auditors only, as is the key', async () => {
+    await expectRefusal(t, () => partner.developer.get(`${API}/audit/key`), 401, 'admin_not_logged_in');
+    await expectRefusal(t, () => t.client().get(`${API}/audit/proof`).query({ event: 'x' }), 401, 'admin_not_logged_in');
+  });
+});

@@ -1,0 +1,107 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { fireEvent, render, screen } from '@testing-library/preact';
+import { auditEvent as auditEventDescribed } from '../../../src/audit/event';
+import { REGISTRY } from '../../../test/support/registry';
+import { leafHash, MerkleFrontier, inclusionPath } from '../../../src/audit/proof/merkle';
+import { canonicalJson, chainFieldsOf, digestOf } from '../../../src/shared/domain/chain';
+import type { RecordedEvent } from '../../../src/stores/ports';
+import { when } from '../ui/load';
+import { Auditor } from './auditor';
+
+// The service's own encoding and tree build what the browser checks: the two must agree.
+const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+
+/** An event as the service's audit answers it, worded as its slice registered it. */
+const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
+
+const keys = generateKeyPairSync('ed25519');
+const publicKey = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const SIGNED_AT = '2026-11-27T21:30:00.000Z';
+
+/** A chained credential stream, as the command handler appends it, read back by the audit. */
+function chainedStream(): RecordedEvent[] {
+  const decided = [
+    { type: 'CredentialApplied', data: { member_id: 7, username: 'alice' }, actor: { kind: 'member' as const, id: 7 } },
+    { type: 'ScopeRequested', data: { member_id: 7, scope: 'member-groups.read', reason: 'list groups' }, actor: { kind: 'member' as const, id: 7 } },
+    { type: 'ScopeRejected', data: { member_id: 7, scope: 'member-groups.read', reason: 'staff tools only' }, actor: { kind: 'admin' as const, id: 1 } },
+  ];
+  let prev: string | null = null;
+  return decided.map(({ type, data, actor }, revision) => {
+    const metadata = { actor, request_id: `req-${revision}`, time: `2026-11-27T21:0${revision}:00.000Z`, schema_version: 1, prev_digest: prev } as RecordedEvent['metadata'];
+    const event: RecordedEvent = { id: `id-${revision}`, stream: 'credential-7', revision, position: String(revision + 10).padStart(20, '0'), type, data, metadata };
+    metadata.digest = prev = digestOf(chainFieldsOf(event));
+    return event;
+  });
+}
+
+/** The proof of the stream's last event in a log of a few other events, signed by `signer`. */
+function proofOf(stream: RecordedEvent[], signer = keys.privateKey) {
+  const others = Array.from({ length: 4 }, (_, i) => leafHash(digestOf(chainFieldsOf({ stream: `other-${i}`, revision: 0, type: 'PlatformSeeded', data: {}, metadata: {} }))));
+  const leaves = [...others, ...stream.map((e) => leafHash(digestOf(chainFieldsOf(e))))];
+  const tree = MerkleFrontier.empty();
+  leaves.forEach((leaf) => tree.add(leaf));
+  const covered = { number: 3, position: stream.at(-1)!.position, count: leaves.length, root: tree.root().toString('hex'), signed_at: SIGNED_AT };
+  const signature = sign(null, Buffer.from(canonicalJson({ kind: 'checkpoint', ...covered })), signer).toString('base64');
+  const index = leaves.length - 1;
+  return { event: auditEvent(stream.at(-1)!, 'admin'), leaf_index: index, path: inclusionPath(index, leaves).map((h) => h.toString('hex')), checkpoint: { ...covered, signature } };
+}
+
+let answers: { events: unknown[]; proof: Response };
+beforeEach(() => {
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+    if (url.pathname.endsWith('/audit/key')) return ok({ algorithm: 'Ed25519', public_key: publicKey });
+    if (url.pathname.endsWith('/audit/proof')) return answers.proof.clone();
+    return ok({ member_id: 7, username: 'alice', events: answers.events });
+  }) as typeof fetch;
+});
+
+async function showHistory() {
+  render(<Auditor />);
+  fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: '7' } });
+  fireEvent.submit(screen.getByLabelText('Member id, username or API id').closest('form')!);
+  return screen.findByTestId('proof-status');
+}
+
+describe("the auditor's timeline checks the history against the signed checkpoints", () => {
+  it('says up to which checkpoint it verified, and when that was signed', async () => {
+    const stream = chainedStream();
+    answers = { events: stream.map((e) => auditEvent(e, null)), proof: ok(proofOf(stream)) };
+    const status = await showHistory();
+    expect(status.textContent).toBe(`Verified up to checkpoint 3, signed at ${when(SIGNED_AT)}.`);
+    expect(document.querySelectorAll('em.unverified')).toHaveLength(0);
+  });
+
+  it('flags an event whose reason was changed, and only that one', async () => {
+    const stream = chainedStream();
+    const events = stream.map((e) => auditEvent(e, null));
+    events[2] = { ...events[2]!, reason: 'no reason at all' };
+    answers = { events, proof: ok(proofOf(stream)) };
+    const status = await showHistory();
+    expect(status.textContent).toContain('1 event does not verify: marked below.');
+    const flagged = [...document.querySelectorAll('li')].filter((li) => li.querySelector('em.unverified'));
+    expect(flagged.map((li) => li.textContent)).toEqual([expect.stringContaining('does not verify: its fields do not match its digest: it was changed')]);
+    expect(flagged[0]!.textContent).toContain('rejected the scope member-groups.read');
+  });
+
+  it('flags the event after one taken out of the stream', async () => {
+    const stream = chainedStream();
+    answers = { events: [stream[0]!, stream[2]!].map((e) => auditEvent(e, null)), proof: ok(proofOf(stream)) };
+    await showHistory();
+    expect([...document.querySelectorAll('em.unverified')].map((em) => em.textContent)).toEqual(['does not verify: an event before it is missing']);
+  });
+
+  it('does not call a checkpoint signed by another key verified', async () => {
+    const stream = chainedStream();
+    answers = { events: stream.map((e) => auditEvent(e, null)), proof: ok(proofOf(stream, generateKeyPairSync('ed25519').privateKey)) };
+    expect((await showHistory()).textContent).toBe('Not verified: the signed checkpoint does not hold this history: it was changed.');
+  });
+
+  it('says so while no checkpoint holds the events yet', async () => {
+    const stream = chainedStream();
+    const refused = envelope(404, { code: 404, message: 'no event has this id up to the latest checkpoint', data: { error: 'event_not_checkpointed' } });
+    answers = { events: stream.map((e) => auditEvent(e, null)), proof: refused };
+    expect((await showHistory()).textContent).toBe('Not verified: no signed checkpoint holds these events yet.');
+  });
+});

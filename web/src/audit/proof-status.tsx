@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api/client';
+import { when } from '../ui/load';
+import { brokenLinks, proofHolds } from './verify';
+
+type AuditEvent = Schemas['AuditEvent'];
+
+/** What the browser found when it checked a history against the service's public key. */
+export interface Verification {
+  /** Why each event that does not verify does not, by position. */
+  broken: Map<string, string>;
+  /** The checkpoint whose signed root holds the latest event it could prove, and that event's position. */
+  checkpoint: { number: number; signed_at: string; position: string } | null;
+  /** Why no checkpoint could be shown, when none could. */
+  unproven?: string;
+}
+
+// Events recorded since the latest checkpoint are not in it yet: so many are tried, newest first.
+const PROOFS_TRIED = 5;
+
+/**
+ * Checks one stream's events: digests and links, then the inclusion of the newest event a
+ * checkpoint holds, whose chain links vouch for every event before it.
+ */
+export async function verifyHistory(events: AuditEvent[]): Promise<Verification> {
+  const broken = await brokenLinks(events);
+  const key = await call(() => api.GET('/audit/key'));
+  if (!key.ok) return { broken, checkpoint: null, unproven: key.refusal.message };
+  const newest = events.filter((e) => e.id !== undefined).reverse().slice(0, PROOFS_TRIED);
+  for (const event of newest) {
+    const proof = await call(() => api.GET('/audit/proof', { params: { query: { event: event.id! } } }));
+    if (!proof.ok) continue;
+    if (!(await proofHolds(proof.data, key.data.public_key))) return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
+    const { number, signed_at } = proof.data.checkpoint;
+    return { broken, checkpoint: { number, signed_at, position: event.position } };
+  }
+  return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
+}
+
+/** "Verified up to checkpoint N, signed at T", or why not, above the timeline it checked. */
+export function ProofStatus({ verification }: { verification: Verification | null }) {
+  if (!verification) return <p class="proof">Checking the history against the signed checkpoints…</p>;
+  const { broken, checkpoint, unproven } = verification;
+  return (
+    <p class={`proof ${broken.size > 0 || !checkpoint ? 'unverified' : 'verified'}`} data-testid="proof-status">
+      {checkpoint ? (
+        <>
+          Verified up to checkpoint {checkpoint.number}, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
+        </>
+      ) : (
+        <>Not verified: {unproven}.</>
+      )}
+      {broken.size > 0 && ` ${broken.size} ${broken.size === 1 ? 'event does' : 'events do'} not verify: marked below.`}
+    </p>
+  );
+}
+
+/** The verification of the history shown, redone whenever another history is shown. */
+export function useVerification(events: AuditEvent[] | null): Verification | null {
+  const [verification, setVerification] = useState<Verification | null>(null);
+  useEffect(() => {
+    setVerification(null);
+    if (!events) return;
+    let current = true;
+    verifyHistory(events)
+      // Only where WebCrypto is (HTTPS, or localhost), and on answers of the shape the contract gives.
+      .catch(() => ({ broken: new Map<string, string>(), checkpoint: null, unproven: 'this browser could not check the proof (the console must be served over HTTPS)' }))
+      .then((v) => current && setVerification(v));
+    return () => {
+      current = false;
+    };
+  }, [events]);
+  return verification;
+}
