@@ -34,6 +34,15 @@ const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
 
 const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
 
+// A reviewer's screen offers the expiry an approval without one gets: the listing says it.
+const applicationsPage = pageOf(reviewedApplicationSchema).extend({
+  key_lifetime_days: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires' }),
+});
+
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
@@ -57,11 +66,12 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       caller: review,
       summary: 'List credential applications, optionally by status, a page at a time in the order of member ids',
       query: credentialStatusQuery,
-      response: pageOf(reviewedApplicationSchema),
+      response: applicationsPage,
       handler: async (_ctx, { query }) => {
         const [credentials, lastUsed] = await Promise.all([reads.credentials(filter(query.status)), deps.usage.lastUsed()]);
         const page = paginate(credentials, (doc) => [doc.member_id, ''], query);
-        return { data: { list: page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null })), next: page.next } };
+        const list = page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null }));
+        return { data: { list, next: page.next, key_lifetime_days: deps.keyLifetimeDays } };
       },
     }),
     endpoint({
