@@ -7,7 +7,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 const TEXT = /\.(js|css|html|svg|json)$/;
 
 /** Every text file under dir, compressed beside itself; a copy that saves nothing is not kept. */
-export function precompressDir(dir) {
+function precompressDir(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) precompressDir(path);

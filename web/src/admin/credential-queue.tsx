@@ -4,6 +4,7 @@ import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { hasKey, statusOf } from '../ui/expiry';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
+import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
 import { DecisionCell, Queue, useDecisions } from './queue';
 
 type Application = Schemas['ReviewedApplication'];
@@ -34,7 +35,12 @@ export function CredentialQueue() {
   const [list, reload] = useLoad(() => applications(status), [status]);
   const { done, refusal, decided, decide } = useDecisions(reload, status);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
-  const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
+  const approve = (a: Application, body: ApprovalBody) =>
+    decide(
+      call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body })).then((answer) =>
+        answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer,
+      ),
+    );
   const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
   const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
   const approveExtension = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
@@ -86,9 +92,7 @@ export function CredentialQueue() {
               )}
               {a.status === 'pending' && (
                 <>
-                  <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
-                    Approve
-                  </button>
+                  <ApproveWithExpiry memberId={a.member_id} username={a.username} defaultDays={list.data.key_lifetime_days} onApprove={(body) => approve(a, body)} />
                   <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a.member_id, reason)} />
                 </>
               )}
@@ -100,6 +104,10 @@ export function CredentialQueue() {
     </Queue>
   );
 }
+
+/** What the notice says of an approval: whose, and until when the key it leads to lives. */
+const approved = (username: string, expiresAt: string | null) =>
+  `Approved ${username}'s application: the key ${expiresAt ? `expires on ${when(expiresAt)}` : 'never expires'}. The member can claim it now.`;
 
 /** The status as the member's dashboard words it: "active, expired" once the key is refused, not a bare "active" beside a past date. */
 function StatusCell({ application: a }: { application: Application }) {
