@@ -34,7 +34,7 @@ export function CredentialQueue() {
   const [status, setStatus] = useState<Filter | ''>('pending');
   const [list, reload] = useLoad(() => applications(status), [status]);
   const { done, refusal, decided, decide } = useDecisions(reload, status);
-  const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
+  const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
   const approve = (a: Application, body: ApprovalBody) =>
     decide(
       call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body })).then((answer) =>

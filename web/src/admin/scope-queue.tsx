@@ -15,7 +15,7 @@ export function ScopeQueue() {
     [status],
   );
   const { done, refusal, decided, decide } = useDecisions(reload, status);
-  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id: String(member_id), scope: scope as ScopeName } });
+  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id, scope: scope as ScopeName } });
   const approve = (id: number, scope: string) => decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })));
   const reject = async (id: number, scope: string, reason: string) =>
     decided(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(id, scope), body: { reason } })));

@@ -84,7 +84,7 @@ interface After {
 }
 
 const historyOf = (member_id: number, as_of?: string) =>
-  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id: String(member_id) }, query: as_of ? { as_of } : {} } }));
+  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }));
 
 export function Auditor() {
   const [who, setWho] = useState('');
