@@ -75,3 +75,17 @@ it.each([
 ])('refuses %s with 422 %s', async (query, error) => {
   await expectRefusal(t, () => admin.get(`${API}/credentials?${query}`), 422, error);
 });
+
+it('GET /credentials searches usernames (any case) and the start of API ids, and counts what it finds in each status', async () => {
+  const all = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<{ member_id: number; username: string; apiid: string }> & { counts: Record<string, number> };
+  expect(all.counts).toEqual({ pending: 0, approved: 0, rejected: 0, active: 3, revoked: 0 });
+  const [first] = all.list;
+  const byName = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username.toUpperCase())}`).expect(200)).body.data;
+  expect(byName.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
+  expect(byName.counts).toMatchObject({ active: 1, pending: 0 });
+  const byApiId = (await admin.get(`${API}/credentials?q=${first!.apiid.slice(0, 12)}&status=active`).expect(200)).body.data;
+  expect(byApiId.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
+  const none = (await admin.get(`${API}/credentials?q=nobody-has-this&status=active`).expect(200)).body.data;
+  expect(none).toMatchObject({ list: [], next: null, counts: { active: 0 } });
+  await expectRefusal(t, () => admin.get(`${API}/credentials?q=%20`), 422, 'validation_failed');
+});
