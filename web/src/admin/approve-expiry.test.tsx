@@ -40,6 +40,9 @@ function service(keyLifetimeDays: number | null) {
   return approvals;
 }
 
+// The queue keeps its filter in the address: each test starts from the screen's own.
+beforeEach(() => history.replaceState(null, '', '/ui/admin/credentials'));
+
 const expiry = () => screen.findByLabelText('Key expires for alice') as Promise<HTMLSelectElement>;
 const optionTexts = (select: HTMLSelectElement) => [...select.options].map((o) => o.textContent);
 

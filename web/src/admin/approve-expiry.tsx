@@ -30,8 +30,10 @@ export function approvalBody(choice: Choice, date: string): ApprovalBody {
 }
 
 interface ApproveProps {
-  memberId: number;
-  username: string;
+  /** Makes the controls' ids unique on the screen: the member id, or "selected". */
+  id: string;
+  /** What is approved, as the labels name it: "alice", "3 selected applications". */
+  subject: string;
   /** KEY_LIFETIME_DAYS as the review list gives it; null: keys never expire by default. */
   defaultDays: number | null;
   onApprove: (body: ApprovalBody) => void;
@@ -41,7 +43,7 @@ interface ApproveProps {
  * Approve with the key's expiry: presets, a date, or never, starting on the service's default so
  * that a reviewer who changes nothing gets what an approval without an expiry would.
  */
-export function ApproveWithExpiry({ memberId, username, defaultDays, onApprove }: ApproveProps) {
+export function ApproveWithExpiry({ id, subject, defaultDays, onApprove }: ApproveProps) {
   const fallback = defaultChoice(defaultDays);
   const [choice, setChoice] = useState<Choice>(fallback);
   const [date, setDate] = useState('');
@@ -53,10 +55,10 @@ export function ApproveWithExpiry({ memberId, username, defaultDays, onApprove }
   };
   return (
     <form class="approve-expiry" onSubmit={submit}>
-      <label for={`expiry-${memberId}`}>
-        Key expires<span class="visually-hidden"> for {username}</span>
+      <label for={`expiry-${id}`}>
+        Key expires<span class="visually-hidden"> for {subject}</span>
       </label>
-      <select id={`expiry-${memberId}`} value={choice} onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value as Choice)}>
+      <select id={`expiry-${id}`} value={choice} onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value as Choice)}>
         {days.map((d) => (
           <option key={d} value={`${d}`}>
             {named(`in ${d} days`, `${d}`)}
@@ -67,13 +69,13 @@ export function ApproveWithExpiry({ memberId, username, defaultDays, onApprove }
       </select>
       {choice === 'date' && (
         <>
-          <label for={`expiry-date-${memberId}`}>
-            Expiry date<span class="visually-hidden"> for {username}</span>
+          <label for={`expiry-date-${id}`}>
+            Expiry date<span class="visually-hidden"> for {subject}</span>
           </label>
-          <input id={`expiry-date-${memberId}`} type="date" required min={tomorrow()} value={date} onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)} />
+          <input id={`expiry-date-${id}`} type="date" required min={tomorrow()} value={date} onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)} />
         </>
       )}
-      <button type="submit" class="primary" aria-label={`Approve ${username}`}>
+      <button type="submit" class="primary" aria-label={`Approve ${subject}`}>
         Approve
       </button>
     </form>

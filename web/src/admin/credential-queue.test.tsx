@@ -28,6 +28,9 @@ function listing(list: object[]) {
   globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { list, next: null } })) as typeof fetch;
 }
 
+// The queue keeps its filter in the address: each test starts from the screen's own.
+beforeEach(() => history.replaceState(null, '', '/ui/admin/credentials'));
+
 const PAST = '2026-01-10T08:00:00.000Z';
 const FUTURE = '2099-01-10T08:00:00.000Z';
 
