@@ -65,3 +65,27 @@ it('a refusal that names no field is shown under the form', async () => {
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe('too many registrations from this address: try again in an hour');
 });
+
+it("clears a field's refusal once the field is changed, and the pair's once either of e-mail and mobile is", async () => {
+  refusing(422, {
+    code: 422,
+    message: 'username: username must be 3 to 32 characters; email: give at least one of email and mobile',
+    data: {
+      error: 'validation_failed',
+      issues: [
+        { path: 'username', message: 'username must be 3 to 32 characters' },
+        { path: 'email', message: 'give at least one of email and mobile' },
+      ],
+    },
+  });
+  render(<Register onRegistered={() => {}} />);
+  submit();
+  await screen.findByText('username must be 3 to 32 characters');
+  fireEvent.input(screen.getByLabelText('Username', { exact: false }), { target: { value: 'alice' } });
+  expect(screen.queryByText('username must be 3 to 32 characters')).toBeNull();
+  expect(screen.getByLabelText('Username', { exact: false }).getAttribute('aria-invalid')).toBeNull();
+  expect(screen.getByText('give at least one of email and mobile')).not.toBeNull();
+  fireEvent.input(screen.getByLabelText('Mobile', { exact: false }), { target: { value: '+4912345678' } });
+  expect(screen.queryByText('give at least one of email and mobile')).toBeNull();
+  expect(screen.queryByRole('alert')).toBeNull();
+});
