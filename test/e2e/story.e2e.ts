@@ -22,8 +22,12 @@ test('a developer gets a key through the console, an administrator reviews it, t
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
 
-  // The developer arrives at the root and lands on sign-in, with a way to register.
+  // The developer arrives at the root: the front door says what the platform is, and leads to sign-in, with a way to register.
   await page.goto('/');
+  await expect(page).toHaveURL(/\/ui\/$/);
+  await expect(page.getByRole('heading', { name: 'Platform API' })).toBeVisible();
+  await screen(page, 'landing');
+  await page.getByRole('main').getByRole('link', { name: 'Developer center' }).click();
   await expect(page).toHaveURL(/\/ui\/developer$/);
   await expect(page.getByRole('heading', { name: 'Developer sign-in' })).toBeVisible();
   await screen(page, 'developer-sign-in');
