@@ -64,7 +64,7 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await screen(admin, 'admin-credential-queue');
   await expect(admin).toHaveTitle('Credential applications – Administrator console – Platform');
   await admin.getByRole('button', { name: 'Approve alice' }).click();
-  await expect(admin.getByRole('status')).toContainText('approved');
+  await expect(admin.getByRole('status')).toContainText("Approved alice's application");
   // The button went with alice's row: focus is on what was done, not back at the page's start.
   await expect(admin.getByRole('status')).toBeFocused();
   // Other tests' members may wait in the same queue: alice's row is what must leave it.

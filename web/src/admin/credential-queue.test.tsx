@@ -86,7 +86,7 @@ it('after a decision, puts focus on the message saying what was done, not on the
   fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
   fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
   const done = await screen.findByRole('status');
-  expect(done.textContent).toBe('revoked');
+  expect(done.textContent).toBe("Revoked alice's credential: its key is refused from now on.");
   await waitFor(() => expect(document.activeElement).toBe(done));
 });
 
@@ -96,9 +96,9 @@ it("clears the last decision's outcome when the status filter changes", async ()
   fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
   fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
   fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
-  expect((await screen.findByRole('status')).textContent).toBe('revoked');
+  expect((await screen.findByRole('status')).textContent).toBe("Revoked alice's credential: its key is refused from now on.");
   fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
-  await waitFor(() => expect(screen.queryByText('revoked', { selector: '.notice' })).toBeNull());
+  await waitFor(() => expect(screen.queryByText(/^Revoked alice/, { selector: '.notice' })).toBeNull());
 });
 
 it('a list that failed to load offers to try again, below the status filter', async () => {
@@ -217,7 +217,10 @@ describe('extension requests', () => {
     render(<CredentialQueue />);
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'extension' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Approve extension for alice' }));
-    expect((await screen.findByRole('status')).textContent).toBe('extended');
+    // In the console's words, the new expiry in the reader's own time, never an ISO instant.
+    const done = (await screen.findByRole('status')).textContent!;
+    expect(done).toMatch(/^Extended alice's key: it now expires on .*2099/);
+    expect(done).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     const approve = calls.find((c) => c.url.endsWith('/credentials/7/extension/approve'))!;
     expect(approve.method).toBe('POST');
     expect(await approve.clone().json()).toEqual({});
@@ -232,7 +235,7 @@ describe('extension requests', () => {
     await waitFor(() => expect(document.activeElement).toBe(reason));
     fireEvent.input(reason, { target: { value: 'apply again with the new contract' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reject extension for alice' }));
-    expect((await screen.findByRole('status')).textContent).toBe('extension rejected');
+    expect((await screen.findByRole('status')).textContent).toBe("Rejected alice's extension request: the key keeps its expiry.");
     const reject = calls.find((c) => c.url.endsWith('/credentials/7/extension/reject'))!;
     expect(await reject.clone().json()).toEqual({ reason: 'apply again with the new contract' });
   });

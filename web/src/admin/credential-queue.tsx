@@ -8,7 +8,7 @@ import { useQueryState } from '../ui/query-state';
 import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
 import { BulkDecision } from './bulk-decision';
 import { Pager, QueueSearch } from './queue-controls';
-import { DecisionCell, Queue, useDecisions } from './queue';
+import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
 type Application = Schemas['ReviewedApplication'];
 type Status = Application['status'];
@@ -61,11 +61,19 @@ export function CredentialQueue() {
   const sendRejection = (a: Application, reason: string) => call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }));
   const approve = (a: Application, body: ApprovalBody) =>
     decide(sendApproval(a, body).then((answer) => (answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer)));
-  const reject = async (a: Application, reason: string) => decided(await sendRejection(a, reason));
-  const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
-  const approveExtension = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
+  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`));
+  const revoke = async (id: number, reason: string) =>
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`));
+  const approveExtension = (id: number) =>
+    decide(
+      call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })).then((answer) =>
+        saying(answer, (c) => `Extended ${c.username}'s key: it now expires on ${when(c.expires_at)}.`),
+      ),
+    );
   const rejectExtension = async (id: number, reason: string) =>
-    decided(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })));
+    decided(
+      saying(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })), (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`),
+    );
   const rows = list.state === 'ready' ? list.data.list : [];
   const chosen = rows.filter((a) => selected.has(a.member_id));
   const toggle = (id: number) => setSelected((was) => new Set(was.has(id) ? [...was].filter((m) => m !== id) : [...was, id]));

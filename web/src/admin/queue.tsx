@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { isStale, type Refusal } from '../api/client';
+import { isStale, type Answer, type Refusal } from '../api/client';
 import type { Loaded } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome, type Outcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
@@ -42,6 +42,11 @@ export function useDecisions(reload: () => void, filter: string) {
     if (refused) setRefusal(refused);
   };
   return { done, refusal, decided, decide };
+}
+
+/** A decision's answer in the console's own words, not the service's: who, what was done, and what follows. */
+export function saying<T>(answer: Answer<T>, words: (data: T) => string): Answer<T> {
+  return answer.ok ? { ...answer, message: words(answer.data) } : answer;
 }
 
 interface QueueProps<S extends string> {
