@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
+import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { TableHead } from '../ui/table';
@@ -45,7 +46,6 @@ export function Webhooks() {
     reload();
   };
   const remove = async (hook: Schemas['Webhook']) => {
-    if (!confirm(`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`)) return;
     const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }));
     if (!answer.ok) return setRemoval(answer.refusal);
     setRemoval(null);
@@ -106,9 +106,12 @@ export function Webhooks() {
                 >
                   Deliveries
                 </button>{' '}
-                <button type="button" class="danger" onClick={() => remove(hook)} aria-label={`Remove ${hook.url}…`}>
-                  Remove…
-                </button>
+                <ConfirmAction
+                  label="Remove"
+                  name={`Remove ${hook.url}`}
+                  question={`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`}
+                  onConfirm={() => void remove(hook)}
+                />
               </p>
               <div id={`deliveries-${hook.id}`}>{open === hook.id && <Deliveries id={hook.id} />}</div>
             </div>
