@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
-import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { refusedUrl } from './url-policy';
 import { DocumentStore, EventStore } from '../stores/ports';
@@ -22,25 +21,11 @@ export interface WebhookDeps {
   readModels: ReadModels;
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** What a webhook can subscribe to, as the slices registered it. */
+  webhookEventTypes: readonly string[];
 }
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
-
-const webhookSchema = z
-  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(WEBHOOK_EVENT_TYPES)), created_at: z.iso.datetime() })
-  .meta({ id: 'Webhook' });
-const createdWebhookSchema = webhookSchema
-  .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
-  .meta({ id: 'CreatedWebhook' });
-
-const registerBody = z.strictObject({
-  url: z.string().max(2000, 'url must be at most 2000 characters'),
-  events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `each event must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
-    .min(1, 'name at least one event')
-    .refine((events) => new Set(events).size === events.length, 'an event is named twice')
-    .meta({ override: { uniqueItems: true } }),
-});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook id') });
@@ -49,10 +34,34 @@ const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0
 
 const notFound = { status: 404, when: 'there is no such webhook (or delivery)' } as const;
 
-const view = ({ secret: _secret, registered_at_position: _position, ...shown }: WebhookDocument) => shown as z.infer<typeof webhookSchema>;
+type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
+
+const view = ({ secret: _secret, registered_at_position: _position, ...shown }: WebhookDocument) => shown as WebhookView;
+
+/** The webhook schemas, with the event types the slices registered. */
+function webhookSchemas(eventTypes: readonly string[]) {
+  const types = eventTypes as [string, ...string[]];
+  const webhookSchema = z
+    .object({ id: z.string(), url: z.string(), events: z.array(z.enum(types)), created_at: z.iso.datetime() })
+    .meta({ id: 'Webhook' });
+  const createdWebhookSchema = webhookSchema
+    .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
+    .meta({ id: 'CreatedWebhook' });
+
+  const registerBody = z.strictObject({
+    url: z.string().max(2000, 'url must be at most 2000 characters'),
+    events: z
+      .array(z.enum(types, { error: `each event must be one of ${types.join(', ')}` }))
+      .min(1, 'name at least one event')
+      .refine((events) => new Set(events).size === events.length, 'an event is named twice')
+      .meta({ override: { uniqueItems: true } }),
+  });
+  return { webhookSchema, createdWebhookSchema, registerBody };
+}
 
 /** Webhook registrations and their deliveries (docs/notifications.md). */
 export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
+  const { webhookSchema, createdWebhookSchema, registerBody } = webhookSchemas(deps.webhookEventTypes);
   const decide = (ctx: AppContext, command: WebhookCommand) => () =>
     handle(deps.events, webhookStream(command.data.webhook_id), webhookDecider, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
   const existing = async (id: string): Promise<WebhookDocument> => {

@@ -2,11 +2,18 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
-import type { AdminIdentity } from '../../access/admins';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import { newSessionId, SessionLifetimes, sessionRecords } from './session-records';
+
+/** Who an administrator session holds; role and super flag as they were at login. */
+export interface AdminIdentity {
+  id: number;
+  username: string;
+  is_super: boolean;
+  role_id: number | null;
+}
 
 export interface MemberIdentity {
   id: number;
@@ -94,7 +101,7 @@ async function regenerateSession(ctx: AppContext): Promise<void> {
 
 /**
  * Logs an identity into this session: a new session id, so an id known before login is worthless
- * after it, and a new CSRF token (specification §3.6).
+ * after it, and a new CSRF token.
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
   Object.assign(sessionOf(ctx), identity);
