@@ -62,16 +62,19 @@ describe('webhooks', () => {
     expect(document.getElementById(toggle.getAttribute('aria-controls')!)!.textContent).toBe('No delivery yet.');
   });
 
-  it('after registering, shows the secret with the URL it signs for and empties the URL field, so a second click registers nothing twice', async () => {
+  it('after registering, shows the secret with the URL it signs for and starts the form over, so a second click registers nothing twice', async () => {
     const calls = service();
     render(<Webhooks />);
     const url = screen.getByLabelText('URL') as HTMLInputElement;
     fireEvent.input(url, { target: { value: 'https://example.com/hook' } });
+    fireEvent.click(screen.getByLabelText('scope.revoked'));
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     const secret = await screen.findByTestId('webhook-secret');
     expect(secret.textContent).toBe('whsec_x');
     expect(secret.closest('[role="status"]')!.textContent).toBe('Signing secret of https://example.com/hook, shown this once: whsec_x');
     expect(url.value).toBe('');
+    expect((screen.getByLabelText('scope.revoked') as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByLabelText('credential.approved') as HTMLInputElement).checked).toBe(true);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 

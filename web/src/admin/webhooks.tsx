@@ -23,10 +23,13 @@ function summaryOf(refusal: Refusal | null): Refusal | null {
 }
 
 /** Webhooks: register one (its secret shown once), list them, and each one's deliveries with a retry. */
+/** What a new webhook's form offers ticked: the event most receivers are for. */
+const FIRST_EVENTS: EventType[] = ['credential.approved'];
+
 export function Webhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>(['credential.approved']);
+  const [events, setEvents] = useState<EventType[]>(FIRST_EVENTS);
   // The secret belongs to the webhook it signs for: it goes when that webhook goes.
   const [secret, setSecret] = useState({ value: '', serial: 0, id: '', url: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -40,8 +43,10 @@ export function Webhooks() {
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1, id: answer.data.id, url: answer.data.url }));
-    // Registered: the form starts over, or a second click would register the same URL twice.
+    // Registered: the form starts over, or a second click would register the same URL twice,
+    // and the next webhook would inherit this one's events.
     setUrl('');
+    setEvents(FIRST_EVENTS);
     clearRemoved();
     reload();
   };
@@ -136,15 +141,15 @@ function Deliveries({ id }: { id: string }) {
       <tbody>
         {list.data.list.map((d) => (
           <tr key={d.id}>
-            <td>{d.event_type}</td>
-            <td>
+            <td data-label="Event">{d.event_type}</td>
+            <td data-label="Status">
               <span class={`status ${d.status}`}>{d.status}</span>
             </td>
-            <td>{d.attempts}</td>
-            <td>{d.last_status_code ?? '—'}</td>
-            <td>{when(d.next_attempt_at)}</td>
-            <td>{when(d.delivered_at)}</td>
-            <td>
+            <td data-label="Attempts">{d.attempts}</td>
+            <td data-label="Last answer">{d.last_status_code ?? '—'}</td>
+            <td data-label="Next attempt">{when(d.next_attempt_at)}</td>
+            <td data-label="Delivered">{when(d.delivered_at)}</td>
+            <td data-label="Retry" class="decision">
               <button type="button" onClick={() => retry(d.id)} aria-label={`Retry ${d.event_type}`}>
                 Retry
               </button>
