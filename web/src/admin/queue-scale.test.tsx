@@ -1,26 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { application, envelope } from './applications.fixture';
 import { CredentialQueue } from './credential-queue';
 
-function envelope(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-const pending = (member_id: number, username: string) => ({
-  member_id,
-  username,
-  status: 'pending',
-  apiid: null,
-  applied_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: null,
-  reject_reason: null,
-  claimed_at: null,
-  key_rotated_at: null,
-  revoked_at: null,
-  revoke_reason: null,
-  expires_at: null,
-  extension: null,
-  last_used_at: null,
-});
+const pending = (member_id: number, username: string) => application(member_id, username, 'pending', { reviewed_at: null });
 
 const counts = { pending: 61, approved: 2, rejected: 0, active: 5, revoked: 1 };
 
