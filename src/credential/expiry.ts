@@ -22,12 +22,18 @@ export const expiryFields = {
 };
 
 /** The rule an approval and an extension request share. */
-export const notBoth = (body: { expires_at?: string; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
+export const notBoth = (body: { expires_at?: string | null; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
 export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
 
-/** What an administrator may add to an approval: an instant, or a number of days from now (not both). */
+/**
+ * What an administrator may add to an approval: an instant, or a number of days from now (not
+ * both), or `expires_at: null` for a key that never expires whatever KEY_LIFETIME_DAYS says.
+ */
 export const approvalExpirySchema = z
-  .strictObject(expiryFields)
+  .strictObject({
+    ...expiryFields,
+    expires_at: expiryFields.expires_at.unwrap().nullable().optional().meta({ description: 'When the key expires; null: never, whatever KEY_LIFETIME_DAYS says' }),
+  })
   .refine(notBoth, { error: NOT_BOTH })
   // The refinement, for a client generated from the contract.
   .meta({ not: { required: ['expires_at', 'expires_in_days'] } });
@@ -35,6 +41,7 @@ export type ApprovalExpiry = z.infer<typeof approvalExpirySchema>;
 
 /** When a key approved at `now` expires: the instant given, or the days given, or the default lifetime; null for never. */
 export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: number | null): string | null {
+  if (expiry.expires_at === null) return null;
   if (expiry.expires_at !== undefined) return new Date(expiry.expires_at).toISOString();
   const days = expiry.expires_in_days ?? defaultDays;
   return days === null ? null : new Date(now.getTime() + days * DAY_MS).toISOString();

@@ -22,8 +22,12 @@ test('a developer gets a key through the console, an administrator reviews it, t
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
 
-  // The developer arrives at the root and lands on sign-in, with a way to register.
+  // The developer arrives at the root: the front door says what the platform is, and leads to sign-in, with a way to register.
   await page.goto('/');
+  await expect(page).toHaveURL(/\/ui\/$/);
+  await expect(page.getByRole('heading', { name: 'Platform API' })).toBeVisible();
+  await screen(page, 'landing');
+  await page.getByRole('main').getByRole('link', { name: 'Developer center' }).click();
   await expect(page).toHaveURL(/\/ui\/developer$/);
   await expect(page.getByRole('heading', { name: 'Developer sign-in' })).toBeVisible();
   await screen(page, 'developer-sign-in');
@@ -60,13 +64,14 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await screen(admin, 'admin-credential-queue');
   await expect(admin).toHaveTitle('Credential applications – Administrator console – Platform');
   await admin.getByRole('button', { name: 'Approve alice' }).click();
-  await expect(admin.getByRole('status')).toContainText('approved');
+  await expect(admin.getByRole('status')).toContainText("Approved alice's application");
   // The button went with alice's row: focus is on what was done, not back at the page's start.
   await expect(admin.getByRole('status')).toBeFocused();
   // Other tests' members may wait in the same queue: alice's row is what must leave it.
   await expect(admin.getByRole('button', { name: 'Approve alice' })).toHaveCount(0);
   // The outcome belongs to the list it was decided in: another status filter clears it.
-  await admin.getByLabel('Status').selectOption({ label: 'all' });
+  // "all" and each status carry their count: chosen by value, not by words.
+  await admin.getByLabel('Status').selectOption('');
   await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
   await expect(admin.locator('.notice.done')).toHaveCount(0);
   await screen(admin, 'fix-queue-filter-changed');

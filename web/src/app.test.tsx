@@ -13,6 +13,23 @@ it('an address in neither area says there is no page there, with a link home', (
   expect(document.title).toBe('There is no page at this address – Platform');
 });
 
+it('the front door says what the platform is and offers the developer center, the console and the API reference', () => {
+  globalThis.fetch = jest.fn(async () => new Response('{}', { status: 500 })) as typeof fetch;
+  history.replaceState(null, '', '/ui/');
+  render(<App />);
+  expect(screen.getByRole('heading', { name: 'Platform API' })).not.toBeNull();
+  expect(screen.getByText(/partner servers call its open API with scoped credentials/)).not.toBeNull();
+  const main = screen.getByRole('main');
+  const links = [...main.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);
+  expect(links).toEqual([
+    ['Developer center', '/ui/developer'],
+    ['Administrator console', '/ui/admin'],
+    ['API reference', '/ui/developer/reference'],
+  ]);
+  expect(document.title).toBe('Welcome – Platform');
+  expect(globalThis.fetch).not.toHaveBeenCalled();
+});
+
 describe('a screen change', () => {
   beforeEach(() => {
     // Signed out: every screen of the developer center is its sign-in or registration.

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api/client';
 import { AdminArea } from './admin/area';
 import { DeveloperArea } from './developer/area';
+import { Landing } from './landing';
 import { currentPath, navigate, usePath } from './router';
 import { Link } from './ui/link';
 import { NotFound } from './ui/not-found';
@@ -22,14 +23,13 @@ export function App() {
     });
   }, []);
   useEffect(() => {
-    if (path === '/') navigate('/developer', { replace: true });
     // The message belongs to the sign-in it sent the user to, not to later ones.
     if (!path.endsWith('/login')) setNotice('');
   }, [path]);
 
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
   // An address in neither area is no page: said so, never the developer center in its place.
-  const area = under('/admin') ? 'admin' : under('/developer') || path === '/' ? 'developer' : null;
+  const area = under('/admin') ? 'admin' : under('/developer') ? 'developer' : null;
   return (
     <>
       <a class="skip" href="#main">
@@ -52,6 +52,8 @@ export function App() {
             <AdminArea path={path} notice={notice} />
           ) : area === 'developer' ? (
             <DeveloperArea path={path} notice={notice} />
+          ) : path === '/' ? (
+            <Landing />
           ) : (
             <NotFound home="/developer" homeLabel="the developer center" />
           )}

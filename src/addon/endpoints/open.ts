@@ -6,8 +6,9 @@ import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
 import { accessReads } from '../../access';
 
+// The specification lets an entry omit its fields: a partner's client must not count on any but the key.
 const catalogueEntrySchema = z
-  .object({ key: z.string(), name: z.string(), version: z.string(), description: z.string(), author: z.string() })
+  .object({ key: z.string(), name: z.string().optional(), version: z.string().optional(), description: z.string().optional(), author: z.string().optional() })
   .meta({ id: 'CatalogueEntry' });
 
 const memberGroupSchema = z.object({ id: z.int().min(1), name: z.string(), description: z.string() }).meta({ id: 'MemberGroup' });

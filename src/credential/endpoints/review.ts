@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationSchema, applicationView, scopeRequestSchema, scopeRequestView } from '../views';
+import { applicationSchema, applicationView, CredentialDocument, scopeRequestSchema, scopeRequestView } from '../views';
 import { credentialReads } from '../reads';
 import { approvalExpirySchema, expiresAtFor } from '../expiry';
 import { UsageLedger } from '../usage/ledger';
@@ -29,10 +29,45 @@ const reasonBody = z.strictObject({ reason: reasonSchema });
 const statusQuery = (statuses: readonly string[]) =>
   z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional(), ...pageQuery });
 
-const credentialStatusQuery = statusQuery(applicationSchema.shape.status.options);
+const APPLICATION_STATUSES = applicationSchema.shape.status.options;
+
+const credentialStatusQuery = statusQuery(APPLICATION_STATUSES).extend({
+  q: z
+    .string()
+    .trim()
+    .min(1, 'q is empty: leave it out to list every application')
+    .max(100, 'q is at most 100 characters')
+    .optional()
+    .meta({ description: "Only the applications whose member's username holds it (any case), or whose API id starts with it" }),
+});
+
+/** The search of the review list: part of a username, or the start of an API id. */
+const matches = (q: string) => {
+  const wanted = q.toLowerCase();
+  return (doc: CredentialDocument) => doc.username.toLowerCase().includes(wanted) || (doc.apiid?.startsWith(wanted) ?? false);
+};
+
+/** How many applications the search finds in each status, whatever the status filter. */
+function countsOf(docs: CredentialDocument[]): Record<(typeof APPLICATION_STATUSES)[number], number> {
+  const counts = Object.fromEntries(APPLICATION_STATUSES.map((s) => [s, 0])) as Record<(typeof APPLICATION_STATUSES)[number], number>;
+  for (const doc of docs) counts[doc.status] += 1;
+  return counts;
+}
 const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
 
 const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
+
+// A reviewer's screen offers the expiry an approval without one gets: the listing says it.
+const applicationsPage = pageOf(reviewedApplicationSchema).extend({
+  key_lifetime_days: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires' }),
+  counts: z
+    .object(Object.fromEntries(APPLICATION_STATUSES.map((s) => [s, z.int().min(0)])) as Record<(typeof APPLICATION_STATUSES)[number], z.ZodInt>)
+    .meta({ description: 'How many applications the search (q) finds in each status, whatever the status filter' }),
+});
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
 
@@ -55,13 +90,15 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/credentials',
       caller: review,
-      summary: 'List credential applications, optionally by status, a page at a time in the order of member ids',
+      summary: 'List credential applications, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, with the count in each status',
       query: credentialStatusQuery,
-      response: pageOf(reviewedApplicationSchema),
+      response: applicationsPage,
       handler: async (_ctx, { query }) => {
-        const [credentials, lastUsed] = await Promise.all([reads.credentials(filter(query.status)), deps.usage.lastUsed()]);
-        const page = paginate(credentials, (doc) => [doc.member_id, ''], query);
-        return { data: { list: page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null })), next: page.next } };
+        const [all, lastUsed] = await Promise.all([reads.credentials({}), deps.usage.lastUsed()]);
+        const found = query.q ? all.filter(matches(query.q)) : all;
+        const page = paginate(query.status ? found.filter((doc) => doc.status === query.status) : found, (doc) => [doc.member_id, ''], query);
+        const list = page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null }));
+        return { data: { list, next: page.next, key_lifetime_days: deps.keyLifetimeDays, counts: countsOf(found) } };
       },
     }),
     endpoint({

@@ -36,13 +36,28 @@ const TAGS: { name: Caller['kind']; description: string }[] = [
   { name: 'partner', description: "A partner server's API id and API key, with the scope named approved" },
 ];
 
-const SECURITY: Record<Caller['kind'], Record<string, string[]>[]> = {
-  anyone: [],
-  member: [{ session: [] }],
-  admin: [{ session: [] }],
-  // Both headers together: one requirement object.
-  partner: [{ apiId: [], apiKey: [] }],
-};
+/** The administrator session is the contract's default (`security` at the top); the other callers say their own. */
+const DEFAULT_SECURITY = [{ session: [] }];
+
+function securityOf({ caller, method }: Endpoint): Record<string, string[]>[] | undefined {
+  switch (caller.kind) {
+    case 'admin':
+      return undefined;
+    case 'member':
+      return [{ session: [] }];
+    // Both headers together: one requirement object.
+    case 'partner':
+      return [{ apiId: [], apiKey: [] }];
+    // A write (register, login) needs the session cookie that issued its X-CSRF-Token; a read needs nothing.
+    case 'anyone':
+      return method === 'GET' ? [] : [{ session: [] }];
+  }
+}
+
+/** Fields may be added to an answer, never renamed (docs/rules.md): a client must not refuse one it does not know. */
+function answersMayGrow({ jsonSchema, io }: { jsonSchema: { additionalProperties?: unknown }; io: 'input' | 'output' }): void {
+  if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+}
 
 /**
  * Koa's `/credentials/:member_id` is OpenAPI's `/credentials/{member_id}`; the router keeps the
@@ -151,7 +166,7 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
     summary: endpoint.summary,
     description: `${endpoint.description ?? endpoint.summary}. Caller: ${caller.kind}.${permission}${scope}`,
     tags: [caller.kind],
-    security: SECURITY[caller.kind],
+    ...(securityOf(endpoint) && { security: securityOf(endpoint) }),
     requestParams: {
       ...(endpoint.params && { path: endpoint.params }),
       ...(endpoint.query && { query: endpoint.query }),
@@ -165,8 +180,10 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
 /**
  * The OpenAPI 3.1 contract, generated from the endpoints' own declarations: the schemas the
  * routes validate and answer with, the caller each admits, and the refusals each can answer.
+ * `closedAnswers` keeps answers' objects closed, as the tests judge the service's own answers:
+ * every field it sends must be documented, though a client must accept more.
  */
-export function contractOf(endpoints: Endpoint[]) {
+export function contractOf(endpoints: Endpoint[], { closedAnswers = false } = {}) {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const endpoint of endpoints) {
     const path = openApiPath(endpoint.path);
@@ -190,15 +207,22 @@ export function contractOf(endpoints: Endpoint[]) {
       },
     ],
     tags: TAGS,
+    security: DEFAULT_SECURITY,
     paths,
     components: {
       securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: 'PHPSESSID', description: 'Member or administrator session' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'PHPSESSID',
+          description:
+            'The session cookie, set by GET /developer/session or /admin/session with the CSRF token; an administrator (the default), a member, or before a login or registration no one',
+        },
         apiId: { type: 'apiKey', in: 'header', name: 'X-API-ID', description: 'The API id, with X-API-Key' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, with X-API-ID; never in a URL' },
       },
     },
-  }));
+  }, closedAnswers ? {} : { override: answersMayGrow }));
 }
 
 type Document = ReturnType<typeof createDocument>;

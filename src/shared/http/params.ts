@@ -5,6 +5,7 @@ export const memberIdParam = z
   .string()
   .regex(/^[1-9][0-9]{0,14}$/, 'member_id must be a positive integer')
   .transform(Number)
-  .meta({ description: 'The member whose credential this is' });
+  // Read from the path as text, but an integer to a client generated from the contract, as member ids are everywhere else.
+  .meta({ description: 'The member whose credential this is', override: { type: 'integer', minimum: 1, maximum: 999_999_999_999_999, pattern: undefined } });
 
 export const memberParams = z.object({ member_id: memberIdParam });

@@ -71,6 +71,23 @@ describe('key expiry', () => {
     const byDefault = await pendingApplication();
     const defaulted = (await byDefault.approve({}).expect(200)).body.data.expires_at as string;
     expect(Math.round((Date.parse(defaulted) - Date.now()) / 86_400_000)).toBe(90);
+
+    const never = await pendingApplication();
+    expect((await never.approve({ expires_at: null }).expect(200)).body.data.expires_at).toBeNull();
+    await expectRefusal(t, () => byDefault.approve({ expires_at: null, expires_in_days: 3 }), 422, 'validation_failed');
+  });
+
+  it("the reviewers' listing says which expiry an approval without one gets, so a screen can offer it", async () => {
+    const { admin } = await pendingApplication();
+    expect((await admin.get(`${API}/credentials?status=pending`).expect(200)).body.data.key_lifetime_days).toBe(90);
+    const forever = await startPlatform();
+    try {
+      const other = forever.client();
+      await logInAdmin(other);
+      expect((await other.get(`${API}/credentials`).expect(200)).body.data.key_lifetime_days).toBeNull();
+    } finally {
+      await forever.close();
+    }
   });
 
   it('refuses an expiry in the past, both fields at once, and a malformed instant, changing nothing', async () => {

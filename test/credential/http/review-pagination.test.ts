@@ -60,7 +60,7 @@ it('GET /scope-requests pages by member id, then scope name, each request once, 
 
 it('without limit, a page holds up to 50; a filter and the cursor go together', async () => {
   const first = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<unknown>;
-  expect(first).toEqual({ list: expect.any(Array), next: null });
+  expect(first).toMatchObject({ list: expect.any(Array), next: null });
   expect(first.list).toHaveLength(3);
   const pending = (await admin.get(`${API}/scope-requests?status=pending&limit=1`).expect(200)).body.data as Page<{ status: string }>;
   expect(pending.list).toEqual([expect.objectContaining({ status: 'pending' })]);
@@ -74,4 +74,18 @@ it.each([
   ['after=not-a-cursor', 'invalid_cursor'],
 ])('refuses %s with 422 %s', async (query, error) => {
   await expectRefusal(t, () => admin.get(`${API}/credentials?${query}`), 422, error);
+});
+
+it('GET /credentials searches usernames (any case) and the start of API ids, and counts what it finds in each status', async () => {
+  const all = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<{ member_id: number; username: string; apiid: string }> & { counts: Record<string, number> };
+  expect(all.counts).toEqual({ pending: 0, approved: 0, rejected: 0, active: 3, revoked: 0 });
+  const [first] = all.list;
+  const byName = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username.toUpperCase())}`).expect(200)).body.data;
+  expect(byName.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
+  expect(byName.counts).toMatchObject({ active: 1, pending: 0 });
+  const byApiId = (await admin.get(`${API}/credentials?q=${first!.apiid.slice(0, 12)}&status=active`).expect(200)).body.data;
+  expect(byApiId.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
+  const none = (await admin.get(`${API}/credentials?q=nobody-has-this&status=active`).expect(200)).body.data;
+  expect(none).toMatchObject({ list: [], next: null, counts: { active: 0 } });
+  await expectRefusal(t, () => admin.get(`${API}/credentials?q=%20`), 422, 'validation_failed');
 });

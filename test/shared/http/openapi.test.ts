@@ -18,13 +18,14 @@ interface Schema {
 
 interface Operation {
   tags?: string[];
-  parameters?: { in: string; name: string; required?: boolean; schema?: { pattern?: string; enum?: string[] } }[];
+  parameters?: { in: string; name: string; required?: boolean; schema?: { pattern?: string; enum?: string[]; minimum?: number } }[];
   requestBody?: unknown;
   security?: Record<string, string[]>[];
   responses: Record<string, unknown>;
 }
 type Contract = {
   openapi: string;
+  security?: Record<string, string[]>[];
   info: { version: string; 'x-implementation-version': string; contact?: unknown };
   servers: { url: string; variables?: Record<string, { default: string }> }[];
   tags: { name: string }[];
@@ -159,7 +160,8 @@ describe('the OpenAPI contract at GET /openapi', () => {
       expect(documented.map((p) => p.name).sort()).toEqual([...named].sort());
       for (const parameter of documented) {
         expect({ path, parameter: parameter.name, required: parameter.required }).toEqual({ path, parameter: parameter.name, required: true });
-        expect(parameter.schema?.pattern ?? parameter.schema?.enum).toBeDefined();
+        // A rule: a pattern, the names allowed, or an integer's range.
+        expect(parameter.schema?.pattern ?? parameter.schema?.enum ?? parameter.schema?.minimum).toBeDefined();
       }
     }
   });
@@ -217,8 +219,36 @@ describe('the OpenAPI contract at GET /openapi', () => {
       const statuses = Object.keys(op.responses);
       if (caller.kind !== 'anyone') expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401']) });
       if (caller.kind === 'admin' && caller.permission) expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['403']) });
-      expect(op.security).toEqual(caller.kind === 'anyone' ? [] : expect.any(Array));
+      // Administrator endpoints take the contract's default; the others say their own.
+      const own = { anyone: method === 'get' ? [] : [{ session: [] }], member: [{ session: [] }], partner: [{ apiId: [], apiKey: [] }], admin: undefined }[caller.kind];
+      expect({ path, method, security: op.security }).toEqual({ path, method, security: own });
     }
+  });
+
+  it('declares the administrator session as the default, and the session cookie register and login need for their CSRF token', () => {
+    expect(contract.security).toEqual([{ session: [] }]);
+    expect(contract.paths['/developer/register']!.post!.security).toEqual([{ session: [] }]);
+    expect(contract.paths['/developer/login']!.post!.security).toEqual([{ session: [] }]);
+    expect(contract.paths['/developer/session']!.get!.security).toEqual([]);
+    expect(contract.paths['/credentials']!.get!).not.toHaveProperty('security');
+  });
+
+  it('types member_id path parameters as the integers member ids are', () => {
+    const memberIds = operations().flatMap(({ op }) => (op.parameters ?? []).filter((p) => p.in === 'path' && p.name === 'member_id'));
+    expect(memberIds.length).toBeGreaterThanOrEqual(8);
+    for (const parameter of memberIds) expect(parameter.schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('lets answers carry fields a client does not know yet, while request bodies refuse unknown fields', () => {
+    const text = JSON.stringify(contract.paths);
+    const answers = operations().map(({ op }) => JSON.stringify(op.responses));
+    for (const answer of answers) expect(answer).not.toContain('"additionalProperties":false');
+    expect(JSON.stringify(contract.components.schemas.Dashboard)).not.toContain('"additionalProperties":false');
+    expect(text).toContain('"additionalProperties":false');
+  });
+
+  it('requires only the key of a catalogue entry: the specification lets the other fields be omitted', () => {
+    expect(contract.components.schemas.CatalogueEntry).toMatchObject({ required: ['key'] });
   });
 
   it('is what `platform openapi` prints', async () => {

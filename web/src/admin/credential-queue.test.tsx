@@ -1,29 +1,14 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { application, envelope } from './applications.fixture';
 import { CredentialQueue } from './credential-queue';
-import { envelope } from '../../test/envelope';
-
-const application = (member_id: number, username: string, status: string, overrides: object = {}) => ({
-  member_id,
-  username,
-  status,
-  apiid: status === 'active' ? 'ak_test0000000000000000' : null,
-  applied_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: '2026-11-23T10:05:00.000Z',
-  reject_reason: null,
-  claimed_at: null,
-  key_rotated_at: null,
-  revoked_at: null,
-  revoke_reason: null,
-  expires_at: null,
-  extension: null,
-  last_used_at: null,
-  ...overrides,
-});
 
 /** The service answering one list of applications, whatever the filter. */
 function listing(list: object[]) {
   globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { list, next: null } })) as typeof fetch;
 }
+
+// The queue keeps its filter in the address: each test starts from the screen's own.
+beforeEach(() => history.replaceState(null, '', '/ui/admin/credentials'));
 
 const PAST = '2026-01-10T08:00:00.000Z';
 const FUTURE = '2099-01-10T08:00:00.000Z';
@@ -82,16 +67,16 @@ it('after a decision, puts focus on the message saying what was done, not on the
   service();
   await revokeAlice();
   const done = await screen.findByRole('status');
-  expect(done.textContent).toBe('revoked');
+  expect(done.textContent).toBe("Revoked alice's credential: its key is refused from now on.");
   await waitFor(() => expect(document.activeElement).toBe(done));
 });
 
 it("clears the last decision's outcome when the status filter changes", async () => {
   service();
   await revokeAlice();
-  expect((await screen.findByRole('status')).textContent).toBe('revoked');
+  expect((await screen.findByRole('status')).textContent).toBe("Revoked alice's credential: its key is refused from now on.");
   fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
-  await waitFor(() => expect(screen.queryByText('revoked', { selector: '.notice' })).toBeNull());
+  await waitFor(() => expect(screen.queryByText(/^Revoked alice/, { selector: '.notice' })).toBeNull());
 });
 
 it('a list that failed to load offers to try again, below the status filter', async () => {
@@ -210,7 +195,10 @@ describe('extension requests', () => {
     render(<CredentialQueue />);
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'extension' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Approve extension for alice' }));
-    expect((await screen.findByRole('status')).textContent).toBe('extended');
+    // In the console's words, the new expiry in the reader's own time, never an ISO instant.
+    const done = (await screen.findByRole('status')).textContent!;
+    expect(done).toMatch(/^Extended alice's key: it now expires on .*2099/);
+    expect(done).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     const approve = calls.find((c) => c.url.endsWith('/credentials/7/extension/approve'))!;
     expect(approve.method).toBe('POST');
     expect(await approve.clone().json()).toEqual({});
@@ -225,7 +213,7 @@ describe('extension requests', () => {
     await waitFor(() => expect(document.activeElement).toBe(reason));
     fireEvent.input(reason, { target: { value: 'apply again with the new contract' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reject extension for alice' }));
-    expect((await screen.findByRole('status')).textContent).toBe('extension rejected');
+    expect((await screen.findByRole('status')).textContent).toBe("Rejected alice's extension request: the key keeps its expiry.");
     const reject = calls.find((c) => c.url.endsWith('/credentials/7/extension/reject'))!;
     expect(await reject.clone().json()).toEqual({ reason: 'apply again with the new contract' });
   });

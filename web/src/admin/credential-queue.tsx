@@ -1,11 +1,15 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { reviewedApplicationStatusValues } from '../../generated/contract';
-import { api, call, csrf, type Schemas } from '../api/client';
+import { api, call, csrf, type Answer, type Refusal, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { extensionWaits, hasKey, mayReview, mayRevoke, statusOf } from '../api/credential-rules';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { DecisionCell, Queue, useDecisions } from './queue';
+import { useQueryState } from '../ui/query-state';
+import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
+import { BulkDecision } from './bulk-decision';
+import { Pager, QueueSearch } from './queue-controls';
+import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
 type Application = Schemas['ReviewedApplication'];
 type Status = Application['status'];
@@ -19,25 +23,62 @@ type Filter = Status | 'extension';
 const FILTERS: Filter[] = reviewedApplicationStatusValues.flatMap((s) => (s === 'pending' ? [s, 'extension' as const] : [s]));
 const LABELS = { extension: 'extension requested' };
 
-/** The applications the filter names. The service filters by status; extension requests are the active ones that carry one. */
-async function applications(filter: Filter | '') {
-  const status = filter === 'extension' ? 'active' : filter;
-  const answer = await everyPage((after) => call(() => api.GET('/credentials', { params: { query: { ...(status && { status }), limit: PAGE_LIMIT, after } } })));
-  if (!answer.ok || filter !== 'extension') return answer;
-  return { ...answer, data: { ...answer.data, list: answer.data.list.filter(extensionWaits) } };
+/** A page of the list: the service's own paging and count, 50 rows a screen. */
+const PAGE_SIZE = 50;
+
+/**
+ * The applications the filter and search name, a page at a time. Extension requests are the active
+ * credentials that carry one, which the service does not filter: they come whole, and are few.
+ */
+async function applications(filter: Filter | '', q: string, after: string | undefined) {
+  const search = q ? { q } : {};
+  if (filter === 'extension') {
+    const answer = await everyPage((from) => call(() => api.GET('/credentials', { params: { query: { ...search, status: 'active', limit: PAGE_LIMIT, after: from } } })));
+    return answer.ok ? { ...answer, data: { ...answer.data, list: answer.data.list.filter(extensionWaits) } } : answer;
+  }
+  return call(() => api.GET('/credentials', { params: { query: { ...search, ...(filter && { status: filter }), limit: PAGE_SIZE, ...(after && { after }) } } }));
+}
+
+/** The filter as the address names it: "all", a filter, or nothing for the pending ones a reviewer comes for. */
+function filterOf(named: string | null): Filter | '' {
+  if (named === 'all') return '';
+  return FILTERS.find((f) => f === named) ?? 'pending';
 }
 
 export function CredentialQueue() {
-  const [status, setStatus] = useState<Filter | ''>('pending');
-  const [list, reload] = useLoad(() => applications(status), [status]);
-  const { done, refusal, decided, decide } = useDecisions(reload, status);
-  const member = async (member_id: number) => ({ header: await csrf(), path: { member_id: String(member_id) } });
-  const approve = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(id), body: {} })));
-  const reject = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(id), body: { reason } })));
-  const revoke = async (id: number, reason: string) => decided(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })));
-  const approveExtension = (id: number) => decide(call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })));
+  const { params, cursors, update } = useQueryState();
+  const status = filterOf(params.get('status'));
+  const q = params.get('q') ?? '';
+  const after = params.get('after') ?? undefined;
+  const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
+  const { done, refusal, decided, decide } = useDecisions(reload, `${status} ${q} ${after ?? ''}`);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  useEffect(() => setSelected(new Set()), [status, q, after]);
+  const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
+  const sendApproval = (a: Application, body: ApprovalBody) => call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body }));
+  const sendRejection = (a: Application, reason: string) => call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }));
+  const approve = (a: Application, body: ApprovalBody) =>
+    decide(sendApproval(a, body).then((answer) => (answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer)));
+  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`));
+  const revoke = async (id: number, reason: string) =>
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`));
+  const approveExtension = (id: number) =>
+    decide(
+      call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })).then((answer) =>
+        saying(answer, (c) => `Extended ${c.username}'s key: it now expires on ${when(c.expires_at)}.`),
+      ),
+    );
   const rejectExtension = async (id: number, reason: string) =>
-    decided(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })));
+    decided(
+      saying(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })), (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`),
+    );
+  const rows = list.state === 'ready' ? list.data.list : [];
+  const chosen = rows.filter((a) => selected.has(a.member_id));
+  const toggle = (id: number) => setSelected((was) => new Set(was.has(id) ? [...was].filter((m) => m !== id) : [...was, id]));
+  const bulk = pendingBulk(chosen, decided);
+  const counts = list.state === 'ready' && 'counts' in list.data ? list.data.counts : undefined;
+  const everyCount = counts && Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const withSelect = status === 'pending';
 
   return (
     <Queue
@@ -48,17 +89,46 @@ export function CredentialQueue() {
       labels={LABELS}
       empty={status === 'extension' ? 'No extension request waits.' : undefined}
       status={status}
-      onStatus={setStatus}
+      onStatus={(next) => update({ status: next || 'all', after: undefined })}
+      counts={counts && { ...counts, '': everyCount }}
+      search={<QueueSearch value={q} onSearch={(text) => update({ q: text, after: undefined })} />}
+      selection={
+        withSelect && (
+          <BulkDecision
+            count={chosen.length}
+            defaultDays={list.state === 'ready' ? list.data.key_lifetime_days : null}
+            onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')}
+            onReject={(reason) => bulk((a) => sendRejection(a, reason), 'Rejected')}
+          />
+        )
+      }
+      pages={
+        list.state === 'ready' && (
+          <Pager
+            shown={rows.length}
+            total={!counts || status === 'extension' ? null : status === '' ? everyCount! : counts[status]}
+            before={cursors.length}
+            pageSize={PAGE_SIZE}
+            hasNext={list.data.next !== null}
+            onPrevious={() => update({ after: cursors.at(-1) || undefined }, cursors.slice(0, -1))}
+            onNext={() => update({ after: list.data.next ?? undefined }, [...cursors, after ?? ''])}
+          />
+        )
+      }
       list={list}
       onRetry={reload}
-      columns={['Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
+      columns={[...(withSelect ? ['Select'] : []), 'Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
       done={done}
       refusal={refusal}
     >
       {() =>
-        list.state === 'ready' &&
-        list.data.list.map((a) => (
+        rows.map((a) => (
           <tr key={a.member_id}>
+            {withSelect && (
+              <td data-label="Select" class="select">
+                <input type="checkbox" checked={selected.has(a.member_id)} onChange={() => toggle(a.member_id)} aria-label={`Select ${a.username}`} />
+              </td>
+            )}
             <td data-label="Member">
               {a.username} <small>#{a.member_id}</small>
             </td>
@@ -84,10 +154,8 @@ export function CredentialQueue() {
               )}
               {mayReview(a) && (
                 <>
-                  <button type="button" class="primary" onClick={() => approve(a.member_id)} aria-label={`Approve ${a.username}`}>
-                    Approve
-                  </button>
-                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a.member_id, reason)} />
+                  <ApproveWithExpiry id={String(a.member_id)} subject={a.username} defaultDays={list.state === 'ready' ? list.data.key_lifetime_days : null} onApprove={(body) => approve(a, body)} />
+                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a, reason)} />
                 </>
               )}
               {mayRevoke(a) && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" subject={`${a.username}'s credential`} onSend={(reason) => revoke(a.member_id, reason)} />}
@@ -98,6 +166,28 @@ export function CredentialQueue() {
     </Queue>
   );
 }
+
+/**
+ * One decision sent for each selected application in turn, said in one notice: how many passed,
+ * and each refusal by username. A reason the service refuses is refused for all: it stays in its box.
+ */
+function pendingBulk(chosen: Application[], decided: (answer: { ok: true; message: string }) => Refusal | null) {
+  return async (send: (a: Application) => Promise<Answer<unknown>>, verb: string): Promise<Refusal | null> => {
+    const refused: string[] = [];
+    for (const a of chosen) {
+      const answer = await send(a);
+      if (answer.ok) continue;
+      if (answer.refusal.error === 'validation_failed' && refused.length === 0 && a === chosen[0]) return answer.refusal;
+      refused.push(`${a.username}: ${answer.refusal.message}`);
+    }
+    const passed = chosen.length - refused.length;
+    return decided({ ok: true, message: `${verb} ${passed} of ${chosen.length} selected applications.${refused.length ? ` Refused: ${refused.join('; ')}.` : ''}` });
+  };
+}
+
+/** What the notice says of an approval: whose, and until when the key it leads to lives. */
+const approved = (username: string, expiresAt: string | null) =>
+  `Approved ${username}'s application: the key ${expiresAt ? `expires on ${when(expiresAt)}` : 'never expires'}. The member can claim it now.`;
 
 /** The status as the member's dashboard words it: "active, expired" once the key is refused, not a bare "active" beside a past date. */
 function StatusCell({ application: a }: { application: Application }) {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { isStale, type Refusal } from '../api/client';
+import { isStale, type Answer, type Refusal } from '../api/client';
 import type { Loaded } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome, type Outcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
@@ -44,6 +44,11 @@ export function useDecisions(reload: () => void, filter: string) {
   return { done, refusal, decided, decide };
 }
 
+/** A decision's answer in the console's own words, not the service's: who, what was done, and what follows. */
+export function saying<T>(answer: Answer<T>, words: (data: T) => string): Answer<T> {
+  return answer.ok ? { ...answer, message: words(answer.data) } : answer;
+}
+
 interface QueueProps<S extends string> {
   title: string;
   id: string;
@@ -55,6 +60,14 @@ interface QueueProps<S extends string> {
   empty?: string;
   status: S | '';
   onStatus: (status: S | '') => void;
+  /** How many each status holds, shown beside it where known. */
+  counts?: Partial<Record<S | '', number>>;
+  /** Beside the filter: a search. */
+  search?: ComponentChildren;
+  /** Above the list: decisions on the selected rows. */
+  selection?: ComponentChildren;
+  /** Below the list: its pages. */
+  pages?: ComponentChildren;
   list: Loaded<{ list: unknown[] }>;
   /** Loads the list again after it failed. */
   onRetry: () => void;
@@ -77,6 +90,8 @@ export function DecisionCell({ children }: { children: ComponentChildren }) {
   );
 }
 
+const counted = (words: string, count: number | undefined) => (count === undefined ? words : `${words} (${count})`);
+
 /** A review queue: a status filter, the outcome of the last decision, and the list with its loading and empty states. */
 export function Queue<S extends string>(props: QueueProps<S>) {
   const { list } = props;
@@ -86,14 +101,15 @@ export function Queue<S extends string>(props: QueueProps<S>) {
       <div class="field inline">
         <label for={props.id}>Status</label>
         <select id={props.id} value={props.status} onChange={(e) => props.onStatus((e.currentTarget as HTMLSelectElement).value as S | '')}>
-          <option value="">all</option>
+          <option value="">{counted('all', props.counts?.[''])}</option>
           {props.statuses.map((s) => (
             <option key={s} value={s}>
-              {props.labels?.[s] ?? s}
+              {counted(props.labels?.[s] ?? s, props.counts?.[s])}
             </option>
           ))}
         </select>
       </div>
+      {props.search}
       <Done focusKey={props.done.serial}>{props.done.message}</Done>
       <RefusalNotice refusal={props.refusal} takeFocus />
       {list.state === 'loading' && <Loading what={`${props.noun}s`} />}
@@ -108,10 +124,14 @@ export function Queue<S extends string>(props: QueueProps<S>) {
         </Empty>
       )}
       {list.state === 'ready' && list.data.list.length > 0 && (
-        <table>
-          <TableHead columns={props.columns} />
-          <tbody>{props.children()}</tbody>
-        </table>
+        <>
+          {props.selection}
+          <table>
+            <TableHead columns={props.columns} />
+            <tbody>{props.children()}</tbody>
+          </table>
+          {props.pages}
+        </>
       )}
     </>
   );

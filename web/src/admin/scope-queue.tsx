@@ -5,7 +5,7 @@ import { mayReviewScope, mayRevokeScope } from '../api/credential-rules';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { DecisionCell, Queue, useDecisions } from './queue';
+import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
 type Status = Schemas['ScopeRequest']['status'];
 
@@ -16,12 +16,13 @@ export function ScopeQueue() {
     [status],
   );
   const { done, refusal, decided, decide } = useDecisions(reload, status);
-  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id: String(member_id), scope: scope as ScopeName } });
-  const approve = (id: number, scope: string) => decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })));
+  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id, scope: scope as ScopeName } });
+  const approve = (id: number, scope: string) =>
+    decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })).then((answer) => saying(answer, (r) => `Approved ${scope} for ${r.username ?? `member ${id}`}.`)));
   const reject = async (id: number, scope: string, reason: string) =>
-    decided(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(id, scope), body: { reason } })));
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(id, scope), body: { reason } })), (r) => `Rejected ${scope} for ${r.username ?? `member ${id}`}.`));
   const revoke = async (id: number, scope: string, reason: string) =>
-    decided(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(id, scope), body: { reason } })));
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(id, scope), body: { reason } })), (r) => `Revoked ${scope} for ${r.username ?? `member ${id}`}: calls that need it are refused from now on.`));
 
   return (
     <Queue

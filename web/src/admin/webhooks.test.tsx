@@ -31,24 +31,30 @@ async function registerThenRemoveHook(url: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Register' }));
   await screen.findByTestId('webhook-secret');
   fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Remove https://example.com/hook' }));
 }
 
 describe('webhooks', () => {
   it('asks before removing a webhook, and removes nothing when the administrator says no', async () => {
     const calls = service();
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = jest.spyOn(window, 'confirm');
     render(<Webhooks />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('Remove the webhook https://example.com/hook?'));
+    // Asked in place, with focus on the answer that removes; never the browser's own dialog.
+    expect(screen.getByRole('group', { name: /^Remove the webhook https:\/\/example.com\/hook\?/ })).not.toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove https://example.com/hook' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove https://example.com/hook…' })));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    expect(confirm).not.toHaveBeenCalled();
   });
 
   it('once confirmed, removes it and puts focus on the message saying so', async () => {
     service();
-    jest.spyOn(window, 'confirm').mockReturnValue(true);
     render(<Webhooks />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove https://example.com/hook' }));
     const done = await screen.findByText('Removed the webhook https://example.com/hook.');
     expect(done.getAttribute('role')).toBe('status');
     await waitFor(() => expect(document.activeElement).toBe(done));
@@ -65,22 +71,24 @@ describe('webhooks', () => {
     expect(document.getElementById(toggle.getAttribute('aria-controls')!)!.textContent).toBe('No delivery yet.');
   });
 
-  it('after registering, shows the secret with the URL it signs for and empties the URL field, so a second click registers nothing twice', async () => {
+  it('after registering, shows the secret with the URL it signs for and starts the form over, so a second click registers nothing twice', async () => {
     const calls = service();
     render(<Webhooks />);
     const url = screen.getByLabelText('URL') as HTMLInputElement;
     fireEvent.input(url, { target: { value: 'https://example.com/hook' } });
+    fireEvent.click(screen.getByLabelText('scope.revoked'));
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     const secret = await screen.findByTestId('webhook-secret');
     expect(secret.textContent).toBe('whsec_x');
     expect(secret.closest('[role="status"]')!.textContent).toBe('Signing secret of https://example.com/hook, shown this once: whsec_x');
     expect(url.value).toBe('');
+    expect((screen.getByLabelText('scope.revoked') as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByLabelText('credential.approved') as HTMLInputElement).checked).toBe(true);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 
   it('removing the webhook whose secret is shown takes the secret away with it', async () => {
     service();
-    jest.spyOn(window, 'confirm').mockReturnValue(true);
     await registerThenRemoveHook('https://example.com/hook');
     expect(await screen.findByText('No webhook yet.')).not.toBeNull();
     expect(screen.queryByTestId('webhook-secret')).toBeNull();
@@ -90,7 +98,6 @@ describe('webhooks', () => {
   it("keeps the secret of a webhook just registered when another one is removed", async () => {
     const other = { ...hook, id: '0b5c2d1e-1111-4222-8333-777788889999', url: 'https://example.com/new' };
     service({ register: () => envelope(200, { code: 0, message: 'registered', data: { ...other, secret: 'whsec_new' } }) });
-    jest.spyOn(window, 'confirm').mockReturnValue(true);
     await registerThenRemoveHook('https://example.com/new');
     await screen.findByText('Removed the webhook https://example.com/hook.');
     expect(screen.getByTestId('webhook-secret').textContent).toBe('whsec_new');

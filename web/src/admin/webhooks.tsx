@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { webhookEventsValues } from '../../generated/contract';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
+import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { TableHead } from '../ui/table';
@@ -19,10 +20,13 @@ function summaryOf(refusal: Refusal | null): Refusal | null {
 }
 
 /** Webhooks: register one (its secret shown once), list them, and each one's deliveries with a retry. */
+/** What a new webhook's form offers ticked: the event most receivers are for. */
+const FIRST_EVENTS: EventType[] = ['credential.approved'];
+
 export function Webhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>(['credential.approved']);
+  const [events, setEvents] = useState<EventType[]>(FIRST_EVENTS);
   // The secret belongs to the webhook it signs for: it goes when that webhook goes.
   const [secret, setSecret] = useState({ value: '', serial: 0, id: '', url: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -36,13 +40,14 @@ export function Webhooks() {
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1, id: answer.data.id, url: answer.data.url }));
-    // Registered: the form starts over, or a second click would register the same URL twice.
+    // Registered: the form starts over, or a second click would register the same URL twice,
+    // and the next webhook would inherit this one's events.
     setUrl('');
+    setEvents(FIRST_EVENTS);
     clearRemoved();
     reload();
   };
   const remove = async (hook: Schemas['Webhook']) => {
-    if (!confirm(`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`)) return;
     const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }));
     if (!answer.ok) return setRemoval(answer.refusal);
     setRemoval(null);
@@ -103,9 +108,12 @@ export function Webhooks() {
                 >
                   Deliveries
                 </button>{' '}
-                <button type="button" class="danger" onClick={() => remove(hook)} aria-label={`Remove ${hook.url}…`}>
-                  Remove…
-                </button>
+                <ConfirmAction
+                  label="Remove"
+                  name={`Remove ${hook.url}`}
+                  question={`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`}
+                  onConfirm={() => void remove(hook)}
+                />
               </p>
               <div id={`deliveries-${hook.id}`}>{open === hook.id && <Deliveries id={hook.id} />}</div>
             </div>
@@ -130,15 +138,15 @@ function Deliveries({ id }: { id: string }) {
       <tbody>
         {list.data.list.map((d) => (
           <tr key={d.id}>
-            <td>{d.event_type}</td>
-            <td>
+            <td data-label="Event">{d.event_type}</td>
+            <td data-label="Status">
               <span class={`status ${d.status}`}>{d.status}</span>
             </td>
-            <td>{d.attempts}</td>
-            <td>{d.last_status_code ?? '—'}</td>
-            <td>{when(d.next_attempt_at)}</td>
-            <td>{when(d.delivered_at)}</td>
-            <td>
+            <td data-label="Attempts">{d.attempts}</td>
+            <td data-label="Last answer">{d.last_status_code ?? '—'}</td>
+            <td data-label="Next attempt">{when(d.next_attempt_at)}</td>
+            <td data-label="Delivered">{when(d.delivered_at)}</td>
+            <td data-label="Retry" class="decision">
               <button type="button" onClick={() => retry(d.id)} aria-label={`Retry ${d.event_type}`}>
                 Retry
               </button>

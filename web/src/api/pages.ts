@@ -11,16 +11,16 @@ export const PAGE_LIMIT = 200;
 
 /**
  * Every item of a paginated list, following `next` page by page. A refusal of any page is the
- * answer; the pages' items come in the service's order.
+ * answer; the pages' items come in the service's order, with what else the last page says.
  */
-export async function everyPage<Item>(page: (after: string | undefined) => Promise<Answer<Page<Item>>>): Promise<Answer<Page<Item>>> {
+export async function everyPage<Item, P extends Page<Item> = Page<Item>>(page: (after: string | undefined) => Promise<Answer<P>>): Promise<Answer<P>> {
   const list: Item[] = [];
   let after: string | undefined;
   for (;;) {
     const answer = await page(after);
     if (!answer.ok) return answer;
     list.push(...answer.data.list);
-    if (answer.data.next === null) return { ...answer, data: { list, next: null } };
+    if (answer.data.next === null) return { ...answer, data: { ...answer.data, list, next: null } };
     after = answer.data.next;
   }
 }

@@ -86,7 +86,7 @@ interface After {
 }
 
 const historyOf = (member_id: number, as_of?: string) =>
-  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id: String(member_id) }, query: as_of ? { as_of } : {} } }));
+  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }));
 
 /** A member's history has an address of its own, to reload or to pass on. */
 export const MEMBER_HISTORY = '/admin/audit/members/:id';

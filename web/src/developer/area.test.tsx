@@ -109,3 +109,28 @@ describe('what a request did, said where the member lands', () => {
     expect(screen.queryByText(/^Scopes requested/)).toBeNull();
   });
 });
+
+it('after registering, focus lands on the new dashboard, not on the page', async () => {
+  let registered = false;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (url.endsWith('/developer/register')) {
+      registered = true;
+      return envelope(200, { code: 0, message: 'registered', data: { id: 7, username: 'alice' } });
+    }
+    if (!registered) return envelope(401, { code: 401, message: 'no member is logged in', data: { error: 'not_logged_in' } });
+    // The dashboard of the new member comes after a while, as over a network.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return envelope(200, { code: 0, message: 'ok', data: dashboard });
+  }) as typeof fetch;
+  history.replaceState(null, '', '/ui/developer/register');
+  const Routed = () => <DeveloperArea path={usePath()} notice="" />;
+  render(<Routed />);
+  fireEvent.input(await screen.findByLabelText('Username'), { target: { value: 'alice' } });
+  fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'alice-password' } });
+  fireEvent.input(screen.getByLabelText('E-mail'), { target: { value: 'alice@example.com' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+  const heading = await screen.findByRole('heading', { name: 'Hello, alice' });
+  await waitFor(() => expect(document.activeElement).toBe(heading));
+});

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api/client';
 import { navigate } from '../router';
 import { Link } from '../ui/link';
@@ -53,7 +53,25 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
     reload();
   };
 
-  if (path === '/developer/register') return <Register onRegistered={() => navigate('/developer')} />;
+  // Just registered: the dashboard's last answer is still the signed-out one. Until the member's
+  // arrives nothing takes the screen, so the new dashboard's heading, not a passing sign-in, gets focus.
+  const [registered, setRegistered] = useState(false);
+  // A signed-out answer may still be the one asked for before the registration.
+  useEffect(() => {
+    if (dashboard.state === 'ready' || (dashboard.state === 'failed' && dashboard.refusal.status !== 401)) setRegistered(false);
+  }, [dashboard]);
+
+  if (path === '/developer/register') {
+    return (
+      <Register
+        onRegistered={() => {
+          setRegistered(true);
+          navigate('/developer');
+        }}
+      />
+    );
+  }
+  if (registered) return <Loading what="your dashboard" />;
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
       <>

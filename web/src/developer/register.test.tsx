@@ -11,6 +11,19 @@ function refusing(status: number, body: unknown) {
   }) as typeof fetch;
 }
 
+/** A refusal naming two fields: a short username, and neither e-mail nor mobile. */
+const TWO_FIELDS_REFUSED = {
+  code: 422,
+  message: 'username: username must be 3 to 32 characters; email: give at least one of email and mobile',
+  data: {
+    error: 'validation_failed',
+    issues: [
+      { path: 'username', message: 'username must be 3 to 32 characters' },
+      { path: 'email', message: 'give at least one of email and mobile' },
+    ],
+  },
+};
+
 const submit = () => fireEvent.submit(screen.getByRole('button', { name: 'Register' }).closest('form')!);
 
 it('says one of e-mail and mobile is needed, instead of calling both optional', () => {
@@ -28,17 +41,7 @@ it('says one of e-mail and mobile is needed, instead of calling both optional', 
 });
 
 it("shows each field's refusal at the field only, not again in the box under the form", async () => {
-  refusing(422, {
-    code: 422,
-    message: 'username: username must be 3 to 32 characters; email: give at least one of email and mobile',
-    data: {
-      error: 'validation_failed',
-      issues: [
-        { path: 'username', message: 'username must be 3 to 32 characters' },
-        { path: 'email', message: 'give at least one of email and mobile' },
-      ],
-    },
-  });
+  refusing(422, TWO_FIELDS_REFUSED);
   render(<Register onRegistered={() => {}} />);
   submit();
   expect(await screen.findByText('username must be 3 to 32 characters')).not.toBeNull();
@@ -63,4 +66,18 @@ it('a refusal that names no field is shown under the form', async () => {
   render(<Register onRegistered={() => {}} />);
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe('too many registrations from this address: try again in an hour');
+});
+
+it("clears a field's refusal once the field is changed, and the pair's once either of e-mail and mobile is", async () => {
+  refusing(422, TWO_FIELDS_REFUSED);
+  render(<Register onRegistered={() => {}} />);
+  submit();
+  await screen.findByText('username must be 3 to 32 characters');
+  fireEvent.input(screen.getByLabelText('Username', { exact: false }), { target: { value: 'alice' } });
+  expect(screen.queryByText('username must be 3 to 32 characters')).toBeNull();
+  expect(screen.getByLabelText('Username', { exact: false }).getAttribute('aria-invalid')).toBeNull();
+  expect(screen.getByText('give at least one of email and mobile')).not.toBeNull();
+  fireEvent.input(screen.getByLabelText('Mobile', { exact: false }), { target: { value: '+4912345678' } });
+  expect(screen.queryByText('give at least one of email and mobile')).toBeNull();
+  expect(screen.queryByRole('alert')).toBeNull();
 });

@@ -35,10 +35,22 @@ function summaryOf(refusal: Refusal | null): Refusal | null {
   return { ...refusal, message };
 }
 
+/** The refusal without what it says of these fields; nothing left when that was all it said. */
+function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
+  const issues = refusal.issues.filter((i) => !names.some((name) => i.path === name || i.path.startsWith(`${name}.`)));
+  if (issues.length === refusal.issues.length) return refusal;
+  return issues.length ? { ...refusal, issues } : null;
+}
+
 export function Register({ onRegistered }: { onRegistered: () => void }) {
   const [form, setForm] = useState({ username: '', password: '', nickname: '', email: '', mobile: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  // A field changed is a field being fixed: its refusal goes, and the others' stay until the next try.
+  const set = (name: keyof typeof form) => (value: string) => {
+    setForm((f) => ({ ...f, [name]: value }));
+    // E-mail and mobile answer one rule: either fixes what was said of the pair.
+    setRefusal((r) => r && withoutFields(r, name === 'email' || name === 'mobile' ? ['email', 'mobile'] : [name]));
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
