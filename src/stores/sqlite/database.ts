@@ -31,7 +31,8 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sessions (
     id         TEXT    PRIMARY KEY,
     data       TEXT    NOT NULL,
-    expires_at INTEGER NOT NULL
+    expires_at INTEGER NOT NULL,
+    moved_to   TEXT
   );
   CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at);
 `;
@@ -44,6 +45,15 @@ function addEventIds(db: Database): void {
   const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
   if (!columns.some((column) => column.name === 'id')) db.exec('ALTER TABLE events ADD COLUMN id TEXT');
   db.exec('CREATE UNIQUE INDEX IF NOT EXISTS events_id ON events (id)');
+}
+
+/**
+ * Files written before a regenerated session left the id of its successor behind: the column is
+ * added, NULL (not moved) for the sessions they hold.
+ */
+function addSessionSuccessors(db: Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all();
+  if (!columns.some((column) => column.name === 'moved_to')) db.exec('ALTER TABLE sessions ADD COLUMN moved_to TEXT');
 }
 
 /**
@@ -68,6 +78,7 @@ export function openDatabase(file: string, durability: Durability = 'FULL'): Dat
     db.transaction(() => {
       db.exec(SCHEMA);
       addEventIds(db);
+      addSessionSuccessors(db);
     }).immediate();
     return db;
   } catch (error) {
