@@ -39,6 +39,7 @@ import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
+import { startWebhookSecrets } from './webhook/secrets';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -112,6 +113,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+    webhookSecrets: await startWebhookSecrets(settings, stores),
+    maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;
   const { app, router } = createHttpApp({

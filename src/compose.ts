@@ -18,6 +18,7 @@ import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Slice } from './shared/slice';
 import type { UsageLedger } from './credential/usage/ledger';
+import type { WebhookSecrets } from './webhook/secrets';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -35,6 +36,10 @@ export interface SliceDeps {
   /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
+  webhookSecrets: WebhookSecrets;
+  /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
+  maxKeyLifetimeDays: number;
 }
 
 /**

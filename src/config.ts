@@ -76,6 +76,8 @@ const settingsSchema = z.object({
   ANONYMOUS_SESSION_LIMIT: number(1, 1_000_000).default(100),
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
   KEY_LIFETIME_DAYS: number(1, 3650).optional(),
+  // How far ahead an approval or an extension may set a key's expiry (422 expiry_too_far beyond it).
+  MAX_KEY_LIFETIME_DAYS: number(1, 36_500).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -90,6 +92,12 @@ const settingsSchema = z.object({
     }),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data
+  // directory, made on first use. Required with the production stores (docs/security.md).
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, { error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32' })
+    .optional(),
   // Days before a key's expiry its member is reminded, by mail and webhook.
   EXPIRY_REMINDER_DAYS: z
     .string()

@@ -6,6 +6,7 @@ import { MailNotifier } from './mail/mail-notifier';
 import { smtpSender } from './mail/transport';
 import { Stores } from './stores/ports';
 import { WebhookNotifier } from './webhook/notifier';
+import { startWebhookSecrets } from './webhook/secrets';
 
 /**
  * What tells the world, started where the read models are kept: the API process with
@@ -14,7 +15,11 @@ import { WebhookNotifier } from './webhook/notifier';
  */
 export async function startNotifications(settings: Settings, stores: Stores, log: Logger): Promise<() => Promise<void>> {
   const { events, documents } = stores;
-  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), { schedule: settings.WEBHOOK_RETRY_SCHEDULE, allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE });
+  const webhooks = new WebhookNotifier(events, documents, log.child({ component: 'webhooks' }), {
+    schedule: settings.WEBHOOK_RETRY_SCHEDULE,
+    allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+    secrets: await startWebhookSecrets(settings, stores),
+  });
   await webhooks.start();
   const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
   const mail = mailer ? new MailNotifier(events, documents, mailer.send, settings.PUBLIC_URL, log.child({ component: 'mail' })) : null;

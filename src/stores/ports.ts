@@ -321,6 +321,12 @@ export interface Stores {
    * stores cannot tell, and rely on the deployment running one projector.
    */
   claimProjections(): void;
+  /**
+   * A secret key of this installation, kept beside the stores but in none of them (no backup of
+   * the log or the read models holds it): the embedded stores keep it in `<dataDir>/<name>.key`,
+   * 0600, made on first use; the production stores have none, the deployment gives it.
+   */
+  localKey(name: string): Buffer | null;
   health(): Promise<StoreHealth[]>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './del
 import { payloadOf, webhookTypeOf } from './event-types';
 import { postJson, RefusedAddress } from './post';
 import { webhooksProjection, WebhookDocument } from './projection';
+import { WebhookSecrets } from './secrets';
 
 const CHECKPOINT = 'webhook_notifier';
 const BATCH = 200;
@@ -16,6 +17,8 @@ export interface NotifierOptions {
   schedule: number[];
   /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses may be sent to. */
   allowPrivate: boolean;
+  /** Opens the sealed secrets that sign the deliveries. */
+  secrets: WebhookSecrets;
   tickMs?: number;
 }
 
@@ -140,9 +143,12 @@ export class WebhookNotifier {
 
   /** One signed POST (Standard Webhooks); the receiver's status, or null when it did not answer. */
   private async send(hook: WebhookDocument, delivery: DeliveryDocument): Promise<number | null> {
+    const secret = await this.options.secrets.open(hook.id, hook);
+    // Only a webhook removed meanwhile has no data key left: nothing is sent to it anyway.
+    if (secret === null) return null;
     const body = JSON.stringify(delivery.payload);
     const sentAt = new Date();
-    const signature = new Webhook(hook.secret).sign(delivery.id, sentAt, body);
+    const signature = new Webhook(secret).sign(delivery.id, sentAt, body);
     const headers = {
       'content-type': 'application/json',
       'webhook-id': delivery.id,

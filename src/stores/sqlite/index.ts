@@ -6,6 +6,7 @@ import { SqliteEventStore } from './event-store';
 import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
 import { lockProjections } from './projections-lock';
+import { privateKey } from './private-files';
 
 export { openDatabase, type Database } from './database';
 export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
@@ -36,6 +37,7 @@ export function openSqliteStores(dataDir: string): Stores {
     claimProjections() {
       releaseProjections ??= lockProjections(join(dataDir, 'projections.lock'));
     },
+    localKey: (name) => privateKey(join(dataDir, `${name}.key`)),
     async health() {
       try {
         db.prepare('SELECT 1').get();
