@@ -74,6 +74,9 @@ export function openDatabase(file: string, durability: Durability = 'FULL'): Dat
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability}`);
     db.pragma('foreign_keys = ON');
+    // What is deleted is overwritten, not left in free pages: a destroyed webhook data key
+    // (crypto-shredding, docs/security.md) or session is gone from the file too.
+    db.pragma('secure_delete = ON');
     // Immediate, so that processes opening a new file at the same moment create the schema in turn.
     db.transaction(() => {
       db.exec(SCHEMA);
