@@ -77,7 +77,7 @@ const settingsSchema = z.object({
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
   KEY_LIFETIME_DAYS: number(1, 3650).optional(),
   // How far ahead an approval or an extension may set a key's expiry (422 expiry_too_far beyond it).
-  MAX_KEY_LIFETIME_DAYS: number(1, 36_500).default(730),
+  MAX_KEY_LIFETIME_DAYS: number(1, 3650).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -133,7 +133,13 @@ export class ConfigurationError extends Error {
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } = parsed.data;
+    if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
+      throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
+    }
+    return parsed.data;
+  }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
 }
