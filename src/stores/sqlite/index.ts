@@ -6,7 +6,7 @@ import { SqliteEventStore } from './event-store';
 import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
 import { lockProjections } from './projections-lock';
-import { privateKey } from './private-files';
+import { privateKey, tightenDataDirectory } from './private-files';
 
 export { openDatabase, type Database } from './database';
 export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
@@ -20,6 +20,7 @@ export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
  * the log at start), never an acknowledged append (docs/performance.md, "Issue 16: the write path").
  */
 export function openSqliteStores(dataDir: string): Stores {
+  tightenDataDirectory(dataDir);
   const file = join(dataDir, 'platform.db');
   const db = openDatabase(file, 'NORMAL');
   const events = new SqliteEventStore(db);

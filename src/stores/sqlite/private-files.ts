@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dirname } from 'node:path';
 
 /** What SQLite keeps beside a database file; it creates them with the database file's own mode. */
@@ -52,4 +53,15 @@ export function privateKey(file: string): Buffer {
   const key = readFileSync(file);
   if (key.length !== KEY_BYTES) throw new Error(`${file} must hold ${KEY_BYTES} bytes (a key this service made): it holds ${key.length}`);
   return key;
+}
+
+/**
+ * Makes the data directory 0700 and every file in it 0600, as it is found: a process that opens
+ * only some of them (the CLI leaves rate-limits.db alone) still leaves none readable by others,
+ * whatever an older version or a copy by hand left behind.
+ */
+export function tightenDataDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) chmodIfPresent(join(dir, entry.name), 0o600);
 }
