@@ -35,6 +35,12 @@ const settingsSchema = z.object({
   // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
   SESSION_IDLE_MINUTES: number(0.05, 60 * 24 * 30, true).default(120),
   BODY_LIMIT_KB: number(1, 10_240).default(64),
+  // Slow clients (docs/security.md): the time to send the header lines, and the whole request, from
+  // the connection or the previous answer (408 after it); open connections per client address (429
+  // beyond it; 0: no cap; behind a proxy every connection is the proxy's).
+  HEADERS_TIMEOUT_MS: number(1000, 600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: number(1000, 3_600_000).default(30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: number(0, 1_000_000).default(128),
   READ_WAIT_MS: number(0, 60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),
@@ -134,7 +140,10 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (parsed.success) {
-    const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } = parsed.data;
+    const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } = parsed.data;
+    if (HEADERS_TIMEOUT_MS > REQUEST_TIMEOUT_MS) {
+      throw new ConfigurationError(`invalid configuration: HEADERS_TIMEOUT_MS (${HEADERS_TIMEOUT_MS}) is more than REQUEST_TIMEOUT_MS (${REQUEST_TIMEOUT_MS}), which counts the headers too`);
+    }
     if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
       throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
     }
