@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DocumentStore, Stores } from '../stores/ports';
 import { stamp } from '../shared/projections/stamp';
+import { webhookStream } from './decider';
 import { KEY_BYTES, seal, unseal } from './sealing';
 import { ConfigurationError, Settings } from '../config';
 
@@ -48,6 +49,14 @@ export class WebhookSecrets {
     return key && unseal(key, stored.sealed_secret, webhookId).toString();
   }
 
+  /**
+   * Destroys the data keys of webhooks removed without it: a process that stopped between
+   * recording a removal and destroying the key.
+   */
+  async destroyRemoved(isRemoved: (webhookId: string) => Promise<boolean>): Promise<void> {
+    for (const { id } of await this.documents.find(WEBHOOK_KEYS.name, {})) if (await isRemoved(id)) await this.destroy(id);
+  }
+
   /** Destroys the webhook's data key: what it sealed is unrecoverable from then on. */
   async destroy(webhookId: string): Promise<void> {
     await this.documents.write([{ collection: WEBHOOK_KEYS.name, id: webhookId, doc: null, position: stamp() }]);
@@ -67,10 +76,11 @@ export class WebhookSecrets {
 }
 
 /** The secrets under WEBHOOK_SECRET_KEY, else the stores' local key file (the production stores have none). */
-export async function startWebhookSecrets(settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>, stores: Pick<Stores, 'documents' | 'localKey'>): Promise<WebhookSecrets> {
+export async function startWebhookSecrets(settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>, stores: Pick<Stores, 'documents' | 'events' | 'localKey'>): Promise<WebhookSecrets> {
   const key = settings.WEBHOOK_SECRET_KEY ? Buffer.from(settings.WEBHOOK_SECRET_KEY, 'base64') : stores.localKey('webhook-secret');
   if (!key) throw new ConfigurationError('set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets');
   const secrets = new WebhookSecrets(stores.documents, key);
   await secrets.start();
+  await secrets.destroyRemoved(async (id) => (await stores.events.readStream(webhookStream(id))).at(-1)?.type === 'WebhookRemoved');
   return secrets;
 }

@@ -4,7 +4,7 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
+import { startWebhookSecrets, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
 import { webhookStream } from '../../src/webhook/decider';
 import { parseSchedule } from '../../src/webhook/deliveries';
 import { approvedMember } from '../support/credentials';
@@ -128,6 +128,17 @@ describe('webhook secrets at rest', () => {
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).toBeNull();
     expect(await secrets.open(created.id, sealed)).toBeNull();
     await expectRefusal(t, () => admin.post(`${API}/webhooks/${created.id}/rotate-secret`).set('X-CSRF-Token', token).send({}), 404, 'webhook_not_found');
+  });
+
+  it('a removal recorded by a process that stopped before destroying the key: the next start destroys it', async () => {
+    const admin = t.client();
+    const token = await logInAdmin(admin);
+    const created = (await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: hookUrl, events: ['credential.approved'] }).expect(200)).body.data;
+    const metadata = { actor: { kind: 'cli' as const, id: 'test' }, request_id: 'crashed', time: new Date().toISOString() };
+    await t.platform.stores.events.append(webhookStream(created.id), [{ type: 'WebhookRemoved', data: { webhook_id: created.id }, metadata }], 'any');
+    expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).not.toBeNull();
+    await startWebhookSecrets({}, t.platform.stores);
+    expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).toBeNull();
   });
 
   it('a webhook registered before sealing, its secret in clear in the log, keeps being signed for', async () => {
