@@ -51,9 +51,11 @@ export class MongoSessionStore implements SessionStore {
   async touch(id: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const { needed, until } = sessionRenewal(now, ttlMs);
-    const live = { _id: id, expires_at: { $gt: new Date(now) }, ...LIVE };
-    const renewed = await this.sessions.updateOne({ ...live, expires_at: { $gt: new Date(now), $lt: new Date(needed) } }, { $set: { expires_at: new Date(until) } });
-    return renewed.matchedCount > 0 || (await this.sessions.countDocuments(live, { limit: 1 })) > 0;
+    // One round trip in the common case, as the guarded update it replaces cost: a write only when due.
+    const live = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date(now) }, ...LIVE }, { projection: { expires_at: 1 } });
+    if (!live) return false;
+    if (live.expires_at.getTime() < needed) await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) }, ...LIVE }, { $set: { expires_at: new Date(until) } });
+    return true;
   }
 
   /**

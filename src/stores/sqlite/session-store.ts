@@ -13,7 +13,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly replace: Statement<[string, number, string, number]>;
   private readonly replaceData: Statement<[string, string, number]>;
   private readonly renew: Statement<[number, string, number, number]>;
-  private readonly live: Statement<[string, number], { id: string }>;
+  private readonly liveUntil: Statement<[string, number], { expires_at: number }>;
   private readonly markMoved: Statement<[string, string]>;
   private readonly remove: Statement<[string]>;
   private readonly removeExpired: Statement<[string, number]>;
@@ -32,7 +32,7 @@ export class SqliteSessionStore implements SessionStore {
     this.replaceData = db.prepare('UPDATE sessions SET data = ? WHERE id = ? AND expires_at >= ? AND moved_to IS NULL');
     // Only when the session would end before it must: a renewal that changes nothing writes nothing.
     this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ? AND moved_to IS NULL');
-    this.live = db.prepare('SELECT id FROM sessions WHERE id = ? AND expires_at > ? AND moved_to IS NULL');
+    this.liveUntil = db.prepare('SELECT expires_at FROM sessions WHERE id = ? AND expires_at > ? AND moved_to IS NULL');
     // A moved row keeps only the way to its successor, for the logouts still running on it.
     this.markMoved = db.prepare("UPDATE sessions SET moved_to = ?, data = '{}' WHERE id = ?");
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
@@ -95,7 +95,11 @@ export class SqliteSessionStore implements SessionStore {
   async touch(id: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const { needed, until } = sessionRenewal(now, ttlMs);
-    return this.renew.run(until, id, now, needed).changes > 0 || this.live.get(id, now) !== undefined;
+    // One read in the common case, as the guarded update it replaces cost: a write only when due.
+    const live = this.liveUntil.get(id, now);
+    if (!live) return false;
+    if (live.expires_at < needed) this.renew.run(until, id, now, needed);
+    return true;
   }
 
   async regenerate(from: string, to: string, move: SessionMove): Promise<Record<string, unknown>> {
