@@ -7,9 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+// Appended with the schema versions the slices registered, installed by the composition root.
+import '../src/compose';
 import { toNewEvents, CommandContext } from '../src/shared/commands/context';
 import { formatApiId } from '../src/credential/api-key';
-import { CredentialCommand, credentialDecider, CredentialEvent, CredentialState } from '../src/credential/decider';
+import { CredentialCommand, credentialDecider, CredentialState } from '../src/credential/decider';
+import { CredentialEvent } from '../src/credential/events';
 import { DomainEvent } from '../src/shared/domain/decider';
 import { memberDecider, memberStream } from '../src/member/decider';
 import { MEMBER_IDS, nextId, IdAllocated } from '../src/shared/domain/sequences';

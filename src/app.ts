@@ -4,9 +4,8 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, PasswordHasher } from './member/passwords';
-import { seedPlatform } from './access/seed';
-import { accessReads } from './access/reads';
+import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, PasswordHasher } from './member';
+import { accessReads, requireAdmin, seedPlatform } from './access';
 import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -14,21 +13,17 @@ import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
 import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
-import { limitLoginFailures, loginAddressPolicy, loginPolicy } from './shared/http/login-limit';
-import { boundPasswordWork } from './member/password-work';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
-import { requireAdmin, requireMember } from './shared/http/guards';
-import { partnerGate, requireScope } from './credential/endpoints/partner-guard';
+import { requireMember } from './shared/http/guards';
+import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
-import { UsageLedger } from './credential/usage/ledger';
 import { startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
 import { rootEndpoints } from './shared/http/routes/root';
-import { addonsProjection } from './addon/projection';
-import { apiKeysProjection } from './credential/projections/api-keys';
+import { addonsProjection } from './addon';
 import { CheckpointTracker } from './shared/projections/checkpoint-tracker';
 import { deadLetterHealth } from './shared/projections/dead-letters';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
@@ -39,7 +34,7 @@ import { exitForRestart } from './fatal';
 import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
-import { startWebhookSecrets } from './webhook/secrets';
+import { webhookSecretsOf } from './webhook';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -98,6 +93,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     'too many new sessions from this address',
   );
 
+  const webhookSecrets = webhookSecretsOf(settings, stores);
+  await webhookSecrets.start(stores.events);
   const endpoints = declareEndpoints({
     stores,
     events,
@@ -113,7 +110,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
-    webhookSecrets: await startWebhookSecrets(settings, stores),
+    memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
+    webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log) : null;

@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import { platformContract } from './app';
 import { adminCommand } from './access/cli/admin';
-import { historyCommand } from './audit/cli-history';
+import { historyCommand } from './audit';
+import { REGISTRY } from './compose';
 import { memberGroupsCommand } from './access/cli/member-groups';
 import { projectionsCommand } from './shared/cli/projections';
 import { rolesCommand } from './access/cli/roles';
@@ -41,7 +42,7 @@ program
 program.addCommand(adminCommand());
 program.addCommand(rolesCommand());
 program.addCommand(memberGroupsCommand());
-program.addCommand(historyCommand());
+program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
 program.addCommand(projectionsCommand());
 program.addCommand(upgradeCommand());
 

@@ -1,24 +1,25 @@
 import type { Logger } from 'pino';
-import { accessSlice } from './access';
-import { addonSlice } from './addon';
-import { auditSlice } from './audit';
-import { credentialSlice } from './credential';
-import { memberSlice } from './member';
-import { webhookSlice } from './webhook';
+import { accessSlice } from './access/slice';
+import { addonSlice } from './addon/slice';
+import { auditSlice } from './audit/slice';
+import { credentialSlice } from './credential/slice';
+import { mailSlice } from './mail/slice';
+import { memberSlice } from './member/slice';
+import { webhookSlice } from './webhook/slice';
+import type { AddonCatalogue, AddonDocument } from './addon';
+import type { PasswordHasher } from './member';
+import type { UsageLedger } from './credential';
+import { useEventCodecs } from './shared/domain/events';
 import { AppContext } from './shared/http/context';
 import { Endpoint } from './shared/http/endpoints';
 import { Projection } from './shared/projections/projection';
+import { ReadModels } from './shared/projections/read-models';
+import { Replica } from './shared/projections/replica';
+import { Registry, Slice } from './shared/slice';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
 import { DocumentStore, EventStore, Stores } from './stores/ports';
-import { AddonCatalogue } from './addon/manifest';
-import { AddonDocument } from './addon/projection';
-import { PasswordHasher } from './member/passwords';
-import { ReadModels } from './shared/projections/read-models';
-import { Replica } from './shared/projections/replica';
-import { Slice } from './shared/slice';
-import type { UsageLedger } from './credential/usage/ledger';
-import type { WebhookSecrets } from './webhook/secrets';
+import type { WebhookSecrets } from './webhook';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -36,6 +37,8 @@ export interface SliceDeps {
   /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** Whether a member exists: a decision about one who does not is a wrong id (the credential slice asks). */
+  memberExists(id: number): Promise<boolean>;
   /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
@@ -43,17 +46,37 @@ export interface SliceDeps {
 }
 
 /**
- * The slices the service is made of. The API (app.ts), the projector (project.ts) and the CLI
- * all take their read models from here, and the API its endpoints.
+ * The slices the service is made of, each registering what it owns (src/shared/slice.ts). The
+ * API (app.ts), the projector (project.ts) and the CLI all take their read models from here, the
+ * API its endpoints, and both the notifiers (notifications.ts).
  */
-const SLICES: Slice<SliceDeps>[] = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice];
+export const SLICES = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice, mailSlice] as const;
+
+/** Every event, permission, scope, webhook event type and event wording the slices registered. */
+export const REGISTRY = new Registry(SLICES as readonly Slice<never, never>[]);
+
+// Before anything is read or appended: the kernel decodes events with what the slices registered.
+useEventCodecs(REGISTRY.events);
 
 /** Every read model of every slice, in one registry. */
 export const PROJECTIONS: Projection[] = SLICES.flatMap((slice) => slice.projections);
 
-/** Every slice's endpoints. */
+/** Every slice's endpoints, each checked to name only registered permissions and scopes. */
 export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
-  return SLICES.flatMap((slice) => slice.endpoints(deps));
+  const all: SliceDeps & SliceRegistryDeps = { ...deps, webhookEventTypes: REGISTRY.webhookEventTypes, describe: (type, data) => REGISTRY.describe(type, data) };
+  const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
+  for (const { method, path, caller } of endpoints) {
+    const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
+    const known = caller.kind === 'admin' ? REGISTRY.permissions : REGISTRY.scopes;
+    if (named !== undefined && !known.includes(named)) throw new Error(`${method} ${path} names ${named}, which no slice registers`);
+  }
+  return endpoints;
+}
+
+/** What the slices' endpoints take from the registry. */
+interface SliceRegistryDeps {
+  webhookEventTypes: readonly string[];
+  describe(type: string, data: Record<string, unknown>): string;
 }
 
 /** The stores the environment names, for the API, the projector and the CLI alike. */

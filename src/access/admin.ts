@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
-import { normaliseUsername } from '../member/fields';
+import { normaliseUsername } from '../member';
 
 /**
  * An administrator. Its own stream per normalised username, apart from members', so the two

@@ -1,7 +1,8 @@
+import type { AdminIdentity } from '../shared/http/session';
 import { ZodType } from 'zod';
 import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable } from './admin';
 import { DomainError, fold } from '../shared/domain/decider';
-import { emailSchema, passwordSchema, usernameSchema } from '../member/fields';
+import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
 import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
 import { ADMIN_IDS } from '../shared/domain/sequences';
 import { EventStore } from '../stores/ports';
@@ -9,7 +10,6 @@ import { CommandContext } from '../shared/commands/context';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { handle, loadStream } from '../shared/commands/handle';
 import { allocateId } from '../shared/commands/ids';
-import { PasswordHasher } from '../member/passwords';
 
 export interface NewAdmin {
   username: string;
@@ -20,13 +20,6 @@ export interface NewAdmin {
   email?: string | null;
 }
 
-/** Who an administrator session holds; role and super flag as they were at login. */
-export interface AdminIdentity {
-  id: number;
-  username: string;
-  is_super: boolean;
-  role_id: number | null;
-}
 
 /** The member rules for usernames and passwords hold for administrators too. */
 function fieldRule(schema: ZodType, value: unknown, error: string): void {

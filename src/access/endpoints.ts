@@ -1,11 +1,10 @@
 import { loginAdmin } from './admins';
-import { PasswordHasher } from '../member/passwords';
+import { PasswordHasher, loginEndpoint } from '../member';
 import { EventStore } from '../stores/ports';
 import { Endpoint } from '../shared/http/endpoints';
-import { loginEndpoint } from '../member/login-endpoint';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
-import { adminIdentitySchema } from '../shared/http/schemas';
+import { adminIdentitySchema } from './schemas';
 import { logIntoSession } from '../shared/http/session';
 
 export interface AdminSessionDeps {
@@ -13,7 +12,7 @@ export interface AdminSessionDeps {
   hasher: PasswordHasher;
 }
 
-/** The administrator's session (DESIGN §4): the same cookie as a member's, a separate identity in it. */
+/** The administrator's session (docs/application-center.md): the same cookie as a member's, a separate identity in it. */
 export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/admin/session'),

@@ -1,10 +1,8 @@
-import { Slice } from '../shared/slice';
-import { AdminSessionDeps, adminSessionEndpoints } from './endpoints';
-import { adminsProjection } from './projections/admins';
-import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
-
-/** Administrators, role groups and member groups: who may do what. */
-export const accessSlice: Slice<AdminSessionDeps> = {
-  projections: [roleGroupsProjection, memberGroupsProjection, adminsProjection],
-  endpoints: adminSessionEndpoints,
-};
+// The access slice's public face: what other slices may use of it. Its registration is ./slice.ts.
+export { PERMISSIONS, permissionsHeld, type Permission } from './permissions';
+export { accessReads } from './reads';
+export type { AdminDocument } from './projections/admins';
+export type { RoleGroupDocument } from './projections/groups';
+export { adminIdentitySchema, roleGroupSchema } from './schemas';
+export { requireAdmin } from './require-admin';
+export { seedPlatform } from './seed';

@@ -1,4 +1,4 @@
-/** What an administrator may do (DESIGN §4). Super administrators hold every one. */
+/** What an administrator may do (docs/application-center.md). Super administrators hold every one. */
 export const PERMISSIONS = ['addon.view', 'addon.manage', 'credential.review', 'audit.read', 'webhook.manage'] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -6,7 +6,7 @@ import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { createAdmin } from './admins';
 import { appendDecided, CommandContext } from '../shared/commands/context';
 import { createStream } from '../shared/commands/handle';
-import { PasswordHasher } from '../member/passwords';
+import { PasswordHasher } from '../member';
 
 /** Its one event says the first start's seeding finished; later starts skip it. */
 const SEED_STREAM = 'platform-seed';
@@ -24,7 +24,7 @@ async function unlessExists(create: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * First start on an empty store (DESIGN §4): role groups 1 Operators and 2 Auditors, member group
+ * First start on an empty store (docs/application-center.md): role groups 1 Operators and 2 Auditors, member group
  * 1 Default, and the super administrator `admin`. Each step is idempotent on its own stream, so
  * several instances starting together, or a start interrupted half-way, seed exactly once.
  * Answers the generated password when this call created `admin` without ADMIN_PASSWORD.

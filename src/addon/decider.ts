@@ -5,7 +5,7 @@ import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { checkPageRoles, pageRolesCovering, pageRolesFor, PageRoles, RoleRef } from './page-roles';
 
 /**
- * An add-on in the application center: one stream per key (DESIGN §3).
+ * An add-on in the application center: one stream per key (docs/application-center.md).
  *
  *   not installed → installed, enabled (install: page_roles required, show_menu default true)
  *   installed (enabled or disabled) → enable / disable / menu / page roles / reinstall
@@ -169,14 +169,14 @@ export const addonDecider: Decider<AddonCommand, AddonEvent, AddonState> = {
   decide,
 };
 
-/** The body of POST /addons/{key}/actions/{action} (specification §2.10), parsed. */
+/** The body of POST /addons/{key}/actions/{action} (docs/application-center.md), parsed. */
 export interface ActionRequest {
   show_menu: boolean;
   page_roles?: unknown;
 }
 
 /**
- * The command an action asks for (specification §4.3.2): install needs page_roles, reinstall
+ * The command an action asks for (docs/application-center.md): install needs page_roles, reinstall
  * may send them, every other action must not. show_menu counts for install, reinstall and menu.
  */
 export function actionCommand(

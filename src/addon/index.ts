@@ -1,10 +1,3 @@
-import { Slice } from '../shared/slice';
-import { ApplicationCenterDeps, applicationCenterEndpoints } from './endpoints/application-center';
-import { OpenDeps, openEndpoints } from './endpoints/open';
-import { addonsProjection } from './projection';
-
-/** The application center: add-ons installed from the catalogue, and the open API's list of them. */
-export const addonSlice: Slice<ApplicationCenterDeps & OpenDeps> = {
-  projections: [addonsProjection],
-  endpoints: (deps) => [...applicationCenterEndpoints(deps), ...openEndpoints(deps)],
-};
+// The add-on slice's public face: what the rest of the service may use of it. Its registration is ./slice.ts.
+export { addonsProjection, type AddonDocument } from './projection';
+export { checkManifest, type AddonCatalogue, type AddonManifest } from './manifest';

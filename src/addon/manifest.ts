@@ -2,7 +2,7 @@ import semver from 'semver';
 import { z } from 'zod';
 
 /**
- * An add-on's manifest, `addons/<key>/addon.json` (DESIGN §3): what the operator ships and the
+ * An add-on's manifest, `addons/<key>/addon.json` (docs/application-center.md): what the operator ships and the
  * application center installs. Unknown fields are refused, so a misspelt one is reported at
  * start-up instead of being silently ignored.
  */

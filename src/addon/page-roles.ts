@@ -3,7 +3,7 @@ import { AddonPage, PAGE_ID_RULE, pageIdSchema } from './manifest';
 import { DomainError } from '../shared/domain/decider';
 
 /**
- * PageRoles (specification §2.8): per page of an add-on, the role groups that may view it and
+ * PageRoles (docs/application-center.md): per page of an add-on, the role groups that may view it and
  * those that may also operate it. This one schema validates the HTTP bodies, is the OpenAPI
  * component, and is refined with the add-on's pages and the role groups for the decider.
  */
@@ -147,7 +147,7 @@ export interface VisiblePage extends AddonPage {
 }
 
 /**
- * The pages a viewer may open (DESIGN §4): super administrators every page, and operate them all;
+ * The pages a viewer may open (docs/application-center.md): super administrators every page, and operate them all;
  * anyone else the pages whose view holds their role, operating those whose manage holds it too.
  * A page with empty view and manage is therefore for super administrators only, and a disabled
  * role group opens nothing.

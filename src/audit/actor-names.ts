@@ -1,6 +1,6 @@
 import { ReadModels } from '../shared/projections/read-models';
-import { accessReads } from '../access/reads';
-import { memberReads } from '../member/reads';
+import { accessReads } from '../access';
+import { memberReads } from '../member';
 import { EventMetadata } from '../shared/domain/metadata';
 
 /** Where usernames come from: the members and administrators read models. */

@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { CredentialDocument } from '../credential/views';
+import { CredentialDocument } from '../credential';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
-import { Actor, AuditEvent } from './event';
-import { CredentialHistory, credentialHistory, instantSchema } from '../credential/queries/history';
+import { Actor, AuditEvent, Describe } from './event';
+import { CredentialHistory, credentialHistory, instantSchema } from './history';
 import { parseId } from '../shared/cli/parse';
 import { withStores } from '../shared/cli/run';
 import { formatTable } from '../shared/cli/table';
@@ -15,7 +15,7 @@ interface HistoryOptions {
 }
 
 /** `platform history`: an auditor's timeline of one member's credential and scopes, read from the event log. */
-export function historyCommand(): Command {
+export function historyCommand(describe: Describe): Command {
   return new Command('history')
     .description("a member's credential and scope decisions as a timeline: who did what, when and why")
     .requiredOption('--member <id>', 'the member id', parseId)
@@ -24,7 +24,7 @@ export function historyCommand(): Command {
       withStores(async (stores) => {
         // Usernames as the read models hold them now: nothing to wait for outside the API.
         const names = new ActorNames(directoryOf(new ReadModels(stores.events, stores.documents, NOT_WAITING, NOT_WAITING, 0)));
-        const history = await credentialHistory(stores.events, names, options.member, options.asOf);
+        const history = await credentialHistory(stores.events, names, describe, options.member, options.asOf);
         if (!history) {
           throw new Error(`member ${options.member} never applied for a credential (or does not exist): there is no history (credential_not_found)`);
         }

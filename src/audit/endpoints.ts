@@ -1,23 +1,25 @@
 import { Readable } from 'node:stream';
-import { CredentialDocument, credentialView } from '../credential/views';
+import { CredentialDocument, credentialReads, credentialView } from '../credential';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { limitParameter } from '../shared/http/pagination';
 import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
-import { credentialHistory, HistoryUnreadable, instantSchema } from '../credential/queries/history';
+import { credentialHistory, HistoryUnreadable, instantSchema } from './history';
 import { EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema } from './schemas';
+import { Describe } from './event';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { memberParams } from '../shared/http/params';
-import { credentialReads } from '../credential/reads';
-import { memberReads } from '../member/reads';
+import { memberReads } from '../member';
 
 export interface AuditDeps {
   events: EventStore;
   readModels: ReadModels;
+  /** How each event is worded, as its slice registered it. */
+  describe: Describe;
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -77,7 +79,7 @@ async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGen
   }
 }
 
-/** What auditors read (DESIGN §4): one credential's history and state at an instant, and the whole log. */
+/** What auditors read (docs/audit.md): one credential's history and state at an instant, and the whole log. */
 export function auditEndpoints(deps: AuditDeps): Endpoint[] {
   const members = memberReads(deps.readModels);
   const credentials = credentialReads(deps.readModels);
@@ -111,7 +113,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
         { status: 409, when: 'history_unreadable: an event before as_of is not one this version of the service can read; without as_of it is listed, marked invalid' },
       ],
       handler: async (_ctx, { params: { member_id }, query: { as_of } }) => {
-        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), member_id, as_of).catch((err: unknown) => {
+        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, member_id, as_of).catch((err: unknown) => {
           if (err instanceof HistoryUnreadable) throw new HttpError(409, 'history_unreadable', err.message);
           throw err;
         });
@@ -133,7 +135,7 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       raw: 'application/x-ndjson',
       refusals: [{ status: 422, when: 'from is not a position of this event log' }],
       handler: async (ctx, { query }) => {
-        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), query.from ?? START, query.limit).catch(
+        const lines = await auditExport(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, query.from ?? START, query.limit).catch(
           (err: unknown) => {
             if (!(err instanceof InvalidPosition)) throw err;
             throw new HttpError(422, 'invalid_position', 'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning');

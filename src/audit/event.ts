@@ -1,4 +1,3 @@
-import { describeEvent } from './describe';
 import { decodeEvent, eventMetadataSchema, InvalidEvent } from '../shared/domain/events';
 import { ActorKind } from '../shared/domain/metadata';
 import { RecordedEvent } from '../stores/ports';
@@ -38,7 +37,7 @@ export interface AuditEvent {
   time: string | null;
   /** Null only for a stored event whose metadata names no readable actor (it is `invalid`). */
   actor: Actor | null;
-  /** What happened, in words, with its details (./describe.ts). */
+  /** What happened, in words, with its details, as the event's slice words it. */
   summary: string;
   /** An administrator's stated reason, or the reason the event itself carries (a rejection's, a scope request's purpose). */
   reason?: string;
@@ -62,11 +61,14 @@ function reasonOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): string | und
   return typeof event.data.reason === 'string' ? event.data.reason : undefined;
 }
 
+/** What an event did, in words: the wording its slice registered (src/shared/slice.ts, Registry.describe). */
+export type Describe = (type: string, data: Record<string, unknown>) => string;
+
 /**
  * An event as auditors read it, in its current shape (upcast from the version it was written in).
  * One that does not fit its schema is shown as stored, saying why: an audit trail has no gaps.
  */
-export function auditEvent(stored: RecordedEvent, username: string | null): AuditEvent {
+export function auditEvent(stored: RecordedEvent, username: string | null, describe: Describe): AuditEvent {
   const { event, invalid } = decoded(stored);
   const reason = reasonOf(event);
   const data = withoutSecrets(event.data) as Record<string, unknown>;
@@ -76,7 +78,7 @@ export function auditEvent(stored: RecordedEvent, username: string | null): Audi
     revision: event.revision,
     type: event.type,
     ...asRecorded(storedMetadata(event), username),
-    summary: describeEvent(event.type, data),
+    summary: describe(event.type, data),
     ...(reason === undefined ? {} : { reason }),
     data,
     ...(invalid === undefined ? {} : { invalid }),

@@ -1,6 +1,6 @@
 import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
-import { AuditEvent, auditEvent, storedMetadata } from './event';
+import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
 
 /** The last line of an export: where the next one starts, so that a client can resume. */
 export interface ExportEnd {
@@ -25,6 +25,7 @@ export const BATCH_SIZE = 500;
 export async function auditExport(
   events: EventStore,
   names: ActorNames,
+  describe: Describe,
   from: Position,
   limit: number,
 ): Promise<AsyncGenerator<ExportLine>> {
@@ -47,7 +48,7 @@ export async function auditExport(
           yield { next, count, more: true };
           return;
         }
-        yield auditEvent(event, await names.of(storedMetadata(event).actor));
+        yield auditEvent(event, await names.of(storedMetadata(event).actor), describe);
         next = event.position;
         count += 1;
       }

@@ -1,8 +1,2 @@
-import { Slice } from '../shared/slice';
-import { AuditDeps, auditEndpoints } from './endpoints';
-
-/** The auditors' reading of the log: a credential's history and the export. It keeps no read model of its own. */
-export const auditSlice: Slice<AuditDeps> = {
-  projections: [],
-  endpoints: auditEndpoints,
-};
+// The audit slice's public face. Its registration is ./slice.ts.
+export { historyCommand } from './cli-history';

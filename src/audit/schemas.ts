@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { credentialSchema, scopeSchema } from '../credential/views';
+import { credentialSchema, scopeSchema } from '../credential';
 import { eventMetadataSchema } from '../shared/domain/events';
 
 // What auditors read (docs/audit.md): one event, a credential's history, a line of the log export.

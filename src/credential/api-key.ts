@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * Credential formats (DESIGN §3). The API id is `ak_` and 20 lowercase base32 characters; the
+ * Credential formats (docs/credentials.md). The API id is `ak_` and 20 lowercase base32 characters; the
  * API key is `sk_`, 32 random bytes in base64url, `_` and a 6-character checksum of the rest, so
  * that secret scanners can tell a real key from noise without asking us. The service keeps only
  * the SHA-256 digest of the key. Randomness is passed in: these functions are pure.
@@ -50,28 +50,6 @@ export function formatApiKey(random: Buffer): string {
   if (random.length !== API_KEY_RANDOM_BYTES) throw new Error(`an API key takes ${API_KEY_RANDOM_BYTES} random bytes`);
   const body = `sk_${random.toString('base64url')}`;
   return `${body}_${checksum(body)}`;
-}
-
-// Anything a key could be, mistyped ones included: a key pasted where it does not belong.
-const KEY_LIKE = /sk_[A-Za-z0-9_-]{16,}/g;
-
-/**
- * The text with anything shaped like an API key masked: for what a client sends that the service
- * echoes or logs (a path, a request id), where a key put by mistake must not be kept in clear.
- */
-export function withoutApiKeys(text: string): string {
-  const masked = text.includes('sk_') ? text.replace(KEY_LIKE, 'sk_[redacted]') : text;
-  // A key may come percent-encoded (`%73k_…`), even twice (`%2573k_…`): decoded until nothing is
-  // left to decode, a text that then holds a key is given in that form, masked.
-  let plain = masked;
-  for (let round = 0; round < 3 && plain.includes('%'); round++) {
-    const decoded = plain.replace(/%([2-7][0-9A-Fa-f])/g, (_encoded, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (decoded === plain) break;
-    plain = decoded;
-    const unmasked = plain.replace(KEY_LIKE, 'sk_[redacted]');
-    if (unmasked !== plain) return unmasked;
-  }
-  return masked;
 }
 
 /** Shape and checksum only: a key that fails this was mistyped or made up, and needs no lookup. */

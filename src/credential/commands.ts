@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_ID_RANDOM_BYTES, API_KEY_RANDOM_BYTES, apiKeyDigest, formatApiId, formatApiKey } from './api-key';
-import { CredentialCommand, credentialDecider, CredentialEvent, credentialStream } from './decider';
+import { CredentialCommand, credentialDecider, credentialStream } from './decider';
+import { CredentialEvent } from './events';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
 import { Decision, handle } from '../shared/commands/handle';

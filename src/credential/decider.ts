@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
-import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
+import { CredentialEvent } from './events';
 import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, keysInGraceAfterRotation, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
@@ -10,7 +9,7 @@ import { decideExtension, requestExtension } from './extension';
 import { expiryNoticesDue, ExpiryNotices, noNotices, noticesAfter } from './expiry-notices';
 
 /**
- * A member's API credential and its scopes: one stream per member (DESIGN §3).
+ * A member's API credential and its scopes: one stream per member (docs/credentials.md).
  *
  *   none → pending (apply) → approved | rejected;  rejected → pending (apply again)
  *   approved → active (claim, exactly once);  active → active (rotate);  active | approved → revoked
@@ -23,59 +22,6 @@ export const credentialStream = (memberId: number): string => `credential-${memb
 
 export const CREDENTIAL_STATUSES = ['none', 'pending', 'approved', 'rejected', 'active', 'revoked'] as const;
 export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
-
-const memberIdSchema = z.int().min(1);
-
-export const credentialEventSchemas = {
-  CredentialApplied: z.object({ member_id: memberIdSchema, username: z.string() }),
-  /** expires_at: when the key claimed after this approval stops being accepted; null for never. */
-  CredentialApproved: z.object({ member_id: memberIdSchema, expires_at: z.string().nullable() }),
-  CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
-  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string(), expires_at: z.string().nullable() }),
-  KeyRotated: z.object({
-    member_id: memberIdSchema,
-    apiid: z.string(),
-    key_digest: z.string(),
-    previous_key_digest: z.string(),
-    /** Until when the previous key is still accepted; null when it stopped at once. */
-    previous_key_valid_until: z.string().nullable(),
-    /**
-     * The keys of earlier rotations still accepted after this one, newest first, each until when
-     * (src/credential/grace-period.ts). Null for rotations recorded before a rotation decided
-     * this: each earlier key then stayed accepted until its own grace period ended.
-     */
-    earlier_keys: z.array(z.object({ digest: z.string(), valid_until: z.string() })).nullable(),
-  }),
-  CredentialRevoked: z.object({ member_id: memberIdSchema, reason: z.string() }),
-  // Scope names stay plain strings here: a scope later removed from the registry must not make
-  // the credential streams that once held it unreadable.
-  ScopeRequested: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
-  ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
-  ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
-  ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
-  // Told by the system as time passes, so that mail and webhooks follow them from the log.
-  CredentialExpiring: z.object({ member_id: memberIdSchema, expires_at: z.string(), days_before: z.int().min(1) }),
-  CredentialExpired: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
-  ExtensionRequested: z.object({ member_id: memberIdSchema, expires_at: z.string(), reason: z.string() }),
-  ExtensionApproved: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
-  ExtensionRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
-} satisfies EventSchemas;
-
-export type CredentialEvent = EventOf<typeof credentialEventSchemas>;
-
-export const credentialUpcasters = {
-  // Version 1 is the rotation before grace periods existed: the previous key stopped being
-  // accepted at once, which version 2 says with a null previous_key_valid_until. Events stored
-  // before versions were recorded also read as version 1, and those may already hold the field.
-  KeyRotated: [
-    (v1) => ({ ...v1, previous_key_valid_until: v1.previous_key_valid_until ?? null }),
-    // Version 2 kept every earlier key until its own grace period ended, which null says.
-    (v2) => ({ ...v2, earlier_keys: null }),
-  ],
-  // Version 1 is from before keys expired: they never did.
-  CredentialApproved: [(v1) => ({ ...v1, expires_at: null })],
-  CredentialClaimed: [(v1) => ({ ...v1, expires_at: null })],
-} satisfies EventUpcasters;
 
 type Cmd<Type extends string, Data = object> = { type: Type; data: { member_id: number } & Data };
 

@@ -1,15 +1,11 @@
-import { Slice } from '../shared/slice';
-import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
-import { credentialReviewEndpoints } from './endpoints/review';
-import { usageEndpoints } from './endpoints/usage';
-import { extensionEndpoints } from './endpoints/extension';
-import { apiIdsProjection } from './projections/api-ids';
-import { apiKeysProjection } from './projections/api-keys';
-import { credentialsProjection } from './projections/credentials';
-import { scopeRequestsProjection } from './projections/scope-requests';
-
-/** API credentials and their scopes: the member's side, the administrators' review, the key ring's source. */
-export const credentialSlice: Slice<CredentialDeps> = {
-  projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
-  endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],
-};
+// The credential slice's public face: what other slices may use of it. Its registration is ./slice.ts.
+export type { CredentialEvent } from './events';
+export { credentialStream, CREDENTIAL_STATUSES } from './decider';
+export { isExpiredAt } from './expiry';
+export { scopeStatusAfter } from './scope-lifecycle';
+export { credentialReads } from './reads';
+export { credentialsProjection } from './projections/credentials';
+export { credentialSchema, credentialView, scopeSchema, type CredentialDocument } from './views';
+export { partnerGate, requireScope } from './endpoints/partner-guard';
+export { UsageLedger } from './usage/ledger';
+export { apiKeysProjection } from './projections/api-keys';

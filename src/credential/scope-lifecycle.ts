@@ -1,4 +1,4 @@
-import type { CredentialEvent } from './decider';
+import type { CredentialEvent } from './events';
 
 export const SCOPE_STATUSES = ['pending', 'approved', 'rejected', 'revoked'] as const;
 export type ScopeStatus = (typeof SCOPE_STATUSES)[number];

@@ -34,7 +34,7 @@ const scopeRequestDocumentSchema = z.object({ member_id: z.int().min(1), scope: 
 export type ScopeRequestDocument = z.infer<typeof scopeRequestDocumentSchema>;
 
 /**
- * One scope request, as administrators review it: the scope both as `scope` (DESIGN's field) and
+ * One scope request, as administrators review it: the scope both as `scope` (the queue's field) and
  * as `name` (as in the dashboard's scopes, and as the console reads it), and whose it is.
  */
 export const scopeRequestSchema = scopeRequestDocumentSchema

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
-import { AdminDocument } from '../access/projections/admins';
-import { RoleGroupDocument } from '../access/projections/groups';
+import { AdminDocument, RoleGroupDocument } from '../access';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
-import { SendMail } from './mail-notifier';
+import { SendMail } from '../shared/mail';
 import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, isArrival, pruned, reviewersOf, stillUndecided } from './reviewer-digest';
 
 const CHECKPOINT = 'admin_digest';

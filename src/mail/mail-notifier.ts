@@ -2,17 +2,17 @@ import type { Logger } from 'pino';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
-import { memberMailFor, Mail } from './messages';
+import { Mail, MemberMail, SendMail } from '../shared/mail';
 
 const CHECKPOINT = 'mail_notifier';
 const MEMBERS = 'members';
 
-/** Sends one mail; throws when the SMTP server did not take it. */
-export type SendMail = (to: string, mail: Mail) => Promise<void>;
-
-interface MemberDocument {
+interface Recipient {
   username: string;
   nickname: string | null;
+}
+
+interface MemberDocument extends Recipient {
   email: string | null;
 }
 
@@ -28,6 +28,8 @@ export class MailNotifier {
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly send: SendMail,
+    /** The mail each event type makes, as its slice registered it (src/compose.ts). */
+    private readonly mailOf: (type: string) => MemberMail | undefined,
     private readonly publicUrl: string,
     log: Logger,
     tickMs = 250,
@@ -52,9 +54,16 @@ export class MailNotifier {
     for (const event of batch) {
       const memberId = event.data.member_id;
       const member = typeof memberId === 'number' ? await this.documents.get<MemberDocument>(MEMBERS, String(memberId)) : null;
-      const mail = member ? memberMailFor(event, member.doc, this.publicUrl) : null;
+      const template = this.mailOf(event.type);
+      const mail = member && template ? memberMail(template(event), member.doc, this.publicUrl) : null;
       if (mail && member?.doc.email) await this.send(member.doc.email, mail);
       await this.documents.write([], { projection: CHECKPOINT, position: event.position });
     }
   }
+}
+
+/** A slice's mail, greeting the member and signed with the developer center's address. */
+export function memberMail(mail: Mail, to: Recipient, publicUrl: string): Mail {
+  const dashboard = `${publicUrl.replace(/\/$/, '')}/ui/`;
+  return { subject: mail.subject, text: `Hello ${to.nickname ?? to.username},\n\n${mail.text}\n\nYour developer center: ${dashboard}\n` };
 }

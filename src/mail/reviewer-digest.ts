@@ -1,9 +1,9 @@
-import { Permission, permissionsHeld } from '../access/permissions';
+import { Permission, permissionsHeld } from '../access';
 import { Position, RecordedEvent } from '../stores/ports';
-import { Mail } from './messages';
+import { Mail } from '../shared/mail';
 import { visible } from '../shared/visible';
-import type { CredentialEvent } from '../credential/decider';
-import { scopeStatusAfter } from '../credential/scope-lifecycle';
+import type { CredentialEvent } from '../credential';
+import { scopeStatusAfter } from '../credential';
 
 /** One new application or scope request waiting for the reviewers' next digest. */
 export interface DigestItem {

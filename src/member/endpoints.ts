@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { credentialSchema, credentialView, scopeSchema } from '../credential/views';
+import { credentialReads, credentialSchema, credentialView, scopeSchema } from '../credential';
 import { isRegistered, loginMember } from './login';
 import { loginEndpoint } from './login-endpoint';
 import { memberReads } from './reads';
-import { credentialReads } from '../credential/reads';
 import { PasswordHasher } from './passwords';
 import { registerMember } from './register';
 import { registrationSchema } from './fields';
@@ -44,7 +43,7 @@ const dashboardSchema = z
   .object({ member: memberSchema, credential: credentialSchema, scopes: z.array(scopeSchema) })
   .meta({ id: 'Dashboard' });
 
-/** The member half of the developer center (specification §4.1): session, account, dashboard. */
+/** The member half of the developer center: session, account, dashboard. */
 export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/developer/session'),

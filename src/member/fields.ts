@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Field rules of a developer member (specification §2.2). ASCII-only usernames keep
+ * Field rules of a developer member. ASCII-only usernames keep
  * case-insensitive uniqueness a plain lower-casing, with no Unicode look-alikes to confuse.
  */
 export const PASSWORD_MIN_LENGTH = 6;

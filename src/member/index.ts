@@ -1,9 +1,7 @@
-import { Slice } from '../shared/slice';
-import { DeveloperDeps, developerEndpoints } from './endpoints';
-import { membersProjection } from './projection';
-
-/** Developer membership: registration, login, the member's dashboard. */
-export const memberSlice: Slice<DeveloperDeps> = {
-  projections: [membersProjection],
-  endpoints: developerEndpoints,
-};
+// The member slice's public face: what other slices may use of it. Its registration is ./slice.ts.
+export { memberReads } from './reads';
+export { argon2Hasher, type PasswordHasher } from './passwords';
+export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
+export { loginEndpoint } from './login-endpoint';
+export { limitLoginFailures, loginAddressPolicy, loginPolicy } from './login-limit';
+export { boundPasswordWork } from './password-work';

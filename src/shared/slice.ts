@@ -1,8 +1,101 @@
-import { Endpoint } from './http/endpoints';
-import { Projection } from './projections/projection';
+import type { EventCodec, EventSchemas, EventUpcasters } from './domain/events';
+import type { Endpoint } from './http/endpoints';
+import type { MemberMail } from './mail';
+import type { Projection } from './projections/projection';
 
-/** What a slice gives the composition root: its read models, and its endpoints given what they need. */
-export interface Slice<Deps> {
+/**
+ * An event as its slice registers it: how it is stored (schema, upcasters) and what it means to
+ * the slices that tell of events without knowing them: the audit trail's wording, the mail the
+ * member gets, the webhook event type receivers subscribe to.
+ */
+export interface EventDefinition extends EventCodec {
+  /** What the event did, in words, for the history, the export and the console's timeline; reads `data` as stored. */
+  describe?(data: Record<string, unknown>): string;
+  /** The mail the member the event is about gets, if any. */
+  mail?: MemberMail;
+  /** The webhook event type it is told as, if any. */
+  webhook?: string;
+}
+
+/** Something that follows the log on its own checkpoint to tell the world: a notifier or a watch. */
+export interface Notifier {
+  start(): Promise<void> | void;
+  stop(): Promise<void>;
+}
+
+/**
+ * What a slice gives the composition root (src/compose.ts): everything it owns, so that a feature
+ * is registered in one place and nothing else lists it. `Deps` is what its endpoints are given,
+ * `NotifyDeps` what its notifiers are given.
+ */
+export interface Slice<Deps, NotifyDeps = unknown> {
+  name: string;
+  /** Its events by type, in the order they are listed (the webhook event types keep that order). */
+  events: Record<string, EventDefinition>;
+  /** The administrators' permissions it defines. */
+  permissions?: readonly string[];
+  /** The open API's scopes it defines. */
+  scopes?: readonly string[];
   projections: Projection[];
   endpoints(deps: Deps): Endpoint[];
+  notifiers?(deps: NotifyDeps): Notifier[];
+}
+
+
+/**
+ * Everything the slices registered, gathered by the composition root: the kernel and the slices
+ * that tell of other slices' events (audit, mail, webhook) read it here, so nothing else lists them.
+ */
+export class Registry {
+  readonly events = new Map<string, EventDefinition>();
+  readonly permissions: string[];
+  readonly scopes: string[];
+  /** What a webhook can subscribe to, in the order the slices list their events. */
+  readonly webhookEventTypes: string[];
+
+  constructor(slices: readonly Slice<never, never>[]) {
+    for (const slice of slices) {
+      for (const [type, definition] of Object.entries(slice.events)) {
+        if (this.events.has(type)) throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
+        this.events.set(type, definition);
+      }
+    }
+    this.permissions = slices.flatMap((slice) => slice.permissions ?? []);
+    this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
+    this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
+  }
+
+  /** What an event did, in words; an event its slice gives no wording for, its type in words. */
+  describe(type: string, data: Record<string, unknown>): string {
+    return this.events.get(type)?.describe?.(data) ?? type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  }
+
+  /** The webhook event type an event is told as; undefined when no webhook hears of it. */
+  webhookTypeOf(type: string): string | undefined {
+    return this.events.get(type)?.webhook;
+  }
+
+  /** The mail the member an event is about gets; undefined when they are mailed nothing. */
+  mailOf(type: string): MemberMail | undefined {
+    return this.events.get(type)?.mail;
+  }
+}
+
+/**
+ * A slice's events as it registers them: each schema with its upcasters and its wording, listed in
+ * the wording's order, then any event the wording leaves out.
+ */
+export function defineEvents(
+  schemas: EventSchemas,
+  upcasters: EventUpcasters = {},
+  wording: Record<string, Omit<EventDefinition, 'schema' | 'upcasters'>> = {},
+): Record<string, EventDefinition> {
+  const types = [...new Set([...Object.keys(wording), ...Object.keys(schemas)])];
+  return Object.fromEntries(
+    types.map((type) => {
+      const schema = schemas[type];
+      if (!schema) throw new Error(`the event type ${type} is worded but has no schema`);
+      return [type, { schema, ...(upcasters[type] ? { upcasters: upcasters[type] } : {}), ...wording[type] }];
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { AddonCatalogue, AddonManifest, checkManifest } from '../addon/manifest';
+import { AddonCatalogue, AddonManifest, checkManifest } from '../addon';
 
 export const MANIFEST_FILE = 'addon.json';
 

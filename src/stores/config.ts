@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 
 /**
- * Which adapters the service runs on (DESIGN §2): EVENTSTORE_URL and MONGODB_URL together select
+ * Which adapters the service runs on (docs/production.md): EVENTSTORE_URL and MONGODB_URL together select
  * KurrentDB (or EventStoreDB) and MongoDB; neither selects the embedded SQLite file under DATA_DIR.
  */
 export type StoreConfig =

@@ -17,7 +17,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
  * then fails with an error naming every server that stayed unreachable.
  */
 export async function openProductionStores(config: ProductionStoreConfig, log?: StoreLog): Promise<Stores> {
-  const deps: RetryDeps = {
+  const deps: StartupRetryDeps = {
     budgetMs: STARTUP_BUDGET_MS,
     random: Math.random,
     now: Date.now,
@@ -59,7 +59,7 @@ function productionStores(client: KurrentDBClient, mongo: MongoStores, log?: Sto
   };
 }
 
-export interface RetryDeps {
+export interface StartupRetryDeps {
   budgetMs: number;
   random: () => number;
   now: () => number;
@@ -71,7 +71,7 @@ export interface RetryDeps {
  * Retries `attempt` on the start-up back-off until it succeeds or the next wait would overrun the
  * budget. Clock, sleep and randomness come in so that tests run the 30 s on a virtual clock.
  */
-export async function retryStartup<T>(server: string, attempt: () => Promise<T>, deps: RetryDeps): Promise<T> {
+export async function retryStartup<T>(server: string, attempt: () => Promise<T>, deps: StartupRetryDeps): Promise<T> {
   const started = deps.now();
   let failures = 0;
   for (;;) {

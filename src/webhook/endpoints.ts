@@ -2,11 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
-import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
 import { refusedUrl } from './url-policy';
-import type { AdminIdentity } from '../access/admins';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
@@ -15,6 +13,7 @@ import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
+import type { AdminIdentity } from '../shared/http/session';
 import { listOf } from '../shared/http/schemas';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
@@ -24,17 +23,23 @@ export interface WebhookDeps {
   readModels: ReadModels;
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
+  /** What a webhook can subscribe to, as the slices registered it. */
+  webhookEventTypes: readonly string[];
   webhookSecrets: WebhookSecrets;
 }
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
 
-const webhookSchema = z
-  .object({ id: z.string(), url: z.string(), events: z.array(z.enum(WEBHOOK_EVENT_TYPES)), created_at: z.iso.datetime() })
-  .meta({ id: 'Webhook' });
-const createdWebhookSchema = webhookSchema
-  .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
-  .meta({ id: 'CreatedWebhook' });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook id') });
+// A delivery's id is its event's id, a UUID, or the event's position for events stored without one.
+const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0-9a-zA-Z_-]{1,100}$/, 'delivery_id is not a delivery id') });
+
+const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
+
+type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
+
+const view = ({ id, url, events, created_at }: WebhookDocument): WebhookView => ({ id, url, events, created_at });
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -46,26 +51,30 @@ function ownedBy(admin: AdminIdentity, hook: WebhookDocument): boolean {
   return admin.is_super || (hook.owner_role_id !== null && hook.owner_role_id === admin.role_id);
 }
 
-const registerBody = z.strictObject({
-  url: z.string().max(2000, 'url must be at most 2000 characters'),
-  events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `each event must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
-    .min(1, 'name at least one event')
-    .refine((events) => new Set(events).size === events.length, 'an event is named twice')
-    .meta({ override: { uniqueItems: true } }),
-});
+/** The webhook schemas, with the event types the slices registered. */
+function webhookSchemas(eventTypes: readonly string[]) {
+  const types = eventTypes as [string, ...string[]];
+  const webhookSchema = z
+    .object({ id: z.string(), url: z.string(), events: z.array(z.enum(types)), created_at: z.iso.datetime() })
+    .meta({ id: 'Webhook' });
+  const createdWebhookSchema = webhookSchema
+    .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
+    .meta({ id: 'CreatedWebhook' });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook id') });
-// A delivery's id is its event's id, a UUID, or the event's position for events stored without one.
-const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0-9a-zA-Z_-]{1,100}$/, 'delivery_id is not a delivery id') });
-
-const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
-
-const view = ({ id, url, events, created_at }: WebhookDocument): z.infer<typeof webhookSchema> => ({ id, url, events: events as z.infer<typeof webhookSchema>['events'], created_at });
+  const registerBody = z.strictObject({
+    url: z.string().max(2000, 'url must be at most 2000 characters'),
+    events: z
+      .array(z.enum(types, { error: `each event must be one of ${types.join(', ')}` }))
+      .min(1, 'name at least one event')
+      .refine((events) => new Set(events).size === events.length, 'an event is named twice')
+      .meta({ override: { uniqueItems: true } }),
+  });
+  return { webhookSchema, createdWebhookSchema, registerBody };
+}
 
 /** Webhook registrations and their deliveries (docs/notifications.md). */
 export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
+  const { webhookSchema, createdWebhookSchema, registerBody } = webhookSchemas(deps.webhookEventTypes);
   const decide = (ctx: AppContext, command: WebhookCommand) => () =>
     handle(deps.events, webhookStream(command.data.webhook_id), webhookDecider, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
   const existing = async (ctx: AppContext, id: string): Promise<WebhookDocument> => {

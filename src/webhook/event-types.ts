@@ -1,42 +1,10 @@
-import { CredentialEvent } from '../credential/decider';
 import { RecordedEvent } from '../stores/ports';
 
-/** What a webhook can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [
-  'credential.applied',
-  'credential.approved',
-  'credential.rejected',
-  'credential.claimed',
-  'credential.rotated',
-  'credential.revoked',
-  'credential.expiring',
-  'credential.expired',
-  'scope.requested',
-  'scope.approved',
-  'scope.rejected',
-  'scope.revoked',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-const BY_DOMAIN_TYPE: Partial<Record<CredentialEvent['type'], WebhookEventType>> = {
-  CredentialApplied: 'credential.applied',
-  CredentialApproved: 'credential.approved',
-  CredentialRejected: 'credential.rejected',
-  CredentialClaimed: 'credential.claimed',
-  KeyRotated: 'credential.rotated',
-  CredentialRevoked: 'credential.revoked',
-  ScopeRequested: 'scope.requested',
-  ScopeApproved: 'scope.approved',
-  ScopeRejected: 'scope.rejected',
-  ScopeRevoked: 'scope.revoked',
-  CredentialExpiring: 'credential.expiring',
-  CredentialExpired: 'credential.expired',
-};
-
-/** The webhook event type a logged event is told as; undefined when no webhook hears of it. */
-export function webhookTypeOf(eventType: string): WebhookEventType | undefined {
-  return BY_DOMAIN_TYPE[eventType as CredentialEvent['type']];
-}
+/**
+ * What a webhook can subscribe to, and which logged event is told as which, are registered by the
+ * slice each event belongs to (its `webhook` in the slice's events); src/compose.ts gathers them.
+ */
+export type WebhookEventType = string;
 
 export interface WebhookPayload {
   type: WebhookEventType;

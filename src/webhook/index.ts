@@ -1,9 +1,3 @@
-import { Slice } from '../shared/slice';
-import { webhookEndpoints, WebhookDeps } from './endpoints';
-import { webhooksProjection } from './projection';
-
-/** Webhooks: registrations (events), their deliveries (the notifier's documents). */
-export const webhookSlice: Slice<WebhookDeps> = {
-  projections: [webhooksProjection],
-  endpoints: (deps) => webhookEndpoints(deps),
-};
+// The webhook slice's public face. Its registration is ./slice.ts.
+export { parseSchedule } from './deliveries';
+export { webhookSecretsOf, type WebhookSecrets } from './secrets';

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
 import { Ticker } from '../shared/ticker';
 import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
-import { payloadOf, webhookTypeOf } from './event-types';
+import { payloadOf, WebhookEventType } from './event-types';
 import { postJson, RefusedAddress } from './post';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
@@ -17,6 +17,8 @@ export interface NotifierOptions {
   schedule: number[];
   /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses may be sent to. */
   allowPrivate: boolean;
+  /** The webhook event type a logged event is told as, as its slice registered it; undefined when no webhook hears of it. */
+  typeOf(eventType: string): WebhookEventType | undefined;
   /** Opens the sealed secrets that sign the deliveries. */
   secrets: WebhookSecrets;
   tickMs?: number;
@@ -48,6 +50,7 @@ export class WebhookNotifier {
 
   async start(): Promise<void> {
     await this.documents.ensureCollections([DELIVERIES, webhooksProjection.collection]);
+    await this.options.secrets.start(this.events);
     this.ticker.start();
   }
 
@@ -71,7 +74,7 @@ export class WebhookNotifier {
     const batch = (await this.events.readAll(from, BATCH)).filter((e) => e.position <= known);
     const last = batch[batch.length - 1];
     if (!last) return false;
-    const told = batch.filter((e) => webhookTypeOf(e.type) !== undefined);
+    const told = batch.filter((e) => this.options.typeOf(e.type) !== undefined);
     const hooks = told.length === 0 ? [] : (await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => d.doc);
     const deliveries: DeliveryDocument[] = [];
     for (const event of told) deliveries.push(...(await this.deliveriesOf(event, hooks)));
@@ -81,7 +84,7 @@ export class WebhookNotifier {
   }
 
   private async deliveriesOf(event: RecordedEvent, hooks: WebhookDocument[]): Promise<DeliveryDocument[]> {
-    const type = webhookTypeOf(event.type)!;
+    const type = this.options.typeOf(event.type)!;
     const listening = hooks.filter((h) => h.events.includes(type) && h.registered_at_position < event.position);
     if (listening.length === 0) return [];
     const memberId = event.data.member_id;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DocumentStore, Stores } from '../stores/ports';
+import { DocumentStore, EventStore, Stores } from '../stores/ports';
 import { stamp } from '../shared/projections/stamp';
 import { webhookStream } from './decider';
 import { KEY_BYTES, seal, unseal } from './sealing';
@@ -32,8 +32,15 @@ export class WebhookSecrets {
     private readonly keyEncryptionKey: Buffer,
   ) {}
 
-  async start(): Promise<void> {
+  /**
+   * Makes the keys' collection, and destroys the data keys of webhooks removed without it (a
+   * process that stopped between recording a removal and destroying the key).
+   */
+  async start(events?: Pick<EventStore, 'readStream'>): Promise<void> {
     await this.documents.ensureCollections([WEBHOOK_KEYS]);
+    if (!events) return;
+    const removed = async (id: string) => (await events.readStream(webhookStream(id))).at(-1)?.type === 'WebhookRemoved';
+    for (const { id } of await this.documents.find(WEBHOOK_KEYS.name, {})) if (await removed(id)) await this.destroy(id);
   }
 
   /** Seals a new secret of this webhook, making its data key first if it has none. */
@@ -47,14 +54,6 @@ export class WebhookSecrets {
     if (stored.sealed_secret === undefined) return stored.secret ?? null;
     const key = await this.dataKey(webhookId);
     return key && unseal(key, stored.sealed_secret, webhookId).toString();
-  }
-
-  /**
-   * Destroys the data keys of webhooks removed without it: a process that stopped between
-   * recording a removal and destroying the key.
-   */
-  async destroyRemoved(isRemoved: (webhookId: string) => Promise<boolean>): Promise<void> {
-    for (const { id } of await this.documents.find(WEBHOOK_KEYS.name, {})) if (await isRemoved(id)) await this.destroy(id);
   }
 
   /** Destroys the webhook's data key: what it sealed is unrecoverable from then on. */
@@ -75,12 +74,12 @@ export class WebhookSecrets {
   }
 }
 
-/** The secrets under WEBHOOK_SECRET_KEY, else the stores' local key file (the production stores have none). */
-export async function startWebhookSecrets(settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>, stores: Pick<Stores, 'documents' | 'events' | 'localKey'>): Promise<WebhookSecrets> {
+/**
+ * The secrets under WEBHOOK_SECRET_KEY, else the stores' local key file (the production stores
+ * have none): throws at start-up when there is neither.
+ */
+export function webhookSecretsOf(settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>, stores: Pick<Stores, 'documents' | 'localKey'>): WebhookSecrets {
   const key = settings.WEBHOOK_SECRET_KEY ? Buffer.from(settings.WEBHOOK_SECRET_KEY, 'base64') : stores.localKey('webhook-secret');
   if (!key) throw new ConfigurationError('set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets');
-  const secrets = new WebhookSecrets(stores.documents, key);
-  await secrets.start();
-  await secrets.destroyRemoved(async (id) => (await stores.events.readStream(webhookStream(id))).at(-1)?.type === 'WebhookRemoved');
-  return secrets;
+  return new WebhookSecrets(stores.documents, key);
 }

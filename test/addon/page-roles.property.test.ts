@@ -3,7 +3,7 @@ import { AddonPage } from '../../src/addon/manifest';
 import { pageRolesFor, pageRolesProblems, PageRoles, pageRolesSchema, RoleRef } from '../../src/addon/page-roles';
 
 /**
- * Properties of the PageRoles rules (specification §2.8, DESIGN §3): every whitelist built by the
+ * Properties of the PageRoles rules: every whitelist built by the
  * rules is accepted, and breaking any one rule on any page is refused with a problem naming it.
  */
 

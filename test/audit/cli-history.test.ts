@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { credentialStream } from '../../src/credential/decider';
 import { EventMetadata, RecordedEvent } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
-import { platform, Run } from '../support/cli';
+import { expectRefused, platform } from '../support/cli';
 import { activePartner, Partner } from '../support/credentials';
 import { startPlatform } from '../support/platform';
 
@@ -31,13 +31,6 @@ beforeAll(async () => {
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
-function expectRefused(run: Run, reason: RegExp): void {
-  expect(run).toMatchObject({ code: 1, stdout: '' });
-  expect(run.stderr).toMatch(reason);
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-}
 
 const timeOf = (type: string) => stream.find((e) => e.type === type)!.metadata.time;
 /** How the history words the expiry an event set. */

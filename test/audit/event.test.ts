@@ -1,5 +1,9 @@
-import { auditEvent, withoutSecrets } from '../../src/audit/event';
+import { auditEvent as auditEventDescribed, withoutSecrets } from '../../src/audit/event';
+import { REGISTRY } from '../support/registry';
 import { RecordedEvent } from '../../src/stores/ports';
+
+/** An event as auditors read it, worded as its slice registered it. */
+const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
 
 const DIGEST = 'd'.repeat(64);
 const PREVIOUS = 'e'.repeat(64);

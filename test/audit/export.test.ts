@@ -5,6 +5,9 @@ import { ActorNames } from '../../src/audit/actor-names';
 import { auditExport, ExportLine } from '../../src/audit/export';
 import { EventStore, InvalidPosition, START, Stores } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
+import { REGISTRY } from '../support/registry';
+
+const wording = (type: string, data: Record<string, unknown>) => REGISTRY.describe(type, data);
 
 const EVENTS = 1000;
 
@@ -40,7 +43,7 @@ const names = () => new ActorNames({ member: async () => null, admin: async () =
 
 async function exportAll(from: string, limit: number): Promise<ExportLine[]> {
   const lines: ExportLine[] = [];
-  for await (const line of await auditExport(events, names(), from, limit)) lines.push(line);
+  for await (const line of await auditExport(events, names(), wording, from, limit)) lines.push(line);
   return lines;
 }
 
@@ -66,7 +69,7 @@ describe('auditExport', () => {
   });
 
   it('reads the log in batches only as lines are pulled', async () => {
-    const lines = await auditExport(events, names(), START, 10_000);
+    const lines = await auditExport(events, names(), wording, START, 10_000);
     expect(reads).toEqual([500]);
     for (let i = 0; i < 500; i++) await lines.next();
     expect(reads).toEqual([500]);
@@ -76,6 +79,6 @@ describe('auditExport', () => {
   });
 
   it('refuses a position the store cannot read before any line', async () => {
-    await expect(auditExport(events, names(), 'garbage', 10)).rejects.toBeInstanceOf(InvalidPosition);
+    await expect(auditExport(events, names(), wording, 'garbage', 10)).rejects.toBeInstanceOf(InvalidPosition);
   });
 });

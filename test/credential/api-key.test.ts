@@ -6,8 +6,8 @@ import {
   formatApiId,
   formatApiKey,
   isWellFormedApiKey,
-  withoutApiKeys,
 } from '../../src/credential/api-key';
+import { withoutApiKeys } from '../../src/shared/redact';
 
 // Written out rather than imported, so a change to the format in src cannot pass unnoticed.
 const API_ID_SHAPE = /^ak_[a-z2-7]{20}$/;

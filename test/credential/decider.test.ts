@@ -1,10 +1,10 @@
 import {
   credentialDecider,
   CredentialCommand,
-  CredentialEvent,
   CredentialStatus,
   credentialStream,
 } from '../../src/credential/decider';
+import { CredentialEvent } from '../../src/credential/events';
 import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
 import { fold } from '../../src/shared/domain/decider';
 import { given } from '../support/decider-spec';
@@ -83,7 +83,7 @@ const NOT_ACTIVE = {
   RejectExtension: 'credential_not_active',
 } as const;
 
-/** Every status against every command: the credential state machine of DESIGN §3. */
+/** Every status against every command: the credential state machine (src/credential/decider.ts). */
 const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: { [T in CommandType]: Outcome } }> = {
   none: {
     history: [],

@@ -1,4 +1,4 @@
-import { CredentialEvent } from '../../src/credential/decider';
+import { CredentialEvent } from '../../src/credential/events';
 import { eventLog } from '../support/projection-spec';
 
 /** Credential events, as the tests of the credential slice build their histories. */

@@ -26,3 +26,9 @@ export function platform(dataDir: string, args: string[], stdin = ''): Promise<R
   });
 }
 
+/** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
+export function expectRefused(run: Run, reason: RegExp): void {
+  expect(run).toMatchObject({ code: 1, stdout: '' });
+  expect(run.stderr).toMatch(reason);
+  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+}

@@ -1,6 +1,6 @@
 import { MemberGroupEvent } from '../../src/access/member-group';
 import { RoleGroupEvent } from '../../src/access/role-group';
-import { CredentialEvent } from '../../src/credential/decider';
+import { CredentialEvent } from '../../src/credential/events';
 import { DomainEvent } from '../../src/shared/domain/decider';
 import { documentsOf, Projection } from '../../src/shared/projections/projection';
 import { RecordedEvent } from '../../src/stores/ports';

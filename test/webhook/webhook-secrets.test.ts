@@ -4,7 +4,7 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { startWebhookSecrets, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
+import { webhookSecretsOf, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
 import { webhookStream } from '../../src/webhook/decider';
 import { parseSchedule } from '../../src/webhook/deliveries';
 import { approvedMember } from '../support/credentials';
@@ -137,7 +137,7 @@ describe('webhook secrets at rest', () => {
     const metadata = { actor: { kind: 'cli' as const, id: 'test' }, request_id: 'crashed', time: new Date().toISOString() };
     await t.platform.stores.events.append(webhookStream(created.id), [{ type: 'WebhookRemoved', data: { webhook_id: created.id }, metadata }], 'any');
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).not.toBeNull();
-    await startWebhookSecrets({}, t.platform.stores);
+    await webhookSecretsOf({}, t.platform.stores).start(t.platform.stores.events);
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).toBeNull();
   });
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Command, Option } from 'commander';
-import { AdminIdentity, createAdmin } from '../admins';
-import { argon2Hasher } from '../../member/passwords';
+import { createAdmin } from '../admins';
+import type { AdminIdentity } from '../../shared/http/session';
+import { argon2Hasher } from '../../member';
 import { parseId } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { readFirstLine } from '../../shared/cli/stdin';

@@ -1,7 +1,7 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../groups';
-import { Permission, PERMISSIONS } from '../permissions';
-import { parseId, parsePermissions } from '../../shared/cli/parse';
+import { isPermission, Permission, PERMISSIONS } from '../permissions';
+import { parseId } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
 import { visible } from '../../shared/visible';
@@ -58,4 +58,16 @@ export function rolesCommand(): Command {
 
 function permissionList(permissions: Permission[]): string {
   return permissions.length === 0 ? 'no permissions' : `permissions ${permissions.join(', ')}`;
+}
+
+export function parsePermissions(list: string): Permission[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !isPermission(name));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(`unknown permission ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}.`);
+  }
+  return names as Permission[];
 }

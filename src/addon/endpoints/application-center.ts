@@ -3,9 +3,9 @@ import { decideAddon } from '../commands';
 import { actionCommand, AddonAction, AddonCommand, AddonEvent, AddonState } from '../decider';
 import { AddonCatalogue, AddonManifest } from '../manifest';
 import { RoleRef, visiblePages } from '../page-roles';
-import { permissionsHeld } from '../../access/permissions';
+import { permissionsHeld } from '../../access';
 import { addonDocumentOf, AddonDocument } from '../projection';
-import { ReadModels, written } from '../../shared/projections/read-models';
+import { ReadModels, expectWritten } from '../../shared/projections/read-models';
 import { Decision } from '../../shared/commands/handle';
 import { EventStore } from '../../stores/ports';
 import {
@@ -22,10 +22,11 @@ import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { HttpError } from '../../shared/http/envelope';
 import { adminOf } from '../../shared/http/guards';
-import { addonActionParams, addonParams } from '../../shared/http/params';
-import { concurrentChange, listOf, roleGroupSchema } from '../../shared/http/schemas';
+import { addonActionParams, addonParams } from '../params';
+import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { roleGroupSchema } from '../../access';
 import { decideThenRead } from '../../shared/http/read-your-writes';
-import { accessReads } from '../../access/reads';
+import { accessReads } from '../../access';
 import { addonReads } from '../reads';
 import { routeHints } from '../../shared/http/route-hints';
 
@@ -68,7 +69,7 @@ const DONE: Record<AddonAction, (doc: AddonDocument | null) => string> = {
   menu: (doc) => (doc?.show_menu ? 'menu entry shown' : 'menu entry hidden'),
 };
 
-/** The application center (specification §4.1, DESIGN §4): add-ons, their actions and page whitelists. */
+/** The application center (docs/application-center.md): add-ons, their actions and page whitelists. */
 export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoint[] {
   const { events, catalogue } = deps;
   const readModels = { ...addonReads(deps.readModels), ...accessReads(deps.readModels) };
@@ -170,7 +171,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       handler: async (ctx, { params: { key }, body: { page_roles } }) => {
         const manifest = manifestOf(key);
         const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter);
-        return { data: { page_roles: written(doc).page_roles }, message: `${manifest.name}: page roles saved` };
+        return { data: { page_roles: expectWritten(doc).page_roles }, message: `${manifest.name}: page roles saved` };
       },
     }),
     endpoint({

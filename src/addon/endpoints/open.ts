@@ -4,7 +4,7 @@ import { AddonDocument } from '../projection';
 import { ReadModels } from '../../shared/projections/read-models';
 import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
-import { accessReads } from '../../access/reads';
+import { accessReads } from '../../access';
 
 const catalogueEntrySchema = z
   .object({ key: z.string(), name: z.string(), version: z.string(), description: z.string(), author: z.string() })
@@ -22,7 +22,7 @@ export interface OpenDeps {
   installedAddons: { lookup(key: string): AddonDocument | null; revision(): number };
 }
 
-/** The open API for partner servers (specification §4.1): API id and key in headers, one scope each. */
+/** The open API for partner servers (docs/application-center.md): API id and key in headers, one scope each. */
 export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDeps): Endpoint[] {
   return [
     partnerEndpoint({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { addonKeySchema, addonPageSchema } from '../manifest';
 import { PageRoles, pageRolesSchema } from '../page-roles';
-import { PERMISSIONS } from '../../access/permissions';
-import { adminIdentitySchema, roleGroupSchema } from '../../shared/http/schemas';
+import { PERMISSIONS } from '../../access';
+import { adminIdentitySchema, roleGroupSchema } from '../../access';
 
-/** Bodies and answers of the application center (specification §2.9–2.10, DESIGN §4). */
+/** Bodies and answers of the application center (docs/application-center.md). */
 
 /**
  * A whitelist as a request sends it: documented with its schema, but handed to the decider as

@@ -2,8 +2,7 @@ import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { credentialReads } from '../reads';
 import { applicationView, ApplicationView } from '../views';
-import { memberReads } from '../../member/reads';
-import { ReadModels, written } from '../../shared/projections/read-models';
+import { ReadModels, expectWritten } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
 import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
@@ -18,8 +17,8 @@ export const unknownMember: Refusal = { status: 404, when: 'there is no member w
  * A decision about a member who does not exist is a wrong id, not a credential to apply for first:
  * the administrator is told so before the credential's decider is asked.
  */
-async function requireKnownMember(readModels: ReadModels, memberId: number): Promise<void> {
-  if (await memberReads(readModels).member(memberId)) return;
+async function requireKnownMember(memberExists: ReviewerDeps['memberExists'], memberId: number): Promise<void> {
+  if (await memberExists(memberId)) return;
   throw new HttpError(404, 'member_not_found', `there is no member ${memberId}: check the id in the list of applications`);
 }
 
@@ -31,13 +30,14 @@ export function asMember(ctx: AppContext) {
 
 export interface ReviewerDeps {
   events: EventStore;
-  readModels: ReadModels;
+  /** Asked of the member slice by the composition root: this slice does not read members. */
+  memberExists(id: number): Promise<boolean>;
 }
 
 /** An administrator's decision about a member's credential: the command, with the administrator as actor and the reason in the metadata. */
 export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
   return async () => {
-    await requireKnownMember(deps.readModels, command.data.member_id);
+    await requireKnownMember(deps.memberExists, command.data.member_id);
     return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
   };
 }
@@ -51,7 +51,7 @@ export function credentialAfter(readModels: ReadModels) {
   // The message names whose credential it is: an administrator deciding down a queue sees which one changed.
   return (member_id: number, said: string | ((decided: ApplicationView) => string)) =>
     async ({ position }: Written) => {
-      const data = applicationView(written(await reads.credential(member_id, position)));
+      const data = applicationView(expectWritten(await reads.credential(member_id, position)));
       return { data, message: `${data.username}'s ${typeof said === 'string' ? said : said(data)}` };
     };
 }

@@ -24,6 +24,8 @@ export interface CredentialDeps {
   keyLifetimeDays: number | null;
   maxKeyLifetimeDays: number;
   usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  /** Whether a member exists, from the member slice (src/compose.ts). */
+  memberExists(id: number): Promise<boolean>;
 }
 
 const rotateSchema = z.strictObject({
@@ -60,7 +62,7 @@ const scopeOfferSchema = z.object({
 
 const notActive: Refusal = { status: 422, when: 'the credential is not in a state that allows this (see the dashboard)' };
 
-/** The member's credential and scopes (specification §4.1, DESIGN §4). */
+/** The member's credential and scopes (docs/credentials.md). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // The member's credential, once its read model holds the change just decided.

@@ -6,16 +6,14 @@ import { credentialReads } from '../reads';
 import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels } from '../../shared/projections/read-models';
-import { EventStore } from '../../stores/ports';
-import { asMember, asReviewer, credentialAfter, unknownMember } from './actors';
+import { asMember, asReviewer, credentialAfter, ReviewerDeps, unknownMember } from './actors';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import { memberParams } from '../../shared/http/params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { decideThenRead } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
 
-export interface ExtensionDeps {
-  events: EventStore;
+export interface ExtensionDeps extends ReviewerDeps {
   readModels: ReadModels;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an extension may move the expiry. */
   maxKeyLifetimeDays: number;

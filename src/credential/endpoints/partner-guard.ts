@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Middleware } from 'koa';
 import { apiKeyDigestBytes, isWellFormedApiKey } from '../api-key';
-import { ScopeName } from '../scopes';
 import { isAcceptedAt } from '../grace-period';
 import { hasExpiredAt } from '../expiry';
 import { ApiKeyDocument } from '../projections/api-keys';
@@ -35,7 +34,7 @@ const expired = (expiresAt: string): Refused => ({
   message: `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`,
 });
 
-const scopeNotApproved = (scope: ScopeName): Refused => ({
+const scopeNotApproved = (scope: string): Refused => ({
   status: 403,
   error: 'scope_not_approved',
   message: `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
@@ -63,7 +62,7 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
  * checked against the in-memory key ring, then counted against the API id's quota, then the
  * endpoint's scope. 401 when the credential is not accepted, revoked or expired, 429 when the API
- * id is over its rate limit, 403 when the scope is not approved (specification §5.6).
+ * id is over its rate limit, 403 when the scope is not approved (docs/credentials.md).
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
  * before the scope, because a forbidden call is work done for that partner as much as any other.
@@ -93,7 +92,7 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
 }
 
 /** The gate as a koa guard, for the partner calls the lane leaves to the router (HEAD, a query string). */
-export function requireScope(gate: PartnerGate, scope: ScopeName): Middleware<AppState> {
+export function requireScope(gate: PartnerGate, scope: string): Middleware<AppState> {
   return async (ctx, next) => {
     // ring.lookup may throw (the ring cannot vouch): nothing is counted then, as before the lane.
     const verdict = await gate.admit(ctx.get('X-API-ID'), ctx.get('X-API-Key'), scope);

@@ -5,18 +5,18 @@ import { approvalExpirySchema, assertWithinLifetime, expiresAtFor, expiryTooFar 
 import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
-import { ReadModels, written } from '../../shared/projections/read-models';
-import { EventStore, Scalar } from '../../stores/ports';
+import { ReadModels, expectWritten } from '../../shared/projections/read-models';
+import { Scalar } from '../../stores/ports';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
-import { memberParams, memberScopeParams } from '../../shared/http/params';
+import { memberParams } from '../../shared/http/params';
+import { memberScopeParams } from '../params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { pageOf, pageQuery, paginate } from '../../shared/http/pagination';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { emptyBody } from '../../shared/http/validate';
-import { asReviewer, credentialAfter, unknownMember } from './actors';
+import { asReviewer, credentialAfter, ReviewerDeps, unknownMember } from './actors';
 
-export interface ReviewDeps {
-  events: EventStore;
+export interface ReviewDeps extends ReviewerDeps {
   readModels: ReadModels;
   /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
   keyLifetimeDays: number | null;
@@ -40,7 +40,7 @@ const filter = (status: string | undefined): Record<string, Scalar> => (status ?
 
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
-/** The administrators' review of credential applications and scope requests (DESIGN §4). */
+/** The administrators' review of credential applications and scope requests (docs/credentials.md). */
 export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
@@ -48,7 +48,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
     const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
     const username = usernames.get(member_id) ?? null;
-    return { data: scopeRequestView(written(doc), username), message: `${scope} for ${username ?? `member ${member_id}`} ${message}` };
+    return { data: scopeRequestView(expectWritten(doc), username), message: `${scope} for ${username ?? `member ${member_id}`} ${message}` };
   };
   const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
 

@@ -1,4 +1,4 @@
-import { CredentialEvent } from '../decider';
+import { CredentialEvent } from '../events';
 import { Projection } from '../../shared/projections/projection';
 
 /** One API id as it was claimed: kept after the member applies again and claims another. */

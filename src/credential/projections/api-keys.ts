@@ -1,4 +1,4 @@
-import { CredentialEvent } from '../decider';
+import { CredentialEvent } from '../events';
 import { AcceptedKey, keysInGraceAfterRotation } from '../grace-period';
 import { scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
 import { Recorded } from '../../shared/domain/events';
@@ -29,6 +29,8 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   version: 2,
   // No index: the key ring holds the whole collection in memory, and finding a member by API id reads api_ids.
   collection: { name: 'api_keys', indexes: [] },
+  // Partners are told what they cannot do, not which read model failed.
+  unavailable: { error: 'credentials_unavailable', what: 'credentials cannot be checked' },
   handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked', 'ExtensionApproved'],
   documentIds: (event) => [String(event.data.member_id)],
 

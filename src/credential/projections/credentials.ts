@@ -1,4 +1,4 @@
-import { CredentialEvent, credentialEventSchemas } from '../decider';
+import { CredentialEvent, credentialEventSchemas } from '../events';
 import { CredentialDocument, NOTHING_DECIDED } from '../views';
 import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';

@@ -1,7 +1,7 @@
 import { SCOPE_NAMES } from '../scopes';
 import { ScopeRequestDocument, ScopeView } from '../views';
 import { Projection } from '../../shared/projections/projection';
-import { CredentialEvent } from '../decider';
+import { CredentialEvent } from '../events';
 import { SCOPE_CHANGING_EVENTS, scopeNamed } from '../scope-lifecycle';
 import { evolveScope } from './scope-view';
 

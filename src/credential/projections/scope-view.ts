@@ -1,4 +1,4 @@
-import { CredentialEvent } from '../decider';
+import { CredentialEvent } from '../events';
 import { ScopeView } from '../views';
 import { changesScopes, scopeNamed, scopeStatusAfter } from '../scope-lifecycle';
 import { Recorded } from '../../shared/domain/events';

@@ -6,7 +6,7 @@ import { DEFAULT_WAIT_SECONDS, parseSeconds, rebuildAndHandOver } from './projec
 import { withStores } from './run';
 
 /**
- * `platform upgrade` (specification §7): rebuilds the read models built by an older version of
+ * `platform upgrade` (docs/projections.md): rebuilds the read models built by an older version of
  * their projection. The projection runner swaps each in and records its version, which lifts the
  * 503 of the administrator endpoints (AUTO_UPGRADE=false) within seconds, without a restart.
  */

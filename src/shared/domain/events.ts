@@ -1,16 +1,7 @@
-import { webhookEventSchemas } from '../../webhook/decider';
 import { z } from 'zod';
 import type { RecordedEvent } from '../../stores/ports';
 import type { EventMetadata } from './metadata';
-import { addonEventSchemas } from '../../addon/decider';
-import { adminEventSchemas, adminUpcasters } from '../../access/admin';
-import { credentialEventSchemas, credentialUpcasters } from '../../credential/decider';
 import type { DomainEvent } from './decider';
-import { memberEventSchemas } from '../../member/decider';
-import { memberGroupEventSchemas } from '../../access/member-group';
-import { roleGroupEventSchemas } from '../../access/role-group';
-import { sequenceEventSchemas } from './sequences';
-
 /**
  * Every event the service appends, by type: the zod schema of its `data` in the current version,
  * and the upcasters that bring older versions up to it. Events are checked when they are read,
@@ -40,21 +31,6 @@ export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown
 /** Per type, upcasters[i] turns version i + 1 into version i + 2; the last one's output is current. */
 export type EventUpcasters = Record<string, Upcaster[]>;
 
-const EVENT_SCHEMAS: EventSchemas = {
-  ...memberEventSchemas,
-  ...credentialEventSchemas,
-  ...adminEventSchemas,
-  ...roleGroupEventSchemas,
-  ...memberGroupEventSchemas,
-  ...addonEventSchemas,
-  ...sequenceEventSchemas,
-  ...webhookEventSchemas,
-  // The marker that first-start seeding finished (src/access/seed.ts); no aggregate folds it.
-  PlatformSeeded: z.object({}),
-};
-
-const UPCASTERS: EventUpcasters = { ...credentialUpcasters, ...adminUpcasters };
-
 export const eventMetadataSchema = z.object({
   actor: z.object({
     kind: z.enum(['member', 'admin', 'system', 'cli']),
@@ -71,17 +47,33 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 type Assert<T extends true> = T;
 type _MetadataMatchesPorts = Assert<Same<z.infer<typeof eventMetadataSchema>, EventMetadata>>;
 
-/** Every event type the service knows. */
-export const KNOWN_EVENT_TYPES: readonly string[] = Object.keys(EVENT_SCHEMAS);
+/** An event as its slice registers it: the schema of its `data` now, and the upcasters from older versions. */
+export interface EventCodec {
+  schema: z.ZodObject;
+  upcasters?: Upcaster[];
+}
 
-function isKnownEvent(type: string): boolean {
-  return Object.hasOwn(EVENT_SCHEMAS, type);
+/**
+ * The events the service knows, as the composition root (src/compose.ts) gathers them from its
+ * slices and hands them over once at start with useEventCodecs: the kernel names no event.
+ */
+let codecs: ReadonlyMap<string, EventCodec> = new Map();
+
+/** Installs the events every slice registered; called by the composition root before anything is read or appended. */
+export function useEventCodecs(registered: ReadonlyMap<string, EventCodec>): void {
+  codecs = registered;
+}
+
+/** Every event type the service knows. */
+export function knownEventTypes(): string[] {
+  return [...codecs.keys()];
 }
 
 /** The version new events of this type are appended with. */
 export function schemaVersion(type: string): number {
-  if (!isKnownEvent(type)) throw new Error(`no schema for event type ${type}: add it to the registry in src/shared/domain/events.ts`);
-  return (UPCASTERS[type]?.length ?? 0) + 1;
+  const codec = codecs.get(type);
+  if (!codec) throw new Error(`no schema for event type ${type}: register it in the events of its slice (docs/architecture.md)`);
+  return (codec.upcasters?.length ?? 0) + 1;
 }
 
 export interface EventIssue {
@@ -117,13 +109,14 @@ const under = (prefix: string, issues: z.core.$ZodIssue[]): EventIssue[] =>
  * (`metadata.schema_version`, absent = 1), then validated. Throws InvalidEvent otherwise.
  */
 export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
-  if (!isKnownEvent(recorded.type)) {
+  const codec = codecs.get(recorded.type);
+  if (!codec) {
     throw new InvalidEvent(recorded, [{ path: ['type'], message: 'no event of this type is known to this version of the service' }]);
   }
   const metadata = eventMetadataSchema.safeParse(recorded.metadata);
   if (!metadata.success) throw new InvalidEvent(recorded, under('metadata', metadata.error.issues));
 
-  const upcasters = UPCASTERS[recorded.type] ?? [];
+  const upcasters = codec.upcasters ?? [];
   const written = metadata.data.schema_version ?? 1;
   const current = upcasters.length + 1;
   if (written > current) {
@@ -131,7 +124,7 @@ export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
   }
   let upcast = recorded.data;
   for (let version = written; version < current; version++) upcast = upcasters[version - 1]!(upcast);
-  const data = EVENT_SCHEMAS[recorded.type]!.safeParse(upcast);
+  const data = codec.schema.safeParse(upcast);
   if (!data.success) throw new InvalidEvent(recorded, under('data', data.error.issues));
   // zod's results are fresh objects, ours to complete; and the event is built field by field, not
   // spread: a rebuild decodes a million events, and each copy more is garbage to collect.

@@ -19,10 +19,10 @@ export const ADMIN_IDS: Sequence = { stream: 'sequence-admin_id', eventType: 'Ad
 
 export type IdAllocated = DomainEvent<string, Record<string, number>>;
 
-// Derived from the sequences themselves, so a sequence's event type and field cannot drift from its schema.
-export const sequenceEventSchemas = Object.fromEntries(
-  [MEMBER_IDS, ADMIN_IDS].map((s) => [s.eventType, z.object({ [s.field]: z.int().min(1) })]),
-) satisfies EventSchemas;
+/** The event a sequence appends, for the slice that owns it to register: derived from the sequence, so the two cannot drift. */
+export function sequenceEventSchemas(sequence: Sequence): EventSchemas {
+  return { [sequence.eventType]: z.object({ [sequence.field]: z.int().min(1) }) };
+}
 
 export function nextId(sequence: Sequence, last: IdAllocated | null): IdAllocated {
   return { type: sequence.eventType, data: { [sequence.field]: (last?.data[sequence.field] ?? 0) + 1 } };

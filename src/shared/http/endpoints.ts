@@ -1,8 +1,6 @@
 import Router from '@koa/router';
 import { Middleware } from 'koa';
 import { z } from 'zod';
-import { Permission } from '../../access/permissions';
-import { ScopeName } from '../../credential/scopes';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
 import { refuseGoneSession } from './guards';
@@ -10,12 +8,16 @@ import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { bodyIsRequired, parse } from './validate';
 
-/** Who may call an endpoint (specification §5). */
-export type Caller =
+/**
+ * Who may call an endpoint. The permission and scope names are those the slices
+ * register; the composition root (src/compose.ts) refuses to start with an endpoint naming one
+ * that no slice registered.
+ */
+export type Caller<Scope extends string = string, Permission extends string = string> =
   | { kind: 'anyone' }
   | { kind: 'member' }
   | { kind: 'admin'; permission?: Permission }
-  | { kind: 'partner'; scope: ScopeName };
+  | { kind: 'partner'; scope: Scope };
 
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
@@ -28,14 +30,14 @@ export interface Refusal {
 }
 
 /** What a handler answers: the envelope's data, and a message for people. */
-export interface Answer<Data> {
+export interface Reply<Data> {
   data: Data;
   message?: string;
 }
 
 /** A partner endpoint's answer, built from what the service holds, without the request. */
 export interface LaneAnswer<Data = unknown> {
-  answer(): Answer<Data> | Promise<Answer<Data>>;
+  answer(): Reply<Data> | Promise<Reply<Data>>;
   /**
    * Changes whenever the answer would, and throws when no answer can be given now: the partner
    * lane (partner-lane.ts) serialises the answer once per version. Without it, once per call.
@@ -66,7 +68,7 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   params?: P;
   query?: Q;
   /**
-   * The JSON body, required; endpoints that take none declare `emptyBody` (specification §4.3.9),
+   * The JSON body, required; endpoints that take none declare `emptyBody`,
    * and a request to them may also come without a body.
    */
   body?: B;
@@ -82,7 +84,7 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * replaced is told nobody is logged in (401), not that the token is stale (419).
    */
   callerBeforeCsrf?: boolean;
-  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Answer<z.input<R>> | void> | Answer<z.input<R>> | void;
+  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Reply<z.input<R>> | void> | Reply<z.input<R>> | void;
   /** Set by `partnerEndpoint`: the partner lane answers with it ahead of koa. */
   lane?: LaneAnswer<z.input<R>>;
 }
@@ -97,7 +99,7 @@ export function endpoint<P extends AnyObject = z.ZodObject<Record<string, never>
 }
 
 type PartnerSpec<R extends z.ZodType> = Pick<EndpointSpec<AnyObject, AnyObject, z.ZodUndefined, R>, 'path' | 'summary' | 'description' | 'response'> &
-  LaneAnswer<z.input<R>> & { scope: ScopeName };
+  LaneAnswer<z.input<R>> & { scope: string };
 
 /**
  * Declares a GET of the open API whose answer needs nothing of the request: the partner lane
@@ -110,8 +112,8 @@ export function partnerEndpoint<R extends z.ZodType>({ scope, answer, version, .
 
 export interface Guards {
   member: Middleware<AppState>;
-  admin(permission?: Permission): Middleware<AppState>;
-  partner(scope: ScopeName): Middleware<AppState>;
+  admin(permission?: string): Middleware<AppState>;
+  partner(scope: string): Middleware<AppState>;
   login(realm: LoginRealm): Middleware<AppState>;
 }
 

@@ -1,7 +1,7 @@
-import { withoutApiKeys } from '../../credential/api-key';
+import { withoutApiKeys } from '../redact';
 import { AppContext } from './context';
 
-/** Every JSON answer of the service has this shape (specification §2.1). */
+/** Every JSON answer of the service has this shape. */
 export interface Envelope<Data = unknown> {
   code: number;
   message: string;

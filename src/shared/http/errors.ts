@@ -2,7 +2,6 @@ import { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/decider';
 import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
-import { apiKeysProjection } from '../../credential/projections/api-keys';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
 import { StoreUnavailable, StreamDeleted } from '../../stores/ports';
@@ -46,10 +45,7 @@ function toHttpError(err: unknown): HttpError {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
   }
   if (err instanceof ReplicaUnavailable) {
-    const [error, what] =
-      err.projection === apiKeysProjection.name
-        ? ['credentials_unavailable', 'credentials cannot be checked']
-        : ['read_model_unavailable', `the ${err.projection} read model cannot be read`];
+    const { error, what } = err.refusal ?? { error: 'read_model_unavailable', what: `the ${err.projection} read model cannot be read` };
     return new HttpError(503, error, `${what} right now: retry in a moment`, undefined, { 'Retry-After': '1' });
   }
   if (err instanceof ProjectionLag) {

@@ -1,10 +1,7 @@
 import { Middleware } from 'koa';
-import type { AdminIdentity } from '../../access/admins';
-import { Permission, permissionsHeld } from '../../access/permissions';
-import { RoleGroupDocument } from '../../access/projections/groups';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { MemberIdentity, sessionOf } from './session';
+import { AdminIdentity, MemberIdentity, sessionOf } from './session';
 import { sessionWasGone } from './session-records';
 
 function notLoggedIn(ctx: AppContext, error: string, login: string): HttpError {
@@ -44,28 +41,3 @@ export const requireMember: Middleware<AppState> = async (ctx, next) => {
   memberOf(ctx);
   await next();
 };
-
-/**
- * An administrator session, and the permission when one is named. Permissions come from the role
- * group as the read model holds it, so disabling a group or changing it takes effect as soon as
- * this process has read the change (docs/application-center.md).
- */
-export function requireAdmin(
-  permission: Permission | undefined,
-  roleGroup: (id: number | null) => Promise<RoleGroupDocument | null>,
-): Middleware<AppState> {
-  return async (ctx, next) => {
-    const admin = adminOf(ctx);
-    if (permission && !admin.is_super) {
-      const group = await roleGroup(admin.role_id);
-      // Told at each call, as the group is read at each call: no session outlives a disable.
-      if (group && !group.enabled) {
-        throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
-      }
-      if (!permissionsHeld(admin, group).includes(permission)) {
-        throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);
-      }
-    }
-    await next();
-  };
-}

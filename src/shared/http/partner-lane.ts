@@ -3,7 +3,6 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { requestLineWriter } from '../../log';
-import { ScopeName } from '../../credential/scopes';
 import { Eventually } from '../eventually';
 import { API_PREFIX, NO_STORE } from './app';
 import { Endpoint, LaneAnswer } from './endpoints';
@@ -28,7 +27,7 @@ export interface PartnerGate {
    * At once when the rate-limit counts are in memory (embedded), else once they are counted.
    * Throws when the credentials cannot be checked right now (the key ring cannot vouch).
    */
-  admit(apiid: string | undefined, key: string | undefined, scope: ScopeName): Eventually<PartnerVerdict>;
+  admit(apiid: string | undefined, key: string | undefined, scope: string): Eventually<PartnerVerdict>;
 }
 
 export interface PartnerLane {
@@ -42,7 +41,7 @@ interface Route {
   /** As requested and logged: /api/v1/open/... */
   path: string;
   endpoint: Endpoint;
-  scope: ScopeName;
+  scope: string;
   lane: LaneAnswer;
   /** The envelope serialised for the answer's version of the moment. */
   cached: { version: unknown; body: Buffer } | null;

@@ -1,12 +1,12 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { HttpError } from './envelope';
-import type { Endpoint } from './endpoints';
+import type { z } from 'zod';
 
 /**
  * Refuses query parameters the endpoint does not declare, as unknown body fields are: ignoring
  * `?status[]=pending` would answer the unfiltered list as if the filter had applied.
  */
-export function refuseUnknownQuery(endpoint: Endpoint, query: ParsedUrlQuery): void {
+export function refuseUnknownQuery(endpoint: { query?: z.ZodObject }, query: ParsedUrlQuery): void {
   const known = Object.keys(endpoint.query?.shape ?? {});
   const unknown = Object.keys(query).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;

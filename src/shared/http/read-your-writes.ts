@@ -14,11 +14,11 @@ export interface Written {
  * write's position goes into the session first, so that the caller's later reads wait for it too;
  * then `read` gets the decision, to wait for the one read model it answers from and no other.
  */
-export async function decideThenRead<Decision extends Written, Answer>(
+export async function decideThenRead<Decision extends Written, Result>(
   ctx: AppContext,
   decide: () => Promise<Decision>,
-  read: (decision: Decision) => Promise<Answer>,
-): Promise<Answer> {
+  read: (decision: Decision) => Promise<Result>,
+): Promise<Result> {
   const decision = await decide();
   rememberPosition(ctx, decision.position);
   try {

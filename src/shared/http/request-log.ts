@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { withoutApiKeys } from '../../credential/api-key';
+import { withoutApiKeys } from '../redact';
 import { requestLineWriter } from '../../log';
 import { AppState } from './context';
 

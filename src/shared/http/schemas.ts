@@ -1,24 +1,14 @@
 import { z } from 'zod';
-import { PERMISSIONS } from '../../access/permissions';
 import { Refusal } from './endpoints';
 
 /**
  * The response data the service answers, as zod schemas: the OpenAPI document is generated from
  * them and the end-to-end tests check real answers against that document.
  */
-const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item) });
 
 export const csrfTokenSchema = z.object({ csrf_token: z.string() }).meta({ id: 'CsrfToken' });
-
-export const adminIdentitySchema = z
-  .object({ id: z.int().min(1), username: z.string(), is_super: z.boolean(), role_id: nullable(z.int().min(1)) })
-  .meta({ id: 'Administrator' });
-
-export const roleGroupSchema = z
-  .object({ id: z.int().min(1), name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) })
-  .meta({ id: 'RoleGroup' });
 
 /** Every refusal: the status again in `code`, a stable reason in `data.error`, and what to fix in `message`. */
 export const refusalSchema = z
@@ -32,8 +22,8 @@ export const refusalSchema = z
   })
   .meta({ id: 'Refusal' });
 
-/** The envelope of every JSON answer (specification §2.1). */
-// `code` is an integer (§2.1); a zod literal alone would be rendered as a JSON number.
+/** The envelope of every JSON answer. */
+// `code` is an integer; a zod literal alone would be rendered as a JSON number.
 export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
 
 export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };

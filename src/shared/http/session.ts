@@ -2,11 +2,18 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
-import type { AdminIdentity } from '../../access/admins';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import { moveSession, newSessionId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
+
+/** Who an administrator session holds; role and super flag as they were at login. */
+export interface AdminIdentity {
+  id: number;
+  username: string;
+  is_super: boolean;
+  role_id: number | null;
+}
 
 export interface MemberIdentity {
   id: number;
@@ -117,8 +124,8 @@ async function changeSession(ctx: AppContext, change: Parameters<typeof moveSess
 
 /**
  * Logs an identity into this session: a new session id, so an id known before login is worthless
- * after it, and a new CSRF token (specification §3.6). The other side's identity is kept only if
- * the session still holds it when the login commits: one logged out meanwhile stays out.
+ * after it, and a new CSRF token. The other side's identity is kept only if the session still
+ * holds it when the login commits: one logged out meanwhile stays out.
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
   const csrf_token = newCsrfToken();

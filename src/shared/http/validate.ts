@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HttpError, Issue } from './envelope';
 
-/** The body of endpoints that take none: an empty JSON object (specification §4.3.9). */
+/** The body of endpoints that take none: an empty JSON object. */
 export const emptyBody = z.strictObject({});
 
 /** Whether a request must carry this body: any but `emptyBody`, for which no body reads as `{}`. */

@@ -12,6 +12,8 @@ export interface Projection<Doc extends object = object, Event extends DomainEve
   /** Raised whenever evolve changes meaning, so that stored read models get rebuilt. */
   version: number;
   collection: CollectionSpec;
+  /** What a caller is told (503) when an in-memory replica of it cannot answer; by default that the read model cannot be read. */
+  unavailable?: { error: string; what: string };
   /** The event types this read model reads; every other event passes it by. */
   handles: readonly Event['type'][];
   /** The documents an event it handles changes. */

@@ -5,7 +5,7 @@ import { Projection } from './projection';
  * What a command just changed exists, in its read model once the read has waited for it or in the
  * state the decision left; anything else is a bug.
  */
-export function written<Doc>(doc: Doc | null): Doc {
+export function expectWritten<Doc>(doc: Doc | null): Doc {
   if (!doc) throw new Error('the document a command just changed is missing');
   return doc;
 }

@@ -14,7 +14,11 @@ export type ReplicaStatus = 'following' | 'resubscribing' | 'halted';
 
 /** The replica's subscription broke; until it resumes its answers could be stale, so none is given. */
 export class ReplicaUnavailable extends Error {
-  constructor(readonly projection: string) {
+  constructor(
+    readonly projection: string,
+    /** How the projection's slice words the refusal (Projection.unavailable). */
+    readonly refusal?: { error: string; what: string },
+  ) {
     super(`the in-memory replica of ${projection} is not following the log`);
     this.name = 'ReplicaUnavailable';
   }
@@ -75,9 +79,9 @@ export class Replica<Doc extends object> {
 
   /** The document whose key field equals `value`, from memory. */
   lookup(value: string): Doc | null {
-    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
+    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
     const id = this.byKey.get(value);
-    if (id !== undefined && this.poisoned.has(id)) throw new ReplicaUnavailable(this.projection.name);
+    if (id !== undefined && this.poisoned.has(id)) throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
   }
 
@@ -86,7 +90,7 @@ export class Replica<Doc extends object> {
    * replica cannot vouch: what is built from the replica can be kept while this stays the same.
    */
   revision(): number {
-    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name);
+    if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
     return this.changes;
   }
 

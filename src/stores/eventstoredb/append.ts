@@ -48,14 +48,14 @@ export function toEventData(events: NewEvent[]): EventData[] {
   );
 }
 
-export interface RetryDeps {
+export interface AppendRetryDeps {
   policy: typeof APPEND_RETRY;
   random: () => number;
   sleep: (ms: number) => Promise<void>;
   onRetry?: (error: unknown, attempt: number, waitMs: number) => void;
 }
 
-export const DEFAULT_RETRY: RetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
+export const DEFAULT_RETRY: AppendRetryDeps = { policy: APPEND_RETRY, random: Math.random, sleep: (ms) => delay(ms) };
 
 /**
  * Sends the append (the same events, the same ids) until the server answers, for up to
@@ -65,7 +65,7 @@ export const DEFAULT_RETRY: RetryDeps = { policy: APPEND_RETRY, random: Math.ran
 export async function appendWithRetry(
   stream: string,
   send: () => Promise<ClientAppendResult>,
-  deps: RetryDeps = DEFAULT_RETRY,
+  deps: AppendRetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
   for (let attempt = 0; ; attempt++) {
     try {

@@ -19,7 +19,7 @@ import {
   type RecordedEvent,
   type SubscriptionObserver,
 } from '../ports';
-import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, toEventData, type RetryDeps } from './append';
+import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, toEventData, type AppendRetryDeps } from './append';
 import { decodePosition, encodePosition } from './positions';
 import { isServiceEvent, positionOf, toRecorded } from './reads';
 import {
@@ -38,7 +38,7 @@ export interface EventStoreDbOptions {
   /** Jitter source for resubscribe back-off; Math.random unless given. */
   random?: () => number;
   /** How appends with an unknown outcome are retried. */
-  retry?: RetryDeps;
+  retry?: AppendRetryDeps;
 }
 
 /** Events read from $all per request; the client filters system events out afterwards. */

@@ -1,13 +1,6 @@
 import type { Statement, Transaction } from 'better-sqlite3';
-import {
-  START,
-  type CollectionSpec,
-  type DocumentStore,
-  type DocumentWrite,
-  type Position,
-  type Scalar,
-  type StoredDocument,
-} from '../ports';
+import { START } from '../ports';
+import type { CollectionSpec, DocumentStore, DocumentWrite, Position, Scalar, StoredDocument } from '../ports';
 import { checkName } from '../names';
 import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { ScratchWriter } from './scratch-writer';

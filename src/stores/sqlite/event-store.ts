@@ -1,19 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement, Transaction } from 'better-sqlite3';
-import {
-  InvalidPosition,
-  START,
-  WrongExpectedVersion,
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type Position,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscriptionObserver,
-} from '../ports';
+import { InvalidPosition, START, WrongExpectedVersion } from '../ports';
+import type { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, Position, ReadStreamOptions, RecordedEvent, SubscriptionObserver } from '../ports';
 import type { Database } from './database';
 import { LogSync } from './log-sync';
 

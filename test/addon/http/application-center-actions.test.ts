@@ -5,7 +5,7 @@ import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, putAcc
 import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
 
 /**
- * POST /addons/{key}/actions/{action} against every add-on state (specification §4.3.2, DESIGN §3):
+ * POST /addons/{key}/actions/{action} against every add-on state:
  * the status, and exactly the events appended to the add-on's stream.
  */
 
@@ -110,7 +110,7 @@ function manifestFields(key: string) {
   return { key, name, version, description, author };
 }
 
-describe('the action body (specification §4.3.2)', () => {
+describe('the action body', () => {
   const key = 'helpdesk';
   const roles = openTo(helpdesk);
   afterEach(async () => {

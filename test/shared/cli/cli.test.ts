@@ -4,20 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { platform, Run } from '../../support/cli';
+import { expectRefused, platform } from '../../support/cli';
 import { startPlatform } from '../../support/platform';
 
 // The expected ids assume a fresh store, which only the embedded one can be; the in-process
 // service below reads the same variables, so they go for the whole file.
 delete process.env.EVENTSTORE_URL;
 delete process.env.MONGODB_URL;
-
-/** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
-function expectRefused(run: Run, reason: RegExp): void {
-  expect(run).toMatchObject({ code: 1, stdout: '' });
-  expect(run.stderr).toMatch(reason);
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-}
 
 async function adminLogin(client: request.Agent, username: string, password: string) {
   const session = await client.get('/api/v1/admin/session').expect(200);

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { PROJECTIONS } from '../../../src/compose';
 import { PROJECTION_VERSIONS } from '../../../src/shared/projections/versions';
 import { openSqliteStores } from '../../../src/stores/sqlite';
-import { platform, Run } from '../../support/cli';
+import { expectRefused, platform } from '../../support/cli';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
 
 // The CLI works on the embedded store the service below runs on.
@@ -15,13 +15,6 @@ delete process.env.MONGODB_URL;
 
 const NAMES = PROJECTIONS.map((p) => p.name).join(', ');
 const UPGRADE_SHOWS_WITHIN_MS = 10_000;
-
-/** A refusal: exit code 1 and one line on stderr saying why, never a stack trace. */
-function expectRefused(run: Run, reason: RegExp): void {
-  expect(run).toMatchObject({ code: 1, stdout: '' });
-  expect(run.stderr).toMatch(reason);
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-}
 
 /** Read models built by a version of the service that did not record their versions: all outdated. */
 async function forgetVersions(dir: string): Promise<void> {

@@ -200,7 +200,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
     }
   });
 
-  it('documents 401, 403 and 422 on every member endpoint (specification §7 rule 1)', () => {
+  it('documents 401, 403 and 422 on every member endpoint', () => {
     const members = t.platform.endpoints.filter((e) => e.caller.kind === 'member');
     expect(members.length).toBeGreaterThanOrEqual(7);
     for (const e of members) {

@@ -12,7 +12,7 @@ import { openSqliteStores } from '../../../src/stores/sqlite';
 import { ADMIN_PASSWORD, uniqueUsername } from '../../support/platform';
 
 /**
- * Graceful shutdown (issue 7, DESIGN §5), on the real entry points in processes of their own:
+ * Graceful shutdown (issue 7), on the real entry points in processes of their own:
  * SIGTERM stops accepting, lets requests in flight finish, stores the projections' checkpoints and
  * exits 0; idle keep-alive connections do not hold it, and SHUTDOWN_GRACE_MS bounds the wait.
  */

@@ -3,7 +3,7 @@ import { CredentialDocument } from '../../../src/credential/views';
 import pino from 'pino';
 import { realisticLog } from '../../../bench/realistic-log';
 import { PROJECTIONS } from '../../../src/compose';
-import { CredentialEvent } from '../../../src/credential/decider';
+import { CredentialEvent } from '../../../src/credential/events';
 import { credentialsProjection } from '../../../src/credential/projections/credentials';
 import { DeadLetter, DEAD_LETTERS, ProjectionHalted } from '../../../src/shared/projections/dead-letters';
 import { Projection } from '../../../src/shared/projections/projection';

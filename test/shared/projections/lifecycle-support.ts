@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KNOWN_EVENT_TYPES } from '../../../src/shared/domain/events';
+import { knownEventTypes } from '../../../src/shared/domain/events';
 import { documentsOf, evolveOrExplain, Projection } from '../../../src/shared/projections/projection';
 import { DocumentStore, EventStore, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
@@ -15,7 +15,7 @@ export const streamCounter: Projection<{ count: number; revisions: number[] }> =
   name: 'stream_counter',
   version: 1,
   collection: { name: 'stream_counts', indexes: [] },
-  handles: KNOWN_EVENT_TYPES,
+  handles: knownEventTypes(),
   documentIds: (event) => [event.stream],
   evolve: (doc, event) => {
     const revisions = [...(doc?.revisions ?? []), event.revision];

@@ -19,11 +19,11 @@ import { AddonManifest } from '../../../src/addon/manifest';
 import {
   CredentialCommand,
   credentialDecider,
-  CredentialEvent,
   CredentialState,
   CredentialStatus,
   credentialStream,
 } from '../../../src/credential/decider';
+import { CredentialEvent } from '../../../src/credential/events';
 import { ScopeStatus } from '../../../src/credential/scope-lifecycle';
 import { DomainError, fold } from '../../../src/shared/domain/decider';
 import { PageRoles, RoleRef } from '../../../src/addon/page-roles';

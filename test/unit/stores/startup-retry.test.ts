@@ -1,12 +1,12 @@
 import { STARTUP_BACKOFF, backoffCeiling } from '../../../src/stores/eventstoredb/backoff';
-import { retryStartup, type RetryDeps } from '../../../src/stores/production';
+import { retryStartup, type StartupRetryDeps } from '../../../src/stores/production';
 
 /** A virtual clock: sleeping advances it, so the 30 s budget passes in no real time. */
 function virtualDeps(budgetMs = 30_000) {
   let clock = 0;
   const sleeps: number[] = [];
   const warnings: string[] = [];
-  const deps: RetryDeps = {
+  const deps: StartupRetryDeps = {
     budgetMs,
     random: () => 0.5,
     now: () => clock,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint, Endpoint } from '../endpoints';
 import { contractOf } from '../openapi';
 
-/** GET /openapi: the contract, generated from the endpoints themselves (specification §9). */
+/** GET /openapi: the contract, generated from the endpoints themselves. */
 export function contractEndpoints(endpoints: () => Endpoint[]): Endpoint[] {
   let document: ReturnType<typeof contractOf> | undefined;
   return [

@@ -1,6 +1,6 @@
-import { CredentialEvent } from '../../src/credential/decider';
+import { CredentialEvent } from '../../src/credential/events';
 import { credentialsProjection } from '../../src/credential/projections/credentials';
-import { eventsUntil, replayCredential } from '../../src/credential/queries/replay';
+import { eventsUntil, replayCredential } from '../../src/audit/replay';
 import { evolveOrExplain } from '../../src/shared/projections/projection';
 import { RecordedEvent } from '../../src/stores/ports';
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { CredentialDocument } from '../views';
-import { credentialStream } from '../decider';
-import { EventStore, RecordedEvent } from '../../stores/ports';
-import { ActorNames } from '../../audit/actor-names';
-import { AuditEvent, auditEvent, storedMetadata } from '../../audit/event';
+import { CredentialDocument, credentialStream, isExpiredAt } from '../credential';
+import { EventStore, RecordedEvent } from '../stores/ports';
+import { ActorNames } from './actor-names';
+import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
 import { eventsUntil, replayCredential } from './replay';
-import { isExpiredAt } from '../expiry';
 
 /** The replay at an instant: the credential then, and whether its key was already refused. */
 const stateAt = (credential: CredentialDocument | null, instant: string) => ({
@@ -76,6 +74,7 @@ function replayedAt(happened: RecordedEvent[], timeline: AuditEvent[], instant: 
 export async function credentialHistory(
   events: EventStore,
   names: ActorNames,
+  describe: Describe,
   memberId: number,
   instant?: string,
 ): Promise<CredentialHistory | null> {
@@ -85,7 +84,7 @@ export async function credentialHistory(
   const username = String(applied.data.username);
   names.remember('member', memberId, username);
   const happened = instant === undefined ? stream : eventsUntil(stream, instant);
-  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor))));
+  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor), describe)));
   return {
     member_id: memberId,
     username,

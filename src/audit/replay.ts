@@ -1,8 +1,7 @@
-import { credentialsProjection } from '../projections/credentials';
-import { CredentialDocument } from '../views';
-import { evolveOrExplain } from '../../shared/projections/projection';
-import { RecordedEvent } from '../../stores/ports';
-import { storedMetadata } from '../../audit/event';
+import { CredentialDocument, credentialsProjection } from '../credential';
+import { evolveOrExplain } from '../shared/projections/projection';
+import { RecordedEvent } from '../stores/ports';
+import { storedMetadata } from './event';
 
 /**
  * The events of one stream that had happened by `instant`: the stream's prefix up to the first

@@ -1,6 +1,6 @@
-import { describeEvent } from '../../src/audit/describe';
+import { REGISTRY } from '../support/registry';
 
-describe('describeEvent', () => {
+describe('how the audit trail words each event', () => {
   it.each([
     ['CredentialApproved', { member_id: 7, expires_at: '2027-01-01T00:00:00.000Z' }, 'approved the application; the key expires at 2027-01-01T00:00:00.000Z'],
     ['CredentialApproved', { member_id: 7, expires_at: null }, 'approved the application; the key never expires'],
@@ -26,6 +26,6 @@ describe('describeEvent', () => {
     ['AddonInstalled', { key: 'helpdesk' }, 'addon installed'],
     ['PageRolesSet', {}, 'page roles set'],
   ])('words %s with the details that tell it apart', (type, data, said) => {
-    expect(describeEvent(type, data)).toBe(said);
+    expect(REGISTRY.describe(type, data)).toBe(said);
   });
 });

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Middleware } from 'koa';
-import { AuthenticationFailed } from '../commands/errors';
-import { Settings } from '../../config';
-import { loginSchema, normaliseUsername } from '../../member/fields';
-import { LimitPolicy, RateLimiter } from '../../stores/ports';
-import { AppState } from './context';
-import { LoginRealm } from './endpoints';
-import { HttpError } from './envelope';
-import { tooManyRequests } from './too-many-requests';
+import { AuthenticationFailed } from '../shared/commands/errors';
+import { Settings } from '../config';
+import { loginSchema, normaliseUsername } from './fields';
+import { LimitPolicy, RateLimiter } from '../stores/ports';
+import { AppState } from '../shared/http/context';
+import { LoginRealm } from '../shared/http/endpoints';
+import { HttpError } from '../shared/http/envelope';
+import { tooManyRequests } from '../shared/http/too-many-requests';
 
 /** Member and administrator logins are separate key spaces: a member's failures never block an administrator. */
 export function loginPolicy(settings: Settings, realm: LoginRealm): LimitPolicy {

@@ -1,0 +1,38 @@
+/**
+ * The layout's rules (docs/architecture.md): the kernel (src/shared) names no slice, nothing
+ * depends on itself in a circle, and a slice reaches another only through its public index.
+ */
+const SLICES = '(access|addon|audit|credential|mail|member|webhook)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-names-no-slice',
+      comment: 'src/shared is the kernel: it takes what slices register as parameters, and imports none of them (types included).',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: `^src/${SLICES}/` },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A circle of imports ties every module in it to every other.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'slice-through-its-index',
+      comment: "A slice reaches another slice only through that slice's index.ts, its public face.",
+      severity: 'error',
+      from: { path: `^src/${SLICES}/` },
+      to: { path: `^src/${SLICES}/(?!index\\.ts$)`, pathNot: ['^src/$1/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.d\\.ts$' },
+  },
+};

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config';
+import type { Stores } from '../stores/ports';
+import { defineEvents, Slice } from '../shared/slice';
+import { credentialEventSchemas, credentialUpcasters } from './events';
+import { credentialWording } from './wording';
+import { SCOPE_NAMES } from './scopes';
+import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
+import { credentialReviewEndpoints } from './endpoints/review';
+import { usageEndpoints } from './endpoints/usage';
+import { extensionEndpoints } from './endpoints/extension';
+import { ExpiryWatch } from './expiry-watch';
+import { apiIdsProjection } from './projections/api-ids';
+import { apiKeysProjection } from './projections/api-keys';
+import { credentialsProjection } from './projections/credentials';
+import { scopeRequestsProjection } from './projections/scope-requests';
+
+interface WatchDeps {
+  settings: Pick<Settings, 'EXPIRY_REMINDER_DAYS'>;
+  stores: Stores;
+  log: Logger;
+}
+
+/** API credentials and their scopes: the member's side, the administrators' review, the key ring's source. */
+export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
+  name: 'credential',
+  events: defineEvents(credentialEventSchemas, credentialUpcasters, credentialWording),
+  scopes: SCOPE_NAMES,
+  projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
+  endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],
+  notifiers: ({ settings, stores, log }) => [new ExpiryWatch(stores.events, stores.documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }))],
+};

@@ -1,0 +1,13 @@
+import { defineEvents, Slice } from '../shared/slice';
+import { MEMBER_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
+import { memberEventSchemas } from './decider';
+import { DeveloperDeps, developerEndpoints } from './endpoints';
+import { membersProjection } from './projection';
+
+/** Developer membership: registration, login, the member's dashboard. */
+export const memberSlice: Slice<DeveloperDeps> = {
+  name: 'member',
+  events: defineEvents({ ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) }),
+  projections: [membersProjection],
+  endpoints: developerEndpoints,
+};

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config';
+import type { Stores } from '../stores/ports';
+import { defineEvents, Registry, Slice } from '../shared/slice';
+import { webhookEventSchemas } from './decider';
+import { webhookEndpoints, WebhookDeps } from './endpoints';
+import { WebhookNotifier } from './notifier';
+import { webhooksProjection } from './projection';
+import { webhookSecretsOf } from './secrets';
+
+interface NotifierDeps {
+  settings: Pick<Settings, 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_SECRET_KEY'>;
+  stores: Stores;
+  log: Logger;
+  registry: Pick<Registry, 'webhookTypeOf'>;
+}
+
+/** Webhooks: registrations (events), their deliveries (the notifier's documents). */
+export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
+  name: 'webhook',
+  events: defineEvents(webhookEventSchemas),
+  projections: [webhooksProjection],
+  endpoints: (deps) => webhookEndpoints(deps),
+  notifiers: ({ settings, stores, log, registry }) => [
+    new WebhookNotifier(stores.events, stores.documents, log.child({ component: 'webhooks' }), {
+      schedule: settings.WEBHOOK_RETRY_SCHEDULE,
+      allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+      typeOf: (type) => registry.webhookTypeOf(type),
+      secrets: webhookSecretsOf(settings, stores),
+    }),
+  ],
+};
