@@ -38,6 +38,7 @@ import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 import { observe } from './observability';
 import { loadSigningKey } from './audit/proof/signing-key';
+import { webhookSecretsOf } from './webhook';
 
 
 const UPGRADE_CHECK_MS = 2000;
@@ -100,6 +101,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     'too many new sessions from this address',
   );
 
+  const webhookSecrets = webhookSecretsOf(settings, stores);
+  await webhookSecrets.start(stores.events);
   const endpoints = declareEndpoints({
     stores,
     events,
@@ -117,6 +120,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
     auditKey: loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE),
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
+    webhookSecrets,
+    maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({

@@ -20,6 +20,7 @@ import { Registry, Slice } from './shared/slice';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
 import { DocumentStore, EventStore, Stores } from './stores/ports';
+import type { WebhookSecrets } from './webhook';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -41,6 +42,10 @@ export interface SliceDeps {
   auditKey: SigningKey;
   /** Whether a member exists: a decision about one who does not is a wrong id (the credential slice asks). */
   memberExists(id: number): Promise<boolean>;
+  /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
+  webhookSecrets: WebhookSecrets;
+  /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
+  maxKeyLifetimeDays: number;
 }
 
 /**

@@ -35,6 +35,12 @@ const settingsSchema = z.object({
   // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
   SESSION_IDLE_MINUTES: number(0.05, 60 * 24 * 30, true).default(120),
   BODY_LIMIT_KB: number(1, 10_240).default(64),
+  // Slow clients (docs/security.md): the time to send the header lines, and the whole request, from
+  // the connection or the previous answer (408 after it); open connections per client address (429
+  // beyond it; 0: no cap; behind a proxy every connection is the proxy's).
+  HEADERS_TIMEOUT_MS: number(1000, 600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: number(1000, 3_600_000).default(30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: number(0, 1_000_000).default(128),
   READ_WAIT_MS: number(0, 60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),
@@ -76,6 +82,8 @@ const settingsSchema = z.object({
   ANONYMOUS_SESSION_LIMIT: number(1, 1_000_000).default(100),
   // How many days a key lives when its approval names no expiry; unset: keys never expire (docs/notifications.md).
   KEY_LIFETIME_DAYS: number(1, 3650).optional(),
+  // How far ahead an approval or an extension may set a key's expiry (422 expiry_too_far beyond it).
+  MAX_KEY_LIFETIME_DAYS: number(1, 3650).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -90,6 +98,12 @@ const settingsSchema = z.object({
     }),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data
+  // directory, made on first use. Required with the production stores (docs/security.md).
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, { error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32' })
+    .optional(),
   // Days before a key's expiry its member is reminded, by mail and webhook.
   EXPIRY_REMINDER_DAYS: z
     .string()
@@ -139,7 +153,16 @@ export class ConfigurationError extends Error {
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
-  if (parsed.success) return { ...parsed.data, AUDIT_SIGNING_KEY_FILE: parsed.data.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem') };
+  if (parsed.success) {
+    const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } = parsed.data;
+    if (HEADERS_TIMEOUT_MS > REQUEST_TIMEOUT_MS) {
+      throw new ConfigurationError(`invalid configuration: HEADERS_TIMEOUT_MS (${HEADERS_TIMEOUT_MS}) is more than REQUEST_TIMEOUT_MS (${REQUEST_TIMEOUT_MS}), which counts the headers too`);
+    }
+    if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
+      throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
+    }
+    return { ...parsed.data, AUDIT_SIGNING_KEY_FILE: parsed.data.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem') };
+  }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
 }

@@ -25,7 +25,11 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     stores,
     announce: (message) => process.stderr.write(`\n${message}\n\n`),
   });
-  const server = createHttpServer(platform.listener());
+  const server = createHttpServer(platform.listener(), {
+    headersTimeoutMs: settings.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
+    maxConnectionsPerAddress: settings.MAX_CONNECTIONS_PER_ADDRESS,
+  });
   const requests = drainable(server);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   // Before saying it listens: a SIGTERM sent on that word must find the handler that drains.

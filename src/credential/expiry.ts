@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainError } from '../shared/domain/decider';
 
 /**
  * Key expiry, in one place: what an approval may say about it, when the key it leads to expires,
@@ -45,6 +46,20 @@ export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: num
   if (expiry.expires_at !== undefined) return new Date(expiry.expires_at).toISOString();
   const days = expiry.expires_in_days ?? defaultDays;
   return days === null ? null : new Date(now.getTime() + days * DAY_MS).toISOString();
+}
+
+/** The refusal of an expiry too far ahead, as the endpoints declare it. */
+export const expiryTooFar = { status: 422, when: 'the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far' } as const;
+
+/**
+ * Refuses an expiry further ahead than MAX_KEY_LIFETIME_DAYS (`maxDays`) from `now`: a key that
+ * outlives everyone who approved it is a key nobody reviews again.
+ */
+export function assertWithinLifetime(expiresAt: string | null, now: Date, maxDays: number): void {
+  const latest = now.getTime() + maxDays * DAY_MS;
+  if (expiresAt !== null && Date.parse(expiresAt) <= latest) return;
+  const when = expiresAt === null ? 'never' : expiresAt;
+  throw new DomainError('expiry_too_far', `the expiry (${when}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`);
 }
 
 /** Whether a key expiring at `expiresAt` (null: never) has expired at `at` (an instant or epoch milliseconds). */

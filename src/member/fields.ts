@@ -33,12 +33,18 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
+// Controls (NUL, ESC of terminal sequences, C1), format characters (zero-width, bidirectional
+// overrides, soft hyphen) and line or paragraph separators: what reasons may not consist of,
+// a nickname, shown to administrators in tables and the console, may not hold at all.
+const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
 const nicknameSchema = z.preprocess(
   absentWhenEmpty,
   z
     .string({ error: 'nickname must be a string' })
     .trim()
     .max(64, 'nickname must be at most 64 characters')
+    .refine((nickname) => !UNSHOWABLE.test(nickname), 'nickname must not hold control or format characters (line breaks, escape sequences, zero-width or bidirectional marks)')
     .optional(),
 );
 

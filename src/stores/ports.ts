@@ -5,9 +5,9 @@
  * more than production can keep: no transaction spans two streams, nor the event store and the
  * read models.
  */
-
 import type { EventMetadata } from '../shared/domain/metadata';
 import type { RateLimits } from './rate-limit-ports';
+import type { SessionStore } from './session-port';
 
 // The domain owns the metadata; adapters store it as it is and import it from their port.
 export type { ActorKind, EventMetadata } from '../shared/domain/metadata';
@@ -208,24 +208,7 @@ export interface DocumentStore {
   close(): Promise<void>;
 }
 
-export interface SessionStore {
-  get(id: string): Promise<Record<string, unknown> | null>;
-  /** Stores a session under an id never used before; it expires `ttlMs` after this call unless renewed. */
-  create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void>;
-  /**
-   * Replaces a live session's data and renews it as `touch` does. A session destroyed or expired
-   * meanwhile stays gone (false): a request that began before a logout cannot bring the session back.
-   */
-  update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean>;
-  /**
-   * Renews a live session so that it lives at least `ttlMs` from now, leaving its data as the
-   * last update left it. The store may extend it a few seconds more (session-renewal.ts), so that a
-   * session used by every request is written once in a while, not on every request.
-   */
-  touch(id: string, ttlMs: number): Promise<void>;
-  destroy(id: string): Promise<void>;
-  close(): Promise<void>;
-}
+export type { SessionMove, SessionStore } from './session-port';
 
 export interface StoreHealth {
   name: string;
@@ -260,6 +243,12 @@ export interface Stores {
    * stores cannot tell, and rely on the deployment running one projector.
    */
   claimProjections(): void;
+  /**
+   * A secret key of this installation, kept beside the stores but in none of them (no backup of
+   * the log or the read models holds it): the embedded stores keep it in `<dataDir>/<name>.key`,
+   * 0600, made on first use; the production stores have none, the deployment gives it.
+   */
+  localKey(name: string): Buffer | null;
   health(): Promise<StoreHealth[]>;
   close(): Promise<void>;
 }

@@ -48,6 +48,7 @@ function productionStores(client: KurrentDBClient, mongo: MongoStores, log?: Sto
     rateLimits: mongoRateLimits(mongo.db, log),
     // Nothing to lock across hosts: one projector, by deployment (docs/production.md).
     claimProjections: () => undefined,
+    localKey: () => null,
     health: () =>
       Promise.all([
         probe('eventstoredb', () => pingEventStore(client, HEALTH_TIMEOUT_MS)),

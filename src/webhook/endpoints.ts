@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
 import { webhooksProjection, WebhookDocument } from './projection';
+import { WebhookSecrets } from './secrets';
 import { refusedUrl } from './url-policy';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { handle } from '../shared/commands/handle';
@@ -12,6 +13,7 @@ import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
+import type { AdminIdentity } from '../shared/http/session';
 import { listOf } from '../shared/http/schemas';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
@@ -23,6 +25,7 @@ export interface WebhookDeps {
   webhookAllowPrivate: boolean;
   /** What a webhook can subscribe to, as the slices registered it. */
   webhookEventTypes: readonly string[];
+  webhookSecrets: WebhookSecrets;
 }
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
@@ -32,11 +35,21 @@ const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook
 // A delivery's id is its event's id, a UUID, or the event's position for events stored without one.
 const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0-9a-zA-Z_-]{1,100}$/, 'delivery_id is not a delivery id') });
 
-const notFound = { status: 404, when: 'there is no such webhook (or delivery)' } as const;
+const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
 
 type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
 
-const view = ({ secret: _secret, registered_at_position: _position, ...shown }: WebhookDocument) => shown as WebhookView;
+const view = ({ id, url, events, created_at }: WebhookDocument): WebhookView => ({ id, url, events, created_at });
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Whether this administrator may see and manage the webhook: a super administrator every one, any
+ * other only those of its own role group (docs/notifications.md). To the others it does not exist.
+ */
+function ownedBy(admin: AdminIdentity, hook: WebhookDocument): boolean {
+  return admin.is_super || (hook.owner_role_id !== null && hook.owner_role_id === admin.role_id);
+}
 
 /** The webhook schemas, with the event types the slices registered. */
 function webhookSchemas(eventTypes: readonly string[]) {
@@ -64,9 +77,9 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
   const { webhookSchema, createdWebhookSchema, registerBody } = webhookSchemas(deps.webhookEventTypes);
   const decide = (ctx: AppContext, command: WebhookCommand) => () =>
     handle(deps.events, webhookStream(command.data.webhook_id), webhookDecider, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
-  const existing = async (id: string): Promise<WebhookDocument> => {
+  const existing = async (ctx: AppContext, id: string): Promise<WebhookDocument> => {
     const hook = await deps.readModels.latest(webhooksProjection, id);
-    if (!hook) throw new HttpError(404, 'webhook_not_found', `there is no webhook ${id}`);
+    if (!hook || !ownedBy(adminOf(ctx), hook)) throw new HttpError(404, 'webhook_not_found', `there is no webhook ${id}`);
     return hook;
   };
   const delivery = async (webhookId: string, deliveryId: string): Promise<DeliveryDocument> => {
@@ -87,8 +100,10 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
         const refused = await refusedUrl(body.url, deps.webhookAllowPrivate);
         if (refused) throw new HttpError(422, 'invalid_webhook_url', refused, [{ path: 'url', message: refused }]);
         const webhook_id = randomUUID();
-        const secret = `whsec_${randomBytes(32).toString('base64')}`;
-        const command: WebhookCommand = { type: 'RegisterWebhook', data: { webhook_id, url: body.url, events: body.events, secret } };
+        const secret = newSecret();
+        const sealed_secret = await deps.webhookSecrets.seal(webhook_id, secret);
+        const owner_role_id = adminOf(ctx).role_id;
+        const command: WebhookCommand = { type: 'RegisterWebhook', data: { webhook_id, url: body.url, events: body.events, sealed_secret, owner_role_id } };
         return decideThenRead(ctx, decide(ctx, command), async ({ position }) => {
           const hook = await deps.readModels.after(webhooksProjection, webhook_id, position);
           return { data: { ...view(hook!), secret }, message: 'registered: keep the secret, it is not shown again' };
@@ -99,10 +114,11 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       method: 'GET',
       path: '/webhooks',
       caller: manage,
-      summary: 'List the webhooks, without their secrets',
+      summary: "List the webhooks of this administrator's role group (every one for a super administrator), without their secrets",
       response: listOf(webhookSchema),
-      handler: async () => {
-        const hooks = await deps.readModels.allLatest(webhooksProjection, {});
+      handler: async (ctx) => {
+        const admin = adminOf(ctx);
+        const hooks = (await deps.readModels.allLatest(webhooksProjection, {})).filter((hook) => ownedBy(admin, hook));
         return { data: { list: hooks.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(view) } };
       },
     }),
@@ -110,13 +126,37 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       method: 'DELETE',
       path: '/webhooks/:id',
       caller: manage,
-      summary: 'Remove a webhook: nothing more is sent to it',
+      summary: 'Remove a webhook: nothing more is sent to it, and its secret can no longer be recovered (its data key is destroyed)',
       params: webhookParams,
       response: webhookSchema,
       refusals: [notFound],
       handler: async (ctx, { params: { id } }) => {
-        const hook = await existing(id);
-        return decideThenRead(ctx, decide(ctx, { type: 'RemoveWebhook', data: { webhook_id: id } }), async () => ({ data: view(hook), message: 'removed' }));
+        const hook = await existing(ctx, id);
+        const remove = async () => {
+          const removed = await decide(ctx, { type: 'RemoveWebhook', data: { webhook_id: id } })();
+          await deps.webhookSecrets.destroy(id);
+          return removed;
+        };
+        return decideThenRead(ctx, remove, async () => ({ data: view(hook), message: 'removed' }));
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/webhooks/:id/rotate-secret',
+      caller: manage,
+      summary: 'Give a webhook a new secret, which signs every delivery from now on; the new secret is shown this once',
+      params: webhookParams,
+      body: emptyBody,
+      response: createdWebhookSchema,
+      refusals: [notFound],
+      handler: async (ctx, { params: { id } }) => {
+        await existing(ctx, id);
+        const secret = newSecret();
+        const sealed_secret = await deps.webhookSecrets.seal(id, secret);
+        return decideThenRead(ctx, decide(ctx, { type: 'RotateWebhookSecret', data: { webhook_id: id, sealed_secret } }), async ({ position }) => {
+          const hook = await deps.readModels.after(webhooksProjection, id, position);
+          return { data: { ...view(hook!), secret }, message: 'rotated: keep the new secret, it is not shown again; the old one signs nothing more' };
+        });
       },
     }),
     endpoint({
@@ -127,8 +167,8 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       params: webhookParams,
       response: listOf(deliverySchema),
       refusals: [notFound],
-      handler: async (_ctx, { params: { id } }) => {
-        await existing(id);
+      handler: async (ctx, { params: { id } }) => {
+        await existing(ctx, id);
         const found = await deps.documents.find<DeliveryDocument>(DELIVERIES.name, { webhook_id: id });
         const list = found.map((d) => d.doc).sort((a, b) => b.event_position.localeCompare(a.event_position));
         return { data: { list: list.map(deliveryView) } };
@@ -143,8 +183,8 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       body: emptyBody,
       response: deliverySchema,
       refusals: [notFound],
-      handler: async (_ctx, { params: { id, delivery_id } }) => {
-        await existing(id);
+      handler: async (ctx, { params: { id, delivery_id } }) => {
+        await existing(ctx, id);
         const next = retried(await delivery(id, delivery_id), Date.now());
         await deps.documents.write([{ collection: DELIVERIES.name, id: `${id}:${delivery_id}`, doc: { ...next }, position: writePosition(next) }]);
         return { data: deliveryView(next), message: 'queued: it is sent within a second' };

@@ -6,6 +6,7 @@ import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './del
 import { payloadOf, WebhookEventType } from './event-types';
 import { postJson, RefusedAddress } from './post';
 import { webhooksProjection, WebhookDocument } from './projection';
+import { WebhookSecrets } from './secrets';
 
 const CHECKPOINT = 'webhook_notifier';
 const BATCH = 200;
@@ -18,6 +19,8 @@ export interface NotifierOptions {
   allowPrivate: boolean;
   /** The webhook event type a logged event is told as, as its slice registered it; undefined when no webhook hears of it. */
   typeOf(eventType: string): WebhookEventType | undefined;
+  /** Opens the sealed secrets that sign the deliveries. */
+  secrets: WebhookSecrets;
   tickMs?: number;
   /** Told of each attempt's outcome (delivered, failed: tried again later, dead: no attempt left), for the operators' metrics. */
   attempted?: (outcome: DeliveryDocument['status']) => void;
@@ -49,6 +52,7 @@ export class WebhookNotifier {
 
   async start(): Promise<void> {
     await this.documents.ensureCollections([DELIVERIES, webhooksProjection.collection]);
+    await this.options.secrets.start(this.events);
     this.ticker.start();
   }
 
@@ -145,9 +149,12 @@ export class WebhookNotifier {
 
   /** One signed POST (Standard Webhooks); the receiver's status, or null when it did not answer. */
   private async send(hook: WebhookDocument, delivery: DeliveryDocument): Promise<number | null> {
+    const secret = await this.options.secrets.open(hook.id, hook);
+    // Only a webhook removed meanwhile has no data key left: nothing is sent to it anyway.
+    if (secret === null) return null;
     const body = JSON.stringify(delivery.payload);
     const sentAt = new Date();
-    const signature = new Webhook(hook.secret).sign(delivery.id, sentAt, body);
+    const signature = new Webhook(secret).sign(delivery.id, sentAt, body);
     const headers = {
       'content-type': 'application/json',
       'webhook-id': delivery.id,

@@ -6,9 +6,10 @@ import { webhookEventSchemas } from './decider';
 import { webhookEndpoints, WebhookDeps } from './endpoints';
 import { NotifierOptions, WebhookNotifier } from './notifier';
 import { webhooksProjection } from './projection';
+import { webhookSecretsOf } from './secrets';
 
 interface NotifierDeps {
-  settings: Pick<Settings, 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_ALLOW_PRIVATE'>;
+  settings: Pick<Settings, 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_SECRET_KEY'>;
   stores: Stores;
   log: Logger;
   registry: Pick<Registry, 'webhookTypeOf'>;
@@ -28,6 +29,7 @@ export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
       allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
       typeOf: (type) => registry.webhookTypeOf(type),
       attempted: webhookAttempted,
+      secrets: webhookSecretsOf(settings, stores),
     }),
   ],
 };

@@ -1,47 +1,37 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+// IANA's global unicast allocation: every other IPv6 block (::/8 with its IPv4-compatible
+// addresses, 100::/64, 5f00::/16, fec0::/10…) is reserved, whatever name a classification gives it.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /**
- * Addresses a webhook may not point at unless WEBHOOK_ALLOW_PRIVATE=true: loopback, private,
- * shared, link-local and unspecified, and those that reach no single public host (multicast,
- * broadcast and reserved, protocol assignments, benchmarking), or that embed an IPv4 address a
- * gateway may forward to, private ones included (IPv4-compatible, NAT64 well-known and local,
- * 6to4, Teredo).
+ * The address as the connection reads it: through the URL parser, which writes an IPv6 address
+ * with an IPv4 tail (`::1.2.3.4`) in hexadecimal. ipaddr.js would read that one as IPv4-mapped.
  */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 96],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['2001::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv6');
+function canonical(address: string): string {
+  if (!address.includes(':')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
 }
 
-/** Whether an address (IPv4, IPv6 or IPv4-mapped IPv6) is one a webhook may not reach. */
+/**
+ * Whether a webhook may not reach an address (IPv4, IPv6, IPv4-mapped IPv6) unless
+ * WEBHOOK_ALLOW_PRIVATE=true: everything but globally routable unicast, by the range names of
+ * ipaddr.js (loopback, private, carrier-grade NAT, link-local, multicast, broadcast, reserved,
+ * documentation, benchmarking, 6to4, Teredo, NAT64, IPv4-translated, discard, site-local,
+ * segment routing…), an IPv4-mapped address judged as the IPv4 address it maps.
+ */
 export function isPrivate(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, 'ipv4');
-  return PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  const text = canonical(address);
+  if (!ipaddr.isValid(text)) return true;
+  const ip = ipaddr.process(text);
+  if (ip.range() !== 'unicast') return true;
+  return ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6);
 }
 
 /** Why a webhook URL is refused, or null when it may be registered. */

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStores } from '../../src/stores/sqlite';
+import { platform } from '../support/cli';
 
 let root: string;
 let umask: number;
@@ -44,5 +45,30 @@ describe('the embedded data directory', () => {
     chmodSync(dataDir, 0o755);
     for (const file of ['platform.db', 'rate-limits.db']) writeFileSync(join(dataDir, file), '', { mode: 0o644 });
     await useStores(dataDir);
+  });
+
+  it('is made private by a process that opens only some of its files, as the CLI does', async () => {
+    const dataDir = join(root, 'data');
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const loose = ['rate-limits.db', 'rate-limits.db-wal', 'projections.lock', 'webhook-secret.key'];
+    for (const file of loose) writeFileSync(join(dataDir, file), '', { mode: 0o644 });
+    await openSqliteStores(dataDir).close();
+    expect(modeOf(dataDir)).toBe('700');
+    const files = readdirSync(dataDir);
+    expect(files).toEqual(expect.arrayContaining(loose));
+    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
+  });
+
+  it('the CLI leaves every file it finds or creates 0600, rate-limits.db included', async () => {
+    const dataDir = join(root, 'cli');
+    mkdirSync(dataDir, { mode: 0o755 });
+    writeFileSync(join(dataDir, 'rate-limits.db'), '', { mode: 0o644 });
+    const run = await platform(dataDir, ['projections', 'rebuild', 'members']);
+    expect(run.code).toBe(0);
+    const files = readdirSync(dataDir);
+    expect(files).toEqual(expect.arrayContaining(['platform.db', 'rate-limits.db']));
+    expect(modeOf(dataDir)).toBe('700');
+    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
   });
 });

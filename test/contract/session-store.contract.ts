@@ -67,4 +67,57 @@ export function sessionStoreContract(
     await delay(200);
     expect(await store().get(id)).toEqual({ member: 2 });
   });
+
+  describe('regenerate: a move decided against the session as it is when it commits', () => {
+    const ttlMs = () => HOUR_MS;
+    const add = (key: string) => ({ change: (current: Record<string, unknown> | null) => ({ ...current, [key]: true }), ttlMs });
+
+    it('moves the current data to the new id; the old id is dead', async () => {
+      const [from, to] = [randomUUID(), randomUUID()];
+      await store().create(from, { member: 1 }, HOUR_MS);
+      await store().update(from, { member: 1, admin: 2 }, HOUR_MS);
+      expect(await store().regenerate(from, to, add('csrf'))).toEqual({ member: 1, admin: 2, csrf: true });
+      expect(await store().get(to)).toEqual({ member: 1, admin: 2, csrf: true });
+      expect(await store().get(from)).toBeNull();
+      expect(await store().update(from, { member: 1 }, HOUR_MS)).toBe(false);
+      expect(await store().touch(from, HOUR_MS)).toBe(false);
+      expect(await store().touch(to, HOUR_MS)).toBe(true);
+    });
+
+    it('sees null for a session destroyed or expired meanwhile', async () => {
+      const [gone, expired] = [randomUUID(), randomUUID()];
+      await store().create(gone, { admin: 2 }, HOUR_MS);
+      await store().destroy(gone);
+      await store().create(expired, { admin: 2 }, 50);
+      await delay(120);
+      expect(await store().regenerate(gone, randomUUID(), add('member'))).toEqual({ member: true });
+      expect(await store().regenerate(expired, randomUUID(), add('member'))).toEqual({ member: true });
+    });
+
+    it('of two moves of one session, the second sees null and never the session the first made', async () => {
+      const [from, first, second] = [randomUUID(), randomUUID(), randomUUID()];
+      await store().create(from, { admin: 2 }, HOUR_MS);
+      await store().regenerate(from, first, { change: (current) => ({ ...current, member: 1 }), ttlMs });
+      expect(await store().regenerate(from, second, add('late'))).toEqual({ late: true });
+      expect(await store().get(first)).toEqual({ admin: 2, member: 1 });
+    });
+
+    it('lets a move change, in place, the session an earlier move made', async () => {
+      const [from, first, second] = [randomUUID(), randomUUID(), randomUUID()];
+      await store().create(from, { admin: 2, member: 1 }, HOUR_MS);
+      await store().regenerate(from, first, { change: (current) => ({ ...current, member: 3 }), ttlMs });
+      const withoutAdmin = ({ admin: _admin, ...rest }: Record<string, unknown>) => rest;
+      await store().regenerate(from, second, { change: (current) => withoutAdmin(current ?? {}), successor: withoutAdmin, ttlMs });
+      expect(await store().get(first)).toEqual({ member: 3 });
+      expect(await store().get(second)).toEqual({});
+    });
+
+    it('applies concurrent moves of one session one after the other: exactly one sees it', async () => {
+      const from = randomUUID();
+      await store().create(from, { admin: 2 }, HOUR_MS);
+      const see = { change: (current: Record<string, unknown> | null) => ({ saw: current }), ttlMs };
+      const moved = await Promise.all(Array.from({ length: 8 }, () => store().regenerate(from, randomUUID(), see)));
+      expect(moved.filter(({ saw }) => saw !== null)).toEqual([{ saw: { admin: 2 } }]);
+    });
+  });
 }

@@ -80,3 +80,20 @@ describe('paths', () => {
     expect(parseSettings({ HEARTBEAT_FILE: '' }).ADDONS_DIR).toBe('./addons');
   });
 });
+
+describe('settings that bound one another, and the webhook key', () => {
+  it('refuse a default key lifetime beyond MAX_KEY_LIFETIME_DAYS, and a header timeout beyond the request timeout', () => {
+    expect(parseSettings({}).MAX_KEY_LIFETIME_DAYS).toBe(730);
+    expect(() => parseSettings({ KEY_LIFETIME_DAYS: '800' })).toThrow(/KEY_LIFETIME_DAYS \(800\) is more than MAX_KEY_LIFETIME_DAYS \(730\)/);
+    expect(parseSettings({ KEY_LIFETIME_DAYS: '800', MAX_KEY_LIFETIME_DAYS: '800' }).KEY_LIFETIME_DAYS).toBe(800);
+    expect(() => parseSettings({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS \(40000\) is more than REQUEST_TIMEOUT_MS \(30000\)/);
+  });
+
+  it('take WEBHOOK_SECRET_KEY only as 32 bytes in base64, never echoing it', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(parseSettings({ WEBHOOK_SECRET_KEY: key }).WEBHOOK_SECRET_KEY).toBe(key);
+    const short = Buffer.alloc(16, 7).toString('base64');
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY: short })).toThrow(ConfigurationError);
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY: short })).not.toThrow(new RegExp(short.replace(/[+/=]/g, '.')));
+  });
+});

@@ -22,6 +22,7 @@ export interface CredentialDeps {
   events: EventStore;
   readModels: ReadModels;
   keyLifetimeDays: number | null;
+  maxKeyLifetimeDays: number;
   usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
   /** Whether a member exists, from the member slice (src/compose.ts). */
   memberExists(id: number): Promise<boolean>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
-import { expiresAtFor, expiryFields, NOT_BOTH, notBoth } from '../expiry';
+import { assertWithinLifetime, expiresAtFor, expiryFields, expiryTooFar, NOT_BOTH, notBoth } from '../expiry';
 import { credentialReads } from '../reads';
 import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -15,6 +15,8 @@ import { emptyBody } from '../../shared/http/validate';
 
 export interface ExtensionDeps extends ReviewerDeps {
   readModels: ReadModels;
+  /** MAX_KEY_LIFETIME_DAYS: how far ahead an extension may move the expiry. */
+  maxKeyLifetimeDays: number;
 }
 
 const requestBody = z
@@ -39,11 +41,12 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       summary: "Ask for a later expiry of the member's key, with the reason; an administrator decides",
       body: requestBody,
       response: credentialSchema,
-      refusals: [notNow, concurrentChange],
+      refusals: [notNow, expiryTooFar, concurrentChange],
       handler: async (ctx, { body }) => {
         const { member, context } = asMember(ctx);
         const now = new Date();
         const expires_at = expiresAtFor(body, now, null)!;
+        assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
         const command: CredentialCommand = { type: 'RequestExtension', data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() } };
         const decide = () => decideCredential(deps.events, command, context);
         return decideThenRead(ctx, decide, async ({ position }) => ({

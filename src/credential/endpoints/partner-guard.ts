@@ -18,6 +18,8 @@ export interface KeyRing {
 /** Where each call with a known API id is counted (in memory: no store call per request). */
 export interface UsageCount {
   record(memberId: number, refused: boolean): void;
+  /** A call whose key did not match: counted apart, not as the credential's use. */
+  recordWrongKey(memberId: number): void;
 }
 
 // Refusals are plain values, built once where they do not vary: a partner hammering with a wrong
@@ -64,7 +66,8 @@ function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
  * before the scope, because a forbidden call is work done for that partner as much as any other.
- * Every call naming a known API id is recorded for its owner, refused or not, once answered.
+ * Every call with the credential's key is recorded for its owner, refused or not, once answered;
+ * one with a key that does not match is counted apart (`recordWrongKey`).
  */
 export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCount): PartnerGate {
   return {
@@ -72,9 +75,11 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
       if (!apiid || !key) return { refusal: MISSING, fields: [], settle: uncounted };
       const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
       if (!entry) return { refusal: NOT_ACCEPTED, fields: [], settle: uncounted };
-      const settle = (status: number) => usage.record(entry.member_id, status >= 400);
       const now = Date.now();
-      if (!accepts(entry, key, now)) return { refusal: NOT_ACCEPTED, fields: [], settle };
+      // Anyone who knows an API id can make well-formed keys (the checksum is public): such calls
+      // must not make someone else's credential look used.
+      if (!accepts(entry, key, now)) return { refusal: NOT_ACCEPTED, fields: [], settle: () => usage.recordWrongKey(entry.member_id) };
+      const settle = (status: number) => usage.record(entry.member_id, status >= 400);
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({

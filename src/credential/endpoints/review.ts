@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { applicationSchema, applicationView, CredentialDocument, scopeRequestSchema, scopeRequestView } from '../views';
 import { credentialReads } from '../reads';
-import { approvalExpirySchema, expiresAtFor } from '../expiry';
+import { approvalExpirySchema, assertWithinLifetime, expiresAtFor, expiryTooFar } from '../expiry';
 import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -20,6 +20,8 @@ export interface ReviewDeps extends ReviewerDeps {
   readModels: ReadModels;
   /** KEY_LIFETIME_DAYS: how long a key lives when the approval names no expiry; null: forever. */
   keyLifetimeDays: number | null;
+  /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval may set the expiry. */
+  maxKeyLifetimeDays: number;
   usage: Pick<UsageLedger, 'lastUsed'>;
 }
 
@@ -109,10 +111,13 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: approvalExpirySchema,
       response: applicationSchema,
-      refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, unknownMember, concurrentChange],
+      refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, expiryTooFar, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body }) => {
         const now = new Date();
-        const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at: expiresAtFor(body, now, deps.keyLifetimeDays), now: now.toISOString() } };
+        const expires_at = expiresAtFor(body, now, deps.keyLifetimeDays);
+        // A key that never expires is what KEY_LIFETIME_DAYS unset means: only a given expiry is bounded.
+        if (body.expires_at !== undefined || body.expires_in_days !== undefined) assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
+        const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at, now: now.toISOString() } };
         return decideThenRead(ctx, asReviewer(deps, ctx, command), answer(member_id, 'application approved: the member can claim the credential'));
       },
     }),

@@ -46,18 +46,30 @@ export class UsageLedger {
 
   /** One call with the credential of this member; memory only. */
   record(memberId: number, refused: boolean, at = Date.now()): void {
-    if (at < this.day.start || at >= this.day.end) this.startDay(at);
-    let count = this.today.get(memberId);
-    if (!count) {
-      const id = `${memberId}:${this.day.date}:${this.instance}`;
-      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, last_used_ms: 0 };
-      this.counts.set(id, count);
-      this.today.set(memberId, count);
-    }
+    const count = this.tally(memberId, at);
     count.calls += 1;
     if (refused) count.refused += 1;
     count.last_used_ms = at;
     this.dirty.add(count.id);
+  }
+
+  /** One call that named this member's API id with a key that did not match: apart, and no use. */
+  recordWrongKey(memberId: number, at = Date.now()): void {
+    const count = this.tally(memberId, at);
+    count.wrong_key += 1;
+    this.dirty.add(count.id);
+  }
+
+  private tally(memberId: number, at: number): Tally {
+    if (at < this.day.start || at >= this.day.end) this.startDay(at);
+    let count = this.today.get(memberId);
+    if (!count) {
+      const id = `${memberId}:${this.day.date}:${this.instance}`;
+      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, wrong_key: 0, last_used_ms: 0 };
+      this.counts.set(id, count);
+      this.today.set(memberId, count);
+    }
+    return count;
   }
 
   private startDay(at: number): void {
@@ -97,7 +109,7 @@ export class UsageLedger {
     const mine = `:${this.instance}`;
     const all = [...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc), ...[...this.counts.values()].map(dayCount)];
     const last = new Map<number, string>();
-    for (const c of all) if ((last.get(c.member_id) ?? '') < c.last_used_at) last.set(c.member_id, c.last_used_at);
+    for (const c of all) if (c.last_used_at !== null && (last.get(c.member_id) ?? '') < c.last_used_at) last.set(c.member_id, c.last_used_at);
     return last;
   }
 
@@ -115,7 +127,9 @@ interface Tally {
   date: string;
   calls: number;
   refused: number;
+  wrong_key: number;
+  /** 0: no call with the right key yet that day. */
   last_used_ms: number;
 }
 
-const dayCount = ({ id: _id, last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: new Date(last_used_ms).toISOString() });
+const dayCount = ({ id: _id, last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: last_used_ms === 0 ? null : new Date(last_used_ms).toISOString() });

@@ -11,13 +11,19 @@ const DAY_MS = 86_400_000;
 
 export const usageSchema = z
   .object({
-    last_used_at: z.iso.datetime().nullable().meta({ description: 'The last open-API call with this credential, accepted or refused; null: never' }),
+    last_used_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it" }),
     days: z
       .array(
         z.object({
           date: z.iso.date(),
-          calls: z.int().min(0).meta({ description: 'Open-API calls made with the credential that day (UTC), refused ones included' }),
+          calls: z.int().min(0).meta({ description: "Open-API calls made with the credential's key that day (UTC), refused ones included" }),
           refused: z.int().min(0).meta({ description: 'Those of the calls answered with an error' }),
+          wrong_key: z.int().min(0).meta({
+            description: 'Calls that named this API id with a well-formed key that did not match, all refused: counted apart and never in calls, since anyone who knows the API id can make them',
+          }),
         }),
       )
       .meta({ description: `The last ${USAGE_DAYS} days, oldest first, today last` }),
@@ -31,7 +37,10 @@ export interface DayCount {
   date: string;
   calls: number;
   refused: number;
-  last_used_at: string;
+  /** Absent in counts stored before wrong keys were counted apart. */
+  wrong_key?: number;
+  /** Null when the day saw only wrong keys. */
+  last_used_at: string | null;
 }
 
 /** The UTC date of an instant (epoch milliseconds), as YYYY-MM-DD. */
@@ -40,14 +49,15 @@ export const utcDate = (at: number): string => new Date(at).toISOString().slice(
 /** The usage view of the counts (every instance's, any days), for the 30 days ending on `today`'s date. */
 export function usageOf(counts: DayCount[], now: number): Usage {
   const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDate(now - (USAGE_DAYS - 1 - i) * DAY_MS));
-  const byDate = new Map(dates.map((date) => [date, { date, calls: 0, refused: 0 }]));
+  const byDate = new Map(dates.map((date) => [date, { date, calls: 0, refused: 0, wrong_key: 0 }]));
   let last: string | null = null;
   for (const count of counts) {
-    if (last === null || count.last_used_at > last) last = count.last_used_at;
+    if (count.last_used_at !== null && (last === null || count.last_used_at > last)) last = count.last_used_at;
     const day = byDate.get(count.date);
     if (!day) continue;
     day.calls += count.calls;
     day.refused += count.refused;
+    day.wrong_key += count.wrong_key ?? 0;
   }
   return { last_used_at: last, days: [...byDate.values()] };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionStore } from '../../stores/ports';
+import type { SessionMove, SessionStore } from '../../stores/ports';
 
 /** How long sessions live without use, and who may open a session that holds no identity. */
 export interface SessionLifetimes {
@@ -24,6 +24,40 @@ const unsaved = new WeakMap<object, Set<string>>();
 // Requests whose cookie named a session the store no longer holds (expired, or ended by a logout):
 // a refusal to such a request says the session expired rather than that nobody logged in.
 const cameWithGoneSession = new WeakSet<object>();
+
+// Requests whose session ended while they ran (a logout, login or registration elsewhere moved it,
+// or it expired): their answer must not set the cookie back to the dead id.
+const endedWhileInUse = new WeakSet<object>();
+
+/** Whether the session this request began with ended before the request saved it. */
+export function sessionEndedMeanwhile(ctx: object): boolean {
+  return endedWhileInUse.has(ctx);
+}
+
+// The move a login, registration or logout asked for, while koa-session regenerates the id: it
+// destroys the old id (noted here instead), then saves the new one (the move, made then).
+interface PendingMove {
+  move: Omit<SessionMove, 'ttlMs'>;
+  from?: string;
+  stored?: Record<string, unknown>;
+}
+const moving = new WeakMap<object, PendingMove>();
+
+/**
+ * Runs koa-session's `regenerate` as a move of this request's session (`SessionStore.regenerate`),
+ * decided against the session as it is then; answers the data stored under the new id.
+ */
+export async function moveSession(ctx: object, move: PendingMove['move'], regenerate: () => Promise<void>): Promise<Record<string, unknown>> {
+  const pending: PendingMove = { move };
+  moving.set(ctx, pending);
+  try {
+    await regenerate();
+  } finally {
+    moving.delete(ctx);
+  }
+  if (!pending.stored) throw new Error('the session was not saved under its new id');
+  return pending.stored;
+}
 
 /** Whether this request's cookie named a session that is gone. */
 export function sessionWasGone(ctx: object): boolean {
@@ -61,16 +95,26 @@ export function sessionRecords(store: SessionStore, lifetimes: SessionLifetimes)
     },
     async set(sessionId: string, data: Record<string, unknown>, _maxAge: number, { changed, ctx }: SaveOptions): Promise<void> {
       const id = recordId(sessionId);
+      const pending = ctx && moving.get(ctx);
       if (ctx && unsaved.get(ctx)?.delete(sessionId)) {
+        if (pending?.from !== undefined) {
+          // A logout is not a new anonymous session: it is answered whatever the client's quota.
+          pending.stored = await store.regenerate(pending.from, id, { ...pending.move, ttlMs: ttlOf });
+          return;
+        }
         if (!signedIn(data)) await lifetimes.admitAnonymous(ctx);
         await store.create(id, data, ttlOf(data));
-      } else if (changed) {
-        await store.update(id, data, ttlOf(data));
-      } else {
-        // Used but unchanged: renew without writing back a copy that may be older than the row.
-        await store.touch(id, ttlOf(data));
+        return;
       }
+      // Used but unchanged: renew without writing back a copy that may be older than the row.
+      const live = changed ? await store.update(id, data, ttlOf(data)) : await store.touch(id, ttlOf(data));
+      if (!live && ctx) endedWhileInUse.add(ctx);
     },
-    destroy: (sessionId: string) => store.destroy(recordId(sessionId)),
+    destroy: async (sessionId: string, options?: { ctx?: object }) => {
+      const pending = options?.ctx && moving.get(options.ctx);
+      // A move destroys the old id itself, in the same step as it reads it.
+      if (pending) pending.from = recordId(sessionId);
+      else await store.destroy(recordId(sessionId));
+    },
   };
 }

@@ -5,7 +5,7 @@ import { Middleware } from 'koa';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { newSessionId, SessionLifetimes, sessionRecords } from './session-records';
+import { moveSession, newSessionId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
 
 /** Who an administrator session holds; role and super flag as they were at login. */
 export interface AdminIdentity {
@@ -44,6 +44,7 @@ export interface SessionSettings extends SessionLifetimes {
 }
 
 const COOKIE_OUTLIVES_SESSION_MS = 24 * 60 * 60 * 1000;
+const SESSION_COOKIE = 'PHPSESSID';
 
 /** PHPSESSID: a random id in an HttpOnly cookie; the data stays on the server. */
 export function sessions(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
@@ -58,22 +59,33 @@ export function sessions(app: Koa, store: SessionStore, settings: SessionSetting
 }
 
 function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): Middleware<AppState> {
+  const cookie = {
+    signed: false,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: settings.secureCookie,
+    // The browser keeps the id a while past the idle limit, when the server has dropped its row
+    // and the id is worthless: the next request is then told its session expired, rather than
+    // that nobody ever logged in.
+    maxAge: settings.idleMs + COOKIE_OUTLIVES_SESSION_MS,
+  };
   return session(
     {
-      key: 'PHPSESSID',
-      signed: false,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: settings.secureCookie,
-      // The browser keeps the id a while past the idle limit, when the server has dropped its row
-      // and the id is worthless: the next request is then told its session expired, rather than
-      // that nobody ever logged in.
-      maxAge: settings.idleMs + COOKIE_OUTLIVES_SESSION_MS,
+      key: SESSION_COOKIE,
+      ...cookie,
       // Every request that uses the session renews it, in the store and in the cookie's Expires:
       // a session in use never outlives its idle limit in the browser only.
       rolling: true,
       genid: newSessionId,
       store: sessionRecords(store, settings),
+      externalKey: {
+        get: (ctx: AppContext) => ctx.cookies.get(SESSION_COOKIE) ?? '',
+        // An answer to a request whose session a logout (or a login) ended meanwhile leaves the
+        // cookie alone: renewing it would put the dead id back in place of the new one.
+        set: (ctx: AppContext, id: string) => {
+          if (!sessionEndedMeanwhile(ctx)) ctx.cookies.set(SESSION_COOKIE, id, cookie);
+        },
+      },
     },
     app,
   );
@@ -87,36 +99,51 @@ export function sessionOf(ctx: AppContext): SessionData {
 /** The current token, created on first use; the same one until login, registration or logout. */
 export function csrfToken(ctx: AppContext): string {
   const data = sessionOf(ctx);
-  data.csrf_token ??= randomBytes(32).toString('base64url');
+  data.csrf_token ??= newCsrfToken();
   return data.csrf_token;
 }
 
-function rotateCsrfToken(ctx: AppContext): void {
-  sessionOf(ctx).csrf_token = randomBytes(32).toString('base64url');
+function newCsrfToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
-async function regenerateSession(ctx: AppContext): Promise<void> {
-  await ctx.session?.regenerate();
+/**
+ * Gives the session a new id with the data `change` makes of it as it is when the change commits,
+ * not as this request read it (`SessionStore.regenerate`), and takes that data in.
+ */
+async function changeSession(ctx: AppContext, change: Parameters<typeof moveSession>[1]): Promise<void> {
+  const live = ctx.session;
+  if (!live) throw new Error('session middleware is not installed');
+  const stored = await moveSession(ctx, change, async () => {
+    await live.regenerate();
+  });
+  const data = sessionOf(ctx) as unknown as Record<string, unknown>;
+  for (const key of Object.keys(data)) if (!key.startsWith('_') && key !== 'isNew') delete data[key];
+  for (const [key, value] of Object.entries(stored)) if (!key.startsWith('_')) data[key] = value;
 }
 
 /**
  * Logs an identity into this session: a new session id, so an id known before login is worthless
- * after it, and a new CSRF token.
+ * after it, and a new CSRF token. The other side's identity is kept only if the session still
+ * holds it when the login commits: one logged out meanwhile stays out.
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
-  Object.assign(sessionOf(ctx), identity);
-  rotateCsrfToken(ctx);
-  await regenerateSession(ctx);
+  const csrf_token = newCsrfToken();
+  await changeSession(ctx, { change: (current) => ({ ...current, ...identity, csrf_token }) });
 }
 
 /**
  * Drops one identity, leaving the other side's, under a new session id and a new token: the old
- * id is destroyed, so no request still running on it can save the identity back.
+ * id is destroyed, so no request still running on it can save the identity back. A login that
+ * moved the session meanwhile has the identity dropped from the session it made, too.
  */
 export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): Promise<void> {
-  delete sessionOf(ctx)[side];
-  rotateCsrfToken(ctx);
-  await regenerateSession(ctx);
+  const csrf_token = newCsrfToken();
+  const without = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([key]) => key !== side));
+  await changeSession(ctx, {
+    change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
+    successor: without,
+  });
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { SessionStore } from '../ports';
+import type { SessionMove, SessionStore } from '../ports';
 import { sessionRenewal } from '../session-renewal';
 import { unavailableOnOutage } from './outage';
 
@@ -9,7 +9,14 @@ interface SessionRecord {
   _id: string;
   data: Record<string, unknown>;
   expires_at: Date;
+  /** Counts the writes of the data: a move applies only to the version it read. */
+  version?: number;
+  /** The id a login or logout moved the session to; the requests still running on this one follow it. */
+  moved_to?: string;
 }
+
+// Not moved (the field is absent); `$exists` rather than null, which the driver's types refuse.
+const LIVE = { moved_to: { $exists: false } };
 
 /**
  * HTTP sessions in a collection with a TTL index. MongoDB's TTL monitor deletes expired
@@ -34,29 +41,69 @@ export class MongoSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<Record<string, unknown> | null> {
-    const record = await unavailableOnOutage('session read', () => this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() } }));
+    const record = await unavailableOnOutage('session read', () => this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() }, ...LIVE }));
     return record?.data ?? null;
   }
 
   async create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
-    await unavailableOnOutage('session write', () => this.sessions.insertOne({ _id: id, data, expires_at: new Date(Date.now() + ttlMs) }));
+    await unavailableOnOutage('session write', () => this.sessions.insertOne({ _id: id, data, expires_at: new Date(Date.now() + ttlMs), version: 0 }));
   }
 
   async update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean> {
     // Never an upsert: a session destroyed since the request read it stays gone.
     const now = Date.now();
     const result = await unavailableOnOutage('session write', () =>
-      this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now) } }, { $set: { data, expires_at: new Date(now + ttlMs) } }),
+      this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now) }, ...LIVE }, { $set: { data, expires_at: new Date(now + ttlMs) }, $inc: { version: 1 } }),
     );
     return result.matchedCount > 0;
   }
 
-  async touch(id: string, ttlMs: number): Promise<void> {
+  touch(id: string, ttlMs: number): Promise<boolean> {
+    return unavailableOnOutage('session write', () => this.renew(id, ttlMs));
+  }
+
+  private async renew(id: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const { needed, until } = sessionRenewal(now, ttlMs);
-    await unavailableOnOutage('session write', () =>
-      this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) } }, { $set: { expires_at: new Date(until) } }),
-    );
+    // One round trip in the common case, as the guarded update it replaces cost: a write only when due.
+    const live = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date(now) }, ...LIVE }, { projection: { expires_at: 1 } });
+    if (!live) return false;
+    if (live.expires_at.getTime() < needed) await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) }, ...LIVE }, { $set: { expires_at: new Date(until) } });
+    return true;
+  }
+
+  /**
+   * The new session is written first, then the old one is marked moved if its version is still
+   * the one the data was made from; if another write got there first, all again.
+   */
+  regenerate(from: string, to: string, move: SessionMove): Promise<Record<string, unknown>> {
+    return unavailableOnOutage('session write', () => this.move(from, to, move));
+  }
+
+  private async move(from: string, to: string, move: SessionMove): Promise<Record<string, unknown>> {
+    for (;;) {
+      const old = await this.sessions.findOne({ _id: from, expires_at: { $gt: new Date() } });
+      const live = old !== null && !old.moved_to;
+      const data = move.change(live ? old.data : null);
+      await this.sessions.replaceOne({ _id: to }, { data, expires_at: new Date(Date.now() + move.ttlMs(data)), version: 0 }, { upsert: true });
+      if (!live) {
+        if (old?.moved_to && move.successor) await this.changeSuccessor(old.moved_to, move.successor);
+        return data;
+      }
+      const moved = await this.sessions.updateOne({ _id: from, ...sameVersion(old.version), ...LIVE }, { $set: { moved_to: to, data: {} }, $inc: { version: 1 } });
+      if (moved.matchedCount > 0) return data;
+    }
+  }
+
+  /** Follows the moves from `id` to the live session at their end, and changes its data there. */
+  private async changeSuccessor(id: string, successor: NonNullable<SessionMove['successor']>): Promise<void> {
+    for (;;) {
+      const record = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() } });
+      if (!record) return;
+      if (record.moved_to) return this.changeSuccessor(record.moved_to, successor);
+      const changed = await this.sessions.updateOne({ _id: id, ...sameVersion(record.version), ...LIVE }, { $set: { data: successor(record.data) }, $inc: { version: 1 } });
+      if (changed.matchedCount > 0) return;
+    }
   }
 
   async destroy(id: string): Promise<void> {
@@ -65,4 +112,9 @@ export class MongoSessionStore implements SessionStore {
 
   /** Nothing to release: openMongoStores closes the client the stores share. */
   async close(): Promise<void> {}
+}
+
+/** Records written before versions were counted have none: they match as long as nobody wrote one. */
+function sameVersion(version: number | undefined) {
+  return version === undefined ? { version: { $exists: false } } : { version };
 }

@@ -31,7 +31,8 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sessions (
     id         TEXT    PRIMARY KEY,
     data       TEXT    NOT NULL,
-    expires_at INTEGER NOT NULL
+    expires_at INTEGER NOT NULL,
+    moved_to   TEXT
   );
   CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at);
 `;
@@ -44,6 +45,15 @@ function addEventIds(db: Database): void {
   const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
   if (!columns.some((column) => column.name === 'id')) db.exec('ALTER TABLE events ADD COLUMN id TEXT');
   db.exec('CREATE UNIQUE INDEX IF NOT EXISTS events_id ON events (id)');
+}
+
+/**
+ * Files written before a regenerated session left the id of its successor behind: the column is
+ * added, NULL (not moved) for the sessions they hold.
+ */
+function addSessionSuccessors(db: Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all();
+  if (!columns.some((column) => column.name === 'moved_to')) db.exec('ALTER TABLE sessions ADD COLUMN moved_to TEXT');
 }
 
 /**
@@ -64,10 +74,14 @@ export function openDatabase(file: string, durability: Durability = 'FULL'): Dat
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability}`);
     db.pragma('foreign_keys = ON');
+    // What is deleted is overwritten, not left in free pages: a destroyed webhook data key
+    // (crypto-shredding, docs/security.md) or session is gone from the file too.
+    db.pragma('secure_delete = ON');
     // Immediate, so that processes opening a new file at the same moment create the schema in turn.
     db.transaction(() => {
       db.exec(SCHEMA);
       addEventIds(db);
+      addSessionSuccessors(db);
     }).immediate();
     return db;
   } catch (error) {

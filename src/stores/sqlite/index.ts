@@ -6,6 +6,7 @@ import { SqliteEventStore } from './event-store';
 import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
 import { lockProjections } from './projections-lock';
+import { privateKey, tightenDataDirectory } from './private-files';
 
 export { openDatabase, type Database } from './database';
 export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
@@ -19,6 +20,7 @@ export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
  * the log at start), never an acknowledged append (docs/performance.md, "Issue 16: the write path").
  */
 export function openSqliteStores(dataDir: string): Stores {
+  tightenDataDirectory(dataDir);
   const file = join(dataDir, 'platform.db');
   const db = openDatabase(file, 'NORMAL');
   const events = new SqliteEventStore(db);
@@ -36,6 +38,7 @@ export function openSqliteStores(dataDir: string): Stores {
     claimProjections() {
       releaseProjections ??= lockProjections(join(dataDir, 'projections.lock'));
     },
+    localKey: (name) => privateKey(join(dataDir, `${name}.key`)),
     async health() {
       try {
         db.prepare('SELECT 1').get();

@@ -1,4 +1,6 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dirname } from 'node:path';
 
 /** What SQLite keeps beside a database file; it creates them with the database file's own mode. */
@@ -25,4 +27,41 @@ export function preparePrivateFile(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   for (const suffix of COMPANIONS) chmodIfPresent(`${file}${suffix}`, 0o600);
+}
+
+const KEY_BYTES = 32;
+
+/**
+ * A random 32-byte key in a file of its own, 0600 in a 0700 directory, made on first use. Written
+ * aside and linked into place, so that two processes starting together read one whole key.
+ */
+export function privateKey(file: string): Buffer {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(aside, randomBytes(KEY_BYTES), { mode: 0o600 });
+    try {
+      linkSync(aside, file);
+    } finally {
+      unlinkSync(aside);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  chmodSync(file, 0o600);
+  const key = readFileSync(file);
+  if (key.length !== KEY_BYTES) throw new Error(`${file} must hold ${KEY_BYTES} bytes (a key this service made): it holds ${key.length}`);
+  return key;
+}
+
+/**
+ * Makes the data directory 0700 and every file in it 0600, as it is found: a process that opens
+ * only some of them (the CLI leaves rate-limits.db alone) still leaves none readable by others,
+ * whatever an older version or a copy by hand left behind.
+ */
+export function tightenDataDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) chmodIfPresent(join(dir, entry.name), 0o600);
 }

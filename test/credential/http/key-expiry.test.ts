@@ -99,6 +99,19 @@ describe('key expiry', () => {
     expect((await developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.status).toBe('pending');
   });
 
+  it('refuses an expiry more than MAX_KEY_LIFETIME_DAYS (730) ahead, as an instant or in days, with expiry_too_far', async () => {
+    const { approve, developer, member } = await pendingApplication();
+    await expectRefusal(t, () => approve({ expires_at: '9999-12-31T00:00:00Z' }), 422, 'expiry_too_far');
+    await expectRefusal(t, () => approve({ expires_at: new Date(Date.now() + 731 * 86_400_000).toISOString() }), 422, 'expiry_too_far');
+    await expectRefusal(t, () => approve({ expires_in_days: 731 }), 422, 'expiry_too_far');
+    expect((await developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.status).toBe('pending');
+    await approve({ expires_in_days: 730 }).expect(200);
+    await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const ask = (body: Record<string, unknown>) => developer.post(`${API}/developer/extension`).set('X-CSRF-Token', member.token).send({ reason: 'longer', ...body });
+    await expectRefusal(t, () => ask({ expires_in_days: 1000 }), 422, 'expiry_too_far');
+    await expectRefusal(t, () => ask({ expires_at: '9999-12-31T00:00:00Z' }), 422, 'expiry_too_far');
+  });
+
   it('a rotation keeps the expiry, and the auditor history shows it', async () => {
     const p = await activePartner(t);
     const expiresAt = (await p.developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.expires_at as string;

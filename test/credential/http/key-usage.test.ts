@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { API_KEY_RANDOM_BYTES, formatApiKey } from '../../../src/credential/api-key';
 import { DocumentWrite, Stores } from '../../../src/stores/ports';
 import { activePartner, mistypedKey, openCall } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
@@ -48,7 +50,8 @@ describe('usage per key', () => {
 
     const mine = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
     expect(mine.days).toHaveLength(30);
-    expect(mine.days[29]).toEqual({ date: today(), calls: 5, refused: 2 });
+    // The other partner's key is well formed but not this credential's: counted apart, not as a call.
+    expect(mine.days[29]).toEqual({ date: today(), calls: 4, refused: 1, wrong_key: 1 });
     expect(mine.days.slice(0, 29).every((d: { calls: number }) => d.calls === 0)).toBe(true);
     expect(Date.parse(mine.last_used_at)).toBeGreaterThanOrEqual(before - 5);
 
@@ -62,6 +65,23 @@ describe('usage per key', () => {
     const admin = t.client();
     await logInAdmin(admin);
     expect((await admin.get(`${API}/credentials/${p.member.id}/usage`).expect(200)).body.data).toEqual(mine);
+  });
+
+  it("made-up keys against a member's API id do not make its credential look used, revoked or not", async () => {
+    const p = await activePartner(t);
+    const madeUp = () => formatApiKey(randomBytes(API_KEY_RANDOM_BYTES));
+    for (let i = 0; i < 5; i++) await openCall(t, '/open/addons', p.apiid, madeUp()).expect(401);
+    const usage = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    expect(usage.last_used_at).toBeNull();
+    expect(usage.days[29]).toEqual({ date: today(), calls: 0, refused: 0, wrong_key: 5 });
+    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as { member_id: number; last_used_at: string | null }[];
+    expect(listed.find((c) => c.member_id === p.member.id)?.last_used_at).toBeNull();
+
+    await p.admin.post(`${API}/credentials/${p.member.id}/revoke`).set('X-CSRF-Token', p.adminToken).send({ reason: 'test' }).expect(200);
+    for (let i = 0; i < 5; i++) await openCall(t, '/open/addons', p.apiid, madeUp()).expect(401);
+    const revoked = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    expect(revoked.last_used_at).toBeNull();
+    expect(revoked.days[29]).toEqual({ date: today(), calls: 0, refused: 0, wrong_key: 10 });
   });
 
   it('writes the counts at most once a second, however many calls', async () => {

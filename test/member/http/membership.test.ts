@@ -109,6 +109,14 @@ describe('POST /developer/register', () => {
       ['a missing username', { username: undefined }, 'username'],
       ['a password that is not a string', { password: 123456 }, 'password'],
       ['an unknown field', { role: 'admin' }, '(body)'],
+      ['a nickname with an escape sequence', { nickname: 'Nick\u001b[31mRED' }, 'nickname'],
+      ['a nickname with a terminal title sequence', { nickname: '\u001b]0;pwned\u0007Nick' }, 'nickname'],
+      ['a nickname with a line break', { nickname: 'Nick\napproved' }, 'nickname'],
+      ['a nickname with a NUL', { nickname: 'Nick\u0000' }, 'nickname'],
+      ['a nickname with a C1 control', { nickname: 'Nick\u009b31m' }, 'nickname'],
+      ['a nickname with a bidirectional override', { nickname: 'Nick\u202egnp.exe' }, 'nickname'],
+      ['a nickname with a zero-width space', { nickname: 'Ni\u200bck' }, 'nickname'],
+      ['a nickname with a line separator', { nickname: 'Nick\u2028x' }, 'nickname'],
     ];
     it.each(cases)('%s', async (_name, change, field) => {
       const client = t.client();

@@ -153,3 +153,16 @@ describe('new sessions without an identity per client address', () => {
     await csrfOf(clientFrom(from('127.0.0.15')));
   });
 });
+
+describe('a logout once the address has opened all its anonymous sessions', () => {
+  it('answers 200 and ends the identity: the session it leaves is not a new one', async () => {
+    const address = from('127.0.0.16');
+    const client = clientFrom(address);
+    const member = await registerMember(client);
+    for (let i = 0; i < ANONYMOUS_SESSIONS; i++) await csrfOf(clientFrom(address)).catch(() => undefined);
+    await refused(() => clientFrom(address).get(`${API}/developer/session`), 429, 'too_many_sessions');
+    await client.post(`${API}/developer/logout`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const after = await client.get(`${API}/developer/dashboard`);
+    expect([after.status, after.body.data.error]).toEqual([401, 'not_logged_in']);
+  });
+});

@@ -101,6 +101,7 @@ describe('every operation of the contract, called for real', () => {
       deliveries = (await admin.get(`${API}/webhooks/${hookId}/deliveries`).expect(200)).body.data.list;
     }
     await write(admin, `/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/retry`, adminToken);
+    await write(admin, `/webhooks/${hookId}/rotate-secret`, adminToken);
     await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     await write(admin, '/admin/logout', adminToken);
 

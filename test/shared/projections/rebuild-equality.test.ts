@@ -210,14 +210,17 @@ function scenario(stores: Stores) {
   }
 
   const webhooks: string[] = [];
-  /** Registers a webhook, or removes one (sometimes one already removed: refused). */
+  /** Registers a webhook, or rotates its secret, or removes one (sometimes one already removed: refused). */
   async function webhook(): Promise<void> {
-    const remove = webhooks.length > 0 && chance(0.4);
-    const webhook_id = remove ? pick(webhooks) : `00000000-0000-4000-8000-${String(webhooks.length).padStart(12, '0')}`;
-    const command: WebhookCommand = remove
-      ? { type: 'RemoveWebhook', data: { webhook_id } }
-      : { type: 'RegisterWebhook', data: { webhook_id, url: 'https://example.com/hook', events: ['credential.approved'], secret: 'whsec_c2VjcmV0' } };
-    if (!remove) webhooks.push(webhook_id);
+    const existing = webhooks.length > 0 && chance(0.6);
+    const webhook_id = existing ? pick(webhooks) : `00000000-0000-4000-8000-${String(webhooks.length).padStart(12, '0')}`;
+    const sealed_secret = `v1.${webhooks.length}.tag.sealed`;
+    const command: WebhookCommand = !existing
+      ? { type: 'RegisterWebhook', data: { webhook_id, url: 'https://example.com/hook', events: ['credential.approved'], sealed_secret, owner_role_id: chance(0.5) ? 1 : null } }
+      : chance(0.5)
+        ? { type: 'RotateWebhookSecret', data: { webhook_id, sealed_secret } }
+        : { type: 'RemoveWebhook', data: { webhook_id } };
+    if (!existing) webhooks.push(webhook_id);
     await handle(stores.events, webhookStream(webhook_id), webhookDecider, command, ctx());
   }
 

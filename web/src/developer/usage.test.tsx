@@ -4,7 +4,7 @@ import { DeveloperUsage, UsageChart } from './usage';
 import { envelope } from '../../test/envelope';
 
 const days = (calls: (i: number) => number): Schemas['Usage']['days'] =>
-  Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, calls: calls(i), refused: 0 }));
+  Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, calls: calls(i), refused: 0, wrong_key: 0 }));
 
 describe('the use of the key', () => {
   it('says "No calls yet." instead of an empty chart', () => {
@@ -17,6 +17,12 @@ describe('the use of the key', () => {
     const { container } = render(<UsageChart usage={{ last_used_at: '2026-09-01T10:00:00.000Z', days: days(() => 0) }} />);
     expect(screen.getByText(/^No calls in the last 30 days\. Last used: /)).not.toBeNull();
     expect(container.querySelector('svg')).toBeNull();
+  });
+
+  it('says that calls with a wrong key were refused and are not use', () => {
+    const probed = days(() => 0).map((d, i) => (i === 29 ? { ...d, wrong_key: 5 } : d));
+    render(<UsageChart usage={{ last_used_at: null, days: probed }} />);
+    expect(screen.getByText(/^No calls yet\. 5 calls named your API id with a wrong key; they were refused and are not counted as use\.$/)).not.toBeNull();
   });
 
   it('draws the chart once there are calls', () => {

@@ -9,9 +9,12 @@ export function UsageChart({ usage }: { usage: Usage }) {
   const most = Math.max(1, ...usage.days.map((d) => d.calls));
   const total = usage.days.reduce((sum, d) => sum + d.calls, 0);
   const refused = usage.days.reduce((sum, d) => sum + d.refused, 0);
+  const wrongKeys = usage.days.reduce((sum, d) => sum + d.wrong_key, 0);
+  // Calls with a key that is not this credential's are anyone's who knows the API id: not its use.
+  const wrongKeyNote = wrongKeys > 0 ? ` ${wrongKeys} calls named your API id with a wrong key; they were refused and are not counted as use.` : '';
   // Thirty empty bars read as a blank box: without a call, say so in words.
   if (total === 0) {
-    return <Empty>{usage.last_used_at ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.` : 'No calls yet.'}</Empty>;
+    return <Empty>{(usage.last_used_at ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.` : 'No calls yet.') + wrongKeyNote}</Empty>;
   }
   return (
     <figure class="usage">
@@ -29,7 +32,7 @@ export function UsageChart({ usage }: { usage: Usage }) {
         })}
       </svg>
       <figcaption data-testid="usage-summary">
-        {total} calls in 30 days, {refused} refused. Last used: {usage.last_used_at ? when(usage.last_used_at) : 'never'}.
+        {total} calls in 30 days, {refused} refused. Last used: {usage.last_used_at ? when(usage.last_used_at) : 'never'}.{wrongKeyNote}
       </figcaption>
     </figure>
   );
