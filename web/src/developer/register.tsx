@@ -4,7 +4,7 @@ import { Field } from '../ui/field';
 import { RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 
-// The rules the service applies (specification §2.2), shown before anything is sent.
+// The rules the service applies (docs/rules.md, "Members"), shown before anything is sent.
 const RULES = {
   username: '3 to 32 characters: a letter first, then letters, digits, _ . or -',
   password: '6 to 128 characters',
