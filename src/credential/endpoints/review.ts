@@ -115,8 +115,9 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       handler: async (ctx, { params: { member_id }, body }) => {
         const now = new Date();
         const expires_at = expiresAtFor(body, now, deps.keyLifetimeDays);
-        // A key that never expires is what KEY_LIFETIME_DAYS unset means: only a given expiry is bounded.
-        if (body.expires_at !== undefined || body.expires_in_days !== undefined) assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
+        // Never (KEY_LIFETIME_DAYS unset, or `expires_at: null` said outright) is the reviewer's choice
+        // the console offers beside the presets: only a given date or number of days is bounded.
+        if (expires_at !== null && (body.expires_at !== undefined || body.expires_in_days !== undefined)) assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
         const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at, now: now.toISOString() } };
         return decideThenRead(ctx, asReviewer(deps, ctx, command), answer(member_id, 'application approved: the member can claim the credential'));
       },
