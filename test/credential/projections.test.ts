@@ -6,6 +6,7 @@ import { scopeRequestsProjection } from '../../src/credential/projections/scope-
 import { RecordedEvent } from '../../src/stores/ports';
 import { at, eventLog, givenEvents, project } from '../support/projection-spec';
 import { accessEvents } from '../access/events';
+import { memberEvents } from '../member/events';
 import {
   activeLog,
   APIID,
@@ -333,7 +334,7 @@ describe('api_keys projection', () => {
 
   it('ignores the events of other aggregates, and credential events that do not touch keys or scopes', () => {
     const log = eventLog()
-      .other(0, 'member-1', { type: 'MemberRegistered', data: { member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' } })
+      .other(0, 'member-1', memberEvents.registered({ member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' }))
       .credential(1, applied())
       .credential(2, approved());
     expect(documentsOf(apiKeysProjection, log.events[0]!)).toEqual([]);
