@@ -2,13 +2,14 @@ import { adminDecider, AdminProfile, adminStream } from '../../src/access/admin'
 import { memberStream } from '../../src/member/decider';
 import { MemberGroupDefinition, memberGroupDecider } from '../../src/access/member-group';
 import { Permission } from '../../src/access/permissions';
-import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent } from '../../src/access/role-group';
+import { RoleGroupDefinition, roleGroupDecider } from '../../src/access/role-group';
 import { given } from '../support/decider-spec';
+import { accessEvents as events } from './events';
 
 describe('role group decider', () => {
   const reviewers: RoleGroupDefinition = { role_id: 3, name: 'Reviewers', permissions: ['credential.review', 'audit.read'] };
-  const defined: RoleGroupEvent = { type: 'RoleGroupDefined', data: reviewers };
-  const disabled: RoleGroupEvent = { type: 'RoleGroupDisabled', data: { role_id: 3 } };
+  const defined = events.roleGroupDefined(reviewers);
+  const disabled = events.roleGroupDisabled(3);
   const define = (changes: Partial<RoleGroupDefinition>) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes } });
 
   it('defines a new role group', () => {
@@ -34,7 +35,7 @@ describe('role group decider', () => {
   });
 
   it.each(['R', 'n'.repeat(64)])('accepts a name of 1 to 64 characters (%#)', (name) => {
-    given(roleGroupDecider, []).when(define({ name })).then([{ type: 'RoleGroupDefined', data: { ...reviewers, name } }]);
+    given(roleGroupDecider, []).when(define({ name })).then([events.roleGroupDefined({ ...reviewers, name })]);
   });
 
   it('refuses an unknown permission', () => {
@@ -51,7 +52,7 @@ describe('role group decider', () => {
     given(roleGroupDecider, [defined]).when({ type: 'DisableRoleGroup', data: { role_id: 3 } }).then([disabled]);
     given(roleGroupDecider, [defined, disabled])
       .when({ type: 'EnableRoleGroup', data: { role_id: 3 } })
-      .then([{ type: 'RoleGroupEnabled', data: { role_id: 3 } }]);
+      .then([events.roleGroupEnabled(3)]);
   });
 
   it('refuses to enable a group that is enabled: a new group starts enabled', () => {
@@ -74,11 +75,11 @@ describe('member group decider', () => {
   const define = (changes: Partial<MemberGroupDefinition>) => ({ type: 'DefineMemberGroup' as const, data: { ...partners, ...changes } });
 
   it('defines a new member group', () => {
-    given(memberGroupDecider, []).when(define({})).then([{ type: 'MemberGroupDefined', data: partners }]);
+    given(memberGroupDecider, []).when(define({})).then([events.memberGroupDefined(partners)]);
   });
 
   it('refuses to define a member group id twice', () => {
-    given(memberGroupDecider, [{ type: 'MemberGroupDefined', data: partners }])
+    given(memberGroupDecider, [events.memberGroupDefined(partners)])
       .when(define({ name: 'Other' }))
       .thenRefuses('member_group_exists');
   });
@@ -104,7 +105,7 @@ describe('member group decider', () => {
   it.each(['', 'd'.repeat(500)])('accepts a description of 0 to 500 characters (%#)', (description) => {
     given(memberGroupDecider, [])
       .when(define({ description, name: 'n'.repeat(64) }))
-      .then([{ type: 'MemberGroupDefined', data: { ...partners, description, name: 'n'.repeat(64) } }]);
+      .then([events.memberGroupDefined({ ...partners, description, name: 'n'.repeat(64) })]);
   });
 });
 
@@ -117,7 +118,7 @@ describe('administrator decider', () => {
     ['a super administrator without a role group', root],
     ['an administrator of one role group', reviewer],
   ])('creates %s', (_label, profile) => {
-    given(adminDecider, []).when({ type: 'CreateAdmin', data: profile }).then([{ type: 'AdminCreated', data: profile }]);
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: profile }).then([events.adminCreated(profile)]);
   });
 
   it.each([
@@ -137,7 +138,7 @@ describe('administrator decider', () => {
   });
 
   it('refuses a username that an administrator already has', () => {
-    given(adminDecider, [{ type: 'AdminCreated', data: root }])
+    given(adminDecider, [events.adminCreated(root)])
       .when({ type: 'CreateAdmin', data: { ...reviewer, username: 'admin' } })
       .thenRefuses('admin_username_taken');
   });

@@ -1,8 +1,9 @@
-import { actionCommand, AddonCommand, addonDecider, AddonEvent } from '../../src/addon/decider';
+import { actionCommand, AddonCommand, addonDecider } from '../../src/addon/decider';
 import { AddonManifest } from '../../src/addon/manifest';
 import { DomainError } from '../../src/shared/domain/decider';
 import { PageRoles } from '../../src/addon/page-roles';
 import { given } from '../support/decider-spec';
+import { addonEvents as events } from './events';
 
 const v1: AddonManifest = {
   key: 'helpdesk',
@@ -27,9 +28,9 @@ const roles: PageRoles = { tickets: { view: [1, 2], manage: [1] }, reports: { vi
 const rolesV2: PageRoles = { ...roles, sla: { view: [1], manage: [1] } };
 
 const key = 'helpdesk';
-const installed: AddonEvent = { type: 'AddonInstalled', data: { ...v1, page_roles: roles, show_menu: true } };
-const disabled: AddonEvent = { type: 'AddonDisabled', data: { key } };
-const uninstalled: AddonEvent = { type: 'AddonUninstalled', data: { key } };
+const installed = events.installed(v1, roles);
+const disabled = events.disabled(key);
+const uninstalled = events.uninstalled(key);
 
 const install = (changes: Partial<Extract<AddonCommand, { type: 'InstallAddon' }>['data']> = {}): AddonCommand => ({
   type: 'InstallAddon',
@@ -53,7 +54,7 @@ function refusal(run: () => unknown): DomainError {
 describe('add-on decider', () => {
   describe('install', () => {
     it('installs the manifest with its page roles, enabled, menu as asked', () => {
-      given(addonDecider, []).when(install({ show_menu: false })).then([{ type: 'AddonInstalled', data: { ...v1, page_roles: roles, show_menu: false } }]);
+      given(addonDecider, []).when(install({ show_menu: false })).then([events.installed(v1, roles, false)]);
     });
 
     it('installs again after an uninstall, from scratch', () => {
@@ -81,7 +82,7 @@ describe('add-on decider', () => {
     it("takes the manifest's version and keeps the saved page roles when none are sent", () => {
       given(addonDecider, [installed])
         .when(reinstall(v1Fix))
-        .then([{ type: 'AddonReinstalled', data: { ...v1Fix, previous_version: '1.0.0', page_roles: roles, show_menu: true } }]);
+        .then([events.reinstalled(v1Fix, '1.0.0', roles)]);
     });
 
     it('refuses to keep saved page roles that no longer name every page, and says which', () => {
@@ -94,7 +95,7 @@ describe('add-on decider', () => {
     it('takes new page roles for the new pages', () => {
       given(addonDecider, [installed, disabled])
         .when(reinstall(v2, rolesV2, false))
-        .then([{ type: 'AddonReinstalled', data: { ...v2, previous_version: '1.0.0', page_roles: rolesV2, show_menu: false } }]);
+        .then([events.reinstalled(v2, '1.0.0', rolesV2, false)]);
     });
 
     it('keeps saved page roles even when a role group in them was disabled since: keeping is not granting', () => {
@@ -102,7 +103,7 @@ describe('add-on decider', () => {
       const command = reinstall(v1Fix);
       given(addonDecider, [installed])
         .when({ ...command, data: { ...command.data, role_groups: groups } } as AddonCommand)
-        .then([{ type: 'AddonReinstalled', data: { ...v1Fix, previous_version: '1.0.0', page_roles: roles, show_menu: true } }]);
+        .then([events.reinstalled(v1Fix, '1.0.0', roles)]);
     });
 
     it('refuses an add-on that is not installed', () => {
@@ -116,7 +117,7 @@ describe('add-on decider', () => {
 
     it('disables an enabled add-on and enables it again', () => {
       given(addonDecider, [installed]).when(simple('DisableAddon')).then([disabled]);
-      given(addonDecider, [installed, disabled]).when(simple('EnableAddon')).then([{ type: 'AddonEnabled', data: { key } }]);
+      given(addonDecider, [installed, disabled]).when(simple('EnableAddon')).then([events.enabled(key)]);
     });
 
     it('refuses to enable an enabled add-on or disable a disabled one', () => {
@@ -125,7 +126,7 @@ describe('add-on decider', () => {
     });
 
     it('sets the menu entry', () => {
-      given(addonDecider, [installed]).when({ type: 'SetMenu', data: { key, show_menu: false } }).then([{ type: 'MenuSet', data: { key, show_menu: false } }]);
+      given(addonDecider, [installed]).when({ type: 'SetMenu', data: { key, show_menu: false } }).then([events.menuSet(key, false)]);
     });
 
     it('uninstalls an installed add-on, enabled or disabled', () => {
@@ -143,7 +144,7 @@ describe('add-on decider', () => {
 
     it("replaces the whitelist, checked against the installed version's pages", () => {
       const next = { tickets: { view: [2], manage: [2] }, reports: { view: [1], manage: [] } };
-      given(addonDecider, [installed]).when(set(next)).then([{ type: 'PageRolesSet', data: { key, page_roles: next } }]);
+      given(addonDecider, [installed]).when(set(next)).then([events.pageRolesSet(key, next)]);
       given(addonDecider, [installed]).when(set(rolesV2)).thenRefuses('invalid_page_roles');
     });
 

@@ -8,6 +8,7 @@ import { CredentialEvent } from '../../src/credential/events';
 import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
 import { fold } from '../../src/shared/domain/decider';
 import { given } from '../support/decider-spec';
+import { credentialEvents } from './fixtures';
 
 const member_id = 7;
 const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
@@ -17,15 +18,16 @@ const NEW_KEY = 'b'.repeat(64);
 const NOW = '2025-03-01T10:00:00.000Z';
 
 // Events, written once so that histories read like what the service would have appended.
-const applied: CredentialEvent = { type: 'CredentialApplied', data: { member_id, username: 'alice' } };
-const approved: CredentialEvent = { type: 'CredentialApproved', data: { member_id, expires_at: null } };
-const rejected: CredentialEvent = { type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } };
-const claimed = (apiid = APIID, key_digest = KEY): CredentialEvent => ({ type: 'CredentialClaimed', data: { member_id, apiid, key_digest, expires_at: null } });
-const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'abuse' } };
-const scopeRequested = (scope: string): CredentialEvent => ({ type: 'ScopeRequested', data: { member_id, scope, reason: 'dashboard' } });
-const scopeApproved = (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id, scope } });
-const scopeRejected = (scope: string): CredentialEvent => ({ type: 'ScopeRejected', data: { member_id, scope, reason: 'no' } });
-const scopeRevoked = (scope: string): CredentialEvent => ({ type: 'ScopeRevoked', data: { member_id, scope, reason: 'over' } });
+const events = credentialEvents(member_id);
+const applied = events.applied('alice');
+const approved = events.approved();
+const rejected = events.rejected('incomplete');
+const claimed = (apiid = APIID, key_digest = KEY) => events.claimed(apiid, key_digest);
+const revoked = events.revoked('abuse');
+const scopeRequested = (scope: string) => events.requested(scope, 'dashboard');
+const { scopeApproved } = events;
+const scopeRejected = (scope: string) => events.scopeRejected(scope, 'no');
+const scopeRevoked = (scope: string) => events.scopeRevoked(scope, 'over');
 
 const active = [applied, approved, claimed()];
 
@@ -56,17 +58,11 @@ type Outcome = CredentialEvent[] | string;
 const ALLOWED = {
   ApplyCredential: [applied],
   ApproveCredential: [approved],
-  RejectCredential: [{ type: 'CredentialRejected', data: { member_id, reason: 'not a real company' } }],
+  RejectCredential: [events.rejected('not a real company')],
   ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
-  RotateKey: [{
-    type: 'KeyRotated',
-    data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: '2025-03-01T10:01:00.000Z', earlier_keys: [] },
-  }],
-  RevokeCredential: [{ type: 'CredentialRevoked', data: { member_id, reason: 'leaked key' } }],
-  RequestScopes: [
-    { type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'sync' } },
-    { type: 'ScopeRequested', data: { member_id, scope: 'member-groups.read', reason: 'sync' } },
-  ],
+  RotateKey: [events.rotated(APIID, NEW_KEY, KEY, '2025-03-01T10:01:00.000Z')],
+  RevokeCredential: [events.revoked('leaked key')],
+  RequestScopes: [events.requested('addons.read'), events.requested('member-groups.read')],
 } satisfies Partial<Record<CommandType, CredentialEvent[]>>;
 
 const NOT_ACTIVE = {
@@ -169,7 +165,7 @@ const scopeCommands: { [T in ScopeCommandType]: CommandOf<T> } = {
   RevokeScope: commands.RevokeScope,
 };
 
-const requestedAgain: CredentialEvent[] = [{ type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'again' } }];
+const requestedAgain: CredentialEvent[] = [events.requested('addons.read', 'again')];
 
 /** Every status of the scope `addons.read` on an active credential against every scope command. */
 const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in ScopeCommandType]: Outcome } }> = {
@@ -182,7 +178,7 @@ const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in 
     outcomes: {
       RequestScopes: 'scope_already_requested',
       ApproveScope: [scopeApproved('addons.read')],
-      RejectScope: [{ type: 'ScopeRejected', data: { member_id, scope: 'addons.read', reason: 'no need' } }],
+      RejectScope: [events.scopeRejected('addons.read', 'no need')],
       RevokeScope: 'scope_not_approved',
     },
   },
@@ -192,7 +188,7 @@ const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in 
       RequestScopes: 'scope_already_requested',
       ApproveScope: 'scope_not_pending',
       RejectScope: 'scope_not_pending',
-      RevokeScope: [{ type: 'ScopeRevoked', data: { member_id, scope: 'addons.read', reason: 'no longer' } }],
+      RevokeScope: [events.scopeRevoked('addons.read', 'no longer')],
     },
   },
   rejected: {
@@ -328,8 +324,8 @@ describe('RequestScopes refuses the whole request and appends nothing', () => {
     given(credentialDecider, history)
       .when(request(['member-groups.read', 'addons.read']))
       .then([
-        { type: 'ScopeRequested', data: { member_id, scope: 'member-groups.read', reason: 'sync' } },
-        { type: 'ScopeRequested', data: { member_id, scope: 'addons.read', reason: 'sync' } },
+        events.requested('member-groups.read'),
+        events.requested('addons.read'),
       ]);
   });
 });
@@ -408,7 +404,7 @@ describe('RotateKey', () => {
   ])('with grace_seconds %p keeps the previous key valid until %p', (grace, until) => {
     given(credentialDecider, active)
       .when(rotate(grace))
-      .then([{ type: 'KeyRotated', data: { member_id, apiid: APIID, key_digest: NEW_KEY, previous_key_digest: KEY, previous_key_valid_until: until, earlier_keys: [] } }]);
+      .then([events.rotated(APIID, NEW_KEY, KEY, until)]);
   });
 
   it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses grace_seconds %p', (grace) => {
@@ -467,8 +463,8 @@ describe('credential stream', () => {
 describe('expiry notices', () => {
   const expiring = (expires_at: string): CredentialEvent[] => [
     applied,
-    { type: 'CredentialApproved', data: { member_id, expires_at } },
-    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at } },
+    events.approved(expires_at),
+    events.claimed(APIID, KEY, expires_at),
   ];
   const note = (history: CredentialEvent[], now: string) =>
     credentialDecider.decide({ type: 'NoteExpiry', data: { member_id, now, reminder_days: [30, 7, 1] } }, fold(credentialDecider, history));
@@ -477,13 +473,13 @@ describe('expiry notices', () => {
     const history = expiring('2026-02-01T00:00:00.000Z');
     expect(note(history, '2025-12-01T00:00:00.000Z')).toEqual([]);
     const first = note(history, '2026-01-20T00:00:00.000Z');
-    expect(first).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 30 } }]);
+    expect(first).toEqual([events.expiring('2026-02-01T00:00:00.000Z', 30)]);
     expect(note([...history, ...first], '2026-01-21T00:00:00.000Z')).toEqual([]);
     // Twelve hours left: past the 7 and 1 day thresholds at once, reminded once, of the nearer.
     const late = note([...history, ...first], '2026-01-31T12:00:00.000Z');
-    expect(late).toEqual([{ type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 1 } }]);
+    expect(late).toEqual([events.expiring('2026-02-01T00:00:00.000Z', 1)]);
     const expired = note([...history, ...first, ...late], '2026-02-01T00:00:00.000Z');
-    expect(expired).toEqual([{ type: 'CredentialExpired', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }]);
+    expect(expired).toEqual([events.expired('2026-02-01T00:00:00.000Z')]);
     expect(note([...history, ...first, ...late, ...expired], '2026-02-02T00:00:00.000Z')).toEqual([]);
   });
 
@@ -492,22 +488,22 @@ describe('expiry notices', () => {
     // Approved on 30 January for two days: no "7 days" nor "30 days" at the claim, one reminder a day before.
     const twoDays = [
       applied,
-      recordedAt('2026-01-30T00:00:00.000Z', { type: 'CredentialApproved', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } }),
-      { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: '2026-02-01T00:00:00.000Z' } },
+      recordedAt('2026-01-30T00:00:00.000Z', events.approved('2026-02-01T00:00:00.000Z')),
+      events.claimed(APIID, KEY, '2026-02-01T00:00:00.000Z'),
     ] as CredentialEvent[];
     expect(note(twoDays, '2026-01-30T01:00:00.000Z')).toEqual([]);
     expect(note(twoDays, '2026-01-31T00:00:00.000Z')).toEqual([
-      { type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z', days_before: 1 } },
+      events.expiring('2026-02-01T00:00:00.000Z', 1),
     ]);
     // Extended on 31 January to 10 February: the 7 days threshold counts again, the 30 days one does not.
     const extended = [
       ...twoDays,
-      { type: 'ExtensionRequested', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z', reason: 'longer' } },
-      recordedAt('2026-01-31T00:00:00.000Z', { type: 'ExtensionApproved', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z' } }),
+      events.extensionRequested('2026-02-10T00:00:00.000Z', 'longer'),
+      recordedAt('2026-01-31T00:00:00.000Z', events.extensionApproved('2026-02-10T00:00:00.000Z')),
     ] as CredentialEvent[];
     expect(note(extended, '2026-01-31T01:00:00.000Z')).toEqual([]);
     expect(note(extended, '2026-02-03T00:00:00.000Z')).toEqual([
-      { type: 'CredentialExpiring', data: { member_id, expires_at: '2026-02-10T00:00:00.000Z', days_before: 7 } },
+      events.expiring('2026-02-10T00:00:00.000Z', 7),
     ]);
   });
 });
@@ -515,24 +511,24 @@ describe('expiry notices', () => {
 describe('extensions', () => {
   const expiring: CredentialEvent[] = [
     applied,
-    { type: 'CredentialApproved', data: { member_id, expires_at: '2026-02-01T00:00:00.000Z' } },
-    { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: '2026-02-01T00:00:00.000Z' } },
+    events.approved('2026-02-01T00:00:00.000Z'),
+    events.claimed(APIID, KEY, '2026-02-01T00:00:00.000Z'),
   ];
   const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
   const ask = (expires_at: string): CredentialCommand => ({ type: 'RequestExtension', data: { member_id, expires_at, reason: ' project runs longer ', now: '2026-01-15T00:00:00.000Z' } });
 
   it('a later expiry is requested, then approved: the key expires then', () => {
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
-    expect(requested).toEqual([{ type: 'ExtensionRequested', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'project runs longer' } }]);
+    expect(requested).toEqual([events.extensionRequested('2026-06-01T00:00:00.000Z', 'project runs longer')]);
     expect(() => decide([...expiring, ...requested], ask('2026-07-01T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_already_requested' }));
     const approved = decide([...expiring, ...requested], commands.ApproveExtension);
-    expect(approved).toEqual([{ type: 'ExtensionApproved', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z' } }]);
+    expect(approved).toEqual([events.extensionApproved('2026-06-01T00:00:00.000Z')]);
     expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe('2026-06-01T00:00:00.000Z');
   });
 
   it('leaves the request of a credential revoked since undecided: its key is refused whatever its expiry', () => {
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
-    const revoked: CredentialEvent = { type: 'CredentialRevoked', data: { member_id, reason: 'leaked key' } };
+    const revoked = events.revoked('leaked key');
     given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.ApproveExtension).thenRefuses('credential_not_active');
     given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.RejectExtension).thenRefuses('credential_not_active');
   });
@@ -541,7 +537,7 @@ describe('extensions', () => {
     expect(() => decide(expiring, ask('2026-01-20T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_not_later' }));
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
     expect(() => decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } })).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
-    expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([{ type: 'ExtensionRejected', data: { member_id, reason: 'no' } }]);
+    expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([events.extensionRejected('no')]);
   });
 });
 
@@ -549,13 +545,13 @@ describe('a credential past its expiry', () => {
   const EXPIRES = '2026-02-01T00:00:00.000Z';
   const AFTER = '2026-02-01T00:00:01.000Z';
   const BEFORE = '2026-01-31T23:59:59.000Z';
-  const approvedUntil: CredentialEvent[] = [applied, { type: 'CredentialApproved', data: { member_id, expires_at: EXPIRES } }];
-  const activeUntil: CredentialEvent[] = [...approvedUntil, { type: 'CredentialClaimed', data: { member_id, apiid: APIID, key_digest: KEY, expires_at: EXPIRES } }];
+  const approvedUntil: CredentialEvent[] = [applied, events.approved(EXPIRES)];
+  const activeUntil: CredentialEvent[] = [...approvedUntil, events.claimed(APIID, KEY, EXPIRES)];
   const at = <T extends CredentialCommand>(command: T, now: string): T => ({ ...command, data: { ...command.data, now } });
 
   it('cannot be claimed once the approval ran out, and its member may apply again', () => {
     given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, AFTER)).thenRefuses('credential_expired', `expired at ${EXPIRES}: the approval ran out before the claim, apply again`);
-    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, BEFORE)).then([{ type: 'CredentialClaimed', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY, expires_at: EXPIRES } }]);
+    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, BEFORE)).then([events.claimed(NEW_APIID, NEW_KEY, EXPIRES)]);
     given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
     given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
   });
@@ -565,7 +561,7 @@ describe('a credential past its expiry', () => {
     given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
     given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
     const extension = { type: 'RequestExtension' as const, data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time', now: AFTER } };
-    given(credentialDecider, activeUntil).when(extension).then([{ type: 'ExtensionRequested', data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time' } }]);
+    given(credentialDecider, activeUntil).when(extension).then([events.extensionRequested('2026-06-01T00:00:00.000Z', 'more time')]);
   });
 
   it('a new application after the expiry starts over: no key, no scopes, no expiry', () => {

@@ -5,6 +5,8 @@ import { documentsOf } from '../../src/shared/projections/projection';
 import { scopeRequestsProjection } from '../../src/credential/projections/scope-requests';
 import { RecordedEvent } from '../../src/stores/ports';
 import { at, eventLog, givenEvents, project } from '../support/projection-spec';
+import { accessEvents } from '../access/events';
+import { memberEvents } from '../member/events';
 import {
   activeLog,
   APIID,
@@ -332,7 +334,7 @@ describe('api_keys projection', () => {
 
   it('ignores the events of other aggregates, and credential events that do not touch keys or scopes', () => {
     const log = eventLog()
-      .other(0, 'member-1', { type: 'MemberRegistered', data: { member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' } })
+      .other(0, 'member-1', memberEvents.registered({ member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' }))
       .credential(1, applied())
       .credential(2, approved());
     expect(documentsOf(apiKeysProjection, log.events[0]!)).toEqual([]);
@@ -343,23 +345,23 @@ describe('api_keys projection', () => {
 describe('role_groups projection', () => {
   it('defines groups enabled, and follows disable and enable', () => {
     const log = eventLog()
-      .roleGroup(0, { type: 'RoleGroupDefined', data: { role_id: 3, name: 'Reviewers', permissions: ['credential.review'] } })
-      .roleGroup(0, { type: 'RoleGroupDefined', data: { role_id: 4, name: 'Viewers', permissions: ['addon.view'] } });
+      .roleGroup(0, accessEvents.roleGroupDefined({ role_id: 3, name: 'Reviewers', permissions: ['credential.review'] }))
+      .roleGroup(0, accessEvents.roleGroupDefined({ role_id: 4, name: 'Viewers', permissions: ['addon.view'] }));
     expect(project(roleGroupsProjection, log.events)).toEqual(
       new Map([
         ['3', { id: 3, name: 'Reviewers', permissions: ['credential.review'], enabled: true }],
         ['4', { id: 4, name: 'Viewers', permissions: ['addon.view'], enabled: true }],
       ]),
     );
-    log.roleGroup(1, { type: 'RoleGroupDisabled', data: { role_id: 3 } });
+    log.roleGroup(1, accessEvents.roleGroupDisabled(3));
     expect(project(roleGroupsProjection, log.events).get('3')).toMatchObject({ enabled: false });
     expect(project(roleGroupsProjection, log.events).get('4')).toMatchObject({ enabled: true });
-    log.roleGroup(2, { type: 'RoleGroupEnabled', data: { role_id: 3 } });
+    log.roleGroup(2, accessEvents.roleGroupEnabled(3));
     expect(project(roleGroupsProjection, log.events).get('3')).toMatchObject({ enabled: true });
   });
 
   it('ignores other streams', () => {
-    const log = activeLog().memberGroup(3, { type: 'MemberGroupDefined', data: { member_group_id: 1, name: 'P', description: '' } });
+    const log = activeLog().memberGroup(3, accessEvents.memberGroupDefined({ member_group_id: 1, name: 'P', description: '' }));
     expect(project(roleGroupsProjection, log.events).size).toBe(0);
   });
 });
@@ -367,9 +369,9 @@ describe('role_groups projection', () => {
 describe('member_groups projection', () => {
   it('has one document per defined member group', () => {
     const log = eventLog()
-      .memberGroup(0, { type: 'MemberGroupDefined', data: { member_group_id: 1, name: 'Partners', description: 'Paying partners' } })
-      .memberGroup(1, { type: 'MemberGroupDefined', data: { member_group_id: 2, name: 'Trial', description: '' } })
-      .roleGroup(2, { type: 'RoleGroupDefined', data: { role_id: 1, name: 'Admins', permissions: [] } });
+      .memberGroup(0, accessEvents.memberGroupDefined({ member_group_id: 1, name: 'Partners', description: 'Paying partners' }))
+      .memberGroup(1, accessEvents.memberGroupDefined({ member_group_id: 2, name: 'Trial', description: '' }))
+      .roleGroup(2, accessEvents.roleGroupDefined({ role_id: 1, name: 'Admins', permissions: [] }));
     expect(project(memberGroupsProjection, log.events)).toEqual(
       new Map([
         ['1', { id: 1, name: 'Partners', description: 'Paying partners' }],

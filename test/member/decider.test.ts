@@ -1,6 +1,7 @@
 import { memberDecider, memberStream, MemberProfile } from '../../src/member/decider';
 import { ADMIN_IDS, MEMBER_IDS, nextId } from '../../src/shared/domain/sequences';
 import { given } from '../support/decider-spec';
+import { memberEvents } from './events';
 
 const profile: MemberProfile = {
   member_id: 1,
@@ -15,11 +16,11 @@ describe('member decider', () => {
   it('registers a member whose username is free', () => {
     given(memberDecider, [])
       .when({ type: 'RegisterMember', data: profile })
-      .then([{ type: 'MemberRegistered', data: profile }]);
+      .then([memberEvents.registered(profile)]);
   });
 
   it('refuses a username that is already registered', () => {
-    given(memberDecider, [{ type: 'MemberRegistered', data: profile }])
+    given(memberDecider, [memberEvents.registered(profile)])
       .when({ type: 'RegisterMember', data: { ...profile, member_id: 2 } })
       .thenRefuses('username_taken');
   });

@@ -10,8 +10,8 @@ import { Replica, ReplicaUnavailable } from '../../../src/shared/projections/rep
 import { Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { faultyEventStore, FaultSwitch } from '../../support/faults';
+import { APIID, applied, approved, claimed, revoked } from '../../credential/fixtures';
 
-const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
 const BOUND_MS = 400;
 
 let dir: string;
@@ -30,9 +30,9 @@ beforeEach(async () => {
   stores = openSqliteStores(dir);
   await appendElsewhere(
     'no_stream',
-    { type: 'CredentialApplied', data: { member_id: 1, username: 'user1' } },
-    { type: 'CredentialApproved', data: { member_id: 1, expires_at: null } },
-    { type: 'CredentialClaimed', data: { member_id: 1, apiid: APIID, key_digest: 'k1', expires_at: null } },
+    applied(),
+    approved(),
+    claimed(APIID, 'k1'),
   );
   faults = new FaultSwitch('event store');
   // This instance's replica reaches the event store only through the switch: a partition.
@@ -50,7 +50,7 @@ describe('a key ring that lost the event store', () => {
   it('never accepts a key revoked elsewhere once the staleness bound has passed: it refuses to answer until it is back', async () => {
     expect(replica.lookup(APIID)?.revoked).toBe(false);
     faults.outage('fail', 60_000);
-    await appendElsewhere(2, { type: 'CredentialRevoked', data: { member_id: 1, reason: 'leaked' } });
+    await appendElsewhere(2, revoked('leaked'));
 
     // Within the bound it still answers from memory: a brief reconnect does not refuse every partner.
     expect(replica.status()).toBe('following');

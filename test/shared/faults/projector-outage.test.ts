@@ -5,12 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { PROJECTIONS } from '../../../src/compose';
 import { credentialStream } from '../../../src/credential/decider';
-import { CredentialEvent } from '../../../src/credential/events';
 import { apiKeysProjection } from '../../../src/credential/projections/api-keys';
 import { ProjectionRunner, RunnerOptions } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { FaultSwitch, faultyStores } from '../../support/faults';
+import { applied, approved, claimed } from '../../credential/fixtures';
 
 jest.setTimeout(40_000);
 
@@ -43,11 +43,7 @@ async function startRunner(options: RunnerOptions = {}): Promise<void> {
 /** A member's credential, claimed: appended straight to the event store, as an API instance that still reaches it does. */
 function claim(member_id: number): Promise<Position> {
   const metadata = { actor: { kind: 'admin' as const, id: 1 }, request_id: `claim-${member_id}`, time: new Date().toISOString() };
-  const events: CredentialEvent[] = [
-    { type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } },
-    { type: 'CredentialApproved', data: { member_id, expires_at: null } },
-    { type: 'CredentialClaimed', data: { member_id, apiid: `ak_${String(member_id).padStart(20, 'a')}`, key_digest: `k${member_id}`, expires_at: null } },
-  ];
+  const events = [applied(member_id), approved(member_id), claimed(`ak_${String(member_id).padStart(20, 'a')}`, `k${member_id}`, member_id)];
   const list = events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata }));
   return stores.events.append(credentialStream(member_id), list, 'no_stream').then((r) => r.position);
 }

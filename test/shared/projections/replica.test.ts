@@ -11,10 +11,9 @@ import { Replica, ReplicaUnavailable } from '../../../src/shared/projections/rep
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
+import { APIID, APIID2, applied, approved, claimed, credentialEvents, requested, rotated, scopeApproved } from '../../credential/fixtures';
 
 const silent = pino({ level: 'silent' });
-const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
-const APIID2 = 'ak_bbbbbbbbbbbbbbbbbbbb';
 const WAIT_MS = 2000;
 
 let dir: string;
@@ -50,17 +49,11 @@ async function append(member_id: number, ...events: CredentialEvent[]): Promise<
   return result.position;
 }
 
-const applied = (member_id: number): CredentialEvent => ({ type: 'CredentialApplied', data: { member_id, username: `user${member_id}` } });
-const approved = (member_id: number): CredentialEvent => ({ type: 'CredentialApproved', data: { member_id, expires_at: null } });
-const claimed = (member_id: number, apiid: string, key_digest: string): CredentialEvent => ({
-  type: 'CredentialClaimed',
-  data: { member_id, apiid, key_digest, expires_at: null },
-});
-const revoked = (member_id: number): CredentialEvent => ({ type: 'CredentialRevoked', data: { member_id, reason: 'leaked' } });
+const revoked = (member_id: number) => credentialEvents(member_id).revoked('leaked');
 
 /** A member whose credential is active: applied, approved and claimed in one go. */
 const activate = (member_id: number, apiid: string, key_digest: string) =>
-  append(member_id, applied(member_id), approved(member_id), claimed(member_id, apiid, key_digest));
+  append(member_id, applied(member_id), approved(member_id), claimed(apiid, key_digest, member_id));
 
 async function startReplica(): Promise<Replica<ApiKeyDocument>> {
   const replica = new Replica(stores.events, stores.documents, apiKeysProjection, 'apiid', silent);
@@ -102,8 +95,8 @@ describe('Replica', () => {
     await projectThenStop(() => activate(1, APIID, 'k1'));
     const replica = await startReplica();
 
-    await append(1, { type: 'ScopeRequested', data: { member_id: 1, scope: 'addons.read', reason: 'sync' } });
-    const position = await append(1, { type: 'ScopeApproved', data: { member_id: 1, scope: 'addons.read' } });
+    await append(1, requested('addons.read'));
+    const position = await append(1, scopeApproved('addons.read'));
     const second = await activate(2, APIID2, 'k2');
     await replica.waitFor(position > second ? position : second, WAIT_MS);
 
@@ -126,7 +119,7 @@ describe('Replica', () => {
     const replica = await startReplica();
 
     await append(1, revoked(1), applied(1));
-    const position = await append(1, approved(1), claimed(1, APIID2, 'k2'));
+    const position = await append(1, approved(1), claimed(APIID2, 'k2', 1));
     await replica.waitFor(position, WAIT_MS);
 
     expect(replica.lookup(APIID)).toBeNull();
@@ -206,7 +199,7 @@ describe('Replica', () => {
     const claim = await projectThenStop(() => activate(1, APIID, 'k1'));
     const until = '2999-01-01T00:00:00.000Z';
     await projectThenStop(() =>
-      append(1, { type: 'KeyRotated', data: { member_id: 1, apiid: APIID, key_digest: 'k2', previous_key_digest: 'k1', previous_key_valid_until: until, earlier_keys: [] } }),
+      append(1, rotated(APIID, 'k2', 'k1', until)),
     );
     // Production stores write documents and checkpoint separately: a crash can leave the checkpoint behind.
     await stores.documents.resetCheckpoint('api_keys');
