@@ -43,6 +43,8 @@ const BENCH_ENV = {
   OPEN_API_RATE_WINDOW_SECONDS: '1',
   REGISTRATION_LIMIT: '100000',
   ANONYMOUS_SESSION_LIMIT: '1000000',
+  // Every load client comes from 127.0.0.1: the per-address connection cap would stop the load (d, g), not measure it.
+  MAX_CONNECTIONS_PER_ADDRESS: '0',
 };
 
 export interface ServiceOptions {

@@ -108,6 +108,7 @@ describe('the service under load', () => {
         LOGIN_ADDRESS_MAX_FAILURES: '100000',
         REGISTRATION_LIMIT: '100000',
         ANONYMOUS_SESSION_LIMIT: '1000000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
         PASSWORD_CHECKS_IN_FLIGHT: '1000',
       },
     });
