@@ -15,8 +15,10 @@ export default async function startService(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  // Every story registers its members from 127.0.0.1 on this one service: the per-address
+  // registration limit (10 an hour) would refuse the later stories, not test them.
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn', METRICS_PORT: 'off', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', AUDIT_CHECKPOINT_SECONDS: '1' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn', METRICS_PORT: 'off', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', AUDIT_CHECKPOINT_SECONDS: '1', REGISTRATION_LIMIT: '1000' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await untilHealthy(base, child);

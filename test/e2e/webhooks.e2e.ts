@@ -30,7 +30,7 @@ test('an administrator registers a webhook, sees its failed delivery and retries
     const session = await request.get('/api/v1/developer/session');
     const token = (await session.json()).data.csrf_token as string;
     const username = `hook${Date.now().toString(36)}`;
-    await request.post('/api/v1/developer/register', { headers: { 'X-CSRF-Token': token }, data: { username, password: 'secret1', email: 'h@example.com' } });
+    expect((await request.post('/api/v1/developer/register', { headers: { 'X-CSRF-Token': token }, data: { username, password: 'secret1', email: 'h@example.com' } })).status()).toBe(200);
     const again = ((await (await request.get('/api/v1/developer/session')).json()).data.csrf_token) as string;
     expect((await request.post('/api/v1/developer/credential', { headers: { 'X-CSRF-Token': again }, data: {} })).status()).toBe(200);
 
