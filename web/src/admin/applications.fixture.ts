@@ -1,5 +1,5 @@
 /** The service's answers as the queue tests meet them: an envelope, and an application as listed. */
-export { envelope } from '../../test/envelope';
+export { envelope, serviceStandIn } from '../../test/envelope';
 
 export const application = (member_id: number, username: string, status: string, overrides: object = {}) => ({
   member_id,

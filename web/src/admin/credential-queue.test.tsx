@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { application, envelope } from './applications.fixture';
+import { application, envelope, serviceStandIn } from './applications.fixture';
 import { CredentialQueue } from './credential-queue';
 
 /** The service answering one list of applications, whatever the filter. */
@@ -162,18 +162,12 @@ describe('extension requests', () => {
 
   /** The service: the list (filtered by status as the service does), and the extension decisions' answers. */
   function service(list = lists) {
-    const calls: Request[] = [];
-    globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-      const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-      calls.push(request);
-      const url = new URL(request.url);
-      if (url.pathname.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    return serviceStandIn((url) => {
       if (url.pathname.endsWith('/extension/approve')) return envelope(200, { code: 0, message: 'extended', data: application(7, 'alice', 'active', { expires_at: extension().expires_at, extension: extension('approved') }) });
       if (url.pathname.endsWith('/extension/reject')) return envelope(200, { code: 0, message: 'extension rejected', data: application(7, 'alice', 'active', { expires_at: PAST, extension: extension('rejected') }) });
       const status = url.searchParams.get('status');
       return envelope(200, { code: 0, message: 'ok', data: { list: list.filter((a) => !status || a.status === status), next: null } });
-    }) as typeof fetch;
-    return calls;
+    });
   }
   const row = (username: string) => screen.getByRole('cell', { name: new RegExp(`^${username} `) }).closest('tr')!;
 

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { application, envelope } from './applications.fixture';
+import { application, envelope, serviceStandIn } from './applications.fixture';
 import { CredentialQueue } from './credential-queue';
 
 const pending = (member_id: number, username: string) => application(member_id, username, 'pending', { reviewed_at: null });
@@ -8,12 +8,7 @@ const counts = { pending: 61, approved: 2, rejected: 0, active: 5, revoked: 1 };
 
 /** The service with 61 pending applications, answering pages of 50 by cursor; records every request. */
 function service() {
-  const calls: Request[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    const url = new URL(request.url);
-    if (url.pathname.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+  return serviceStandIn((url) => {
     if (url.pathname.endsWith('/reject')) {
       const id = Number(url.pathname.split('/').at(-2));
       if (id === 2) return envelope(422, { code: 422, message: 'the application of member 2 is rejected, not pending', data: { error: 'credential_not_pending' } });
@@ -24,8 +19,7 @@ function service() {
     const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
     const list = all.slice(start, start + 50);
     return envelope(200, { code: 0, message: 'ok', data: { list, next: start + 50 < all.length ? 'c50' : null, key_lifetime_days: null, counts: { ...counts, pending: all.length } } });
-  }) as typeof fetch;
-  return calls;
+  });
 }
 
 const lists = (calls: Request[]) => calls.filter((c) => new URL(c.url).pathname.endsWith('/credentials')).map((c) => new URL(c.url).searchParams);
