@@ -70,7 +70,8 @@ export class KurrentDbStandIn {
   }
 
   /**
-   * The next call of `method` fails with `fault`: `refuse` answers a gRPC error before doing
+   * The next call of `method` (`Read`, `ReadStream` for reads of one stream only, `Append`,
+   * `BatchAppend`, ...) fails with `fault`: `refuse` answers a gRPC error before doing
    * anything; `lose-answer` (Append only) commits, then answers UNAVAILABLE, as a connection lost
    * after the commit and before the answer does.
    */
@@ -119,8 +120,11 @@ export class KurrentDbStandIn {
 
   private read(call: ReadCall): void {
     this.leaderReads.push(call.metadata.get('requires-leader')[0] === 'true');
-    if (!this.count('Read') || this.fault('Read', (error) => call.destroy(error))) return;
     const options = call.request.getOptions();
+    // `ReadStream` faults reach only reads of one stream (a command's), never the $all reads that
+    // subscriptions and liveness probes make meanwhile.
+    const refuse = (error: Error) => call.destroy(error);
+    if (!this.count('Read') || this.fault('Read', refuse) || (options?.hasStream() && this.fault('ReadStream', refuse))) return;
     if (!options) return void call.destroy(Object.assign(new Error('no options'), { code: status.INVALID_ARGUMENT }));
     const uuids: UUIDOption = options.getUuidOption()?.hasStructured() ? 'structured' : 'string';
     const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;

@@ -87,6 +87,8 @@ export async function* followAll(
     } catch (refusal) {
       checked = { failure: refusal };
     }
+    // Stopped while the head was read: a subscription opened now would never see the abort.
+    if (stop.aborted) return;
     if ('failure' in checked) failure = checked.failure;
     else {
       const subscription = client.subscribeToAll(

@@ -124,4 +124,23 @@ describe('KurrentDB subscription back-off', () => {
     await expect(follow.next()).resolves.toEqual({ done: true, value: undefined });
     expect(dropped).toEqual([expect.any(UnavailableError)]);
   });
+
+  it('ends without subscribing when it is stopped while the head of the log is read', async () => {
+    // Found by the reliability suite: a subscription opened after the abort never heard it, and shutdown waited forever.
+    const stop = new AbortController();
+    let subscriptions = 0;
+    const client = {
+      subscribeToAll: () => {
+        subscriptions += 1;
+        return Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+      },
+    } as unknown as KurrentDBClient;
+    const head = async () => {
+      stop.abort();
+      return '00000000000000000200:00000000000000000200';
+    };
+    const follow = followAll(client, '00000000000000000200:00000000000000000200', stop.signal, head);
+    await expect(follow.next()).resolves.toEqual({ done: true, value: undefined });
+    expect(subscriptions).toBe(0);
+  });
 });
