@@ -6,7 +6,8 @@
  * source file, the functions with the most self time, and the functions of the service and its
  * packages by total time (self and callees). The samples count wall time: a process waiting for a
  * core is charged to the function it was in, so also compare the CPU time per request it prints.
- * Run: npm run build && node -r ./test/support/load-ts.js bench/profile.ts [a|b|c [seconds] | d [members]]
+ * Run: npm run build && node -r ./test/support/load-ts.js bench/profile.ts [a|b|c [seconds] | d [members]] [settings]
+ * where settings are NAME=value terms joined by commas, e.g. METRICS_PORT=0 to see what the metrics cost,
  * or, for a profile written elsewhere: bench/profile.ts file <path.cpuprofile> [units it did]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { partnerWithAddons } from './partner';
 import { runScript } from './processes';
 import { Service, startService } from './service';
 import { castOf, runFlows } from './write-path';
+import { optionsOf } from './compare-settings';
 
 interface ProfileNode {
   id: number;
@@ -134,10 +136,10 @@ async function underWriteLoad(service: Service, members: number): Promise<Window
   return { from, to: now(), requests: 3 * members };
 }
 
-async function main(target: Target | 'd', amount: number): Promise<void> {
+async function main(target: Target | 'd', amount: number, settings: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-profile-'));
   const profiled = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-  const service = await startService({ nodeArgs: target === 'c' ? [] : profiled });
+  const service = await startService({ nodeArgs: target === 'c' ? [] : profiled, env: settings ? optionsOf(settings).env : {} });
   let window: Window;
   try {
     window = target === 'd' ? await underWriteLoad(service, amount) : await underOpenApiLoad(target, service, profiled, amount);
@@ -158,5 +160,5 @@ function summariseFile(file: string, units: number): void {
 
 const [mode, ...rest] = process.argv.slice(2);
 const target = (['a', 'b', 'c', 'd'] as const).find((t) => t === mode) ?? 'a';
-const run = mode === 'file' ? Promise.resolve(summariseFile(rest[0]!, Number(rest[1] ?? 1))) : main(target, Number(rest[0] ?? (target === 'd' ? 300 : 10)));
+const run = mode === 'file' ? Promise.resolve(summariseFile(rest[0]!, Number(rest[1] ?? 1))) : main(target, Number(rest[0] ?? (target === 'd' ? 300 : 10)), rest[1] ?? '');
 runScript('profile', run);
