@@ -5,7 +5,7 @@ import { exitForRestart, exitOnUnhandled } from './fatal';
 import { beat, HEARTBEATS } from './shared/projections/heartbeat';
 import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
-import { stopOnSignals } from './shutdown';
+import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
 import { startNotifications } from './notifications';
 import { observe } from './observability';
 
@@ -41,6 +41,6 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
     await stopBeating();
     await stores.close();
     await observed.close();
-  });
+  }, CLOSE_LIMIT_MS);
   log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
 }

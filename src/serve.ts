@@ -6,7 +6,7 @@ import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
 import { createLogger } from './log';
-import { stopOnSignals } from './shutdown';
+import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
 import { parseStoreConfig } from './stores/config';
 
 /**
@@ -40,7 +40,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     if (cut > 0) log.warn({ cut, grace_ms: settings.SHUTDOWN_GRACE_MS }, 'cut requests still unanswered at the end of the grace period');
     // Only now: the requests in flight may have appended events and waited on the projections.
     await platform.close();
-  });
+  }, settings.SHUTDOWN_GRACE_MS + CLOSE_LIMIT_MS);
   log.info(
     // The port bound, which PORT=0 leaves to the system.
     { port: (server.address() as AddressInfo).port, stores: parseStoreConfig(env).mode, projections: settings.PROJECTIONS },

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { PROJECTIONS } from '../../../src/compose';
 import { Projection } from '../../../src/shared/projections/projection';
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
-import { stopOnSignals } from '../../../src/shutdown';
+import { CLOSE_LIMIT_MS, stopOnSignals } from '../../../src/shutdown';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { streamCounter } from './lifecycle-support';
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   stopOnSignals(log, async () => {
     await runner.stop();
     await stores.close();
-  });
+  }, CLOSE_LIMIT_MS);
 }
 
 void main();
