@@ -23,7 +23,7 @@ function Prose({ text }: { text: string }) {
 }
 
 /** A description: a list when it is a Markdown list of reasons (one "- " line each), else one line. */
-function Described({ text }: { text: string }) {
+export function Described({ text }: { text: string }) {
   const lines = text.split('\n');
   if (lines.length === 1 || !lines.every((line) => line.startsWith('- '))) return <Prose text={text} />;
   return (
