@@ -120,7 +120,7 @@ export function Endpoint({ method, path, operation, contract, apiid, trial }: En
           ))}
         </tbody>
       </table>
-      <p class="aside">Nothing else: a query string is refused (422, unknown_query_parameter).</p>
+      <p class="hint">Nothing else: a query string is refused (422, unknown_query_parameter).</p>
 
       {success && content?.schema && (
         <>

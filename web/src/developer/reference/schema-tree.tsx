@@ -13,7 +13,7 @@ export function SchemaTree({ schema, schemas, seen = [] }: { schema: Schema; sch
         const description = field.description ?? (named ? schemas[named]?.description : undefined);
         return (
           <li key={name}>
-            <code class="field">{name}</code> <span class="type">{typeLabel(field, schemas)}</span>
+            <code class="field-name">{name}</code> <span class="type">{typeLabel(field, schemas)}</span>
             {required ? null : <span class="optional"> optional</span>}
             {description && <span class="description">: {description}</span>}
             {nested}
