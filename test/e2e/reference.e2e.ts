@@ -1,27 +1,9 @@
-import type { APIRequestContext } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
-
-/** A write through the API as a session's own client would send it: with that session's CSRF token. */
-async function post(request: APIRequestContext, area: 'developer' | 'admin', path: string, data: unknown = {}) {
-  const token = (await (await request.get(`/api/v1/${area}/session`)).json()).data.csrf_token as string;
-  const answer = await request.post(`/api/v1${path}`, { headers: { 'X-CSRF-Token': token }, data });
-  expect(answer.status(), `${path}: ${await answer.text()}`).toBe(200);
-  return (await answer.json()).data;
-}
+import { expect, screen, test } from './fixtures';
+import { partnerMember } from './partner-member';
 
 test('the partner reference calls the open API from the page with a claimed key, and shows a refusal as sent', async ({ page, context, playwright, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  // The member's way to a claimed key with addons.read approved goes through the API: this story is the reference's.
-  const username = `ref${Date.now().toString(36)}`;
-  const member = page.request;
-  const { id } = (await post(member, 'developer', '/developer/register', { username, password: 'secret-pass', email: 'ref@example.com' })) as { id: number };
-  await post(member, 'developer', '/developer/credential');
-  const admin = await playwright.request.newContext({ baseURL });
-  await post(admin, 'admin', '/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
-  await post(admin, 'admin', `/credentials/${id}/approve`);
-  const { apiid, apikey } = (await post(member, 'developer', '/developer/claim')) as { apiid: string; apikey: string };
-  await post(member, 'developer', '/developer/scopes', { scopes: ['addons.read'], reason: 'List the add-ons on our partner site' });
-  await post(admin, 'admin', `/credentials/${id}/scopes/addons.read/approve`);
+  const { username, apiid, apikey } = await partnerMember(page.request, playwright, baseURL!, 'ref');
 
   // The reference is a chunk of its own, fetched when the screen opens.
   const chunk = page.waitForRequest(/\/ui\/assets\/partner-reference-[^/]+\.js$/);
@@ -73,5 +55,4 @@ test('the partner reference calls the open API from the page with a claimed key,
   await expect(page.getByRole('heading', { level: 1, name: `Hello, ${username}` })).toBeVisible();
   await nav.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByLabel('API key (X-API-Key)')).toHaveValue('');
-  await admin.dispose();
 });
