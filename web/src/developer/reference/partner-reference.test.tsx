@@ -54,13 +54,15 @@ it("shows the answer's fields as a tree, with their types and which are optional
   expect(key.textContent).not.toContain('optional');
 });
 
-it('gives an example answer shaped as the schema says, and copies it', async () => {
+it("gives an example answer from the contract's examples and the schema, and copies it", async () => {
   const writeText = jest.fn(async () => undefined);
   Object.assign(navigator, { clipboard: { writeText } });
   render(<PartnerReference apiid={APIID} />);
   const example = within(card('/open/member-groups')).getByLabelText('Example answer of GET /open/member-groups');
   const answer = JSON.parse(example.textContent!);
-  expect(answer).toEqual({ code: 0, message: 'string', data: { list: [{ id: 1, name: 'string', description: 'string' }] } });
+  // The envelope built from its schema, each group the contract's own example.
+  expect(answer).toEqual({ code: 0, message: 'string', data: { list: [partnerContract.components.schemas.MemberGroup.examples[0]] } });
+  expect(answer.data.list[0].name).toBe('Default');
   fireEvent.click(screen.getByRole('button', { name: 'Copy the example answer of GET /open/member-groups' }));
   expect(await within(card('/open/member-groups')).findByText('Copied.')).not.toBeNull();
   expect(writeText).toHaveBeenCalledWith(example.textContent);
