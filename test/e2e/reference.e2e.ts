@@ -43,6 +43,8 @@ test('the partner reference calls the open API from the page with a claimed key,
   await expect(tried.getByLabel('Body of the answer to GET /open/addons', { exact: true })).toContainText('"error": "api_credentials_invalid"');
   await screen(page, 'developer-reference-401');
   await page.setViewportSize({ width: 390, height: 844 });
+  // The answer's long header values and body wrap: nothing scrolls sideways.
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
   await screen(page, 'developer-reference-401-390');
   await page.setViewportSize({ width: 1280, height: 800 });
 
