@@ -1,4 +1,4 @@
-import { Described } from '../../ui/operations';
+import { anchorOf, Answers, Prose } from '../../ui/operations';
 import { CopyButton } from './copy';
 import { exampleOf, typeLabel, type Schema, type Schemas } from './schema';
 import { SchemaTree } from './schema-tree';
@@ -10,7 +10,7 @@ interface Content {
   examples?: Record<string, { value?: unknown }>;
 }
 
-export interface OpenOperation {
+interface OpenOperation {
   summary?: string;
   description?: string;
   security?: Record<string, string[]>[];
@@ -18,7 +18,7 @@ export interface OpenOperation {
   responses: Record<string, { description?: string; content?: Record<string, Content> }>;
 }
 
-export interface SecurityScheme {
+interface SecurityScheme {
   type: string;
   in?: string;
   name?: string;
@@ -60,15 +60,13 @@ function exampleAnswer(content: Content | undefined, schemas: Schemas): string |
  * A curl call for the shell: the key comes from PLATFORM_API_KEY, and a shell without it says so
  * (`${VAR:?message}`) instead of sending an empty key and reading a 401.
  */
-export function curlFor(method: string, path: string, apiid: string | null): string {
+function curlFor(method: string, path: string, apiid: string | null): string {
   return [
     `curl -sS${method === 'GET' ? '' : ` -X ${method}`} '${location.origin}/api/v1${path}' \\`,
     `  -H 'X-API-ID: ${apiid ?? '<your API id>'}' \\`,
     `  -H "X-API-Key: \${PLATFORM_API_KEY:?set PLATFORM_API_KEY to your API key}"`,
   ].join('\n');
 }
-
-export const anchorFor = (method: string, path: string) => `open-${method.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
 
 interface EndpointProps {
   method: string;
@@ -88,12 +86,12 @@ export function Endpoint({ method, path, operation, contract, apiid, trial }: En
   const example = exampleAnswer(content, schemas);
   const curl = curlFor(method, path, apiid);
   return (
-    <article class="operation card" id={anchorFor(method, path)} aria-labelledby={`${anchorFor(method, path)}-title`}>
-      <h2 id={`${anchorFor(method, path)}-title`}>
+    <article class="operation card" id={anchorOf(method, path)} aria-labelledby={`${anchorOf(method, path)}-title`}>
+      <h2 id={`${anchorOf(method, path)}-title`}>
         <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
       </h2>
       <p>
-        <Described text={operation.description ?? operation.summary ?? ''} />
+        <Prose text={operation.description ?? operation.summary ?? ''} />
       </p>
 
       <h3>Parameters</h3>
@@ -139,20 +137,7 @@ export function Endpoint({ method, path, operation, contract, apiid, trial }: En
       )}
 
       <h3>Other answers</h3>
-      <table class="answers">
-        <tbody>
-          {Object.entries(operation.responses)
-            .filter(([status]) => status !== success?.[0])
-            .map(([status, response]) => (
-              <tr key={status}>
-                <th scope="row">{status}</th>
-                <td>
-                  <Described text={response.description ?? ''} />
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      <Answers responses={Object.fromEntries(Object.entries(operation.responses).filter(([status]) => status !== success?.[0]))} />
 
       <h3>Call it with curl</h3>
       <pre tabIndex={0} aria-label={`curl call for ${label}`}>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import partnerContract from '../../../generated/partner-contract.json';
 import { ScreenHeading } from '../../ui/screen';
-import { anchorFor, Endpoint, type PartnerContract } from './endpoint';
+import { Contents, type ContractDocument } from '../../ui/operations';
+import { Endpoint, type PartnerContract } from './endpoint';
 import './reference.css';
 
 const contract = partnerContract as unknown as PartnerContract;
@@ -29,18 +30,7 @@ export function PartnerReference({ apiid }: { apiid: string | null }) {
         Your server calls these endpoints with your API id and key in headers, never in the URL. Keep the key in the environment (here{' '}
         <code>PLATFORM_API_KEY</code>); each endpoint needs its scope approved.
       </p>
-      <nav aria-label="Open endpoints" class="card contents">
-        <ul>
-          {endpoints.map(({ path, method, operation }) => (
-            <li key={`${method} ${path}`}>
-              <a href={`#${anchorFor(method, path)}`}>
-                {method} <code>{path}</code>
-              </a>{' '}
-              <small>{operation.summary}</small>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Contents document={contract as unknown as ContractDocument} />
       <section class="card try-key" aria-labelledby="try-key-title">
         <h2 id="try-key-title">Your key for "Try it"</h2>
         <p>
