@@ -92,19 +92,17 @@ export function Answers({ responses, caption }: { responses: Record<string, { de
 export function Operations({ document }: { document: ContractDocument }) {
   return (
     <>
-      {operationsOf(document).map(({ path, method, operation }) => {
-        return (
-          <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
-            <h2>
-              <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
-            </h2>
-            <p>
-              <Prose text={operation.description ?? operation.summary ?? ''} />
-            </p>
-            <Answers responses={operation.responses ?? {}} caption="Answers" />
-          </article>
-        );
-      })}
+      {operationsOf(document).map(({ path, method, operation }) => (
+        <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
+          <h2>
+            <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
+          </h2>
+          <p>
+            <Prose text={operation.description ?? operation.summary ?? ''} />
+          </p>
+          <Answers responses={operation.responses ?? {}} caption="Answers" />
+        </article>
+      ))}
     </>
   );
 }

@@ -34,8 +34,8 @@ export function PartnerReference({ apiid }: { apiid: string | null }) {
       <section class="card try-key" aria-labelledby="try-key-title">
         <h2 id="try-key-title">Your key for "Try it"</h2>
         <p>
-          "Try it" calls the open API from this page with the key you type here. The key stays in this page's memory: it is not stored, not sent
-          anywhere else, and is forgotten when you leave this screen.
+          "Try it" calls the open API from this page with the key you type here. The key stays in this page's memory: it goes only with the
+          calls you send here, is never stored, and is forgotten when you leave this screen.
         </p>
         <label for="try-apiid">API id (X-API-ID)</label>
         <input id="try-apiid" value={trial.apiid} autoComplete="off" spellcheck={false} onInput={(e) => setTrial({ ...trial, apiid: e.currentTarget.value })} />
