@@ -50,7 +50,7 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await screen(page, 'developer-dashboard-new');
 
   await page.getByRole('button', { name: 'Apply for API credentials' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'applied' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Application sent' })).toBeVisible();
   await expect(page.locator('.status').first()).toHaveText('pending');
   // "As of" has whole seconds: one second after the application, strictly before the approval.
   await page.waitForTimeout(1100);

@@ -7,11 +7,24 @@ import { listOf } from '../../shared/http/schemas';
 import { accessReads } from '../../access';
 
 // The specification lets an entry omit its fields: a partner's client must not count on any but the key.
+// Described and exemplified for the partners who read the contract (the developer center's reference renders both).
 const catalogueEntrySchema = z
-  .object({ key: z.string(), name: z.string().optional(), version: z.string().optional(), description: z.string().optional(), author: z.string().optional() })
-  .meta({ id: 'CatalogueEntry' });
+  .object({
+    key: z.string().meta({ description: "The add-on's key in the catalogue, the same in every version" }),
+    name: z.string().optional().meta({ description: 'Its name, as the installed version gives it' }),
+    version: z.string().optional().meta({ description: 'The installed version' }),
+    description: z.string().optional().meta({ description: 'What it does, in its own words' }),
+    author: z.string().optional().meta({ description: 'Who made it' }),
+  })
+  .meta({ id: 'CatalogueEntry', examples: [{ key: 'helpdesk', name: 'Helpdesk', version: '1.0.0', description: 'Customer support tickets, agent queues and response-time reports.', author: 'Acme Support Tools' }] });
 
-const memberGroupSchema = z.object({ id: z.int().min(1), name: z.string(), description: z.string() }).meta({ id: 'MemberGroup' });
+const memberGroupSchema = z
+  .object({
+    id: z.int().min(1).meta({ description: "The group's id" }),
+    name: z.string().meta({ description: 'Its name' }),
+    description: z.string().meta({ description: 'What its members have in common' }),
+  })
+  .meta({ id: 'MemberGroup', examples: [{ id: 1, name: 'Default', description: 'Members not placed in another group' }] });
 
 export interface OpenDeps {
   readModels: ReadModels;

@@ -62,7 +62,8 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
     const answer = await call(async () => api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    onOutcome(answer.message);
+    // In the console's words, as the other requests' notices: the service's message is written for API clients.
+    onOutcome('Application sent; an administrator will review it.');
   };
 
   return (

@@ -1,23 +1,38 @@
-import partnerContract from '../../generated/partner-contract.json';
-import { Operations, type ContractDocument } from '../ui/operations';
-import { ScreenHeading } from '../ui/screen';
+import { useEffect, useState } from 'preact/hooks';
+import { Loading, LoadFailed } from '../ui/notice';
+import type { PartnerReference as Screen } from './reference/partner-reference';
 
-/** The open endpoints, from the contract embedded at build time, with a curl call using this member's API id. */
+type Loaded = { state: 'loading' } | { state: 'ready'; Screen: typeof Screen } | { state: 'failed' };
+
+/**
+ * The partner reference is its own chunk, fetched when a member opens it: the contract, the schema
+ * tree and "try it" stay off the first screen's script.
+ */
 export function PartnerReference({ apiid }: { apiid: string | null }) {
-  const example = (path: string, method: string) =>
-    [
-      `curl -X ${method} '${location.origin}/api/v1${path}' \\`,
-      `  -H 'X-API-ID: ${apiid ?? '<your API id>'}' \\`,
-      `  -H "X-API-Key: $PLATFORM_API_KEY"`,
-    ].join('\n');
-  return (
-    <>
-      <ScreenHeading>Partner API reference</ScreenHeading>
-      <p>
-        Your server calls these endpoints with your API id and key in headers, never in the URL. Keep the key in the
-        environment (here <code>PLATFORM_API_KEY</code>); each endpoint needs its scope approved.
-      </p>
-      <Operations document={partnerContract as unknown as ContractDocument} example={example} />
-    </>
-  );
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    import('./reference/partner-reference').then(
+      (module) => current && setLoaded({ state: 'ready', Screen: module.PartnerReference }),
+      () => current && setLoaded({ state: 'failed' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [round]);
+  if (loaded.state === 'ready') return <loaded.Screen apiid={apiid} />;
+  if (loaded.state === 'failed') {
+    const refusal = { status: 0, message: 'The reference could not be loaded: check the connection and try again.', error: 'network', issues: [] };
+    return (
+      <LoadFailed
+        refusal={refusal}
+        onRetry={() => {
+          setLoaded({ state: 'loading' });
+          setRound((r) => r + 1);
+        }}
+      />
+    );
+  }
+  return <Loading what="the API reference" />;
 }

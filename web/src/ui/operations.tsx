@@ -18,7 +18,7 @@ export function operationsOf(document: ContractDocument) {
 }
 
 /** Text with `code` spans, as the contract writes commands and codes. */
-function Prose({ text }: { text: string }) {
+export function Prose({ text }: { text: string }) {
   return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
 }
 
@@ -70,43 +70,39 @@ export function Contents({ document }: { document: ContractDocument }) {
   );
 }
 
-export function Operations({ document, example }: { document: ContractDocument; example?: (path: string, method: string) => string | null }) {
+/** Each status an operation answers with, and why: the reasons of one status as a list. */
+export function Answers({ responses, caption }: { responses: Record<string, { description?: string }>; caption?: string }) {
+  return (
+    <table class="answers">
+      {caption && <caption>{caption}</caption>}
+      <tbody>
+        {Object.entries(responses).map(([status, response]) => (
+          <tr key={status}>
+            <th scope="row">{status}</th>
+            <td>
+              <Described text={response.description ?? ''} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Operations({ document }: { document: ContractDocument }) {
   return (
     <>
-      {operationsOf(document).map(({ path, method, operation }) => {
-        const call = example?.(path, method);
-        return (
-          <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
-            <h2>
-              <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
-            </h2>
-            <p>
-              <Prose text={operation.description ?? operation.summary ?? ''} />
-            </p>
-            <table>
-              <caption>Answers</caption>
-              <tbody>
-                {Object.entries(operation.responses ?? {}).map(([status, response]) => (
-                  <tr key={status}>
-                    <th scope="row">{status}</th>
-                    <td>
-                      <Described text={response.description ?? ''} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {call && (
-              <>
-                <h3>Try it</h3>
-                <pre tabIndex={0} aria-label={`curl call for ${method} ${path}`}>
-                  <code>{call}</code>
-                </pre>
-              </>
-            )}
-          </article>
-        );
-      })}
+      {operationsOf(document).map(({ path, method, operation }) => (
+        <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
+          <h2>
+            <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
+          </h2>
+          <p>
+            <Prose text={operation.description ?? operation.summary ?? ''} />
+          </p>
+          <Answers responses={operation.responses ?? {}} caption="Answers" />
+        </article>
+      ))}
     </>
   );
 }
