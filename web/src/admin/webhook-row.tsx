@@ -21,6 +21,7 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
   const [editing, setEditing] = useState(false);
   const [outcome, report, clear] = useOutcome();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [undelivered, setUndelivered] = useState(false);
 
   const test = async () => {
     const answer = await call(async () => api.POST('/webhooks/{id}/test', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }));
@@ -29,6 +30,7 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
       return setRefusal(answer.refusal);
     }
     setRefusal(null);
+    setUndelivered(answer.data.status !== 'delivered');
     report(answer.data.status === 'delivered' ? `Test sent: the receiver answered ${answer.data.last_status_code}.` : `Test not delivered: ${answer.message.replace(/^not delivered: /, '')}.`);
     // The ping is the newest delivery: shown at once.
     setShowing(true);
@@ -59,7 +61,9 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
           onConfirm={() => onRemove(hook)}
         />
       </div>
-      <Done focusKey={outcome.serial}>{outcome.message}</Done>
+      <Done focusKey={outcome.serial} warning={undelivered}>
+        {outcome.message}
+      </Done>
       <RefusalNotice refusal={refusal} />
       {editing && (
         <EditWebhook
@@ -67,6 +71,7 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
           onDone={(message) => {
             setEditing(false);
             if (message) {
+              setUndelivered(false);
               report(message);
               onChanged();
             }

@@ -174,7 +174,10 @@ describe('webhooks', () => {
     const calls = service();
     render(<Webhooks />);
     fireEvent.click(await screen.findByRole('button', { name: 'Send a test to https://example.com/hook' }));
-    expect((await screen.findByText(/^Test not delivered/)).textContent).toBe('Test not delivered: the receiver answered 503.');
+    const told = await screen.findByText(/^Test not delivered/);
+    expect(told.textContent).toBe('Test not delivered: the receiver answered 503.');
+    // Not the green of a success.
+    expect(told.className).toBe('notice done warning');
     expect(calls.some((c) => c.method === 'POST' && c.url.endsWith(`/webhooks/${hook.id}/test`))).toBe(true);
     const row = await screen.findByRole('row', { name: /ping/ });
     expect(within(row).getByText('dead').className).toBe('status dead');
