@@ -1,6 +1,24 @@
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
+
+async function openWebhooks(page: Page): Promise<void> {
+  await page.goto('/ui/admin/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+}
+
+/** The screen as it is, at 1280 px and at 390 px (`name-1280`, `name-390`), then back to 1280. */
+async function screenAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await screen(page, `${name}-${viewport.width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
 
 test('an administrator registers a webhook, stores its secret, sees its failed delivery and retries it', async ({ context, page, request }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -17,11 +35,7 @@ test('an administrator registers a webhook, stores its secret, sees its failed d
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   try {
-    await page.goto('/ui/admin/login');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await openWebhooks(page);
     await page.getByLabel('URL').fill(url);
     await page.getByLabel('credential.applied').check();
     await page.getByRole('button', { name: 'Register' }).click();
@@ -30,11 +44,7 @@ test('an administrator registers a webhook, stores its secret, sees its failed d
     await page.getByRole('button', { name: 'Copy the secret' }).click();
     await expect(page.getByText('Copied to the clipboard.')).toBeVisible();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-      await page.setViewportSize(viewport);
-      await screen(page, `admin-webhook-secret-${viewport.width}`);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenAtBothWidths(page, 'admin-webhook-secret');
 
     // Leaving before it is stored asks in the page; staying keeps the secret.
     await page.getByRole('link', { name: 'Credentials' }).click();
@@ -87,11 +97,7 @@ test('an administrator sends a test, reads its request and answer, and edits the
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   try {
-    await page.goto('/ui/admin/login');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await openWebhooks(page);
     await page.getByLabel('URL').fill(`${base}/tea`);
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByLabel('I have stored the secret somewhere safe').check();
@@ -105,22 +111,14 @@ test('an administrator sends a test, reads its request and answer, and edits the
     await row.getByRole('button', { name: /^Request and answer of ping/ }).click();
     await expect(page.getByText('{"why":"this receiver brews tea"}')).toBeVisible();
     await expect(page.getByText(/webhook-signature: v1,/)).toBeVisible();
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-      await page.setViewportSize(viewport);
-      await screen(page, `admin-webhook-test-exchange-${viewport.width}`);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenAtBothWidths(page, 'admin-webhook-test-exchange');
 
     await page.getByRole('button', { name: `Edit ${base}/tea` }).click();
     const form = page.getByRole('form', { name: `Edit ${base}/tea` });
     await form.getByLabel('URL').fill('ftp://example.com/tea');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(form.getByText('url must be http or https')).toBeVisible();
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-      await page.setViewportSize(viewport);
-      await screen(page, `admin-webhook-edit-refused-${viewport.width}`);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenAtBothWidths(page, 'admin-webhook-edit-refused');
     await form.getByLabel('URL').fill(`${base}/coffee`);
     await form.getByLabel('scope.requested').check();
     await form.getByRole('button', { name: 'Save' }).click();

@@ -1,6 +1,7 @@
 import { defineRoleGroup } from '../../src/access/groups';
 import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
+import { registerWebhook } from '../support/webhooks';
 
 const API = '/api/v1';
 
@@ -15,14 +16,7 @@ afterAll(async () => {
   await strict.close();
 });
 
-async function register(admin: AdminBrowser, url: string): Promise<string> {
-  for (let tries = 0; ; tries++) {
-    const res = await admin.client.post(`${API}/webhooks`).set('X-CSRF-Token', admin.token).send({ url, events: ['credential.approved'] });
-    if (res.status === 200) return res.body.data.id as string;
-    if (tries > 50) throw new Error(`registration answered ${res.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const register = async (admin: AdminBrowser, url: string): Promise<string> => (await registerWebhook(admin, url)).id;
 const change = (admin: AdminBrowser, id: string, body: unknown) => admin.client.put(`${API}/webhooks/${id}`).set('X-CSRF-Token', admin.token).send(body as object);
 const listed = async (admin: AdminBrowser) => (await admin.client.get(`${API}/webhooks`).expect(200)).body.data.list as { id: string; url: string; events: string[] }[];
 

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { defineRoleGroup } from '../../src/access/groups';
-import { cliContext, roleAdmin, AdminBrowser } from '../support/addons';
-import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
+import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
+import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
+import { registerWebhook } from '../support/webhooks';
 
 const API = '/api/v1';
 
@@ -45,26 +46,12 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function registered(admin: AdminBrowser, url: string): Promise<{ id: string; secret: string }> {
-  // A role group's read model may still be catching up with its definition.
-  for (let tries = 0; ; tries++) {
-    const res = await admin.client.post(`${API}/webhooks`).set('X-CSRF-Token', admin.token).send({ url, events: ['credential.approved'] });
-    if (res.status === 200) return res.body.data as { id: string; secret: string };
-    if (tries > 50) throw new Error(`registration answered ${res.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const asSuper = async (): Promise<AdminBrowser> => {
-  const client = t.client();
-  return { client, token: await logInAdmin(client) };
-};
 const ping = (admin: AdminBrowser, id: string) => admin.client.post(`${API}/webhooks/${id}/test`).set('X-CSRF-Token', admin.token).send({});
 
 describe('POST /webhooks/{id}/test', () => {
   it('sends a ping signed with the webhook secret, answers the delivery and lists it with what was exchanged', async () => {
-    const admin = await asSuper();
-    const { id, secret } = await registered(admin, taking.url);
+    const admin = await superAdmin(t);
+    const { id, secret } = await registerWebhook(admin, taking.url);
     const res = await ping(admin, id).expect(200);
     expect(res.body.message).toMatch(/delivered/);
 
@@ -87,8 +74,8 @@ describe('POST /webhooks/{id}/test', () => {
   });
 
   it("answers a receiver's refusal as not delivered, recorded dead rather than retried, and Retry sends it again", async () => {
-    const admin = await asSuper();
-    const { id } = await registered(admin, refusing.url);
+    const admin = await superAdmin(t);
+    const { id } = await registerWebhook(admin, refusing.url);
     const res = await ping(admin, id).expect(200);
     expect(res.body.message).toBe('not delivered: the receiver answered 503');
     expect(res.body.data).toMatchObject({ status: 'dead', attempts: 1, last_status_code: 503, next_attempt_at: null });
@@ -103,7 +90,7 @@ describe('POST /webhooks/{id}/test', () => {
   it("only the webhook's role group (or a super administrator) may test it; a malformed body is refused; nothing is sent then", async () => {
     const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, cliContext())).id;
     const [owners, others] = [await roleAdmin(t, await group('Hooks')), await roleAdmin(t, await group('Others'))];
-    const { id } = await registered(owners, taking.url);
+    const { id } = await registerWebhook(owners, taking.url);
     const before = taking.received.length;
     await expectRefusal(t, () => ping(others, id), 404, 'webhook_not_found');
     await expectRefusal(t, () => owners.client.post(`${API}/webhooks/${id}/test`).set('X-CSRF-Token', owners.token).set('Content-Type', 'application/json').send('{"oops'), 422, 'malformed_json');
@@ -115,11 +102,11 @@ describe('POST /webhooks/{id}/test', () => {
   });
 
   it('checks the address at the connection as deliveries do: a receiver on a private address is not sent to once they are refused', async () => {
-    const admin = await asSuper();
-    const { id } = await registered(admin, taking.url);
+    const admin = await superAdmin(t);
+    const { id } = await registerWebhook(admin, taking.url);
     await t.close();
     t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: false }, dataDir);
-    const strict = await asSuper();
+    const strict = await superAdmin(t);
     const before = taking.received.length;
     const res = await ping(strict, id).expect(200);
     expect(res.body.data).toMatchObject({ status: 'dead', last_status_code: null });
