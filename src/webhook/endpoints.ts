@@ -32,7 +32,6 @@ export interface WebhookDeps {
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
 
-
 const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
 
 type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;

@@ -42,9 +42,9 @@ interface PingDeps {
 /**
  * `POST /webhooks/{id}/test`: a signed `ping`, sent as every delivery is (the same signature, the
  * same address checks at connection), recorded among the webhook's deliveries and answered with
- * its outcome, so that an administrator sees at once whether the receiver takes it.
+ * its outcome, so that an administrator sees at once whether the receiver takes it. `existing`
+ * finds the webhook this administrator may manage, else throws the refusal `refusals` declares.
  */
-/** `existing`: the webhook this administrator may manage, else the refusal `refusals` declares. */
 export function pingEndpoint(deps: PingDeps, existing: (ctx: AppContext, id: string) => Promise<WebhookDocument>, refusals: Refusal[]): Endpoint {
   return endpoint({
     method: 'POST',

@@ -19,13 +19,6 @@ export interface SecretWording {
   leave: string;
 }
 
-/**
- * A secret shown once (an API key, a webhook's signing secret): a copy button, and an "I have
- * stored it" confirmation without which leaving asks first, in the page for a move within the
- * console and in the browser's own words for closing the tab (the only way a page may ask then).
- * Once confirmed it is dropped from memory and never shown again. It takes focus as it appears,
- * its heading read out with the warning that this is the only time.
- */
 interface SecretOnceProps {
   secret: string;
   wording: SecretWording;
@@ -36,6 +29,13 @@ interface SecretOnceProps {
   onStored: () => void;
 }
 
+/**
+ * A secret shown once (an API key, a webhook's signing secret): a copy button, and an "I have
+ * stored it" confirmation without which leaving asks first, in the page for a move within the
+ * console and in the browser's own words for closing the tab (the only way a page may ask then).
+ * Once confirmed it is dropped from memory and never shown again. It takes focus as it appears,
+ * its heading read out with the warning that this is the only time.
+ */
 export function SecretOnce({ secret, wording, note, children, onStored }: SecretOnceProps) {
   const [stored, setStored] = useState(false);
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
@@ -50,7 +50,7 @@ export function SecretOnce({ secret, wording, note, children, onStored }: Secret
       event.returnValue = wording.leave;
     };
     addEventListener('beforeunload', beforeUnload);
-    guardLeaving(() => ask({ title: `Leave without storing it?`, question: wording.leave, confirm: 'Leave', cancel: 'Stay' }));
+    guardLeaving(() => ask({ title: 'Leave without storing it?', question: wording.leave, confirm: 'Leave', cancel: 'Stay' }));
     return () => {
       removeEventListener('beforeunload', beforeUnload);
       guardLeaving(null);
