@@ -50,7 +50,7 @@ test('an administrator registers a webhook, stores its secret, sees its failed d
     await page.getByRole('link', { name: 'Credentials' }).click();
     const leaving = page.getByRole('dialog', { name: 'Leave without storing it?' });
     await expect(leaving).toContainText("signing secret is shown only this once");
-    await screen(page, 'admin-webhook-secret-leave-asked');
+    await screenAtBothWidths(page, 'admin-webhook-secret-leave-asked');
     await leaving.getByRole('button', { name: 'Stay' }).click();
     await expect(page.getByTestId('webhook-secret')).toHaveText(secret);
     await expect(page.getByRole('button', { name: 'Done: hide the secret' })).toBeDisabled();
@@ -130,7 +130,7 @@ test('an administrator sends a test, reads its request and answer, and edits the
     // Removing asks in the page.
     await page.getByRole('button', { name: `Remove ${base}/coffee…` }).click();
     const removing = page.getByRole('dialog', { name: 'Remove the webhook?' });
-    await screen(page, 'admin-webhook-remove-asked');
+    await screenAtBothWidths(page, 'admin-webhook-remove-asked');
     await removing.getByRole('button', { name: 'Remove' }).click();
     await expect(page.getByText(`Removed the webhook ${base}/coffee.`)).toBeVisible();
   } finally {
