@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 
-/** A webhook registration: one stream per webhook, registered once, removed once. */
+/** A webhook registration: one stream per webhook, registered once, changed any number of times, removed once. */
 export const webhookStream = (webhookId: string): string => `webhook-${webhookId}`;
 
 export const webhookEventSchemas = {
@@ -19,6 +19,8 @@ export const webhookEventSchemas = {
     owner_role_id: z.int().nullable().optional(),
   }),
   WebhookSecretRotated: z.object({ webhook_id: z.string(), sealed_secret: z.string() }),
+  // The whole new subscription: the URL and the event list as they are from now on.
+  WebhookChanged: z.object({ webhook_id: z.string(), url: z.string(), events: z.array(z.string()) }),
   WebhookRemoved: z.object({ webhook_id: z.string() }),
 } satisfies EventSchemas;
 
@@ -27,6 +29,7 @@ export type WebhookEvent = EventOf<typeof webhookEventSchemas>;
 export type WebhookCommand =
   | { type: 'RegisterWebhook'; data: { webhook_id: string; url: string; events: string[]; sealed_secret: string; owner_role_id: number | null } }
   | { type: 'RotateWebhookSecret'; data: { webhook_id: string; sealed_secret: string } }
+  | { type: 'ChangeWebhook'; data: { webhook_id: string; url: string; events: string[] } }
   | { type: 'RemoveWebhook'; data: { webhook_id: string } };
 
 type WebhookState = 'none' | 'registered' | 'removed';
@@ -41,6 +44,7 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
     }
     if (state !== 'registered') throw new DomainError('webhook_not_found', 'there is no such webhook');
     if (command.type === 'RotateWebhookSecret') return [{ type: 'WebhookSecretRotated', data: command.data }];
+    if (command.type === 'ChangeWebhook') return [{ type: 'WebhookChanged', data: command.data }];
     return [{ type: 'WebhookRemoved', data: command.data }];
   },
 };

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
+import { deliveryParams, webhookParams } from './params';
+import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
 import { refusedUrl } from './url-policy';
@@ -29,11 +31,6 @@ export interface WebhookDeps {
 }
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const webhookParams = z.object({ id: z.string().regex(UUID, 'id is not a webhook id') });
-// A delivery's id is its event's id, a UUID, or the event's position for events stored without one.
-const deliveryParams = webhookParams.extend({ delivery_id: z.string().regex(/^[0-9a-zA-Z_-]{1,100}$/, 'delivery_id is not a delivery id') });
 
 const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
 
@@ -72,6 +69,12 @@ function webhookSchemas(eventTypes: readonly string[]) {
   return { webhookSchema, createdWebhookSchema, registerBody };
 }
 
+/** The same check at registration and at a change: the receiver must be one a webhook may reach. */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const refused = await refusedUrl(url, allowPrivate);
+  if (refused) throw new HttpError(422, 'invalid_webhook_url', refused, [{ path: 'url', message: refused }]);
+}
+
 /** Webhook registrations and their deliveries (docs/notifications.md). */
 export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
   const { webhookSchema, createdWebhookSchema, registerBody } = webhookSchemas(deps.webhookEventTypes);
@@ -97,8 +100,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       body: registerBody,
       response: createdWebhookSchema,
       handler: async (ctx, { body }) => {
-        const refused = await refusedUrl(body.url, deps.webhookAllowPrivate);
-        if (refused) throw new HttpError(422, 'invalid_webhook_url', refused, [{ path: 'url', message: refused }]);
+        await checkUrl(body.url, deps.webhookAllowPrivate);
         const webhook_id = randomUUID();
         const secret = newSecret();
         const sealed_secret = await deps.webhookSecrets.seal(webhook_id, secret);
@@ -122,6 +124,25 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
         return { data: { list: hooks.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(view) } };
       },
     }),
+    endpoint({
+      method: 'PUT',
+      path: '/webhooks/:id',
+      caller: manage,
+      summary: "Change a webhook's URL and the events it hears of; its secret and its deliveries stay",
+      params: webhookParams,
+      body: registerBody,
+      response: webhookSchema,
+      refusals: [notFound],
+      handler: async (ctx, { params: { id }, body }) => {
+        await existing(ctx, id);
+        await checkUrl(body.url, deps.webhookAllowPrivate);
+        return decideThenRead(ctx, decide(ctx, { type: 'ChangeWebhook', data: { webhook_id: id, url: body.url, events: body.events } }), async ({ position }) => {
+          const hook = await deps.readModels.after(webhooksProjection, id, position);
+          return { data: view(hook!), message: 'changed: the events from now on are sent to this URL' };
+        });
+      },
+    }),
+    pingEndpoint(deps, existing, [notFound]),
     endpoint({
       method: 'DELETE',
       path: '/webhooks/:id',

@@ -1,16 +1,14 @@
 import type { Logger } from 'pino';
-import { Webhook } from 'standardwebhooks';
 import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
 import { Ticker } from '../shared/ticker';
 import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
 import { payloadOf, WebhookEventType } from './event-types';
-import { postJson, RefusedAddress } from './post';
+import { sendDelivery } from './send';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
 
 const CHECKPOINT = 'webhook_notifier';
 const BATCH = 200;
-const SEND_TIMEOUT_MS = 10_000;
 
 export interface NotifierOptions {
   /** Waits between retries, in milliseconds; after the last, a delivery is dead. */
@@ -140,33 +138,10 @@ export class WebhookNotifier {
   /** Sends one webhook's due deliveries one after the other, recording each answer before the next. */
   private async sendInOrder(hook: WebhookDocument, deliveries: DeliveryDocument[]): Promise<void> {
     for (const delivery of deliveries) {
-      const status = await this.send(hook, delivery);
-      const next = afterAttempt(delivery, status, Date.now(), this.options.schedule);
+      const exchange = await sendDelivery(hook, delivery, { allowPrivate: this.options.allowPrivate, secrets: this.options.secrets, log: this.log });
+      const next = afterAttempt(delivery, exchange, Date.now(), this.options.schedule);
       this.options.attempted?.(next.status);
       await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
-    }
-  }
-
-  /** One signed POST (Standard Webhooks); the receiver's status, or null when it did not answer. */
-  private async send(hook: WebhookDocument, delivery: DeliveryDocument): Promise<number | null> {
-    const secret = await this.options.secrets.open(hook.id, hook);
-    // Only a webhook removed meanwhile has no data key left: nothing is sent to it anyway.
-    if (secret === null) return null;
-    const body = JSON.stringify(delivery.payload);
-    const sentAt = new Date();
-    const signature = new Webhook(secret).sign(delivery.id, sentAt, body);
-    const headers = {
-      'content-type': 'application/json',
-      'webhook-id': delivery.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signature,
-    };
-    try {
-      return await postJson(hook.url, headers, body, { allowPrivate: this.options.allowPrivate, timeoutMs: SEND_TIMEOUT_MS });
-    } catch (err) {
-      if (err instanceof RefusedAddress) this.log.warn({ webhook_id: hook.id, delivery_id: delivery.id, address: err.address }, 'a webhook delivery was not sent: its host resolves to a private address');
-      else this.log.info({ err, webhook_id: hook.id, delivery_id: delivery.id }, 'a webhook delivery got no answer');
-      return null;
     }
   }
 }

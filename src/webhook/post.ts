@@ -26,12 +26,22 @@ const publicOnly: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/** What a receiver answered: its status and the first bytes of its body. */
+export interface ReceiverAnswer {
+  status: number;
+  /** At most RESPONSE_EXCERPT_BYTES of the body, as text: enough to see why a receiver refused. */
+  body: string;
+}
+
+/** How much of a receiver's body is read and kept; the rest is never read. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
 /**
- * POSTs a body and answers the receiver's status; redirects are not followed, the answer's body is
- * not read. Without `allowPrivate`, a host that resolves to a private address, at this connection,
- * is refused with RefusedAddress before anything is sent.
+ * POSTs a body and answers the receiver's status with the first bytes of its body; redirects are
+ * not followed. Without `allowPrivate`, a host that resolves to a private address, at this
+ * connection, is refused with RefusedAddress before anything is sent.
  */
-export function postJson(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<number> {
+export function postJson(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<ReceiverAnswer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && isPrivate(host)) return Promise.reject(new RefusedAddress(host));
@@ -45,9 +55,23 @@ export function postJson(url: string, headers: Record<string, string>, body: str
         ...(options.allowPrivate ? {} : { lookup: publicOnly }),
       },
       (res) => {
-        clearTimeout(timer);
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const answer = () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') });
+        };
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          // Enough read: a receiver that streams forever holds nothing up.
+          if (kept >= RESPONSE_EXCERPT_BYTES) {
+            answer();
+            res.destroy();
+          }
+        });
+        res.on('end', answer);
+        res.on('error', answer);
       },
     );
     // The whole wait for an answer, not the idle time between two packets of a slow receiver.

@@ -21,10 +21,11 @@ export const webhooksProjection: Projection<WebhookDocument, WebhookEvent> = {
   name: 'webhooks',
   version: 1,
   collection: { name: 'webhooks', indexes: [] },
-  handles: ['WebhookRegistered', 'WebhookSecretRotated', 'WebhookRemoved'],
+  handles: ['WebhookRegistered', 'WebhookSecretRotated', 'WebhookChanged', 'WebhookRemoved'],
   documentIds: (event) => [event.data.webhook_id],
   evolve(doc, event) {
     if (event.type === 'WebhookRemoved') return null;
+    if (event.type === 'WebhookChanged') return doc && { ...doc, url: event.data.url, events: event.data.events };
     if (event.type === 'WebhookSecretRotated') {
       if (!doc) return null;
       const { secret: _clear, ...rest } = doc;

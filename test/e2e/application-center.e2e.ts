@@ -107,11 +107,12 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await helpdesk.getByRole('button', { name: 'Disable Helpdesk' }).click();
   await expect(helpdesk).toContainText('disabled');
   await helpdesk.getByRole('button', { name: 'Enable Helpdesk' }).click();
-  page.once('dialog', (dialog) => void dialog.dismiss());
+  const uninstall = page.getByRole('dialog', { name: 'Uninstall Helpdesk?' });
   await helpdesk.getByRole('button', { name: 'Uninstall Helpdesk…' }).click();
+  await uninstall.getByRole('button', { name: 'Cancel' }).click();
   await expect(helpdesk).toContainText('installed 1.0.0');
-  page.once('dialog', (dialog) => void dialog.accept());
   await helpdesk.getByRole('button', { name: 'Uninstall Helpdesk…' }).click();
+  await uninstall.getByRole('button', { name: 'Uninstall' }).click();
   await expect(helpdesk).toContainText('not installed');
 });
 

@@ -92,8 +92,13 @@ test('a developer gets a key through the console, an administrator reviews it, t
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apikey);
   await screen(page, 'developer-key-once');
 
-  page.once('dialog', (dialog) => void dialog.dismiss());
+  // Leaving asks in the page; staying keeps the key.
   await page.getByRole('link', { name: 'Dashboard' }).click();
+  const leaving = page.getByRole('dialog', { name: 'Leave without storing it?' });
+  await expect(leaving).toContainText('shown only this once');
+  await screen(page, 'developer-key-leave-asked');
+  await leaving.getByRole('button', { name: 'Stay' }).click();
+  await expect(leaving).toHaveCount(0);
   await expect(page.getByTestId('apikey')).toHaveText(apikey);
   await expect(page.getByRole('button', { name: 'Done: hide the key' })).toBeDisabled();
   await page.getByLabel('I have stored the key somewhere safe').check();
@@ -137,17 +142,18 @@ test('a developer gets a key through the console, an administrator reviews it, t
 
   // Rotation keeps the old key an hour by default and asks first: saying no changes nothing.
   await expect(page.getByLabel('Grace period for the old key')).toHaveValue('3600');
-  const asked: string[] = [];
-  page.once('dialog', (dialog) => void (asked.push(dialog.message()), dialog.dismiss()));
   await page.getByRole('button', { name: 'Rotate the key…' }).click();
-  await expect.poll(() => asked).toHaveLength(1);
-  expect(asked[0]).toContain('The old key stops working after the grace period (one hour)');
+  const asked = page.getByRole('dialog', { name: 'Rotate the API key?' });
+  await expect(asked).toContainText('The old key stops working after the grace period (one hour)');
+  await screen(page, 'developer-rotate-asked');
+  await page.keyboard.press('Escape');
+  await expect(asked).toHaveCount(0);
   await expect(page.getByTestId('apikey')).toHaveCount(0);
   expect((await openAddons()).status()).toBe(200);
 
   // Confirmed: the new key shows once, and both keys work during the grace period.
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Rotate the key…' }).click();
+  await asked.getByRole('button', { name: 'Rotate' }).click();
   const rotated = (await page.getByTestId('apikey').textContent())!;
   expect(rotated).not.toBe(apikey);
   await expect(page.getByText(/The old key is accepted until/)).toBeVisible();

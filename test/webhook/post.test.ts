@@ -24,9 +24,26 @@ afterAll(() => server.close());
 const options = (allowPrivate: boolean) => ({ allowPrivate, timeoutMs: 2000 });
 
 describe('postJson', () => {
-  it("answers the receiver's status", async () => {
-    expect(await postJson(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{"a":1}', options(true))).toBe(202);
+  it("answers the receiver's status and body", async () => {
+    expect(await postJson(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{"a":1}', options(true))).toEqual({ status: 202, body: 'ignored' });
     expect(received.at(-1)).toBe('{"a":1}');
+  });
+
+  it('reads no more than the first 1024 bytes of a body that never ends', async () => {
+    const endless = createServer((_req, res) => {
+      res.writeHead(200);
+      // Writes until the client goes away.
+      const more = (): void => void (res.destroyed || res.write('y'.repeat(512), () => setTimeout(more, 5)));
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await postJson(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, {}, '{}', { allowPrivate: true, timeoutMs: 2000 });
+      expect(answer).toEqual({ status: 200, body: 'y'.repeat(1024) });
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
+    }
   });
 
   it('refuses, before sending anything, a private address written in the URL or resolved when connecting', async () => {

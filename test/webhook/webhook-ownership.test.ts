@@ -1,6 +1,7 @@
 import { defineRoleGroup } from '../../src/access/groups';
 import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
+import { registerWebhook } from '../support/webhooks';
 
 const API = '/api/v1';
 const URL_OF = (n: number) => `http://127.0.0.1:9/hook-${n}`;
@@ -18,15 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function register(admin: AdminBrowser, n: number): Promise<string> {
-  // The role group's read model may still be catching up with its definition.
-  for (let tries = 0; ; tries++) {
-    const res = await admin.client.post(`${API}/webhooks`).set('X-CSRF-Token', admin.token).send({ url: URL_OF(n), events: ['credential.approved'] });
-    if (res.status === 200) return res.body.data.id as string;
-    if (tries > 50) throw new Error(`registration answered ${res.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const register = async (admin: AdminBrowser, n: number): Promise<string> => (await registerWebhook(admin, URL_OF(n))).id;
 
 const listed = async (admin: AdminBrowser) => ((await admin.client.get(`${API}/webhooks`).expect(200)).body.data.list as { url: string }[]).map((h) => h.url).sort();
 

@@ -76,8 +76,25 @@ describe('signed webhooks', () => {
 
     const deliveries = (await admin.get(`${API}/webhooks/${id}/deliveries`).expect(200)).body.data.list;
     expect(deliveries).toEqual([
-      { id: second.headers['webhook-id'], event_type: 'credential.approved', status: 'delivered', attempts: 2, last_status_code: 204, next_attempt_at: null, delivered_at: expect.any(String) },
+      {
+        id: second.headers['webhook-id'],
+        event_type: 'credential.approved',
+        status: 'delivered',
+        attempts: 2,
+        last_status_code: 204,
+        next_attempt_at: null,
+        delivered_at: expect.any(String),
+        // The last attempt as sent (signed, the secret nowhere) and as answered.
+        last_exchange: {
+          sent_at: expect.any(String),
+          request: { headers: expect.objectContaining({ 'webhook-id': second.headers['webhook-id'], 'webhook-signature': second.headers['webhook-signature'] }), body: second.body },
+          response: { status: 204, body: '' },
+          error: null,
+          duration_ms: expect.any(Number),
+        },
+      },
     ]);
+    expect(JSON.stringify(deliveries)).not.toContain(secret.slice('whsec_'.length));
 
     await t.close();
     t = await startPlatform(settings, dataDir);

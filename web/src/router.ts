@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 export const BASE = '/ui';
 
-// A screen with something the user would lose (a key not yet stored) asks before any navigation.
-let leaveGuard: (() => boolean) | null = null;
+// A screen with something the user would lose (a key not yet stored) asks before any navigation:
+// in the page, so the answer comes later.
+type LeaveGuard = () => Promise<boolean>;
+let leaveGuard: LeaveGuard | null = null;
 let guardedPath = '';
 
 // A screen change leaves focus on a link or button that is gone: the new screen takes it, once.
@@ -16,7 +18,7 @@ export function takeArrival(): boolean {
   return was;
 }
 
-export function guardLeaving(guard: (() => boolean) | null): void {
+export function guardLeaving(guard: LeaveGuard | null): void {
   leaveGuard = guard;
   guardedPath = location.pathname;
 }
@@ -32,8 +34,15 @@ let staying = false;
 
 /** `stay`: the screen shows something else in place, so the user's focus is left where it is. */
 export function navigate(path: string, { replace = false, stay = false } = {}): void {
-  if (leaveGuard && !leaveGuard()) return;
-  leaveGuard = null;
+  const guard = leaveGuard;
+  if (guard) {
+    void guard().then((leave) => {
+      if (!leave) return;
+      if (leaveGuard === guard) leaveGuard = null;
+      navigate(path, { replace, stay });
+    });
+    return;
+  }
   if (!stay) arrived = true;
   staying = stay;
   history[replace ? 'replaceState' : 'pushState'](null, '', `${BASE}${path}`);
@@ -77,10 +86,19 @@ export function usePath(): string {
   const shown = useRef(path);
   useEffect(() => {
     const changed = () => {
-      // The browser's back button moved already: a user who stays is put back where the guard stands.
-      if (leaveGuard && location.pathname !== guardedPath) {
-        if (!leaveGuard()) return history.pushState(null, '', guardedPath);
-        leaveGuard = null;
+      // The browser's back button moved already: the address goes back to where the guard stands
+      // while the user is asked, and on to where they were going if they leave.
+      const guard = leaveGuard;
+      if (guard && location.pathname !== guardedPath) {
+        const going = `${location.pathname}${location.search}${location.hash}`;
+        history.pushState(null, '', guardedPath);
+        void guard().then((leave) => {
+          if (!leave) return;
+          if (leaveGuard === guard) leaveGuard = null;
+          history.pushState(null, '', going);
+          changed();
+        });
+        return;
       }
       // A fragment link moves within the screen: only another path is another screen.
       const next = currentPath();

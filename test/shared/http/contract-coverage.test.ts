@@ -102,6 +102,9 @@ describe('every operation of the contract, called for real', () => {
     }
     await write(admin, `/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/retry`, adminToken);
     await write(admin, `/webhooks/${hookId}/rotate-secret`, adminToken);
+    // A test send to the closed port: answered (not delivered), with its exchange, as the contract says.
+    await write(admin, `/webhooks/${hookId}/test`, adminToken);
+    await admin.put(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).send({ url: 'http://127.0.0.1:9/moved', events: ['credential.revoked', 'credential.approved'] }).expect(200);
     await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     await write(admin, '/admin/logout', adminToken);
 

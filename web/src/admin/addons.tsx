@@ -3,6 +3,7 @@ import { api, call, csrf, isStale, type Refusal, type Schemas } from '../api/cli
 import { pathFor } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
+import { useConfirm } from '../ui/confirm-action';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { AddonRoles } from './addon-roles';
 import { ScreenHeading } from '../ui/screen';
@@ -48,6 +49,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
   const [editing, setEditing] = useState<Editing | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [outcome, report, clear] = useOutcome();
+  const [ask, dialog] = useConfirm();
   /** Counts the changes made here: what this administrator may open is read again after each. */
   const [changes, setChanges] = useState(0);
   const openers = useRef<Partial<Record<Editing, HTMLButtonElement | null>>>({});
@@ -76,7 +78,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
     if (isStale(refusal)) readAgain();
   };
   const act = async (action: Action, body = { show_menu: addon.show_menu }) => {
-    if (action === 'uninstall' && !confirm(`Uninstall ${addon.name}? Its page roles are dropped.`)) return;
+    if (action === 'uninstall' && !(await ask({ title: `Uninstall ${addon.name}?`, question: `Its page roles are dropped, and its pages are no longer offered.`, confirm: 'Uninstall' }))) return;
     const answer = await call(async () => api.POST('/addons/{key}/actions/{action}', { params: { header: await csrf(), path: { key: addon.key, action } }, body }));
     if (answer.ok) changed(answer.message);
     else refused(answer.refusal);
@@ -120,6 +122,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
               <button type="button" class="danger" onClick={() => act('uninstall')} aria-label={`Uninstall ${addon.name}…`}>
                 Uninstall…
               </button>
+              {dialog}
             </>
           )}
         </div>

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { navigate, usePath } from '../router';
 import { Claim } from './claim';
 import { envelope } from '../../test/envelope';
@@ -42,16 +42,21 @@ describe('claim screen', () => {
     await screen.findByText('Copied to the clipboard.');
     expect(writeText).toHaveBeenCalledWith(KEY.apikey);
 
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+    // Asked in the page; staying keeps the key and the address.
     navigate('/developer');
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('shown only this once'));
+    const asked = await screen.findByRole('dialog', { name: 'Leave without storing it?' });
+    expect(asked.textContent).toContain('shown only this once');
+    fireEvent.click(within(asked).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(location.pathname).toBe('/ui/developer/claim');
     expect(screen.getByText(KEY.apikey)).not.toBeNull();
 
     // The browser's back button asks the same, and staying puts the address back.
     history.pushState(null, '', '/ui/developer');
     dispatchEvent(new PopStateEvent('popstate'));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(location.pathname).toBe('/ui/developer/claim');
+    fireEvent.keyDown(await screen.findByRole('dialog'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(location.pathname).toBe('/ui/developer/claim');
 
     const done = screen.getByRole('button', { name: 'Done: hide the key' }) as HTMLButtonElement;
@@ -62,7 +67,7 @@ describe('claim screen', () => {
     expect(screen.queryByText(KEY.apikey)).toBeNull();
     expect(location.pathname).toBe('/ui/developer');
     expect(screen.getByText('dashboard')).not.toBeNull();
-    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('keeps "Claim your credential" as the screen\'s h1 and, as the key appears, puts focus on it with the warning that it shows once', async () => {

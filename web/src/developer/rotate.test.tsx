@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { Rotate } from './rotate';
 import { envelope } from '../../test/envelope';
 
@@ -32,10 +32,11 @@ describe('rotating the key', () => {
 
   it('asks first, saying when the old key stops working, and rotates nothing when the member says no', async () => {
     const calls = service();
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
     render(<Rotate onRotated={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working after the grace period (one hour), and older keys no later'));
+    const dialog = screen.getByRole('dialog', { name: 'Rotate the API key?' });
+    expect(dialog.textContent).toContain('The old key stops working after the grace period (one hour), and older keys no later');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rotations(calls)).toHaveLength(0);
     expect(screen.queryByText('sk_rotated-key')).toBeNull();
@@ -43,23 +44,23 @@ describe('rotating the key', () => {
 
   it('rotates with the chosen grace period once confirmed, and shows the new key once', async () => {
     const calls = service();
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
     const onRotated = jest.fn();
     render(<Rotate onRotated={onRotated} />);
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
+    expect(rotations(calls)).toHaveLength(0);
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Rotate' }));
     await screen.findByText('sk_rotated-key');
     expect(screen.getByText(/The old key is accepted until .*, and no older key longer\./)).toBeTruthy();
-    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(rotations(calls)).toHaveLength(1);
     expect(await rotations(calls)[0]!.clone().json()).toEqual({ grace_seconds: 3600 });
     await waitFor(() => expect(onRotated).toHaveBeenCalled());
   });
 
   it('warns that the old key stops at once when no grace period is chosen', () => {
     service();
-    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
     render(<Rotate onRotated={() => {}} />);
     fireEvent.change(screen.getByLabelText('Grace period for the old key'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('The old key stops working at once, with any older key still in a grace period'));
+    expect(screen.getByRole('dialog').textContent).toContain('The old key stops working at once, with any older key still in a grace period');
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { when } from '../ui/load';
+import { useConfirm } from '../ui/confirm-action';
 import { RefusalNotice } from '../ui/notice';
 import { KeyOnce } from './key-once';
 
@@ -20,7 +21,7 @@ export function rotationWarning(graceSeconds: number): string {
     graceSeconds === 0
       ? 'The old key stops working at once, with any older key still in a grace period: every call still made with them is refused.'
       : `The old key stops working after the grace period (${label}), and older keys no later: switch your servers to the new key before then.`;
-  return `Rotate the API key? A new key is issued and shown once. ${old}`;
+  return `A new key is issued and shown once. ${old}`;
 }
 
 /** Replaces the key, after a confirmation naming when the old one stops working; the new key shows once. */
@@ -28,6 +29,7 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
   const [grace, setGrace] = useState(DEFAULT_GRACE_SECONDS);
   const [issued, setIssued] = useState<Schemas['RotatedKey'] | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [ask, dialog] = useConfirm();
   const heading = useRef<HTMLHeadingElement>(null);
   const hidden = useRef(false);
   // The key hidden, its section goes with the button that hid it: focus returns to the rotation.
@@ -51,7 +53,7 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
     );
   }
   const rotate = async () => {
-    if (!confirm(rotationWarning(grace))) return;
+    if (!(await ask({ title: 'Rotate the API key?', question: rotationWarning(grace), confirm: 'Rotate' }))) return;
     const answer = await call(async () => api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
@@ -80,6 +82,7 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
       <button type="button" onClick={rotate}>
         Rotate the key…
       </button>
+      {dialog}
     </section>
   );
 }

@@ -2,6 +2,8 @@ import type { Refusal } from '../api/client';
 
 interface FieldProps {
   name: string;
+  /** The input's id where one screen has two fields of one name (field-<name> otherwise). */
+  id?: string;
   label: string;
   value: string;
   onInput: (value: string) => void;
@@ -20,7 +22,7 @@ interface FieldProps {
 
 /** A labelled input whose rule and whose refusal (the envelope's issue for it) sit under it. */
 export function Field(props: FieldProps) {
-  const id = `field-${props.name}`;
+  const id = props.id ?? `field-${props.name}`;
   const issue = props.refusal?.issues.find((i) => i.path === props.name || i.path.startsWith(`${props.name}.`));
   const described = [props.describedBy ?? '', props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
   const optional = props.optional ?? !props.required;

@@ -59,12 +59,15 @@ export function useOutcome(): [Outcome, (message: string) => void, () => void] {
   return [outcome, report, clear];
 }
 
-/** What was done. With `focusKey` (an outcome's serial), each new outcome takes focus. */
-export function Done({ children, focusKey }: { children: ComponentChildren; focusKey?: number }) {
+/**
+ * What was done. With `focusKey` (an outcome's serial), each new outcome takes focus; `warning`:
+ * done, but not as hoped (a test send the receiver refused).
+ */
+export function Done({ children, focusKey, warning = false }: { children: ComponentChildren; focusKey?: number; warning?: boolean }) {
   const notice = useFocusOnEach(focusKey);
   if (!children) return null;
   return (
-    <p ref={notice} class="notice done" role="status" tabIndex={-1}>
+    <p ref={notice} class={warning ? 'notice done warning' : 'notice done'} role="status" tabIndex={-1}>
       {children}
     </p>
   );
