@@ -8,15 +8,16 @@ const recipient = (mail: ParsedMail) => (mail.to && !Array.isArray(mail.to) ? ma
 /** The mails the sink got for this address so far. */
 export const mailsTo = (sink: Sink, address: string) => sink.mails.filter((mail) => recipient(mail) === address);
 
-/** Waits for the `nth` mail (1-based) to the address, and answers the token of its link. */
+const TOKEN = /token=([^\s]+)/;
+
+/** Waits for the `nth` mail (1-based) with a link to the address (other mail may come too), and answers its token. */
 export async function mailedToken(sink: Sink, address: string, nth = 1): Promise<{ mail: ParsedMail; token: string }> {
+  const linked = () => mailsTo(sink, address).filter((mail) => TOKEN.test(mail.text ?? ''));
   const deadline = Date.now() + 5000;
-  while (mailsTo(sink, address).length < nth && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const mail = mailsTo(sink, address)[nth - 1];
-  if (!mail) throw new Error(`no mail #${nth} to ${address}`);
-  const token = /token=([^\s]+)/.exec(mail.text ?? '')?.[1];
-  if (!token) throw new Error(`the mail to ${address} holds no link with a token`);
-  return { mail, token: decodeURIComponent(token) };
+  while (linked().length < nth && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const mail = linked()[nth - 1];
+  if (!mail) throw new Error(`no mail #${nth} with a link to ${address}`);
+  return { mail, token: decodeURIComponent(TOKEN.exec(mail.text ?? '')![1]!) };
 }
 
 let counter = 0;
