@@ -4,7 +4,7 @@ import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
 
-function withMail(configured: boolean, answer: (url: URL, request: Request) => Response = () => ok({ mail_configured: configured }, 'asked')) {
+function withMail(configured: boolean, answer: (url: URL, request: Request) => Response = () => ok({ mail_configured: configured }, 'a link is on its way')) {
   return serviceStandIn((url, request) => (request.method === 'GET' && url.pathname.endsWith('/developer/password-reset') ? ok({ mail_configured: configured }) : answer(url, request)));
 }
 
@@ -15,7 +15,7 @@ it('asks for a link with the username or e-mail typed, and says what happens nex
   render(<ForgotPassword />);
   fireEvent.input(screen.getByLabelText('Username or e-mail'), { target: { value: 'alice' } });
   fireEvent.submit(screen.getByRole('button', { name: 'Mail me a link' }).closest('form')!);
-  expect((await screen.findByRole('status')).textContent).toBe('Asked: asked.');
+  expect((await screen.findByRole('status')).textContent).toBe('A link is on its way.');
   const sent = calls.find((request) => request.method === 'POST')!;
   expect(new URL(sent.url).pathname).toBe('/api/v1/developer/password-reset');
   expect(await sent.json()).toEqual({ login: 'alice' });

@@ -21,7 +21,7 @@ export function ForgotPassword() {
     const answer = await call(async () => api.POST('/developer/password-reset', { params: { header: await csrf() }, body: { login } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setSent(answer.data.mail_configured ? `Asked: ${answer.message}.` : NO_MAIL);
+    setSent(answer.data.mail_configured ? `${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.` : NO_MAIL);
   };
 
   return (
