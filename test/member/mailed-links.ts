@@ -1,5 +1,7 @@
 import type { ParsedMail } from 'mailparser';
+import type { Settings } from '../../src/config';
 import { smtpSink } from '../support/mail-sink';
+import { startPlatform, TestPlatform } from '../support/platform';
 
 export type Sink = Awaited<ReturnType<typeof smtpSink>>;
 
@@ -22,3 +24,14 @@ export async function mailedToken(sink: Sink, address: string, nth = 1): Promise
 
 let counter = 0;
 export const uniqueEmail = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter += 1)}@example.com`;
+
+/** A test platform whose mail goes to a loopback sink of its own. */
+export async function startWithMail(overrides: Partial<Settings> = {}): Promise<{ sink: Sink; t: TestPlatform }> {
+  const sink = await smtpSink();
+  return { sink, t: await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, ...overrides }) };
+}
+
+export async function stopWithMail({ sink, t }: { sink: Sink; t: TestPlatform }): Promise<void> {
+  await t.close();
+  await new Promise<void>((resolve) => sink.server.close(() => resolve()));
+}

@@ -1,18 +1,13 @@
 import request from 'supertest';
-import { smtpSink } from '../../support/mail-sink';
-import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, startPlatform, TestPlatform } from '../../support/platform';
-import { mailedToken, Sink, uniqueEmail } from '../mailed-links';
+import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, TestPlatform } from '../../support/platform';
+import { mailedToken, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
 
 let sink: Sink;
 let t: TestPlatform;
 beforeAll(async () => {
-  sink = await smtpSink();
-  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, PUBLIC_URL: 'https://portal.example.com' });
+  ({ sink, t } = await startWithMail({ PUBLIC_URL: 'https://portal.example.com' }));
 });
-afterAll(async () => {
-  await t.close();
-  await new Promise<void>((resolve) => sink.server.close(() => resolve()));
-});
+afterAll(() => stopWithMail({ sink, t }));
 
 const ACCOUNT = '/api/v1/developer/account';
 const PASSWORD = '/api/v1/developer/password';

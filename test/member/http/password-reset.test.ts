@@ -1,18 +1,13 @@
 import request from 'supertest';
-import { smtpSink } from '../../support/mail-sink';
 import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, startPlatform, TestPlatform } from '../../support/platform';
-import { mailedToken, mailsTo, Sink, uniqueEmail } from '../mailed-links';
+import { mailedToken, mailsTo, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
 
 let sink: Sink;
 let t: TestPlatform;
 beforeAll(async () => {
-  sink = await smtpSink();
-  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, PUBLIC_URL: 'https://portal.example.com', PASSWORD_RESET_ADDRESS_LIMIT: 10_000 });
+  ({ sink, t } = await startWithMail({ PUBLIC_URL: 'https://portal.example.com', PASSWORD_RESET_ADDRESS_LIMIT: 10_000 }));
 });
-afterAll(async () => {
-  await t.close();
-  await new Promise<void>((resolve) => sink.server.close(() => resolve()));
-});
+afterAll(() => stopWithMail({ sink, t }));
 
 const RESET = '/api/v1/developer/password-reset';
 const CONFIRM = '/api/v1/developer/password-reset/confirm';

@@ -1,9 +1,8 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
-import { smtpSink } from '../../support/mail-sink';
-import { csrfOf, startPlatform, TestPlatform } from '../../support/platform';
-import { mailedToken, Sink } from '../../member/mailed-links';
+import { csrfOf, TestPlatform } from '../../support/platform';
+import { mailedToken, Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
 
 const API = '/api/v1';
 
@@ -17,13 +16,9 @@ describe('every operation of the contract, called for real', () => {
   // The member's mailed links (reset, e-mail confirmation) are followed from here.
   let sink: Sink;
   beforeAll(async () => {
-    sink = await smtpSink();
-    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1, SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+    ({ sink, t } = await startWithMail({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 }));
   });
-  afterAll(async () => {
-    await t.close();
-    await new Promise<void>((resolve) => sink.server.close(() => resolve()));
-  });
+  afterAll(() => stopWithMail({ sink, t }));
 
   it('answers each one with a 2xx that matches the contract', async () => {
     const p = await activePartner(t, ['addons.read', 'member-groups.read']);
