@@ -1,16 +1,15 @@
-import { fold } from '../shared/domain/decider';
 import { DomainError } from '../shared/domain/decider';
-import type { Recorded } from '../shared/domain/events';
 import type { SendMail } from '../shared/mail';
 import { CommandContext } from '../shared/commands/context';
-import { handle, loadStream } from '../shared/commands/handle';
+import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
 import { EventStore, SessionStore } from '../stores/ports';
 import { AccountCommand } from './account-decisions';
 import { emailConfirmationMail } from './account-mail';
-import { memberDecider, memberStream, MemberEvent, RegisteredMember } from './decider';
+import { memberDecider, memberStream, MemberEvent } from './decider';
 import { AccountChange } from './fields';
 import { newLink, readToken } from './links';
+import { memberFromLog } from './login';
 import { PasswordHasher } from './passwords';
 import { memberReads } from './reads';
 
@@ -37,13 +36,6 @@ export class MailNotSent extends Error {
     super('the confirmation mail could not be sent', { cause });
     this.name = 'MailNotSent';
   }
-}
-
-/** The member as its own stream has it, or null when there is none. */
-export async function memberFromLog(store: EventStore, username: string): Promise<{ state: RegisteredMember; events: Recorded<MemberEvent>[] } | null> {
-  const events = await loadStream<MemberEvent>(store, memberStream(username));
-  const state = fold(memberDecider, events);
-  return state.status === 'registered' ? { state, events } : null;
 }
 
 /**

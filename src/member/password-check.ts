@@ -3,7 +3,7 @@ import type { Refusal } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { tooManyRequests } from '../shared/http/too-many-requests';
 import { EventStore, RateLimiter } from '../stores/ports';
-import { memberFromLog } from './account';
+import { memberFromLog } from './login';
 import { PasswordHasher } from './passwords';
 
 export const tooManyPasswordFailures: Refusal = { status: 429, when: 'too many wrong current passwords for this member lately; retry after Retry-After' };
