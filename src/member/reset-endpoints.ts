@@ -48,7 +48,7 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
       handler: async (ctx, { body }) => {
         await deps.admitResetRequest(ctx);
         // Decided and mailed after the answer: it says and takes the same whoever the login names.
-        requestInBackground(deps, body.login, commandContext(ctx, { kind: 'system', id: null }), ctx.state.log);
+        requestInBackground(deps, body.login, commandContext(ctx, { kind: 'system', id: null }), ctx.state.log, (start) => ctx.res.once('close', start));
         return { data: { mail_configured }, message: mail_configured ? ASKED : NO_MAIL };
       },
     }),

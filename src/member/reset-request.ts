@@ -39,6 +39,12 @@ export async function requestPasswordReset(deps: ResetRequestDeps, login: string
   }
 }
 
-export function requestInBackground(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger): void {
-  requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed'));
+/**
+ * Starts the request once the answer has gone (`answered` fires then): begun earlier, the reads
+ * and the append, synchronous on the embedded store, would hold up the answer of a known login only.
+ */
+export function requestInBackground(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger, answered: (start: () => void) => void): void {
+  answered(() => {
+    requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed'));
+  });
 }
