@@ -6,7 +6,8 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, PasswordHasher } from './member';
+import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
+import { smtpSender } from './mail';
 import { accessReads, requireAdmin, seedPlatform } from './access';
 import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
@@ -101,6 +102,11 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     'too many new sessions from this address',
   );
 
+  const resets = resetPolicies(settings);
+  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), 'too_many_reset_requests', 'too many password-reset requests from this address');
+  // The member slice's own mail (reset and confirmation links), sent as the request is decided.
+  const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
+
   const webhookSecrets = webhookSecretsOf(settings, stores);
   await webhookSecrets.start(stores.events);
   const endpoints = declareEndpoints({
@@ -122,6 +128,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
+    sessions: stores.sessions,
+    sendMail: mailer?.send ?? null,
+    publicUrl: settings.PUBLIC_URL,
+    admitResetRequest,
+    resetsOfMember: await stores.rateLimits.limiter(resets.member),
+    passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
@@ -160,6 +172,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await installedAddons.stop();
       await usage.stop();
       await stopNotifications?.();
+      mailer?.close();
       await projections.stop();
       await stores.close();
     },

@@ -19,7 +19,8 @@ import { Replica } from './shared/projections/replica';
 import { Registry, Slice } from './shared/slice';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
-import { DocumentStore, EventStore, Stores } from './stores/ports';
+import { DocumentStore, EventStore, RateLimiter, SessionStore, Stores } from './stores/ports';
+import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
@@ -46,6 +47,18 @@ export interface SliceDeps {
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
   maxKeyLifetimeDays: number;
+  /** Ends every session of an identity when its password is reset or changed. */
+  sessions: SessionStore;
+  /** Sends through SMTP_URL; null when the service sends no mail. */
+  sendMail: SendMail | null;
+  /** PUBLIC_URL: where the console is reached, for the mailed links. */
+  publicUrl: string;
+  /** Refuses (429) a client address that asked for too many password-reset links lately. */
+  admitResetRequest(ctx: AppContext): Promise<void>;
+  /** Reset links mailed per member. */
+  resetsOfMember: RateLimiter;
+  /** Wrong current passwords per member, when changing it. */
+  passwordChecks: RateLimiter;
 }
 
 /**

@@ -76,6 +76,9 @@ const settingsSchema = z.object({
   // Registrations one client address may make per window.
   REGISTRATION_LIMIT: number(1, 100_000).default(10),
   REGISTRATION_WINDOW_SECONDS: number(1, 86_400).default(3600),
+  // Password-reset requests one client address may make, and reset links one member is mailed, per hour (docs/accounts.md).
+  PASSWORD_RESET_ADDRESS_LIMIT: number(1, 100_000).default(10),
+  PASSWORD_RESET_MEMBER_LIMIT: number(1, 1000).default(3),
   // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
   SESSION_ANONYMOUS_MINUTES: number(0.05, 60 * 24, true).default(10),
   // New sessions without a signed-in identity one client address may open in the life of one (anonymousSessionMinutes).

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { normaliseUsername } from './fields';
+import { AccountCommand, AccountState, decideAccount, evolveAccount } from './account-decisions';
+import { accountEventSchemas } from './account-events';
 
 /**
  * A developer member. Its stream is named after the normalised username, so the event store's
@@ -23,14 +25,17 @@ const memberProfileSchema = z.object({
 
 export type MemberProfile = z.infer<typeof memberProfileSchema>;
 
-export const memberEventSchemas = { MemberRegistered: memberProfileSchema } satisfies EventSchemas;
+export const memberEventSchemas = { MemberRegistered: memberProfileSchema, ...accountEventSchemas } satisfies EventSchemas;
 
 export type MemberEvent = EventOf<typeof memberEventSchemas>;
 
 export type RegisterMember = { type: 'RegisterMember'; data: MemberProfile };
-export type MemberCommand = RegisterMember;
+export type MemberCommand = RegisterMember | AccountCommand;
 
-export type MemberState = { status: 'none' } | ({ status: 'registered' } & MemberProfile);
+/** A registered member: the profile, and the links mailed to it that are still outstanding. */
+export type RegisteredMember = { status: 'registered' } & MemberProfile & AccountState;
+
+export type MemberState = { status: 'none' } | RegisteredMember;
 
 export function assertUsernameAvailable(state: MemberState, username: string): void {
   if (state.status === 'registered') {
@@ -38,29 +43,31 @@ export function assertUsernameAvailable(state: MemberState, username: string): v
   }
 }
 
+export function assertArgon2id(password_hash: string): void {
+  if (!password_hash.startsWith('$argon2id$')) {
+    throw new DomainError('invalid_password_hash', 'a member is registered with an Argon2id hash only');
+  }
+}
+
 export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
   initialState: { status: 'none' },
 
-  evolve(_state, event) {
-    switch (event.type) {
-      case 'MemberRegistered':
-        return { status: 'registered', ...event.data };
-    }
+  evolve(state, event) {
+    if (event.type === 'MemberRegistered') return { status: 'registered', ...event.data, resets: {}, pending_email: null };
+    return state.status === 'registered' ? evolveAccount(state, event) : state;
   },
 
   decide(command, state) {
-    switch (command.type) {
-      case 'RegisterMember': {
-        const { member_id, username, password_hash } = command.data;
-        assertUsernameAvailable(state, username);
-        if (!Number.isSafeInteger(member_id) || member_id < 1) {
-          throw new DomainError('invalid_member_id', 'member ids are positive integers');
-        }
-        if (!password_hash.startsWith('$argon2id$')) {
-          throw new DomainError('invalid_password_hash', 'a member is registered with an Argon2id hash only');
-        }
-        return [{ type: 'MemberRegistered', data: command.data }];
-      }
+    if (command.type !== 'RegisterMember') {
+      if (state.status !== 'registered') throw new DomainError('member_not_found', 'no such member');
+      return decideAccount(command, state);
     }
+    const { member_id, username, password_hash } = command.data;
+    assertUsernameAvailable(state, username);
+    if (!Number.isSafeInteger(member_id) || member_id < 1) {
+      throw new DomainError('invalid_member_id', 'member ids are positive integers');
+    }
+    assertArgon2id(password_hash);
+    return [{ type: 'MemberRegistered', data: command.data }];
   },
 };

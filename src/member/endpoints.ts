@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { accountEndpoints, AccountEndpointDeps } from './account-endpoints';
+import { resetEndpoints, ResetEndpointDeps } from './reset-endpoints';
 import { credentialReads, credentialSchema, credentialView, scopeSchema } from '../credential';
 import { isRegistered, loginMember } from './login';
 import { loginEndpoint } from './login-endpoint';
@@ -21,7 +23,7 @@ import { memberOf } from '../shared/http/guards';
 import { logIntoSession, rememberPosition, sessionOf } from '../shared/http/session';
 import { concurrentChange } from '../shared/http/schemas';
 
-export interface DeveloperDeps {
+export interface DeveloperDeps extends AccountEndpointDeps, ResetEndpointDeps {
   events: EventStore;
   hasher: PasswordHasher;
   /** Refuses (429) a client address that registered too many members lately. */
@@ -79,6 +81,8 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       },
     }),
     logoutEndpoint('member'),
+    ...resetEndpoints(deps),
+    ...accountEndpoints(deps),
     endpoint({
       method: 'GET',
       path: '/developer/dashboard',

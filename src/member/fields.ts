@@ -64,27 +64,34 @@ const mobileSchema = z.preprocess(
     .optional(),
 ).meta(orBlank('A mobile number: 6 to 15 digits, optionally after a leading +'));
 
-export const registrationSchema = z
-  .strictObject({
-    username: usernameSchema,
-    password: passwordSchema,
-    nickname: nicknameSchema,
-    email: emailSchema,
-    mobile: mobileSchema,
-  })
-  .refine((r) => r.email !== undefined || r.mobile !== undefined, {
-    message: 'give at least one of email and mobile',
-    path: ['email'],
-    // Reported together with the other fields' problems, not only once they are fixed.
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
-  })
-  // The refinement above, as JSON Schema for the contract: a refinement renders as nothing.
-  .meta({
-    anyOf: [
-      { required: ['email'], properties: { email: { pattern: '\\S' } } },
-      { required: ['mobile'], properties: { mobile: { pattern: '\\S' } } },
-    ],
-  });
+/** At least one way to reach the member: the refinement, and the same as JSON Schema for the contract. */
+function reachable<T extends z.ZodObject<{ email: typeof emailSchema; mobile: typeof mobileSchema }>>(schema: T) {
+  return (
+    schema
+      .refine((r) => r.email !== undefined || r.mobile !== undefined, {
+        message: 'give at least one of email and mobile',
+        path: ['email'],
+        // Reported together with the other fields' problems, not only once they are fixed.
+        when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+      })
+      // A refinement renders as nothing in JSON Schema.
+      .meta({
+        anyOf: [
+          { required: ['email'], properties: { email: { pattern: '\\S' } } },
+          { required: ['mobile'], properties: { mobile: { pattern: '\\S' } } },
+        ],
+      })
+  );
+}
+
+const contactFields = { nickname: nicknameSchema, email: emailSchema, mobile: mobileSchema };
+
+export const registrationSchema = reachable(z.strictObject({ username: usernameSchema, password: passwordSchema, ...contactFields }));
+
+/** What a member may change of their account, by the registration's rules. */
+export const accountChangeSchema = reachable(z.strictObject(contactFields));
+
+export type AccountChange = z.infer<typeof accountChangeSchema>;
 
 export type Registration = z.infer<typeof registrationSchema>;
 

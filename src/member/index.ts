@@ -3,5 +3,5 @@ export { memberReads } from './reads';
 export { argon2Hasher, type PasswordHasher } from './passwords';
 export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
 export { loginEndpoint } from './login-endpoint';
-export { limitLoginFailures, loginAddressPolicy, loginPolicy } from './login-limit';
+export { limitLoginFailures, loginAddressPolicy, loginPolicy, passwordChangePolicy, resetPolicies } from './login-limit';
 export { boundPasswordWork } from './password-work';

@@ -29,6 +29,19 @@ export function loginAddressPolicy(settings: Settings, realm: LoginRealm): Limit
   };
 }
 
+/** Wrong current passwords of one member when changing it: counted as a login's failures are. */
+export function passwordChangePolicy(settings: Settings): LimitPolicy {
+  return { ...loginPolicy(settings, 'member'), name: 'password-change' };
+}
+
+/** Password-reset requests per client address, and reset links mailed per member, per hour. */
+export function resetPolicies(settings: Settings): { address: LimitPolicy; member: LimitPolicy } {
+  return {
+    address: { name: 'password-reset-address', points: settings.PASSWORD_RESET_ADDRESS_LIMIT, windowSeconds: 3600, blockSeconds: 0 },
+    member: { name: 'password-reset-member', points: settings.PASSWORD_RESET_MEMBER_LIMIT, windowSeconds: 3600, blockSeconds: 0 },
+  };
+}
+
 export interface LoginLimiters {
   /** Per client address and username. */
   account: RateLimiter;

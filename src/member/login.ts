@@ -1,5 +1,6 @@
 import { fold } from '../shared/domain/decider';
-import { memberDecider, memberStream, MemberEvent } from './decider';
+import type { Recorded } from '../shared/domain/events';
+import { memberDecider, memberStream, MemberEvent, RegisteredMember } from './decider';
 import { EventStore } from '../stores/ports';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { loadStream } from '../shared/commands/handle';
@@ -23,21 +24,24 @@ export async function loginMember(
   username: string,
   password: string,
 ): Promise<LoggedIn> {
-  const events = await loadStream<MemberEvent>(store, memberStream(username));
-  const state = fold(memberDecider, events);
-  const valid =
-    state.status === 'registered'
-      ? await hasher.verify(state.password_hash, password)
-      : await hasher.verifyNothing(password);
-  if (!valid || state.status !== 'registered') {
+  const found = await memberFromLog(store, username);
+  const valid = found ? await hasher.verify(found.state.password_hash, password) : await hasher.verifyNothing(password);
+  if (!valid || !found) {
     throw new AuthenticationFailed();
   }
   return {
-    member_id: state.member_id,
-    username: state.username,
-    nickname: state.nickname,
-    position: events[events.length - 1]!.position,
+    member_id: found.state.member_id,
+    username: found.state.username,
+    nickname: found.state.nickname,
+    position: found.events[found.events.length - 1]!.position,
   };
+}
+
+/** The member as its own stream has it (the log, not a read model), or null when there is none. */
+export async function memberFromLog(store: EventStore, username: string): Promise<{ state: RegisteredMember; events: Recorded<MemberEvent>[] } | null> {
+  const events = await loadStream<MemberEvent>(store, memberStream(username));
+  const state = fold(memberDecider, events);
+  return state.status === 'registered' ? { state, events } : null;
 }
 
 /** Whether the member registered, from its own stream: the log, not a read model that may be rebuilding. */

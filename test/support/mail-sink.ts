@@ -2,8 +2,8 @@ import { AddressInfo } from 'node:net';
 import { simpleParser, ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A loopback SMTP server that keeps every mail it is given, parsed. */
-export async function smtpSink(): Promise<{ server: SMTPServer; port: number; mails: ParsedMail[] }> {
+/** A loopback SMTP server that keeps every mail it is given, parsed, and hands each to `onMail`. */
+export async function smtpSink(onMail: (mail: ParsedMail) => void = () => {}): Promise<{ server: SMTPServer; port: number; mails: ParsedMail[] }> {
   const mails: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -11,6 +11,7 @@ export async function smtpSink(): Promise<{ server: SMTPServer; port: number; ma
     onData(stream, _session, done) {
       simpleParser(stream).then((mail) => {
         mails.push(mail);
+        onMail(mail);
         done();
       }, done);
     },

@@ -5,7 +5,7 @@ import { Middleware } from 'koa';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { moveSession, newSessionId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
+import { moveSession, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
 
 /** Who an administrator session holds; role and super flag as they were at login. */
 export interface AdminIdentity {
@@ -89,6 +89,12 @@ function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): M
     },
     app,
   );
+}
+
+/** The store's id of the session this request came with: the one to keep when ending an identity's others. */
+export function thisSessionRecord(ctx: AppContext): string | undefined {
+  const id = ctx.cookies.get(SESSION_COOKIE);
+  return id ? recordId(id) : undefined;
 }
 
 export function sessionOf(ctx: AppContext): SessionData {

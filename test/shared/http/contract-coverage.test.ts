@@ -1,7 +1,8 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
-import { csrfOf, startPlatform, TestPlatform } from '../../support/platform';
+import { csrfOf, TestPlatform } from '../../support/platform';
+import { mailedToken, Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
 
 const API = '/api/v1';
 
@@ -12,10 +13,12 @@ const API = '/api/v1';
  */
 describe('every operation of the contract, called for real', () => {
   let t: TestPlatform;
+  // The member's mailed links (reset, e-mail confirmation) are followed from here.
+  let sink: Sink;
   beforeAll(async () => {
-    t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 });
+    ({ sink, t } = await startWithMail({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 }));
   });
-  afterAll(() => t.close());
+  afterAll(() => stopWithMail({ sink, t }));
 
   it('answers each one with a 2xx that matches the contract', async () => {
     const p = await activePartner(t, ['addons.read', 'member-groups.read']);
@@ -107,6 +110,20 @@ describe('every operation of the contract, called for real', () => {
     await admin.put(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).send({ url: 'http://127.0.0.1:9/moved', events: ['credential.revoked', 'credential.approved'] }).expect(200);
     await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     await write(admin, '/admin/logout', adminToken);
+
+    // The member's own account, then a forgotten password reset through the mailed link.
+    const username = registered.body.data.username as string;
+    await other.get(`${API}/developer/account`).expect(200);
+    await other.put(`${API}/developer/account`).set('X-CSRF-Token', await csrfOf(other)).send({ nickname: 'Cov', email: 'c2@example.com' }).expect(200);
+    const confirming = t.client();
+    await write(confirming, '/developer/account/confirm-email', await csrfOf(confirming), { token: (await mailedToken(sink, 'c2@example.com')).token });
+    await write(other, '/developer/password', await csrfOf(other), { current_password: 'secret1', new_password: 'secret2' });
+    await write(other, '/developer/sessions/end-others', await csrfOf(other));
+    const forgetful = t.client();
+    await forgetful.get(`${API}/developer/password-reset`).expect(200);
+    await write(forgetful, '/developer/password-reset', await csrfOf(forgetful), { login: username });
+    const resetLink = await mailedToken(sink, 'c2@example.com', 2);
+    await write(forgetful, '/developer/password-reset/confirm', await csrfOf(forgetful), { token: resetLink.token, password: 'secret3' });
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
     const operations = t.platform.endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`);

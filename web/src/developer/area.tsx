@@ -6,8 +6,10 @@ import { useLoad } from '../ui/load';
 import { Loading, LoadFailed, useOutcome } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
 import { SignIn, signOut } from '../ui/sign-in';
+import { AccountPage } from './account';
 import { Claim } from './claim';
 import { DeveloperDashboard } from './dashboard';
+import { ConfirmEmail, ForgotPassword, ResetPassword } from './password-reset';
 import { PartnerReference } from './reference';
 import { Register } from './register';
 import { ScopeRequest } from './scope-request';
@@ -17,7 +19,15 @@ const SCREENS: [string, string][] = [
   ['/developer/claim', 'Claim'],
   ['/developer/scopes', 'Request scopes'],
   ['/developer/reference', 'API reference'],
+  ['/developer/account', 'Account'],
 ];
+
+/** Screens reached signed out as well: from the sign-in, or from a mailed link. */
+const OPEN_SCREENS: Record<string, () => preact.JSX.Element> = {
+  '/developer/forgot': ForgotPassword,
+  '/developer/reset': ResetPassword,
+  '/developer/confirm-email': ConfirmEmail,
+};
 
 /** The signed-in member's screens and the way out; shown also when the dashboard failed to load. */
 function DeveloperNav({ path, username }: { path: string; username?: string }) {
@@ -71,6 +81,8 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
       />
     );
   }
+  const Open = OPEN_SCREENS[path];
+  if (Open) return <Open />;
   if (registered) return <Loading what="your dashboard" />;
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
@@ -81,7 +93,8 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
           reload();
         }} />
         <p class="aside">
-          New here? <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the <Link to="/admin">administrator console</Link>.
+          <Link to="/developer/forgot">Forgot password?</Link> New here? <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the{' '}
+          <Link to="/admin">administrator console</Link>.
         </p>
       </>
     );
@@ -108,6 +121,8 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
         <ScopeRequest status={credential.status} onRequested={requested} />
       ) : path === '/developer/reference' ? (
         <PartnerReference apiid={credential.apiid} />
+      ) : path === '/developer/account' ? (
+        <AccountPage />
       ) : (
         <DeveloperDashboard dashboard={dashboard.data} reload={reload} outcome={outcome} onOutcome={requested} />
       )}

@@ -1,0 +1,108 @@
+import { DomainError } from '../shared/domain/decider';
+import type { EventOf } from '../shared/domain/events';
+import type { accountEventSchemas } from './account-events';
+
+/** A mailed link: until when it is good, and whether it was used (or a later change spent it). */
+export interface Outstanding {
+  expires_at: string;
+  spent: boolean;
+}
+
+/** A link to mail: the digest of its token and until when it is good. */
+export interface MailedLink {
+  token_digest: string;
+  expires_at: string;
+}
+
+export type AccountCommand =
+  | { type: 'RequestPasswordReset'; data: MailedLink }
+  | { type: 'ResetPassword'; data: { token_digest: string; password_hash: string; now: string } }
+  | { type: 'ChangePassword'; data: { password_hash: string } }
+  | {
+      type: 'UpdateAccount';
+      data: { nickname: string | null; email: string | null; mobile: string | null; email_link: MailedLink | null };
+    }
+  | { type: 'ConfirmEmail'; data: { token_digest: string; now: string } };
+
+type AccountEvent = EventOf<typeof accountEventSchemas>;
+
+/** What the account's decisions read of a registered member. */
+export interface AccountState {
+  member_id: number;
+  nickname: string | null;
+  email: string | null;
+  mobile: string | null;
+  password_hash: string;
+  /** Password-reset links by token digest: until when each is good, or spent. */
+  resets: Record<string, Outstanding>;
+  /** The address a mailed link must confirm before it counts. */
+  pending_email: ({ email: string; token_digest: string } & Outstanding) | null;
+}
+
+const expired = (link: Outstanding, now: string) => Date.parse(link.expires_at) <= Date.parse(now);
+
+/** Every outstanding reset link is spent once the password changes, however it changed. */
+const spendAll = (resets: Record<string, Outstanding>) =>
+  Object.fromEntries(Object.entries(resets).map(([digest, link]) => [digest, { ...link, spent: true }]));
+
+export function evolveAccount<State extends AccountState>(state: State, event: AccountEvent): State {
+  switch (event.type) {
+    case 'PasswordResetRequested':
+      return { ...state, resets: { ...state.resets, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
+    case 'PasswordReset':
+    case 'PasswordChanged':
+      return { ...state, password_hash: event.data.password_hash, resets: spendAll(state.resets) };
+    case 'ProfileUpdated':
+      return { ...state, nickname: event.data.nickname, mobile: event.data.mobile };
+    case 'EmailChangeRequested':
+      return { ...state, pending_email: { email: event.data.email, token_digest: event.data.token_digest, expires_at: event.data.expires_at, spent: false } };
+    case 'EmailChanged':
+      return { ...state, email: event.data.email, pending_email: null };
+  }
+}
+
+export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+  const member_id = state.member_id;
+  switch (command.type) {
+    case 'RequestPasswordReset':
+      if (state.email === null) throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
+      return [{ type: 'PasswordResetRequested', data: { member_id, ...command.data } }];
+    case 'ResetPassword': {
+      const link = state.resets[command.data.token_digest];
+      if (!link) throw new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
+      if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password changed since it was mailed: ask for a new one');
+      if (expired(link, command.data.now)) throw new DomainError('reset_token_expired', 'this password-reset link has expired (links are good for 30 minutes): ask for a new one');
+      return [{ type: 'PasswordReset', data: { member_id, password_hash: command.data.password_hash } }];
+    }
+    case 'ChangePassword':
+      return [{ type: 'PasswordChanged', data: { member_id, password_hash: command.data.password_hash } }];
+    case 'UpdateAccount':
+      return updateAccount(command.data, state);
+    case 'ConfirmEmail': {
+      const pending = state.pending_email;
+      if (!pending || pending.token_digest !== command.data.token_digest) {
+        throw new DomainError('email_token_unknown', 'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one');
+      }
+      if (expired(pending, command.data.now)) throw new DomainError('email_token_expired', 'this confirmation link has expired: change the address again for a new one');
+      return [{ type: 'EmailChanged', data: { member_id, email: pending.email } }];
+    }
+  }
+}
+
+function updateAccount(change: Extract<AccountCommand, { type: 'UpdateAccount' }>['data'], state: AccountState): AccountEvent[] {
+  const member_id = state.member_id;
+  const events: AccountEvent[] = [];
+  if (change.nickname !== state.nickname || change.mobile !== state.mobile) {
+    events.push({ type: 'ProfileUpdated', data: { member_id, nickname: change.nickname, mobile: change.mobile } });
+  }
+  if (change.email === null) {
+    // Removing an address needs no confirmation; the registration rule needs a way to reach the member.
+    if (change.mobile === null) throw new DomainError('contact_required', 'give at least one of email and mobile');
+    if (state.email !== null || state.pending_email) events.push({ type: 'EmailChanged', data: { member_id, email: null } });
+  } else if (change.email !== state.email) {
+    // Asked again for the address already pending: a new link, as the first may be lost.
+    if (!change.email_link) throw new DomainError('mail_not_configured', 'a new e-mail address is confirmed by a mailed link, and this service sends no mail: ask the administrator to change it');
+    events.push({ type: 'EmailChangeRequested', data: { member_id, email: change.email, ...change.email_link } });
+  }
+  return events;
+}

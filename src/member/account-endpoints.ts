@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Refusal, endpoint, Endpoint } from '../shared/http/endpoints';
+import { commandContext } from '../shared/http/command-context';
+import { AppContext } from '../shared/http/context';
+import { HttpError } from '../shared/http/envelope';
+import { memberOf } from '../shared/http/guards';
+import { decideThenRead } from '../shared/http/read-your-writes';
+import { concurrentChange } from '../shared/http/schemas';
+import { sessionOf, thisSessionRecord } from '../shared/http/session';
+import { emptyBody } from '../shared/http/validate';
+import { RateLimiter } from '../stores/ports';
+import { AccountDeps, changePassword, confirmEmail, MailNotSent, updateAccount } from './account';
+import { accountChangeSchema, passwordSchema } from './fields';
+import { tokenSchema } from './links';
+import { passwordWorkBusy } from './password-work';
+import { checkCurrentPassword, tooManyPasswordFailures } from './password-check';
+import { memberReads } from './reads';
+
+export interface AccountEndpointDeps extends AccountDeps {
+  /** Wrong current passwords per member, limited as logins are. */
+  passwordChecks: RateLimiter;
+}
+
+const accountSchema = z
+  .object({
+    id: z.int().min(1),
+    username: z.string(),
+    nickname: z.string().nullable(),
+    email: z.string().nullable().meta({ description: 'the confirmed address: the one mail goes to' }),
+    pending_email: z.string().nullable().meta({ description: 'an address waiting for its mailed confirmation link to be followed' }),
+    mobile: z.string().nullable(),
+  })
+  .meta({ id: 'Account' });
+
+const sessionsEndedSchema = z.object({ sessions_ended: z.int().min(0).meta({ description: "how many of the member's other sessions ended" }) });
+
+const mailNotSent: Refusal = { status: 503, when: 'the confirmation mail could not be sent; the address is pending: save it again for a new link' };
+const linkRefused: Refusal = { status: 422, when: 'the link is unknown, already used, replaced or expired (data.error says which)' };
+
+export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
+  const account = async (ctx: AppContext, after: string | null = sessionOf(ctx).position ?? null) => {
+    const member = await memberReads(deps.readModels).member(memberOf(ctx).id, after);
+    if (!member) throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
+    const { id, username, nickname, email, mobile } = member;
+    return { id, username, nickname, email, pending_email: member.pending_email ?? null, mobile };
+  };
+  const asMember = (ctx: AppContext) => commandContext(ctx, { kind: 'member', id: memberOf(ctx).id });
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/developer/account',
+      caller: { kind: 'member' },
+      summary: "The member's own account: nickname, e-mail address (and one waiting for confirmation), mobile",
+      response: accountSchema,
+      handler: async (ctx) => ({ data: await account(ctx) }),
+    }),
+    endpoint({
+      method: 'PUT',
+      path: '/developer/account',
+      caller: { kind: 'member' },
+      summary: 'Change nickname, e-mail address and mobile, by the registration rules; a new address counts once the link mailed to it is followed',
+      body: accountChangeSchema,
+      response: accountSchema,
+      refusals: [{ status: 422, when: 'a new e-mail address while the service sends no mail (mail_not_configured)' }, mailNotSent, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const update = async () => {
+          try {
+            return await updateAccount(deps, memberOf(ctx).username, body, asMember(ctx));
+          } catch (err) {
+            if (!(err instanceof MailNotSent)) throw err;
+            throw new HttpError(503, 'mail_not_sent', 'the new address is recorded as pending, but the mail to confirm it could not be sent: save it again for a new link');
+          }
+        };
+        const data = await decideThenRead(ctx, update, (written) => account(ctx, written.position));
+        const message = data.pending_email && data.pending_email !== data.email ? `saved: follow the link mailed to ${data.pending_email} to use it` : 'saved';
+        return { data, message };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/account/confirm-email',
+      caller: { kind: 'anyone' },
+      summary: 'Confirm a new e-mail address with the token of the link mailed to it',
+      body: z.strictObject({ token: tokenSchema }),
+      response: z.object({ username: z.string(), email: z.string() }),
+      refusals: [linkRefused, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const confirmed = await decideThenRead(ctx, () => confirmEmail(deps, body.token, commandContext(ctx, { kind: 'system', id: null })), async (written) => written);
+        const changed = confirmed.events.find((event) => event.type === 'EmailChanged');
+        const email = changed?.type === 'EmailChanged' ? changed.data.email : null;
+        return { data: { username: confirmed.username, email: email ?? '' }, message: `confirmed: mail now goes to ${email}` };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/password',
+      caller: { kind: 'member' },
+      summary: "Change the member's password, given the current one; the member's other sessions end, this one stays",
+      body: z.strictObject({ current_password: z.string({ error: 'current_password is required' }).min(1, 'current_password is required').max(128, 'current_password must be at most 128 characters'), new_password: passwordSchema }),
+      response: sessionsEndedSchema,
+      refusals: [{ status: 422, when: 'the current password is wrong (wrong_current_password); nothing changes' }, tooManyPasswordFailures, passwordWorkBusy, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const member = memberOf(ctx);
+        await checkCurrentPassword(deps, member, body.current_password);
+        const ended = await decideThenRead(ctx, () => changePassword(deps, member.username, body.new_password, thisSessionRecord(ctx), asMember(ctx)), async (written) => written.sessionsEnded);
+        return { data: { sessions_ended: ended }, message: `password changed; ${ended} other session(s) signed out` };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/developer/sessions/end-others',
+      caller: { kind: 'member' },
+      summary: "Sign out everywhere else: every other session of the member ends, this one stays",
+      body: emptyBody,
+      response: sessionsEndedSchema,
+      handler: async (ctx) => {
+        const ended = await deps.sessions.endAllOf({ side: 'member', id: memberOf(ctx).id }, thisSessionRecord(ctx));
+        return { data: { sessions_ended: ended }, message: `${ended} other session(s) signed out` };
+      },
+    }),
+  ];
+}

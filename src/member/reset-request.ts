@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import { CommandContext } from '../shared/commands/context';
+import { handle } from '../shared/commands/handle';
+import { RateLimiter } from '../stores/ports';
+import { AccountDeps } from './account';
+import { memberFromLog } from './login';
+import { passwordResetMail } from './account-mail';
+import { memberDecider, memberStream } from './decider';
+import { newLink } from './links';
+import { memberReads } from './reads';
+
+export interface ResetRequestDeps extends AccountDeps {
+  /** Reset links mailed per member: a flood of requests must not flood the member's mailbox. */
+  resetsOfMember: RateLimiter;
+}
+
+/** The usernames a login names: a username itself, or the members who gave that e-mail address. */
+async function usernamesOf(deps: ResetRequestDeps, login: string): Promise<string[]> {
+  if (!login.includes('@')) return [login];
+  return (await memberReads(deps.readModels).byEmail(login)).map((member) => member.username);
+}
+
+/**
+ * Mails a single-use reset link to each member the login names who gave an e-mail address, within
+ * the per-member limit. Runs after the request is answered (`requestInBackground`), so whether
+ * the login exists changes neither the answer nor its time; what fails is logged.
+ */
+export async function requestPasswordReset(deps: ResetRequestDeps, login: string, ctx: CommandContext): Promise<void> {
+  const sendMail = deps.sendMail;
+  if (!sendMail) return;
+  for (const username of await usernamesOf(deps, login)) {
+    const found = await memberFromLog(deps.events, username);
+    if (!found || found.state.email === null) continue;
+    const { member_id, email } = found.state;
+    if (!(await deps.resetsOfMember.consume(String(member_id))).allowed) continue;
+    const { token, link } = newLink(member_id, ctx.now);
+    await handle(deps.events, memberStream(username), memberDecider, { type: 'RequestPasswordReset', data: link }, ctx);
+    await sendMail(email, passwordResetMail(found.state.username, `${deps.publicUrl}/ui/developer/reset?token=${encodeURIComponent(token)}`));
+  }
+}
+
+/**
+ * Starts the request once the answer has gone (`answered` fires then): begun earlier, the reads
+ * and the append, synchronous on the embedded store, would hold up the answer of a known login only.
+ */
+export function requestInBackground(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger, answered: (start: () => void) => void): void {
+  answered(() => {
+    requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed'));
+  });
+}

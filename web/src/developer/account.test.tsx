@@ -1,0 +1,51 @@
+import { fireEvent, render, screen } from '@testing-library/preact';
+import { AccountPage } from './account';
+import { envelope, serviceStandIn } from '../../test/envelope';
+
+const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
+const ACCOUNT = { id: 7, username: 'alice', nickname: 'Al', email: 'alice@example.com', pending_email: null, mobile: null };
+
+function service(answers: Record<string, () => Response>) {
+  return serviceStandIn((url, request) => answers[`${request.method} ${url.pathname.replace('/api/v1', '')}`]?.() ?? envelope(404, { code: 404, message: 'no', data: { error: 'not_found' } }));
+}
+
+it('shows the profile and saves a new address as pending, saying where the link went', async () => {
+  const pending = { ...ACCOUNT, pending_email: 'new@example.com' };
+  const calls = service({ 'GET /developer/account': () => ok(ACCOUNT), 'PUT /developer/account': () => ok(pending, 'saved: follow the link mailed to new@example.com to use it') });
+  render(<AccountPage />);
+  const email = (await screen.findByLabelText('E-mail')) as HTMLInputElement;
+  expect(email.value).toBe('alice@example.com');
+  expect((screen.getByLabelText('Nickname', { exact: false }) as HTMLInputElement).value).toBe('Al');
+  fireEvent.input(email, { target: { value: 'new@example.com' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
+  expect(await screen.findByText('Saved: follow the link mailed to new@example.com to use it.')).not.toBeNull();
+  expect(screen.getByText(/Waiting for confirmation/).textContent).toMatch(/until then mail goes to alice@example.com/);
+  expect(await calls.find((request) => request.method === 'PUT')!.json()).toEqual({ nickname: 'Al', email: 'new@example.com', mobile: '' });
+});
+
+it('changes the password and says how many other sessions ended; a wrong current password is said at the form', async () => {
+  let wrong = true;
+  service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'POST /developer/password': () =>
+      wrong ? envelope(422, { code: 422, message: 'the current password is wrong: nothing changed', data: { error: 'wrong_current_password' } }) : ok({ sessions_ended: 2 }),
+  });
+  render(<AccountPage />);
+  fireEvent.input(await screen.findByLabelText('Current password'), { target: { value: 'oops' } });
+  fireEvent.input(screen.getByLabelText('New password', { exact: false }), { target: { value: 'brand-new' } });
+  const form = screen.getByRole('button', { name: 'Change password' }).closest('form')!;
+  fireEvent.submit(form);
+  expect((await screen.findByRole('alert')).textContent).toBe('the current password is wrong: nothing changed');
+  wrong = false;
+  fireEvent.submit(form);
+  expect(await screen.findByText('Password changed; 2 other session(s) signed out.')).not.toBeNull();
+  expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
+});
+
+it('signs out everywhere else', async () => {
+  const calls = service({ 'GET /developer/account': () => ok(ACCOUNT), 'POST /developer/sessions/end-others': () => ok({ sessions_ended: 3 }) });
+  render(<AccountPage />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+  expect(await screen.findByText('Signed out everywhere else: 3 other session(s) ended.')).not.toBeNull();
+  expect(calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others'))).toBe(true);
+});

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { Field } from '../ui/field';
+import { useLoad } from '../ui/load';
+import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
+
+type Account = Schemas['Account'];
+
+/** Nickname, e-mail and mobile, by the registration's rules; a new address waits for its mailed link. */
+function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account: Account, message: string) => void }) {
+  const [form, setForm] = useState({ nickname: account.nickname ?? '', email: account.email ?? '', mobile: account.mobile ?? '' });
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.PUT('/developer/account', { params: { header: await csrf() }, body: form }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    onSaved(answer.data, answer.message);
+  };
+
+  return (
+    <form onSubmit={submit} class="card" aria-labelledby="profile-title" noValidate>
+      <h2 id="profile-title">Profile</h2>
+      <p>
+        Signed in as <strong>{account.username}</strong> (a username does not change).
+      </p>
+      <Field name="nickname" label="Nickname" value={form.nickname} onInput={set('nickname')} hint="At most 64 characters" refusal={refusal} />
+      <fieldset class="group">
+        <legend>E-mail or mobile (at least one)</legend>
+        <Field name="email" label="E-mail" type="email" value={form.email} onInput={set('email')} optional={false} hint="A new address counts once you follow the link mailed to it" autocomplete="email" refusal={refusal} />
+        {account.pending_email && (
+          <p class="hint" role="status">
+            Waiting for confirmation: <strong>{account.pending_email}</strong>. Follow the link mailed there; until then mail goes to {account.email ?? 'no address'}.
+          </p>
+        )}
+        <Field name="mobile" label="Mobile" type="tel" value={form.mobile} onInput={set('mobile')} optional={false} hint="6 to 15 digits, optionally after a leading +" autocomplete="tel" refusal={refusal} />
+      </fieldset>
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary">
+        Save profile
+      </button>
+    </form>
+  );
+}
+
+/** The current password, then the new one; the account's other sessions end, this one stays. */
+function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
+  const [form, setForm] = useState({ current_password: '', new_password: '' });
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/developer/password', { params: { header: await csrf() }, body: form }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setForm({ current_password: '', new_password: '' });
+    onChanged(`Password changed; ${answer.data.sessions_ended} other session(s) signed out.`);
+  };
+
+  return (
+    <form onSubmit={submit} class="card" aria-labelledby="password-title" noValidate>
+      <h2 id="password-title">Change password</h2>
+      <Field name="current_password" label="Current password" type="password" value={form.current_password} onInput={set('current_password')} required autocomplete="current-password" refusal={refusal} />
+      <Field name="new_password" label="New password" type="password" value={form.new_password} onInput={set('new_password')} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary">
+        Change password
+      </button>
+    </form>
+  );
+}
+
+/** Sign out everywhere else: a lost laptop, a shared computer. */
+function SignOutElsewhere({ onDone }: { onDone: (message: string) => void }) {
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const endOthers = async () => {
+    const answer = await call(async () => api.POST('/developer/sessions/end-others', { params: { header: await csrf() }, body: {} }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    onDone(`Signed out everywhere else: ${answer.data.sessions_ended} other session(s) ended.`);
+  };
+  return (
+    <section class="card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions</h2>
+      <p>Signed in on another computer you no longer use? End every session of this account but this one.</p>
+      <RefusalNotice refusal={refusal} />
+      <button type="button" onClick={() => void endOthers()}>
+        Sign out everywhere else
+      </button>
+    </section>
+  );
+}
+
+/** The member's account: profile, password, sessions. */
+export function AccountPage() {
+  const [loaded, reload] = useLoad(() => call(() => api.GET('/developer/account')), []);
+  const [account, setAccount] = useState<Account | null>(null);
+  const [outcome, setOutcome] = useState({ message: '', serial: 0 });
+  useEffect(() => {
+    if (loaded.state === 'ready') setAccount(loaded.data);
+  }, [loaded]);
+  const report = (message: string) => setOutcome((o) => ({ message, serial: o.serial + 1 }));
+
+  if (loaded.state === 'failed') return <LoadFailed refusal={loaded.refusal} onRetry={reload} />;
+  if (!account) return <Loading what="your account" />;
+  return (
+    <>
+      <ScreenHeading>Your account</ScreenHeading>
+      <Done focusKey={outcome.serial || undefined}>{outcome.message}</Done>
+      <ProfileForm
+        key={account.email ?? ''}
+        account={account}
+        onSaved={(saved, message) => {
+          setAccount(saved);
+          report(message.charAt(0).toUpperCase() + message.slice(1) + '.');
+        }}
+      />
+      <PasswordForm onChanged={report} />
+      <SignOutElsewhere onDone={report} />
+    </>
+  );
+}

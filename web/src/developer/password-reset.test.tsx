@@ -1,0 +1,60 @@
+import { fireEvent, render, screen } from '@testing-library/preact';
+import { ConfirmEmail, ForgotPassword, ResetPassword } from './password-reset';
+import { envelope, serviceStandIn } from '../../test/envelope';
+
+const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
+
+function withMail(configured: boolean, answer: (url: URL, request: Request) => Response = () => ok({ mail_configured: configured }, 'a link is on its way')) {
+  return serviceStandIn((url, request) => (request.method === 'GET' && url.pathname.endsWith('/developer/password-reset') ? ok({ mail_configured: configured }) : answer(url, request)));
+}
+
+afterEach(() => history.replaceState(null, '', '/'));
+
+it('asks for a link with the username or e-mail typed, and says what happens next', async () => {
+  const calls = withMail(true);
+  render(<ForgotPassword />);
+  fireEvent.input(screen.getByLabelText('Username or e-mail'), { target: { value: 'alice' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Mail me a link' }).closest('form')!);
+  expect((await screen.findByRole('status')).textContent).toBe('A link is on its way.');
+  const sent = calls.find((request) => request.method === 'POST')!;
+  expect(new URL(sent.url).pathname).toBe('/api/v1/developer/password-reset');
+  expect(await sent.json()).toEqual({ login: 'alice' });
+  expect(sent.headers.get('X-CSRF-Token')).toBe('token-1');
+});
+
+it('says the administrator must reset the password when the service sends no mail', async () => {
+  withMail(false);
+  render(<ForgotPassword />);
+  expect((await screen.findByText(/ask the administrator to reset it/)).className).toContain('refusal');
+  expect(screen.getByRole('button', { name: 'Mail me a link' }).getAttribute('aria-disabled')).toBe('true');
+});
+
+it('sets the new password with the token of the mailed link, then offers the sign-in', async () => {
+  history.replaceState(null, '', '/ui/developer/reset?token=7.abc');
+  const calls = serviceStandIn(() => ok({ username: 'alice' }));
+  render(<ResetPassword />);
+  fireEvent.input(screen.getByLabelText('New password'), { target: { value: 'brand-new' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Set the password' }).closest('form')!);
+  expect((await screen.findByRole('status')).textContent).toMatch(/password of alice is set/);
+  expect(screen.getByRole('link', { name: 'Sign in with the new password' }).getAttribute('href')).toBe('/ui/developer/login');
+  expect(await calls.find((request) => request.method === 'POST')!.json()).toEqual({ token: '7.abc', password: 'brand-new' });
+});
+
+it('says a spent link is spent, and offers to ask for a new one', async () => {
+  history.replaceState(null, '', '/ui/developer/reset?token=7.abc');
+  serviceStandIn(() => envelope(422, { code: 422, message: 'this password-reset link was already used: ask for a new one', data: { error: 'reset_token_spent' } }));
+  render(<ResetPassword />);
+  fireEvent.input(screen.getByLabelText('New password'), { target: { value: 'brand-new' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Set the password' }).closest('form')!);
+  expect((await screen.findByRole('alert')).textContent).toMatch(/already used/);
+  expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/ui/developer/forgot');
+});
+
+it('confirms a new e-mail address with the token of its link', async () => {
+  history.replaceState(null, '', '/ui/developer/confirm-email?token=7.xyz');
+  const calls = serviceStandIn(() => ok({ username: 'alice', email: 'new@example.com' }));
+  render(<ConfirmEmail />);
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm this address' }));
+  expect((await screen.findByRole('status')).textContent).toBe('Confirmed: mail for alice now goes to new@example.com.');
+  expect(await calls.find((request) => request.method === 'POST')!.json()).toEqual({ token: '7.xyz' });
+});

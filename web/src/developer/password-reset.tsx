@@ -1,0 +1,123 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal } from '../api/client';
+import { Field } from '../ui/field';
+import { Link } from '../ui/link';
+import { useLoad } from '../ui/load';
+import { Done, RefusalNotice } from '../ui/notice';
+import { ScreenHeading } from '../ui/screen';
+
+const NO_MAIL = 'This service sends no mail, so a password cannot be reset from here: ask the administrator to reset it for you.';
+
+/** "Forgot password?": a link to choose a new one is mailed, when the service sends mail. */
+export function ForgotPassword() {
+  const [reset] = useLoad(() => call(() => api.GET('/developer/password-reset')), []);
+  const [login, setLogin] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [sent, setSent] = useState('');
+  const mailConfigured = reset.state !== 'ready' || reset.data.mail_configured;
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/developer/password-reset', { params: { header: await csrf() }, body: { login } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setSent(answer.data.mail_configured ? `${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.` : NO_MAIL);
+  };
+
+  return (
+    <form onSubmit={submit} class="card narrow" aria-labelledby="forgot-title" noValidate>
+      <ScreenHeading id="forgot-title">Forgot your password?</ScreenHeading>
+      {mailConfigured ? (
+        <p>Give your username or the e-mail address of your account: a link to choose a new password is mailed to the account's address. It works once, within 30 minutes.</p>
+      ) : (
+        <p class="notice refusal">{NO_MAIL}</p>
+      )}
+      <Done focusKey={sent ? 1 : undefined}>{sent}</Done>
+      <Field name="login" label="Username or e-mail" value={login} onInput={setLogin} required autocomplete="username" refusal={refusal} />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary" aria-disabled={!mailConfigured}>
+        Mail me a link
+      </button>
+      <p class="aside">
+        Remembered it? <Link to="/developer/login">Sign in</Link>.
+      </p>
+    </form>
+  );
+}
+
+/** The token of the mailed link this screen was opened from. */
+export const linkToken = (): string => new URLSearchParams(location.search).get('token') ?? '';
+
+/** Reached from the mailed link: a new password, set once; every session of the account ends. */
+export function ResetPassword() {
+  const [token] = useState(linkToken);
+  const [password, setPassword] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/developer/password-reset/confirm', { params: { header: await csrf() }, body: { token, password } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setDone(answer.data.username);
+  };
+
+  if (done) {
+    return (
+      <section class="card narrow" aria-labelledby="reset-title">
+        <ScreenHeading id="reset-title">Password set</ScreenHeading>
+        <Done focusKey={1}>The password of {done} is set, and the account was signed out everywhere.</Done>
+        <p>
+          <Link to="/developer/login">Sign in with the new password</Link>.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <form onSubmit={submit} class="card narrow" aria-labelledby="reset-title" noValidate>
+      <ScreenHeading id="reset-title">Choose a new password</ScreenHeading>
+      {!token && <p class="notice refusal">This page is opened from the link in the mail: ask for a new one.</p>}
+      <Field name="password" label="New password" type="password" value={password} onInput={setPassword} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary">
+        Set the password
+      </button>
+      {refusal && refusal.error.startsWith('reset_token') && (
+        <p class="aside">
+          <Link to="/developer/forgot">Ask for a new link</Link>.
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Reached from the link mailed to a new address: following it makes the address the account's. */
+export function ConfirmEmail() {
+  const [token] = useState(linkToken);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [done, setDone] = useState('');
+
+  const confirm = async () => {
+    const answer = await call(async () => api.POST('/developer/account/confirm-email', { params: { header: await csrf() }, body: { token } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setDone(`Confirmed: mail for ${answer.data.username} now goes to ${answer.data.email}.`);
+  };
+
+  return (
+    <section class="card narrow" aria-labelledby="confirm-title">
+      <ScreenHeading id="confirm-title">Confirm your new e-mail address</ScreenHeading>
+      <Done focusKey={done ? 1 : undefined}>{done}</Done>
+      <RefusalNotice refusal={refusal} takeFocus />
+      {!done && (
+        <button type="button" class="primary" onClick={() => void confirm()}>
+          Confirm this address
+        </button>
+      )}
+      <p class="aside">
+        <Link to="/developer/account">Your account</Link>
+      </p>
+    </section>
+  );
+}
