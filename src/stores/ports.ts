@@ -208,7 +208,7 @@ export interface DocumentStore {
   close(): Promise<void>;
 }
 
-export type { SessionMove, SessionStore } from './session-port';
+export type { SessionIdentity, SessionMove, SessionStore } from './session-port';
 
 export interface StoreHealth {
   name: string;

@@ -14,6 +14,12 @@ export interface SessionMove {
   successor?(data: Record<string, unknown>): Record<string, unknown>;
 }
 
+/** Who a session holds, on which side: its data keeps it under `member` or `admin`, with its id. */
+export interface SessionIdentity {
+  side: 'member' | 'admin';
+  id: number;
+}
+
 export interface SessionStore {
   /** A live session's data; null for one that expired, was destroyed or was moved to a new id. */
   get(id: string): Promise<Record<string, unknown> | null>;
@@ -40,5 +46,11 @@ export interface SessionStore {
    */
   regenerate(from: string, to: string, move: SessionMove): Promise<Record<string, unknown>>;
   destroy(id: string): Promise<void>;
+  /**
+   * Ends every session that holds this identity (`data[side].id`), except the session `except`:
+   * destroyed, as a logout's old id is, so that no request still running on one can save it
+   * back. Answers how many ended. A password reset or change signs the identity out everywhere.
+   */
+  endAllOf(identity: SessionIdentity, except?: string): Promise<number>;
   close(): Promise<void>;
 }

@@ -120,4 +120,37 @@ export function sessionStoreContract(
       expect(moved.filter(({ saw }) => saw !== null)).toEqual([{ saw: { admin: 2 } }]);
     });
   });
+
+  describe('endAllOf: every session of one identity ends', () => {
+    it('destroys the sessions holding the identity on that side, and only those', async () => {
+      const [one, two, admin, other] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await store().create(one, { member: { id: 7, username: 'ann' } }, HOUR_MS);
+      await store().create(two, { member: { id: 7, username: 'ann' }, admin: { id: 1 } }, HOUR_MS);
+      await store().create(admin, { admin: { id: 7 } }, HOUR_MS);
+      await store().create(other, { member: { id: 8, username: 'bob' } }, HOUR_MS);
+      expect(await store().endAllOf({ side: 'member', id: 7 })).toBe(2);
+      expect(await store().get(one)).toBeNull();
+      expect(await store().get(two)).toBeNull();
+      expect(await store().get(admin)).toEqual({ admin: { id: 7 } });
+      expect(await store().get(other)).toEqual({ member: { id: 8, username: 'bob' } });
+    });
+
+    it('keeps the session it is told to keep', async () => {
+      const [kept, ended] = [randomUUID(), randomUUID()];
+      await store().create(kept, { admin: { id: 3 } }, HOUR_MS);
+      await store().create(ended, { admin: { id: 3 } }, HOUR_MS);
+      expect(await store().endAllOf({ side: 'admin', id: 3 }, kept)).toBe(1);
+      expect(await store().get(kept)).toEqual({ admin: { id: 3 } });
+      expect(await store().get(ended)).toBeNull();
+    });
+
+    it('never lets a session it ended come back on update or renewal', async () => {
+      const id = randomUUID();
+      await store().create(id, { member: { id: 9 } }, HOUR_MS);
+      await store().endAllOf({ side: 'member', id: 9 });
+      expect(await store().update(id, { member: { id: 9 } }, HOUR_MS)).toBe(false);
+      expect(await store().touch(id, HOUR_MS)).toBe(false);
+      expect(await store().get(id)).toBeNull();
+    });
+  });
 }

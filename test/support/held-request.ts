@@ -23,6 +23,7 @@ export function countingSessionLoads(stores: Stores): Stores {
       touch: (id, ttl) => sessions.touch(id, ttl),
       regenerate: (from, to, move) => sessions.regenerate(from, to, move),
       destroy: (id) => sessions.destroy(id),
+      endAllOf: (identity, except) => sessions.endAllOf(identity, except),
       close: () => sessions.close(),
     },
   };

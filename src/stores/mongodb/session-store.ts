@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { SessionMove, SessionStore } from '../ports';
+import type { SessionIdentity, SessionMove, SessionStore } from '../ports';
 import { sessionRenewal } from '../session-renewal';
 import { unavailableOnOutage } from './outage';
 
@@ -108,6 +108,12 @@ export class MongoSessionStore implements SessionStore {
 
   async destroy(id: string): Promise<void> {
     await unavailableOnOutage('session write', () => this.sessions.deleteOne({ _id: id }));
+  }
+
+  async endAllOf({ side, id }: SessionIdentity, except?: string): Promise<number> {
+    const holding = { [`data.${side}.id`]: id, ...(except === undefined ? {} : { _id: { $ne: except } }) };
+    const result = await unavailableOnOutage('session write', () => this.sessions.deleteMany(holding));
+    return result.deletedCount;
   }
 
   /** Nothing to release: openMongoStores closes the client the stores share. */

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { SessionMove, SessionStore } from '../ports';
+import type { SessionIdentity, SessionMove, SessionStore } from '../ports';
 import { sessionRenewal } from '../session-renewal';
 import type { Database } from './database';
 
@@ -18,6 +18,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly remove: Statement<[string]>;
   private readonly removeExpired: Statement<[string, number]>;
   private readonly purge: Statement<[number]>;
+  private readonly removeHolding: Statement<[string, number, string]>;
   private readonly move: (from: string, to: string, move: SessionMove) => Record<string, unknown>;
   private lastPurge = Date.now();
 
@@ -39,6 +40,8 @@ export class SqliteSessionStore implements SessionStore {
     // Guarded by the expiry too: another process may have renewed the session since the read.
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE id = ? AND expires_at <= ?');
     this.purge = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+    // A moved row's data is '{}': it names nobody, and a running logout follows its successor.
+    this.removeHolding = db.prepare('DELETE FROM sessions WHERE json_extract(data, ?) = ? AND id <> ?');
     // One immediate transaction: no other process moves or updates the session between the read
     // and the move.
     const moveNow = db.transaction((from: string, to: string, move: SessionMove) => {
@@ -108,6 +111,10 @@ export class SqliteSessionStore implements SessionStore {
 
   async destroy(id: string): Promise<void> {
     this.remove.run(id);
+  }
+
+  async endAllOf({ side, id }: SessionIdentity, except = ''): Promise<number> {
+    return this.removeHolding.run(`$.${side}.id`, id, except).changes;
   }
 
   /** Nothing to release: the shared database is closed by whoever opened it. */
