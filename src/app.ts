@@ -18,6 +18,7 @@ import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
+import { endSessionsOf } from './shared/http/session';
 import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
 import { startNotifications } from './notifications';
@@ -122,6 +123,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
+    endSessions: (identity, keep) => endSessionsOf(stores.sessions, identity, keep),
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
@@ -133,7 +135,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
-      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
+      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
     },

@@ -74,7 +74,7 @@ export function newSessionId(ctx: object): string {
 }
 
 /** Rows are keyed by a digest of the id: whoever reads the store cannot present its sessions. */
-function recordId(sessionId: string): string {
+export function recordId(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('base64url');
 }
 

@@ -2,10 +2,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
-import { SessionStore } from '../../stores/ports';
+import { SessionIdentity, SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { moveSession, newSessionId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
+import { moveSession, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
 
 /** Who an administrator session holds; role and super flag as they were at login. */
 export interface AdminIdentity {
@@ -144,6 +144,15 @@ export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin')
     change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
     successor: without,
   });
+}
+
+/**
+ * Ends every session holding this identity at once (a disable, a password change or reset), but
+ * the session of `keep`'s request when given: its next request finds nobody logged in.
+ */
+export function endSessionsOf(store: SessionStore, identity: SessionIdentity, keep?: AppContext): Promise<number> {
+  const own = keep?.cookies.get(SESSION_COOKIE);
+  return store.endAllOf(identity, own ? recordId(own) : undefined);
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */
