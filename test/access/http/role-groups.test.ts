@@ -83,7 +83,11 @@ describe('role groups over the API', () => {
   it('tells the audit export who defined and disabled a group, in words', async () => {
     const { body } = await root.post('/role-groups', { name: 'Told', permissions: ['audit.read'] }).expect(200);
     await root.post(`/role-groups/${body.data.id}/disable`).expect(200);
-    const lines = (await root.get('/audit/events').buffer(true).parse(text)).body as unknown as string;
+    const lines = (await root.get('/audit/events').buffer(true).parse((res, done) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += String(chunk)));
+      res.on('end', () => done(null, body));
+    })).body as string;
     const events = lines.trim().split('\n').map((line) => JSON.parse(line) as { type: string; summary: string; actor: { kind: string; username: string } | null; data?: { role_id?: number } });
     const ours = events.filter((e) => e.data?.role_id === body.data.id);
     expect(ours.map((e) => [e.type, e.actor?.kind, e.actor?.username])).toEqual([
@@ -94,9 +98,3 @@ describe('role groups over the API', () => {
     expect(ours[1]!.summary).toMatch(/^disabled role group \d+: its administrators lost its permissions$/);
   });
 });
-
-function text(res: NodeJS.ReadableStream & { on: (event: string, cb: (chunk?: Buffer) => void) => void }, done: (err: Error | null, body: string) => void) {
-  let body = '';
-  res.on('data', (chunk) => (body += String(chunk)));
-  res.on('end', () => done(null, body));
-}
