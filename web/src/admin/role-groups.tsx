@@ -1,0 +1,118 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { useLoad } from '../ui/load';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/field';
+import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
+import { TableHead } from '../ui/table';
+import { ScreenHeading } from '../ui/screen';
+
+type Permission = Schemas['Permission']['name'];
+type Group = Schemas['RoleGroupStanding'];
+
+/** Role groups for holders of access.manage: define one with permissions from the registry, enable or disable it. */
+export function RoleGroupsManager() {
+  const [groups, reload] = useLoad(() => call(() => api.GET('/role-groups')), []);
+  const [permissions] = useLoad(() => call(() => api.GET('/permissions')), []);
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<Permission[]>([]);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [actionRefusal, setActionRefusal] = useState<Refusal | null>(null);
+  const [outcome, report] = useOutcome();
+
+  const define = async (event: Event) => {
+    event.preventDefault();
+    const answer = await call(async () => api.POST('/role-groups', { params: { header: await csrf() }, body: { name, permissions: chosen } }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setName('');
+    setChosen([]);
+    report(`Defined the role group ${answer.data.name} (id ${answer.data.id}).`);
+    reload();
+  };
+  const turn = async (group: Group, enable: boolean) => {
+    const path = { role_id: group.id };
+    const answer = await call(async () =>
+      enable
+        ? api.POST('/role-groups/{role_id}/enable', { params: { header: await csrf(), path }, body: {} })
+        : api.POST('/role-groups/{role_id}/disable', { params: { header: await csrf(), path }, body: {} }),
+    );
+    if (!answer.ok) return setActionRefusal(answer.refusal);
+    setActionRefusal(null);
+    report(enable ? `Enabled ${group.name}: its administrators hold its permissions again.` : `Disabled ${group.name}: its administrators lost its permissions.`);
+    reload();
+  };
+  const toggle = (p: Permission) => setChosen(chosen.includes(p) ? chosen.filter((c) => c !== p) : [...chosen, p]);
+  const permissionsIssue = refusal?.issues.find((i) => i.path.startsWith('permissions'));
+
+  return (
+    <>
+      <ScreenHeading>Role groups</ScreenHeading>
+      <section aria-labelledby="new-role-group" class="card">
+        <h2 id="new-role-group">Define a role group</h2>
+        <form onSubmit={define}>
+          <Field name="name" label="Name" value={name} onInput={setName} required hint="1 to 64 characters" maxLength={64} refusal={refusal} />
+          <fieldset aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
+            <legend>Permissions</legend>
+            {permissionsIssue && (
+              <small id="role-permissions-issue" class="issue">
+                {permissionsIssue.message}
+              </small>
+            )}
+            {permissions.state === 'loading' && <Loading what="the permissions" />}
+            {permissions.state === 'failed' && <RefusalNotice refusal={permissions.refusal} />}
+            {permissions.state === 'ready' &&
+              permissions.data.list.map((p) => (
+                <label key={p.name} class="check">
+                  <input type="checkbox" checked={chosen.includes(p.name)} onChange={() => toggle(p.name)} /> {p.description} <code>{p.name}</code>
+                </label>
+              ))}
+          </fieldset>
+          <RefusalNotice refusal={refusal && refusal.issues.length === 0 ? refusal : null} />
+          <button type="submit" class="primary">
+            Define
+          </button>
+        </form>
+      </section>
+      <section aria-labelledby="role-groups-title" class="card">
+        <h2 id="role-groups-title">Role groups</h2>
+        <Done focusKey={outcome.serial}>{outcome.message}</Done>
+        <RefusalNotice refusal={actionRefusal} takeFocus />
+        {groups.state === 'loading' && <Loading what="the role groups" />}
+        {groups.state === 'failed' && <LoadFailed refusal={groups.refusal} onRetry={reload} />}
+        {groups.state === 'ready' && groups.data.list.length === 0 && <Empty>No role group yet.</Empty>}
+        {groups.state === 'ready' && groups.data.list.length > 0 && (
+          <table>
+            <TableHead columns={['Id', 'Name', 'Permissions', 'Status', '']} />
+            <tbody>
+              {groups.data.list.map((group) => (
+                <tr key={group.id}>
+                  <td data-label="Id">{group.id}</td>
+                  <td data-label="Name">{group.name}</td>
+                  <td data-label="Permissions">{group.permissions.join(', ') || 'none'}</td>
+                  <td data-label="Status">
+                    <span class={`status ${group.enabled ? 'active' : 'revoked'}`}>{group.enabled ? 'enabled' : 'disabled'}</span>
+                  </td>
+                  <td data-label="Action" class="decision">
+                    {group.enabled ? (
+                      <ConfirmAction
+                        label="Disable"
+                        name={`Disable ${group.name}`}
+                        question={`Disable ${group.name}? Its administrators lose its permissions at their next request.`}
+                        onConfirm={() => void turn(group, false)}
+                      />
+                    ) : (
+                      <button type="button" onClick={() => void turn(group, true)} aria-label={`Enable ${group.name}`}>
+                        Enable
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
