@@ -64,7 +64,10 @@ export function RoleGroupsManager() {
             {permissions.state === 'ready' &&
               permissions.data.list.map((p) => (
                 <label key={p.name} class="check">
-                  <input type="checkbox" checked={chosen.includes(p.name)} onChange={() => toggle(p.name)} /> {p.description} <code>{p.name}</code>
+                  <input type="checkbox" checked={chosen.includes(p.name)} onChange={() => toggle(p.name)} />
+                  <span>
+                    {p.description} <code class="permission">{p.name}</code>
+                  </span>
                 </label>
               ))}
           </fieldset>
