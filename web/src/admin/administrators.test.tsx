@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { Administrators } from './administrators';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 
@@ -16,12 +16,7 @@ function service(create: (body: Record<string, unknown>) => Response = (body) =>
     { id: 2, username: 'carol', is_super: false, role_id: 1, email: 'carol@example.com', enabled: true },
   ];
   const bodies: Record<string, unknown>[] = [];
-  const calls: Request[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    const path = new URL(request.url).pathname;
-    if (path.endsWith('/developer/session')) return ok({ csrf_token: 'token-1' });
+  const calls = serviceStandIn(async ({ pathname: path }, request) => {
     if (path.endsWith('/role-groups')) return ok({ list: GROUPS });
     if (request.method === 'GET') return ok({ list: admins });
     if (path.endsWith('/password-reset')) return ok({ id: 2, password: 'Reset-Password_abcdefgh' });
@@ -32,7 +27,7 @@ function service(create: (body: Record<string, unknown>) => Response = (body) =>
     const body = (await request.json()) as Record<string, unknown>;
     bodies.push(body);
     return create(body);
-  }) as typeof fetch;
+  });
   return { calls, bodies };
 }
 

@@ -5,6 +5,7 @@ import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { ShownOnce } from '../ui/shown-once';
+import { Standing, StandingAction } from './standing';
 import { TableHead } from '../ui/table';
 import { ScreenHeading } from '../ui/screen';
 
@@ -136,21 +137,15 @@ export function Administrators() {
                   <td data-label="Role group">{standingOf(admin, groupList)}</td>
                   <td data-label="Email">{admin.email ?? '—'}</td>
                   <td data-label="Status">
-                    <span class={`status ${admin.enabled ? 'active' : 'revoked'}`}>{admin.enabled ? 'enabled' : 'disabled'}</span>
+                    <Standing enabled={admin.enabled} />
                   </td>
                   <td data-label="Actions" class="decision">
-                    {admin.enabled ? (
-                      <ConfirmAction
-                        label="Disable"
-                        name={`Disable ${admin.username}`}
-                        question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
-                        onConfirm={() => void act(admin, 'disable')}
-                      />
-                    ) : (
-                      <button type="button" onClick={() => void act(admin, 'enable')} aria-label={`Enable ${admin.username}`}>
-                        Enable
-                      </button>
-                    )}{' '}
+                    <StandingAction
+                      enabled={admin.enabled}
+                      name={admin.username}
+                      question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
+                      onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
+                    />{' '}
                     <ConfirmAction
                       label="Reset password"
                       name={`Reset the password of ${admin.username}`}

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { RoleGroupsManager } from './role-groups';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
 const PERMISSIONS = [
   { name: 'addon.view', description: 'See the application center' },
@@ -14,12 +14,7 @@ const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 function service(define: (body: { name: string; permissions: string[] }) => Response) {
   const groups = [{ id: 1, name: 'Operators', permissions: ['addon.view'], enabled: true }];
   const bodies: unknown[] = [];
-  const calls: Request[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    const path = new URL(request.url).pathname;
-    if (path.endsWith('/developer/session')) return ok({ csrf_token: 'token-1' });
+  const calls = serviceStandIn(async ({ pathname: path }, request) => {
     if (path.endsWith('/permissions')) return ok({ list: PERMISSIONS });
     if (request.method === 'GET') return ok({ list: groups });
     if (path.endsWith('/disable')) {
@@ -31,7 +26,7 @@ function service(define: (body: { name: string; permissions: string[] }) => Resp
     const answer = define(body);
     if (answer.ok) groups.push({ id: 2, ...body, enabled: true });
     return answer;
-  }) as typeof fetch;
+  });
   return { calls, bodies };
 }
 

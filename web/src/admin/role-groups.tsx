@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
-import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
 import { TableHead } from '../ui/table';
 import { ScreenHeading } from '../ui/screen';
+import { Standing, StandingAction } from './standing';
 
 type Permission = Schemas['Permission']['name'];
 type Group = Schemas['RoleGroupStanding'];
@@ -94,21 +94,15 @@ export function RoleGroupsManager() {
                   <td data-label="Name">{group.name}</td>
                   <td data-label="Permissions">{group.permissions.join(', ') || 'none'}</td>
                   <td data-label="Status">
-                    <span class={`status ${group.enabled ? 'active' : 'revoked'}`}>{group.enabled ? 'enabled' : 'disabled'}</span>
+                    <Standing enabled={group.enabled} />
                   </td>
                   <td data-label="Action" class="decision">
-                    {group.enabled ? (
-                      <ConfirmAction
-                        label="Disable"
-                        name={`Disable ${group.name}`}
-                        question={`Disable ${group.name}? Its administrators lose its permissions at their next request.`}
-                        onConfirm={() => void turn(group, false)}
-                      />
-                    ) : (
-                      <button type="button" onClick={() => void turn(group, true)} aria-label={`Enable ${group.name}`}>
-                        Enable
-                      </button>
-                    )}
+                    <StandingAction
+                      enabled={group.enabled}
+                      name={group.name}
+                      question={`Disable ${group.name}? Its administrators lose its permissions at their next request.`}
+                      onTurn={(enable) => void turn(group, enable)}
+                    />
                   </td>
                 </tr>
               ))}
