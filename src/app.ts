@@ -18,7 +18,6 @@ import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
-import { endSessionsOf } from './shared/http/session';
 import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
 import { startNotifications } from './notifications';
@@ -123,7 +122,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
-    endSessions: (identity, keep) => endSessionsOf(stores.sessions, identity, keep),
+    sessions: stores.sessions,
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({

@@ -19,7 +19,7 @@ import { Replica } from './shared/projections/replica';
 import { Registry, Slice } from './shared/slice';
 import { parseStoreConfig } from './stores/config';
 import { openStores } from './stores';
-import { DocumentStore, EventStore, SessionIdentity, Stores } from './stores/ports';
+import { DocumentStore, EventStore, SessionStore, Stores } from './stores/ports';
 import type { WebhookSecrets } from './webhook';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
@@ -46,8 +46,8 @@ export interface SliceDeps {
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
   maxKeyLifetimeDays: number;
-  /** Ends every session holding an identity, but the one of `keep`'s request when given (a disable, a password change). */
-  endSessions(identity: SessionIdentity, keep?: AppContext): Promise<number>;
+  /** Ends every session of an identity when its password is reset or changed. */
+  sessions: SessionStore;
 }
 
 /**

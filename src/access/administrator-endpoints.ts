@@ -6,10 +6,9 @@ import { administratorParams } from './params';
 import { AccessDeps, asAdmin, manageAccess } from './role-group-endpoints';
 import { administratorSchema, createdAdministratorSchema, passwordResetSchema } from './schemas';
 import { PasswordHasher } from '../member';
-import type { SessionIdentity } from '../stores/ports';
+import type { SessionStore } from '../stores/ports';
 import { DomainError } from '../shared/domain/decider';
 import { expectWritten } from '../shared/projections/read-models';
-import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { concurrentChange, listOf } from '../shared/http/schemas';
@@ -18,8 +17,8 @@ import { emptyBody } from '../shared/http/validate';
 
 export interface AdministratorDeps extends AccessDeps {
   hasher: PasswordHasher;
-  /** Ends every session holding this identity, but the one of `keep`'s request when given; answers how many ended. */
-  endSessions(identity: SessionIdentity, keep?: AppContext): Promise<number>;
+  /** Where a disable, a password reset or change ends the administrator's sessions. */
+  sessions: Pick<SessionStore, 'endAllOf'>;
 }
 
 const createBody = z.strictObject({
@@ -102,7 +101,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
             ctx,
             async () => {
               const decision = await conflictsIn409(() => setAdminEnabled(deps.events, admin, verb === 'enable', supers, asAdmin(ctx)), ['last_super_admin']);
-              if (verb === 'disable') await deps.endSessions({ side: 'admin', id: admin_id });
+              if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
               return decision;
             },
             async ({ position }) => ({ data: await adminAt(admin_id, position), message: `administrator ${admin_id} ${verb}d` }),
@@ -125,7 +124,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
           ctx,
           async () => {
             const reset = await resetAdminPassword(deps.events, deps.hasher, admin.username, asAdmin(ctx));
-            await deps.endSessions({ side: 'admin', id: admin_id });
+            await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
             return reset;
           },
           async ({ password }) => ({ data: { id: admin_id, password }, message: 'password reset: hand over the one-time password now, it is not shown again' }),

@@ -12,7 +12,7 @@ import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
-import { logIntoSession } from '../shared/http/session';
+import { logIntoSession, thisSessionRecord } from '../shared/http/session';
 
 export type AdminSessionDeps = AdministratorDeps;
 
@@ -54,7 +54,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
           ctx,
           () => changeAdminPassword(deps.events, deps.hasher, admin.username, body, asAdmin(ctx)),
           async () => {
-            const ended = await deps.endSessions({ side: 'admin', id: admin.id }, ctx);
+            const ended = await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx));
             return { data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` };
           },
         );

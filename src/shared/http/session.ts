@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
-import { SessionIdentity, SessionStore } from '../../stores/ports';
+import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import { moveSession, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
@@ -91,6 +91,12 @@ function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): M
   );
 }
 
+/** The store's id of the session this request came with: the one to keep when ending an identity's others. */
+export function thisSessionRecord(ctx: AppContext): string | undefined {
+  const id = ctx.cookies.get(SESSION_COOKIE);
+  return id ? recordId(id) : undefined;
+}
+
 export function sessionOf(ctx: AppContext): SessionData {
   if (!ctx.session) throw new Error('session middleware is not installed');
   return ctx.session as unknown as SessionData;
@@ -144,15 +150,6 @@ export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin')
     change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
     successor: without,
   });
-}
-
-/**
- * Ends every session holding this identity at once (a disable, a password change or reset), but
- * the session of `keep`'s request when given: its next request finds nobody logged in.
- */
-export function endSessionsOf(store: SessionStore, identity: SessionIdentity, keep?: AppContext): Promise<number> {
-  const own = keep?.cookies.get(SESSION_COOKIE);
-  return store.endAllOf(identity, own ? recordId(own) : undefined);
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */
