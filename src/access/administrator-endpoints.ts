@@ -3,11 +3,10 @@ import { createAdmin } from './admins';
 import { oneTimePassword, resetAdminPassword, setAdminEnabled } from './admin-accounts';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
-import { AccessDeps, asAdmin, manageAccess } from './role-group-endpoints';
+import { AccessDeps, asAdmin, manageAccess, refusedAs } from './role-group-endpoints';
 import { administratorSchema, createdAdministratorSchema, passwordResetSchema } from './schemas';
 import { PasswordHasher } from '../member';
 import type { SessionStore } from '../stores/ports';
-import { DomainError } from '../shared/domain/decider';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
@@ -30,16 +29,6 @@ const createBody = z.strictObject({
 const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
 const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
-
-/** A refusal of the domain that is about the state of things, not the input: 409. */
-async function conflictsIn409<T>(decide: () => Promise<T>, conflicts: string[]): Promise<T> {
-  try {
-    return await decide();
-  } catch (err) {
-    if (err instanceof DomainError && conflicts.includes(err.error)) throw new HttpError(409, err.error, err.message);
-    throw err;
-  }
-}
 
 /** Administrators from the console (docs/administrators.md): the same commands as `platform admin`. */
 export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
@@ -73,7 +62,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
         return decideThenRead(
           ctx,
-          () => conflictsIn409(() => createAdmin(deps.events, deps.hasher, admin, asAdmin(ctx)), ['admin_username_taken']),
+          () => refusedAs(409, ['admin_username_taken'], () => createAdmin(deps.events, deps.hasher, admin, asAdmin(ctx))),
           async ({ id, position }) => ({
             data: { ...(await adminAt(id, position)), password },
             message: `administrator ${id} created: hand over the one-time password now, it is not shown again`,
@@ -100,7 +89,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
           return decideThenRead(
             ctx,
             async () => {
-              const decision = await conflictsIn409(() => setAdminEnabled(deps.events, admin, verb === 'enable', supers, asAdmin(ctx)), ['last_super_admin']);
+              const decision = await refusedAs(409, ['last_super_admin'], () => setAdminEnabled(deps.events, admin, verb === 'enable', supers, asAdmin(ctx)));
               if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
               return decision;
             },

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { loginAdmin } from './admins';
 import { changeAdminPassword } from './admin-accounts';
 import { administratorEndpoints, AdministratorDeps } from './administrator-endpoints';
-import { asAdmin, roleGroupEndpoints } from './role-group-endpoints';
+import { asAdmin, refusedAs, roleGroupEndpoints } from './role-group-endpoints';
 import { loginEndpoint, passwordSchema } from '../member';
-import { DomainError } from '../shared/domain/decider';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
-import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
@@ -32,10 +30,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       response: adminIdentitySchema,
       refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
-        const admin = await loginAdmin(deps.events, deps.hasher, username, password).catch((err: unknown) => {
-          if (err instanceof DomainError && err.error === 'admin_disabled') throw new HttpError(403, err.error, err.message);
-          throw err;
-        });
+        const admin = await refusedAs(403, ['admin_disabled'], () => loginAdmin(deps.events, deps.hasher, username, password));
         await logIntoSession(ctx, { admin });
         return admin;
       },
@@ -52,11 +47,11 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
         const admin = adminOf(ctx);
         return decideThenRead(
           ctx,
-          () => changeAdminPassword(deps.events, deps.hasher, admin.username, body, asAdmin(ctx)),
           async () => {
-            const ended = await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx));
-            return { data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` };
+            const decision = await changeAdminPassword(deps.events, deps.hasher, admin.username, body, asAdmin(ctx));
+            return { ...decision, ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)) };
           },
+          async ({ ended }) => ({ data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` }),
         );
       },
     }),

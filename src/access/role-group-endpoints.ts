@@ -25,12 +25,15 @@ export const manageAccess = { kind: 'admin', permission: 'access.manage' } as co
 
 export const asAdmin = (ctx: AppContext) => commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id });
 
-/** A DomainError saying the addressed resource does not exist is a 404, not a refused input. */
-export async function notFoundIn404<T>(decide: () => Promise<T>, notFound: string): Promise<T> {
+/**
+ * A DomainError that is not about the input: the caller may not (403), the addressed resource is
+ * missing (404) or its state forbids the change (409). Any other stays a 422.
+ */
+export async function refusedAs<T>(status: 403 | 404 | 409, errors: string[], decide: () => Promise<T>): Promise<T> {
   try {
     return await decide();
   } catch (err) {
-    if (err instanceof DomainError && err.error === notFound) throw new HttpError(404, err.error, err.message);
+    if (err instanceof DomainError && errors.includes(err.error)) throw new HttpError(status, err.error, err.message);
     throw err;
   }
 }
@@ -95,7 +98,7 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
         handler: async (ctx, { params: { role_id } }) =>
           decideThenRead(
             ctx,
-            async () => ({ position: await notFoundIn404(() => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', asAdmin(ctx)), 'role_group_not_found') }),
+            async () => ({ position: await refusedAs(404, ['role_group_not_found'], () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', asAdmin(ctx))) }),
             async ({ position }) => ({ data: await groupAt(role_id, position), message: `role group ${role_id} ${verb}d` }),
           ),
       }),
