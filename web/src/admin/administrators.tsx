@@ -3,10 +3,9 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
+import { RefusalNotice, useOutcome } from '../ui/notice';
 import { ShownOnce } from '../ui/shown-once';
-import { Standing, StandingAction } from './standing';
-import { TableHead } from '../ui/table';
+import { Standing, StandingAction, StandingTable } from './standing';
 import { ScreenHeading } from '../ui/screen';
 
 type Admin = Schemas['AdministratorAccount'];
@@ -119,46 +118,42 @@ export function Administrators() {
           </button>
         </form>
       </section>
-      <section aria-labelledby="admins-title" class="card">
-        <h2 id="admins-title">Administrators</h2>
-        <Done focusKey={outcome.serial}>{outcome.message}</Done>
-        <RefusalNotice refusal={actionRefusal} takeFocus />
-        {admins.state === 'loading' && <Loading what="the administrators" />}
-        {admins.state === 'failed' && <LoadFailed refusal={admins.refusal} onRetry={reload} />}
-        {admins.state === 'ready' && admins.data.list.length === 0 && <Empty>No administrator.</Empty>}
-        {admins.state === 'ready' && admins.data.list.length > 0 && (
-          <table>
-            <TableHead columns={['Id', 'Username', 'Role group', 'Email', 'Status', '']} />
-            <tbody>
-              {admins.data.list.map((admin) => (
-                <tr key={admin.id}>
-                  <td data-label="Id">{admin.id}</td>
-                  <td data-label="Username">{admin.username}</td>
-                  <td data-label="Role group">{standingOf(admin, groupList)}</td>
-                  <td data-label="Email">{admin.email ?? '—'}</td>
-                  <td data-label="Status">
-                    <Standing enabled={admin.enabled} />
-                  </td>
-                  <td data-label="Actions" class="decision">
-                    <StandingAction
-                      enabled={admin.enabled}
-                      name={admin.username}
-                      question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
-                      onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
-                    />{' '}
-                    <ConfirmAction
-                      label="Reset password"
-                      name={`Reset the password of ${admin.username}`}
-                      question={`Give ${admin.username} a new one-time password? Their current password stops working and every session of theirs ends.`}
-                      onConfirm={() => void act(admin, 'password-reset')}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <StandingTable
+        id="admins-title"
+        title="Administrators"
+        what="the administrators"
+        empty="No administrator."
+        columns={['Id', 'Username', 'Role group', 'Email', 'Status', '']}
+        loaded={admins}
+        onRetry={reload}
+        outcome={outcome}
+        refusal={actionRefusal}
+        row={(admin) => (
+          <tr key={admin.id}>
+            <td data-label="Id">{admin.id}</td>
+            <td data-label="Username">{admin.username}</td>
+            <td data-label="Role group">{standingOf(admin, groupList)}</td>
+            <td data-label="Email">{admin.email ?? '—'}</td>
+            <td data-label="Status">
+              <Standing enabled={admin.enabled} />
+            </td>
+            <td data-label="Actions" class="decision">
+              <StandingAction
+                enabled={admin.enabled}
+                name={admin.username}
+                question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
+                onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
+              />{' '}
+              <ConfirmAction
+                label="Reset password"
+                name={`Reset the password of ${admin.username}`}
+                question={`Give ${admin.username} a new one-time password? Their current password stops working and every session of theirs ends.`}
+                onConfirm={() => void act(admin, 'password-reset')}
+              />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </>
   );
 }

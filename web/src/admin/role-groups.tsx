@@ -2,10 +2,9 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Field } from '../ui/field';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
-import { TableHead } from '../ui/table';
+import { Loading, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
-import { Standing, StandingAction } from './standing';
+import { Standing, StandingAction, StandingTable } from './standing';
 
 type Permission = Schemas['Permission']['name'];
 type Group = Schemas['RoleGroupStanding'];
@@ -77,39 +76,35 @@ export function RoleGroupsManager() {
           </button>
         </form>
       </section>
-      <section aria-labelledby="role-groups-title" class="card">
-        <h2 id="role-groups-title">Role groups</h2>
-        <Done focusKey={outcome.serial}>{outcome.message}</Done>
-        <RefusalNotice refusal={actionRefusal} takeFocus />
-        {groups.state === 'loading' && <Loading what="the role groups" />}
-        {groups.state === 'failed' && <LoadFailed refusal={groups.refusal} onRetry={reload} />}
-        {groups.state === 'ready' && groups.data.list.length === 0 && <Empty>No role group yet.</Empty>}
-        {groups.state === 'ready' && groups.data.list.length > 0 && (
-          <table>
-            <TableHead columns={['Id', 'Name', 'Permissions', 'Status', '']} />
-            <tbody>
-              {groups.data.list.map((group) => (
-                <tr key={group.id}>
-                  <td data-label="Id">{group.id}</td>
-                  <td data-label="Name">{group.name}</td>
-                  <td data-label="Permissions">{group.permissions.join(', ') || 'none'}</td>
-                  <td data-label="Status">
-                    <Standing enabled={group.enabled} />
-                  </td>
-                  <td data-label="Action" class="decision">
-                    <StandingAction
-                      enabled={group.enabled}
-                      name={group.name}
-                      question={`Disable ${group.name}? Its administrators lose its permissions at their next request.`}
-                      onTurn={(enable) => void turn(group, enable)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <StandingTable
+        id="role-groups-title"
+        title="Role groups"
+        what="the role groups"
+        empty="No role group yet."
+        columns={['Id', 'Name', 'Permissions', 'Status', '']}
+        loaded={groups}
+        onRetry={reload}
+        outcome={outcome}
+        refusal={actionRefusal}
+        row={(group) => (
+          <tr key={group.id}>
+            <td data-label="Id">{group.id}</td>
+            <td data-label="Name">{group.name}</td>
+            <td data-label="Permissions">{group.permissions.join(', ') || 'none'}</td>
+            <td data-label="Status">
+              <Standing enabled={group.enabled} />
+            </td>
+            <td data-label="Action" class="decision">
+              <StandingAction
+                enabled={group.enabled}
+                name={group.name}
+                question={`Disable ${group.name}? Its administrators lose its permissions at their next request.`}
+                onTurn={(enable) => void turn(group, enable)}
+              />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </>
   );
 }
