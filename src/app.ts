@@ -145,7 +145,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
-      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels).roleGroup)),
+      admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
     },

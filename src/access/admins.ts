@@ -4,6 +4,7 @@ import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable } f
 import { DomainError, fold } from '../shared/domain/decider';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
 import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
+import { ADMIN_STANDING_STREAM, adminStandingDecider, AdminStandingEvent } from './admin-standing';
 import { ADMIN_IDS } from '../shared/domain/sequences';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
@@ -22,7 +23,7 @@ export interface NewAdmin {
 
 
 /** The member rules for usernames and passwords hold for administrators too. */
-function fieldRule(schema: ZodType, value: unknown, error: string): void {
+export function fieldRule(schema: ZodType, value: unknown, error: string): void {
   const result = schema.safeParse(value);
   if (!result.success) throw new DomainError(error, result.error.issues[0]!.message);
 }
@@ -56,7 +57,16 @@ export async function createAdmin(
   return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position! };
 }
 
-/** Checks an administrator's password against the administrator's own stream; members are never looked at. */
+/** Which administrators are disabled, from the one stream that decides it. */
+export async function disabledAdmins(store: EventStore): Promise<number[]> {
+  return fold(adminStandingDecider, await loadStream<AdminStandingEvent>(store, ADMIN_STANDING_STREAM)).disabled;
+}
+
+/**
+ * Checks an administrator's password against the administrator's own stream; members are never
+ * looked at. A disabled administrator is told so, but only after the right password: the refusal
+ * says nothing about an account to whoever does not know its password.
+ */
 export async function loginAdmin(
   store: EventStore,
   hasher: PasswordHasher,
@@ -67,5 +77,8 @@ export async function loginAdmin(
   const valid =
     state.status === 'created' ? await hasher.verify(state.password_hash, password) : await hasher.verifyNothing(password);
   if (!valid || state.status !== 'created') throw new AuthenticationFailed();
+  if ((await disabledAdmins(store)).includes(state.admin_id)) {
+    throw new DomainError('admin_disabled', 'this administrator is disabled: a holder of access.manage can enable it again');
+  }
   return { id: state.admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
 }

@@ -1,30 +1,66 @@
+import { z } from 'zod';
 import { loginAdmin } from './admins';
-import { PasswordHasher, loginEndpoint } from '../member';
-import { EventStore } from '../stores/ports';
-import { Endpoint } from '../shared/http/endpoints';
+import { changeAdminPassword } from './admin-accounts';
+import { administratorEndpoints, AdministratorDeps } from './administrator-endpoints';
+import { asAdmin, refusedAs, roleGroupEndpoints } from './role-group-endpoints';
+import { loginEndpoint, passwordSchema } from '../member';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { adminOf } from '../shared/http/guards';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
+import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
-import { logIntoSession } from '../shared/http/session';
+import { logIntoSession, thisSessionRecord } from '../shared/http/session';
 
-export interface AdminSessionDeps {
-  events: EventStore;
-  hasher: PasswordHasher;
-}
+export type AdminSessionDeps = AdministratorDeps;
 
-/** The administrator's session (docs/application-center.md): the same cookie as a member's, a separate identity in it. */
-export function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
+const disabledAtLogin = { status: 403, when: 'admin_disabled: the password is right, but this administrator is disabled' } as const;
+
+const passwordBody = z.strictObject({
+  current_password: z.string().max(1024),
+  new_password: passwordSchema,
+});
+
+/** The administrator's session (docs/administrators.md): the same cookie as a member's, a separate identity in it. */
+function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
     csrfTokenEndpoint('/admin/session'),
     loginEndpoint('admin', {
       summary: 'Log in as an administrator: a new session id and a new CSRF token',
       response: adminIdentitySchema,
+      refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
-        const admin = await loginAdmin(deps.events, deps.hasher, username, password);
+        const admin = await refusedAs(403, ['admin_disabled'], () => loginAdmin(deps.events, deps.hasher, username, password));
         await logIntoSession(ctx, { admin });
         return admin;
       },
     }),
     logoutEndpoint('admin'),
+    endpoint({
+      method: 'POST',
+      path: '/admin/password',
+      caller: { kind: 'admin' },
+      summary: "Change this administrator's own password; every other session of theirs ends",
+      body: passwordBody,
+      response: z.null(),
+      handler: async (ctx, { body }) => {
+        const admin = adminOf(ctx);
+        return decideThenRead(
+          ctx,
+          async () => {
+            const decision = await changeAdminPassword(deps.events, deps.hasher, admin.username, body, asAdmin(ctx));
+            return { ...decision, ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)) };
+          },
+          async ({ ended }) => ({ data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` }),
+        );
+      },
+    }),
   ];
 }
+
+/** Every endpoint of the access slice. */
+export const accessEndpoints = (deps: AdminSessionDeps): Endpoint[] => [
+  ...adminSessionEndpoints(deps),
+  ...roleGroupEndpoints(deps),
+  ...administratorEndpoints(deps),
+];

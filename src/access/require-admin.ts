@@ -3,21 +3,29 @@ import { AppState } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
 import { permissionsHeld } from './permissions';
+import { AdminDocument } from './projections/admins';
 import { RoleGroupDocument } from './projections/groups';
 
+export interface AdminStandingReads {
+  admin(id: number): Promise<AdminDocument | null>;
+  roleGroup(id: number | null): Promise<RoleGroupDocument | null>;
+}
+
 /**
- * An administrator session, and the permission when one is named. Permissions come from the role
- * group as the read model holds it, so disabling a group or changing it takes effect as soon as
- * this process has read the change (docs/application-center.md).
+ * An administrator session of an enabled administrator, and the permission when one is named.
+ * The administrator and the role group are read from the read models at each call, so disabling
+ * either takes effect as soon as this process has read the change (docs/administrators.md); the
+ * sessions a disable ends are the other half of it.
  */
-export function requireAdmin(
-  permission: string | undefined,
-  roleGroup: (id: number | null) => Promise<RoleGroupDocument | null>,
-): Middleware<AppState> {
+export function requireAdmin(permission: string | undefined, reads: AdminStandingReads): Middleware<AppState> {
   return async (ctx, next) => {
     const admin = adminOf(ctx);
+    // A document not projected yet is an administrator created a moment ago: enabled.
+    if ((await reads.admin(admin.id))?.enabled === false) {
+      throw new HttpError(401, 'admin_disabled', 'this administrator was disabled: a holder of access.manage can enable it again');
+    }
     if (permission && !admin.is_super) {
-      const group = await roleGroup(admin.role_id);
+      const group = await reads.roleGroup(admin.role_id);
       // Told at each call, as the group is read at each call: no session outlives a disable.
       if (group && !group.enabled) {
         throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);

@@ -8,3 +8,21 @@ export const adminIdentitySchema = z
 export const roleGroupSchema = z
   .object({ id: z.int().min(1), name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) })
   .meta({ id: 'RoleGroup' });
+
+/** A role group as GET /role-groups lists it: disabled ones too. */
+export const roleGroupStandingSchema = roleGroupSchema.extend({ enabled: z.boolean() }).meta({ id: 'RoleGroupStanding' });
+
+export const permissionSchema = z
+  .object({ name: z.enum(PERMISSIONS), description: z.string() })
+  .meta({ id: 'Permission' });
+
+/** An administrator as GET /administrators lists it: no password, no hash. */
+export const administratorSchema = adminIdentitySchema
+  .extend({ email: z.string().nullable(), enabled: z.boolean() })
+  .meta({ id: 'AdministratorAccount' });
+
+const oneTimePassword = z.object({ password: z.string().meta({ description: 'A one-time password: shown in this answer only, never again' }) });
+
+export const createdAdministratorSchema = administratorSchema.extend(oneTimePassword.shape).meta({ id: 'CreatedAdministrator' });
+
+export const passwordResetSchema = oneTimePassword.extend({ id: z.int().min(1) }).meta({ id: 'AdministratorPasswordReset' });

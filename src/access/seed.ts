@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { oneTimePassword } from './admin-accounts';
 import { DomainError } from '../shared/domain/decider';
 import { memberGroupDecider, memberGroupStream } from './member-group';
 import { roleGroupDecider, roleGroupStream } from './role-group';
@@ -58,7 +58,7 @@ export async function seedPlatform(
     }, ctx),
   );
 
-  const password = adminPassword ?? randomBytes(18).toString('base64url');
+  const password = adminPassword ?? oneTimePassword();
   let created = false;
   await unlessExists(async () => {
     await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, ctx);

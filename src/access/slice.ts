@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { defineEvents, Slice } from '../shared/slice';
 import { ADMIN_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
 import { adminEventSchemas, adminUpcasters } from './admin';
+import { adminStandingEventSchemas } from './admin-standing';
 import { memberGroupEventSchemas } from './member-group';
 import { roleGroupEventSchemas } from './role-group';
 import { PERMISSIONS } from './permissions';
-import { AdminSessionDeps, adminSessionEndpoints } from './endpoints';
+import { AdminSessionDeps, accessEndpoints } from './endpoints';
 import { adminsProjection } from './projections/admins';
 import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
+import { accessWording } from './wording';
 
 /** Administrators, role groups and member groups: who may do what. */
 export const accessSlice: Slice<AdminSessionDeps> = {
@@ -15,6 +17,7 @@ export const accessSlice: Slice<AdminSessionDeps> = {
   events: defineEvents(
     {
       ...adminEventSchemas,
+      ...adminStandingEventSchemas,
       ...roleGroupEventSchemas,
       ...memberGroupEventSchemas,
       ...sequenceEventSchemas(ADMIN_IDS),
@@ -22,8 +25,9 @@ export const accessSlice: Slice<AdminSessionDeps> = {
       PlatformSeeded: z.object({}),
     },
     adminUpcasters,
+    accessWording,
   ),
   permissions: PERMISSIONS,
   projections: [roleGroupsProjection, memberGroupsProjection, adminsProjection],
-  endpoints: adminSessionEndpoints,
+  endpoints: accessEndpoints,
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppContext } from '../shared/http/context';
-import { endpoint, Endpoint, LoginRealm } from '../shared/http/endpoints';
+import { endpoint, Endpoint, LoginRealm, Refusal } from '../shared/http/endpoints';
 import { wrongPassword } from '../shared/http/schemas';
 import { loginSchema } from './fields';
 import { passwordWorkBusy } from './password-work';
@@ -13,7 +13,7 @@ const PATHS: Record<LoginRealm, string> = { member: '/developer/login', admin: '
  */
 export function loginEndpoint<R extends z.ZodType>(
   realm: LoginRealm,
-  spec: { summary: string; response: R; logIn(ctx: AppContext, username: string, password: string): Promise<z.input<R>> },
+  spec: { summary: string; response: R; refusals?: Refusal[]; logIn(ctx: AppContext, username: string, password: string): Promise<z.input<R>> },
 ): Endpoint {
   return endpoint({
     method: 'POST',
@@ -22,7 +22,7 @@ export function loginEndpoint<R extends z.ZodType>(
     summary: spec.summary,
     body: loginSchema,
     response: spec.response,
-    refusals: [wrongPassword, passwordWorkBusy],
+    refusals: [wrongPassword, passwordWorkBusy, ...(spec.refusals ?? [])],
     login: realm,
     handler: async (ctx, { body: { username, password } }) => ({ data: await spec.logIn(ctx, username, password), message: 'logged in' }),
   });

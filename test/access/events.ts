@@ -1,4 +1,5 @@
 import { AdminEvent, AdminProfile } from '../../src/access/admin';
+import { AdminStandingEvent } from '../../src/access/admin-standing';
 import { MemberGroupDefinition, MemberGroupEvent } from '../../src/access/member-group';
 import { RoleGroupDefinition, RoleGroupEvent } from '../../src/access/role-group';
 
@@ -9,4 +10,6 @@ export const accessEvents = {
   roleGroupDisabled: (role_id: number): RoleGroupEvent => ({ type: 'RoleGroupDisabled', data: { role_id } }),
   memberGroupDefined: (definition: MemberGroupDefinition): MemberGroupEvent => ({ type: 'MemberGroupDefined', data: definition }),
   adminCreated: (profile: AdminProfile): AdminEvent => ({ type: 'AdminCreated', data: profile }),
+  adminDisabled: (admin_id: number): AdminStandingEvent => ({ type: 'AdminDisabled', data: { admin_id } }),
+  adminEnabled: (admin_id: number): AdminStandingEvent => ({ type: 'AdminEnabled', data: { admin_id } }),
 };

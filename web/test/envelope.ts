@@ -5,7 +5,7 @@ export const envelope = (status: number, body: unknown): Response => new Respons
  * Stands in for the service behind the console's fetch: records every request, hands out a CSRF
  * token, and leaves every other answer to `answer`. Answers the requests made, in order.
  */
-export function serviceStandIn(answer: (url: URL, request: Request) => Response): Request[] {
+export function serviceStandIn(answer: (url: URL, request: Request) => Response | Promise<Response>): Request[] {
   const calls: Request[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { oneTimePassword } from '../admin-accounts';
 import { Command, Option } from 'commander';
 import { createAdmin } from '../admins';
 import type { AdminIdentity } from '../../shared/http/session';
@@ -35,7 +35,7 @@ async function createAction(options: CreateOptions): Promise<void> {
     throw new Error('admin create needs either --super or --role <id>');
   }
   const fromStdin = options.passwordStdin === true;
-  const password = fromStdin ? await passwordFromStdin() : randomBytes(18).toString('base64url');
+  const password = fromStdin ? await passwordFromStdin() : oneTimePassword();
   await withStores(async (stores, ctx) => {
     const created = await createAdmin(
       stores.events,

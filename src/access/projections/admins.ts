@@ -1,4 +1,5 @@
 import { AdminEvent } from '../admin';
+import { AdminStandingEvent } from '../admin-standing';
 import { Projection } from '../../shared/projections/projection';
 
 export interface AdminDocument {
@@ -8,25 +9,34 @@ export interface AdminDocument {
   role_id: number | null;
   /** Null: the administrator is mailed nothing. */
   email: string | null;
+  /** False once disabled: refused at login, and every session of theirs ended. */
+  enabled: boolean;
 }
 
 /**
- * Administrators by id, so that an audit trail can name who decided and the reviewers' digest
- * finds who reviews and where to mail; the password hash stays in the stream.
+ * Administrators by id, so that an audit trail can name who decided, the reviewers' digest
+ * finds who reviews and where to mail, and the console lists them; the password hash stays in the stream.
  */
-export const adminsProjection: Projection<AdminDocument, AdminEvent> = {
+export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStandingEvent> = {
   name: 'admins',
-  version: 2,
-  collection: { name: 'admins', indexes: [] },
+  version: 3,
+  collection: { name: 'admins', indexes: ['is_super'] },
 
-  handles: ['AdminCreated'],
+  handles: ['AdminCreated', 'AdminDisabled', 'AdminEnabled'],
   documentIds: (event) => [String(event.data.admin_id)],
 
-  evolve: (_doc, { data: admin }) => ({
-    id: admin.admin_id,
-    username: admin.username,
-    is_super: admin.is_super,
-    role_id: admin.role_id,
-    email: admin.email,
-  }),
+  evolve(doc, event) {
+    switch (event.type) {
+      case 'AdminCreated': {
+        const admin = event.data;
+        return { id: admin.admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, email: admin.email, enabled: true };
+      }
+      case 'AdminDisabled':
+        return doc && { ...doc, enabled: false };
+      case 'AdminEnabled':
+        return doc && { ...doc, enabled: true };
+      default:
+        return doc;
+    }
+  },
 };

@@ -24,7 +24,7 @@ export type LoginRealm = 'member' | 'admin';
 
 /** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
 export interface Refusal {
-  status: 401 | 404 | 409 | 422 | 429 | 503;
+  status: 401 | 403 | 404 | 409 | 422 | 429 | 503;
   /** When the refusal happens, for the contract. */
   when: string;
 }

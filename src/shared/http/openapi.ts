@@ -80,7 +80,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
 
   if (method !== 'GET') add(419, 'X-CSRF-Token is missing or is not this session\'s current token');
   if (caller.kind === 'member') add(401, 'no member is logged into this session');
-  if (caller.kind === 'admin') add(401, 'no administrator is logged into this session');
+  if (caller.kind === 'admin') add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
   if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`);
   if (caller.kind === 'partner') {
     add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired)');

@@ -59,7 +59,7 @@ function callerOf(route: Route): Caller | undefined {
 
 /** Valid values, so that a refusal can only come from the check under test, not from a parameter. */
 function parameterValues(): Record<string, string> {
-  return { member_id: String(member.id), scope: 'addons.read', key: 'demo_addon', action: 'install', id: '00000000-0000-4000-8000-000000000000', delivery_id: '00000000-0000-4000-8000-000000000001' };
+  return { member_id: String(member.id), role_id: '1', admin_id: '1', scope: 'addons.read', key: 'demo_addon', action: 'install', id: '00000000-0000-4000-8000-000000000000', delivery_id: '00000000-0000-4000-8000-000000000001' };
 }
 
 function urlOf(route: Route): string {

@@ -1,7 +1,7 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
-import { csrfOf, TestPlatform } from '../../support/platform';
+import { ADMIN_PASSWORD, csrfOf, TestPlatform } from '../../support/platform';
 import { mailedToken, Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
 
 const API = '/api/v1';
@@ -109,6 +109,18 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/webhooks/${hookId}/test`, adminToken);
     await admin.put(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).send({ url: 'http://127.0.0.1:9/moved', events: ['credential.revoked', 'credential.approved'] }).expect(200);
     await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
+    // Role groups and administrators (access.manage).
+    for (const path of ['/permissions', '/role-groups', '/administrators']) await admin.get(`${API}${path}`).expect(200);
+    const group = await write(admin, '/role-groups', adminToken, { name: 'Coverage', permissions: ['addon.view'] });
+    const groupId = group.body.data.id as number;
+    await write(admin, `/role-groups/${groupId}/disable`, adminToken);
+    await write(admin, `/role-groups/${groupId}/enable`, adminToken);
+    const operator = await write(admin, '/administrators', adminToken, { username: `op${Date.now().toString(36)}`, role_group_id: groupId });
+    const operatorId = operator.body.data.id as number;
+    await write(admin, `/administrators/${operatorId}/disable`, adminToken);
+    await write(admin, `/administrators/${operatorId}/enable`, adminToken);
+    await write(admin, `/administrators/${operatorId}/password-reset`, adminToken);
+    await write(admin, '/admin/password', adminToken, { current_password: ADMIN_PASSWORD, new_password: 'admin-secret-2' });
     await write(admin, '/admin/logout', adminToken);
 
     // The member's own account, then a forgotten password reset through the mailed link.

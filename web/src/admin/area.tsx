@@ -11,6 +11,8 @@ import { SignIn, signOut } from '../ui/sign-in';
 import { ADDON, Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
+import { Administrators } from './administrators';
+import { RoleGroupsManager } from './role-groups';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
 import { Webhooks } from './webhooks';
@@ -25,8 +27,8 @@ type Show = (params: Record<string, string>, account: { held: Set<Permission>; r
 interface Screen {
   path: string;
   label: string;
-  /** The permission the screen's endpoints ask for; none: any administrator. */
-  needs?: Permission;
+  /** The permissions of which the screen's endpoints ask for one; none: any administrator. */
+  needs?: Permission[];
   /**
    * Where an administrator lands after sign-in: the lowest rank its permissions allow. Reviewers
    * meet their queue, auditors the audit, add-on administrators the application center.
@@ -40,27 +42,34 @@ interface Screen {
 const MEMBER_ID = /^[1-9][0-9]{0,15}$/;
 
 const SCREENS: Screen[] = [
-  { path: '/admin/credentials', label: 'Credentials', needs: 'credential.review', landing: 1, show: () => <CredentialQueue /> },
-  { path: '/admin/scopes', label: 'Scope requests', needs: 'credential.review', show: () => <ScopeQueue /> },
+  { path: '/admin/credentials', label: 'Credentials', needs: ['credential.review'], landing: 1, show: () => <CredentialQueue /> },
+  { path: '/admin/scopes', label: 'Scope requests', needs: ['credential.review'], show: () => <ScopeQueue /> },
   {
     path: '/admin/addons',
     label: 'Application center',
-    needs: 'addon.view',
+    needs: ['addon.view'],
     landing: 3,
     show: (_, { held, roles }) => <Addons canManage={held.has('addon.manage')} roles={roles} />,
     deeper: { [ADDON]: ({ key }, { held, roles }) => <Addons only={key} canManage={held.has('addon.manage')} roles={roles} /> },
   },
-  { path: '/admin/roles', label: 'Role groups', needs: 'addon.view', show: (_, { roles }) => <RoleGroups roles={roles} /> },
+  {
+    path: '/admin/roles',
+    label: 'Role groups',
+    // Add-on administrators read the enabled groups their page whitelists name; access managers manage them all.
+    needs: ['addon.view', 'access.manage'],
+    show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager /> : <RoleGroups roles={roles} />),
+  },
+  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: () => <Administrators /> },
   {
     path: '/admin/audit',
     label: 'Audit',
-    needs: 'audit.read',
+    needs: ['audit.read'],
     landing: 2,
     show: () => <Auditor />,
     deeper: { [MEMBER_HISTORY]: ({ id = '' }) => (MEMBER_ID.test(id) ? <Auditor member={Number(id)} /> : <NotFound home="/admin/audit" homeLabel="the audit" />) },
   },
-  { path: '/admin/webhooks', label: 'Webhooks', needs: 'webhook.manage', landing: 4, show: () => <Webhooks /> },
-  { path: '/admin/contract', label: 'Contract', landing: 5, show: () => <Contract /> },
+  { path: '/admin/webhooks', label: 'Webhooks', needs: ['webhook.manage'], landing: 4, show: () => <Webhooks /> },
+  { path: '/admin/contract', label: 'Contract', landing: 6, show: () => <Contract /> },
 ];
 
 /** The screen an address belongs to, and what it shows there; null for an address of no screen. */
@@ -86,7 +95,14 @@ function NoAccess({ screen, screens }: { screen: Screen; screens: Screen[] }) {
     <section class="card" aria-labelledby="no-access-title">
       <ScreenHeading id="no-access-title">No access to {screen.label}</ScreenHeading>
       <p data-testid="no-access">
-        You do not have access to {screen.label}: it needs the permission <code>{screen.needs}</code>.
+        You do not have access to {screen.label}: it needs the permission{' '}
+        {screen.needs?.map((p, i) => (
+          <span key={p}>
+            {i > 0 && ' or '}
+            <code>{p}</code>
+          </span>
+        ))}
+        .
       </p>
       <p>The screens you may use:</p>
       <ul>
@@ -104,7 +120,7 @@ function NoAccess({ screen, screens }: { screen: Screen; screens: Screen[] }) {
 export function AdminArea({ path, notice }: { path: string; notice: string }) {
   const [context, reload] = useLoad(() => call(() => api.GET('/context'), { signedOutIsExpected: true }), [path === '/admin/login']);
   const held = new Set(context.state === 'ready' ? context.data.account.permissions : []);
-  const screens = SCREENS.filter((s) => !s.needs || held.has(s.needs));
+  const screens = SCREENS.filter((s) => !s.needs || s.needs.some((p) => held.has(p)));
   const landing = context.state === 'ready' ? landingOf(screens) : null;
   // The console's own address lands on the first screen this account may use, and says so in the URL.
   useEffect(() => {

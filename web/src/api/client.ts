@@ -30,7 +30,7 @@ export const isStale = (refusal: Refusal): boolean => STATE_REFUSED.test(refusal
 export type Answer<T> = { ok: true; data: T; message: string } | { ok: false; refusal: Refusal };
 
 // The codes with which the service says the session no longer holds the caller.
-const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_expired']);
+const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_expired', 'admin_disabled']);
 
 // fetch is looked up on each call, not captured here: a test or a polyfill may install it later.
 export const api = createClient<paths>({ baseUrl: new URL('/api/v1', location.href).href, credentials: 'same-origin', fetch: (request) => fetch(request) });

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { adminDecider, AdminEvent, adminStream } from './admin';
+import { ADMIN_STANDING_STREAM, adminStandingDecider } from './admin-standing';
+import { fieldRule } from './admins';
+import { DomainError, fold } from '../shared/domain/decider';
+import { passwordSchema, PasswordHasher } from '../member';
+import { EventStore } from '../stores/ports';
+import { CommandContext } from '../shared/commands/context';
+import { handle, loadStream } from '../shared/commands/handle';
+
+/** A password handed to an administrator once (creation, reset): 24 characters from 18 random bytes. */
+export const oneTimePassword = (): string => randomBytes(18).toString('base64url');
+
+/**
+ * Disables or enables an administrator. `super_ids` are every super administrator there is: the
+ * last enabled one is never disabled (last_super_admin).
+ */
+export async function setAdminEnabled(
+  store: EventStore,
+  admin: { id: number; is_super: boolean },
+  enabled: boolean,
+  super_ids: number[],
+  ctx: CommandContext,
+): Promise<{ position: string | null }> {
+  const command = enabled
+    ? ({ type: 'EnableAdmin', data: { admin_id: admin.id } } as const)
+    : ({ type: 'DisableAdmin', data: { admin_id: admin.id, is_super: admin.is_super, super_ids } } as const);
+  return handle(store, ADMIN_STANDING_STREAM, adminStandingDecider, command, ctx);
+}
+
+/** An administrator's own change: the current password first, then the new one by the member rules. */
+export async function changeAdminPassword(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  passwords: { current_password: string; new_password: string },
+  ctx: CommandContext,
+): Promise<{ position: string | null }> {
+  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
+  if (state.status !== 'created') throw new DomainError('admin_not_found', `there is no administrator "${username}"`);
+  if (!(await hasher.verify(state.password_hash, passwords.current_password))) {
+    throw new DomainError('wrong_current_password', 'current_password is not this administrator\'s password: nothing was changed');
+  }
+  fieldRule(passwordSchema, passwords.new_password, 'invalid_password');
+  const password_hash = await hasher.hash(passwords.new_password);
+  return handle(store, adminStream(username), adminDecider, { type: 'ChangeAdminPassword', data: { password_hash } }, ctx);
+}
+
+/** Gives an administrator a new one-time password, answered once to whoever reset it. */
+export async function resetAdminPassword(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  ctx: CommandContext,
+): Promise<{ password: string; position: string | null }> {
+  const password = oneTimePassword();
+  const password_hash = await hasher.hash(password);
+  const { position } = await handle(store, adminStream(username), adminDecider, { type: 'ResetAdminPassword', data: { password_hash } }, ctx);
+  return { password, position };
+}

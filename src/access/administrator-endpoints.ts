@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { createAdmin } from './admins';
+import { oneTimePassword, resetAdminPassword, setAdminEnabled } from './admin-accounts';
+import { adminsProjection, AdminDocument } from './projections/admins';
+import { administratorParams } from './params';
+import { AccessDeps, asAdmin, manageAccess, refusedAs } from './role-group-endpoints';
+import { administratorSchema, createdAdministratorSchema, passwordResetSchema } from './schemas';
+import { PasswordHasher } from '../member';
+import type { SessionStore } from '../stores/ports';
+import { expectWritten } from '../shared/projections/read-models';
+import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { HttpError } from '../shared/http/envelope';
+import { concurrentChange, listOf } from '../shared/http/schemas';
+import { decideThenRead } from '../shared/http/read-your-writes';
+import { emptyBody } from '../shared/http/validate';
+
+export interface AdministratorDeps extends AccessDeps {
+  hasher: PasswordHasher;
+  /** Where a disable, a password reset or change ends the administrator's sessions. */
+  sessions: Pick<SessionStore, 'endAllOf'>;
+}
+
+const createBody = z.strictObject({
+  username: z.string().meta({ description: 'A letter, then 2 to 31 letters, digits, _ . or -' }),
+  role_group_id: z.int().min(1),
+  email: z.string().nullable().optional().meta({ description: 'Where the digest of new applications and scope requests goes' }),
+});
+
+const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
+const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
+const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
+
+/** Administrators from the console (docs/administrators.md): the same commands as `platform admin`. */
+export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
+  const existing = async (admin_id: number): Promise<AdminDocument> => {
+    const admin = await deps.readModels.latest(adminsProjection, String(admin_id));
+    if (!admin) throw new HttpError(404, 'admin_not_found', `there is no administrator ${admin_id}: GET /administrators lists them`);
+    return admin;
+  };
+  const adminAt = async (id: number, position: string | null) => expectWritten(await deps.readModels.after(adminsProjection, String(id), position));
+  const superIds = async () => (await deps.readModels.allLatest(adminsProjection, { is_super: true })).map((a) => a.id);
+
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/administrators',
+      caller: manageAccess,
+      summary: 'Every administrator, enabled or not, without passwords',
+      response: listOf(administratorSchema),
+      handler: async () => ({ data: { list: (await deps.readModels.allLatest(adminsProjection, {})).sort((a, b) => a.id - b.id) } }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/administrators',
+      caller: manageAccess,
+      summary: 'Create an administrator in a role group; the answer holds a one-time password, shown this once',
+      body: createBody,
+      response: createdAdministratorSchema,
+      refusals: [taken, concurrentChange],
+      handler: async (ctx, { body }) => {
+        const password = oneTimePassword();
+        const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
+        return decideThenRead(
+          ctx,
+          () => refusedAs(409, ['admin_username_taken'], () => createAdmin(deps.events, deps.hasher, admin, asAdmin(ctx))),
+          async ({ id, position }) => ({
+            data: { ...(await adminAt(id, position)), password },
+            message: `administrator ${id} created: hand over the one-time password now, it is not shown again`,
+          }),
+        );
+      },
+    }),
+    ...(['enable', 'disable'] as const).map((verb) =>
+      endpoint({
+        method: 'POST',
+        path: `/administrators/:admin_id/${verb}`,
+        caller: manageAccess,
+        summary:
+          verb === 'enable'
+            ? 'Enable an administrator again: they can log in'
+            : 'Disable an administrator: refused at login, and every session of theirs ends at once',
+        params: administratorParams,
+        body: emptyBody,
+        response: administratorSchema,
+        refusals: [noAdmin, ...(verb === 'disable' ? [lastSuper] : []), concurrentChange],
+        handler: async (ctx, { params: { admin_id } }) => {
+          const admin = await existing(admin_id);
+          const supers = verb === 'disable' ? await superIds() : [];
+          return decideThenRead(
+            ctx,
+            async () => {
+              const decision = await refusedAs(409, ['last_super_admin'], () => setAdminEnabled(deps.events, admin, verb === 'enable', supers, asAdmin(ctx)));
+              if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
+              return decision;
+            },
+            async ({ position }) => ({ data: await adminAt(admin_id, position), message: `administrator ${admin_id} ${verb}d` }),
+          );
+        },
+      }),
+    ),
+    endpoint({
+      method: 'POST',
+      path: '/administrators/:admin_id/password-reset',
+      caller: manageAccess,
+      summary: 'Give an administrator a one-time password, shown this once; every session of theirs ends',
+      params: administratorParams,
+      body: emptyBody,
+      response: passwordResetSchema,
+      refusals: [noAdmin, concurrentChange],
+      handler: async (ctx, { params: { admin_id } }) => {
+        const admin = await existing(admin_id);
+        return decideThenRead(
+          ctx,
+          async () => {
+            const reset = await resetAdminPassword(deps.events, deps.hasher, admin.username, asAdmin(ctx));
+            await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
+            return reset;
+          },
+          async ({ password }) => ({ data: { id: admin_id, password }, message: 'password reset: hand over the one-time password now, it is not shown again' }),
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,50 @@
+import request from 'supertest';
+import { ADMIN_PASSWORD, Answer, expectRefusal, logInAdmin, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+
+/** A browser logged in as an administrator: its cookie jar and its current CSRF token. */
+export interface AdminBrowser {
+  client: request.Agent;
+  token: string;
+  post(path: string, body?: object): request.Test;
+  get(path: string): request.Test;
+}
+
+export const SUPER = { username: 'admin', password: ADMIN_PASSWORD };
+
+export async function adminBrowser(t: TestPlatform, { username, password } = SUPER): Promise<AdminBrowser> {
+  const client = t.client();
+  const token = await logInAdmin(client, { username, password });
+  return {
+    client,
+    token,
+    post: (path, body = {}) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body),
+    get: (path) => client.get(`/api/v1${path}`),
+  };
+}
+
+/** Tries an administrator login on a fresh browser; answers the response. */
+export async function tryLogin(t: TestPlatform, { username, password }: { username: string; password: string }) {
+  const client = t.client();
+  const { body } = await client.get('/api/v1/admin/session').expect(200);
+  return client.post('/api/v1/admin/login').set('X-CSRF-Token', body.data.csrf_token).send({ username, password });
+}
+
+/** A role group defined over the API, and an administrator in it with its one-time password. */
+export async function groupWithAdmin(by: AdminBrowser, permissions: string[]) {
+  const group = await by.post('/role-groups', { name: `Group ${uniqueUsername('g')}`, permissions }).expect(200);
+  const username = uniqueUsername('op');
+  const created = await by.post('/administrators', { username, role_group_id: group.body.data.id }).expect(200);
+  return { role_id: group.body.data.id as number, id: created.body.data.id as number, username, password: created.body.data.password as string };
+}
+
+/** This file's platform, with the super administrator signed in on `root`, and its refusals asserted on it. */
+export function accessPlatform() {
+  const files = {} as { t: TestPlatform; root: AdminBrowser; refused(send: () => PromiseLike<Answer>, status: number, error: string): Promise<Answer> };
+  files.refused = (send, status, error) => expectRefusal(files.t, send, status, error);
+  beforeAll(async () => {
+    files.t = await startPlatform();
+    files.root = await adminBrowser(files.t);
+  });
+  afterAll(() => files.t.close());
+  return files;
+}

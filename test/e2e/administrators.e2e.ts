@@ -1,0 +1,79 @@
+import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+async function signIn(page: Page, username: string, password: string) {
+  await page.goto('/ui/admin');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The screen at a desktop's and a phone's width, each kept and checked by axe. */
+async function bothWidths(page: Page, name: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+    await screen(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('a role group and an administrator made in the console: the one-time password signs in, the group permission holds, a disabled administrator cannot sign in', async ({ page, browser, baseURL }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  const nav = page.getByRole('navigation', { name: 'Administrator console' });
+  await nav.getByRole('link', { name: 'Role groups' }).click();
+
+  // A group of reviewers, its permission ticked by what it allows.
+  await page.getByLabel('Name').fill('Credential reviewers');
+  await page.getByLabel(/Review credential applications and scope requests/).check();
+  await page.getByRole('button', { name: 'Define' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Defined the role group Credential reviewers/ })).toBeVisible();
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Credential reviewers', exact: true }) });
+  await expect(row).toContainText('credential.review');
+  await bothWidths(page, 'admin-role-groups-manage');
+
+  // An administrator in it: the one-time password is shown once, and leaving waits for "stored".
+  await nav.getByRole('link', { name: 'Administrators' }).click();
+  await page.getByLabel('Username').fill('erin');
+  await page.getByLabel('Role group').selectOption({ label: 'Credential reviewers: credential.review' });
+  await page.getByRole('button', { name: 'Create' }).click();
+  const shown = page.getByTestId('one-time-password');
+  await expect(shown).toBeVisible();
+  const password = (await shown.textContent())!;
+  expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('button', { name: 'Copy the password' }).click();
+  await expect(page.getByText('Copied to the clipboard.')).toBeVisible();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(password);
+  await expect(page.getByRole('button', { name: 'Done: hide the password' })).toBeDisabled();
+  await bothWidths(page, 'admin-one-time-password');
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await nav.getByRole('link', { name: 'Contract' }).click();
+  await expect(shown).toBeVisible();
+  await page.getByLabel('I have stored the password somewhere safe').check();
+  await page.getByRole('button', { name: 'Done: hide the password' }).click();
+  await expect(shown).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: 'erin', exact: true })).toBeVisible();
+  await bothWidths(page, 'admin-administrators');
+
+  // Erin signs in with it: she reviews credentials, and may not manage administrators.
+  const erin = await (await browser.newContext({ baseURL })).newPage();
+  await signIn(erin, 'erin', password);
+  const erinsNav = erin.getByRole('navigation', { name: 'Administrator console' });
+  await expect(erinsNav.getByRole('link')).toHaveText(['Credentials', 'Scope requests', 'Contract']);
+  await expect(erin).toHaveURL(/\/ui\/admin\/credentials$/);
+  await expect(erin.getByRole('heading', { name: 'Credential applications', level: 1 })).toBeVisible();
+  await erin.goto('/ui/admin/administrators');
+  await expect(erin.getByText('You do not have access to Administrators: it needs the permission access.manage.')).toBeVisible();
+
+  // Disabled, her session ends at once and she cannot sign in again.
+  await page.getByRole('button', { name: 'Disable erin…' }).click();
+  await page.getByRole('button', { name: 'Disable erin', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Disabled erin' })).toBeVisible();
+  await erin.goto('/ui/admin/credentials');
+  await expect(erin.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await erin.getByLabel('Username').fill('erin');
+  await erin.getByLabel('Password').fill(password);
+  await erin.getByRole('button', { name: 'Sign in' }).click();
+  await expect(erin.getByRole('alert')).toContainText('this administrator is disabled');
+  await screen(erin, 'admin-disabled-sign-in');
+});

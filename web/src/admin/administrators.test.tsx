@@ -1,0 +1,96 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { Administrators } from './administrators';
+import { envelope, serviceStandIn } from '../../test/envelope';
+
+const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+
+const GROUPS = [
+  { id: 1, name: 'Operators', permissions: ['addon.view'], enabled: true },
+  { id: 2, name: 'Auditors', permissions: ['audit.read'], enabled: false },
+];
+
+/** The service with the super administrator and one operator; `create` answers a creation. */
+function service(create: (body: Record<string, unknown>) => Response = (body) => ok({ id: 3, username: body.username, is_super: false, role_id: body.role_group_id, email: null, enabled: true, password: 'OneTime-Password_123456' })) {
+  const admins = [
+    { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true },
+    { id: 2, username: 'carol', is_super: false, role_id: 1, email: 'carol@example.com', enabled: true },
+  ];
+  const bodies: Record<string, unknown>[] = [];
+  const calls = serviceStandIn(async ({ pathname: path }, request) => {
+    if (path.endsWith('/role-groups')) return ok({ list: GROUPS });
+    if (request.method === 'GET') return ok({ list: admins });
+    if (path.endsWith('/password-reset')) return ok({ id: 2, password: 'Reset-Password_abcdefgh' });
+    if (path.endsWith('/disable')) {
+      admins[1] = { ...admins[1]!, enabled: false };
+      return ok(admins[1]);
+    }
+    const body = (await request.json()) as Record<string, unknown>;
+    bodies.push(body);
+    return create(body);
+  });
+  return { calls, bodies };
+}
+
+const writeText = jest.fn(async () => {});
+beforeAll(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true }));
+
+describe('administrators screen', () => {
+  it('lists administrators with their role group and standing', async () => {
+    service();
+    render(<Administrators />);
+    const carol = (await screen.findByRole('cell', { name: 'carol' })).closest('tr')!;
+    expect(within(carol).getByText('Operators')).not.toBeNull();
+    expect(within(carol).getByText('carol@example.com')).not.toBeNull();
+    const admin = screen.getByRole('cell', { name: 'admin' }).closest('tr')!;
+    expect(within(admin).getByText('super administrator')).not.toBeNull();
+    expect(screen.getByRole('option', { name: /Auditors \(disabled\)/ })).not.toBeNull();
+  });
+
+  it('creates one and shows the one-time password once, with a copy button and a gate before it goes', async () => {
+    const { bodies } = service();
+    render(<Administrators />);
+    await screen.findByRole('option', { name: /Operators/ });
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect((await screen.findByTestId('one-time-password')).textContent).toBe('OneTime-Password_123456');
+    expect(bodies).toEqual([{ username: 'dave', role_group_id: 1 }]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the password' }));
+    await screen.findByText('Copied to the clipboard.');
+    expect(writeText).toHaveBeenCalledWith('OneTime-Password_123456');
+    const done = screen.getByRole('button', { name: 'Done: hide the password' }) as HTMLButtonElement;
+    expect(done.disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText('I have stored the password somewhere safe'));
+    fireEvent.click(done);
+    await waitFor(() => expect(screen.queryByTestId('one-time-password')).toBeNull());
+    expect(screen.queryByText('OneTime-Password_123456')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
+  });
+
+  it('shows why a creation was refused, and no password', async () => {
+    service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
+    render(<Administrators />);
+    await screen.findByRole('option', { name: /Operators/ });
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('an administrator "dave" already exists: choose another username')).not.toBeNull();
+    expect(screen.queryByTestId('one-time-password')).toBeNull();
+  });
+
+  it('disables one after asking, and resets a password to a one-time one shown once', async () => {
+    const { calls } = service();
+    render(<Administrators />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Disable carol' }));
+    expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();
+    expect(await screen.findByRole('button', { name: 'Enable carol' })).not.toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the password of carol…' }));
+    expect(calls.some((c) => c.url.endsWith('/password-reset'))).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the password of carol' }));
+    expect((await screen.findByTestId('one-time-password')).textContent).toBe('Reset-Password_abcdefgh');
+    expect(screen.getByRole('heading', { name: 'One-time password of carol' })).not.toBeNull();
+  });
+});

@@ -1,0 +1,156 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { useLoad } from '../ui/load';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/field';
+import { RefusalNotice, useOutcome } from '../ui/notice';
+import { SecretOnce, SecretWording } from '../ui/secret-once';
+import { Standing, StandingAction, StandingTable } from './standing';
+import { ScreenHeading } from '../ui/screen';
+
+type Admin = Schemas['AdministratorAccount'];
+type Group = Schemas['RoleGroupStanding'];
+
+/** A one-time password to hand over: to whom, and why it was made. */
+interface Handover {
+  username: string;
+  password: string;
+  why: string;
+}
+
+function standingOf(admin: Admin, groups: Group[]): string {
+  if (admin.is_super) return 'super administrator';
+  const group = groups.find((g) => g.id === admin.role_id);
+  return group ? `${group.name}${group.enabled ? '' : ' (disabled)'}` : `role group ${admin.role_id}`;
+}
+
+/** The one-time password, shown once: the table and the form come back once it is stored. */
+function PasswordOnce({ handover, onStored }: { handover: Handover; onStored: () => void }) {
+  const wording: SecretWording = {
+    title: `One-time password of ${handover.username}`,
+    warning: `${handover.why} It is shown only this once, and the service keeps only its hash: hand it over now, through a channel only ${handover.username} reads.`,
+    label: 'Password',
+    testId: 'one-time-password',
+    copy: 'Copy the password',
+    stored: 'I have stored the password somewhere safe',
+    done: 'Done: hide the password',
+    leave: 'The password is shown only this once. Leave without storing it?',
+  };
+  return (
+    <SecretOnce secret={handover.password} wording={wording} onStored={onStored}>
+      <dt>Username</dt>
+      <dd>
+        <code>{handover.username}</code>
+      </dd>
+    </SecretOnce>
+  );
+}
+
+/** Administrators for holders of access.manage: create one in a role group, disable, enable, reset a password. */
+export function Administrators() {
+  const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
+  const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
+  const [username, setUsername] = useState('');
+  const [roleId, setRoleId] = useState('');
+  const [email, setEmail] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [actionRefusal, setActionRefusal] = useState<Refusal | null>(null);
+  const [handover, setHandover] = useState<Handover | null>(null);
+  const [outcome, report] = useOutcome();
+  const groupList = groups.state === 'ready' ? groups.data.list : [];
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const body = { username, role_group_id: Number(roleId), ...(email.trim() ? { email: email.trim() } : {}) };
+    const answer = await call(async () => api.POST('/administrators', { params: { header: await csrf() }, body }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    setRefusal(null);
+    setUsername('');
+    setEmail('');
+    setHandover({ username: answer.data.username, password: answer.data.password, why: `Created ${answer.data.username}.` });
+    reload();
+  };
+  const act = async (admin: Admin, action: 'enable' | 'disable' | 'password-reset') => {
+    const params = { header: await csrf(), path: { admin_id: admin.id } };
+    if (action === 'password-reset') {
+      const answer = await call(() => api.POST('/administrators/{admin_id}/password-reset', { params, body: {} }));
+      if (!answer.ok) return setActionRefusal(answer.refusal);
+      setActionRefusal(null);
+      return setHandover({ username: admin.username, password: answer.data.password, why: `Reset the password of ${admin.username}: every session of theirs ended.` });
+    }
+    const answer = await call(() =>
+      action === 'enable' ? api.POST('/administrators/{admin_id}/enable', { params, body: {} }) : api.POST('/administrators/{admin_id}/disable', { params, body: {} }),
+    );
+    if (!answer.ok) return setActionRefusal(answer.refusal);
+    setActionRefusal(null);
+    report(action === 'enable' ? `Enabled ${admin.username}: they can sign in again.` : `Disabled ${admin.username}: every session of theirs ended.`);
+    reload();
+  };
+
+  if (handover) return <PasswordOnce handover={handover} onStored={() => setHandover(null)} />;
+  return (
+    <>
+      <ScreenHeading>Administrators</ScreenHeading>
+      <section aria-labelledby="new-admin" class="card">
+        <h2 id="new-admin">Create an administrator</h2>
+        <form onSubmit={create}>
+          <Field name="username" label="Username" value={username} onInput={setUsername} required hint="A letter, then 2 to 31 letters, digits, _ . or -" refusal={refusal} autocomplete="off" />
+          <div class="field">
+            <label for="field-role_group_id">Role group</label>
+            <select id="field-role_group_id" required value={roleId} onChange={(e) => setRoleId((e.currentTarget as HTMLSelectElement).value)}>
+              <option value="">Choose a role group</option>
+              {groupList.map((g) => (
+                <option key={g.id} value={String(g.id)}>
+                  {g.name}
+                  {g.enabled ? '' : ' (disabled)'}: {g.permissions.join(', ') || 'no permissions'}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field name="email" label="Email" type="email" value={email} onInput={setEmail} hint="Where the digest of new applications goes, for reviewers" refusal={refusal} />
+          <RefusalNotice refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null} />
+          <button type="submit" class="primary">
+            Create
+          </button>
+        </form>
+      </section>
+      <StandingTable
+        id="admins-title"
+        title="Administrators"
+        what="the administrators"
+        empty="No administrator."
+        columns={['Id', 'Username', 'Role group', 'Email', 'Status', '']}
+        loaded={admins}
+        onRetry={reload}
+        outcome={outcome}
+        refusal={actionRefusal}
+        row={(admin) => (
+          <tr key={admin.id}>
+            <td data-label="Id">{admin.id}</td>
+            <td data-label="Username">{admin.username}</td>
+            <td data-label="Role group">{standingOf(admin, groupList)}</td>
+            <td data-label="Email">{admin.email ?? '—'}</td>
+            <td data-label="Status">
+              <Standing enabled={admin.enabled} />
+            </td>
+            <td data-label="Actions" class="decision">
+              <StandingAction
+                enabled={admin.enabled}
+                name={admin.username}
+                question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
+                onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
+              />{' '}
+              <ConfirmAction
+                label="Reset password"
+                name={`Reset the password of ${admin.username}`}
+                title={`Reset the password of ${admin.username}?`}
+                question={`Give ${admin.username} a new one-time password? Their current password stops working and every session of theirs ends.`}
+                onConfirm={() => void act(admin, 'password-reset')}
+              />
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { RoleGroupsManager } from './role-groups';
+import { envelope, serviceStandIn } from '../../test/envelope';
+
+const PERMISSIONS = [
+  { name: 'addon.view', description: 'See the application center' },
+  { name: 'audit.read', description: 'Read the audit trail and export it' },
+  { name: 'access.manage', description: 'Manage role groups and administrators' },
+];
+
+const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+
+/** The service with one enabled group; a definition answers `define`. Answers the requests made and the bodies defined. */
+function service(define: (body: { name: string; permissions: string[] }) => Response) {
+  const groups = [{ id: 1, name: 'Operators', permissions: ['addon.view'], enabled: true }];
+  const bodies: unknown[] = [];
+  const calls = serviceStandIn(async ({ pathname: path }, request) => {
+    if (path.endsWith('/permissions')) return ok({ list: PERMISSIONS });
+    if (request.method === 'GET') return ok({ list: groups });
+    if (path.endsWith('/disable')) {
+      groups[0] = { ...groups[0]!, enabled: false };
+      return ok(groups[0]);
+    }
+    const body = (await request.json()) as { name: string; permissions: string[] };
+    bodies.push(body);
+    const answer = define(body);
+    if (answer.ok) groups.push({ id: 2, ...body, enabled: true });
+    return answer;
+  });
+  return { calls, bodies };
+}
+
+describe('role groups screen', () => {
+  it('offers every permission of the registry as a labelled checkbox and defines a group with those ticked', async () => {
+    const { bodies } = service((body) => ok({ id: 2, ...body, enabled: true }));
+    render(<RoleGroupsManager />);
+    fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'Auditors' } });
+    fireEvent.click(await screen.findByLabelText(/Read the audit trail and export it/));
+    fireEvent.click(screen.getByLabelText(/Manage role groups and administrators/));
+    fireEvent.click(screen.getByRole('button', { name: 'Define' }));
+    expect(await screen.findByText('Defined the role group Auditors (id 2).')).not.toBeNull();
+    expect(bodies).toEqual([{ name: 'Auditors', permissions: ['audit.read', 'access.manage'] }]);
+    const row = (await screen.findByRole('cell', { name: 'Auditors' })).closest('tr')!;
+    expect(within(row).getByText('audit.read, access.manage')).not.toBeNull();
+    // The form starts over: a second click would define nothing twice.
+    expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText(/Read the audit trail/) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('shows the refusal beside the name, keeping what was typed', async () => {
+    service(() => envelope(422, { code: 422, message: 'a role group name has 1 to 64 characters', data: { error: 'invalid_role_group_name', issues: [{ path: 'name', message: 'a role group name has 1 to 64 characters' }] } }));
+    render(<RoleGroupsManager />);
+    fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'x'.repeat(3) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Define' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Name/).getAttribute('aria-invalid')).toBe('true'));
+    expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('xxx');
+  });
+
+  it('asks before disabling a group, then shows it disabled with a way to enable it', async () => {
+    const { calls } = service(() => new Response(null, { status: 599 }));
+    render(<RoleGroupsManager />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable Operators…' }));
+    expect(calls.some((c) => c.url.endsWith('/disable'))).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Disable Operators' }));
+    expect(await screen.findByText('Disabled Operators: its administrators lost its permissions.')).not.toBeNull();
+    expect(await screen.findByRole('button', { name: 'Enable Operators' })).not.toBeNull();
+    expect(screen.getByText('disabled')).not.toBeNull();
+  });
+});
