@@ -42,6 +42,8 @@ export interface SliceDeps {
   auditKey: SigningKey;
   /** Whether a member exists: a decision about one who does not is a wrong id (the credential slice asks). */
   memberExists(id: number): Promise<boolean>;
+  /** An administrator's username: the credential slice names who decided what a stale decision was about. */
+  adminName(id: number): Promise<string | null>;
   /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */

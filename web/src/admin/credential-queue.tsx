@@ -49,9 +49,9 @@ export function CredentialQueue() {
   const sendRejection = (a: Application, reason: string) => call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }));
   const approve = (a: Application, body: ApprovalBody) =>
     decide(sendApproval(a, body).then((answer) => (answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer)));
-  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`));
+  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`), reason);
   const revoke = async (id: number, reason: string) =>
-    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`));
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`), reason);
   const approveExtension = (id: number) =>
     decide(
       call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })).then((answer) =>
@@ -61,6 +61,7 @@ export function CredentialQueue() {
   const rejectExtension = async (id: number, reason: string) =>
     decided(
       saying(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })), (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`),
+      reason,
     );
   const rows = list.state === 'ready' ? list.data.list : [];
   const chosen = rows.filter((a) => selected.has(String(a.member_id)));

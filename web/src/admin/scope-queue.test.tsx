@@ -114,3 +114,27 @@ describe('scope-request queue at scale', () => {
     ]);
   });
 });
+
+it('a decision too late says who decided meanwhile and when, and keeps the reason typed', async () => {
+  history.replaceState(null, '', '/ui/admin/scopes');
+  let decided = false;
+  serviceStandIn((url) => {
+    if (url.pathname.endsWith('/reject')) {
+      decided = true;
+      return envelope(422, {
+        code: 422,
+        message: 'the scope "member-groups.read" is approved: only a pending request can be decided: bob decided it at 2026-11-23T10:07:00.000Z',
+        data: { error: 'scope_not_pending', decided_by: 'bob', decided_at: '2026-11-23T10:07:00.000Z' },
+      });
+    }
+    const list = [request('member-groups.read', decided ? 'approved' : 'pending')];
+    return envelope(200, { code: 0, message: 'ok', data: { list, next: null, counts: { pending: decided ? 0 : 1, approved: decided ? 1 : 0, rejected: 0, revoked: 0 } } });
+  });
+  render(<ScopeQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Reject member-groups.read for alice…' }));
+  fireEvent.input(screen.getByLabelText('Reason for rejecting member-groups.read for alice'), { target: { value: 'the purpose is vague' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Reject member-groups.read for alice' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toMatch(/^Too late: bob decided it on .+2026.+\. The list now shows where it stands\. What you typed is kept here: “the purpose is vague”$/);
+  await waitFor(() => expect(document.activeElement).toBe(alert));
+});

@@ -30,10 +30,11 @@ export function ScopeQueue() {
   const sendApproval = (r: ScopeRequest) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(r), body: {} }));
   const sendRejection = (r: ScopeRequest, reason: string) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(r), body: { reason } }));
   const approve = (r: ScopeRequest) => decide(sendApproval(r).then((answer) => saying(answer, () => `Approved ${r.name} for ${whose(r)}.`)));
-  const reject = async (r: ScopeRequest, reason: string) => decided(saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`));
+  const reject = async (r: ScopeRequest, reason: string) => decided(saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`), reason);
   const revoke = async (r: ScopeRequest, reason: string) =>
     decided(
       saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } })), () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`),
+      reason,
     );
 
   const rows = list.state === 'ready' ? list.data.list : [];
