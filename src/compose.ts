@@ -68,7 +68,12 @@ export const PROJECTIONS: Projection[] = SLICES.flatMap((slice) => slice.project
 
 /** Every slice's endpoints, each checked to name only registered permissions and scopes. */
 export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
-  const all: SliceDeps & SliceRegistryDeps = { ...deps, webhookEventTypes: REGISTRY.webhookEventTypes, describe: (type, data) => REGISTRY.describe(type, data) };
+  const all: SliceDeps & SliceRegistryDeps = {
+    ...deps,
+    webhookEventTypes: REGISTRY.webhookEventTypes,
+    eventTypes: [...REGISTRY.events.keys()],
+    describe: (type, data) => REGISTRY.describe(type, data),
+  };
   const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
@@ -81,6 +86,7 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
 /** What the slices' endpoints take from the registry. */
 interface SliceRegistryDeps {
   webhookEventTypes: readonly string[];
+  eventTypes: readonly string[];
   describe(type: string, data: Record<string, unknown>): string;
 }
 
