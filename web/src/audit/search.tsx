@@ -71,7 +71,7 @@ export function AuditSearch() {
       {found.state === 'failed' && <LoadFailed refusal={found.refusal} onRetry={reload} />}
       {found.state === 'ready' && found.data && found.data.list.length === 0 && <Empty>No event matches{found.data.next ? ' in this part of the log: the next page reads on' : ''}.</Empty>}
       {found.state === 'ready' && found.data && found.data.list.length > 0 && (
-        <table>
+        <table class="audit-found">
           <caption>Events found, oldest first</caption>
           <TableHead columns={['When', 'Event', 'Actor', 'What happened', 'Member']} />
           <tbody>

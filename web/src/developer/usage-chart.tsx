@@ -5,8 +5,9 @@ type Day = Schemas['Usage']['days'][number];
 // The drawing's own units: the SVG scales to its box, the text with it.
 const WIDTH = 640;
 const HEIGHT = 240;
-const LEFT = 44;
-const RIGHT = 8;
+const LEFT = 48;
+// Room for today's date, centred under the last bar.
+const RIGHT = 28;
 const TOP = 12;
 const BOTTOM = 40;
 const PLOT_W = WIDTH - LEFT - RIGHT;
