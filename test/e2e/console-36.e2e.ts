@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
+import { ADMIN_PASSWORD, expect, screen, signIn, test } from './fixtures';
 
 /**
  * Issue 36, second round: the scope queue at scale, sessions that keep work, stale decisions that
@@ -29,13 +29,6 @@ async function activeMember(newContext: () => Promise<APIRequestContext>, admin:
   const claimed = await post(client, '/developer/claim', {});
   await post(client, '/developer/scopes', { scopes: ['addons.read', 'member-groups.read'], reason: 'show the catalogue on our site' });
   return { client, id: (member.id) as number, apiid: claimed.apiid as string, apikey: claimed.apikey as string };
-}
-
-async function signIn(page: Page, realm: 'admin' | 'developer', username: string, password: string) {
-  await page.goto(`/ui/${realm}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 async function both(page: Page, name: string) {

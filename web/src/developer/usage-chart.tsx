@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { TableHead } from '../ui/table';
 
 type Day = Schemas['Usage']['days'][number];
 
@@ -101,14 +102,7 @@ export function UsageTable({ days }: { days: Day[] }) {
     <div class="usage-table" tabIndex={0} role="region" aria-label="Calls per day, as numbers">
       <table class="numbers">
         <caption>Calls per day (UTC), today first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Answered</th>
-            <th scope="col">Refused</th>
-            <th scope="col">Wrong key</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Day', 'Answered', 'Refused', 'Wrong key']} />
         <tbody>
           {shown.map((d) => (
             <tr key={d.date}>

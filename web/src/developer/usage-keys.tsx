@@ -1,5 +1,6 @@
 import type { Schemas } from '../api/client';
 import { when } from '../ui/load';
+import { TableHead } from '../ui/table';
 
 type KeyUse = Schemas['Usage']['keys'][number];
 
@@ -44,15 +45,7 @@ export function UsageByKey({ keys }: { keys: KeyUse[] }) {
       )}
       <table>
         <caption>Each key's calls over the last 30 days; the fingerprint is the start of the key's digest, not the key</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">State</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Refused</th>
-            <th scope="col">Last called</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'State', 'Calls', 'Refused', 'Last called']} />
         <tbody>
           {keys.map((k) => (
             <tr key={k.key}>
