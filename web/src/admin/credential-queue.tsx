@@ -41,7 +41,7 @@ function filterOf(named: string | null): Filter | '' {
 }
 
 export function CredentialQueue() {
-  const { status, q, after, listKey, selected, toggle, onStatus, search, pager } = useQueueAddress(filterOf);
+  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
   const { done, refusal, decided, decide } = useDecisions(reload, listKey);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
@@ -78,10 +78,8 @@ export function CredentialQueue() {
       statuses={FILTERS}
       labels={LABELS}
       empty={status === 'extension' ? 'No extension request waits.' : undefined}
-      status={status}
-      onStatus={onStatus}
+      {...controls}
       counts={counts}
-      search={search}
       selection={
         withSelect && (
           <BulkDecision

@@ -17,6 +17,8 @@ export function useQueueAddress<F extends string>(filterOf: (named: string | nul
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [status, q, after]);
   const toggle = (key: string) => setSelected((was) => new Set(was.has(key) ? [...was].filter((k) => k !== key) : [...was, key]));
+  const onStatus = (next: F | '') => update({ status: next || 'all', after: undefined });
+  const search = <QueueSearch value={q} onSearch={(text) => update({ q: text, after: undefined })} />;
   return {
     status,
     q,
@@ -25,8 +27,8 @@ export function useQueueAddress<F extends string>(filterOf: (named: string | nul
     listKey: `${status} ${q} ${after ?? ''}`,
     selected,
     toggle,
-    onStatus: (next: F | '') => update({ status: next || 'all', after: undefined }),
-    search: <QueueSearch value={q} onSearch={(text) => update({ q: text, after: undefined })} />,
+    /** The queue's filter and search, as `Queue` takes them. */
+    controls: { status, onStatus, search },
     /** The pager under a page of `shown` rows; `total` null when the service does not count the filter. */
     pager: (shown: number, total: number | null, next: string | null) => (
       <Pager

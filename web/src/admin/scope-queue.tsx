@@ -20,7 +20,7 @@ const keyOf = (r: ScopeRequest) => `${r.member_id} ${r.name}`;
 const whose = (r: ScopeRequest) => r.username ?? `member ${r.member_id}`;
 
 export function ScopeQueue() {
-  const { status, q, after, listKey, selected, toggle, onStatus, search, pager } = useQueueAddress(filterOf);
+  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(
     () => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), ...(q && { q }), limit: PAGE_SIZE, ...(after && { after }) } } })),
     [status, q, after],
@@ -49,10 +49,8 @@ export function ScopeQueue() {
       id="scope-status"
       noun="scope request"
       statuses={scopeRequestStatusValues}
-      status={status}
-      onStatus={onStatus}
+      {...controls}
       counts={counts}
-      search={search}
       selection={
         withSelect && (
           <BulkDecision
