@@ -126,6 +126,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
     auditKey: loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE),
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
+    adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
     webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
     sessions: stores.sessions,

@@ -43,6 +43,8 @@ export interface SliceDeps {
   auditKey: SigningKey;
   /** Whether a member exists: a decision about one who does not is a wrong id (the credential slice asks). */
   memberExists(id: number): Promise<boolean>;
+  /** An administrator's username: the credential slice names who decided what a stale decision was about. */
+  adminName(id: number): Promise<string | null>;
   /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
@@ -79,7 +81,12 @@ export const PROJECTIONS: Projection[] = SLICES.flatMap((slice) => slice.project
 
 /** Every slice's endpoints, each checked to name only registered permissions and scopes. */
 export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
-  const all: SliceDeps & SliceRegistryDeps = { ...deps, webhookEventTypes: REGISTRY.webhookEventTypes, describe: (type, data) => REGISTRY.describe(type, data) };
+  const all: SliceDeps & SliceRegistryDeps = {
+    ...deps,
+    webhookEventTypes: REGISTRY.webhookEventTypes,
+    eventTypes: [...REGISTRY.events.keys()],
+    describe: (type, data) => REGISTRY.describe(type, data),
+  };
   const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
@@ -92,6 +99,7 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
 /** What the slices' endpoints take from the registry. */
 interface SliceRegistryDeps {
   webhookEventTypes: readonly string[];
+  eventTypes: readonly string[];
   describe(type: string, data: Record<string, unknown>): string;
 }
 

@@ -8,7 +8,8 @@ import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
 import { credentialHistory, HistoryUnreadable, instantSchema } from './history';
 import { EventStore, InvalidPosition, START } from '../stores/ports';
-import { exportLineSchema, historySchema } from './schemas';
+import { exportLineSchema, historySchema, searchPageSchema } from './schemas';
+import { searchLog, searchQuery } from './search';
 import { Describe } from './event';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
@@ -23,6 +24,8 @@ export interface AuditDeps {
   auditKey: SigningKey;
   /** How each event is worded, as its slice registered it. */
   describe: Describe;
+  /** Every event type the slices registered: what the search filters by. */
+  eventTypes: readonly string[];
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -126,6 +129,22 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
         const { as_of: replay, ...timeline } = history;
         if (!replay) return { data: timeline };
         return { data: { ...timeline, as_of: replay.instant, state: dashboardState(replay) } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/audit/search',
+      caller: auditor,
+      summary: 'Events across members by type, actor and time range, a page at a time in the order of the log; a page reads at most 5000 events of the log, so it may hold fewer than limit with next still set',
+      query: searchQuery(deps.eventTypes),
+      response: searchPageSchema,
+      refusals: [{ status: 422, when: 'after is not a position of this event log (invalid_position)' }],
+      handler: async (_ctx, { query }) => {
+        const page = await searchLog(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, query, query.after ?? START).catch((err: unknown) => {
+          if (!(err instanceof InvalidPosition)) throw err;
+          throw new HttpError(422, 'invalid_position', 'after is not a position of this event log: pass the next of an earlier page, or leave it out to start at the beginning');
+        });
+        return { data: page };
       },
     }),
     endpoint({

@@ -68,3 +68,15 @@ const exportEndSchema = z
 export const exportLineSchema = z
   .union([auditEventSchema, exportEndSchema])
   .meta({ id: 'AuditExportLine', description: 'One line: an event, or, last, the signed head with the position to resume from' });
+
+/** A page of the audit search: each event with the member it is about, and where the next page starts. */
+export const searchPageSchema = z
+  .object({
+    list: z.array(
+      auditEventSchema.extend({
+        member_id: z.int().min(1).nullable().meta({ description: 'The member the event is about (its credential or account), for the link to their history; null when it is about none' }),
+      }),
+    ),
+    next: z.string().nullable().meta({ description: 'Pass as after for the next page; null once the log is read to its end' }),
+  })
+  .meta({ id: 'AuditSearchPage' });

@@ -72,3 +72,9 @@ export function apiKeyDigest(key: string): string {
 export function apiKeyDigestBytes(key: string): Buffer {
   return Buffer.from(hash('sha256', key, 'binary'), 'binary');
 }
+
+/**
+ * A key's label where the member tells the current key from the one a rotation left in grace: the
+ * start of its digest. Eight hex digits of a SHA-256 say nothing of the key itself.
+ */
+export const keyFingerprint = (digest: string): string => digest.slice(0, 8);

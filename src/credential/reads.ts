@@ -1,6 +1,8 @@
 import { Position, Scalar } from '../stores/ports';
 import { ReadModels } from '../shared/projections/read-models';
 import { apiIdsProjection } from './projections/api-ids';
+import { apiKeysProjection } from './projections/api-keys';
+import { AcceptedKey } from './grace-period';
 import { credentialsProjection } from './projections/credentials';
 import { scopeRequestsProjection } from './projections/scope-requests';
 import { ScopeRequestDocument } from './views';
@@ -14,6 +16,8 @@ export function credentialReads(reads: ReadModels) {
     credentials: (where: Record<string, Scalar>) => reads.allLatest(credentialsProjection, where),
     /** The member who claimed this API id, the current one or an earlier one, as of every event committed before the call. */
     memberOfApiId: async (apiid: string): Promise<number | null> => (await reads.latest(apiIdsProjection, apiid))?.member_id ?? null,
+    /** The keys the member's credential has now, the current one first; none before a claim. */
+    keyRing: async (memberId: number): Promise<AcceptedKey[]> => (await reads.latest(apiKeysProjection, String(memberId)))?.keys ?? [],
     scopeRequests: (where: Record<string, Scalar>): Promise<ScopeRequestDocument[]> => reads.allLatest(scopeRequestsProjection, where),
     /** The usernames of these members, from their credentials as they stand: a member's username never changes. */
     usernames: async (memberIds: number[]): Promise<Map<number, string>> => {

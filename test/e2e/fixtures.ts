@@ -29,3 +29,11 @@ export function platformCli(args: string[], input?: string): string {
     encoding: 'utf8',
   });
 }
+
+/** Signs in on an area's sign-in screen. */
+export async function signIn(page: Page, area: 'developer' | 'admin', username: string, password: string): Promise<void> {
+  await page.goto(`/ui/${area}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

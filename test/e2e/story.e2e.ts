@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
-import type { Browser, Page } from '@playwright/test';
-
-async function signIn(page: Page, area: 'developer' | 'admin', username: string, password: string) {
-  await page.goto(`/ui/${area}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { ADMIN_PASSWORD, expect, screen, signIn, test } from './fixtures';
+import type { Browser } from '@playwright/test';
 
 async function adminPage(browser: Browser, baseURL: string) {
   const page = await (await browser.newContext({ baseURL, timezoneId: 'UTC' })).newPage();

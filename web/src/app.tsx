@@ -3,28 +3,26 @@ import { whenSignedOut } from './api/client';
 import { AdminArea } from './admin/area';
 import { DeveloperArea } from './developer/area';
 import { Landing } from './landing';
-import { currentPath, navigate, usePath } from './router';
+import { currentPath, usePath } from './router';
 import { Link } from './ui/link';
 import { NotFound } from './ui/not-found';
 import { ScreenArea } from './ui/screen';
-
-const EXPIRED = 'Your session has ended. Sign in again to continue.';
+import { SignInAgain } from './ui/sign-in-again';
 
 const AREA_NAMES = { admin: 'Administrator console', developer: 'Developer center' };
 
 export function App() {
   const path = usePath();
-  const [notice, setNotice] = useState('');
+  // A session that ended under a screen: signed in again over it, so nothing typed is lost.
+  const [expired, setExpired] = useState<'admin' | 'developer' | null>(null);
+  const [resumed, setResumed] = useState(false);
 
   useEffect(() => {
-    whenSignedOut(() => {
-      setNotice(EXPIRED);
-      navigate(currentPath().startsWith('/admin') ? '/admin/login' : '/developer/login', { replace: true });
-    });
+    whenSignedOut(() => setExpired(currentPath().startsWith('/admin') ? 'admin' : 'developer'));
   }, []);
   useEffect(() => {
-    // The message belongs to the sign-in it sent the user to, not to later ones.
-    if (!path.endsWith('/login')) setNotice('');
+    // The message belongs to the screen it was signed in again on.
+    setResumed(false);
   }, [path]);
 
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
@@ -46,12 +44,26 @@ export function App() {
           </Link>
         </nav>
       </header>
-      <main id="main">
+      {expired && (
+        <SignInAgain
+          realm={expired}
+          onSignedIn={() => {
+            setExpired(null);
+            setResumed(true);
+          }}
+        />
+      )}
+      <main id="main" inert={expired !== null}>
+        {resumed && (
+          <p class="notice done" role="status">
+            Signed in again. Everything you typed is where you left it.
+          </p>
+        )}
         <ScreenArea.Provider value={area && AREA_NAMES[area]}>
           {area === 'admin' ? (
-            <AdminArea path={path} notice={notice} />
+            <AdminArea path={path} />
           ) : area === 'developer' ? (
-            <DeveloperArea path={path} notice={notice} />
+            <DeveloperArea path={path} />
           ) : path === '/' ? (
             <Landing />
           ) : (

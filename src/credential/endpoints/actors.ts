@@ -1,5 +1,6 @@
 import { decideCredential } from '../commands';
-import { CredentialCommand } from '../decider';
+import { CredentialCommand, credentialStream } from '../decider';
+import { DomainError } from '../../shared/domain/decider';
 import { credentialReads } from '../reads';
 import { applicationView, ApplicationView } from '../views';
 import { ReadModels, expectWritten } from '../../shared/projections/read-models';
@@ -32,13 +33,48 @@ export interface ReviewerDeps {
   events: EventStore;
   /** Asked of the member slice by the composition root: this slice does not read members. */
   memberExists(id: number): Promise<boolean>;
+  /** An administrator's username, asked of the access slice by the composition root; null for one unknown. */
+  adminName(id: number): Promise<string | null>;
 }
 
-/** An administrator's decision about a member's credential: the command, with the administrator as actor and the reason in the metadata. */
+// How far back the member's stream is searched for the decision that made a reviewer's stale.
+const LOOK_BACK = 50;
+
+/**
+ * The administrators' decision a stale decision came too late for (another tab, another
+ * administrator): the last event an administrator recorded on the same matter (the scope named,
+ * or the credential itself), with who and when; null when no administrator decided it.
+ */
+async function decisionBefore(deps: ReviewerDeps, command: CredentialCommand): Promise<{ decided_by: string | null; decided_at: string } | null> {
+  const scope = 'scope' in command.data ? command.data.scope : undefined;
+  const events = await deps.events.readStream(credentialStream(command.data.member_id), { direction: 'backwards', maxCount: LOOK_BACK });
+  const decision = events.find((e) => e.metadata.actor.kind === 'admin' && e.data.scope === scope);
+  if (!decision || typeof decision.metadata.actor.id !== 'number') return null;
+  return { decided_by: await deps.adminName(decision.metadata.actor.id), decided_at: decision.metadata.time };
+}
+
+/** A refusal for a matter no longer pending, with who decided it and when, in its words and its data. */
+async function staleRefusal(deps: ReviewerDeps, command: CredentialCommand, err: DomainError): Promise<Error> {
+  const decision = await decisionBefore(deps, command);
+  if (!decision) return err;
+  const by = decision.decided_by ?? 'an administrator no longer known';
+  return new HttpError(422, err.error, `${err.message}: ${by} decided it at ${decision.decided_at}`, err.problems, undefined, decision);
+}
+
+/**
+ * An administrator's decision about a member's credential: the command, with the administrator as
+ * actor and the reason in the metadata. Too late for a matter decided meanwhile, it is refused with
+ * who decided it and when (`decided_by`, `decided_at`).
+ */
 export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
   return async () => {
     await requireKnownMember(deps.memberExists, command.data.member_id);
-    return decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+    try {
+      return await decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+    } catch (err) {
+      if (err instanceof DomainError && err.error.endsWith('_not_pending')) throw await staleRefusal(deps, command, err);
+      throw err;
+    }
   };
 }
 

@@ -26,6 +26,8 @@ export interface CredentialDeps {
   usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
   /** Whether a member exists, from the member slice (src/compose.ts). */
   memberExists(id: number): Promise<boolean>;
+  /** An administrator's username, from the access slice (src/compose.ts). */
+  adminName(id: number): Promise<string | null>;
 }
 
 const rotateSchema = z.strictObject({

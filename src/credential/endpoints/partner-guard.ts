@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Middleware } from 'koa';
-import { apiKeyDigestBytes, isWellFormedApiKey } from '../api-key';
+import { apiKeyDigestBytes, isWellFormedApiKey, keyFingerprint } from '../api-key';
 import { isAcceptedAt } from '../grace-period';
 import { hasExpiredAt } from '../expiry';
 import { ApiKeyDocument } from '../projections/api-keys';
@@ -17,7 +17,8 @@ export interface KeyRing {
 
 /** Where each call with a known API id is counted (in memory: no store call per request). */
 export interface UsageCount {
-  record(memberId: number, refused: boolean): void;
+  /** `key`: the fingerprint of the key the call was made with (`keyFingerprint`). */
+  record(memberId: number, refused: boolean, key: string): void;
   /** A call whose key did not match: counted apart, not as the credential's use. */
   recordWrongKey(memberId: number): void;
 }
@@ -53,9 +54,10 @@ function bytesOf(key: AcceptedKey): Buffer {
   return bytes;
 }
 
-function accepts(entry: ApiKeyDocument, key: string, now: number): boolean {
+/** The credential's key the call was made with, when it is accepted now. */
+function acceptedKey(entry: ApiKeyDocument, key: string, now: number): AcceptedKey | undefined {
   const offered = apiKeyDigestBytes(key);
-  return entry.keys.some((k) => timingSafeEqual(bytesOf(k), offered) && isAcceptedAt(k, now));
+  return entry.keys.find((k) => timingSafeEqual(bytesOf(k), offered) && isAcceptedAt(k, now));
 }
 
 /**
@@ -78,8 +80,9 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
       const now = Date.now();
       // Anyone who knows an API id can make well-formed keys (the checksum is public): such calls
       // must not make someone else's credential look used.
-      if (!accepts(entry, key, now)) return { refusal: NOT_ACCEPTED, fields: [], settle: () => usage.recordWrongKey(entry.member_id) };
-      const settle = (status: number) => usage.record(entry.member_id, status >= 400);
+      const accepted = acceptedKey(entry, key, now);
+      if (!accepted) return { refusal: NOT_ACCEPTED, fields: [], settle: () => usage.recordWrongKey(entry.member_id) };
+      const settle = (status: number) => usage.record(entry.member_id, status >= 400, keyFingerprint(accepted.digest));
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({

@@ -6,7 +6,6 @@ import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels, expectWritten } from '../../shared/projections/read-models';
-import { Scalar } from '../../stores/ports';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberParams } from '../../shared/http/params';
 import { memberScopeParams } from '../params';
@@ -33,15 +32,18 @@ const statusQuery = (statuses: readonly string[]) =>
 
 const APPLICATION_STATUSES = applicationSchema.shape.status.options;
 
-const credentialStatusQuery = statusQuery(APPLICATION_STATUSES).extend({
+// The search both review lists take: a username's part, or the start of an API id.
+const searchQuery = {
   q: z
     .string()
     .trim()
-    .min(1, 'q is empty: leave it out to list every application')
+    .min(1, 'q is empty: leave it out to list everything')
     .max(100, 'q is at most 100 characters')
     .optional()
-    .meta({ description: "Only the applications whose member's username holds it (any case), or whose API id starts with it" }),
-});
+    .meta({ description: "Only those whose member's username holds it (any case), or whose API id starts with it" }),
+};
+
+const credentialStatusQuery = statusQuery(APPLICATION_STATUSES).extend(searchQuery);
 
 /** The search of the review list: part of a username, or the start of an API id. */
 const matches = (q: string) => {
@@ -49,15 +51,20 @@ const matches = (q: string) => {
   return (doc: CredentialDocument) => doc.username.toLowerCase().includes(wanted) || (doc.apiid?.startsWith(wanted) ?? false);
 };
 
-/** How many applications the search finds in each status, whatever the status filter. */
-function countsOf(docs: CredentialDocument[]): Record<(typeof APPLICATION_STATUSES)[number], number> {
-  const counts = Object.fromEntries(APPLICATION_STATUSES.map((s) => [s, 0])) as Record<(typeof APPLICATION_STATUSES)[number], number>;
+/** How many of what the search found are in each status, whatever the status filter. */
+function countsOf<S extends string>(statuses: readonly S[], docs: { status: S }[]): Record<S, number> {
+  const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
   for (const doc of docs) counts[doc.status] += 1;
   return counts;
 }
-const scopeStatusQuery = statusQuery(scopeRequestSchema.shape.status.options);
 
-const filter = (status: string | undefined): Record<string, Scalar> => (status ? { status } : {});
+/** The counts' schema in the contract: one whole number per status. */
+const countsSchema = <S extends string>(statuses: readonly S[], what: string) =>
+  z.object(Object.fromEntries(statuses.map((s) => [s, z.int().min(0)])) as Record<S, z.ZodInt>).meta({ description: `How many ${what} the search (q) finds in each status, whatever the status filter` });
+
+const SCOPE_STATUSES = scopeRequestSchema.shape.status.options;
+const scopeStatusQuery = statusQuery(SCOPE_STATUSES).extend(searchQuery);
+const scopeRequestsPage = pageOf(scopeRequestSchema).extend({ counts: countsSchema(SCOPE_STATUSES, 'scope requests') });
 
 // A reviewer's screen offers the expiry an approval without one gets: the listing says it.
 const applicationsPage = pageOf(reviewedApplicationSchema).extend({
@@ -66,9 +73,7 @@ const applicationsPage = pageOf(reviewedApplicationSchema).extend({
     .int()
     .nullable()
     .meta({ description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires' }),
-  counts: z
-    .object(Object.fromEntries(APPLICATION_STATUSES.map((s) => [s, z.int().min(0)])) as Record<(typeof APPLICATION_STATUSES)[number], z.ZodInt>)
-    .meta({ description: 'How many applications the search (q) finds in each status, whatever the status filter' }),
+  counts: countsSchema(APPLICATION_STATUSES, 'applications'),
 });
 
 /** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
@@ -100,7 +105,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         const found = query.q ? all.filter(matches(query.q)) : all;
         const page = paginate(query.status ? found.filter((doc) => doc.status === query.status) : found, (doc) => [doc.member_id, ''], query);
         const list = page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null }));
-        return { data: { list, next: page.next, key_lifetime_days: deps.keyLifetimeDays, counts: countsOf(found) } };
+        return { data: { list, next: page.next, key_lifetime_days: deps.keyLifetimeDays, counts: countsOf(APPLICATION_STATUSES, found) } };
       },
     }),
     endpoint({
@@ -152,13 +157,17 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       method: 'GET',
       path: '/scope-requests',
       caller: review,
-      summary: 'List scope requests, optionally by status, a page at a time in the order of member ids, then scope names',
+      summary: 'List scope requests, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, then scope names, with the count in each status',
       query: scopeStatusQuery,
-      response: pageOf(scopeRequestSchema),
+      response: scopeRequestsPage,
       handler: async (_ctx, { query }) => {
-        const page = paginate(await reads.scopeRequests(filter(query.status)), (doc) => [doc.member_id, doc.scope], query);
-        const usernames = await reads.usernames(page.list.map((doc) => doc.member_id));
-        return { data: { list: page.list.map((doc) => scopeRequestView(doc, usernames.get(doc.member_id) ?? null)), next: page.next } };
+        const [requests, credentials] = await Promise.all([reads.scopeRequests({}), reads.credentials({})]);
+        const members = new Map(credentials.map((doc) => [doc.member_id, doc]));
+        const wanted = query.q ? matches(query.q) : null;
+        const found = wanted ? requests.filter((doc) => members.has(doc.member_id) && wanted(members.get(doc.member_id)!)) : requests;
+        const page = paginate(query.status ? found.filter((doc) => doc.status === query.status) : found, (doc) => [doc.member_id, doc.scope], query);
+        const list = page.list.map((doc) => scopeRequestView(doc, members.get(doc.member_id)?.username ?? null));
+        return { data: { list, next: page.next, counts: countsOf(SCOPE_STATUSES, found) } };
       },
     }),
     endpoint({

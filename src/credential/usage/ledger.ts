@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DocumentStore } from '../../stores/ports';
 import { stamp } from '../../shared/projections/stamp';
 import { Ticker } from '../../shared/ticker';
+import { AcceptedKey } from '../grace-period';
 import { DayCount, usageOf, Usage, utcDate } from './view';
 
 /** Counts kept this long in memory after their day, so a flush late after midnight still has them. */
@@ -44,12 +45,17 @@ export class UsageLedger {
     this.ticker.start();
   }
 
-  /** One call with the credential of this member; memory only. */
-  record(memberId: number, refused: boolean, at = Date.now()): void {
+  /** One call with the credential of this member, made with the key of this fingerprint; memory only. */
+  record(memberId: number, refused: boolean, key: string, at = Date.now()): void {
     const count = this.tally(memberId, at);
     count.calls += 1;
     if (refused) count.refused += 1;
     count.last_used_ms = at;
+    let byKey = count.keys.get(key);
+    if (!byKey) count.keys.set(key, (byKey = { calls: 0, refused: 0, last_used_ms: 0 }));
+    byKey.calls += 1;
+    if (refused) byKey.refused += 1;
+    byKey.last_used_ms = at;
     this.dirty.add(count.id);
   }
 
@@ -65,7 +71,7 @@ export class UsageLedger {
     let count = this.today.get(memberId);
     if (!count) {
       const id = `${memberId}:${this.day.date}:${this.instance}`;
-      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, wrong_key: 0, last_used_ms: 0 };
+      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, wrong_key: 0, last_used_ms: 0, keys: new Map() };
       this.counts.set(id, count);
       this.today.set(memberId, count);
     }
@@ -94,13 +100,16 @@ export class UsageLedger {
     for (const [id, count] of this.counts) if (!this.dirty.has(id) && Date.parse(count.date) < old) this.counts.delete(id);
   }
 
-  /** A member's use: what every instance stored, with this instance's own counts taken from memory, up to date. */
-  async usage(memberId: number, now = Date.now()): Promise<Usage> {
+  /**
+   * A member's use: what every instance stored, with this instance's own counts taken from memory,
+   * up to date; split by key, `ring` being the keys the credential has now (api_keys).
+   */
+  async usage(memberId: number, ring: AcceptedKey[], now = Date.now()): Promise<Usage> {
     const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, { member_id: memberId });
     const mine = `:${this.instance}`;
     const others = stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc);
     const own = [...this.counts.values()].filter((c) => c.member_id === memberId).map(dayCount);
-    return usageOf([...others, ...own], now);
+    return usageOf([...others, ...own], ring, now);
   }
 
   /** When each member's credential was last used, over every instance. */
@@ -130,6 +139,14 @@ interface Tally {
   wrong_key: number;
   /** 0: no call with the right key yet that day. */
   last_used_ms: number;
+  /** The same counts by the fingerprint of the key each call was made with. */
+  keys: Map<string, { calls: number; refused: number; last_used_ms: number }>;
 }
 
-const dayCount = ({ id: _id, last_used_ms, ...count }: Tally): DayCount => ({ ...count, last_used_at: last_used_ms === 0 ? null : new Date(last_used_ms).toISOString() });
+const instantOf = (ms: number): string | null => (ms === 0 ? null : new Date(ms).toISOString());
+
+const dayCount = ({ id: _id, last_used_ms, keys, ...count }: Tally): DayCount => ({
+  ...count,
+  last_used_at: instantOf(last_used_ms),
+  by_key: Object.fromEntries([...keys].map(([key, c]) => [key, { calls: c.calls, refused: c.refused, last_used_at: instantOf(c.last_used_ms) }])),
+});

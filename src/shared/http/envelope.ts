@@ -25,6 +25,8 @@ export interface Refused {
   readonly message: string;
   readonly issues?: Issue[];
   readonly headers?: Record<string, string>;
+  /** What else the client may show of the refusal, beside the reason: who decided a stale decision's matter, and when. */
+  readonly details?: Record<string, string | null>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function refusalEnvelope(refusal: Refused): Envelope<{ error: string; iss
   const data = refusal.issues
     ? { error: refusal.error, issues: refusal.issues.map(({ path, message }) => ({ path: withoutApiKeys(path), message: withoutApiKeys(message) })) }
     : { error: refusal.error };
+  if (refusal.details) Object.assign(data, refusal.details);
   return { code: refusal.status, message: withoutApiKeys(refusal.message), data };
 }
 
@@ -47,12 +50,13 @@ export class HttpError extends Error implements Refused {
     message: string,
     readonly issues?: Issue[],
     readonly headers?: Record<string, string>,
+    readonly details?: Record<string, string | null>,
   ) {
     super(message);
     this.name = 'HttpError';
   }
 
   static from(refusal: Refused): HttpError {
-    return new HttpError(refusal.status, refusal.error, refusal.message, refusal.issues, refusal.headers);
+    return new HttpError(refusal.status, refusal.error, refusal.message, refusal.issues, refusal.headers, refusal.details);
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { API_KEY_RANDOM_BYTES, formatApiKey } from '../../../src/credential/api-key';
 import { DocumentWrite, Stores } from '../../../src/stores/ports';
-import { activePartner, mistypedKey, openCall } from '../../support/credentials';
+import { activePartner, mistypedKey, openCall, rotate } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
@@ -52,6 +52,7 @@ describe('usage per key', () => {
     expect(mine.days).toHaveLength(30);
     // The other partner's key is well formed but not this credential's: counted apart, not as a call.
     expect(mine.days[29]).toEqual({ date: today(), calls: 4, refused: 1, wrong_key: 1 });
+    expect(mine.keys).toEqual([{ key: expect.stringMatching(/^[0-9a-f]{8}$/), state: 'current', valid_until: null, calls: 4, refused: 1, last_used_at: mine.last_used_at }]);
     expect(mine.days.slice(0, 29).every((d: { calls: number }) => d.calls === 0)).toBe(true);
     expect(Date.parse(mine.last_used_at)).toBeGreaterThanOrEqual(before - 5);
 
@@ -82,6 +83,31 @@ describe('usage per key', () => {
     const revoked = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
     expect(revoked.last_used_at).toBeNull();
     expect(revoked.days[29]).toEqual({ date: today(), calls: 0, refused: 0, wrong_key: 10 });
+  });
+
+  it('after a rotation, tells the current key from the previous one, with when the previous one stops', async () => {
+    const p = await activePartner(t);
+    await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
+    const rotated = await rotate(p, { grace_seconds: 3600 });
+    await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
+    await openCall(t, '/open/member-groups', p.apiid, p.apikey).expect(403);
+    await openCall(t, '/open/addons', p.apiid, rotated).expect(200);
+
+    const usage = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    expect(usage.days[29]).toMatchObject({ calls: 4, refused: 1 });
+    const [current, previous] = usage.keys;
+    expect(usage.keys).toHaveLength(2);
+    expect(current).toMatchObject({ state: 'current', valid_until: null, calls: 1, refused: 0 });
+    expect(previous).toMatchObject({ state: 'in_grace', calls: 3, refused: 1 });
+    expect(Date.parse(previous.valid_until) - Date.now()).toBeGreaterThan(3500_000);
+    expect(current.key).not.toBe(previous.key);
+    // The fingerprint is not the key, nor any part of it a partner sends.
+    expect(JSON.stringify(usage)).not.toContain(p.apikey.slice(-8));
+
+    // A rotation without grace stops the previous key: its calls stay, said stopped.
+    await rotate({ ...p, apikey: rotated }, { grace_seconds: 0 });
+    const after = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    expect(after.keys.map((k: { state: string; calls: number }) => [k.state, k.calls])).toEqual([['current', 0], ['stopped', 1], ['stopped', 3]]);
   });
 
   it('writes the counts at most once a second, however many calls', async () => {

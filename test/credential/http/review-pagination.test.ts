@@ -89,3 +89,22 @@ it('GET /credentials searches usernames (any case) and the start of API ids, and
   expect(none).toMatchObject({ list: [], next: null, counts: { active: 0 } });
   await expectRefusal(t, () => admin.get(`${API}/credentials?q=%20`), 422, 'validation_failed');
 });
+
+it('GET /scope-requests searches usernames and API ids, counts what it finds in each status, and pages the search', async () => {
+  const all = (await admin.get(`${API}/scope-requests`).expect(200)).body.data as Page<{ member_id: number; username: string }> & { counts: Record<string, number> };
+  expect(all.counts).toEqual({ pending: 6, approved: 0, rejected: 0, revoked: 0 });
+  const [first] = all.list;
+  const byName = (await admin.get(`${API}/scope-requests?q=${encodeURIComponent(first!.username.toUpperCase())}&limit=1`).expect(200)).body.data;
+  expect(byName.list.map((r: { member_id: number }) => r.member_id)).toEqual([first!.member_id]);
+  expect(byName.counts).toEqual({ pending: 2, approved: 0, rejected: 0, revoked: 0 });
+  const second = (await admin.get(`${API}/scope-requests?q=${encodeURIComponent(first!.username)}&limit=1&after=${encodeURIComponent(byName.next)}`).expect(200)).body.data;
+  expect(second).toMatchObject({ list: [expect.objectContaining({ member_id: first!.member_id })], next: null });
+  const application = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username)}`).expect(200)).body.data.list[0] as { apiid: string };
+  const byApiId = (await admin.get(`${API}/scope-requests?q=${application.apiid.slice(0, 12)}&status=approved`).expect(200)).body.data;
+  expect(byApiId).toMatchObject({ list: [], next: null, counts: { pending: 2, approved: 0 } });
+});
+
+it.each([['q=%20'], ['q=' + 'x'.repeat(101)], ['status=active'], ['limit=0']])('GET /scope-requests refuses %s with 422, naming the field', async (query) => {
+  const res = await expectRefusal(t, () => admin.get(`${API}/scope-requests?${query}`), 422, 'validation_failed');
+  expect(res.body.data.issues?.[0]?.path).toBe(query.split('=')[0]);
+});

@@ -44,6 +44,7 @@ describe('every operation of the contract, called for real', () => {
     await admin.get(`${API}/openapi`).expect(200);
     await admin.get(`${API}/credentials/${member.id}/history`).expect(200);
     await admin.get(`${API}/audit/members?apiid=${p.apiid}`).expect(200);
+    await admin.get(`${API}/audit/search?type=CredentialApproved&limit=2`).expect(200);
     await admin.get(`${API}/credentials/${member.id}/history?as_of=${new Date().toISOString()}`).expect(200);
     const exported = await admin.get(`${API}/audit/events?limit=5`).buffer(true).parse((res, done) => {
       let text = '';

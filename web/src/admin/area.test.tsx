@@ -22,7 +22,7 @@ beforeEach(() => history.replaceState(null, '', '/ui/admin'));
 describe('a screen the account may not use', () => {
   it('says which permission it needs and links to the screens the account may use, instead of another screen', async () => {
     service(['audit.read']);
-    render(<AdminArea path="/admin/credentials" notice="" />);
+    render(<AdminArea path="/admin/credentials" />);
     expect((await screen.findByTestId('no-access')).textContent).toBe('You do not have access to Credentials: it needs the permission credential.review.');
     const main = screen.getByRole('heading', { name: 'No access to Credentials' }).closest('section')!;
     expect([...main.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
@@ -35,7 +35,7 @@ describe('a screen the account may not use', () => {
 
   it('says there is no page at an unknown address, with a link home', async () => {
     service(['audit.read']);
-    render(<AdminArea path="/admin/nowhere" notice="" />);
+    render(<AdminArea path="/admin/nowhere" />);
     expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
     expect(screen.getByRole('link', { name: "the administrator console's first screen" }).getAttribute('href')).toBe('/ui/admin');
     expect(screen.queryByRole('heading', { name: 'Credential history' })).toBeNull();
@@ -51,7 +51,7 @@ describe('where an administrator lands', () => {
     [[], '/ui/admin/contract'],
   ] as [Permission[], string][])('with %j on %s', async (permissions, landing) => {
     service(permissions);
-    render(<AdminArea path="/admin" notice="" />);
+    render(<AdminArea path="/admin" />);
     await waitFor(() => expect(location.pathname).toBe(landing));
   });
 });
@@ -59,7 +59,7 @@ describe('where an administrator lands', () => {
 it('a failed load of the permissions offers to try again, and trying again loads them', async () => {
   let fail = true;
   const asked = service(['audit.read'], () => (fail ? envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } }) : envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] }, role_groups: [] } })));
-  render(<AdminArea path="/admin/audit" notice="" />);
+  render(<AdminArea path="/admin/audit" />);
   expect((await screen.findByRole('alert')).textContent).toContain('internal error');
   fail = false;
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -90,7 +90,7 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
   it("/admin/audit/members/7 shows member 7's history, under the Audit screen", async () => {
     const asked = deepService();
     history.replaceState(null, '', '/ui/admin/audit/members/7');
-    render(<AdminArea path="/admin/audit/members/7" notice="" />);
+    render(<AdminArea path="/admin/audit/members/7" />);
     expect(await screen.findByTestId('history-found')).not.toBeNull();
     await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of alice (member #7): 0 events.'));
     expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#7');
@@ -100,30 +100,30 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
 
   it('a member address without a member id is no page; without the permission, says which it needs', async () => {
     deepService();
-    const { unmount } = render(<AdminArea path="/admin/audit/members/alice" notice="" />);
+    const { unmount } = render(<AdminArea path="/admin/audit/members/alice" />);
     expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
     expect(screen.getByRole('link', { name: 'the audit' }).getAttribute('href')).toBe('/ui/admin/audit');
     unmount();
     const asked = deepService(['addon.view']);
-    render(<AdminArea path="/admin/audit/members/7" notice="" />);
+    render(<AdminArea path="/admin/audit/members/7" />);
     expect((await screen.findByTestId('no-access')).textContent).toBe('You do not have access to Audit: it needs the permission audit.read.');
     expect(asked).not.toContain('/api/v1/credentials/7/history');
   });
 
   it('/admin/addons/wiki shows that add-on alone, with the way back to every add-on; each card links to its own address', async () => {
     deepService();
-    const { unmount } = render(<AdminArea path="/admin/addons/wiki" notice="" />);
+    const { unmount } = render(<AdminArea path="/admin/addons/wiki" />);
     expect(await screen.findByRole('heading', { name: 'Wiki 1.0.0' })).not.toBeNull();
     expect(screen.queryByRole('heading', { name: 'Helpdesk 1.0.0' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Every add-on' }).getAttribute('href')).toBe('/ui/admin/addons');
     unmount();
-    render(<AdminArea path="/admin/addons" notice="" />);
+    render(<AdminArea path="/admin/addons" />);
     expect((await screen.findByRole('link', { name: 'Helpdesk' })).getAttribute('href')).toBe('/ui/admin/addons/helpdesk');
   });
 
   it('an add-on the catalogue does not hold is said so', async () => {
     deepService();
-    render(<AdminArea path="/admin/addons/nothing" notice="" />);
+    render(<AdminArea path="/admin/addons/nothing" />);
     expect(await screen.findByText('The catalogue holds no add-on with the key "nothing".')).not.toBeNull();
   });
 });

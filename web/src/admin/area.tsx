@@ -117,7 +117,7 @@ function NoAccess({ screen, screens }: { screen: Screen; screens: Screen[] }) {
 }
 
 /** The administrator console: only the screens whose permissions /context says this account holds. */
-export function AdminArea({ path, notice }: { path: string; notice: string }) {
+export function AdminArea({ path }: { path: string }) {
   const [context, reload] = useLoad(() => call(() => api.GET('/context'), { signedOutIsExpected: true }), [path === '/admin/login']);
   const held = new Set(context.state === 'ready' ? context.data.account.permissions : []);
   const screens = SCREENS.filter((s) => !s.needs || s.needs.some((p) => held.has(p)));
@@ -129,7 +129,7 @@ export function AdminArea({ path, notice }: { path: string; notice: string }) {
   }, [path, landing]);
 
   if (path === '/admin/login' || (context.state === 'failed' && context.refusal.status === 401)) {
-    return <SignIn realm="admin" notice={notice} onSignedIn={() => {
+    return <SignIn realm="admin" onSignedIn={() => {
           // Signing in where a screen stood asked for it keeps that screen's path: load it again.
           navigate(path === '/admin/login' ? '/admin' : path, { replace: true });
           reload();

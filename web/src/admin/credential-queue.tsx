@@ -1,14 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
 import { reviewedApplicationStatusValues } from '../../generated/contract';
-import { api, call, csrf, type Answer, type Refusal, type Schemas } from '../api/client';
+import { api, call, csrf, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { extensionWaits, hasKey, mayReview, mayRevoke, statusOf } from '../api/credential-rules';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { useQueryState } from '../ui/query-state';
 import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
-import { BulkDecision } from './bulk-decision';
-import { Pager, QueueSearch } from './queue-controls';
+import { BulkDecision, sendEach } from './bulk-decision';
+import { PAGE_SIZE, useQueueAddress, withAll } from './queue-address';
 import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
 type Application = Schemas['ReviewedApplication'];
@@ -22,9 +20,6 @@ type Status = Application['status'];
 type Filter = Status | 'extension';
 const FILTERS: Filter[] = reviewedApplicationStatusValues.flatMap((s) => (s === 'pending' ? [s, 'extension' as const] : [s]));
 const LABELS = { extension: 'extension requested' };
-
-/** A page of the list: the service's own paging and count, 50 rows a screen. */
-const PAGE_SIZE = 50;
 
 /**
  * The applications the filter and search name, a page at a time. Extension requests are the active
@@ -46,22 +41,17 @@ function filterOf(named: string | null): Filter | '' {
 }
 
 export function CredentialQueue() {
-  const { params, cursors, update } = useQueryState();
-  const status = filterOf(params.get('status'));
-  const q = params.get('q') ?? '';
-  const after = params.get('after') ?? undefined;
+  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
-  const { done, refusal, decided, decide } = useDecisions(reload, `${status} ${q} ${after ?? ''}`);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  useEffect(() => setSelected(new Set()), [status, q, after]);
+  const { done, refusal, decided, decide } = useDecisions(reload, listKey);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
   const sendApproval = (a: Application, body: ApprovalBody) => call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body }));
   const sendRejection = (a: Application, reason: string) => call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }));
   const approve = (a: Application, body: ApprovalBody) =>
     decide(sendApproval(a, body).then((answer) => (answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer)));
-  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`));
+  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`), reason);
   const revoke = async (id: number, reason: string) =>
-    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`));
+    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`), reason);
   const approveExtension = (id: number) =>
     decide(
       call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })).then((answer) =>
@@ -71,14 +61,14 @@ export function CredentialQueue() {
   const rejectExtension = async (id: number, reason: string) =>
     decided(
       saying(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })), (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`),
+      reason,
     );
   const rows = list.state === 'ready' ? list.data.list : [];
-  const chosen = rows.filter((a) => selected.has(a.member_id));
-  const toggle = (id: number) => setSelected((was) => new Set(was.has(id) ? [...was].filter((m) => m !== id) : [...was, id]));
-  const bulk = pendingBulk(chosen, decided);
-  const counts = list.state === 'ready' && 'counts' in list.data ? list.data.counts : undefined;
-  const everyCount = counts && Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const chosen = rows.filter((a) => selected.has(String(a.member_id)));
+  const bulk = sendEach(chosen, (a) => a.username, 'application', decided);
+  const counts = withAll(list.state === 'ready' && 'counts' in list.data ? list.data.counts : undefined);
   const withSelect = status === 'pending';
+  const defaultDays = list.state === 'ready' ? list.data.key_lifetime_days : null;
 
   return (
     <Queue
@@ -88,33 +78,19 @@ export function CredentialQueue() {
       statuses={FILTERS}
       labels={LABELS}
       empty={status === 'extension' ? 'No extension request waits.' : undefined}
-      status={status}
-      onStatus={(next) => update({ status: next || 'all', after: undefined })}
-      counts={counts && { ...counts, '': everyCount }}
-      search={<QueueSearch value={q} onSearch={(text) => update({ q: text, after: undefined })} />}
+      {...controls}
+      counts={counts}
       selection={
         withSelect && (
           <BulkDecision
             count={chosen.length}
-            defaultDays={list.state === 'ready' ? list.data.key_lifetime_days : null}
-            onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')}
+            noun="application"
+            approve={(subject) => <ApproveWithExpiry id="selected" subject={subject} defaultDays={defaultDays} onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')} />}
             onReject={(reason) => bulk((a) => sendRejection(a, reason), 'Rejected')}
           />
         )
       }
-      pages={
-        list.state === 'ready' && (
-          <Pager
-            shown={rows.length}
-            total={!counts || status === 'extension' ? null : status === '' ? everyCount! : counts[status]}
-            before={cursors.length}
-            pageSize={PAGE_SIZE}
-            hasNext={list.data.next !== null}
-            onPrevious={() => update({ after: cursors.at(-1) || undefined }, cursors.slice(0, -1))}
-            onNext={() => update({ after: list.data.next ?? undefined }, [...cursors, after ?? ''])}
-          />
-        )
-      }
+      pages={list.state === 'ready' && pager(rows.length, !counts || status === 'extension' ? null : counts[status], list.data.next)}
       list={list}
       onRetry={reload}
       columns={[...(withSelect ? ['Select'] : []), 'Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
@@ -126,7 +102,7 @@ export function CredentialQueue() {
           <tr key={a.member_id}>
             {withSelect && (
               <td data-label="Select" class="select">
-                <input type="checkbox" checked={selected.has(a.member_id)} onChange={() => toggle(a.member_id)} aria-label={`Select ${a.username}`} />
+                <input type="checkbox" checked={selected.has(String(a.member_id))} onChange={() => toggle(String(a.member_id))} aria-label={`Select ${a.username}`} />
               </td>
             )}
             <td data-label="Member">
@@ -154,7 +130,7 @@ export function CredentialQueue() {
               )}
               {mayReview(a) && (
                 <>
-                  <ApproveWithExpiry id={String(a.member_id)} subject={a.username} defaultDays={list.state === 'ready' ? list.data.key_lifetime_days : null} onApprove={(body) => approve(a, body)} />
+                  <ApproveWithExpiry id={String(a.member_id)} subject={a.username} defaultDays={defaultDays} onApprove={(body) => approve(a, body)} />
                   <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a, reason)} />
                 </>
               )}
@@ -165,24 +141,6 @@ export function CredentialQueue() {
       }
     </Queue>
   );
-}
-
-/**
- * One decision sent for each selected application in turn, said in one notice: how many passed,
- * and each refusal by username. A reason the service refuses is refused for all: it stays in its box.
- */
-function pendingBulk(chosen: Application[], decided: (answer: { ok: true; message: string }) => Refusal | null) {
-  return async (send: (a: Application) => Promise<Answer<unknown>>, verb: string): Promise<Refusal | null> => {
-    const refused: string[] = [];
-    for (const a of chosen) {
-      const answer = await send(a);
-      if (answer.ok) continue;
-      if (answer.refusal.error === 'validation_failed' && refused.length === 0 && a === chosen[0]) return answer.refusal;
-      refused.push(`${a.username}: ${answer.refusal.message}`);
-    }
-    const passed = chosen.length - refused.length;
-    return decided({ ok: true, message: `${verb} ${passed} of ${chosen.length} selected applications.${refused.length ? ` Refused: ${refused.join('; ')}.` : ''}` });
-  };
 }
 
 /** What the notice says of an approval: whose, and until when the key it leads to lives. */

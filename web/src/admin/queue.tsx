@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { isStale, type Answer, type Refusal } from '../api/client';
-import type { Loaded } from '../ui/load';
+import { when, type Loaded } from '../ui/load';
 import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome, type Outcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import { TableHead } from '../ui/table';
@@ -21,7 +21,8 @@ export function useDecisions(reload: () => void, filter: string) {
     clear();
     setRefusal(null);
   }, [filter]);
-  const decided = (answer: Decided): Refusal | null => {
+  /** `typed`: the reason sent, kept in the notice when the matter was decided meanwhile and its box goes. */
+  const decided = (answer: Decided, typed?: string): Refusal | null => {
     // The outcome above was of an earlier decision.
     clear();
     setRefusal(null);
@@ -32,7 +33,7 @@ export function useDecisions(reload: () => void, filter: string) {
     }
     if (!isStale(answer.refusal)) return answer.refusal;
     // Another administrator decided it meanwhile: the queue is read again, so the row shows what is true now.
-    setRefusal(answer.refusal);
+    setRefusal({ ...answer.refusal, message: staleWords(answer.refusal, typed) });
     reload();
     return null;
   };
@@ -42,6 +43,16 @@ export function useDecisions(reload: () => void, filter: string) {
     if (refused) setRefusal(refused);
   };
   return { done, refusal, decided, decide };
+}
+
+/**
+ * A decision that came too late, in the reviewer's words: who decided meanwhile and when (the
+ * service says it), that the list now shows it, and what the reviewer typed, kept to copy.
+ */
+export function staleWords(refusal: Refusal, typed?: string): string {
+  const who = refusal.decided ? `${refusal.decided.by ?? 'An administrator no longer known'} decided it on ${when(refusal.decided.at)}` : refusal.message;
+  const kept = typed ? ` What you typed is kept here: “${typed}”` : '';
+  return `Too late: ${who}. The list now shows where it stands.${kept}`;
 }
 
 /** A decision's answer in the console's own words, not the service's: who, what was done, and what follows. */

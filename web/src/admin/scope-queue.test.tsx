@@ -1,10 +1,10 @@
-import { render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { ScopeQueue } from './scope-queue';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
-const request = (name: string, status: string) => ({
-  member_id: 7,
-  username: 'alice',
+const request = (name: string, status: string, member_id = 7, username = 'alice') => ({
+  member_id,
+  username,
   scope: name,
   name,
   reason: 'List the add-ons on our partner site',
@@ -16,6 +16,7 @@ const request = (name: string, status: string) => ({
 });
 
 beforeEach(() => {
+  history.replaceState(null, '', '/ui/admin/scopes');
   globalThis.fetch = jest.fn(async () =>
     envelope(200, { code: 0, message: 'ok', data: { list: [request('addons.read', 'approved'), request('member-groups.read', 'pending')], next: null } }),
   ) as typeof fetch;
@@ -53,4 +54,87 @@ describe('scope-request queue', () => {
     expect(name.tagName).toBe('CODE');
     expect(name.classList.contains('scope')).toBe(true);
   });
+});
+
+describe('scope-request queue at scale', () => {
+  const counts = { pending: 61, approved: 3, rejected: 1, revoked: 0 };
+  /** 61 pending requests, pages of 50 by cursor, a search by username; member 2's request was decided meanwhile. */
+  function service() {
+    return serviceStandIn((url) => {
+      if (url.pathname.endsWith('/approve')) {
+        const id = Number(url.pathname.split('/')[4]);
+        if (id === 2) return envelope(422, { code: 422, message: 'the scope "addons.read" is approved: only a pending request can be decided', data: { error: 'scope_not_pending' } });
+        return envelope(200, { code: 0, message: 'approved', data: request('addons.read', 'approved', id, `m${id}`) });
+      }
+      const q = url.searchParams.get('q');
+      const all = Array.from({ length: 61 }, (_, i) => request('addons.read', 'pending', i + 1, `member${i + 1}`)).filter((r) => !q || r.username.includes(q));
+      const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
+      return envelope(200, { code: 0, message: 'ok', data: { list: all.slice(start, start + 50), next: start + 50 < all.length ? 'c50' : null, counts: { ...counts, pending: all.length } } });
+    });
+  }
+  const lists = (calls: Request[]) => calls.filter((c) => new URL(c.url).pathname.endsWith('/scope-requests')).map((c) => new URL(c.url).searchParams);
+
+  it('counts each status and pages on the service, the page in the address', async () => {
+    const calls = service();
+    render(<ScopeQueue />);
+    expect(await screen.findByText('1–50 of 61')).not.toBeNull();
+    const options = [...(screen.getByLabelText('Status') as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(options).toEqual(['all (65)', 'pending (61)', 'approved (3)', 'rejected (1)', 'revoked (0)']);
+    expect(lists(calls)[0]!.get('limit')).toBe('50');
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('51–61 of 61')).not.toBeNull();
+    expect(location.search).toBe('?after=c50');
+    expect(lists(calls).at(-1)!.get('after')).toBe('c50');
+  });
+
+  it('reads filter and search from the address and sends them to the service', async () => {
+    history.replaceState(null, '', '/ui/admin/scopes?status=all&q=member6');
+    const calls = service();
+    render(<ScopeQueue />);
+    expect(await screen.findByRole('cell', { name: /^member61 / })).not.toBeNull();
+    expect((screen.getByLabelText('Search by username or API id') as HTMLInputElement).value).toBe('member6');
+    expect(lists(calls)[0]!.get('q')).toBe('member6');
+    expect(lists(calls)[0]!.has('status')).toBe(false);
+    fireEvent.input(screen.getByLabelText('Search by username or API id'), { target: { value: 'member1' } });
+    fireEvent.submit(screen.getByRole('search'));
+    await waitFor(() => expect(location.search).toBe('?status=all&q=member1'));
+  });
+
+  it('approves the selected requests at once, and names the one refused', async () => {
+    const calls = service();
+    render(<ScopeQueue />);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select addons.read for member1' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select addons.read for member2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Approve 2 selected scope requests' }));
+    const notice = await screen.findByRole('status');
+    await waitFor(() => expect(notice.textContent).toContain('Approved 1 of 2 selected scope requests. Refused: addons.read for member2: the scope "addons.read" is approved'));
+    expect(calls.filter((c) => c.url.endsWith('/approve')).map((c) => new URL(c.url).pathname)).toEqual([
+      '/api/v1/credentials/1/scopes/addons.read/approve',
+      '/api/v1/credentials/2/scopes/addons.read/approve',
+    ]);
+  });
+});
+
+it('a decision too late says who decided meanwhile and when, and keeps the reason typed', async () => {
+  history.replaceState(null, '', '/ui/admin/scopes');
+  let decided = false;
+  serviceStandIn((url) => {
+    if (url.pathname.endsWith('/reject')) {
+      decided = true;
+      return envelope(422, {
+        code: 422,
+        message: 'the scope "member-groups.read" is approved: only a pending request can be decided: bob decided it at 2026-11-23T10:07:00.000Z',
+        data: { error: 'scope_not_pending', decided_by: 'bob', decided_at: '2026-11-23T10:07:00.000Z' },
+      });
+    }
+    const list = [request('member-groups.read', decided ? 'approved' : 'pending')];
+    return envelope(200, { code: 0, message: 'ok', data: { list, next: null, counts: { pending: decided ? 0 : 1, approved: decided ? 1 : 0, rejected: 0, revoked: 0 } } });
+  });
+  render(<ScopeQueue />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Reject member-groups.read for alice…' }));
+  fireEvent.input(screen.getByLabelText('Reason for rejecting member-groups.read for alice'), { target: { value: 'the purpose is vague' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Reject member-groups.read for alice' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toMatch(/^Too late: bob decided it on .+2026.+\. The list now shows where it stands\. What you typed is kept here: “the purpose is vague”$/);
+  await waitFor(() => expect(document.activeElement).toBe(alert));
 });

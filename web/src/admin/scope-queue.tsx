@@ -1,28 +1,47 @@
-import { useState } from 'preact/hooks';
 import { scopeRequestStatusValues } from '../../generated/contract';
 import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
 import { mayReviewScope, mayRevokeScope } from '../api/credential-rules';
-import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
+import { BulkDecision, sendEach } from './bulk-decision';
+import { PAGE_SIZE, useQueueAddress, withAll } from './queue-address';
 import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
-type Status = Schemas['ScopeRequest']['status'];
+type ScopeRequest = Schemas['ScopeRequest'];
+type Status = ScopeRequest['status'];
+
+/** The filter as the address names it: "all", a status, or nothing for the pending ones a reviewer comes for. */
+function filterOf(named: string | null): Status | '' {
+  if (named === 'all') return '';
+  return scopeRequestStatusValues.find((s) => s === named) ?? 'pending';
+}
+
+const keyOf = (r: ScopeRequest) => `${r.member_id} ${r.name}`;
+const whose = (r: ScopeRequest) => r.username ?? `member ${r.member_id}`;
 
 export function ScopeQueue() {
-  const [status, setStatus] = useState<Status | ''>('pending');
+  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(
-    () => everyPage((after) => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), limit: PAGE_LIMIT, after } } }))),
-    [status],
+    () => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), ...(q && { q }), limit: PAGE_SIZE, ...(after && { after }) } } })),
+    [status, q, after],
   );
-  const { done, refusal, decided, decide } = useDecisions(reload, status);
-  const scopeOf = async (member_id: number, scope: string) => ({ header: await csrf(), path: { member_id, scope: scope as ScopeName } });
-  const approve = (id: number, scope: string) =>
-    decide(call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(id, scope), body: {} })).then((answer) => saying(answer, (r) => `Approved ${scope} for ${r.username ?? `member ${id}`}.`)));
-  const reject = async (id: number, scope: string, reason: string) =>
-    decided(saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(id, scope), body: { reason } })), (r) => `Rejected ${scope} for ${r.username ?? `member ${id}`}.`));
-  const revoke = async (id: number, scope: string, reason: string) =>
-    decided(saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(id, scope), body: { reason } })), (r) => `Revoked ${scope} for ${r.username ?? `member ${id}`}: calls that need it are refused from now on.`));
+  const { done, refusal, decided, decide } = useDecisions(reload, listKey);
+  const scopeOf = async (r: ScopeRequest) => ({ header: await csrf(), path: { member_id: r.member_id, scope: r.name as ScopeName } });
+  const sendApproval = (r: ScopeRequest) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(r), body: {} }));
+  const sendRejection = (r: ScopeRequest, reason: string) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(r), body: { reason } }));
+  const approve = (r: ScopeRequest) => decide(sendApproval(r).then((answer) => saying(answer, () => `Approved ${r.name} for ${whose(r)}.`)));
+  const reject = async (r: ScopeRequest, reason: string) => decided(saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`), reason);
+  const revoke = async (r: ScopeRequest, reason: string) =>
+    decided(
+      saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } })), () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`),
+      reason,
+    );
+
+  const rows = list.state === 'ready' ? list.data.list : [];
+  const chosen = rows.filter((r) => selected.has(keyOf(r)));
+  const bulk = sendEach(chosen, (r) => `${r.name} for ${whose(r)}`, 'scope request', decided);
+  const counts = withAll(list.state === 'ready' ? list.data.counts : undefined);
+  const withSelect = status === 'pending';
 
   return (
     <Queue
@@ -30,20 +49,39 @@ export function ScopeQueue() {
       id="scope-status"
       noun="scope request"
       statuses={scopeRequestStatusValues}
-      status={status}
-      onStatus={setStatus}
+      {...controls}
+      counts={counts}
+      selection={
+        withSelect && (
+          <BulkDecision
+            count={chosen.length}
+            noun="scope request"
+            approve={(subject) => (
+              <button type="button" class="primary" onClick={() => void bulk(sendApproval, 'Approved')} aria-label={`Approve ${subject}`}>
+                Approve
+              </button>
+            )}
+            onReject={(reason) => bulk((r) => sendRejection(r, reason), 'Rejected')}
+          />
+        )
+      }
+      pages={list.state === 'ready' && pager(rows.length, counts ? counts[status] : null, list.data.next)}
       list={list}
       onRetry={reload}
-      columns={['Member', 'Scope', 'Reason', 'Status', 'Decision']}
+      columns={[...(withSelect ? ['Select'] : []), 'Member', 'Scope', 'Reason', 'Status', 'Decision']}
       done={done}
       refusal={refusal}
     >
       {() =>
-        list.state === 'ready' &&
-        list.data.list.map((r) => {
-          const subject = `${r.name} for ${r.username ?? `member ${r.member_id}`}`;
+        rows.map((r) => {
+          const subject = `${r.name} for ${whose(r)}`;
           return (
-            <tr key={`${r.member_id}-${r.name}`}>
+            <tr key={keyOf(r)}>
+              {withSelect && (
+                <td data-label="Select" class="select">
+                  <input type="checkbox" checked={selected.has(keyOf(r))} onChange={() => toggle(keyOf(r))} aria-label={`Select ${subject}`} />
+                </td>
+              )}
               <td data-label="Member">
                 {r.username ?? 'member'} <small>#{r.member_id}</small>
               </td>
@@ -60,13 +98,13 @@ export function ScopeQueue() {
               <DecisionCell>
                 {mayReviewScope(r.status) && (
                   <>
-                    <button type="button" class="primary" onClick={() => approve(r.member_id, r.name)} aria-label={`Approve ${subject}`}>
+                    <button type="button" class="primary" onClick={() => approve(r)} aria-label={`Approve ${subject}`}>
                       Approve
                     </button>
-                    <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" subject={subject} onSend={(reason) => reject(r.member_id, r.name, reason)} />
+                    <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" subject={subject} onSend={(reason) => reject(r, reason)} />
                   </>
                 )}
-                {mayRevokeScope(r.status) && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r.member_id, r.name, reason)} />}
+                {mayRevokeScope(r.status) && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r, reason)} />}
               </DecisionCell>
             </tr>
           );

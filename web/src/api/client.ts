@@ -10,6 +10,8 @@ export interface Refusal {
   message: string;
   error: string;
   issues: { path: string; message: string }[];
+  /** For a decision too late for a matter decided meanwhile: who decided it (null: no longer known) and when. */
+  decided?: { by: string | null; at: string };
 }
 
 /**
@@ -65,12 +67,14 @@ export async function csrf(): Promise<{ 'X-CSRF-Token': string }> {
 }
 
 function refusalOf(status: number, body: unknown): Refusal {
-  const envelope = (body ?? {}) as { message?: string; data?: { error?: string; issues?: Refusal['issues'] } };
+  const envelope = (body ?? {}) as { message?: string; data?: { error?: string; issues?: Refusal['issues']; decided_by?: string | null; decided_at?: string } };
+  const decidedAt = envelope.data?.decided_at;
   return {
     status,
     message: envelope.message ?? `the service answered ${status}`,
     error: envelope.data?.error ?? 'unknown',
     issues: envelope.data?.issues ?? [],
+    ...(decidedAt && { decided: { by: envelope.data?.decided_by ?? null, at: decidedAt } }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
 import { hasKey } from '../api/credential-rules';
-import { navigate, pathFor } from '../router';
+import { BASE, navigate } from '../router';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
 import { Loading, RefusalNotice } from '../ui/notice';
@@ -9,6 +9,8 @@ import { AuditExport } from './export';
 import { summaryText, Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
 import { ProofStatus, useVerification } from './proof-status';
+import { historyAddress, localInput } from './links';
+import { AuditSearch } from './search';
 
 type History = Schemas['CredentialHistory'];
 type State = NonNullable<History['state']>;
@@ -88,13 +90,13 @@ interface After {
 const historyOf = (member_id: number, as_of?: string) =>
   call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }));
 
-/** A member's history has an address of its own, to reload or to pass on. */
-export const MEMBER_HISTORY = '/admin/audit/members/:id';
+export { MEMBER_HISTORY } from './links';
 
 /** The history search; with `member`, that member's history, as its address asks. */
 export function Auditor({ member }: { member?: number }) {
   const [who, setWho] = useState(member === undefined ? '' : `#${member}`);
-  const [asOf, setAsOf] = useState('');
+  // A link to an instant (the audit search's "State then") names it in the address: replayed to it, on a reload too.
+  const [asOf, setAsOf] = useState(() => localInput(new URLSearchParams(location.search).get('as_of')));
   const [history, setHistory] = useState<History | null>(null);
   const [after, setAfter] = useState<After | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -106,16 +108,18 @@ export function Auditor({ member }: { member?: number }) {
   const verification = useVerification(history?.events ?? null);
 
   /** The history of whom `typed` names; found, the address becomes that member's. */
-  const show = async (typed: string) => {
+  const show = async (typed: string, at = asOf) => {
     setBusy('the history');
     const id = await memberIdOf(typed);
-    const answer = typeof id === 'number' ? await historyOf(id, asOf ? endOfTyped(asOf) : undefined) : { ok: false as const, refusal: id };
+    const answer = typeof id === 'number' ? await historyOf(id, at ? endOfTyped(at) : undefined) : { ok: false as const, refusal: id };
     setBusy('');
     setHistory(answer.ok ? answer.data : null);
     setAfter(null);
     setRefusal(answer.ok ? null : atWho(answer.refusal));
     setFound(answer.ok ? foundText(answer.data) : '');
-    if (answer.ok && answer.data.member_id !== member) navigate(pathFor(MEMBER_HISTORY, { id: answer.data.member_id }), { stay: true });
+    // The address says whose history, and until when: reload and a link passed on show the same.
+    const address = answer.ok ? historyAddress(answer.data.member_id, at ? answer.data.as_of : undefined) : null;
+    if (address && `${BASE}${address}` !== location.pathname + location.search) navigate(address, { stay: true });
     // Told at the field, the refusal is heard there: its description is the message.
     if (!answer.ok && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
   };
@@ -124,7 +128,11 @@ export function Auditor({ member }: { member?: number }) {
   useEffect(() => {
     if (member === history?.member_id) return;
     setWho(member === undefined ? '' : `#${member}`);
-    if (member !== undefined) return void show(String(member));
+    if (member !== undefined) {
+      const at = localInput(new URLSearchParams(location.search).get('as_of'));
+      setAsOf(at);
+      return void show(String(member), at);
+    }
     setHistory(null);
     setAfter(null);
     setFound('');
@@ -191,6 +199,7 @@ export function Auditor({ member }: { member?: number }) {
           <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} unverified={verification?.broken} />
         </section>
       )}
+      {member === undefined && <AuditSearch />}
       <AuditExport />
     </>
   );

@@ -22,7 +22,7 @@ function service(first: 'down' | 'ok') {
 
 it('a dashboard that failed to load keeps the navigation and tries again on request', async () => {
   const calls = service('down');
-  render(<DeveloperArea path="/developer" notice="" />);
+  render(<DeveloperArea path="/developer" />);
   expect((await screen.findByRole('alert')).textContent).toContain('the service cannot be reached');
   expect(screen.getByRole('navigation', { name: 'Developer center' })).not.toBeNull();
   expect(screen.getByRole('link', { name: 'API reference' })).not.toBeNull();
@@ -34,16 +34,16 @@ it('a dashboard that failed to load keeps the navigation and tries again on requ
 it("reads the dashboard again on each screen, so an approval made meanwhile shows on Claim", async () => {
   let status = 'pending';
   globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...dashboard.credential, status } } })) as typeof fetch;
-  const { rerender } = render(<DeveloperArea path="/developer" notice="" />);
+  const { rerender } = render(<DeveloperArea path="/developer" />);
   await screen.findByRole('heading', { name: 'Hello, alice' });
   status = 'approved';
-  rerender(<DeveloperArea path="/developer/claim" notice="" />);
+  rerender(<DeveloperArea path="/developer/claim" />);
   expect(await screen.findByRole('button', { name: /^Claim/ })).not.toBeNull();
 });
 
 it('an unknown address in the developer center says there is no page there instead of showing the dashboard', async () => {
   service('ok');
-  render(<DeveloperArea path="/developer/nowhere" notice="" />);
+  render(<DeveloperArea path="/developer/nowhere" />);
   expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
   expect(screen.getByRole('link', { name: 'your dashboard' }).getAttribute('href')).toBe('/ui/developer');
   expect(screen.queryByRole('heading', { name: 'Hello, alice' })).toBeNull();
@@ -74,7 +74,7 @@ describe('what a request did, said where the member lands', () => {
 
   /** The developer center where the console's router puts it, so that landing on the dashboard is real. */
   function Routed() {
-    return <DeveloperArea path={usePath()} notice="" />;
+    return <DeveloperArea path={usePath()} />;
   }
 
   it('an extension request says what was asked, in a status that stays once its form is gone, with focus on it', async () => {
@@ -125,7 +125,7 @@ it('after registering, focus lands on the new dashboard, not on the page', async
     return envelope(200, { code: 0, message: 'ok', data: dashboard });
   }) as typeof fetch;
   history.replaceState(null, '', '/ui/developer/register');
-  const Routed = () => <DeveloperArea path={usePath()} notice="" />;
+  const Routed = () => <DeveloperArea path={usePath()} />;
   render(<Routed />);
   fireEvent.input(await screen.findByLabelText('Username'), { target: { value: 'alice' } });
   fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'alice-password' } });

@@ -49,7 +49,7 @@ function DeveloperNav({ path, username }: { path: string; username?: string }) {
 }
 
 /** The developer center: sign-in and registration, then the screens of a signed-in member. */
-export function DeveloperArea({ path, notice }: { path: string; notice: string }) {
+export function DeveloperArea({ path }: { path: string }) {
   // Read again on every screen: an administrator's decision (an approval, a revocation) is made
   // elsewhere, and the Claim screen must not say "waiting" for a credential approved meanwhile.
   const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path]);
@@ -87,7 +87,7 @@ export function DeveloperArea({ path, notice }: { path: string; notice: string }
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
       <>
-        <SignIn realm="developer" notice={notice} onSignedIn={() => {
+        <SignIn realm="developer" onSignedIn={() => {
           // Signing in where a screen stood asked for it keeps that screen's path: load it again.
           navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
           reload();

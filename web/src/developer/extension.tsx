@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { when } from '../ui/load';
+import { useDraft } from '../ui/draft';
 import { RefusalNotice } from '../ui/notice';
 import { ReasonField } from '../ui/reason';
 
@@ -12,13 +13,14 @@ const CHOICES = [30, 90, 180, 365];
  */
 export function ExtensionRequest({ onRequested }: { onRequested: (message: string) => void }) {
   const [days, setDays] = useState(90);
-  const [reason, setReason] = useState('');
+  const [reason, setReason, clearReason] = useDraft('extension-reason');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const send = async (event: Event) => {
     event.preventDefault();
     const answer = await call(async () => api.POST('/developer/extension', { params: { header: await csrf() }, body: { expires_in_days: days, reason } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
+    clearReason();
     const until = answer.data.extension?.expires_at;
     onRequested(`${until ? `Extension to ${when(until)}` : 'Extension'} requested; an administrator will review it.`);
   };

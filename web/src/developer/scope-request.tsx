@@ -3,6 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas, type ScopeName } from '../
 import { mayRequestScope } from '../api/credential-rules';
 import { navigate } from '../router';
 import { Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { useDraft } from '../ui/draft';
 import { useLoad } from '../ui/load';
 import { ReasonField } from '../ui/reason';
 import { NextStep, scopesStep } from './next-step';
@@ -24,7 +25,7 @@ export function ScopeRequest({ status, onRequested }: { status: Schemas['Credent
 function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => void }) {
   const [offers, reload] = useLoad(() => call(() => api.GET('/developer/scopes')));
   const [chosen, setChosen] = useState<string[]>([]);
-  const [reason, setReason] = useState('');
+  const [reason, setReason, clearReason] = useDraft('scope-purpose');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   if (offers.state === 'loading') return <Loading what="the scopes" />;
@@ -37,6 +38,7 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
     const scopes = chosen as ScopeName[];
     const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes, reason } }));
     if (!answer.ok) return setRefusal(answer.refusal);
+    clearReason();
     onRequested(`Scopes requested: ${chosen.join(', ')}; an administrator will review them.`);
     navigate('/developer');
   };

@@ -1,12 +1,16 @@
 import { api, call, type Schemas } from '../api/client';
 import { useLoad, when } from '../ui/load';
 import { Empty, Loading, LoadFailed } from '../ui/notice';
+import { UsageChart, UsageTable } from './usage-chart';
+import { UsageByKey } from './usage-keys';
 
 type Usage = Schemas['Usage'];
 
-/** Calls per day over 30 days as small bars, refused ones in their own colour; the numbers are in the title of each bar and the summary. */
-export function UsageChart({ usage }: { usage: Usage }) {
-  const most = Math.max(1, ...usage.days.map((d) => d.calls));
+/**
+ * The key's use over 30 days: a summary in words, the chart with the day-by-day numbers beside it,
+ * and after a rotation which key is called and when the previous one stops.
+ */
+export function UsageReport({ usage }: { usage: Usage }) {
   const total = usage.days.reduce((sum, d) => sum + d.calls, 0);
   const refused = usage.days.reduce((sum, d) => sum + d.refused, 0);
   const wrongKeys = usage.days.reduce((sum, d) => sum + d.wrong_key, 0);
@@ -17,24 +21,16 @@ export function UsageChart({ usage }: { usage: Usage }) {
     return <Empty>{(usage.last_used_at ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.` : 'No calls yet.') + wrongKeyNote}</Empty>;
   }
   return (
-    <figure class="usage">
-      <svg viewBox="0 0 300 60" role="img" aria-label={`${total} calls in 30 days, ${refused} refused`} width="100%" height="60">
-        {usage.days.map((d, i) => {
-          const h = (d.calls / most) * 56;
-          const r = (d.refused / most) * 56;
-          return (
-            <g key={d.date}>
-              <title>{`${d.date}: ${d.calls} calls, ${d.refused} refused`}</title>
-              <rect x={i * 10 + 1} y={60 - h} width="8" height={h} fill="#3b6ea5" />
-              <rect x={i * 10 + 1} y={60 - r} width="8" height={r} fill="#b3412e" />
-            </g>
-          );
-        })}
-      </svg>
-      <figcaption data-testid="usage-summary">
+    <>
+      <p data-testid="usage-summary">
         {total} calls in 30 days, {refused} refused. Last used: {usage.last_used_at ? when(usage.last_used_at) : 'never'}.{wrongKeyNote}
-      </figcaption>
-    </figure>
+      </p>
+      <div class="usage">
+        <UsageChart days={usage.days} />
+        <UsageTable days={usage.days} />
+      </div>
+      <UsageByKey keys={usage.keys} />
+    </>
   );
 }
 
@@ -44,7 +40,7 @@ export function DeveloperUsage() {
   return (
     <section aria-labelledby="usage-title" class="card">
       <h2 id="usage-title">Use of your key</h2>
-      {usage.state === 'ready' && <UsageChart usage={usage.data} />}
+      {usage.state === 'ready' && <UsageReport usage={usage.data} />}
       {usage.state === 'loading' && <Loading what="the use of your key" />}
       {usage.state === 'failed' && <LoadFailed refusal={usage.refusal} onRetry={reload} />}
     </section>

@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 
+/** Said once a session is renewed over a screen (`SignInAgain`): the reads it refused run again. */
+export const SIGNED_IN_AGAIN = 'platform:signed-in-again';
+
 type Answer<T> = { ok: true; data: T } | { ok: false; refusal: Refusal };
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; refusal: Refusal };
@@ -24,6 +27,13 @@ export function useLoad<T>(load: () => Promise<Answer<T>>, deps: unknown[] = [])
     setLoaded((l) => (l.state === 'failed' ? { state: 'loading' } : l));
     setRound((r) => r + 1);
   }, []);
+  // A read the ended session refused runs again once the user signed in again over the screen.
+  const refusedForSession = loaded.state === 'failed' && loaded.refusal.status === 401;
+  useEffect(() => {
+    if (!refusedForSession) return;
+    addEventListener(SIGNED_IN_AGAIN, reload);
+    return () => removeEventListener(SIGNED_IN_AGAIN, reload);
+  }, [refusedForSession]);
   return [loaded, reload];
 }
 

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
+import { useDraft } from './draft';
 import { RefusalNotice } from './notice';
 import { ReasonField } from './reason';
 
@@ -25,8 +26,9 @@ interface ReasonActionProps {
  * caller's outcome takes focus, since the row may be gone.
  */
 export function ReasonAction({ id, label, subject, text = label, onSend }: ReasonActionProps) {
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
+  const [reason, setReason, clearReason] = useDraft(`reason-${id}`);
+  // A reason typed before the page was left (a session that ended, a reload) shows in its open box.
+  const [open, setOpen] = useState(reason !== '');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
@@ -54,7 +56,9 @@ export function ReasonAction({ id, label, subject, text = label, onSend }: Reaso
     event.preventDefault();
     const refused = await onSend(reason);
     setRefusal(refused);
-    if (!refused) setOpen(false);
+    if (refused) return;
+    clearReason();
+    setOpen(false);
   };
   return (
     <form

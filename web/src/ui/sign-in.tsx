@@ -13,8 +13,16 @@ export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
   navigate(`/${realm}/login`);
 }
 
+interface SignInProps {
+  realm: 'developer' | 'admin';
+  notice?: string;
+  onSignedIn: () => void;
+  /** Over a screen whose session ended: a dialog's heading, not the screen's, which stays beneath. */
+  inPlace?: boolean;
+}
+
 /** Member or administrator sign-in: the same session cookie, a separate identity in it. */
-export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'admin'; notice?: string; onSignedIn: () => void }) {
+export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -38,7 +46,11 @@ export function SignIn({ realm, notice, onSignedIn }: { realm: 'developer' | 'ad
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">
-      <ScreenHeading id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</ScreenHeading>
+      {inPlace ? (
+        <h2 id="sign-in-title">Your session has ended: sign in again</h2>
+      ) : (
+        <ScreenHeading id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</ScreenHeading>
+      )}
       <Done>{notice}</Done>
       <Field name="username" label="Username" value={username} onInput={setUsername} required autocomplete="username" refusal={refusal} />
       <Field name="password" label="Password" type="password" value={password} onInput={setPassword} required autocomplete="current-password" refusal={refusal} />
