@@ -16,7 +16,7 @@ it("an application says what was done in the console's words, never the service'
     return envelope(200, { code: 0, message: 'ok', data: { member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null }, credential, scopes: [] } });
   });
   history.replaceState(null, '', '/ui/developer');
-  const Routed = () => <DeveloperArea path={usePath()} notice="" />;
+  const Routed = () => <DeveloperArea path={usePath()} />;
   render(<Routed />);
   fireEvent.click(await screen.findByRole('button', { name: 'Apply for API credentials' }));
   const done = await screen.findByText('Application sent; an administrator will review it.');
