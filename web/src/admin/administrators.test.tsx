@@ -83,13 +83,13 @@ describe('administrators screen', () => {
     const { calls } = service();
     render(<Administrators />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Disable carol' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();
     expect(await screen.findByRole('button', { name: 'Enable carol' })).not.toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Reset the password of carol…' }));
     expect(calls.some((c) => c.url.endsWith('/password-reset'))).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Reset the password of carol' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of carol?' })).getByRole('button', { name: 'Reset password' }));
     expect((await screen.findByTestId('one-time-password')).textContent).toBe('Reset-Password_abcdefgh');
     expect(screen.getByRole('heading', { name: 'One-time password of carol' })).not.toBeNull();
   });

@@ -61,7 +61,7 @@ describe('role groups screen', () => {
     render(<RoleGroupsManager />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable Operators…' }));
     expect(calls.some((c) => c.url.endsWith('/disable'))).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Disable Operators' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable Operators?' })).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Disabled Operators: its administrators lost its permissions.')).not.toBeNull();
     expect(await screen.findByRole('button', { name: 'Enable Operators' })).not.toBeNull();
     expect(screen.getByText('disabled')).not.toBeNull();
