@@ -46,8 +46,8 @@ test('a role group and an administrator made in the console: the one-time passwo
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(password);
   await expect(page.getByRole('button', { name: 'Done: hide the password' })).toBeDisabled();
   await bothWidths(page, 'admin-one-time-password');
-  page.once('dialog', (dialog) => void dialog.dismiss());
   await nav.getByRole('link', { name: 'Contract' }).click();
+  await page.getByRole('dialog', { name: 'Leave without storing it?' }).getByRole('button', { name: 'Stay' }).click();
   await expect(shown).toBeVisible();
   await page.getByLabel('I have stored the password somewhere safe').check();
   await page.getByRole('button', { name: 'Done: hide the password' }).click();
@@ -67,7 +67,7 @@ test('a role group and an administrator made in the console: the one-time passwo
 
   // Disabled, her session ends at once and she cannot sign in again.
   await page.getByRole('button', { name: 'Disable erin…' }).click();
-  await page.getByRole('button', { name: 'Disable erin', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Disable erin?' }).getByRole('button', { name: 'Disable', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Disabled erin' })).toBeVisible();
   await erin.goto('/ui/admin/credentials');
   await expect(erin.getByRole('button', { name: 'Sign in' })).toBeVisible();
