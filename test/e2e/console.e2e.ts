@@ -35,7 +35,7 @@ test('the console is served with its caching and content security policy; deep l
   expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
 });
 
-test('an expired session returns to sign-in with a message', async ({ page, context }) => {
+test('an expired session asks to sign in again over the screen, which stays as it was', async ({ page, context }) => {
   await page.goto('/ui/developer/register');
   await page.getByLabel('Username').fill('bob');
   await page.getByLabel('Password', { exact: true }).fill('bob-password');
@@ -45,16 +45,17 @@ test('an expired session returns to sign-in with a message', async ({ page, cont
 
   await context.clearCookies();
   await page.getByRole('button', { name: 'Apply for API credentials' }).click();
-  await expect(page.getByRole('heading', { name: 'Developer sign-in' })).toBeVisible();
-  await expect(page.getByText('Your session has ended. Sign in again to continue.')).toBeVisible();
+  const dialog = page.getByRole('dialog', { name: 'Your session has ended: sign in again' });
+  await expect(dialog).toBeVisible();
   await screen(page, 'developer-session-expired');
 
-  await page.getByLabel('Username').fill('bob');
-  await page.getByLabel('Password').fill('wrong-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText(/wrong/i);
-  await page.getByLabel('Password').fill('bob-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.getByLabel('Username').fill('bob');
+  await dialog.getByLabel('Password').fill('wrong-password');
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await expect(dialog.getByRole('alert')).toContainText(/wrong/i);
+  await dialog.getByLabel('Password').fill('bob-password');
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Hello, bob' })).toBeVisible();
 
   // Without a credential, scopes and the claim say in plain words what comes first, and link to it.
