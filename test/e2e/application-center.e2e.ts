@@ -145,7 +145,7 @@ test('on a phone the page-roles editor keeps the page names in view and says tha
     await expect(more).toHaveText(/More role groups to the left/);
     expect(await shown(helpdesk.getByRole('columnheader', { name: 'Page', exact: true }))).toBe(true);
     for (const title of ['Tickets', 'Queues', 'Reports']) expect(await shown(helpdesk.getByRole('rowheader', { name: new RegExp(`^${title} `) })), title).toBe(true);
-    expect(await shown(helpdesk.getByLabel('Reviewers may manage Reports'))).toBe(true);
+    expect(await shown(helpdesk.getByLabel('Reviewers may manage Reports', { exact: true }))).toBe(true);
     await screen(page, 'fix-page-roles-390-scrolled');
 
     // Back with the keyboard: each box that takes focus comes out from under the page names.
