@@ -17,7 +17,7 @@ import { Middleware } from 'koa';
 import { withoutApiKeys } from '../shared/redact';
 import { Settings } from '../config';
 import { AppState } from '../shared/http/context';
-import { tracer } from '../shared/tracing';
+import { TraceContext, tracer } from '../shared/tracing';
 import { IMPLEMENTATION_VERSION } from '../version';
 import { routeOf } from './http-metrics';
 
@@ -42,8 +42,9 @@ export function startTracing(settings: Settings): Tracing | null {
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.OTEL_SERVICE_NAME, [ATTR_SERVICE_VERSION]: IMPLEMENTATION_VERSION }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))],
   });
-  // The global provider, an AsyncLocalStorage context (so a command's span finds its request's) and W3C trace context.
-  provider.register();
+  // The global provider and W3C trace context, without a context manager: parents are handed down (src/shared/tracing.ts).
+  provider.register({ contextManager: null });
+  const spans = new WeakMap<IncomingMessage, TraceContext>();
   return {
     traced: (listener, laneRoute) => (req, res) => {
       const method = req.method ?? 'GET';
@@ -61,17 +62,18 @@ export function startTracing(settings: Settings): Tracing | null {
         if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
-      // The partner lane answers from memory and starts no span of its own: carrying the span in
-      // the async context (AsyncLocalStorage) there would cost more than the span (docs/operations.md).
-      if (route) listener(req, res);
-      else context.with(trace.setSpan(parent, span), () => listener(req, res));
+      // Handed to koa's middleware below with the request, not through an async context (src/shared/tracing.ts).
+      if (!route) spans.set(req, trace.setSpan(parent, span));
+      listener(req, res);
     },
     koaRoute: async (ctx, next) => {
+      const here = spans.get(ctx.req);
+      if (here) ctx.state.trace = here;
       try {
         await next();
       } finally {
         const route = routeOf(ctx);
-        const span = trace.getActiveSpan();
+        const span = here && trace.getSpan(here);
         span?.setAttribute(ATTR_HTTP_ROUTE, route);
         span?.updateName(`${ctx.method} ${route}`);
       }

@@ -4,6 +4,7 @@ import { eventIds } from '../../stores/event-ids';
 import { DomainEvent } from '../domain/decider';
 import { schemaVersion } from '../domain/events';
 import { chainFieldsOf, digestOf } from '../domain/chain';
+import type { TraceContext } from '../tracing';
 
 /** Who asks, under which request, and when: everything a command needs that is not its data. */
 export interface CommandContext {
@@ -12,6 +13,8 @@ export interface CommandContext {
   now: Date;
   /** Reason given with an administrator's decision. */
   reason?: string;
+  /** The span of the request that asks for the command, for the command's span; never recorded in an event. */
+  trace?: TraceContext;
 }
 
 /**

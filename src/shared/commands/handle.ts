@@ -23,17 +23,17 @@ export function handle<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<Decision<Event, State>> {
-  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), () =>
+  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, (_, here) =>
     retryOnConflict(stream, ATTEMPTS, async () => {
-      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, () => loadStream<Event>(store, stream));
+      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, () => loadStream<Event>(store, stream));
       const before = fold(decider, recorded);
-      const events = await inSpan('decide', {}, (span) => {
+      const events = await inSpan('decide', {}, here, (span) => {
         const decided = decider.decide(command, before);
         span.setAttribute('platform.events', decided.map((e) => e.type));
         return decided;
       });
       if (events.length === 0) return { events, position: null, state: before };
-      const { position } = await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () =>
+      const { position } = await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () =>
         appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), streamEnd(recorded.at(-1))),
       );
       return { events, position, state: events.reduce(decider.evolve, before) };
@@ -99,8 +99,8 @@ export async function createStream<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<string> {
-  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), async () => {
-    const events = await inSpan('decide', {}, () => decider.decide(command, decider.initialState));
-    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, () => appendDecided(store, stream, events, ctx, streamEnd(undefined)))).position;
+  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, async (_, here) => {
+    const events = await inSpan('decide', {}, here, () => decider.decide(command, decider.initialState));
+    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () => appendDecided(store, stream, events, ctx, streamEnd(undefined)))).position;
   });
 }

@@ -8,5 +8,6 @@ export function commandContext(ctx: AppContext, actor: CommandContext['actor'], 
     requestId: ctx.state.requestId,
     now: new Date(),
     ...(reason === undefined ? {} : { reason }),
+    ...(ctx.state.trace && { trace: ctx.state.trace }),
   };
 }
