@@ -8,6 +8,6 @@ export function invitationMail(username: string, link: string): Mail {
       `Hello ${username},\n\nAn administrator created the administrator account "${username}" for you.\n` +
       `Choose your password here, within ${INVITATION_LIFETIME_HOURS} hours; the link works once:\n\n${link}\n\n` +
       'Then sign in to the administrator console with that username and password.\n\n' +
-      'If you did not expect this, ignore this mail: nobody can sign in to the account until the link is followed.\n\n-- The API platform',
+      'If you did not expect this, ignore this mail: nothing changes until the link is followed.\n\n-- The API platform',
   };
 }
