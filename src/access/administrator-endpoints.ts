@@ -8,7 +8,9 @@ import { administratorSchema, createdAdministratorSchema, passwordResetSchema } 
 import type { SessionStore } from '../stores/ports';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { AppContext } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
+import { adminOf } from '../shared/http/guards';
 import { concurrentChange, listOf } from '../shared/http/schemas';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
@@ -28,6 +30,22 @@ const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator
 const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
 const mailNotSent = { status: 503, when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password' } as const;
+const ownAccount = { status: 409, when: 'own_account: this is the caller\'s own account' } as const;
+
+/**
+ * Nobody disables or resets themselves here: a disable would end the caller's own session, and a
+ * reset would replace a password they know with one the answer shows, without asking for it first.
+ */
+function refuseOwnAccount(ctx: AppContext, admin_id: number, action: 'disable' | 'password-reset'): void {
+  if (adminOf(ctx).id !== admin_id) return;
+  throw new HttpError(
+    409,
+    'own_account',
+    action === 'disable'
+      ? 'you cannot disable your own account: another administrator holding access.manage can'
+      : 'you cannot reset your own password here: change it with POST /admin/password, which asks for the current one',
+  );
+}
 
 /** Administrators from the console (docs/administrators.md): the same commands as `platform admin`. */
 export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
@@ -83,8 +101,9 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         params: administratorParams,
         body: emptyBody,
         response: administratorSchema,
-        refusals: [noAdmin, ...(verb === 'disable' ? [lastSuper] : []), concurrentChange],
+        refusals: [noAdmin, ...(verb === 'disable' ? [ownAccount, lastSuper] : []), concurrentChange],
         handler: async (ctx, { params: { admin_id } }) => {
+          if (verb === 'disable') refuseOwnAccount(ctx, admin_id, verb);
           const admin = await existing(admin_id);
           const supers = verb === 'disable' ? await superIds() : [];
           return decideThenRead(
@@ -107,8 +126,9 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       params: administratorParams,
       body: emptyBody,
       response: passwordResetSchema,
-      refusals: [noAdmin, concurrentChange],
+      refusals: [noAdmin, ownAccount, concurrentChange],
       handler: async (ctx, { params: { admin_id } }) => {
+        refuseOwnAccount(ctx, admin_id, 'password-reset');
         const admin = await existing(admin_id);
         return decideThenRead(
           ctx,

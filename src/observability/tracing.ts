@@ -61,7 +61,10 @@ export function startTracing(settings: Settings): Tracing | null {
         if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
-      context.with(trace.setSpan(parent, span), () => listener(req, res));
+      // The partner lane answers from memory and starts no span of its own: carrying the span in
+      // the async context (AsyncLocalStorage) there would cost more than the span (docs/operations.md).
+      if (route) listener(req, res);
+      else context.with(trace.setSpan(parent, span), () => listener(req, res));
     },
     koaRoute: async (ctx, next) => {
       try {

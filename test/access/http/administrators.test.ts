@@ -80,6 +80,17 @@ describe('administrators over the API', () => {
     await p.refused(() => p.root.post('/administrators/9999/password-reset'), 404, 'admin_not_found');
   });
 
+  it("refuses to disable or reset one's own account, which stays signed in", async () => {
+    const manager = await groupWithAdmin(p.root, ['access.manage']);
+    const self = await adminBrowser(p.t, manager);
+    const disabled = await p.refused(() => self.post(`/administrators/${manager.id}/disable`), 409, 'own_account');
+    expect(disabled.body.message).toContain('another administrator');
+    const reset = await p.refused(() => self.post(`/administrators/${manager.id}/password-reset`), 409, 'own_account');
+    expect(reset.body.message).toContain('POST /admin/password');
+    await self.get('/administrators').expect(200);
+    await tryLogin(p.t, manager).then((answer) => expect(answer.status).toBe(200));
+  });
+
   it('never disables the last enabled super administrator, even asked twice at once', async () => {
     const other = await superByCli();
     const manager = await groupWithAdmin(p.root, ['access.manage']);

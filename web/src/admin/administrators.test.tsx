@@ -37,18 +37,22 @@ beforeAll(() => Object.defineProperty(navigator, 'clipboard', { value: { writeTe
 describe('administrators screen', () => {
   it('lists administrators with their role group and standing', async () => {
     service();
-    render(<Administrators />);
+    render(<Administrators self={1} />);
     const carol = (await screen.findByRole('cell', { name: 'carol' })).closest('tr')!;
     expect(within(carol).getByText('Operators')).not.toBeNull();
     expect(within(carol).getByText('carol@example.com')).not.toBeNull();
     const admin = screen.getByRole('cell', { name: 'admin' }).closest('tr')!;
     expect(within(admin).getByText('super administrator')).not.toBeNull();
+    // One's own row: no disable and no reset (own_account); one's password changes elsewhere.
+    expect(within(admin).getByText('You')).not.toBeNull();
+    expect(within(admin).queryByRole('button')).toBeNull();
+    expect(within(carol).getByRole('button', { name: 'Disable carol…' })).not.toBeNull();
     expect(screen.getByRole('option', { name: /Auditors \(disabled\)/ })).not.toBeNull();
   });
 
   it('creates one and shows the one-time password once, with a copy button and a gate before it goes', async () => {
     const { bodies } = service();
-    render(<Administrators />);
+    render(<Administrators self={1} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -84,7 +88,7 @@ describe('administrators screen', () => {
 
   it('shows why a creation was refused, and no password', async () => {
     service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
-    render(<Administrators />);
+    render(<Administrators self={1} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -95,7 +99,7 @@ describe('administrators screen', () => {
 
   it('disables one after asking, and resets a password to a one-time one shown once', async () => {
     const { calls } = service();
-    render(<Administrators />);
+    render(<Administrators self={1} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();

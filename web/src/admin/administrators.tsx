@@ -46,8 +46,12 @@ function PasswordOnce({ handover, onStored }: { handover: Handover; onStored: ()
   );
 }
 
-/** Administrators for holders of access.manage: create one in a role group, disable, enable, reset a password. */
-export function Administrators() {
+/**
+ * Administrators for holders of access.manage: create one in a role group, disable, enable, reset a
+ * password. `self`, the signed-in administrator, changes their own password elsewhere and cannot
+ * disable themselves (own_account), so their row offers neither.
+ */
+export function Administrators({ self }: { self: number }) {
   const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
   const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
   const [username, setUsername] = useState('');
@@ -136,19 +140,25 @@ export function Administrators() {
               <Standing enabled={admin.enabled} />
             </td>
             <td data-label="Actions" class="decision">
-              <StandingAction
-                enabled={admin.enabled}
-                name={admin.username}
-                question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
-                onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
-              />{' '}
-              <ConfirmAction
-                label="Reset password"
-                name={`Reset the password of ${admin.username}`}
-                title={`Reset the password of ${admin.username}?`}
-                question={`Give ${admin.username} a new one-time password? Their current password stops working and every session of theirs ends.`}
-                onConfirm={() => void act(admin, 'password-reset')}
-              />
+              {admin.id === self ? (
+                <span class="hint">You</span>
+              ) : (
+                <>
+                  <StandingAction
+                    enabled={admin.enabled}
+                    name={admin.username}
+                    question={`Disable ${admin.username}? They are refused at sign-in and every session of theirs ends now.`}
+                    onTurn={(enable) => void act(admin, enable ? 'enable' : 'disable')}
+                  />{' '}
+                  <ConfirmAction
+                    label="Reset password"
+                    name={`Reset the password of ${admin.username}`}
+                    title={`Reset the password of ${admin.username}?`}
+                    question={`Give ${admin.username} a new one-time password? Their current password stops working and every session of theirs ends.`}
+                    onConfirm={() => void act(admin, 'password-reset')}
+                  />
+                </>
+              )}
             </td>
           </tr>
         )}

@@ -33,6 +33,7 @@ export type Answer<T> = { ok: true; data: T; message: string } | { ok: false; re
 
 // The codes with which the service says the session no longer holds the caller.
 const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_expired', 'admin_disabled']);
+const SESSION_GONE = 'You are signed out: sign in again to go on; what you typed is kept.';
 
 // fetch is looked up on each call, not captured here: a test or a polyfill may install it later.
 export const api = createClient<paths>({ baseUrl: new URL('/api/v1', location.href).href, credentials: 'same-origin', fetch: (request) => fetch(request) });
@@ -117,6 +118,9 @@ export async function raw<T>(send: () => Promise<Sent<T>>, options?: Quiet): Pro
   }
   if (sent.data !== undefined) return { ok: true, data: sent.data, message: '' };
   const refusal = refusalOf(sent.response.status, sent.error);
-  if (sent.response.status === 401 && SIGNED_OUT.has(refusal.error) && !options?.signedOutIsExpected) onSignedOut(refusal);
-  return { ok: false, refusal };
+  if (sent.response.status !== 401 || !SIGNED_OUT.has(refusal.error) || options?.signedOutIsExpected) return { ok: false, refusal };
+  onSignedOut(refusal);
+  // The service words it for API clients ("log in first (POST /developer/login)"); behind the
+  // sign-in dialog the screen says what happened, in the console's words.
+  return { ok: false, refusal: { ...refusal, message: SESSION_GONE } };
 }

@@ -67,7 +67,7 @@ describe('the NDJSON export', () => {
     answer = () => envelope(401, { code: 401, message: 'no administrator is logged into this session', data: { error: 'admin_not_logged_in' } });
     render(<AuditExport />);
     download();
-    expect((await screen.findByRole('alert')).textContent).toBe('no administrator is logged into this session');
+    expect((await screen.findByRole('alert')).textContent).toBe('You are signed out: sign in again to go on; what you typed is kept.');
     expect(signedOut).toHaveBeenCalled();
     expect(saved).toEqual([]);
   });
