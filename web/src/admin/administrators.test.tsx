@@ -74,7 +74,7 @@ describe('administrators screen', () => {
 
   it('says the invitation was mailed, and shows no password screen, when the service mailed one', async () => {
     const { bodies } = service((body) => ok({ id: 3, username: body.username, is_super: false, role_id: 1, email: body.email, enabled: true, password: null, invitation_sent_to: body.email }));
-    render(<Administrators />);
+    render(<Administrators self={1} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
