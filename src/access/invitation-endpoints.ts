@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { acceptInvitation, InvitationDeps } from './invitation';
 import { refusedAs } from './role-group-endpoints';
-import { passwordSchema } from '../member';
+import { passwordSchema, passwordWorkBusy } from '../member';
 import { tokenSchema } from '../shared/mailed-links';
 import { commandContext } from '../shared/http/command-context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
@@ -21,6 +21,7 @@ export function invitationEndpoints(deps: InvitationDeps): Endpoint[] {
       refusals: [
         { status: 422, when: 'the link is unknown, already used (or a password was set since) or expired (data.error: invitation_token_unknown, invitation_token_spent, invitation_token_expired)' },
         { status: 403, when: 'admin_disabled: the administrator the link is for is disabled' },
+        passwordWorkBusy,
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
