@@ -59,7 +59,7 @@ export interface SliceDeps {
   admitResetRequest(ctx: AppContext): Promise<void>;
   /** Reset links mailed per member. */
   resetsOfMember: RateLimiter;
-  /** Wrong current passwords per member, when changing it. */
+  /** Wrong current passwords when changing one: per member, and per administrator (keys `admin-<id>`). */
   passwordChecks: RateLimiter;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { adminDecider, AdminEvent, adminStream } from './admin';
 import { ADMIN_STANDING_STREAM, adminStandingDecider } from './admin-standing';
 import { fieldRule } from './admins';
-import { DomainError, fold } from '../shared/domain/decider';
+import { fold } from '../shared/domain/decider';
 import { passwordSchema, PasswordHasher } from '../member';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
@@ -28,21 +28,22 @@ export async function setAdminEnabled(
   return handle(store, ADMIN_STANDING_STREAM, adminStandingDecider, command, ctx);
 }
 
-/** An administrator's own change: the current password first, then the new one by the member rules. */
+/** Whether this is the administrator's password; a missing one costs a hash too. */
+export async function adminPasswordMatches(store: EventStore, hasher: PasswordHasher, username: string, password: string): Promise<boolean> {
+  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
+  return state.status === 'created' ? hasher.verify(state.password_hash, password) : hasher.verifyNothing(password);
+}
+
+/** An administrator's own change, the current password checked by the caller (`adminPasswordMatches`). */
 export async function changeAdminPassword(
   store: EventStore,
   hasher: PasswordHasher,
   username: string,
-  passwords: { current_password: string; new_password: string },
+  new_password: string,
   ctx: CommandContext,
 ): Promise<{ position: string | null }> {
-  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
-  if (state.status !== 'created') throw new DomainError('admin_not_found', `there is no administrator "${username}"`);
-  if (!(await hasher.verify(state.password_hash, passwords.current_password))) {
-    throw new DomainError('wrong_current_password', 'current_password is not this administrator\'s password: nothing was changed');
-  }
-  fieldRule(passwordSchema, passwords.new_password, 'invalid_password');
-  const password_hash = await hasher.hash(passwords.new_password);
+  fieldRule(passwordSchema, new_password, 'invalid_password');
+  const password_hash = await hasher.hash(new_password);
   return handle(store, adminStream(username), adminDecider, { type: 'ChangeAdminPassword', data: { password_hash } }, ctx);
 }
 

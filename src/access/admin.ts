@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { normaliseUsername } from '../member';
+import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 
 /**
  * An administrator. Its own stream per normalised username, apart from members', so the two
@@ -24,22 +25,35 @@ export type AdminProfile = z.infer<typeof adminProfileSchema>;
 
 const newPasswordSchema = z.object({ admin_id: z.int().min(1), password_hash: z.string() });
 
+const invitationSchema = z.object({ admin_id: z.int().min(1), token_digest: z.string(), expires_at: z.iso.datetime() });
+
 export const adminEventSchemas = {
   AdminCreated: adminProfileSchema,
   /** The administrator changed their own password. */
   AdminPasswordChanged: newPasswordSchema,
   /** Another administrator gave them a one-time password. */
   AdminPasswordReset: newPasswordSchema,
+  /** A link to choose a password was mailed to them: only the digest of its token is kept. */
+  AdminInvited: invitationSchema,
+  /** They chose their password through the mailed link, which is spent. */
+  AdminInvitationAccepted: newPasswordSchema,
 } satisfies EventSchemas;
 
 /** AdminCreated v1 had no email: those administrators are mailed nothing. */
 export const adminUpcasters: EventUpcasters = { AdminCreated: [(v1) => ({ ...v1, email: null })] };
 
+/** How long a mailed invitation is good for (docs/administrators.md says why 72 hours). */
+export const INVITATION_LIFETIME_HOURS = 72;
+
 export type AdminEvent = EventOf<typeof adminEventSchemas>;
-export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile };
+/** With an invitation, the profile's password is one nobody learns: the mailed link sets theirs. */
+export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile; invitation?: MailedLink };
 export type SetAdminPassword = { type: 'ChangeAdminPassword' | 'ResetAdminPassword'; data: { password_hash: string } };
-export type AdminCommand = CreateAdmin | SetAdminPassword;
-export type AdminState = { status: 'none' } | ({ status: 'created' } & AdminProfile);
+/** `disabled`: as the standing stream says (./admin-standing.ts); a disabled administrator's invitation is refused. */
+export type AcceptInvitation = { type: 'AcceptAdminInvitation'; data: { token_digest: string; password_hash: string; now: string; disabled: boolean } };
+export type AdminCommand = CreateAdmin | SetAdminPassword | AcceptInvitation;
+/** Invitations by token digest: until when each is good, or spent (any new password spends them all). */
+export type AdminState = { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
 
 export function assertAdminUsernameAvailable(state: AdminState, username: string): void {
   if (state.status === 'created') {
@@ -63,21 +77,36 @@ function create(command: CreateAdmin, state: AdminState): AdminEvent[] {
     throw new DomainError('invalid_admin_role', 'an administrator is either super (no role group) or belongs to exactly one role group');
   }
   assertArgon2id(password_hash);
-  return [{ type: 'AdminCreated', data: command.data }];
+  const invited: AdminEvent[] = command.invitation ? [{ type: 'AdminInvited', data: { admin_id, ...command.invitation } }] : [];
+  return [{ type: 'AdminCreated', data: command.data }, ...invited];
+}
+
+function accept(command: AcceptInvitation, state: Extract<AdminState, { status: 'created' }>): AdminEvent[] {
+  const invitation = state.invitations[command.data.token_digest];
+  if (!invitation) throw new DomainError('invitation_token_unknown', 'this invitation link is not one this service mailed: ask an administrator for a new password');
+  if (invitation.spent) throw new DomainError('invitation_token_spent', 'this invitation link was already used, or a password was set since it was mailed: sign in, or ask an administrator to reset your password');
+  if (expired(invitation, command.data.now)) throw new DomainError('invitation_token_expired', `this invitation link has expired (links are good for ${INVITATION_LIFETIME_HOURS} hours): ask an administrator to reset your password`);
+  if (command.data.disabled) throw new DomainError('admin_disabled', 'this administrator is disabled: a holder of access.manage can enable it again');
+  return [{ type: 'AdminInvitationAccepted', data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
 }
 
 export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
   initialState: { status: 'none' },
 
   evolve(state, event) {
-    if (event.type === 'AdminCreated') return { status: 'created', ...event.data };
-    return state.status === 'created' ? { ...state, password_hash: event.data.password_hash } : state;
+    if (event.type === 'AdminCreated') return { status: 'created', ...event.data, invitations: {} };
+    if (state.status === 'none') return state;
+    if (event.type === 'AdminInvited') {
+      return { ...state, invitations: { ...state.invitations, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
+    }
+    return { ...state, password_hash: event.data.password_hash, invitations: spendAll(state.invitations) };
   },
 
   decide(command, state) {
     if (command.type === 'CreateAdmin') return create(command, state);
     if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
     assertArgon2id(command.data.password_hash);
+    if (command.type === 'AcceptAdminInvitation') return accept(command, state);
     const type = command.type === 'ChangeAdminPassword' ? 'AdminPasswordChanged' : 'AdminPasswordReset';
     return [{ type, data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
   },

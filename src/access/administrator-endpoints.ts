@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { createAdmin } from './admins';
+import { createInvited, InvitationDeps } from './invitation';
 import { oneTimePassword, resetAdminPassword, setAdminEnabled } from './admin-accounts';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
 import { AccessDeps, asAdmin, manageAccess, refusedAs } from './role-group-endpoints';
 import { administratorSchema, createdAdministratorSchema, passwordResetSchema } from './schemas';
-import { PasswordHasher } from '../member';
 import type { SessionStore } from '../stores/ports';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
@@ -16,8 +15,7 @@ import { concurrentChange, listOf } from '../shared/http/schemas';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
-export interface AdministratorDeps extends AccessDeps {
-  hasher: PasswordHasher;
+export interface AdministratorDeps extends AccessDeps, InvitationDeps {
   /** Where a disable, a password reset or change ends the administrator's sessions. */
   sessions: Pick<SessionStore, 'endAllOf'>;
 }
@@ -31,6 +29,7 @@ const createBody = z.strictObject({
 const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
 const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
+const mailNotSent = { status: 503, when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password' } as const;
 const ownAccount = { status: 409, when: 'own_account: this is the caller\'s own account' } as const;
 
 /**
@@ -71,19 +70,21 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       method: 'POST',
       path: '/administrators',
       caller: manageAccess,
-      summary: 'Create an administrator in a role group; the answer holds a one-time password, shown this once',
+      summary: 'Create an administrator in a role group: invited by mail when mail is configured and email is given, else a one-time password in the answer, shown this once',
       body: createBody,
       response: createdAdministratorSchema,
-      refusals: [taken, concurrentChange],
+      refusals: [taken, mailNotSent, concurrentChange],
       handler: async (ctx, { body }) => {
         const password = oneTimePassword();
         const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
         return decideThenRead(
           ctx,
-          () => refusedAs(409, ['admin_username_taken'], () => createAdmin(deps.events, deps.hasher, admin, asAdmin(ctx))),
-          async ({ id, position }) => ({
-            data: { ...(await adminAt(id, position)), password },
-            message: `administrator ${id} created: hand over the one-time password now, it is not shown again`,
+          () => refusedAs(409, ['admin_username_taken'], () => createInvited(deps, admin, asAdmin(ctx))),
+          async ({ id, position, invitation_sent_to }) => ({
+            data: { ...(await adminAt(id, position)), password: invitation_sent_to ? null : password, invitation_sent_to },
+            message: invitation_sent_to
+              ? `administrator ${id} created: a link to choose their password was mailed to ${invitation_sent_to}`
+              : `administrator ${id} created: hand over the one-time password now, it is not shown again`,
           }),
         );
       },

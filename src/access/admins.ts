@@ -1,6 +1,7 @@
 import type { AdminIdentity } from '../shared/http/session';
 import { ZodType } from 'zod';
-import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable } from './admin';
+import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable, INVITATION_LIFETIME_HOURS } from './admin';
+import { newLink } from '../shared/mailed-links';
 import { DomainError, fold } from '../shared/domain/decider';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
 import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
@@ -19,6 +20,8 @@ export interface NewAdmin {
   role_id: number | null;
   /** Optional: where the reviewers' digest goes (docs/notifications.md). */
   email?: string | null;
+  /** A link to choose their password is to be mailed to `email`: `password` is then one nobody learns. */
+  invited?: boolean;
 }
 
 
@@ -34,13 +37,13 @@ function emailOf(value: string): string {
   return result.data as string;
 }
 
-/** Creates an administrator: a free username, an existing role group unless super, a fresh id. */
+/** Creates an administrator: a free username, an existing role group unless super, a fresh id; invited, the token of their link. */
 export async function createAdmin(
   store: EventStore,
   hasher: PasswordHasher,
   admin: NewAdmin,
   ctx: CommandContext,
-): Promise<AdminIdentity & { position: string }> {
+): Promise<AdminIdentity & { position: string; invitation: { token: string; email: string } | null }> {
   fieldRule(usernameSchema, admin.username, 'invalid_username');
   fieldRule(passwordSchema, admin.password, 'invalid_password');
   const email = admin.email ? emailOf(admin.email) : null;
@@ -53,8 +56,10 @@ export async function createAdmin(
   const password_hash = await hasher.hash(admin.password);
   const admin_id = await allocateId(store, ADMIN_IDS, ctx);
   const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash, email };
-  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile }, ctx);
-  return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position! };
+  const mailed = admin.invited && email ? newLink(admin_id, ctx.now, INVITATION_LIFETIME_HOURS * 60) : null;
+  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile, ...(mailed && { invitation: mailed.link }) }, ctx);
+  const invitation = mailed && email ? { token: mailed.token, email } : null;
+  return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position!, invitation };
 }
 
 /** Which administrators are disabled, from the one stream that decides it. */

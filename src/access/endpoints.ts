@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { loginAdmin } from './admins';
-import { changeAdminPassword } from './admin-accounts';
+import { adminPasswordMatches, changeAdminPassword } from './admin-accounts';
 import { administratorEndpoints, AdministratorDeps } from './administrator-endpoints';
+import { invitationEndpoints } from './invitation-endpoints';
 import { asAdmin, refusedAs, roleGroupEndpoints } from './role-group-endpoints';
 import { loginEndpoint, passwordSchema } from '../member';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
@@ -11,8 +12,14 @@ import { logoutEndpoint } from '../shared/http/routes/logout';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
 import { logIntoSession, thisSessionRecord } from '../shared/http/session';
+import { checkCurrentPassword, tooManyPasswordFailures } from '../shared/http/password-failures';
+import { concurrentChange } from '../shared/http/schemas';
+import { RateLimiter } from '../stores/ports';
 
-export type AdminSessionDeps = AdministratorDeps;
+export interface AdminSessionDeps extends AdministratorDeps {
+  /** Wrong current passwords, per administrator under `admin-<id>` (members' keys are bare ids). */
+  passwordChecks: RateLimiter;
+}
 
 const disabledAtLogin = { status: 403, when: 'admin_disabled: the password is right, but this administrator is disabled' } as const;
 
@@ -43,12 +50,14 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       summary: "Change this administrator's own password; every other session of theirs ends",
       body: passwordBody,
       response: z.null(),
+      refusals: [{ status: 422, when: 'wrong_current_password: the current password is wrong; nothing changes' }, tooManyPasswordFailures, concurrentChange],
       handler: async (ctx, { body }) => {
         const admin = adminOf(ctx);
+        await checkCurrentPassword(deps.passwordChecks, `admin-${admin.id}`, () => adminPasswordMatches(deps.events, deps.hasher, admin.username, body.current_password));
         return decideThenRead(
           ctx,
           async () => {
-            const decision = await changeAdminPassword(deps.events, deps.hasher, admin.username, body, asAdmin(ctx));
+            const decision = await changeAdminPassword(deps.events, deps.hasher, admin.username, body.new_password, asAdmin(ctx));
             return { ...decision, ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)) };
           },
           async ({ ended }) => ({ data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` }),
@@ -63,4 +72,5 @@ export const accessEndpoints = (deps: AdminSessionDeps): Endpoint[] => [
   ...adminSessionEndpoints(deps),
   ...roleGroupEndpoints(deps),
   ...administratorEndpoints(deps),
+  ...invitationEndpoints(deps),
 ];

@@ -23,6 +23,11 @@ export const administratorSchema = adminIdentitySchema
 
 const oneTimePassword = z.object({ password: z.string().meta({ description: 'A one-time password: shown in this answer only, never again' }) });
 
-export const createdAdministratorSchema = administratorSchema.extend(oneTimePassword.shape).meta({ id: 'CreatedAdministrator' });
+export const createdAdministratorSchema = administratorSchema
+  .extend({
+    password: oneTimePassword.shape.password.nullable().meta({ description: 'A one-time password, shown in this answer only; null when an invitation was mailed instead' }),
+    invitation_sent_to: z.string().nullable().meta({ description: 'Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password' }),
+  })
+  .meta({ id: 'CreatedAdministrator' });
 
 export const passwordResetSchema = oneTimePassword.extend({ id: z.int().min(1) }).meta({ id: 'AdministratorPasswordReset' });

@@ -21,6 +21,8 @@ export const accessWording: Record<AdminEvent['type'] | AdminStandingEvent['type
   },
   AdminPasswordChanged: { describe: (data) => `administrator ${String(data.admin_id)} changed their own password` },
   AdminPasswordReset: { describe: (data) => `reset the password of administrator ${String(data.admin_id)} to a one-time password` },
+  AdminInvited: { describe: (data) => `mailed administrator ${String(data.admin_id)} an invitation to choose their password, good until ${String(data.expires_at)}` },
+  AdminInvitationAccepted: { describe: (data) => `administrator ${String(data.admin_id)} chose their password through their invitation link` },
   AdminDisabled: { describe: (data) => `disabled administrator ${String(data.admin_id)}: refused at login, every session ended` },
   AdminEnabled: { describe: (data) => `enabled administrator ${String(data.admin_id)} again` },
   RoleGroupDefined: { describe: (data) => `defined the role group ${String(data.role_id)} "${String(data.name)}" with ${permissionsOf(data)}` },

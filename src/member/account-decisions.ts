@@ -1,18 +1,7 @@
 import { DomainError } from '../shared/domain/decider';
 import type { EventOf } from '../shared/domain/events';
 import type { accountEventSchemas } from './account-events';
-
-/** A mailed link: until when it is good, and whether it was used (or a later change spent it). */
-export interface Outstanding {
-  expires_at: string;
-  spent: boolean;
-}
-
-/** A link to mail: the digest of its token and until when it is good. */
-export interface MailedLink {
-  token_digest: string;
-  expires_at: string;
-}
+import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 
 export type AccountCommand =
   | { type: 'RequestPasswordReset'; data: MailedLink }
@@ -38,12 +27,6 @@ export interface AccountState {
   /** The address a mailed link must confirm before it counts. */
   pending_email: ({ email: string; token_digest: string } & Outstanding) | null;
 }
-
-const expired = (link: Outstanding, now: string) => Date.parse(link.expires_at) <= Date.parse(now);
-
-/** Every outstanding reset link is spent once the password changes, however it changed. */
-const spendAll = (resets: Record<string, Outstanding>) =>
-  Object.fromEntries(Object.entries(resets).map(([digest, link]) => [digest, { ...link, spent: true }]));
 
 export function evolveAccount<State extends AccountState>(state: State, event: AccountEvent): State {
   switch (event.type) {

@@ -13,7 +13,8 @@ import { AccountDeps, changePassword, confirmEmail, MailNotSent, updateAccount }
 import { accountChangeSchema, passwordSchema } from './fields';
 import { tokenSchema } from './links';
 import { passwordWorkBusy } from './password-work';
-import { checkCurrentPassword, tooManyPasswordFailures } from './password-check';
+import { checkMemberPassword } from './password-check';
+import { tooManyPasswordFailures } from '../shared/http/password-failures';
 import { memberReads } from './reads';
 
 export interface AccountEndpointDeps extends AccountDeps {
@@ -101,7 +102,7 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       refusals: [{ status: 422, when: 'the current password is wrong (wrong_current_password); nothing changes' }, tooManyPasswordFailures, passwordWorkBusy, concurrentChange],
       handler: async (ctx, { body }) => {
         const member = memberOf(ctx);
-        await checkCurrentPassword(deps, member, body.current_password);
+        await checkMemberPassword(deps, member, body.current_password);
         const ended = await decideThenRead(ctx, () => changePassword(deps, member.username, body.new_password, thisSessionRecord(ctx), asMember(ctx)), async (written) => written.sessionsEnded);
         return { data: { sessions_ended: ended }, message: `password changed; ${ended} other session(s) signed out` };
       },

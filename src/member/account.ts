@@ -8,7 +8,8 @@ import { AccountCommand } from './account-decisions';
 import { emailConfirmationMail } from './account-mail';
 import { memberDecider, memberStream, MemberEvent } from './decider';
 import { AccountChange } from './fields';
-import { newLink, readToken } from './links';
+import { newMemberLink } from './links';
+import { readToken } from '../shared/mailed-links';
 import { memberFromLog } from './login';
 import { PasswordHasher } from './passwords';
 import { memberReads } from './reads';
@@ -44,7 +45,7 @@ export class MailNotSent extends Error {
  */
 async function memberOfToken(deps: AccountDeps, token: string, unknown: DomainError, ctx: CommandContext) {
   const read = readToken(token);
-  const member = read && (await memberReads(deps.readModels).member(read.member_id));
+  const member = read && (await memberReads(deps.readModels).member(read.owner_id));
   if (!read || !member) throw unknown;
   return { username: member.username, token_digest: read.token_digest, ctx: { ...ctx, actor: { kind: 'member' as const, id: member.id } } };
 }
@@ -79,7 +80,7 @@ export async function changePassword(deps: AccountDeps, username: string, newPas
 /** Nickname and mobile count at once; a new e-mail address once the link mailed to it is followed. */
 export async function updateAccount(deps: AccountDeps, username: string, change: AccountChange, ctx: CommandContext): Promise<AccountWritten> {
   const found = await memberFromLog(deps.events, username);
-  const mailed = found && deps.sendMail && change.email !== undefined ? newLink(found.state.member_id, ctx.now) : null;
+  const mailed = found && deps.sendMail && change.email !== undefined ? newMemberLink(found.state.member_id, ctx.now) : null;
   const command: AccountCommand = {
     type: 'UpdateAccount',
     data: { nickname: change.nickname ?? null, email: change.email ?? null, mobile: change.mobile ?? null, email_link: mailed?.link ?? null },

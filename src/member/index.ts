@@ -4,4 +4,4 @@ export { argon2Hasher, type PasswordHasher } from './passwords';
 export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
 export { loginEndpoint } from './login-endpoint';
 export { limitLoginFailures, loginAddressPolicy, loginPolicy, passwordChangePolicy, resetPolicies } from './login-limit';
-export { boundPasswordWork } from './password-work';
+export { boundPasswordWork, passwordWorkBusy } from './password-work';

@@ -6,7 +6,7 @@ import { AccountDeps } from './account';
 import { memberFromLog } from './login';
 import { passwordResetMail } from './account-mail';
 import { memberDecider, memberStream } from './decider';
-import { newLink } from './links';
+import { newMemberLink } from './links';
 import { memberReads } from './reads';
 
 export interface ResetRequestDeps extends AccountDeps {
@@ -33,7 +33,7 @@ export async function requestPasswordReset(deps: ResetRequestDeps, login: string
     if (!found || found.state.email === null) continue;
     const { member_id, email } = found.state;
     if (!(await deps.resetsOfMember.consume(String(member_id))).allowed) continue;
-    const { token, link } = newLink(member_id, ctx.now);
+    const { token, link } = newMemberLink(member_id, ctx.now);
     await handle(deps.events, memberStream(username), memberDecider, { type: 'RequestPasswordReset', data: link }, ctx);
     await sendMail(email, passwordResetMail(found.state.username, `${deps.publicUrl}/ui/developer/reset?token=${encodeURIComponent(token)}`));
   }

@@ -72,7 +72,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   const carol = await (await browser.newContext({ baseURL })).newPage();
   await signInAdmin(carol, 'carol', 'carol-password-1');
   const nav = carol.getByRole('navigation', { name: 'Administrator console' });
-  await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract']);
+  await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract', 'Your account']);
   // An auditor lands on the audit, not on the first screen of the navigation.
   await expect(carol).toHaveURL(/\/ui\/admin\/audit$/);
   await expect(carol.getByRole('heading', { name: 'Credential history' })).toBeVisible();
@@ -83,7 +83,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
     await expect(carol.getByText('You do not have access to Credentials: it needs the permission credential.review.')).toBeVisible();
     await expect(carol).toHaveURL(/\/ui\/admin\/credentials$/);
     await expect(carol.getByRole('heading', { name: 'Application center' })).toHaveCount(0);
-    await expect(carol.getByRole('main').locator('section').getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract']);
+    await expect(carol.getByRole('main').locator('section').getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract', 'Your account']);
     await screen(carol, `fix-admin-no-access-${viewport.width}`);
     await carol.goto('/ui/admin/nowhere');
     await expect(carol.getByRole('heading', { name: 'There is no page at this address' })).toBeVisible();

@@ -13,7 +13,7 @@ const API = '/api/v1';
  */
 describe('every operation of the contract, called for real', () => {
   let t: TestPlatform;
-  // The member's mailed links (reset, e-mail confirmation) are followed from here.
+  // The mailed links (a member's reset and e-mail confirmation, an administrator's invitation) are followed from here.
   let sink: Sink;
   beforeAll(async () => {
     ({ sink, t } = await startWithMail({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 }));
@@ -121,6 +121,10 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/administrators/${operatorId}/disable`, adminToken);
     await write(admin, `/administrators/${operatorId}/enable`, adminToken);
     await write(admin, `/administrators/${operatorId}/password-reset`, adminToken);
+    // Given an address while the service sends mail, an administrator is invited: the mailed link sets the password.
+    await write(admin, '/administrators', adminToken, { username: `in${Date.now().toString(36)}`, role_group_id: groupId, email: 'invited@example.com' });
+    const invitee = t.client();
+    await write(invitee, '/admin/invitation/accept', await csrfOf(invitee), { token: (await mailedToken(sink, 'invited@example.com')).token, password: 'invited-secret' });
     await write(admin, '/admin/password', adminToken, { current_password: ADMIN_PASSWORD, new_password: 'admin-secret-2' });
     await write(admin, '/admin/logout', adminToken);
 

@@ -10,7 +10,7 @@ const GROUPS = [
 ];
 
 /** The service with the super administrator and one operator; `create` answers a creation. */
-function service(create: (body: Record<string, unknown>) => Response = (body) => ok({ id: 3, username: body.username, is_super: false, role_id: body.role_group_id, email: null, enabled: true, password: 'OneTime-Password_123456' })) {
+function service(create: (body: Record<string, unknown>) => Response = (body) => ok({ id: 3, username: body.username, is_super: false, role_id: body.role_group_id, email: null, enabled: true, password: 'OneTime-Password_123456', invitation_sent_to: null })) {
   const admins = [
     { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true },
     { id: 2, username: 'carol', is_super: false, role_id: 1, email: 'carol@example.com', enabled: true },
@@ -70,6 +70,20 @@ describe('administrators screen', () => {
     await waitFor(() => expect(screen.queryByTestId('one-time-password')).toBeNull());
     expect(screen.queryByText('OneTime-Password_123456')).toBeNull();
     expect(await screen.findByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
+  });
+
+  it('says the invitation was mailed, and shows no password screen, when the service mailed one', async () => {
+    const { bodies } = service((body) => ok({ id: 3, username: body.username, is_super: false, role_id: 1, email: body.email, enabled: true, password: null, invitation_sent_to: body.email }));
+    render(<Administrators self={1} />);
+    await screen.findByRole('option', { name: /Operators/ });
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: 'dave@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Created dave. Invitation mailed to dave@example.com: its link lets them choose their password, once, within 72 hours.');
+    expect(bodies).toEqual([{ username: 'dave', role_group_id: 1, email: 'dave@example.com' }]);
+    expect(screen.queryByTestId('one-time-password')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
   });
 
   it('shows why a creation was refused, and no password', async () => {

@@ -71,7 +71,9 @@ export function Administrators({ self }: { self: number }) {
     setRefusal(null);
     setUsername('');
     setEmail('');
-    setHandover({ username: answer.data.username, password: answer.data.password, why: `Created ${answer.data.username}.` });
+    const { password, invitation_sent_to } = answer.data;
+    if (password === null) report(`Created ${answer.data.username}. Invitation mailed to ${invitation_sent_to}: its link lets them choose their password, once, within 72 hours.`);
+    else setHandover({ username: answer.data.username, password, why: `Created ${answer.data.username}.` });
     reload();
   };
   const act = async (admin: Admin, action: 'enable' | 'disable' | 'password-reset') => {
@@ -111,7 +113,7 @@ export function Administrators({ self }: { self: number }) {
               ))}
             </select>
           </div>
-          <Field name="email" label="Email" type="email" value={email} onInput={setEmail} hint="Where the digest of new applications goes, for reviewers" refusal={refusal} />
+          <Field name="email" label="Email" type="email" value={email} onInput={setEmail} hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password" refusal={refusal} />
           <RefusalNotice refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null} />
           <button type="submit" class="primary">
             Create

@@ -28,6 +28,7 @@ describe('a screen the account may not use', () => {
     expect([...main.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Audit', '/ui/admin/audit'],
       ['Contract', '/ui/admin/contract'],
+      ['Your account', '/ui/admin/account'],
     ]);
     expect(screen.queryByRole('heading', { name: 'Credential history' })).toBeNull();
     expect(screen.getByRole('navigation', { name: 'Administrator console' })).not.toBeNull();
@@ -39,6 +40,23 @@ describe('a screen the account may not use', () => {
     expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
     expect(screen.getByRole('link', { name: "the administrator console's first screen" }).getAttribute('href')).toBe('/ui/admin');
     expect(screen.queryByRole('heading', { name: 'Credential history' })).toBeNull();
+  });
+});
+
+describe('screens of every administrator', () => {
+  it('"Your account" is in the navigation of an administrator without any permission, naming who is signed in', async () => {
+    service([]);
+    render(<AdminArea path="/admin/account" />);
+    expect(await screen.findByRole('heading', { name: 'Change your password' })).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'Your account' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByText('carol', { selector: 'strong' })).not.toBeNull();
+  });
+
+  it("the invitation's page is shown signed out, not the sign-in", async () => {
+    service([], () => envelope(401, { code: 401, message: 'log in first', data: { error: 'not_logged_in' } }));
+    render(<AdminArea path="/admin/invitation" />);
+    expect(await screen.findByRole('heading', { name: 'Choose your administrator password' })).not.toBeNull();
+    expect(screen.queryByLabelText('Username')).toBeNull();
   });
 });
 

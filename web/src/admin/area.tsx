@@ -12,6 +12,8 @@ import { ADDON, Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
 import { Administrators } from './administrators';
+import { AcceptInvitation } from './invitation';
+import { OwnAccount } from './own-account';
 import { RoleGroupsManager } from './role-groups';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
@@ -21,7 +23,7 @@ import { ScreenHeading } from '../ui/screen';
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** What an address of a screen shows: from the address's parameters and what the account holds. */
-type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number }) => JSX.Element;
+type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number; username: string }) => JSX.Element;
 
 /** One screen: its link, its permission, where it ranks as a landing, and what each of its addresses shows. */
 interface Screen {
@@ -70,6 +72,7 @@ const SCREENS: Screen[] = [
   },
   { path: '/admin/webhooks', label: 'Webhooks', needs: ['webhook.manage'], landing: 4, show: () => <Webhooks /> },
   { path: '/admin/contract', label: 'Contract', landing: 6, show: () => <Contract /> },
+  { path: '/admin/account', label: 'Your account', show: (_, { username }) => <OwnAccount username={username} /> },
 ];
 
 /** The screen an address belongs to, and what it shows there; null for an address of no screen. */
@@ -128,6 +131,8 @@ export function AdminArea({ path }: { path: string }) {
     if (path === '/admin' && landing && currentPath() === '/admin') navigate(landing, { replace: true });
   }, [path, landing]);
 
+  // Reached from the mailed invitation, signed in or not: it is the link's token that counts.
+  if (path === '/admin/invitation') return <AcceptInvitation />;
   if (path === '/admin/login' || (context.state === 'failed' && context.refusal.status === 401)) {
     return <SignIn realm="admin" onSignedIn={() => {
           // Signing in where a screen stood asked for it keeps that screen's path: load it again.
@@ -162,7 +167,7 @@ export function AdminArea({ path }: { path: string }) {
       </nav>
       {route && !allowed && <NoAccess screen={route.screen} screens={screens} />}
       {!route && path !== '/admin' && <NotFound home="/admin" homeLabel="the administrator console's first screen" />}
-      {allowed && route.show(route.params, { held, roles: role_groups, self: account.id })}
+      {allowed && route.show(route.params, { held, roles: role_groups, self: account.id, username: account.username })}
     </>
   );
 }
