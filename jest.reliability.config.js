@@ -12,4 +12,10 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   // Each test sets its own limit from what it runs; this one catches a hang in anything else.
   testTimeout: 180000,
+  // In band, the KurrentDB tests' clients live in this process, and once they have, Node's exit never
+  // ends: with every test passed and every client disposed, the main thread spins in
+  // FreeEnvironment -> CleanupHandles on a request the client's native bridge (@kurrent/bridge)
+  // leaves pending (seen with gdb). CI's run then hung for 50 minutes; the service itself always
+  // leaves through process.exit (src/shutdown.ts), which skips that clean-up.
+  forceExit: true,
 };
