@@ -18,7 +18,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
 
   await helpdesk.getByRole('button', { name: 'Install Helpdesk…' }).click();
   // Managing a page grants viewing it; withdrawing the view withdraws the manage.
-  await helpdesk.getByLabel('Operators may manage Tickets').check();
+  await helpdesk.getByLabel('Operators may manage Tickets', { exact: true }).check();
   await expect(helpdesk.getByLabel('Operators may view Tickets')).toBeChecked();
   await helpdesk.getByLabel('Operators may view Queues').check();
   await helpdesk.getByLabel('Auditors may manage Reports').check();
@@ -62,7 +62,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
 
   // The access editor shows what was saved.
   await helpdesk.getByRole('button', { name: 'Access to Helpdesk…' }).click();
-  await expect(helpdesk.getByLabel('Operators may manage Tickets')).toBeChecked();
+  await expect(helpdesk.getByLabel('Operators may manage Tickets', { exact: true })).toBeChecked();
   await expect(helpdesk.getByLabel('Auditors may view Reports')).toBeChecked();
   await expect(helpdesk.getByLabel('Auditors may manage Reports')).not.toBeChecked();
   await helpdesk.getByRole('button', { name: 'Cancel' }).click();
@@ -149,10 +149,10 @@ test('on a phone the page-roles editor keeps the page names in view and says tha
     await screen(page, 'fix-page-roles-390-scrolled');
 
     // Back with the keyboard: each box that takes focus comes out from under the page names.
-    await helpdesk.getByLabel('Reviewers may view Tickets').focus();
+    await helpdesk.getByLabel('Reviewers may view Tickets', { exact: true }).focus();
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
-    await expect(helpdesk.getByLabel('Operators may manage Tickets')).toBeFocused();
-    expect(await shown(helpdesk.getByLabel('Operators may manage Tickets'))).toBe(true);
+    await expect(helpdesk.getByLabel('Operators may manage Tickets', { exact: true })).toBeFocused();
+    expect(await shown(helpdesk.getByLabel('Operators may manage Tickets', { exact: true }))).toBe(true);
     await helpdesk.getByRole('button', { name: 'Cancel' }).click();
   } finally {
     platformCli(['roles', 'disable', id]);

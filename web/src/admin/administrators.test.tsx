@@ -44,7 +44,7 @@ describe('administrators screen', () => {
     const admin = screen.getByRole('cell', { name: 'admin' }).closest('tr')!;
     expect(within(admin).getByText('super administrator')).not.toBeNull();
     // One's own row: no disable and no reset (own_account); one's password changes elsewhere.
-    expect(within(admin).getByText('You')).not.toBeNull();
+    expect(within(admin).getByRole('link', { name: 'You: change your password' }).getAttribute('href')).toBe('/ui/admin/account');
     expect(within(admin).queryByRole('button')).toBeNull();
     expect(within(carol).getByRole('button', { name: 'Disable carol…' })).not.toBeNull();
     expect(screen.getByRole('option', { name: /Auditors \(disabled\)/ })).not.toBeNull();

@@ -7,6 +7,7 @@ import { RefusalNotice, useOutcome } from '../ui/notice';
 import { SecretOnce, SecretWording } from '../ui/secret-once';
 import { Standing, StandingAction, StandingTable } from './standing';
 import { ScreenHeading } from '../ui/screen';
+import { Link } from '../ui/link';
 
 type Admin = Schemas['AdministratorAccount'];
 type Group = Schemas['RoleGroupStanding'];
@@ -141,7 +142,7 @@ export function Administrators({ self }: { self: number }) {
             </td>
             <td data-label="Actions" class="decision">
               {admin.id === self ? (
-                <span class="hint">You</span>
+                <Link to="/admin/account">You: change your password</Link>
               ) : (
                 <>
                   <StandingAction
