@@ -95,7 +95,7 @@ export function Operations({ document }: { document: ContractDocument }) {
       {operationsOf(document).map(({ path, method, operation }) => (
         <article class="operation card" key={`${method} ${path}`} id={anchorOf(method, path)}>
           <h2>
-            <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
+            <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>{`/api/v1${path}`}</code>
           </h2>
           <p>
             <Prose text={operation.description ?? operation.summary ?? ''} />

@@ -88,7 +88,7 @@ export function Endpoint({ method, path, operation, contract, apiid, trial }: En
   return (
     <article class="operation card" id={anchorOf(method, path)} aria-labelledby={`${anchorOf(method, path)}-title`}>
       <h2 id={`${anchorOf(method, path)}-title`}>
-        <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>/api/v1{path}</code>
+        <span class={`method ${method.toLowerCase()}`}>{method}</span> <code>{`/api/v1${path}`}</code>
       </h2>
       <p>
         <Prose text={operation.description ?? operation.summary ?? ''} />
