@@ -48,11 +48,16 @@ export function startTracing(settings: Settings): Tracing | null {
   return {
     traced: (listener, laneRoute) => (req, res) => {
       const method = req.method ?? 'GET';
-      // The path only: a query string is never recorded, and a key pasted into the path is masked.
-      const path = withoutApiKeys((req.url ?? '/').split('?')[0]!);
       const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: path, [ATTR_URL_SCHEME]: 'http' } }, parent);
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
       const route = laneRoute(req);
+      // Handed to koa's middleware below with the request, not through an async context (src/shared/tracing.ts).
+      if (!route) spans.set(req, trace.setSpan(parent, span));
+      // A span the sampler dropped keeps nothing, so nothing is worked out for it: at 1 % sampling
+      // that is most partner calls (the samplers OTEL_TRACES_SAMPLER names read no attribute).
+      if (!span.isRecording()) return listener(req, res);
+      // The path only: a query string is never recorded, and a key pasted into the path is masked.
+      span.setAttributes({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: withoutApiKeys((req.url ?? '/').split('?')[0]!), [ATTR_URL_SCHEME]: 'http' });
       if (route) span.setAttribute(ATTR_HTTP_ROUTE, route).updateName(`${method} ${route}`);
       res.once('close', () => {
         const status = res.statusCode;
@@ -62,8 +67,6 @@ export function startTracing(settings: Settings): Tracing | null {
         if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
-      // Handed to koa's middleware below with the request, not through an async context (src/shared/tracing.ts).
-      if (!route) spans.set(req, trace.setSpan(parent, span));
       listener(req, res);
     },
     koaRoute: async (ctx, next) => {
