@@ -46,20 +46,28 @@ export function evolveScopes(views: ScopeView[], event: Recorded<CredentialEvent
   return [...after.filter((view) => view.name !== event.data.scope), evolveScope(null, event)!];
 }
 
+/** What a scope's view and its stored document hold alike: all but the scope's name. */
+export type ScopeFields = Omit<ScopeView, 'name'>;
+
 /**
- * The view with some fields changed, copied field by field: V8 builds this fixed-shape literal
- * several times as fast as a spread, and a rebuild changes a scope for most of its events.
+ * `target` given the scope fields of `source`, one assignment each: a rebuild copies a scope for
+ * most of its events, and these stores on a fresh literal cost a few nanoseconds where a rest
+ * and spread costs about 150. The views and the documents of the scope requests share it, so a
+ * field added to ScopeFields is copied here once, for both.
  */
+export function withScopeFields<T extends object>(target: T, source: ScopeFields): T & ScopeFields {
+  const copy = target as T & ScopeFields;
+  copy.status = source.status;
+  copy.reason = source.reason;
+  copy.requested_at = source.requested_at;
+  copy.reviewed_at = source.reviewed_at;
+  copy.reject_reason = source.reject_reason;
+  copy.revoked_at = source.revoked_at;
+  copy.revoke_reason = source.revoke_reason;
+  return copy;
+}
+
+/** The view with some fields changed. */
 function changed(view: ScopeView, changes: Partial<ScopeView>): ScopeView {
-  const copy: ScopeView = {
-    name: view.name,
-    status: view.status,
-    reason: view.reason,
-    requested_at: view.requested_at,
-    reviewed_at: view.reviewed_at,
-    reject_reason: view.reject_reason,
-    revoked_at: view.revoked_at,
-    revoke_reason: view.revoke_reason,
-  };
-  return Object.assign(copy, changes);
+  return Object.assign(withScopeFields({ name: view.name }, view), changes);
 }
