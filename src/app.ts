@@ -7,7 +7,6 @@ import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
-import { smtpSender } from './mail';
 import { accessReads, requireAdmin, seedPlatform } from './access';
 import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
@@ -21,7 +20,7 @@ import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
 import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
-import { startNotifications } from './notifications';
+import { countedMailer, startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
 import { contractEndpoints } from './shared/http/routes/contract';
 import { healthEndpoints, ProjectionsHealth } from './shared/http/routes/health';
@@ -105,7 +104,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const resets = resetPolicies(settings);
   const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), 'too_many_reset_requests', 'too many password-reset requests from this address');
   // The member slice's own mail (reset and confirmation links), sent as the request is decided.
-  const mailer = settings.SMTP_URL ? smtpSender(settings.SMTP_URL, settings.MAIL_FROM) : null;
+  const mailer = countedMailer(settings, observed.notifications?.mailed);
 
   const webhookSecrets = webhookSecretsOf(settings, stores);
   await webhookSecrets.start(stores.events);

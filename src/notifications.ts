@@ -13,7 +13,14 @@ export interface NotificationMeters {
 
 const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailed: () => {} };
 
-/** The mailer, each mail it sends counted as sent or failed. */
+/**
+ * The SMTP mailer of SMTP_URL, each mail it sends counted as sent or failed; null without mail.
+ * Every process's mail goes through one of these, the notifiers' and the links the API mails itself.
+ */
+export function countedMailer(settings: Pick<Settings, 'SMTP_URL' | 'MAIL_FROM'>, mailed: NotificationMeters['mailed'] = uncounted.mailed): Mailer | null {
+  return settings.SMTP_URL ? counted(smtpSender(settings.SMTP_URL, settings.MAIL_FROM), mailed) : null;
+}
+
 const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer => ({
   ...mailer,
   async send(to, mail) {
@@ -33,7 +40,7 @@ const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer =
  * following the log on its own checkpoint; none sends from a command. Answers how to stop them.
  */
 export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
-  const mailer = settings.SMTP_URL ? counted(smtpSender(settings.SMTP_URL, settings.MAIL_FROM), meters.mailed) : null;
+  const mailer = countedMailer(settings, meters.mailed);
   const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted };
   const notifiers = SLICES.flatMap((slice) => slice.notifiers?.(deps) ?? []);
   for (const notifier of notifiers) await notifier.start();
