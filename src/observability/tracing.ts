@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -59,11 +59,12 @@ export function startTracing(settings: Settings): Tracing | null {
       // The path only: a query string is never recorded, and a key pasted into the path is masked.
       span.setAttributes({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: withoutApiKeys((req.url ?? '/').split('?')[0]!), [ATTR_URL_SCHEME]: 'http' });
       if (route) span.setAttribute(ATTR_HTTP_ROUTE, route).updateName(`${method} ${route}`);
+      const requestIdSent = watchRequestId(res);
       res.once('close', () => {
         const status = res.statusCode;
         span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-        const requestId = res.getHeader('x-request-id');
-        if (typeof requestId === 'string') span.setAttribute('platform.request_id', requestId);
+        const requestId = requestIdSent();
+        if (requestId) span.setAttribute('platform.request_id', requestId);
         if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
@@ -87,5 +88,24 @@ export function startTracing(settings: Settings): Tracing | null {
       context.disable();
       propagation.disable();
     },
+  };
+}
+
+/**
+ * The X-Request-Id an answer goes out with. Koa sets it with setHeader, where getHeader finds it;
+ * the partner lane hands its header fields to writeHead at once, which keeps none to be read back,
+ * so writeHead is watched, on recorded spans only, rather than the lane asked to do more per call.
+ */
+function watchRequestId(res: ServerResponse): () => string | undefined {
+  let given: unknown;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const headers = typeof args[1] === 'object' ? args[1] : args[2];
+    if (headers && !Array.isArray(headers)) given = (headers as Record<string, unknown>)['X-Request-Id'];
+    return (writeHead as (...all: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+  return () => {
+    const id = res.getHeader('x-request-id') ?? given;
+    return typeof id === 'string' ? id : undefined;
   };
 }

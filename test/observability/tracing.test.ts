@@ -44,6 +44,7 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
   let spans: ExportedSpan[];
   let requestId: string;
+  let laneRequestId: string;
   let apikey: string;
   let apiid: string;
 
@@ -53,7 +54,7 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     try {
       const partner = await activePartner(t);
       ({ apikey, apiid } = partner);
-      await openCall(t, '/open/addons', apiid, apikey).expect(200);
+      laneRequestId = (await openCall(t, '/open/addons', apiid, apikey).expect(200)).headers['x-request-id'] as string;
       const res = await request(t.server).get('/api/v1/credentials/42/history?as_of=x').set('X-API-Key', apikey).expect(401);
       requestId = res.headers['x-request-id'] as string;
     } finally {
@@ -77,8 +78,9 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       name: 'GET /api/v1/credentials/{member_id}/history',
       attributes: { 'http.request.method': 'GET', 'http.route': '/api/v1/credentials/{member_id}/history', 'http.response.status_code': 401, 'url.path': '/api/v1/credentials/42/history' },
     });
-    // The partner lane's answers too, ahead of koa.
-    expect(server.find((s) => s.name === 'GET /api/v1/open/addons')?.attributes['http.response.status_code']).toBe(200);
+    // The partner lane's answers too, ahead of koa, with the request id the partner was answered.
+    expect(laneRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.find((s) => s.name === 'GET /api/v1/open/addons')?.attributes).toMatchObject({ 'http.response.status_code': 200, 'platform.request_id': laneRequestId });
   });
 
   it('have a child span per command, with its read, decide and append', () => {
