@@ -35,8 +35,9 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 # tini as PID 1: node there ignores SIGTERM until it installs its own handler, so a stop during
 # start-up (30 s of store retries) would wait for Docker's SIGKILL; tini forwards the signal and
-# reaps zombies. ca-certificates: the system trust store, which TLS to KurrentDB and MongoDB
-# without a tlsCAFile reads (the slim image has none).
+# reaps zombies. ca-certificates: the system trust store (the slim image has none), for whatever
+# else reads it; the store adapters give both KurrentDB paths one CA file of Node's own when the
+# URL has no tlsCAFile (docs/production.md, TLS).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
