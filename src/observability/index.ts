@@ -52,7 +52,7 @@ function loginOutcome(err: unknown): LoginOutcome {
  * nothing and a benchmark of on against off shows what the metrics cost.
  */
 export function observe(settings: Settings, log: Logger): Observability {
-  const tracing = startTracing(settings);
+  const tracing = startTracing(settings, log);
   const traced = {
     koa: tracing ? [tracing.koaRoute] : [],
     listener: (inner: RequestListener, lane: PartnerLane) => (tracing ? tracing.traced(inner, laneRoute(lane)) : inner),

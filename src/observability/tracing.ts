@@ -14,6 +14,7 @@ import {
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
 import { Middleware } from 'koa';
+import type { Logger } from 'pino';
 import { withoutApiKeys } from '../shared/redact';
 import { Settings } from '../config';
 import { AppState } from '../shared/http/context';
@@ -35,7 +36,7 @@ export interface Tracing {
  * provider is registered and the service's spans (src/shared/tracing.ts) are no-ops. The exporter
  * reads OTEL_EXPORTER_OTLP_HEADERS and the other OTLP variables itself.
  */
-export function startTracing(settings: Settings): Tracing | null {
+export function startTracing(settings: Settings, log: Logger): Tracing | null {
   const endpoint = settings.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return null;
   const provider = new NodeTracerProvider({
@@ -83,7 +84,9 @@ export function startTracing(settings: Settings): Tracing | null {
       }
     },
     async shutdown() {
-      await provider.shutdown();
+      // A collector that cannot be reached must not cut the service's own stop short: the
+      // projections' last checkpoints and the stores' close come after this.
+      await provider.shutdown().catch((err: unknown) => log.warn({ err }, 'the spans still buffered could not be exported to the collector; they are dropped'));
       trace.disable();
       context.disable();
       propagation.disable();
