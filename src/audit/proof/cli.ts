@@ -14,8 +14,9 @@ export function auditCommand(): Command {
   audit
     .command('key')
     .description('print the public key (PEM) that checkpoints and export heads are signed with')
-    .action(() => {
-      process.stdout.write(loadSigningKey(configuredKeyFile()).publicKeyPem);
+    .option('--create', 'create the key (AUDIT_SIGNING_KEY_FILE) when there is none yet, once, before the first start of a deployment whose processes share it')
+    .action((options: { create?: boolean }) => {
+      process.stdout.write(loadSigningKey(configuredKeyFile(), { create: options.create === true }).publicKeyPem);
     });
   audit
     .command('verify <file>')
