@@ -1,6 +1,6 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Settings } from '../../config';
 import { ConfigurationError } from '../../config';
 import { canonicalJson } from '../../shared/domain/chain';
@@ -53,16 +53,25 @@ export function loadSigningKey(file: string, { create }: { create: boolean }): S
   };
 }
 
+/**
+ * Writes a new key where there is none, atomically: the whole key goes to a temporary file in the
+ * same directory, then is linked into place, so no process ever reads a half-written key. Two
+ * processes starting at once on one directory keep the key linked first.
+ */
 function createKeyFile(file: string): string {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': two processes starting at once on one directory keep the key the first one wrote.
-    writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+    linkSync(temporary, file);
     return pem;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return readFileSync(file, 'utf8');
+  } finally {
+    unlinkSync(temporary);
   }
 }
 
