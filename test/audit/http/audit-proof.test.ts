@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,7 +6,7 @@ import type { Response as AgentResponse } from 'superagent';
 import { CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
 import { chainFieldsOfLine } from '../../../src/audit/proof/verify';
 import { digestOf } from '../../../src/shared/domain/chain';
-import { platform, Run } from '../../support/cli';
+import { expectRefused, platform, Run } from '../../support/cli';
 import { activePartner, Partner } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 
@@ -138,6 +138,17 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     writeFileSync(file, exported.map((l) => JSON.stringify(l)).join('\n') + '\n');
     expect(await platform(dir, ['audit', 'verify', file])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^OK: /) });
     expect(await platform(dir, ['audit', 'key'])).toEqual({ code: 0, stdout: publicKey, stderr: '' });
+  });
+
+  it('`platform audit key` creates no key where there is none, unless told to with --create', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'audit-proof-no-key-'));
+    const file = join(empty, 'audit-signing-key.pem');
+    expectRefused(await platform(empty, ['audit', 'key']), new RegExp(`^platform: no signing key at ${file}: .*create it with \`platform audit key --create\``));
+    expect(existsSync(file)).toBe(false);
+    const created = await platform(empty, ['audit', 'key', '--create']);
+    expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/), stderr: '' });
+    expect(await platform(empty, ['audit', 'key'])).toEqual(created);
+    rmSync(empty, { recursive: true, force: true });
   });
 
   it('verifies an export taken in pages, one after the other, each with its signed head', async () => {
