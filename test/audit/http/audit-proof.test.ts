@@ -156,7 +156,11 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     const next = (JSON.parse(first.trimEnd().split('\n').at(-1)!) as { next: string }).next;
     const rest = (await auditor.get(`${API}/audit/events`).query({ from: next, limit: 10_000 }).buffer(true).parse(textOf)).body as string;
     const lines = `${first}${rest}`.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
-    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; /);
+    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; [^\n]*\(position \d+, \d+ events\), signed at \S+\n$/);
+    // The first page alone verifies, and says the log goes on past it: its signed head says so.
+    expect((await verify(lines.slice(0, 6), 'first-page')).stdout).toMatch(
+      new RegExp(`^OK: 5 events, .* and 1 signed export heads hold; .*; the export is a page: the log goes on past position ${next}, beyond what it holds\n$`),
+    );
     // The first page's head taken out: the second head does not cover the lines above it.
     expectBroken(await verify([...lines.slice(0, 5), ...lines.slice(6)], 'head-removed'), /the export's signed head covers \d+ events, and they are not the \d+ lines above it/);
   });
