@@ -108,10 +108,30 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     expectBroken(await verify(inTheData, 'data-reason-changed'), /event ScopeRejected .* does not match its digest/);
   });
 
-  it('fails when the rejection is taken out', async () => {
-    const run = await verify(exported.filter((l) => !isRejection(l)), 'rejection-removed');
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/the export does not verify: line \d+: /);
+  it('fails when the rejection is taken out, naming the checkpoint that covered it', async () => {
+    const rejection = exported.find(isRejection)!;
+    // The last event of its stream: no later link shows the gap, the checkpoint over it does.
+    expect(exported.filter((l) => l.stream === rejection.stream && (l.revision as number) > (rejection.revision as number))).toEqual([]);
+    const removed = exported.filter((l) => !isRejection(l));
+    const at = removed.findIndex((l) => l.stream === CHECKPOINT_STREAM && String(l.data!.position) >= String(rejection.position));
+    const { number, count, position } = removed[at]!.data as { number: number; count: number; position: string };
+    expectBroken(
+      await verify(removed, 'rejection-removed'),
+      new RegExp(`^platform: the export does not verify: line ${at + 1}: checkpoint ${number} signed ${count} events up to position ${position}, and the lines above it differ: an event up to it was changed, taken out or reordered\n$`),
+    );
+  });
+
+  it('fails when an event before the rejection in its stream is taken out, naming the rejection that no longer links', async () => {
+    const rejection = exported.find(isRejection)!;
+    const removed = exported.filter((l) => !(l.stream === rejection.stream && l.revision === (rejection.revision as number) - 1));
+    const at = removed.indexOf(rejection);
+    expectBroken(
+      await verify(removed, 'request-removed'),
+      new RegExp(
+        `^platform: the export does not verify: line ${at + 1}: event ScopeRejected #${String(rejection.revision)} of ${String(rejection.stream)} at position ${String(rejection.position)} ` +
+          `follows #${(rejection.revision as number) - 2} of its stream: an event between them was taken out, or the lines reordered\n$`,
+      ),
+    );
   });
 
   it('fails when two lines are swapped', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigurationError } from '../../../src/config';
@@ -19,6 +19,15 @@ describe('the audit signing key', () => {
     const created = configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: true });
     expect(existsSync(file)).toBe(true);
     expect(loadSigningKey(file, { create: false }).publicKeyPem).toBe(created.publicKeyPem);
+  });
+
+  it('is created readable by its owner alone (0600), in a directory of theirs alone (0700) when it makes one', () => {
+    const parent = fresh();
+    const file = join(parent, 'keys', 'audit', 'key.pem');
+    loadSigningKey(file, { create: true });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(parent, 'keys', 'audit')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(parent, 'keys')).mode & 0o777).toBe(0o700);
   });
 
   it('is never created where they do not (the production stores): the process refuses to start, saying what to do', () => {
