@@ -113,7 +113,7 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     // The last event of its stream: no later link shows the gap, the checkpoint over it does.
     expect(exported.filter((l) => l.stream === rejection.stream && (l.revision as number) > (rejection.revision as number))).toEqual([]);
     const removed = exported.filter((l) => !isRejection(l));
-    const at = removed.findIndex((l) => l.stream === CHECKPOINT_STREAM && String(l.data!.position) >= String(rejection.position));
+    const at = removed.findIndex((l) => l.stream === CHECKPOINT_STREAM && (l.data as { position: string }).position >= String(rejection.position));
     const { number, count, position } = removed[at]!.data as { number: number; count: number; position: string };
     expectBroken(
       await verify(removed, 'rejection-removed'),
