@@ -52,7 +52,9 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 # The add-on catalogue (ADDONS_DIR defaults to ./addons); mount a volume over it to ship others.
 COPY addons ./addons
-RUN mkdir -p /app/data && chown node:node /app/data
+# /app/audit-key: where docker-compose.yml mounts the audit signing key that every process shares; a
+# named volume mounted there takes this owner and mode on its first use.
+RUN mkdir -p /app/data /app/audit-key && chown node:node /app/data /app/audit-key && chmod 700 /app/audit-key
 # The official Node images ship an unprivileged `node` user (uid 1000).
 USER node
 EXPOSE 3000

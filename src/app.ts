@@ -37,7 +37,7 @@ import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 import { observe } from './observability';
-import { loadSigningKey } from './audit/proof/signing-key';
+import { configuredSigningKey } from './audit/proof/signing-key';
 import { webhookSecretsOf } from './webhook';
 
 
@@ -123,7 +123,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
-    auditKey: loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE),
+    auditKey: configuredSigningKey(settings),
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
     webhookSecrets,

@@ -127,7 +127,8 @@ const settingsSchema = z.object({
   ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
   // At most how often a signed audit checkpoint is appended while events arrive (docs/audit.md).
   AUDIT_CHECKPOINT_SECONDS: number(0.1, 86_400, true).default(60),
-  // The Ed25519 key that signs audit checkpoints and export heads; unset: <DATA_DIR>/audit-signing-key.pem, created on first start.
+  // The Ed25519 key that signs audit checkpoints and export heads; unset: <DATA_DIR>/audit-signing-key.pem, created on first
+  // start. Required with the production stores, and never created there (auditSigningKey below).
   AUDIT_SIGNING_KEY_FILE: z.string().min(1).optional(),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
@@ -143,6 +144,8 @@ const settingsSchema = z.object({
 export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE'> & {
   /** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
   AUDIT_SIGNING_KEY_FILE: string;
+  /** Whether a missing key file is created: on the embedded stores only. */
+  createAuditSigningKey: boolean;
 };
 
 /** How long a session that never signs in lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES. */
@@ -164,8 +167,27 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
     if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
       throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
     }
-    return { ...parsed.data, AUDIT_SIGNING_KEY_FILE: parsed.data.AUDIT_SIGNING_KEY_FILE ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem') };
+    return { ...parsed.data, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE) };
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * Where the audit signing key is read, and whether a process may create it. The embedded stores
+ * have one process on one data directory: the key is made there on the first start. With the
+ * production stores (EVENTSTORE_URL and MONGODB_URL, src/stores/config.ts) every API instance and
+ * the projector sign for the one log, so each must read the one key the deployment gives: a
+ * process that minted its own would sign with a key no auditor has, lost with its container.
+ */
+function auditSigningKey(env: NodeJS.ProcessEnv, given: string | undefined): Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'> {
+  const production = Boolean(env.EVENTSTORE_URL?.trim() || env.MONGODB_URL?.trim());
+  if (!production) return { AUDIT_SIGNING_KEY_FILE: given ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem'), createAuditSigningKey: true };
+  if (given === undefined) {
+    throw new ConfigurationError(
+      'set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file (PEM) that every API instance and the projector read, ' +
+        'created once with `platform audit key --create` or `openssl genpkey -algorithm ed25519 -out <file>` (docs/production.md)',
+    );
+  }
+  return { AUDIT_SIGNING_KEY_FILE: given, createAuditSigningKey: false };
 }

@@ -6,10 +6,10 @@ import { AuditDeps, auditEndpoints } from './endpoints';
 import { auditEventSchemas, CHECKPOINT_TYPE } from './proof/checkpoint';
 import { AuditCheckpointer } from './proof/checkpointer';
 import { proofEndpoints } from './proof/endpoints';
-import { loadSigningKey } from './proof/signing-key';
+import { configuredSigningKey } from './proof/signing-key';
 
 interface NotifierDeps {
-  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE'>;
+  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'>;
   stores: Stores;
   log: Logger;
 }
@@ -28,6 +28,6 @@ export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
   projections: [],
   endpoints: (deps) => [...auditEndpoints(deps), ...proofEndpoints(deps)],
   notifiers: ({ settings, stores, log }) => [
-    new AuditCheckpointer(stores.events, loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE), settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' })),
+    new AuditCheckpointer(stores.events, configuredSigningKey(settings), settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' })),
   ],
 };

@@ -37,6 +37,12 @@ describe('the Dockerfile', () => {
     const cmd = stage.filter((i) => i.instruction === 'CMD').at(-1);
     expect(JSON.parse(cmd!.args)).toEqual(['node', 'dist/main.js']);
   });
+
+  it("makes the audit key's mount point the node user's, which a named volume mounted there takes on", () => {
+    const runs = stage.filter((i) => i.instruction === 'RUN').map((i) => i.args);
+    expect(runs.some((run) => /mkdir -p [^&]*\/app\/audit-key\b/.test(run) && /chown node:node [^&]*\/app\/audit-key\b/.test(run))).toBe(true);
+    expect(stage.findIndex((i) => i.instruction === 'USER' && i.args === 'node')).toBeGreaterThan(stage.findIndex((i) => i.instruction === 'RUN' && /\/app\/audit-key/.test(i.args)));
+  });
 });
 
 describe('docker-compose.yml', () => {
@@ -54,6 +60,27 @@ describe('docker-compose.yml', () => {
     const published = [...block.matchAll(/\n {6}- "([^"]+)"/g)].map((m) => m[1]).filter((p) => /^[\d.:]+$/.test(p!));
     expect(published.length).toBeGreaterThan(0);
     for (const port of published) expect(port).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('gives every API instance and the projector the one audit signing key, made once before they start', () => {
+    // Both services take the shared settings, volumes and dependencies of x-platform, and override none of them.
+    const shared = compose.slice(compose.indexOf('x-platform: &platform'), compose.indexOf('\nservices:\n'));
+    for (const name of ['api', 'projector']) {
+      expect(service(name)).toMatch(/\n {4}<<: \*platform\n/);
+      expect(service(name)).not.toMatch(/\n {4}(volumes|depends_on):/);
+      expect(service(name)).toMatch(/\n {6}<<: \*platform-env\n/);
+      expect(service(name)).not.toMatch(/AUDIT_SIGNING_KEY_FILE/);
+    }
+    expect(shared).toMatch(/\n {4}AUDIT_SIGNING_KEY_FILE: \/app\/audit-key\/audit-signing-key\.pem\n/);
+    expect(shared).toMatch(/\n {2}volumes:\n {4}- audit-key:\/app\/audit-key\n/);
+    expect(shared).toMatch(/\n {4}audit-key:\n {6}condition: service_completed_successfully\n/);
+    // The one-shot that creates it, in the same volume, under the same setting; it must not restart.
+    const oneShot = service('audit-key');
+    expect(oneShot).toMatch(/\n {4}command: \["node", "dist\/cli\.js", "audit", "key", "--create"\]\n/);
+    expect(oneShot).toMatch(/\n {6}<<: \*platform-env\n/);
+    expect(oneShot).toMatch(/\n {6}- audit-key:\/app\/audit-key\n/);
+    expect(oneShot).not.toMatch(/restart: (always|unless-stopped|on-failure)/);
+    expect(compose.slice(compose.lastIndexOf('\nvolumes:\n'))).toMatch(/\n {2}audit-key:\n/);
   });
 
   it('gives MongoDB a root user and the services a URL that carries it', () => {

@@ -97,3 +97,20 @@ describe('settings that bound one another, and the webhook key', () => {
     expect(() => parseSettings({ WEBHOOK_SECRET_KEY: short })).not.toThrow(new RegExp(short.replace(/[+/=]/g, '.')));
   });
 });
+
+describe('AUDIT_SIGNING_KEY_FILE', () => {
+  const production = { EVENTSTORE_URL: 'kurrentdb://localhost:2113?tls=false', MONGODB_URL: 'mongodb://localhost:27017/platform' };
+
+  it('defaults to the data directory on the embedded stores, where the first start creates it', () => {
+    expect(parseSettings({ DATA_DIR: '/var/lib/platform' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: join('/var/lib/platform', 'audit-signing-key.pem'), createAuditSigningKey: true });
+    expect(parseSettings({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem', createAuditSigningKey: true });
+  });
+
+  it('is required with the production stores, where every process reads the one key and none creates it', () => {
+    for (const env of [production, { ...production, AUDIT_SIGNING_KEY_FILE: '' }]) {
+      expect(() => parseSettings(env)).toThrow(ConfigurationError);
+      expect(() => parseSettings(env)).toThrow(/set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file .* every API instance and the projector read, created once with `platform audit key --create`/);
+    }
+    expect(parseSettings({ ...production, AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem', createAuditSigningKey: false });
+  });
+});

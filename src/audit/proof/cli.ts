@@ -14,8 +14,14 @@ export function auditCommand(): Command {
   audit
     .command('key')
     .description('print the public key (PEM) that checkpoints and export heads are signed with')
-    .action(() => {
-      process.stdout.write(loadSigningKey(configuredKeyFile()).publicKeyPem);
+    .option('--create', 'create the key (AUDIT_SIGNING_KEY_FILE) when there is none yet, once, before the first start of a deployment whose processes share it')
+    .action((options: { create?: boolean }) => {
+      const file = configuredKeyFile();
+      // Only with --create: a key minted here would be one the service never signed with.
+      if (!options.create && !existsSync(file)) {
+        throw new Error(`no signing key at ${file}: the service creates it on its first start on the embedded stores; else create it with \`platform audit key --create\` (AUDIT_SIGNING_KEY_FILE)`);
+      }
+      process.stdout.write(loadSigningKey(file, { create: options.create === true }).publicKeyPem);
     });
   audit
     .command('verify <file>')

@@ -1,6 +1,8 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Settings } from '../../config';
+import { ConfigurationError } from '../../config';
 import { canonicalJson } from '../../shared/domain/chain';
 
 /**
@@ -15,13 +17,27 @@ export interface SigningKey {
   sign(payload: Record<string, unknown>): string;
 }
 
-/** Reads the key file, or creates it (0600, in a 0700 directory) when there is none yet. */
-export function loadSigningKey(file: string): SigningKey {
+/** The key the settings name, created where they allow it (the embedded stores). */
+export function configuredSigningKey(settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'>): SigningKey {
+  return loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE, { create: settings.createAuditSigningKey });
+}
+
+/**
+ * Reads the key file; when there is none yet, creates it (0600, in a 0700 directory) if `create`,
+ * else refuses: with the production stores every process must read the one key the deployment gives.
+ */
+export function loadSigningKey(file: string, { create }: { create: boolean }): SigningKey {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (!create) {
+      throw new ConfigurationError(
+        `AUDIT_SIGNING_KEY_FILE ${file}: no such file. Every process must sign with the one key: create it once ` +
+          '(`platform audit key --create`, or `openssl genpkey -algorithm ed25519 -out <file>`) where every API instance and the projector read it (docs/production.md)',
+      );
+    }
     pem = createKeyFile(file);
   }
   let privateKey: KeyObject;
@@ -37,16 +53,25 @@ export function loadSigningKey(file: string): SigningKey {
   };
 }
 
+/**
+ * Writes a new key where there is none, atomically: the whole key goes to a temporary file in the
+ * same directory, then is linked into place, so no process ever reads a half-written key. Two
+ * processes starting at once on one directory keep the key linked first.
+ */
 function createKeyFile(file: string): string {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': two processes starting at once on one directory keep the key the first one wrote.
-    writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+    linkSync(temporary, file);
     return pem;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return readFileSync(file, 'utf8');
+  } finally {
+    unlinkSync(temporary);
   }
 }
 

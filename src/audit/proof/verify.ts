@@ -128,7 +128,10 @@ function check(lines: readonly Record<string, unknown>[], publicKeyPem: string):
   const last = checkpoints.at(-1);
   const upTo = last ? `verified up to checkpoint ${last.number} (position ${last.position}, ${last.count} events), signed at ${last.signed_at}` : 'no checkpoint in it yet';
   const roots = fromStart ? '' : ' (checkpoint roots not recomputed: the export does not start at the beginning of the log)';
-  return `OK: ${events} events, ${links} chain links, ${checkpoints.length} checkpoints and ${heads} signed export heads hold; ${upTo}${roots}`;
+  // The last head signs whether the log held more: a page must not pass for the whole log.
+  const lastHead = lines.findLast(isHead) as ExportEnd | undefined;
+  const page = lastHead?.more ? `; the export is a page: the log goes on past position ${lastHead.next}, beyond what it holds` : '';
+  return `OK: ${events} events, ${links} chain links, ${checkpoints.length} checkpoints and ${heads} signed export heads hold; ${upTo}${roots}${page}`;
 }
 
 function checkCheckpoint(n: number, e: EventLine, fromStart: boolean, rootAt: Map<string, { count: number; root: string }>, publicKeyPem: string): Checkpoint {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,7 +6,7 @@ import type { Response as AgentResponse } from 'superagent';
 import { CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
 import { chainFieldsOfLine } from '../../../src/audit/proof/verify';
 import { digestOf } from '../../../src/shared/domain/chain';
-import { platform, Run } from '../../support/cli';
+import { expectRefused, platform, Run } from '../../support/cli';
 import { activePartner, Partner } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 
@@ -108,10 +108,30 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     expectBroken(await verify(inTheData, 'data-reason-changed'), /event ScopeRejected .* does not match its digest/);
   });
 
-  it('fails when the rejection is taken out', async () => {
-    const run = await verify(exported.filter((l) => !isRejection(l)), 'rejection-removed');
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/the export does not verify: line \d+: /);
+  it('fails when the rejection is taken out, naming the checkpoint that covered it', async () => {
+    const rejection = exported.find(isRejection)!;
+    // The last event of its stream: no later link shows the gap, the checkpoint over it does.
+    expect(exported.filter((l) => l.stream === rejection.stream && (l.revision as number) > (rejection.revision as number))).toEqual([]);
+    const removed = exported.filter((l) => !isRejection(l));
+    const at = removed.findIndex((l) => l.stream === CHECKPOINT_STREAM && (l.data as { position: string }).position >= String(rejection.position));
+    const { number, count, position } = removed[at]!.data as { number: number; count: number; position: string };
+    expectBroken(
+      await verify(removed, 'rejection-removed'),
+      new RegExp(`^platform: the export does not verify: line ${at + 1}: checkpoint ${number} signed ${count} events up to position ${position}, and the lines above it differ: an event up to it was changed, taken out or reordered\n$`),
+    );
+  });
+
+  it('fails when an event before the rejection in its stream is taken out, naming the rejection that no longer links', async () => {
+    const rejection = exported.find(isRejection)!;
+    const removed = exported.filter((l) => !(l.stream === rejection.stream && l.revision === (rejection.revision as number) - 1));
+    const at = removed.indexOf(rejection);
+    expectBroken(
+      await verify(removed, 'request-removed'),
+      new RegExp(
+        `^platform: the export does not verify: line ${at + 1}: event ScopeRejected #${String(rejection.revision)} of ${String(rejection.stream)} at position ${String(rejection.position)} ` +
+          `follows #${(rejection.revision as number) - 2} of its stream: an event between them was taken out, or the lines reordered\n$`,
+      ),
+    );
   });
 
   it('fails when two lines are swapped', async () => {
@@ -140,12 +160,27 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     expect(await platform(dir, ['audit', 'key'])).toEqual({ code: 0, stdout: publicKey, stderr: '' });
   });
 
+  it('`platform audit key` creates no key where there is none, unless told to with --create', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'audit-proof-no-key-'));
+    const file = join(empty, 'audit-signing-key.pem');
+    expectRefused(await platform(empty, ['audit', 'key']), new RegExp(`^platform: no signing key at ${file}: .*create it with \`platform audit key --create\``));
+    expect(existsSync(file)).toBe(false);
+    const created = await platform(empty, ['audit', 'key', '--create']);
+    expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/), stderr: '' });
+    expect(await platform(empty, ['audit', 'key'])).toEqual(created);
+    rmSync(empty, { recursive: true, force: true });
+  });
+
   it('verifies an export taken in pages, one after the other, each with its signed head', async () => {
     const first = (await auditor.get(`${API}/audit/events`).query({ limit: 5 }).buffer(true).parse(textOf)).body as string;
     const next = (JSON.parse(first.trimEnd().split('\n').at(-1)!) as { next: string }).next;
     const rest = (await auditor.get(`${API}/audit/events`).query({ from: next, limit: 10_000 }).buffer(true).parse(textOf)).body as string;
     const lines = `${first}${rest}`.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
-    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; /);
+    expect((await verify(lines, 'pages')).stdout).toMatch(/ and 2 signed export heads hold; [^\n]*\(position \d+, \d+ events\), signed at \S+\n$/);
+    // The first page alone verifies, and says the log goes on past it: its signed head says so.
+    expect((await verify(lines.slice(0, 6), 'first-page')).stdout).toMatch(
+      new RegExp(`^OK: 5 events, .* and 1 signed export heads hold; .*; the export is a page: the log goes on past position ${next}, beyond what it holds\n$`),
+    );
     // The first page's head taken out: the second head does not cover the lines above it.
     expectBroken(await verify([...lines.slice(0, 5), ...lines.slice(6)], 'head-removed'), /the export's signed head covers \d+ events, and they are not the \d+ lines above it/);
   });

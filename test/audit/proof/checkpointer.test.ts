@@ -11,7 +11,7 @@ import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-checkpointer-'));
-const key = loadSigningKey(join(dir, 'key.pem'));
+const key = loadSigningKey(join(dir, 'key.pem'), { create: true });
 let stores: Stores;
 beforeAll(() => {
   stores = openSqliteStores(dir);
