@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { adminDecider, AdminEvent, adminStream } from './admin';
 import { ADMIN_STANDING_STREAM, adminStandingDecider } from './admin-standing';
 import { fieldRule } from './admins';
 import { fold } from '../shared/domain/decider';
-import { passwordSchema, PasswordHasher } from '../member';
+import { oneTimePassword, passwordSchema, PasswordHasher } from '../member';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
 import { handle, loadStream } from '../shared/commands/handle';
 
-/** A password handed to an administrator once (creation, reset): 24 characters from 18 random bytes. */
-export const oneTimePassword = (): string => randomBytes(18).toString('base64url');
+/** A password handed to an administrator once (creation, reset): the member slice makes them, for its members too. */
+export { oneTimePassword };
 
 /**
  * Disables or enables an administrator. `super_ids` are every super administrator there is: the

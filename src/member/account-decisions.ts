@@ -7,6 +7,7 @@ export type AccountCommand =
   | { type: 'RequestPasswordReset'; data: MailedLink }
   | { type: 'ResetPassword'; data: { token_digest: string; password_hash: string; now: string } }
   | { type: 'ChangePassword'; data: { password_hash: string } }
+  | { type: 'ResetPasswordByAdministrator'; data: { admin_id: number; password_hash: string } }
   | {
       type: 'UpdateAccount';
       data: { nickname: string | null; email: string | null; mobile: string | null; email_link: MailedLink | null };
@@ -34,6 +35,7 @@ export function evolveAccount<State extends AccountState>(state: State, event: A
       return { ...state, resets: { ...state.resets, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
     case 'PasswordReset':
     case 'PasswordChanged':
+    case 'PasswordResetByAdministrator':
       return { ...state, password_hash: event.data.password_hash, resets: spendAll(state.resets) };
     case 'ProfileUpdated':
       return { ...state, nickname: event.data.nickname, mobile: event.data.mobile };
@@ -59,6 +61,8 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'ChangePassword':
       return [{ type: 'PasswordChanged', data: { member_id, password_hash: command.data.password_hash } }];
+    case 'ResetPasswordByAdministrator':
+      return [{ type: 'PasswordResetByAdministrator', data: { member_id, ...command.data } }];
     case 'UpdateAccount':
       return updateAccount(command.data, state);
     case 'ConfirmEmail': {

@@ -14,6 +14,8 @@ export const accountEventSchemas = {
   PasswordResetRequested: z.object({ member_id: memberId, token_digest: z.string(), expires_at: until }),
   PasswordReset: z.object({ member_id: memberId, password_hash: z.string() }),
   PasswordChanged: z.object({ member_id: memberId, password_hash: z.string() }),
+  /** A one-time password an administrator holding access.manage gave the member; `admin_id` is that administrator. */
+  PasswordResetByAdministrator: z.object({ member_id: memberId, admin_id: z.int().min(1), password_hash: z.string() }),
   ProfileUpdated: z.object({ member_id: memberId, nickname: z.string().nullable(), mobile: z.string().nullable() }),
   EmailChangeRequested: z.object({ member_id: memberId, email: z.string(), token_digest: z.string(), expires_at: until }),
   EmailChanged: z.object({ member_id: memberId, email: z.string().nullable() }),
@@ -26,6 +28,9 @@ export const accountWording: Record<keyof typeof accountEventSchemas, Omit<Event
   PasswordResetRequested: { describe: (data) => `a password-reset link was mailed to member ${String(data.member_id)}, good until ${String(data.expires_at)}` },
   PasswordReset: { describe: (data) => `member ${String(data.member_id)} set a new password through a mailed reset link; every session of theirs ended` },
   PasswordChanged: { describe: (data) => `member ${String(data.member_id)} changed their password; their other sessions ended` },
+  PasswordResetByAdministrator: {
+    describe: (data) => `administrator ${String(data.admin_id)} reset member ${String(data.member_id)}'s password to a one-time password; every session of theirs ended`,
+  },
   ProfileUpdated: { describe: (data) => `member ${String(data.member_id)} updated their profile: nickname ${shown(data.nickname)}, mobile ${shown(data.mobile)}` },
   EmailChangeRequested: { describe: (data) => `member ${String(data.member_id)} asked to change their e-mail address to ${String(data.email)}; a confirmation link was mailed there` },
   EmailChanged: { describe: (data) => (data.email === null ? `member ${String(data.member_id)} removed their e-mail address` : `member ${String(data.member_id)} confirmed their e-mail address ${String(data.email)}`) },

@@ -11,7 +11,7 @@ import { AccountChange } from './fields';
 import { newMemberLink } from './links';
 import { readToken } from '../shared/mailed-links';
 import { memberFromLog } from './login';
-import { PasswordHasher } from './passwords';
+import { oneTimePassword, PasswordHasher } from './passwords';
 import { memberReads } from './reads';
 
 /** What the member's own account commands need. */
@@ -75,6 +75,19 @@ export async function changePassword(deps: AccountDeps, username: string, newPas
   const written = await decide(deps, username, { type: 'ChangePassword', data: { password_hash } }, ctx);
   const sessionsEnded = await deps.sessions.endAllOf({ side: 'member', id: written.events[0]!.data.member_id }, keepSession);
   return { ...written, sessionsEnded };
+}
+
+/**
+ * A one-time password an administrator gives a member (who forgot theirs where no reset link can be
+ * mailed): only its hash is recorded, every outstanding reset link is spent and every session of
+ * the member ends. The password is answered to be handed over, and kept nowhere.
+ */
+export async function resetPasswordByAdministrator(deps: AccountDeps, username: string, admin_id: number, ctx: CommandContext): Promise<AccountWritten & { password: string }> {
+  const password = oneTimePassword();
+  const password_hash = await deps.hasher.hash(password);
+  const written = await decide(deps, username, { type: 'ResetPasswordByAdministrator', data: { admin_id, password_hash } }, ctx);
+  await deps.sessions.endAllOf({ side: 'member', id: written.events[0]!.data.member_id });
+  return { ...written, password };
 }
 
 /** Nickname and mobile count at once; a new e-mail address once the link mailed to it is followed. */

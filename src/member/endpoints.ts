@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountEndpoints, AccountEndpointDeps } from './account-endpoints';
+import { adminResetEndpoints } from './admin-reset-endpoints';
 import { resetEndpoints, ResetEndpointDeps } from './reset-endpoints';
 import { credentialReads, credentialSchema, credentialView, scopeSchema } from '../credential';
 import { isRegistered, loginMember } from './login';
@@ -83,6 +84,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
     logoutEndpoint('member'),
     ...resetEndpoints(deps),
     ...accountEndpoints(deps),
+    ...adminResetEndpoints(deps),
     endpoint({
       method: 'GET',
       path: '/developer/dashboard',

@@ -1,6 +1,6 @@
 // The member slice's public face: what other slices may use of it. Its registration is ./slice.ts.
 export { memberReads } from './reads';
-export { argon2Hasher, type PasswordHasher } from './passwords';
+export { argon2Hasher, oneTimePassword, type PasswordHasher } from './passwords';
 export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
 export { loginEndpoint } from './login-endpoint';
 export { limitLoginFailures, loginAddressPolicy, loginPolicy, passwordChangePolicy, resetPolicies } from './login-limit';

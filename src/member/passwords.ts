@@ -1,4 +1,5 @@
 import * as argon2 from 'argon2';
+import { randomBytes } from 'node:crypto';
 
 /**
  * Argon2id at the OWASP minimum (19 MiB, 2 passes, 1 lane). The hash is a PHC string that names
@@ -25,3 +26,6 @@ export function argon2Hasher(): PasswordHasher {
     },
   };
 }
+
+/** A password handed over once (an administrator's creation or reset, a member's reset by one): 24 characters from 18 random bytes. */
+export const oneTimePassword = (): string => randomBytes(18).toString('base64url');

@@ -16,13 +16,13 @@ export interface ResetEndpointDeps extends ResetRequestDeps {
 }
 
 const mailSchema = z.object({
-  mail_configured: z.boolean().meta({ description: 'whether the service sends mail (SMTP_URL): without it, only an administrator can reset a password' }),
+  mail_configured: z.boolean().meta({ description: 'whether the service sends mail (SMTP_URL): without it, an administrator holding access.manage gives a one-time password instead (POST /members/{member_id}/password-reset)' }),
 });
 
 const tooManyResetRequests: Refusal = { status: 429, when: 'this client address asked for too many reset links lately; retry after Retry-After' };
 
 const ASKED = `if an account with that username or e-mail address gave an e-mail address, a link to choose a new password is on its way; it works once, within ${LINK_LIFETIME_MINUTES} minutes`;
-const NO_MAIL = 'this service sends no mail: ask the administrator to reset your password';
+const NO_MAIL = 'this service sends no mail: ask an administrator who manages access to give you a one-time password, then change it on your account page';
 
 export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
   const mail_configured = deps.sendMail !== null;

@@ -32,6 +32,14 @@ describe('member decider: password reset, with the clock on the command', () => 
     given(memberDecider, [memberEvents.registered(profile), requested, changed]).when(reset('2026-11-28T10:00:00.000Z')).thenRefuses('reset_token_spent');
   });
 
+  it('lets an administrator give a one-time password, which spends an outstanding link; a member that does not exist is not found', () => {
+    const byAdmin = { type: 'ResetPasswordByAdministrator' as const, data: { admin_id: 3, password_hash: NEW_HASH } };
+    const handedOver: MemberEvent = { type: 'PasswordResetByAdministrator', data: { member_id: 7, admin_id: 3, password_hash: NEW_HASH } };
+    given(memberDecider, [memberEvents.registered(profile), requested]).when(byAdmin).then([handedOver]);
+    given(memberDecider, [memberEvents.registered(profile), requested, handedOver]).when(reset('2026-11-28T10:00:00.000Z')).thenRefuses('reset_token_spent');
+    given(memberDecider, []).when(byAdmin).thenRefuses('member_not_found');
+  });
+
   it('refuses a link it never mailed, and mails none to a member without an address', () => {
     given(memberDecider, [memberEvents.registered(profile)]).when(reset('2026-11-28T10:00:00.000Z')).thenRefuses('reset_token_unknown');
     given(memberDecider, [memberEvents.registered({ ...profile, email: null, mobile: '+8613800138000' })])

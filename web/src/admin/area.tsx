@@ -12,6 +12,7 @@ import { ADDON, Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
 import { Administrators } from './administrators';
+import { MemberPassword } from './member-password';
 import { AcceptInvitation } from './invitation';
 import { OwnAccount } from './own-account';
 import { RoleGroupsManager } from './role-groups';
@@ -61,7 +62,7 @@ const SCREENS: Screen[] = [
     needs: ['addon.view', 'access.manage'],
     show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager /> : <RoleGroups roles={roles} />),
   },
-  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self }) => <Administrators self={self} /> },
+  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self }) => <><Administrators self={self} /><MemberPassword /></> },
   {
     path: '/admin/audit',
     label: 'Audit',

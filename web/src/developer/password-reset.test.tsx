@@ -22,10 +22,10 @@ it('asks for a link with the username or e-mail typed, and says what happens nex
   expect(sent.headers.get('X-CSRF-Token')).toBe('token-1');
 });
 
-it('says the administrator must reset the password when the service sends no mail', async () => {
+it('says to ask an administrator for a one-time password when the service sends no mail', async () => {
   withMail(false);
   render(<ForgotPassword />);
-  expect((await screen.findByText(/ask the administrator to reset it/)).className).toContain('refusal');
+  expect((await screen.findByText(/ask an administrator who manages access to give you a one-time password/)).className).toContain('refusal');
   expect(screen.getByRole('button', { name: 'Mail me a link' }).getAttribute('aria-disabled')).toBe('true');
 });
 

@@ -6,7 +6,7 @@ import { useLoad } from '../ui/load';
 import { Done, RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 
-const NO_MAIL = 'This service sends no mail, so a password cannot be reset from here: ask the administrator to reset it for you.';
+const NO_MAIL = 'This service sends no mail, so a password cannot be reset from here: ask an administrator who manages access to give you a one-time password, then change it on your account page.';
 
 /** "Forgot password?": a link to choose a new one is mailed, when the service sends mail. */
 export function ForgotPassword() {

@@ -1,0 +1,90 @@
+import request from 'supertest';
+import { Answer, csrfOf, expectRefusal, logIn, registerMember } from '../../support/platform';
+import { adminBrowser, AdminBrowser, groupWithAdmin } from '../../access/http/access-clients';
+import { mailedToken, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
+import type { TestPlatform } from '../../support/platform';
+
+// With mail, so that a member can hold an outstanding reset link when an administrator resets them.
+let sink: Sink;
+let t: TestPlatform;
+let root: AdminBrowser;
+beforeAll(async () => {
+  ({ sink, t } = await startWithMail({ PASSWORD_RESET_ADDRESS_LIMIT: 10_000 }));
+  root = await adminBrowser(t);
+});
+afterAll(() => stopWithMail({ sink, t }));
+
+const refused = (send: () => PromiseLike<Answer>, status: number, error: string) => expectRefusal(t, send, status, error);
+
+/** A write from a client with a session of its own (the agent sends the cookies it held when the request was made). */
+async function post(client: request.Agent, path: string, body: object) {
+  const csrf = await csrfOf(client);
+  return client.post(`/api/v1${path}`).set('X-CSRF-Token', csrf).send(body);
+}
+
+/** A member logged in on `browser`, with an e-mail address. */
+async function member(prefix: string) {
+  const browser = t.client();
+  const registered = await registerMember(browser, { email: uniqueEmail(prefix) });
+  return { ...registered, browser };
+}
+
+const reset = (by: AdminBrowser, id: number) => by.post(`/members/${id}/password-reset`);
+
+describe('POST /members/:member_id/password-reset', () => {
+  it('answers a one-time password that signs the member in; the old password and the old session stop working', async () => {
+    const m = await member('otp');
+    await m.browser.get('/api/v1/developer/dashboard').expect(200);
+    const answer = await reset(root, m.id).expect(200);
+    expect(answer.body.data).toEqual({ member_id: m.id, username: m.username, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(answer.body.message).toMatch(/not shown again/);
+    await refused(() => m.browser.get('/api/v1/developer/dashboard'), 401, 'session_expired');
+    expect((await post(t.client(), '/developer/login', { username: m.username, password: m.password })).status).toBe(401);
+    const again = t.client();
+    await logIn(again, { username: m.username, password: answer.body.data.password });
+    await again.get('/api/v1/developer/dashboard').expect(200);
+  });
+
+  it("spends the member's outstanding mailed reset link", async () => {
+    const m = await member('spent');
+    await post(t.client(), '/developer/password-reset', { login: m.username });
+    const { token } = await mailedToken(sink, m.email);
+    await reset(root, m.id).expect(200);
+    await refused(() => post(t.client(), '/developer/password-reset/confirm', { token, password: 'link-secret' }), 422, 'reset_token_spent');
+  });
+
+  it('refuses an administrator without access.manage (403), changing nothing', async () => {
+    const m = await member('denied');
+    const operator = await adminBrowser(t, await groupWithAdmin(root, ['addon.view', 'credential.review']));
+    await refused(() => reset(operator, m.id), 403, 'permission_denied');
+    await logIn(t.client(), m);
+    await m.browser.get('/api/v1/developer/dashboard').expect(200);
+  });
+
+  it('answers 404 for a member that does not exist, saying where member ids are shown', async () => {
+    const answer = await refused(() => reset(root, 999_999), 404, 'member_not_found');
+    expect(answer.body.message).toMatch(/credential queue/);
+    await refused(() => reset(root, 0), 422, 'invalid_path_parameter');
+  });
+
+  it('is told in the audit with the administrator as actor, and the password is nowhere in the log or the events', async () => {
+    const m = await member('audit');
+    const manager = await groupWithAdmin(root, ['access.manage', 'audit.read']);
+    const asManager = await adminBrowser(t, manager);
+    const answer = await reset(asManager, m.id).expect(200);
+    const password = answer.body.data.password as string;
+
+    const events = (await t.allEvents()).filter((e) => e.type === 'PasswordResetByAdministrator' && e.data.member_id === m.id);
+    expect(events.map((e) => [e.data.admin_id, e.metadata.actor])).toEqual([[manager.id, { kind: 'admin', id: manager.id }]]);
+    expect(String(events[0]!.data.password_hash)).toMatch(/^\$argon2id\$/);
+    const search = await asManager.get(`/audit/search?type=PasswordResetByAdministrator&actor=${manager.username}`).expect(200);
+    const found = search.body.data.list.filter((e: { member_id: number }) => e.member_id === m.id);
+    expect(found).toHaveLength(1);
+    expect(found[0].summary).toBe(`administrator ${manager.id} reset member ${m.id}'s password to a one-time password; every session of theirs ended`);
+    expect(found[0].actor).toMatchObject({ kind: 'admin', id: manager.id, username: manager.username });
+
+    expect(JSON.stringify(await t.allEvents())).not.toContain(password);
+    expect(t.logLines.join('\n')).not.toContain(password);
+    expect(JSON.stringify(search.body)).not.toContain('argon2');
+  });
+});

@@ -1,0 +1,82 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { useConfirm } from '../ui/confirm-action';
+import { Field } from '../ui/field';
+import { RefusalNotice } from '../ui/notice';
+import { SecretOnce, SecretWording } from '../ui/secret-once';
+
+type Handed = Schemas['MemberPasswordReset'];
+
+const MEMBER_ID = /^#?([1-9][0-9]{0,14})$/;
+
+/** Where an administrator finds a member's id: the screens that show it. */
+const WHERE_IDS_ARE = 'The credential queue shows it as #id beside the username; the audit finds it from the username.';
+
+/** A refusal in the console's words: a member that does not exist says where ids are found. */
+function inWords(refusal: Refusal, id: string): Refusal {
+  if (refusal.error !== 'member_not_found') return refusal;
+  return { ...refusal, message: `No member has the id ${id}. ${WHERE_IDS_ARE}` };
+}
+
+function MemberPasswordOnce({ handed, onStored }: { handed: Handed; onStored: () => void }) {
+  const wording: SecretWording = {
+    title: `One-time password for member ${handed.username}`,
+    warning: `Every session of ${handed.username} ended and any reset link mailed to them no longer works. This password is shown only this once and the service keeps only its hash: give it to ${handed.username} through a channel only they read, and ask them to change it on their account page.`,
+    label: 'One-time password',
+    testId: 'member-one-time-password',
+    copy: "Copy the member's password",
+    stored: 'I have stored the password to hand it over',
+    done: 'Done: hide the member\'s password',
+    leave: "The member's one-time password is shown only this once. Leave without storing it?",
+  };
+  return (
+    <SecretOnce secret={handed.password} wording={wording} onStored={onStored}>
+      <dt>Member</dt>
+      <dd>
+        <code>{handed.username}</code> (#{handed.member_id})
+      </dd>
+    </SecretOnce>
+  );
+}
+
+/**
+ * "A member's password", for holders of access.manage: a member who forgot their password where
+ * the service sends no mail is given a one-time password here, after the in-page question.
+ */
+export function MemberPassword() {
+  const [memberId, setMemberId] = useState('');
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [handed, setHanded] = useState<Handed | null>(null);
+  const [ask, dialog] = useConfirm();
+
+  const give = async (event: Event) => {
+    event.preventDefault();
+    const id = MEMBER_ID.exec(memberId.trim())?.[1];
+    if (!id) {
+      return setRefusal({ status: 422, error: 'validation_failed', message: 'A member id is a positive whole number.', issues: [{ path: 'member_id', message: `A member id is a positive whole number. ${WHERE_IDS_ARE}` }] });
+    }
+    const question = `Give member ${id} a one-time password? Their current password stops working, every session of theirs ends, and any reset link mailed to them is spent.`;
+    if (!(await ask({ title: `Give member ${id} a one-time password?`, question, confirm: 'Give a one-time password' }))) return;
+    const answer = await call(async () => api.POST('/members/{member_id}/password-reset', { params: { header: await csrf(), path: { member_id: Number(id) } }, body: {} }));
+    if (!answer.ok) return setRefusal(inWords(answer.refusal, id));
+    setRefusal(null);
+    setMemberId('');
+    setHanded(answer.data);
+  };
+
+  if (handed) return <MemberPasswordOnce handed={handed} onStored={() => setHanded(null)} />;
+  return (
+    <section aria-labelledby="member-password" class="card">
+      <h2 id="member-password">A member's password</h2>
+      <p>A member who forgot their password where the service sends no mail asks you for a one-time password: give it here, then hand it over.</p>
+      <form onSubmit={give} noValidate>
+        <Field name="member_id" label="Member id" value={memberId} onInput={setMemberId} required hint={WHERE_IDS_ARE} refusal={refusal} autocomplete="off" />
+        <RefusalNotice refusal={refusal && !refusal.issues.some((i) => i.path === 'member_id') ? refusal : null} />
+        <button type="submit" class="primary">
+          Give a one-time password
+        </button>
+      </form>
+      {dialog}
+    </section>
+  );
+}
