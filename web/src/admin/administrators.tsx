@@ -50,9 +50,10 @@ function PasswordOnce({ handover, onStored }: { handover: Handover; onStored: ()
 /**
  * Administrators for holders of access.manage: create one in a role group, disable, enable, reset a
  * password. `self`, the signed-in administrator, changes their own password elsewhere and cannot
- * disable themselves (own_account), so their row offers neither.
+ * disable themselves (own_account), so their row offers neither. Unless `isSuper`, the rows of super
+ * administrators offer nothing either: only a super administrator addresses one (super_admin_only).
  */
-export function Administrators({ self }: { self: number }) {
+export function Administrators({ self, isSuper }: { self: number; isSuper: boolean }) {
   const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
   const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
   const [username, setUsername] = useState('');
@@ -143,6 +144,8 @@ export function Administrators({ self }: { self: number }) {
             <td data-label="Actions" class="decision">
               {admin.id === self ? (
                 <Link to="/admin/account">You: change your password</Link>
+              ) : admin.is_super && !isSuper ? (
+                <small class="hint">Only a super administrator can disable or reset a super administrator</small>
               ) : (
                 <>
                   <StandingAction
