@@ -102,6 +102,25 @@ describe('administrators screen', () => {
     expect(screen.getByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
   });
 
+  it('drops the issue of a field once it is changed, and keeps the other field\'s', async () => {
+    const issues = [
+      { path: 'username', message: 'username must start with a letter' },
+      { path: 'email', message: 'email is not an e-mail address' },
+    ];
+    service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
+    render(<Administrators self={1} isSuper />);
+    await screen.findByRole('option', { name: /Operators/ });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    // Sent as it is: the service's issues, not the browser's own checks.
+    fireEvent.submit(screen.getByRole('button', { name: 'Create' }).closest('form')!);
+    expect(await screen.findByText('username must start with a letter')).not.toBeNull();
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
+    expect(screen.queryByText('username must start with a letter')).toBeNull();
+    expect(screen.getByLabelText(/^Email/).getAttribute('aria-invalid')).toBe('true');
+    fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: 'dave@example.com' } });
+    expect(screen.queryByText('email is not an e-mail address')).toBeNull();
+  });
+
   it('shows why a creation was refused, and no password', async () => {
     service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
     render(<Administrators self={1} isSuper />);
