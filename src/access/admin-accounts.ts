@@ -12,18 +12,18 @@ export { oneTimePassword };
 
 /**
  * Disables or enables an administrator. `super_ids` are every super administrator there is: the
- * last enabled one is never disabled (last_super_admin).
+ * last enabled one is never disabled (last_super_admin). `by_super`: whether the one who asks is a
+ * super administrator; only one addresses a super administrator (super_admin_only).
  */
 export async function setAdminEnabled(
   store: EventStore,
   admin: { id: number; is_super: boolean },
   enabled: boolean,
-  super_ids: number[],
+  { super_ids, by_super }: { super_ids: number[]; by_super: boolean },
   ctx: CommandContext,
 ): Promise<{ position: string | null }> {
-  const command = enabled
-    ? ({ type: 'EnableAdmin', data: { admin_id: admin.id } } as const)
-    : ({ type: 'DisableAdmin', data: { admin_id: admin.id, is_super: admin.is_super, super_ids } } as const);
+  const addressed = { admin_id: admin.id, is_super: admin.is_super, by_super };
+  const command = enabled ? ({ type: 'EnableAdmin', data: addressed } as const) : ({ type: 'DisableAdmin', data: { ...addressed, super_ids } } as const);
   return handle(store, ADMIN_STANDING_STREAM, adminStandingDecider, command, ctx);
 }
 
@@ -46,15 +46,19 @@ export async function changeAdminPassword(
   return handle(store, adminStream(username), adminDecider, { type: 'ChangeAdminPassword', data: { password_hash } }, ctx);
 }
 
-/** Gives an administrator a new one-time password, answered once to whoever reset it. */
+/**
+ * Gives an administrator a new one-time password, answered once to whoever reset it; `by_super`:
+ * whether that one is a super administrator, the only kind that resets a super one's (super_admin_only).
+ */
 export async function resetAdminPassword(
   store: EventStore,
   hasher: PasswordHasher,
   username: string,
+  by_super: boolean,
   ctx: CommandContext,
 ): Promise<{ password: string; position: string | null }> {
   const password = oneTimePassword();
   const password_hash = await hasher.hash(password);
-  const { position } = await handle(store, adminStream(username), adminDecider, { type: 'ResetAdminPassword', data: { password_hash } }, ctx);
+  const { position } = await handle(store, adminStream(username), adminDecider, { type: 'ResetAdminPassword', data: { password_hash, by_super } }, ctx);
   return { password, position };
 }

@@ -15,10 +15,31 @@ export const adminStandingEventSchemas = { AdminDisabled: adminRef, AdminEnabled
 
 export type AdminStandingEvent = EventOf<typeof adminStandingEventSchemas>;
 
+/**
+ * `is_super`: whether the administrator addressed is a super one; `by_super`: whether the one who
+ * asks is (a session's administrator, or the shell for the CLI).
+ */
+interface Addressed {
+  admin_id: number;
+  is_super: boolean;
+  by_super: boolean;
+}
+
 export type AdminStandingCommand =
   /** `super_ids`: every super administrator there is; the command carries them so that the decider stays pure. */
-  | { type: 'DisableAdmin'; data: { admin_id: number; is_super: boolean; super_ids: number[] } }
-  | { type: 'EnableAdmin'; data: { admin_id: number } };
+  | { type: 'DisableAdmin'; data: Addressed & { super_ids: number[] } }
+  | { type: 'EnableAdmin'; data: Addressed };
+
+/**
+ * Only a super administrator disables, enables or resets the password of a super administrator
+ * (docs/administrators.md): a holder of access.manage in a role group would otherwise take over an
+ * account that holds every permission, or lock it out.
+ */
+export function assertSuperAdminOnly(target: { is_super: boolean }, by_super: boolean): void {
+  if (target.is_super && !by_super) {
+    throw new DomainError('super_admin_only', 'only a super administrator may disable, enable or reset the password of a super administrator: ask one');
+  }
+}
 
 export interface AdminStanding {
   disabled: number[];
@@ -35,7 +56,8 @@ export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEv
   },
 
   decide(command, state) {
-    const { admin_id } = command.data;
+    const { admin_id, by_super } = command.data;
+    assertSuperAdminOnly(command.data, by_super);
     const disabled = isDisabled(state, admin_id);
     if (command.type === 'EnableAdmin') {
       if (!disabled) throw new DomainError('admin_already_enabled', `administrator ${admin_id} is already enabled`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { normaliseUsername } from '../member';
+import { assertSuperAdminOnly } from './admin-standing';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 
 /**
@@ -48,10 +49,12 @@ export const INVITATION_LIFETIME_HOURS = 72;
 export type AdminEvent = EventOf<typeof adminEventSchemas>;
 /** With an invitation, the profile's password is one nobody learns: the mailed link sets theirs. */
 export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile; invitation?: MailedLink };
-export type SetAdminPassword = { type: 'ChangeAdminPassword' | 'ResetAdminPassword'; data: { password_hash: string } };
+export type ChangeAdminPassword = { type: 'ChangeAdminPassword'; data: { password_hash: string } };
+/** `by_super`: whether the administrator who resets is a super one (assertSuperAdminOnly). */
+export type ResetAdminPassword = { type: 'ResetAdminPassword'; data: { password_hash: string; by_super: boolean } };
 /** `disabled`: as the standing stream says (./admin-standing.ts); a disabled administrator's invitation is refused. */
 export type AcceptInvitation = { type: 'AcceptAdminInvitation'; data: { token_digest: string; password_hash: string; now: string; disabled: boolean } };
-export type AdminCommand = CreateAdmin | SetAdminPassword | AcceptInvitation;
+export type AdminCommand = CreateAdmin | ChangeAdminPassword | ResetAdminPassword | AcceptInvitation;
 /** Invitations by token digest: until when each is good, or spent (any new password spends them all). */
 export type AdminState = { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
 
@@ -107,6 +110,7 @@ export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
     if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
     assertArgon2id(command.data.password_hash);
     if (command.type === 'AcceptAdminInvitation') return accept(command, state);
+    if (command.type === 'ResetAdminPassword') assertSuperAdminOnly(state, command.data.by_super);
     const type = command.type === 'ChangeAdminPassword' ? 'AdminPasswordChanged' : 'AdminPasswordReset';
     return [{ type, data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
   },

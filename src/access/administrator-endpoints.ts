@@ -30,6 +30,7 @@ const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator
 const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
 const mailNotSent = { status: 503, when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password' } as const;
+const superOnly = { status: 403, when: 'super_admin_only: the administrator addressed is a super administrator, and only a super administrator may disable, enable or reset the password of one' } as const;
 const ownAccount = { status: 409, when: 'own_account: this is the caller\'s own account' } as const;
 
 /**
@@ -101,7 +102,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         params: administratorParams,
         body: emptyBody,
         response: administratorSchema,
-        refusals: [noAdmin, ...(verb === 'disable' ? [ownAccount, lastSuper] : []), concurrentChange],
+        refusals: [noAdmin, superOnly, ...(verb === 'disable' ? [ownAccount, lastSuper] : []), concurrentChange],
         handler: async (ctx, { params: { admin_id } }) => {
           if (verb === 'disable') refuseOwnAccount(ctx, admin_id, verb);
           const admin = await existing(admin_id);
@@ -109,7 +110,10 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
           return decideThenRead(
             ctx,
             async () => {
-              const decision = await refusedAs(409, ['last_super_admin'], () => setAdminEnabled(deps.events, admin, verb === 'enable', supers, asAdmin(ctx)));
+              const standing = { super_ids: supers, by_super: adminOf(ctx).is_super };
+              const decision = await refusedAs(409, ['last_super_admin'], () =>
+                refusedAs(403, ['super_admin_only'], () => setAdminEnabled(deps.events, admin, verb === 'enable', standing, asAdmin(ctx))),
+              );
               if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
               return decision;
             },
@@ -126,14 +130,14 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       params: administratorParams,
       body: emptyBody,
       response: passwordResetSchema,
-      refusals: [noAdmin, ownAccount, concurrentChange],
+      refusals: [noAdmin, ownAccount, superOnly, concurrentChange],
       handler: async (ctx, { params: { admin_id } }) => {
         refuseOwnAccount(ctx, admin_id, 'password-reset');
         const admin = await existing(admin_id);
         return decideThenRead(
           ctx,
           async () => {
-            const reset = await resetAdminPassword(deps.events, deps.hasher, admin.username, asAdmin(ctx));
+            const reset = await refusedAs(403, ['super_admin_only'], () => resetAdminPassword(deps.events, deps.hasher, admin.username, adminOf(ctx).is_super, asAdmin(ctx)));
             await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
             return reset;
           },

@@ -147,6 +147,13 @@ describe('administrator decider', () => {
     given(adminDecider, []).when({ type: 'CreateAdmin', data: { ...root, admin_id } }).thenRefuses('invalid_admin_id');
   });
 
+  it("lets only a super administrator reset a super administrator's password", () => {
+    const reset = (by_super: boolean) => ({ type: 'ResetAdminPassword', data: { password_hash: hash, by_super } }) as const;
+    given(adminDecider, [events.adminCreated(root)]).when(reset(false)).thenRefuses('super_admin_only', /only a super administrator/);
+    given(adminDecider, [events.adminCreated(root)]).when(reset(true)).then([{ type: 'AdminPasswordReset', data: { admin_id: 1, password_hash: hash } }]);
+    given(adminDecider, [events.adminCreated(reviewer)]).when(reset(false)).then([{ type: 'AdminPasswordReset', data: { admin_id: 2, password_hash: hash } }]);
+  });
+
   it('names the stream after the username case-insensitively, apart from members', () => {
     expect(adminStream('Admin')).toBe(adminStream('aDMIN'));
     expect(adminStream('Admin')).not.toBe(adminStream('Admin2'));

@@ -93,18 +93,39 @@ describe('administrators over the API', () => {
 
   it('never disables the last enabled super administrator, even asked twice at once', async () => {
     const other = await superByCli();
-    const manager = await groupWithAdmin(p.root, ['access.manage']);
-    const [a, b] = await Promise.all([adminBrowser(p.t, manager), adminBrowser(p.t, manager)]);
-    const answers = await Promise.all([a.post('/administrators/1/disable'), b.post(`/administrators/${other.id}/disable`)]);
+    // Only a super administrator disables a super one: each of the two disables the other at once.
+    const [a, b] = await Promise.all([adminBrowser(p.t), adminBrowser(p.t, other)]);
+    const answers = await Promise.all([a.post(`/administrators/${other.id}/disable`), b.post('/administrators/1/disable')]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(answers.find((r) => r.status === 409)!.body.data.error).toBe('last_super_admin');
 
-    const supers = (await a.get('/administrators')).body.data.list.filter((x: { is_super: boolean }) => x.is_super);
+    // The one still enabled reads the list and enables the other again.
+    const still = answers[0]!.status === 200 ? a : b;
+    const supers = (await still.get('/administrators').expect(200)).body.data.list.filter((x: { is_super: boolean }) => x.is_super);
     expect(supers.filter((x: { enabled: boolean }) => x.enabled)).toHaveLength(1);
     const off = supers.find((x: { enabled: boolean }) => !x.enabled);
-    await a.post(`/administrators/${off.id}/enable`).expect(200);
+    await still.post(`/administrators/${off.id}/enable`).expect(200);
     // The winner may have been the seeded super administrator, whose sessions then ended.
     p.root = await adminBrowser(p.t);
+  });
+
+  it('lets only a super administrator disable, enable or reset a super administrator, changing nothing when refused', async () => {
+    const other = await superByCli();
+    const asOther = await adminBrowser(p.t, other);
+    const manager = await adminBrowser(p.t, await groupWithAdmin(p.root, ['access.manage']));
+    const reset = await p.refused(() => manager.post(`/administrators/${other.id}/password-reset`), 403, 'super_admin_only');
+    expect(reset.body.message).toContain('only a super administrator');
+    expect(reset.body.data.password).toBeUndefined();
+    await p.refused(() => manager.post(`/administrators/${other.id}/disable`), 403, 'super_admin_only');
+    await asOther.get('/administrators').expect(200);
+    expect((await tryLogin(p.t, other)).status).toBe(200);
+
+    await p.root.post(`/administrators/${other.id}/disable`).expect(200);
+    await p.refused(() => manager.post(`/administrators/${other.id}/enable`), 403, 'super_admin_only');
+    expect((await tryLogin(p.t, other)).body.data.error).toBe('admin_disabled');
+    await p.root.post(`/administrators/${other.id}/enable`).expect(200);
+    const again = await p.root.post(`/administrators/${other.id}/password-reset`).expect(200);
+    expect((await tryLogin(p.t, { username: other.username, password: again.body.data.password })).status).toBe(200);
   });
 
   it('resets a password: the one-time one signs in, the old one and the old sessions no longer work', async () => {

@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import request from 'supertest';
 import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, startPlatform, TestPlatform } from '../../support/platform';
 import { mailedToken, mailsTo, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
@@ -149,5 +150,44 @@ describe('without SMTP_URL', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('PASSWORD_RESET_ADDRESS_LIMIT', () => {
+  const LIMIT = 2;
+  let limited: { sink: Sink; t: TestPlatform };
+  const agents: Agent[] = [];
+  beforeAll(async () => {
+    limited = await startWithMail({ PUBLIC_URL: 'https://portal.example.com', PASSWORD_RESET_ADDRESS_LIMIT: LIMIT });
+  });
+  afterAll(async () => {
+    agents.forEach((a) => a.destroy());
+    await stopWithMail(limited);
+  });
+
+  /** A request for a reset link from this loopback address (supertest's own is 127.0.0.1). */
+  async function askFrom(address: string, login: string) {
+    const agent = new Agent({ localAddress: address });
+    agents.push(agent);
+    const client = limited.t.client();
+    const { body } = await client.get('/api/v1/developer/session').agent(agent).expect(200);
+    return client.post(RESET).agent(agent).set('X-CSRF-Token', body.data.csrf_token).send({ login });
+  }
+
+  it(`answers ${LIMIT} requests an hour from one address, then 429 with Retry-After, and mails nothing for the refused one`, async () => {
+    const email = uniqueEmail('limited');
+    const member = await registerMember(limited.t.client(), { email });
+    for (let i = 0; i < LIMIT; i++) expect((await askFrom('127.0.0.31', `nobody-${i}`)).status).toBe(200);
+
+    const res = await refusal(limited.t, () => askFrom('127.0.0.31', member.username), 429, 'too_many_reset_requests');
+    expect(res.body.message).toMatch(/too many password-reset requests from this address/);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo(limited.sink, email)).toEqual([]);
+    expect((await limited.t.allEvents()).filter((e) => e.type === 'PasswordResetRequested')).toEqual([]);
+
+    // Another address is not held up: the member's own request is answered and mailed.
+    expect((await askFrom('127.0.0.32', member.username)).status).toBe(200);
+    await mailedToken(limited.sink, email);
   });
 });

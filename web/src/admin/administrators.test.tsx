@@ -37,7 +37,7 @@ beforeAll(() => Object.defineProperty(navigator, 'clipboard', { value: { writeTe
 describe('administrators screen', () => {
   it('lists administrators with their role group and standing', async () => {
     service();
-    render(<Administrators self={1} />);
+    render(<Administrators self={1} isSuper />);
     const carol = (await screen.findByRole('cell', { name: 'carol' })).closest('tr')!;
     expect(within(carol).getByText('Operators')).not.toBeNull();
     expect(within(carol).getByText('carol@example.com')).not.toBeNull();
@@ -50,9 +50,25 @@ describe('administrators screen', () => {
     expect(screen.getByRole('option', { name: /Auditors \(disabled\)/ })).not.toBeNull();
   });
 
+  it("offers a non-super administrator nothing on a super administrator's row (super_admin_only)", async () => {
+    service();
+    render(<Administrators self={2} isSuper={false} />);
+    const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
+    expect(within(admin).queryByRole('button')).toBeNull();
+    expect(within(admin).getByText('Only a super administrator can disable or reset a super administrator')).not.toBeNull();
+  });
+
+  it('offers a super administrator disable and reset on another super administrator\'s row', async () => {
+    service();
+    render(<Administrators self={2} isSuper />);
+    const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
+    expect(within(admin).getByRole('button', { name: 'Disable admin…' })).not.toBeNull();
+    expect(within(admin).getByRole('button', { name: 'Reset the password of admin…' })).not.toBeNull();
+  });
+
   it('creates one and shows the one-time password once, with a copy button and a gate before it goes', async () => {
     const { bodies } = service();
-    render(<Administrators self={1} />);
+    render(<Administrators self={1} isSuper />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -74,7 +90,7 @@ describe('administrators screen', () => {
 
   it('says the invitation was mailed, and shows no password screen, when the service mailed one', async () => {
     const { bodies } = service((body) => ok({ id: 3, username: body.username, is_super: false, role_id: 1, email: body.email, enabled: true, password: null, invitation_sent_to: body.email }));
-    render(<Administrators self={1} />);
+    render(<Administrators self={1} isSuper />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -86,9 +102,28 @@ describe('administrators screen', () => {
     expect(screen.getByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
   });
 
+  it('drops the issue of a field once it is changed, and keeps the other field\'s', async () => {
+    const issues = [
+      { path: 'username', message: 'username must start with a letter' },
+      { path: 'email', message: 'email is not an e-mail address' },
+    ];
+    service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
+    render(<Administrators self={1} isSuper />);
+    await screen.findByRole('option', { name: /Operators/ });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    // Sent as it is: the service's issues, not the browser's own checks.
+    fireEvent.submit(screen.getByRole('button', { name: 'Create' }).closest('form')!);
+    expect(await screen.findByText('username must start with a letter')).not.toBeNull();
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
+    expect(screen.queryByText('username must start with a letter')).toBeNull();
+    expect(screen.getByLabelText(/^Email/).getAttribute('aria-invalid')).toBe('true');
+    fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: 'dave@example.com' } });
+    expect(screen.queryByText('email is not an e-mail address')).toBeNull();
+  });
+
   it('shows why a creation was refused, and no password', async () => {
     service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
-    render(<Administrators self={1} />);
+    render(<Administrators self={1} isSuper />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -99,7 +134,7 @@ describe('administrators screen', () => {
 
   it('disables one after asking, and resets a password to a one-time one shown once', async () => {
     const { calls } = service();
-    render(<Administrators self={1} />);
+    render(<Administrators self={1} isSuper />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();

@@ -3,6 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
+import { fixing } from '../ui/field-issues';
 import { RefusalNotice, useOutcome } from '../ui/notice';
 import { SecretOnce, SecretWording } from '../ui/secret-once';
 import { Standing, StandingAction, StandingTable } from './standing';
@@ -50,9 +51,10 @@ function PasswordOnce({ handover, onStored }: { handover: Handover; onStored: ()
 /**
  * Administrators for holders of access.manage: create one in a role group, disable, enable, reset a
  * password. `self`, the signed-in administrator, changes their own password elsewhere and cannot
- * disable themselves (own_account), so their row offers neither.
+ * disable themselves (own_account), so their row offers neither. Unless `isSuper`, the rows of super
+ * administrators offer nothing either: only a super administrator addresses one (super_admin_only).
  */
-export function Administrators({ self }: { self: number }) {
+export function Administrators({ self, isSuper }: { self: number; isSuper: boolean }) {
   const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
   const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
   const [username, setUsername] = useState('');
@@ -101,10 +103,10 @@ export function Administrators({ self }: { self: number }) {
       <section aria-labelledby="new-admin" class="card">
         <h2 id="new-admin">Create an administrator</h2>
         <form onSubmit={create}>
-          <Field name="username" label="Username" value={username} onInput={setUsername} required hint="A letter, then 2 to 31 letters, digits, _ . or -" refusal={refusal} autocomplete="off" />
+          <Field name="username" label="Username" value={username} onInput={fixing(setUsername, setRefusal, ['username'])} required hint="A letter, then 2 to 31 letters, digits, _ . or -" refusal={refusal} autocomplete="off" />
           <div class="field">
             <label for="field-role_group_id">Role group</label>
-            <select id="field-role_group_id" required value={roleId} onChange={(e) => setRoleId((e.currentTarget as HTMLSelectElement).value)}>
+            <select id="field-role_group_id" required value={roleId} onChange={(e) => fixing(setRoleId, setRefusal, ['role_group_id'])((e.currentTarget as HTMLSelectElement).value)}>
               <option value="">Choose a role group</option>
               {groupList.map((g) => (
                 <option key={g.id} value={String(g.id)}>
@@ -114,7 +116,7 @@ export function Administrators({ self }: { self: number }) {
               ))}
             </select>
           </div>
-          <Field name="email" label="Email" type="email" value={email} onInput={setEmail} hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password" refusal={refusal} />
+          <Field name="email" label="Email" type="email" value={email} onInput={fixing(setEmail, setRefusal, ['email'])} hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password" refusal={refusal} />
           <RefusalNotice refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null} />
           <button type="submit" class="primary">
             Create
@@ -143,6 +145,8 @@ export function Administrators({ self }: { self: number }) {
             <td data-label="Actions" class="decision">
               {admin.id === self ? (
                 <Link to="/admin/account">You: change your password</Link>
+              ) : admin.is_super && !isSuper ? (
+                <small class="hint">Only a super administrator can disable or reset a super administrator</small>
               ) : (
                 <>
                   <StandingAction

@@ -24,7 +24,7 @@ import { ScreenHeading } from '../ui/screen';
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** What an address of a screen shows: from the address's parameters and what the account holds. */
-type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number; username: string }) => JSX.Element;
+type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number; isSuper: boolean; username: string }) => JSX.Element;
 
 /** One screen: its link, its permission, where it ranks as a landing, and what each of its addresses shows. */
 interface Screen {
@@ -62,7 +62,7 @@ const SCREENS: Screen[] = [
     needs: ['addon.view', 'access.manage'],
     show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager /> : <RoleGroups roles={roles} />),
   },
-  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self }) => <><Administrators self={self} /><MemberPassword /></> },
+  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self, isSuper }) => <><Administrators self={self} isSuper={isSuper} /><MemberPassword /></> },
   {
     path: '/admin/audit',
     label: 'Audit',
@@ -168,7 +168,7 @@ export function AdminArea({ path }: { path: string }) {
       </nav>
       {route && !allowed && <NoAccess screen={route.screen} screens={screens} />}
       {!route && path !== '/admin' && <NotFound home="/admin" homeLabel="the administrator console's first screen" />}
-      {allowed && route.show(route.params, { held, roles: role_groups, self: account.id, username: account.username })}
+      {allowed && route.show(route.params, { held, roles: role_groups, self: account.id, isSuper: account.is_super, username: account.username })}
     </>
   );
 }

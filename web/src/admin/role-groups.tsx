@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Field } from '../ui/field';
+import { fixing, isAt } from '../ui/field-issues';
 import { Loading, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import { Standing, StandingAction, StandingTable } from './standing';
@@ -41,8 +42,9 @@ export function RoleGroupsManager() {
     report(enable ? `Enabled ${group.name}: its administrators hold its permissions again.` : `Disabled ${group.name}: its administrators lost its permissions.`);
     reload();
   };
-  const toggle = (p: Permission) => setChosen(chosen.includes(p) ? chosen.filter((c) => c !== p) : [...chosen, p]);
-  const permissionsIssue = refusal?.issues.find((i) => i.path.startsWith('permissions'));
+  const choose = fixing(setChosen, setRefusal, ['permissions']);
+  const toggle = (p: Permission) => choose(chosen.includes(p) ? chosen.filter((c) => c !== p) : [...chosen, p]);
+  const permissionsIssue = refusal?.issues.find((i) => isAt(i.path, 'permissions'));
 
   return (
     <>
@@ -50,7 +52,7 @@ export function RoleGroupsManager() {
       <section aria-labelledby="new-role-group" class="card">
         <h2 id="new-role-group">Define a role group</h2>
         <form onSubmit={define}>
-          <Field name="name" label="Name" value={name} onInput={setName} required hint="1 to 64 characters" maxLength={64} refusal={refusal} />
+          <Field name="name" label="Name" value={name} onInput={fixing(setName, setRefusal, ['name'])} required hint="1 to 64 characters" maxLength={64} refusal={refusal} />
           <fieldset aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
             <legend>Permissions</legend>
             {permissionsIssue && (

@@ -49,3 +49,35 @@ it('signs out everywhere else', async () => {
   expect(await screen.findByText('Signed out everywhere else: 3 other session(s) ended.')).not.toBeNull();
   expect(calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others'))).toBe(true);
 });
+
+it('drops what a refusal said of a field once that field is changed, and keeps what it said of the others', async () => {
+  const issues = [
+    { path: 'nickname', message: 'nickname is at most 64 characters' },
+    { path: 'email', message: 'email is not an e-mail address' },
+  ];
+  service({ 'GET /developer/account': () => ok(ACCOUNT), 'PUT /developer/account': () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }) });
+  render(<AccountPage />);
+  const email = await screen.findByLabelText('E-mail');
+  const nickname = screen.getByLabelText('Nickname', { exact: false });
+  fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
+  expect(await screen.findByText('email is not an e-mail address')).not.toBeNull();
+  expect(email.getAttribute('aria-invalid')).toBe('true');
+
+  fireEvent.input(email, { target: { value: 'alice@example.org' } });
+  expect(screen.queryByText('email is not an e-mail address')).toBeNull();
+  expect(email.getAttribute('aria-invalid')).toBeNull();
+  expect(nickname.getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getByText('nickname is at most 64 characters')).not.toBeNull();
+});
+
+it('drops the issue of the new password once it is changed', async () => {
+  const issues = [{ path: 'new_password', message: 'new_password must be 6 to 128 characters' }];
+  service({ 'GET /developer/account': () => ok(ACCOUNT), 'POST /developer/password': () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }) });
+  render(<AccountPage />);
+  const fresh = (await screen.findByLabelText('New password', { exact: false })) as HTMLInputElement;
+  fireEvent.submit(screen.getByRole('button', { name: 'Change password' }).closest('form')!);
+  expect(await screen.findByText('new_password must be 6 to 128 characters')).not.toBeNull();
+  fireEvent.input(fresh, { target: { value: 'long-enough' } });
+  expect(screen.queryByText('new_password must be 6 to 128 characters')).toBeNull();
+  expect(fresh.getAttribute('aria-invalid')).toBeNull();
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Field } from '../ui/field';
+import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
@@ -11,7 +12,9 @@ type Account = Schemas['Account'];
 function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account: Account, message: string) => void }) {
   const [form, setForm] = useState({ nickname: account.nickname ?? '', email: account.email ?? '', mobile: account.mobile ?? '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  // E-mail and mobile answer one rule (at least one), as at registration: either fixes what was said of the pair.
+  const set = (name: keyof typeof form) =>
+    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, name === 'nickname' ? [name] : ['email', 'mobile']);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -50,7 +53,7 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
 function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
   const [form, setForm] = useState({ current_password: '', new_password: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const set = (name: keyof typeof form) => fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
 
   const submit = async (event: Event) => {
     event.preventDefault();

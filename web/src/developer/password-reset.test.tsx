@@ -58,3 +58,32 @@ it('confirms a new e-mail address with the token of its link', async () => {
   expect((await screen.findByRole('status')).textContent).toBe('Confirmed: mail for alice now goes to new@example.com.');
   expect(await calls.find((request) => request.method === 'POST')!.json()).toEqual({ token: '7.xyz' });
 });
+
+it("drops the new password's issue once it is changed, but not a refusal of the link itself", async () => {
+  history.replaceState(null, '', '/ui/developer/reset?token=7.abc');
+  let answer = () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues: [{ path: 'password', message: 'password must be 6 to 128 characters' }] } });
+  serviceStandIn(() => answer());
+  render(<ResetPassword />);
+  const password = screen.getByLabelText('New password');
+  const form = screen.getByRole('button', { name: 'Set the password' }).closest('form')!;
+  fireEvent.submit(form);
+  expect(await screen.findByText('password must be 6 to 128 characters')).not.toBeNull();
+  fireEvent.input(password, { target: { value: 'brand-new' } });
+  expect(screen.queryByText('password must be 6 to 128 characters')).toBeNull();
+  expect(password.getAttribute('aria-invalid')).toBeNull();
+
+  answer = () => envelope(422, { code: 422, message: 'this link was already used', data: { error: 'reset_token_spent' } });
+  fireEvent.submit(form);
+  expect(await screen.findByText('this link was already used')).not.toBeNull();
+  fireEvent.input(password, { target: { value: 'brand-newer' } });
+  expect(screen.getByText('this link was already used')).not.toBeNull();
+});
+
+it('drops the issue of the login once it is changed', async () => {
+  withMail(true, () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues: [{ path: 'login', message: 'login is required: your username or e-mail address' }] } }));
+  render(<ForgotPassword />);
+  fireEvent.submit(screen.getByRole('button', { name: 'Mail me a link' }).closest('form')!);
+  expect(await screen.findByText('login is required: your username or e-mail address')).not.toBeNull();
+  fireEvent.input(screen.getByLabelText('Username or e-mail'), { target: { value: 'alice' } });
+  expect(screen.queryByText('login is required: your username or e-mail address')).toBeNull();
+});

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { Field } from '../ui/field';
+import { fixing } from '../ui/field-issues';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Done, RefusalNotice } from '../ui/notice';
@@ -33,7 +34,7 @@ export function ForgotPassword() {
         <p class="notice refusal">{NO_MAIL}</p>
       )}
       <Done focusKey={sent ? 1 : undefined}>{sent}</Done>
-      <Field name="login" label="Username or e-mail" value={login} onInput={setLogin} required autocomplete="username" refusal={refusal} />
+      <Field name="login" label="Username or e-mail" value={login} onInput={fixing(setLogin, setRefusal, ['login'])} required autocomplete="username" refusal={refusal} />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary" aria-disabled={!mailConfigured}>
         Mail me a link
@@ -78,7 +79,7 @@ export function ResetPassword() {
     <form onSubmit={submit} class="card narrow" aria-labelledby="reset-title" noValidate>
       <ScreenHeading id="reset-title">Choose a new password</ScreenHeading>
       {!token && <p class="notice refusal">This page is opened from the link in the mail: ask for a new one.</p>}
-      <Field name="password" label="New password" type="password" value={password} onInput={setPassword} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
+      <Field name="password" label="New password" type="password" value={password} onInput={fixing(setPassword, setRefusal, ['password'])} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">
         Set the password

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { Field } from '../ui/field';
+import { fixing, isAt } from '../ui/field-issues';
 import { RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 
@@ -14,7 +15,7 @@ const RULES = {
 };
 
 const FIELDS = ['username', 'password', 'nickname', 'email', 'mobile'];
-const atAField = (path: string) => FIELDS.some((f) => path === f || path.startsWith(`${f}.`));
+const atAField = (path: string) => FIELDS.some((f) => isAt(path, f));
 
 /** A refusal as the form shows it: a taken username, which names no field, belongs at the Username field. */
 function atFields(refusal: Refusal): Refusal {
@@ -35,22 +36,12 @@ function summaryOf(refusal: Refusal | null): Refusal | null {
   return { ...refusal, message };
 }
 
-/** The refusal without what it says of these fields; nothing left when that was all it said. */
-function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
-  const issues = refusal.issues.filter((i) => !names.some((name) => i.path === name || i.path.startsWith(`${name}.`)));
-  if (issues.length === refusal.issues.length) return refusal;
-  return issues.length ? { ...refusal, issues } : null;
-}
-
 export function Register({ onRegistered }: { onRegistered: () => void }) {
   const [form, setForm] = useState({ username: '', password: '', nickname: '', email: '', mobile: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  // A field changed is a field being fixed: its refusal goes, and the others' stay until the next try.
-  const set = (name: keyof typeof form) => (value: string) => {
-    setForm((f) => ({ ...f, [name]: value }));
-    // E-mail and mobile answer one rule: either fixes what was said of the pair.
-    setRefusal((r) => r && withoutFields(r, name === 'email' || name === 'mobile' ? ['email', 'mobile'] : [name]));
-  };
+  // E-mail and mobile answer one rule: either fixes what was said of the pair.
+  const set = (name: keyof typeof form) =>
+    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, name === 'email' || name === 'mobile' ? ['email', 'mobile'] : [name]);
 
   const submit = async (event: Event) => {
     event.preventDefault();

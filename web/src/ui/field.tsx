@@ -1,4 +1,5 @@
 import type { Refusal } from '../api/client';
+import { isAt } from './field-issues';
 
 interface FieldProps {
   name: string;
@@ -23,7 +24,7 @@ interface FieldProps {
 /** A labelled input whose rule and whose refusal (the envelope's issue for it) sit under it. */
 export function Field(props: FieldProps) {
   const id = props.id ?? `field-${props.name}`;
-  const issue = props.refusal?.issues.find((i) => i.path === props.name || i.path.startsWith(`${props.name}.`));
+  const issue = props.refusal?.issues.find((i) => isAt(i.path, props.name));
   const described = [props.describedBy ?? '', props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
   const optional = props.optional ?? !props.required;
   return (

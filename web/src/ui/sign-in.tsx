@@ -1,12 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { navigate } from '../router';
+import { forgetDrafts } from './draft';
 import { Field } from './field';
 import { Done, RefusalNotice } from './notice';
 import { ScreenHeading } from './screen';
 
-/** Ends the member's or the administrator's session, then shows that realm's sign-in. */
+/** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
 export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
+  // First, so that even a sign-out the service did not answer leaves no typed reason to the next person.
+  forgetDrafts();
   if (realm === 'admin') await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
   else await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
   forgetCsrfToken();

@@ -1,0 +1,23 @@
+import type { Refusal } from '../api/client';
+
+/** Whether an issue's path is about this field: the field itself or a part of it (`email`, `permissions.2`). */
+export const isAt = (path: string, name: string): boolean => path === name || path.startsWith(`${name}.`);
+
+/** The refusal without what it says of these fields; nothing left when that was all it said. */
+export function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
+  const issues = refusal.issues.filter((i) => !names.some((name) => isAt(i.path, name)));
+  if (issues.length === refusal.issues.length) return refusal;
+  return issues.length ? { ...refusal, issues } : null;
+}
+
+/**
+ * A field's setter that also drops what the last refusal said of it (and of `names`, fields that
+ * answer one rule with it): a field changed is a field being fixed, and the others' issues stay
+ * until the next try.
+ */
+export function fixing<T>(set: (value: T) => void, setRefusal: (update: (r: Refusal | null) => Refusal | null) => void, names: string[]): (value: T) => void {
+  return (value) => {
+    set(value);
+    setRefusal((r) => r && withoutFields(r, names));
+  };
+}
