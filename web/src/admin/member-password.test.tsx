@@ -53,5 +53,8 @@ describe("a member's password", () => {
     const refusal = await screen.findByRole('alert');
     expect(refusal.textContent).toBe('No member has the id 99. The credential queue shows it as #id beside the username; the audit finds it from the username.');
     expect(screen.queryByTestId('member-one-time-password')).toBeNull();
+    // Another id typed: the refusal was about the one before.
+    fireEvent.input(screen.getByLabelText(/^Member id/), { target: { value: '9' } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
   });
 });

@@ -55,7 +55,7 @@ export function MemberPassword() {
     if (!id) {
       return setRefusal({ status: 422, error: 'validation_failed', message: 'A member id is a positive whole number.', issues: [{ path: 'member_id', message: `A member id is a positive whole number. ${WHERE_IDS_ARE}` }] });
     }
-    const question = `Give member ${id} a one-time password? Their current password stops working, every session of theirs ends, and any reset link mailed to them is spent.`;
+    const question = 'Their current password stops working, every session of theirs ends, and any reset link mailed to them is spent.';
     if (!(await ask({ title: `Give member ${id} a one-time password?`, question, confirm: 'Give a one-time password' }))) return;
     const answer = await call(async () => api.POST('/members/{member_id}/password-reset', { params: { header: await csrf(), path: { member_id: Number(id) } }, body: {} }));
     if (!answer.ok) return setRefusal(inWords(answer.refusal, id));
@@ -70,7 +70,12 @@ export function MemberPassword() {
       <h2 id="member-password">A member's password</h2>
       <p>A member who forgot their password where the service sends no mail asks you for a one-time password: give it here, then hand it over.</p>
       <form onSubmit={give} noValidate>
-        <Field name="member_id" label="Member id" value={memberId} onInput={setMemberId} required hint={WHERE_IDS_ARE} refusal={refusal} autocomplete="off" />
+        <Field name="member_id" label="Member id" value={memberId} onInput={(value: string) => {
+            // The one field: whatever the last refusal said was about the id now being changed.
+            setMemberId(value);
+            setRefusal(null);
+          }}
+          required hint={WHERE_IDS_ARE} refusal={refusal} autocomplete="off" />
         <RefusalNotice refusal={refusal && !refusal.issues.some((i) => i.path === 'member_id') ? refusal : null} />
         <button type="submit" class="primary">
           Give a one-time password
