@@ -77,3 +77,26 @@ test('a role group and an administrator made in the console: the one-time passwo
   await expect(erin.getByRole('alert')).toContainText('this administrator is disabled');
   await screen(erin, 'admin-disabled-sign-in');
 });
+
+test('an administrator who manages access but is not super is offered nothing on a super administrator\'s row', async ({ page, browser, baseURL }) => {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  const nav = page.getByRole('navigation', { name: 'Administrator console' });
+  await nav.getByRole('link', { name: 'Role groups' }).click();
+  await page.getByLabel('Name').fill('Access managers');
+  await page.getByLabel(/access\.manage/).check();
+  await page.getByRole('button', { name: 'Define' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Defined the role group Access managers/ })).toBeVisible();
+  await nav.getByRole('link', { name: 'Administrators' }).click();
+  await page.getByLabel('Username').fill('frank');
+  await page.getByLabel('Role group').selectOption({ label: 'Access managers: access.manage' });
+  await page.getByRole('button', { name: 'Create' }).click();
+  const password = (await page.getByTestId('one-time-password').textContent())!;
+
+  const frank = await (await browser.newContext({ baseURL })).newPage();
+  await signIn(frank, 'frank', password);
+  await frank.getByRole('navigation', { name: 'Administrator console' }).getByRole('link', { name: 'Administrators' }).click();
+  const superRow = frank.getByRole('row').filter({ has: frank.getByRole('cell', { name: 'admin', exact: true }) });
+  await expect(superRow).toContainText('Only a super administrator can disable or reset a super administrator');
+  await expect(superRow.getByRole('button')).toHaveCount(0);
+  await bothWidths(frank, 'admin-administrators-not-super');
+});
