@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { accessSlice } from './access/slice';
 import { addonSlice } from './addon/slice';
 import { auditSlice } from './audit/slice';
@@ -17,9 +16,7 @@ import { Projection } from './shared/projections/projection';
 import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Registry, Slice } from './shared/slice';
-import { parseStoreConfig } from './stores/config';
-import { openStores } from './stores';
-import { DocumentStore, EventStore, RateLimiter, SessionStore, Stores } from './stores/ports';
+import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/ports';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
 
@@ -101,9 +98,4 @@ interface SliceRegistryDeps {
   webhookEventTypes: readonly string[];
   eventTypes: readonly string[];
   describe(type: string, data: Record<string, unknown>): string;
-}
-
-/** The stores the environment names, for the API, the projector and the CLI alike. */
-export function openConfiguredStores(env: NodeJS.ProcessEnv, log: Logger): Promise<Stores> {
-  return openStores(parseStoreConfig(env), log);
 }
