@@ -40,7 +40,7 @@ program
   });
 
 program.addCommand(adminCommand());
-program.addCommand(rolesCommand());
+program.addCommand(rolesCommand(REGISTRY.permissions));
 program.addCommand(memberGroupsCommand());
 program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
 program.addCommand(auditCommand());
