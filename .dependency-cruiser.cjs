@@ -1,8 +1,11 @@
 /**
- * The layout's rules (docs/architecture.md): the kernel (src/shared) names no slice, nothing
- * depends on itself in a circle, and a slice reaches another only through its public index.
+ * The layout's rules (docs/architecture.md): the kernel (src/shared) names no slice, directly or
+ * through another file, nothing depends on itself in a circle, and a slice reaches another only
+ * through its public index.
  */
 const SLICES = '(access|addon|audit|credential|mail|member|webhook)';
+/** The composition: the files that gather the slices (compose.ts) or start what they make. */
+const COMPOSITION = '(compose|app|notifications|serve|project|cli|main)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -13,6 +16,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/shared/' },
       to: { path: `^src/${SLICES}/` },
+    },
+    {
+      name: 'kernel-reaches-no-slice',
+      comment:
+        'Nor through another file: nothing src/shared imports may lead, import after import, to a slice or to ' +
+        'the composition that gathers them (a kernel file needing what the slices register takes it as a parameter).',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: [`^src/${SLICES}/`, `^src/${COMPOSITION}\\.ts$`], reachable: true },
     },
     {
       name: 'no-circular',

@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
 import { accessReads, requireAdmin, seedPlatform } from './access';
-import { PROJECTIONS, SliceDeps, sliceEndpoints } from './compose';
+import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
 import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
@@ -213,7 +213,7 @@ async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<v
   // A request id of this start's own: event ids derive from it, and two instances seeding under one
   // id would look to the event store like one retrying (KurrentDB then answers both as written).
   const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: `seed-${randomUUID()}`, now: new Date() };
-  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, options.settings.ADMIN_EMAIL, ctx);
+  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, options.settings.ADMIN_EMAIL, ctx, REGISTRY.permissions);
   if (generatedAdminPassword) {
     options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
     options.announce?.(`Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`);

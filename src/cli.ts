@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { platformContract } from './app';
 import { adminCommand } from './access/cli/admin';
 import { auditCommand, historyCommand } from './audit';
-import { REGISTRY } from './compose';
+import { PROJECTIONS, REGISTRY } from './compose';
 import { memberGroupsCommand } from './access/cli/member-groups';
 import { projectionsCommand } from './shared/cli/projections';
 import { rolesCommand } from './access/cli/roles';
@@ -40,12 +40,12 @@ program
   });
 
 program.addCommand(adminCommand());
-program.addCommand(rolesCommand());
+program.addCommand(rolesCommand(REGISTRY.permissions));
 program.addCommand(memberGroupsCommand());
 program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
 program.addCommand(auditCommand());
-program.addCommand(projectionsCommand());
-program.addCommand(upgradeCommand());
+program.addCommand(projectionsCommand(PROJECTIONS));
+program.addCommand(upgradeCommand(PROJECTIONS));
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`platform: ${describeFailure(err)}\n`);

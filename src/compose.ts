@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { accessSlice } from './access/slice';
 import { addonSlice } from './addon/slice';
 import { auditSlice } from './audit/slice';
@@ -17,9 +16,7 @@ import { Projection } from './shared/projections/projection';
 import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { Registry, Slice } from './shared/slice';
-import { parseStoreConfig } from './stores/config';
-import { openStores } from './stores';
-import { DocumentStore, EventStore, RateLimiter, SessionStore, Stores } from './stores/ports';
+import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/ports';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
 
@@ -70,8 +67,12 @@ export interface SliceDeps {
  */
 export const SLICES = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice, mailSlice] as const;
 
-/** Every event, permission, scope, webhook event type and event wording the slices registered. */
-export const REGISTRY = new Registry(SLICES as readonly Slice<never, never>[]);
+/**
+ * Every event, permission, scope, webhook event type and event wording the slices registered. The
+ * permissions are listed (an enum in the contract, checkboxes in the console) as they always were:
+ * the application center's first, then the review, the audit, the webhooks, access last.
+ */
+export const REGISTRY = new Registry(SLICES as readonly Slice<never, never>[], { permissionOrder: ['addon', 'credential', 'audit', 'webhook', 'access'] });
 
 // Before anything is read or appended: the kernel decodes events with what the slices registered.
 useEventCodecs(REGISTRY.events);
@@ -86,6 +87,8 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
     webhookEventTypes: REGISTRY.webhookEventTypes,
     eventTypes: [...REGISTRY.events.keys()],
     describe: (type, data) => REGISTRY.describe(type, data),
+    permissions: REGISTRY.permissions,
+    permissionDescriptions: REGISTRY.permissionDescriptions,
   };
   const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
   for (const { method, path, caller } of endpoints) {
@@ -101,9 +104,7 @@ interface SliceRegistryDeps {
   webhookEventTypes: readonly string[];
   eventTypes: readonly string[];
   describe(type: string, data: Record<string, unknown>): string;
-}
-
-/** The stores the environment names, for the API, the projector and the CLI alike. */
-export function openConfiguredStores(env: NodeJS.ProcessEnv, log: Logger): Promise<Stores> {
-  return openStores(parseStoreConfig(env), log);
+  /** Every permission, in the registry's order, and what each allows. */
+  permissions: readonly string[];
+  permissionDescriptions: ReadonlyMap<string, string>;
 }

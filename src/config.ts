@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { passwordSchema } from './member/fields';
-import { parseSchedule } from './webhook/deliveries';
+import { passwordSchema } from './shared/password';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -22,6 +21,16 @@ const number = (min: number, max: number, fractions = false) =>
     .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, { error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits' })
     .transform(Number)
     .pipe(z.number().min(min).max(max));
+
+/** A delay list such as WEBHOOK_RETRY_SCHEDULE's: `5s,30s,2m,10m,1h,6h` in milliseconds; throws on anything else. */
+export function parseSchedule(text: string): number[] {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part);
+    if (!match) throw new Error(`"${part}" is not a delay such as 5s, 2m or 1h`);
+    return Number(match[1]) * units[match[2]!]!;
+  });
+}
 
 const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { openConfiguredStores, PROJECTIONS } from './compose';
+import { PROJECTIONS } from './compose';
+import { openConfiguredStores } from './stores';
 import { parseSettings } from './config';
 import { exitForRestart, exitOnUnhandled } from './fatal';
 import { beat, HEARTBEATS } from './shared/projections/heartbeat';

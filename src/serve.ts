@@ -1,12 +1,12 @@
 import { AddressInfo } from 'node:net';
 import { createPlatform } from './app';
-import { openConfiguredStores } from './compose';
 import { parseSettings } from './config';
 import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
 import { createLogger } from './log';
 import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
+import { openConfiguredStores } from './stores';
 import { parseStoreConfig } from './stores/config';
 
 /**

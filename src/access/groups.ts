@@ -6,7 +6,6 @@ import {
   MemberGroupState,
   memberGroupStream,
 } from './member-group';
-import { Permission } from './permissions';
 import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent, RoleGroupState, roleGroupStream } from './role-group';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
@@ -17,14 +16,15 @@ export interface RoleGroup extends RoleGroupDefinition {
   enabled: boolean;
 }
 
-/** Defines a role group under the next free id; it starts enabled. */
+/** Defines a role group under the next free id, with permissions from those `registered`; it starts enabled. */
 export function defineRoleGroup(
   store: EventStore,
-  group: { name: string; permissions: Permission[] },
+  group: { name: string; permissions: string[] },
+  registered: readonly string[],
   ctx: CommandContext,
 ): Promise<{ id: number; position: string }> {
   return createAtFreeId(store, roleGroupStream, (role_id) =>
-    createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group } }, ctx),
+    createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered }, ctx),
   );
 }
 

@@ -1,8 +1,8 @@
 // The access slice's public face: what other slices may use of it. Its registration is ./slice.ts.
-export { PERMISSIONS, permissionsHeld, type Permission } from './permissions';
+export { holdsPermission, permissionsHeld } from './permissions';
 export { accessReads } from './reads';
 export type { AdminDocument } from './projections/admins';
 export type { RoleGroupDocument } from './projections/groups';
-export { adminIdentitySchema, roleGroupSchema } from './schemas';
+export { adminIdentitySchema, roleGroupSchemas } from './schemas';
 export { requireAdmin } from './require-admin';
 export { seedPlatform } from './seed';

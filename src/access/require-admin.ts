@@ -2,7 +2,7 @@ import { Middleware } from 'koa';
 import { AppState } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
-import { permissionsHeld } from './permissions';
+import { holdsPermission } from './permissions';
 import { AdminDocument } from './projections/admins';
 import { RoleGroupDocument } from './projections/groups';
 
@@ -32,7 +32,7 @@ export function requireAdmin(permission: string | undefined, reads: AdminStandin
       if (group && !group.enabled) {
         throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
       }
-      if (!(permissionsHeld(admin, group) as string[]).includes(permission)) {
+      if (!holdsPermission(admin, group, permission)) {
         throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);
       }
     }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineRoleGroup, setRoleGroupEnabled } from './groups';
-import { Permission, PERMISSION_DESCRIPTIONS, PERMISSIONS } from './permissions';
 import { roleGroupsProjection } from './projections/groups';
 import { roleGroupParams } from './params';
-import { permissionSchema, roleGroupStandingSchema } from './schemas';
+import { roleGroupSchemas } from './schemas';
 import { DomainError } from '../shared/domain/decider';
 import { EventStore } from '../stores/ports';
 import { ReadModels, expectWritten } from '../shared/projections/read-models';
@@ -19,6 +18,9 @@ import { emptyBody } from '../shared/http/validate';
 export interface AccessDeps {
   events: EventStore;
   readModels: ReadModels;
+  /** Every permission the slices registered (REGISTRY.permissions), and what each allows. */
+  permissions: readonly string[];
+  permissionDescriptions: ReadonlyMap<string, string>;
 }
 
 export const manageAccess = { kind: 'admin', permission: 'access.manage' } as const;
@@ -38,32 +40,35 @@ export async function refusedAs<T>(status: 403 | 404 | 409, errors: string[], de
   }
 }
 
-const defineBody = z.strictObject({
-  name: z.string().meta({ description: '1 to 64 characters, no control character' }),
-  // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
-  permissions: z.array(z.string()).max(PERMISSIONS.length * 2).meta({ description: `From the registry: ${PERMISSIONS.join(', ')} (GET /permissions)` }),
-});
+const defineBody = (registered: readonly string[]) =>
+  z.strictObject({
+    name: z.string().meta({ description: '1 to 64 characters, no control character' }),
+    // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
+    permissions: z.array(z.string()).max(registered.length * 2).meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
+  });
 
 const noGroup = { status: 404, when: 'role_group_not_found: there is no role group with this id' } as const;
 
 /** Role groups from the console (docs/administrators.md): the same commands as `platform roles`. */
 export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
   const groupAt = async (id: number, position: string | null) => expectWritten(await deps.readModels.after(roleGroupsProjection, String(id), position));
+  const { permissions: registered, permissionDescriptions } = deps;
+  const schemas = roleGroupSchemas(registered);
   return [
     endpoint({
       method: 'GET',
       path: '/permissions',
       caller: manageAccess,
       summary: 'Every permission a role group can grant, with what it allows',
-      response: listOf(permissionSchema),
-      handler: () => ({ data: { list: PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })) } }),
+      response: listOf(schemas.permissionListed),
+      handler: () => ({ data: { list: registered.map((name) => ({ name, description: permissionDescriptions.get(name) ?? name })) } }),
     }),
     endpoint({
       method: 'GET',
       path: '/role-groups',
       caller: manageAccess,
       summary: 'Every role group, enabled or not, with its permissions',
-      response: listOf(roleGroupStandingSchema),
+      response: listOf(schemas.roleGroupStanding),
       handler: async () => ({ data: { list: (await deps.readModels.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id) } }),
     }),
     endpoint({
@@ -71,14 +76,14 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       path: '/role-groups',
       caller: manageAccess,
       summary: 'Define a role group under the next free id, with permissions from the registry; it starts enabled',
-      body: defineBody,
-      response: roleGroupStandingSchema,
+      body: defineBody(registered),
+      response: schemas.roleGroupStanding,
       refusals: [concurrentChange],
       handler: async (ctx, { body }) =>
         decideThenRead(
           ctx,
-          // The decider refuses a permission outside the registry (unknown_permission), so the cast only carries the text there.
-          () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions as Permission[] }, asAdmin(ctx)),
+          // The decider refuses a permission outside the registry (unknown_permission).
+          () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, registered, asAdmin(ctx)),
           async ({ id, position }) => ({ data: await groupAt(id, position), message: `role group ${id} defined` }),
         ),
     }),
@@ -93,7 +98,7 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
             : 'Disable a role group: its administrators lose its permissions at their next request',
         params: roleGroupParams,
         body: emptyBody,
-        response: roleGroupStandingSchema,
+        response: schemas.roleGroupStanding,
         refusals: [noGroup, concurrentChange],
         handler: async (ctx, { params: { role_id } }) =>
           decideThenRead(

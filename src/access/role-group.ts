@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import { isLabel } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
-import { isPermission, PERMISSIONS } from './permissions';
 
 /** A role group: the permissions its administrators hold, and role id used in page whitelists. */
 export const roleGroupStream = (roleId: number): string => `role_group-${roleId}`;
 
 const roleId = z.int().min(1);
 
-const roleGroupDefinitionSchema = z.object({ role_id: roleId, name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) });
+// Any names: which exist is the slices' registration (REGISTRY.permissions), checked by the decider
+// when a group is defined, so that the events need no list that the composition builds.
+const roleGroupDefinitionSchema = z.object({ role_id: roleId, name: z.string(), permissions: z.array(z.string()) });
 
 export type RoleGroupDefinition = z.infer<typeof roleGroupDefinitionSchema>;
 
@@ -22,20 +23,21 @@ export const roleGroupEventSchemas = {
 export type RoleGroupEvent = EventOf<typeof roleGroupEventSchemas>;
 
 export type RoleGroupCommand =
-  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition }
+  /** `registered`: every permission the slices registered; a group may name only those. */
+  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[] }
   | { type: 'EnableRoleGroup'; data: { role_id: number } }
   | { type: 'DisableRoleGroup'; data: { role_id: number } };
 
 export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled: boolean } & RoleGroupDefinition);
 
-function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition): void {
+function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition, registered: readonly string[]): void {
   if (!Number.isSafeInteger(role_id) || role_id < 1) {
     throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
   }
   if (!isLabel(name, 64)) {
     throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)');
   }
-  const unknown = permissions.filter((p) => !isPermission(p));
+  const unknown = permissions.filter((p) => !registered.includes(p));
   if (unknown.length > 0) {
     throw new DomainError('unknown_permission', `unknown permission ${unknown.join(', ')}`);
   }
@@ -62,7 +64,7 @@ export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGro
     const { role_id } = command.data;
     if (command.type === 'DefineRoleGroup') {
       if (state.status === 'defined') throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
-      assertDefinition(command.data);
+      assertDefinition(command.data, command.registered);
       return [{ type: 'RoleGroupDefined', data: command.data }];
     }
     if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);

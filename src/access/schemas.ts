@@ -1,20 +1,34 @@
 import { z } from 'zod';
-import { PERMISSIONS } from './permissions';
 
 export const adminIdentitySchema = z
   .object({ id: z.int().min(1), username: z.string(), is_super: z.boolean(), role_id: z.int().min(1).nullable() })
   .meta({ id: 'Administrator' });
 
-export const roleGroupSchema = z
-  .object({ id: z.int().min(1), name: z.string(), permissions: z.array(z.enum(PERMISSIONS)) })
-  .meta({ id: 'RoleGroup' });
+function schemasOver(registered: readonly string[]) {
+  const permission = z.enum(registered as [string, ...string[]]);
+  const roleGroup = z.object({ id: z.int().min(1), name: z.string(), permissions: z.array(permission) }).meta({ id: 'RoleGroup' });
+  return {
+    /** The contract's enum of the permissions `registered`. */
+    permission,
+    roleGroup,
+    /** A role group as GET /role-groups lists it: disabled ones too. */
+    roleGroupStanding: roleGroup.extend({ enabled: z.boolean() }).meta({ id: 'RoleGroupStanding' }),
+    permissionListed: z.object({ name: permission, description: z.string() }).meta({ id: 'Permission' }),
+  };
+}
 
-/** A role group as GET /role-groups lists it: disabled ones too. */
-export const roleGroupStandingSchema = roleGroupSchema.extend({ enabled: z.boolean() }).meta({ id: 'RoleGroupStanding' });
+const built = new Map<string, ReturnType<typeof schemasOver>>();
 
-export const permissionSchema = z
-  .object({ name: z.enum(PERMISSIONS), description: z.string() })
-  .meta({ id: 'Permission' });
+/**
+ * The schemas that list the permissions the slices registered (REGISTRY.permissions), built once
+ * per list: the contract names each by its id, which two copies could not share.
+ */
+export function roleGroupSchemas(registered: readonly string[]): ReturnType<typeof schemasOver> {
+  const key = registered.join(',');
+  const schemas = built.get(key) ?? schemasOver(registered);
+  built.set(key, schemas);
+  return schemas;
+}
 
 /** An administrator as GET /administrators lists it: no password, no hash. */
 export const administratorSchema = adminIdentitySchema

@@ -27,7 +27,8 @@ async function unlessExists(create: () => Promise<unknown>): Promise<void> {
  * First start on an empty store (docs/application-center.md): role groups 1 Operators and 2 Auditors, member group
  * 1 Default, and the super administrator `admin`. Each step is idempotent on its own stream, so
  * several instances starting together, or a start interrupted half-way, seed exactly once.
- * Answers the generated password when this call created `admin` without ADMIN_PASSWORD.
+ * Answers the generated password when this call created `admin` without ADMIN_PASSWORD. The role
+ * groups' permissions must be among those `registered` (REGISTRY.permissions).
  */
 export async function seedPlatform(
   store: EventStore,
@@ -35,6 +36,7 @@ export async function seedPlatform(
   adminPassword: string | undefined,
   adminEmail: string | undefined,
   ctx: CommandContext,
+  registered: readonly string[],
 ): Promise<{ generatedAdminPassword: string | null }> {
   const none = { generatedAdminPassword: null };
   if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) return none;
@@ -43,12 +45,14 @@ export async function seedPlatform(
     createStream(store, roleGroupStream(1), roleGroupDecider, {
       type: 'DefineRoleGroup',
       data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
+      registered,
     }, ctx),
   );
   await unlessExists(() =>
     createStream(store, roleGroupStream(2), roleGroupDecider, {
       type: 'DefineRoleGroup',
       data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
+      registered,
     }, ctx),
   );
   await unlessExists(() =>

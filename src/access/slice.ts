@@ -5,7 +5,6 @@ import { adminEventSchemas, adminUpcasters } from './admin';
 import { adminStandingEventSchemas } from './admin-standing';
 import { memberGroupEventSchemas } from './member-group';
 import { roleGroupEventSchemas } from './role-group';
-import { PERMISSIONS } from './permissions';
 import { AdminSessionDeps, accessEndpoints } from './endpoints';
 import { adminsProjection } from './projections/admins';
 import { memberGroupsProjection, roleGroupsProjection } from './projections/groups';
@@ -27,7 +26,7 @@ export const accessSlice: Slice<AdminSessionDeps> = {
     adminUpcasters,
     accessWording,
   ),
-  permissions: PERMISSIONS,
+  permissions: { 'access.manage': 'Manage role groups and administrators' },
   projections: [roleGroupsProjection, memberGroupsProjection, adminsProjection],
   endpoints: accessEndpoints,
 };

@@ -7,10 +7,10 @@ import { z } from 'zod';
  * start-up instead of being silently ignored.
  */
 
-/** Specification §2.7 and §8: 2 to 80 characters. */
+/** docs/rules.md, "Add-ons and page roles" and "Limits": 2 to 80 characters. */
 export const ADDON_KEY_PATTERN = /^[a-z][a-z0-9_]{1,79}$/;
 
-/** Page identifiers (a gap in the specification): a lower-case letter, then up to 63 of a-z, 0-9, '_', '-'. */
+/** Page identifiers (docs/application-center.md, "The catalogue: manifests on disk"): a lower-case letter, then up to 63 of a-z, 0-9, '_', '-'. */
 export const PAGE_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 export const PAGE_ID_RULE = "a page id is a lower-case letter, then up to 63 of a-z, 0-9, '_' and '-'";
 

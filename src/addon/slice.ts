@@ -8,6 +8,10 @@ import { addonsProjection } from './projection';
 export const addonSlice: Slice<ApplicationCenterDeps & OpenDeps> = {
   name: 'addon',
   events: defineEvents(addonEventSchemas),
+  permissions: {
+    'addon.view': 'See the application center',
+    'addon.manage': 'Install, enable and disable add-ons and set their page whitelists',
+  },
   projections: [addonsProjection],
   endpoints: (deps) => [...applicationCenterEndpoints(deps), ...openEndpoints(deps)],
 };

@@ -25,6 +25,7 @@ export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
   events: defineEvents(auditEventSchemas, {}, {
     [CHECKPOINT_TYPE]: { describe: (data) => `signed checkpoint ${String(data.number)} over the first ${String(data.count)} events of the log` },
   }),
+  permissions: { 'audit.read': 'Read the audit trail and export it' },
   projections: [],
   endpoints: (deps) => [...auditEndpoints(deps), ...proofEndpoints(deps)],
   notifiers: ({ settings, stores, log }) => [

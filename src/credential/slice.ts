@@ -25,6 +25,7 @@ interface WatchDeps {
 export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   name: 'credential',
   events: defineEvents(credentialEventSchemas, credentialUpcasters, credentialWording),
+  permissions: { 'credential.review': 'Review credential applications and scope requests' },
   scopes: SCOPE_NAMES,
   projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
   endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],

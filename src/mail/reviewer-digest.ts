@@ -1,4 +1,4 @@
-import { Permission, permissionsHeld } from '../access';
+import { holdsPermission } from '../access';
 import { Position, RecordedEvent } from '../stores/ports';
 import { Mail } from '../shared/mail';
 import { visible } from '../shared/visible';
@@ -39,13 +39,13 @@ export interface ReviewerCandidate {
   email: string | null;
 }
 
-export type RoleGroups = Map<number, { enabled: boolean; permissions: Permission[] }>;
+export type RoleGroups = Map<number, { enabled: boolean; permissions: string[] }>;
 
 /** Administrators who hold credential.review now and have an address. */
 export function reviewersOf(admins: ReviewerCandidate[], groups: RoleGroups): (ReviewerCandidate & { email: string })[] {
   return admins.filter(
     (a): a is ReviewerCandidate & { email: string } =>
-      a.email !== null && permissionsHeld(a, a.role_id === null ? null : (groups.get(a.role_id) ?? null)).includes('credential.review'),
+      a.email !== null && holdsPermission(a, a.role_id === null ? null : (groups.get(a.role_id) ?? null), 'credential.review'),
   );
 }
 

@@ -32,7 +32,7 @@ export interface DeveloperDeps extends AccountEndpointDeps, ResetEndpointDeps {
   readModels: ReadModels;
 }
 
-// The specification types the login's nickname as a string, though registration may leave it out:
+// The login's nickname is typed a string, though registration may leave it out (docs/rules.md, "Members"):
 // a member without one is answered an empty string (which registration also takes for none), here
 // and on the dashboard alike.
 const nicknameSchema = z.string().meta({ description: 'empty when the member gave none' });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, passwordSchema } from '../shared/password';
+
+export { passwordSchema };
 
 /**
  * Field rules of a developer member. ASCII-only usernames keep
  * case-insensitive uniqueness a plain lower-casing, with no Unicode look-alikes to confuse.
+ * The password's rule is the kernel's (src/shared/password.ts): administrators and ADMIN_PASSWORD share it.
  */
-export const PASSWORD_MIN_LENGTH = 6;
-// Argon2 accepts any length; the cap stops a multi-megabyte password from costing a hash.
-export const PASSWORD_MAX_LENGTH = 128;
 
 const absentWhenEmpty = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -27,11 +28,6 @@ export const usernameSchema = z
     /^[A-Za-z][A-Za-z0-9_.-]{2,31}$/,
     "username must be 3 to 32 characters: a letter, then letters, digits, '_', '.' or '-'",
   );
-
-export const passwordSchema = z
-  .string({ error: 'password is required and must be a string' })
-  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 // Controls (NUL, ESC of terminal sequences, C1), format characters (zero-width, bidirectional
 // overrides, soft hyphen) and line or paragraph separators: what reasons may not consist of,

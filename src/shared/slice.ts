@@ -32,8 +32,8 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   name: string;
   /** Its events by type, in the order they are listed (the webhook event types keep that order). */
   events: Record<string, EventDefinition>;
-  /** The administrators' permissions it defines. */
-  permissions?: readonly string[];
+  /** The administrators' permissions it defines, each with what it allows (the console's checkbox label). */
+  permissions?: Readonly<Record<string, string>>;
   /** The open API's scopes it defines. */
   scopes?: readonly string[];
   projections: Projection[];
@@ -48,19 +48,31 @@ export interface Slice<Deps, NotifyDeps = unknown> {
  */
 export class Registry {
   readonly events = new Map<string, EventDefinition>();
+  /** Every permission, in the order of `permissionOrder`'s slices, then of the other slices. */
   readonly permissions: string[];
+  /** What each permission allows, in words. */
+  readonly permissionDescriptions: ReadonlyMap<string, string>;
   readonly scopes: string[];
   /** What a webhook can subscribe to, in the order the slices list their events. */
   readonly webhookEventTypes: string[];
 
-  constructor(slices: readonly Slice<never, never>[]) {
+  /**
+   * `permissionOrder` names slices whose permissions come first, in that order: the contract lists
+   * the permissions as an enum, whose order a client may show.
+   */
+  constructor(slices: readonly Slice<never, never>[], { permissionOrder = [] }: { permissionOrder?: readonly string[] } = {}) {
     for (const slice of slices) {
       for (const [type, definition] of Object.entries(slice.events)) {
         if (this.events.has(type)) throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
         this.events.set(type, definition);
       }
     }
-    this.permissions = slices.flatMap((slice) => slice.permissions ?? []);
+    const rank = (slice: Slice<never, never>) => (permissionOrder.includes(slice.name) ? permissionOrder.indexOf(slice.name) : permissionOrder.length);
+    const permissions = [...slices].sort((a, b) => rank(a) - rank(b)).flatMap((slice) => Object.entries(slice.permissions ?? {}));
+    this.permissionDescriptions = new Map(permissions);
+    const twice = permissions.find(([name], i) => permissions.findIndex(([other]) => other === name) !== i);
+    if (twice) throw new Error(`the permission ${twice[0]} is registered twice`);
+    this.permissions = [...this.permissionDescriptions.keys()];
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
     this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
   }

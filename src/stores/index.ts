@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { StoreConfig } from './config';
+import { parseStoreConfig, StoreConfig } from './config';
 import { Stores } from './ports';
 import { openSqliteStores } from './sqlite';
 
@@ -14,4 +14,9 @@ export async function openStores(config: StoreConfig, log: Logger): Promise<Stor
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
   const { openProductionStores } = require('./production') as typeof import('./production');
   return openProductionStores(config, log);
+}
+
+/** The stores the environment names, for the API, the projector and the CLI alike. */
+export function openConfiguredStores(env: NodeJS.ProcessEnv, log: Logger): Promise<Stores> {
+  return openStores(parseStoreConfig(env), log);
 }

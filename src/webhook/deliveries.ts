@@ -91,13 +91,3 @@ export const retried = (d: DeliveryDocument, now: number): DeliveryDocument => (
   next_attempt_at: new Date(now).toISOString(),
   revision: d.revision + 1,
 });
-
-/** `5s,30s,2m,10m,1h,6h` in milliseconds; throws on anything else. */
-export function parseSchedule(text: string): number[] {
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  return text.split(',').map((part) => {
-    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part);
-    if (!match) throw new Error(`"${part}" is not a delay such as 5s, 2m or 1h`);
-    return Number(match[1]) * units[match[2]!]!;
-  });
-}

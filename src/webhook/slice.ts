@@ -21,6 +21,7 @@ interface NotifierDeps {
 export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
   name: 'webhook',
   events: defineEvents(webhookEventSchemas),
+  permissions: { 'webhook.manage': "Register and manage the role group's webhooks" },
   projections: [webhooksProjection],
   endpoints: (deps) => webhookEndpoints(deps),
   notifiers: ({ settings, stores, log, registry, webhookAttempted }) => [

@@ -1,7 +1,7 @@
 import { adminDecider, AdminProfile, adminStream } from '../../src/access/admin';
 import { memberStream } from '../../src/member/decider';
 import { MemberGroupDefinition, memberGroupDecider } from '../../src/access/member-group';
-import { Permission } from '../../src/access/permissions';
+import { REGISTRY } from '../support/registry';
 import { RoleGroupDefinition, roleGroupDecider } from '../../src/access/role-group';
 import { given } from '../support/decider-spec';
 import { accessEvents as events } from './events';
@@ -10,7 +10,7 @@ describe('role group decider', () => {
   const reviewers: RoleGroupDefinition = { role_id: 3, name: 'Reviewers', permissions: ['credential.review', 'audit.read'] };
   const defined = events.roleGroupDefined(reviewers);
   const disabled = events.roleGroupDisabled(3);
-  const define = (changes: Partial<RoleGroupDefinition>) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes } });
+  const define = (changes: Partial<RoleGroupDefinition>) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes }, registered: REGISTRY.permissions });
 
   it('defines a new role group', () => {
     given(roleGroupDecider, []).when(define({})).then([defined]);
@@ -40,7 +40,7 @@ describe('role group decider', () => {
 
   it('refuses an unknown permission', () => {
     given(roleGroupDecider, [])
-      .when(define({ permissions: ['addon.view', 'root' as Permission] }))
+      .when(define({ permissions: ['addon.view', 'root'] }))
       .thenRefuses('unknown_permission');
   });
 

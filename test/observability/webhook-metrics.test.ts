@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { parseSchedule } from '../../src/webhook/deliveries';
+import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
 import { logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 import { scrape, valueOf } from '../support/metrics';

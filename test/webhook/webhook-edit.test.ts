@@ -2,6 +2,7 @@ import { defineRoleGroup } from '../../src/access/groups';
 import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
+import { REGISTRY } from '../support/registry';
 
 const API = '/api/v1';
 
@@ -47,7 +48,7 @@ describe('PUT /webhooks/{id}', () => {
   });
 
   it("is another role group's webhook: 404 as for none, and it stays as it was", async () => {
-    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, cliContext())).id;
+    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
     const [owners, others] = [await roleAdmin(t, await group('Owners')), await roleAdmin(t, await group('Strangers'))];
     const id = await register(owners, 'http://127.0.0.1:9/owned');
     await expectRefusal(t, () => change(others, id, { url: 'http://127.0.0.1:9/taken', events: ['credential.approved'] }), 404, 'webhook_not_found');

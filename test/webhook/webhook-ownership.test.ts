@@ -2,6 +2,7 @@ import { defineRoleGroup } from '../../src/access/groups';
 import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
+import { REGISTRY } from '../support/registry';
 
 const API = '/api/v1';
 const URL_OF = (n: number) => `http://127.0.0.1:9/hook-${n}`;
@@ -13,7 +14,7 @@ let colleague: AdminBrowser;
 let root: AdminBrowser;
 beforeAll(async () => {
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
-  const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, cliContext())).id;
+  const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
   const [salesGroup, billingGroup] = [await group('Sales'), await group('Billing')];
   [sales, billing, colleague, root] = [await roleAdmin(t, salesGroup), await roleAdmin(t, billingGroup), await roleAdmin(t, salesGroup), await superAdmin(t)];
 });

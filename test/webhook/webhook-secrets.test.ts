@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { webhookSecretsOf, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
 import { webhookStream } from '../../src/webhook/decider';
-import { parseSchedule } from '../../src/webhook/deliveries';
+import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 

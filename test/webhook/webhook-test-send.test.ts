@@ -8,6 +8,7 @@ import { defineRoleGroup } from '../../src/access/groups';
 import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
+import { REGISTRY } from '../support/registry';
 
 const API = '/api/v1';
 
@@ -88,7 +89,7 @@ describe('POST /webhooks/{id}/test', () => {
   });
 
   it("only the webhook's role group (or a super administrator) may test it; a malformed body is refused; nothing is sent then", async () => {
-    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, cliContext())).id;
+    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
     const [owners, others] = [await roleAdmin(t, await group('Hooks')), await roleAdmin(t, await group('Others'))];
     const { id } = await registerWebhook(owners, taking.url);
     const before = taking.received.length;

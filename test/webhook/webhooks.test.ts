@@ -4,7 +4,7 @@ import { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { parseSchedule } from '../../src/webhook/deliveries';
+import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 

@@ -1,22 +1,24 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../groups';
-import { isPermission, Permission, PERMISSIONS } from '../permissions';
 import { parseId } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
 import { visible } from '../../shared/visible';
 
-/** `platform roles`: role groups, the permissions an administrator of the group holds. */
-export function rolesCommand(): Command {
+/**
+ * `platform roles`: role groups, the permissions an administrator of the group holds, from those
+ * `registered` (REGISTRY.permissions, which src/cli.ts passes).
+ */
+export function rolesCommand(registered: readonly string[]): Command {
   const roles = new Command('roles').description('role groups: which permissions their administrators hold');
   roles
     .command('create')
     .description('define a role group under the next free id; it starts enabled')
     .requiredOption('--name <name>', '1 to 64 characters')
-    .requiredOption('--permissions <list>', `comma-separated, from ${PERMISSIONS.join(', ')}`, parsePermissions)
-    .action((options: { name: string; permissions: Permission[] }) =>
+    .requiredOption('--permissions <list>', `comma-separated, from ${registered.join(', ')}`, (list) => parsePermissions(list, registered))
+    .action((options: { name: string; permissions: string[] }) =>
       withStores(async (stores, ctx) => {
-        const { id } = await defineRoleGroup(stores.events, options, ctx);
+        const { id } = await defineRoleGroup(stores.events, options, registered, ctx);
         process.stdout.write(`Role group created: id ${id}, name "${visible(options.name)}", ${permissionList(options.permissions)}.\n`);
       }),
     );
@@ -56,18 +58,18 @@ export function rolesCommand(): Command {
   return roles;
 }
 
-function permissionList(permissions: Permission[]): string {
+function permissionList(permissions: string[]): string {
   return permissions.length === 0 ? 'no permissions' : `permissions ${permissions.join(', ')}`;
 }
 
-export function parsePermissions(list: string): Permission[] {
+export function parsePermissions(list: string, registered: readonly string[]): string[] {
   const names = list
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const unknown = names.filter((name) => !isPermission(name));
+  const unknown = names.filter((name) => !registered.includes(name));
   if (unknown.length > 0) {
-    throw new InvalidArgumentError(`unknown permission ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}.`);
+    throw new InvalidArgumentError(`unknown permission ${unknown.join(', ')}; known: ${registered.join(', ')}.`);
   }
-  return names as Permission[];
+  return names;
 }

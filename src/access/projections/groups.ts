@@ -1,5 +1,4 @@
 import { MemberGroupEvent } from '../member-group';
-import { Permission } from '../permissions';
 import { RoleGroupEvent, roleGroupEventSchemas } from '../role-group';
 import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
@@ -7,7 +6,7 @@ import { Projection } from '../../shared/projections/projection';
 export interface RoleGroupDocument {
   id: number;
   name: string;
-  permissions: Permission[];
+  permissions: string[];
   enabled: boolean;
 }
 

@@ -3,7 +3,7 @@ import { decideAddon } from '../commands';
 import { actionCommand, AddonAction, AddonCommand, AddonEvent, AddonState } from '../decider';
 import { AddonCatalogue, AddonManifest } from '../manifest';
 import { RoleRef, visiblePages } from '../page-roles';
-import { permissionsHeld } from '../../access';
+import { permissionsHeld, roleGroupSchemas } from '../../access';
 import { addonDocumentOf, AddonDocument } from '../projection';
 import { ReadModels, expectWritten } from '../../shared/projections/read-models';
 import { Decision } from '../../shared/commands/handle';
@@ -24,7 +24,6 @@ import { HttpError } from '../../shared/http/envelope';
 import { adminOf } from '../../shared/http/guards';
 import { addonActionParams, addonParams } from '../params';
 import { concurrentChange, listOf } from '../../shared/http/schemas';
-import { roleGroupSchema } from '../../access';
 import { decideThenRead } from '../../shared/http/read-your-writes';
 import { accessReads } from '../../access';
 import { addonReads } from '../reads';
@@ -37,6 +36,8 @@ export interface ApplicationCenterDeps {
   events: EventStore;
   readModels: ReadModels;
   catalogue: AddonCatalogue;
+  /** Every permission the slices registered (REGISTRY.permissions): a super administrator holds them all. */
+  permissions: readonly string[];
 }
 
 const viewAddons = { kind: 'admin', permission: 'addon.view' } as const;
@@ -71,7 +72,7 @@ const DONE: Record<AddonAction, (doc: AddonDocument | null) => string> = {
 
 /** The application center (docs/application-center.md): add-ons, their actions and page whitelists. */
 export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoint[] {
-  const { events, catalogue } = deps;
+  const { events, catalogue, permissions: registered } = deps;
   const readModels = { ...addonReads(deps.readModels), ...accessReads(deps.readModels) };
 
   const manifestOf = (key: string): AddonManifest => {
@@ -94,10 +95,10 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       path: '/context',
       caller: { kind: 'admin' },
       summary: 'The administrator logged in, with the permissions held now, and the enabled role groups',
-      response: adminContextSchema,
+      response: adminContextSchema(registered),
       handler: async (ctx) => {
         const admin = adminOf(ctx);
-        const permissions = permissionsHeld(admin, await readModels.roleGroup(admin.role_id));
+        const permissions = permissionsHeld(admin, await readModels.roleGroup(admin.role_id), registered);
         return { data: { account: { ...admin, permissions }, role_groups: await enabledRoleGroups() } };
       },
     }),
@@ -106,7 +107,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       path: '/roles',
       caller: manageAddons,
       summary: 'The enabled role groups, to name in page whitelists',
-      response: listOf(roleGroupSchema),
+      response: listOf(roleGroupSchemas(registered).roleGroup),
       handler: async () => ({ data: { list: await enabledRoleGroups() } }),
     }),
     endpoint({

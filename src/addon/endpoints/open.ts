@@ -6,7 +6,7 @@ import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
 import { listOf } from '../../shared/http/schemas';
 import { accessReads } from '../../access';
 
-// The specification lets an entry omit its fields: a partner's client must not count on any but the key.
+// An entry may omit its fields (docs/rules.md, "The open API"): a partner's client must not count on any but the key.
 // Described and exemplified for the partners who read the contract (the developer center's reference renders both).
 const catalogueEntrySchema = z
   .object({

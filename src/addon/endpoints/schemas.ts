@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { addonKeySchema, addonPageSchema } from '../manifest';
 import { PageRoles, pageRolesSchema } from '../page-roles';
-import { PERMISSIONS } from '../../access';
-import { adminIdentitySchema, roleGroupSchema } from '../../access';
+import { adminIdentitySchema, roleGroupSchemas } from '../../access';
 
 /** Bodies and answers of the application center (docs/application-center.md). */
 
@@ -53,11 +52,24 @@ export const addonAccessSchema = z
 
 export const savedPageRolesSchema = z.object({ page_roles: pageRolesSchema }).meta({ id: 'SavedPageRoles' });
 
-export const adminContextSchema = z
-  .object({
-    account: adminIdentitySchema.extend({
-      permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "Every permission for a super administrator; the role group's while it is enabled" }),
-    }),
-    role_groups: z.array(roleGroupSchema).meta({ description: 'The enabled role groups' }),
-  })
-  .meta({ id: 'AdminContext' });
+const adminContexts = new Map<string, ReturnType<typeof adminContextOver>>();
+
+const adminContextOver = (registered: readonly string[]) => {
+  const { permission, roleGroup } = roleGroupSchemas(registered);
+  return z
+    .object({
+      account: adminIdentitySchema.extend({
+        permissions: z.array(permission).meta({ description: "Every permission for a super administrator; the role group's while it is enabled" }),
+      }),
+      role_groups: z.array(roleGroup).meta({ description: 'The enabled role groups' }),
+    })
+    .meta({ id: 'AdminContext' });
+};
+
+/** GET /context's answer over the permissions the slices registered; one per list, as the contract names it by its id. */
+export function adminContextSchema(registered: readonly string[]): ReturnType<typeof adminContextOver> {
+  const key = registered.join(',');
+  const schema = adminContexts.get(key) ?? adminContextOver(registered);
+  adminContexts.set(key, schema);
+  return schema;
+}

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { PROJECTIONS } from '../../compose';
 import { openDeadLetters, recordDeadLetter } from '../projections/dead-letters';
 import { Projection } from '../projections/projection';
 import { rebuildAside } from '../projections/rebuild';
@@ -19,17 +18,17 @@ export interface HandOverOptions {
   replace: boolean;
 }
 
-/** `platform projections`: the read models' lifecycle. */
-export function projectionsCommand(): Command {
+/** `platform projections`: the lifecycle of the read models the composition gives (src/cli.ts). */
+export function projectionsCommand(all: Projection[]): Command {
   const projections = new Command('projections').description('the read models: rebuild them from the event log');
   projections
     .command('rebuild')
     .description('rebuild one read model, or all, beside the live ones; the running API or projector then swaps them in')
-    .argument('[name]', `one of ${PROJECTIONS.map((p) => p.name).join(', ')}`, parseProjection)
+    .argument('[name]', `one of ${all.map((p) => p.name).join(', ')}`, (name) => parseProjection(all, name))
     .option('--wait <seconds>', 'how long to wait for the projection runner to swap the rebuild in', parseSeconds, DEFAULT_WAIT_SECONDS)
     .option('--replace', 'discard a rebuild still waiting to be swapped in (only while no API or projector runs)')
     .action((projection: Projection | undefined, options: { wait: number; replace?: true }) =>
-      withStores((stores) => rebuildAndHandOver(stores, projection ? [projection] : PROJECTIONS, { waitSeconds: options.wait, replace: options.replace === true })),
+      withStores((stores) => rebuildAndHandOver(stores, projection ? [projection] : all, { waitSeconds: options.wait, replace: options.replace === true })),
     );
   return projections;
 }
@@ -105,9 +104,9 @@ async function deadLettersSince(documents: DocumentStore, projections: Projectio
   return refused;
 }
 
-function parseProjection(name: string): Projection {
-  const projection = PROJECTIONS.find((p) => p.name === name);
-  if (!projection) throw new InvalidArgumentError(`no read model is called ${name}; choose one of ${PROJECTIONS.map((p) => p.name).join(', ')}.`);
+function parseProjection(all: Projection[], name: string): Projection {
+  const projection = all.find((p) => p.name === name);
+  if (!projection) throw new InvalidArgumentError(`no read model is called ${name}; choose one of ${all.map((p) => p.name).join(', ')}.`);
   return projection;
 }
 

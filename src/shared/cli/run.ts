@@ -3,12 +3,13 @@ import { userInfo } from 'node:os';
 import { CommandContext } from '../commands/context';
 import { DomainError } from '../domain/decider';
 import { createLogger } from '../../log';
-import { openConfiguredStores } from '../../compose';
+import { openConfiguredStores } from '../../stores';
 import { Stores } from '../../stores/ports';
 
 /**
  * Opens the stores the API would use, runs one administration command on them and closes them
- * again, also when the command fails, so that the process can exit.
+ * again, also when the command fails, so that the process can exit. The events are read with the
+ * codecs the composition registers: src/cli.ts, which runs every command, loads src/compose.ts.
  */
 export async function withStores(
   work: (stores: Stores, ctx: CommandContext) => Promise<void>,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from './decider';
 
-/** Specification §8: a scope request's reason is at most 500 characters; the same for decisions. */
+/** docs/rules.md, "Limits": a scope request's reason is at most 500 characters; the same for decisions. */
 const REASON_MAX_LENGTH = 500;
 
 // What shows nothing: spaces, controls (NUL), format characters (zero-width space, joiners, bidi

@@ -5,7 +5,7 @@ import { Caller, Endpoint, Refusal } from './endpoints';
 import { envelopeOf, refusalSchema } from './schemas';
 import { bodyIsRequired } from './validate';
 
-/** The version of the contract the specification defines (§9), not of this implementation. */
+/** The version of the contract (docs/rules.md, "Addresses, answers and versions"), not of this implementation. */
 export const CONTRACT_VERSION = '1.1.0';
 
 type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
@@ -101,7 +101,8 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (caller.kind === 'member') {
-    // Specification §7 rule 1: member endpoints document 403 and 422 whatever they answer today.
+    // Every member endpoint documents 403 and 422 whatever it answers today: a client written against
+    // the contract handles them before any endpoint uses them.
     add(403, 'reserved for a member the developer center refuses; every logged-in member is admitted today');
     if (!refusals.has(422)) {
       add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');

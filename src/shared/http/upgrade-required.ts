@@ -3,8 +3,8 @@ import { AppState } from './context';
 import { HttpError } from './envelope';
 
 /**
- * Specification §7: while a read model is older than the code (AUTO_UPGRADE=false), every
- * administrator endpoint answers 503 until `platform upgrade` has rebuilt it. Checked before the
+ * docs/projections.md, "Versions": while a read model is older than the code (AUTO_UPGRADE=false),
+ * every administrator endpoint answers 503 until `platform upgrade` has rebuilt it. Checked before the
  * administrator's own guard, so the answer is the same whoever calls.
  */
 export function unlessUpgradeRequired(outdated: () => Promise<string[]>, guard: Middleware<AppState>): Middleware<AppState> {

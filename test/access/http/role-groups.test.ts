@@ -1,4 +1,3 @@
-import { PERMISSIONS } from '../../../src/access/permissions';
 import { accessPlatform, adminBrowser, groupWithAdmin } from './access-clients';
 
 const p = accessPlatform();
@@ -23,7 +22,7 @@ describe('role groups over the API', () => {
 
   it('lists every permission of the registry with what it allows, access.manage among them', async () => {
     const res = await p.root.get('/permissions').expect(200);
-    expect(res.body.data.list.map((p: { name: string }) => p.name)).toEqual([...PERMISSIONS]);
+    expect(res.body.data.list.map((p: { name: string }) => p.name)).toEqual(['addon.view', 'addon.manage', 'credential.review', 'audit.read', 'webhook.manage', 'access.manage']);
     expect(res.body.data.list).toContainEqual({ name: 'access.manage', description: expect.stringMatching(/role groups and administrators/) });
   });
 

@@ -148,7 +148,7 @@ describe('the action body', () => {
     expect(res.body.message).toMatch(/\(GET \/roles lists the enabled role groups\)$/);
   });
 
-  it('refuses page_roles that break §2.8 with the one reason invalid_page_roles, listing each problem by page', async () => {
+  it('refuses page_roles that break the page-roles rules with the one reason invalid_page_roles, listing each problem by page', async () => {
     const page_roles = { tickets: { view: [1], manage: [2] }, reports: { view: [0, 1, 1], manage: [], edit: [1] } };
     const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles }), 422, 'invalid_page_roles');
     expect(res.body.message).toContain("page 'tickets' manage: manage role 2 is not in view");

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineRoleGroup, setRoleGroupEnabled } from '../../../src/access/groups';
-import { PERMISSIONS } from '../../../src/access/permissions';
+import { REGISTRY } from '../../support/registry';
 import {
   act,
   AdminBrowser,
@@ -45,8 +45,8 @@ beforeAll(async () => {
   brokenPath = writeManifest(dir, 'broken', { ...manifest('broken'), version: 'latest' });
   t = await startPlatform({ ADDONS_DIR: dir });
   const events = t.platform.stores.events;
-  expect((await defineRoleGroup(events, { name: 'Billing', permissions: [] }, cliContext())).id).toBe(3);
-  expect((await defineRoleGroup(events, { name: 'Retired', permissions: ['addon.view'] }, cliContext())).id).toBe(4);
+  expect((await defineRoleGroup(events, { name: 'Billing', permissions: [] }, REGISTRY.permissions, cliContext())).id).toBe(3);
+  expect((await defineRoleGroup(events, { name: 'Retired', permissions: ['addon.view'] }, REGISTRY.permissions, cliContext())).id).toBe(4);
   await setRoleGroupEnabled(events, 4, false, cliContext());
   admin = await superAdmin(t);
   [operator, auditor, billing] = [await roleAdmin(t, 1), await roleAdmin(t, 2), await roleAdmin(t, 3)];
@@ -106,7 +106,7 @@ describe('GET /roles and GET /context', () => {
 
   it('/context names the account with its permissions, and the enabled role groups', async () => {
     const asSuper = (await get(admin, '/context').expect(200)).body.data;
-    expect(asSuper.account).toEqual({ id: expect.any(Number), username: 'admin', is_super: true, role_id: null, permissions: [...PERMISSIONS] });
+    expect(asSuper.account).toEqual({ id: expect.any(Number), username: 'admin', is_super: true, role_id: null, permissions: REGISTRY.permissions });
     expect(asSuper.role_groups.map((g: { id: number }) => g.id)).toEqual([1, 2, 3]);
     const asAuditor = (await get(auditor, '/context').expect(200)).body.data;
     expect(asAuditor.account).toMatchObject({ is_super: false, role_id: 2, permissions: ['addon.view', 'audit.read'] });

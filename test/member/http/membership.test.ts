@@ -256,7 +256,7 @@ describe('POST /developer/login', () => {
     await client.get(DASHBOARD).expect(200);
   });
 
-  it('answers a nickname-less member with an empty nickname, a string as the specification types it, on login and dashboard', async () => {
+  it('answers a nickname-less member with an empty nickname, a string as the contract types it, on login and dashboard', async () => {
     const member = await registerMember(t.client());
     const client = t.client();
     const token = await csrfOf(client);

@@ -51,7 +51,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
   const operations = () =>
     Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
 
-  it("is OpenAPI 3.1 at the specification's version 1.1.0, answered without the envelope", () => {
+  it("is OpenAPI 3.1 at the contract's version 1.1.0, answered without the envelope", () => {
     expect(contract.openapi).toBe('3.1.0');
     expect(contract.info.version).toBe('1.1.0');
     expect(contract).not.toHaveProperty('code');
@@ -166,7 +166,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
     }
   });
 
-  it('requires the body of PUT access and of the add-on actions (§4.3 rule 3), not the empty body of claim and logout', () => {
+  it('requires the body of PUT access and of the add-on actions (docs/rules.md, "Add-ons and page roles"), not the empty body of claim and logout', () => {
     const required = (path: string, method: string) => (contract.paths[path]![method]!.requestBody as { required: boolean }).required;
     expect(required('/addons/{key}/access', 'put')).toBe(true);
     expect(required('/addons/{key}/actions/{action}', 'post')).toBe(true);
@@ -247,7 +247,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
     expect(text).toContain('"additionalProperties":false');
   });
 
-  it('requires only the key of a catalogue entry: the specification lets the other fields be omitted', () => {
+  it('requires only the key of a catalogue entry: the other fields may be omitted', () => {
     expect(contract.components.schemas.CatalogueEntry).toMatchObject({ required: ['key'] });
   });
 

@@ -10,6 +10,7 @@ import { membersProjection } from '../../../src/member/projection';
 import { Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { ADMIN_PASSWORD, uniqueUsername } from '../../support/platform';
+import { REGISTRY } from '../../support/registry';
 
 /**
  * Graceful shutdown (issue 7), on the real entry points in processes of their own:
@@ -264,7 +265,7 @@ describe('SIGTERM', () => {
   it('makes the projector store every checkpoint at the log head and exit 0', async () => {
     const dir = scratch();
     await inStores(dir, (stores) =>
-      seedPlatform(stores.events, argon2Hasher(), ADMIN_PASSWORD, undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() }),
+      seedPlatform(stores.events, argon2Hasher(), ADMIN_PASSWORD, undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() }, REGISTRY.permissions),
     );
 
     const projector = run(['-e', "require('./src/project').project(process.env)"], dir);

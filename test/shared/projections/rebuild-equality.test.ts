@@ -27,7 +27,7 @@ import { CredentialEvent } from '../../../src/credential/events';
 import { ScopeStatus } from '../../../src/credential/scope-lifecycle';
 import { DomainError, fold } from '../../../src/shared/domain/decider';
 import { PageRoles, RoleRef } from '../../../src/addon/page-roles';
-import { Permission, PERMISSIONS } from '../../../src/access/permissions';
+import { REGISTRY } from '../../support/registry';
 import { SCOPE_NAMES } from '../../../src/credential/scopes';
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { DocumentStore, START, Stores } from '../../../src/stores/ports';
@@ -106,7 +106,7 @@ function scenario(stores: Stores) {
   // One in five reasons breaks the rule (blank or over 500 characters).
   const reason = () => (chance(0.2) ? pick(['', '   ', 'r'.repeat(501)]) : pick(['policy', ' misuse ', 'asked by the member']));
   const anyScope = () => (chance(0.1) ? 'unknown.read' : pick(SCOPE_NAMES));
-  const permissions = (): Permission[] => PERMISSIONS.filter(() => chance(0.5)).concat(chance(0.1) ? ['root' as Permission] : []);
+  const permissions = (): string[] => REGISTRY.permissions.filter(() => chance(0.5)).concat(chance(0.1) ? ['root'] : []);
 
   async function register(): Promise<void> {
     // Some registrations reuse a name in another case: username_taken.
@@ -160,7 +160,7 @@ function scenario(stores: Stores) {
     const kind = pick(['roleGroup', 'enable', 'memberGroup', 'admin'] as const);
     if (kind === 'roleGroup') {
       const name = chance(0.1) ? '' : `Role ${roleGroups + 1}`;
-      await defineRoleGroup(stores.events, { name, permissions: permissions() }, ctx());
+      await defineRoleGroup(stores.events, { name, permissions: permissions() }, REGISTRY.permissions, ctx());
       roleGroups++;
     } else if (kind === 'enable') {
       // Ids one past the last are unknown: role_group_not_found.
@@ -261,7 +261,7 @@ it(`read models rebuilt from the log equal the live ones after ${COMMANDS} rando
   const rebuild = new ProjectionRunner(stores.events, rebuiltDocuments, PROJECTIONS, silent);
   try {
     await live.start();
-    await seedPlatform(stores.events, hasher, 'secret1', undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) });
+    await seedPlatform(stores.events, hasher, 'secret1', undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) }, REGISTRY.permissions);
     const next = scenario(stores);
     let accepted = 0;
     for (let i = 0; i < COMMANDS; i++) {

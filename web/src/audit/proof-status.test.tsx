@@ -6,10 +6,10 @@ import { leafHash, MerkleFrontier, inclusionPath } from '../../../src/audit/proo
 import { canonicalJson, chainFieldsOf, digestOf } from '../../../src/shared/domain/chain';
 import type { RecordedEvent } from '../../../src/stores/ports';
 import { when } from '../ui/load';
+import { envelope } from '../../test/envelope';
 import { Auditor } from './auditor';
 
 // The service's own encoding and tree build what the browser checks: the two must agree.
-const envelope = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 
 /** An event as the service's audit answers it, worded as its slice registered it. */

@@ -2,14 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { Loading, LoadFailed } from '../ui/notice';
 import type { PartnerReference as Screen } from './reference/partner-reference';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; Screen: typeof Screen } | { state: 'failed' };
+/** Where fetching the reference's own chunk stands. */
+type ChunkLoad = { state: 'loading' } | { state: 'ready'; Screen: typeof Screen } | { state: 'failed' };
 
 /**
  * The partner reference is its own chunk, fetched when a member opens it: the contract, the schema
  * tree and "try it" stay off the first screen's script.
  */
 export function PartnerReference({ apiid }: { apiid: string | null }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [loaded, setLoaded] = useState<ChunkLoad>({ state: 'loading' });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let current = true;

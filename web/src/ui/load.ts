@@ -4,12 +4,13 @@ import type { Refusal } from '../api/client';
 /** Said once a session is renewed over a screen (`SignInAgain`): the reads it refused run again. */
 export const SIGNED_IN_AGAIN = 'platform:signed-in-again';
 
-type Answer<T> = { ok: true; data: T } | { ok: false; refusal: Refusal };
+/** What a load gives `useLoad`: the client's `Answer` (api/client.ts) or any read shaped like it, its message unread. */
+type ReadAnswer<T> = { ok: true; data: T } | { ok: false; refusal: Refusal };
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; refusal: Refusal };
 
 /** Loads on mount and whenever `deps` change; `reload` after a write shows what it changed. */
-export function useLoad<T>(load: () => Promise<Answer<T>>, deps: unknown[] = []): [Loaded<T>, () => void] {
+export function useLoad<T>(load: () => Promise<ReadAnswer<T>>, deps: unknown[] = []): [Loaded<T>, () => void] {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 
-// Specification §8: a reason is 1 to 500 characters, for requests and decisions alike.
+// docs/rules.md, "Limits": a reason is 1 to 500 characters, for requests and decisions alike.
 export const REASON_MAX_LENGTH = 500;
 
 /** Below this many characters left, a screen reader hears how many remain: earlier, every keystroke would be read out. */
