@@ -281,9 +281,9 @@ describe('concurrency', () => {
     const key = 'newsroom';
     const [installer, editor, remover, reinstaller, menuSetter] = [admin, await superAdmin(t), await superAdmin(t), await superAdmin(t), await superAdmin(t)];
     const page_roles = openTo(newsroom);
-    type Answer = { action: string; status: number; body: { message: string; data: Record<string, unknown> } };
-    const answered = (action: string) => (r: Omit<Answer, 'action'>): Answer => ({ action, status: r.status, body: r.body });
-    const answers: Answer[] = [];
+    type ActionAnswer = { action: string; status: number; body: { message: string; data: Record<string, unknown> } };
+    const answered = (action: string) => (r: Omit<ActionAnswer, 'action'>): ActionAnswer => ({ action, status: r.status, body: r.body });
+    const answers: ActionAnswer[] = [];
     for (let round = 0; round < 15; round++) {
       await act(installer, key, 'install', { page_roles }).expect(200);
       answers.push(

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { SCOPE_NAMES } from '../../../src/credential/scopes';
 import { ADMIN_PASSWORD } from '../../support/platform';
 import { Expected } from './ledger';
-import { Answer, API, Traffic } from './traffic';
+import { TrafficAnswer, API, Traffic } from './traffic';
 
 const ROOT = resolve(__dirname, '../../..');
 const PASSWORD = 'secret1';
@@ -46,7 +46,7 @@ class Session {
   }
 
   /** Sends a write with the token; forgets the token when the answer is not a plain success. */
-  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<Answer> {
+  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<TrafficAnswer> {
     const token = await this.csrf();
     if (!token) return undefined;
     const answer = await this.traffic.write(label, () => this.browser[method](`${API}${path}`).set('X-CSRF-Token', token).send(body), expected);
@@ -63,7 +63,7 @@ class Session {
  * Registers a member on a browser of its own, as the ledger's write with the events it must
  * append; afterwards the session is the member's (its token is fetched again when needed).
  */
-export async function register(traffic: Traffic, username: string): Promise<{ session: Session; answer: Answer }> {
+export async function register(traffic: Traffic, username: string): Promise<{ session: Session; answer: TrafficAnswer }> {
   const session = new Session(traffic, '/developer/session');
   const answer = await session.send('post', 'POST /developer/register', '/developer/register', { username, password: PASSWORD, email: `${username}@example.com` }, (data) => [
     { type: 'MemberIdAllocated', data: { member_id: data.id } },
@@ -83,14 +83,14 @@ export class Administrator {
   }
 
   /** An administrator write; no answer when there was none. */
-  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<Answer> {
+  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<TrafficAnswer> {
     if (!this.loggedIn && !(await this.logIn())) return undefined;
     const answer = await this.session.send(method, label, path, body, expected);
     if (answer?.status === 401) this.loggedIn = false;
     return answer;
   }
 
-  async get(label: string, path: string): Promise<Answer> {
+  async get(label: string, path: string): Promise<TrafficAnswer> {
     if (!this.loggedIn && !(await this.logIn())) return undefined;
     const answer = await this.traffic.read(label, () => this.session.browser.get(`${API}${path}`));
     if (answer?.status === 401) this.loggedIn = false;
@@ -224,7 +224,7 @@ export class DeveloperClient {
     return answered(answer);
   }
 
-  private memberWrite(label: string, path: string, body: object, expected: Expect): Promise<Answer> {
+  private memberWrite(label: string, path: string, body: object, expected: Expect): Promise<TrafficAnswer> {
     return this.session.send('post', label, path, body, expected);
   }
 
@@ -297,6 +297,6 @@ function manifestPages(key: string): string[] {
   return manifest.pages.map((p) => p.id);
 }
 
-function answered(answer: Answer): boolean {
+function answered(answer: TrafficAnswer): boolean {
   return answer !== undefined;
 }

@@ -4,7 +4,7 @@ import { Expected, Ledger } from './ledger';
 export const API = '/api/v1';
 
 /** An answer, or nothing when the connection failed or was cut before one came. */
-export type Answer = { status: number; body: { code: number; message: string; data: Record<string, unknown> }; requestId?: string } | undefined;
+export type TrafficAnswer = { status: number; body: { code: number; message: string; data: Record<string, unknown> }; requestId?: string } | undefined;
 
 // The service is down or was killed with the request in flight: the request may or may not have landed.
 const CUT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -33,12 +33,12 @@ export class Traffic {
     return request.agent(this.origin);
   }
 
-  read(label: string, send: () => request.Test): Promise<Answer> {
+  read(label: string, send: () => request.Test): Promise<TrafficAnswer> {
     return this.call(label, send());
   }
 
   /** A write: acknowledged (2xx) with the events `expected` names from its answer, or unknown. */
-  async write(label: string, send: () => request.Test, expected: (data: Record<string, unknown>) => Expected[]): Promise<Answer> {
+  async write(label: string, send: () => request.Test, expected: (data: Record<string, unknown>) => Expected[]): Promise<TrafficAnswer> {
     const sent = this.ledger.nextRequestId();
     const answer = await this.call(label, send().set('X-Request-Id', sent));
     // The service stores its own id in the events, and answers with it; a cut write is known by ours only.
@@ -50,7 +50,7 @@ export class Traffic {
     return answer;
   }
 
-  private async call(label: string, pending: request.Test): Promise<Answer> {
+  private async call(label: string, pending: request.Test): Promise<TrafficAnswer> {
     let res: request.Response;
     try {
       res = await pending.timeout(REQUEST_TIMEOUT_MS);
@@ -62,7 +62,7 @@ export class Traffic {
     }
     const key = `${label} ${res.status}`;
     this.tally.set(key, (this.tally.get(key) ?? 0) + 1);
-    const body = res.body as NonNullable<Answer>['body'];
+    const body = res.body as NonNullable<TrafficAnswer>['body'];
     if (res.status >= 500 && res.status !== 503) this.problems.push(`${label}: ${res.status} ${JSON.stringify(body)}`);
     if (typeof body?.code !== 'number' || typeof body.message !== 'string' || !('data' in body)) {
       this.problems.push(`${label}: ${res.status} outside the envelope: ${res.text.slice(0, 200)}`);
