@@ -28,8 +28,8 @@ test("an administrator gives a member who forgot their password a one-time passw
   await expect(shown).toBeVisible();
   const password = (await shown.textContent())!;
   await atBothWidths(page, 'admin-member-one-time-password');
-  await page.getByLabel('I have stored the password to hand it over').check();
-  await page.getByRole('button', { name: "Done: hide the member's password" }).click();
+  await page.getByLabel('I have stored the password somewhere safe').check();
+  await page.getByRole('button', { name: 'Done: hide the password' }).click();
   await expect(shown).toHaveCount(0);
 
   // The member's old session ended; the old password no longer signs in, the one-time one does.

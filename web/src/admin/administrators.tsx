@@ -5,7 +5,7 @@ import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { fixing } from '../ui/field-issues';
 import { RefusalNotice, useOutcome } from '../ui/notice';
-import { SecretOnce, SecretWording } from '../ui/secret-once';
+import { Handover, PasswordOnce } from './password-once';
 import { Standing, StandingAction, StandingTable } from './standing';
 import { ScreenHeading } from '../ui/screen';
 import { Link } from '../ui/link';
@@ -13,39 +13,10 @@ import { Link } from '../ui/link';
 type Admin = Schemas['AdministratorAccount'];
 type Group = Schemas['RoleGroupStanding'];
 
-/** A one-time password to hand over: to whom, and why it was made. */
-interface Handover {
-  username: string;
-  password: string;
-  why: string;
-}
-
 function standingOf(admin: Admin, groups: Group[]): string {
   if (admin.is_super) return 'super administrator';
   const group = groups.find((g) => g.id === admin.role_id);
   return group ? `${group.name}${group.enabled ? '' : ' (disabled)'}` : `role group ${admin.role_id}`;
-}
-
-/** The one-time password, shown once: the table and the form come back once it is stored. */
-function PasswordOnce({ handover, onStored }: { handover: Handover; onStored: () => void }) {
-  const wording: SecretWording = {
-    title: `One-time password of ${handover.username}`,
-    warning: `${handover.why} It is shown only this once, and the service keeps only its hash: hand it over now, through a channel only ${handover.username} reads.`,
-    label: 'Password',
-    testId: 'one-time-password',
-    copy: 'Copy the password',
-    stored: 'I have stored the password somewhere safe',
-    done: 'Done: hide the password',
-    leave: 'The password is shown only this once. Leave without storing it?',
-  };
-  return (
-    <SecretOnce secret={handover.password} wording={wording} onStored={onStored}>
-      <dt>Username</dt>
-      <dd>
-        <code>{handover.username}</code>
-      </dd>
-    </SecretOnce>
-  );
 }
 
 /**
@@ -96,7 +67,16 @@ export function Administrators({ self, isSuper }: { self: number; isSuper: boole
     reload();
   };
 
-  if (handover) return <PasswordOnce handover={handover} onStored={() => setHandover(null)} />;
+  if (handover) {
+    return (
+      <PasswordOnce handover={handover} onStored={() => setHandover(null)}>
+        <dt>Username</dt>
+        <dd>
+          <code>{handover.username}</code>
+        </dd>
+      </PasswordOnce>
+    );
+  }
   return (
     <>
       <ScreenHeading>Administrators</ScreenHeading>

@@ -24,10 +24,10 @@ describe("a member's password", () => {
     expect((await screen.findByTestId('member-one-time-password')).textContent).toBe('Member-OneTime_1234567');
     const sent = calls.find((c) => c.url.endsWith('/members/7/password-reset'))!;
     expect([sent.method, sent.headers.get('X-CSRF-Token')]).toEqual(['POST', 'token-1']);
-    expect(screen.getByRole('heading', { name: 'One-time password for member alice' })).not.toBeNull();
-    const done = screen.getByRole('button', { name: "Done: hide the member's password" }) as HTMLButtonElement;
+    expect(screen.getByRole('heading', { name: 'One-time password of alice' })).not.toBeNull();
+    const done = screen.getByRole('button', { name: 'Done: hide the password' }) as HTMLButtonElement;
     expect(done.disabled).toBe(true);
-    fireEvent.click(screen.getByLabelText('I have stored the password to hand it over'));
+    fireEvent.click(screen.getByLabelText('I have stored the password somewhere safe'));
     fireEvent.click(done);
     await waitFor(() => expect(screen.queryByTestId('member-one-time-password')).toBeNull());
     expect(screen.queryByText('Member-OneTime_1234567')).toBeNull();

@@ -3,7 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useConfirm } from '../ui/confirm-action';
 import { Field } from '../ui/field';
 import { RefusalNotice } from '../ui/notice';
-import { SecretOnce, SecretWording } from '../ui/secret-once';
+import { PasswordOnce } from './password-once';
 
 type Handed = Schemas['MemberPasswordReset'];
 
@@ -16,27 +16,6 @@ const WHERE_IDS_ARE = 'The credential queue shows it as #id beside the username;
 function inWords(refusal: Refusal, id: string): Refusal {
   if (refusal.error !== 'member_not_found') return refusal;
   return { ...refusal, message: `No member has the id ${id}. ${WHERE_IDS_ARE}` };
-}
-
-function MemberPasswordOnce({ handed, onStored }: { handed: Handed; onStored: () => void }) {
-  const wording: SecretWording = {
-    title: `One-time password for member ${handed.username}`,
-    warning: `Every session of ${handed.username} ended and any reset link mailed to them no longer works. This password is shown only this once and the service keeps only its hash: give it to ${handed.username} through a channel only they read, and ask them to change it on their account page.`,
-    label: 'One-time password',
-    testId: 'member-one-time-password',
-    copy: "Copy the member's password",
-    stored: 'I have stored the password to hand it over',
-    done: 'Done: hide the member\'s password',
-    leave: "The member's one-time password is shown only this once. Leave without storing it?",
-  };
-  return (
-    <SecretOnce secret={handed.password} wording={wording} onStored={onStored}>
-      <dt>Member</dt>
-      <dd>
-        <code>{handed.username}</code> (#{handed.member_id})
-      </dd>
-    </SecretOnce>
-  );
 }
 
 /**
@@ -64,7 +43,17 @@ export function MemberPassword() {
     setHanded(answer.data);
   };
 
-  if (handed) return <MemberPasswordOnce handed={handed} onStored={() => setHanded(null)} />;
+  if (handed) {
+    const why = `Every session of member ${handed.username} ended and any reset link mailed to them no longer works; ask them to change the password on their account page.`;
+    return (
+      <PasswordOnce handover={{ username: handed.username, password: handed.password, why }} testId="member-one-time-password" onStored={() => setHanded(null)}>
+        <dt>Member</dt>
+        <dd>
+          <code>{handed.username}</code> (#{handed.member_id})
+        </dd>
+      </PasswordOnce>
+    );
+  }
   return (
     <section aria-labelledby="member-password" class="card">
       <h2 id="member-password">A member's password</h2>
