@@ -385,6 +385,12 @@ it(`answers ${MIN_REQUESTS}+ hostile requests over every route below 500, in the
         const error = reply.status >= 400 && h.method !== 'HEAD' ? (JSON.parse(reply.text).data.error as string) : null;
         if (reply.status < 400 ? h.method !== 'HEAD' : !STOPPED_EARLY.has(error!)) reached.set(h.route, (reached.get(h.route) ?? 0) + 1);
       }
+      // An administrator gave the member a one-time password: it is the member's password from now on,
+      // and every session of the member ended.
+      if (reply.status === 200 && h.route === 'POST /members/{member_id}/password-reset') {
+        victim.password = (JSON.parse(reply.text) as { data: { password: string } }).data.password;
+        callers = await logInAll();
+      }
       // A request that logged in, out or registered changed a session: the callers log in again.
       if (reply.status === 200 && /\/(login|logout|register)(\?|$)/.test(h.target)) callers = await logInAll();
     }),
