@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './shared/password';
+import { storesNamed } from './stores/config';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -190,8 +191,8 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
  * process that minted its own would sign with a key no auditor has, lost with its container.
  */
 function auditSigningKey(env: NodeJS.ProcessEnv, given: string | undefined): Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'> {
-  const production = Boolean(env.EVENTSTORE_URL?.trim() || env.MONGODB_URL?.trim());
-  if (!production) return { AUDIT_SIGNING_KEY_FILE: given ?? join(env.DATA_DIR || './data', 'audit-signing-key.pem'), createAuditSigningKey: true };
+  const stores = storesNamed(env);
+  if (stores.mode === 'embedded') return { AUDIT_SIGNING_KEY_FILE: given ?? join(stores.dataDir, 'audit-signing-key.pem'), createAuditSigningKey: true };
   if (given === undefined) {
     throw new ConfigurationError(
       'set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file (PEM) that every API instance and the projector read, ' +

@@ -7,9 +7,6 @@ import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
 import { handle, loadStream } from '../shared/commands/handle';
 
-/** A password handed to an administrator once (creation, reset): the member slice makes them, for its members too. */
-export { oneTimePassword };
-
 /**
  * Disables or enables an administrator. `super_ids` are every super administrator there is: the
  * last enabled one is never disabled (last_super_admin). `by_super`: whether the one who asks is a

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createInvited, InvitationDeps } from './invitation';
-import { oneTimePassword, resetAdminPassword, setAdminEnabled } from './admin-accounts';
+import { resetAdminPassword, setAdminEnabled } from './admin-accounts';
+import { oneTimePassword } from '../member';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
 import { AccessDeps, asAdmin, manageAccess, refusedAs } from './role-group-endpoints';
@@ -80,7 +81,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
         return decideThenRead(
           ctx,
-          () => refusedAs(409, ['admin_username_taken'], () => createInvited(deps, admin, asAdmin(ctx))),
+          () => refusedAs({ admin_username_taken: 409 }, () => createInvited(deps, admin, asAdmin(ctx))),
           async ({ id, position, invitation_sent_to }) => ({
             data: { ...(await adminAt(id, position)), password: invitation_sent_to ? null : password, invitation_sent_to },
             message: invitation_sent_to
@@ -111,8 +112,8 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
             ctx,
             async () => {
               const standing = { super_ids: supers, by_super: adminOf(ctx).is_super };
-              const decision = await refusedAs(409, ['last_super_admin'], () =>
-                refusedAs(403, ['super_admin_only'], () => setAdminEnabled(deps.events, admin, verb === 'enable', standing, asAdmin(ctx))),
+              const decision = await refusedAs({ last_super_admin: 409, super_admin_only: 403 }, () =>
+                setAdminEnabled(deps.events, admin, verb === 'enable', standing, asAdmin(ctx)),
               );
               if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
               return decision;
@@ -137,7 +138,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         return decideThenRead(
           ctx,
           async () => {
-            const reset = await refusedAs(403, ['super_admin_only'], () => resetAdminPassword(deps.events, deps.hasher, admin.username, adminOf(ctx).is_super, asAdmin(ctx)));
+            const reset = await refusedAs({ super_admin_only: 403 }, () => resetAdminPassword(deps.events, deps.hasher, admin.username, adminOf(ctx).is_super, asAdmin(ctx)));
             await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
             return reset;
           },

@@ -37,7 +37,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       response: adminIdentitySchema,
       refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
-        const admin = await refusedAs(403, ['admin_disabled'], () => loginAdmin(deps.events, deps.hasher, username, password));
+        const admin = await refusedAs({ admin_disabled: 403 }, () => loginAdmin(deps.events, deps.hasher, username, password));
         await logIntoSession(ctx, { admin });
         return admin;
       },

@@ -25,7 +25,7 @@ export function invitationEndpoints(deps: InvitationDeps): Endpoint[] {
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
-        const accept = () => refusedAs(403, ['admin_disabled'], () => acceptInvitation(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })));
+        const accept = () => refusedAs({ admin_disabled: 403 }, () => acceptInvitation(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })));
         const { username } = await decideThenRead(ctx, accept, async (written) => written);
         return { data: { username }, message: `password set: sign in to the administrator console as ${username}` };
       },

@@ -28,14 +28,15 @@ export const manageAccess = { kind: 'admin', permission: 'access.manage' } as co
 export const asAdmin = (ctx: AppContext) => commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id });
 
 /**
- * A DomainError that is not about the input: the caller may not (403), the addressed resource is
- * missing (404) or its state forbids the change (409). Any other stays a 422.
+ * A DomainError that is not about the input, answered with the status `statuses` names for its
+ * error: the caller may not (403), the addressed resource is missing (404) or its state forbids the
+ * change (409). Any other stays a 422.
  */
-export async function refusedAs<T>(status: 403 | 404 | 409, errors: string[], decide: () => Promise<T>): Promise<T> {
+export async function refusedAs<T>(statuses: Readonly<Record<string, 403 | 404 | 409>>, decide: () => Promise<T>): Promise<T> {
   try {
     return await decide();
   } catch (err) {
-    if (err instanceof DomainError && errors.includes(err.error)) throw new HttpError(status, err.error, err.message);
+    if (err instanceof DomainError && Object.hasOwn(statuses, err.error)) throw new HttpError(statuses[err.error]!, err.error, err.message);
     throw err;
   }
 }
@@ -61,7 +62,7 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       caller: manageAccess,
       summary: 'Every permission a role group can grant, with what it allows',
       response: listOf(schemas.permissionListed),
-      handler: () => ({ data: { list: registered.map((name) => ({ name, description: permissionDescriptions.get(name) ?? name })) } }),
+      handler: () => ({ data: { list: [...permissionDescriptions].map(([name, description]) => ({ name, description })) } }),
     }),
     endpoint({
       method: 'GET',
@@ -103,7 +104,7 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
         handler: async (ctx, { params: { role_id } }) =>
           decideThenRead(
             ctx,
-            async () => ({ position: await refusedAs(404, ['role_group_not_found'], () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', asAdmin(ctx))) }),
+            async () => ({ position: await refusedAs({ role_group_not_found: 404 }, () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', asAdmin(ctx))) }),
             async ({ position }) => ({ data: await groupAt(role_id, position), message: `role group ${role_id} ${verb}d` }),
           ),
       }),

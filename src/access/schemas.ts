@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oncePerList } from '../shared/http/schemas';
 
 export const adminIdentitySchema = z
   .object({ id: z.int().min(1), username: z.string(), is_super: z.boolean(), role_id: z.int().min(1).nullable() })
@@ -17,18 +18,8 @@ function schemasOver(registered: readonly string[]) {
   };
 }
 
-const built = new Map<string, ReturnType<typeof schemasOver>>();
-
-/**
- * The schemas that list the permissions the slices registered (REGISTRY.permissions), built once
- * per list: the contract names each by its id, which two copies could not share.
- */
-export function roleGroupSchemas(registered: readonly string[]): ReturnType<typeof schemasOver> {
-  const key = registered.join(',');
-  const schemas = built.get(key) ?? schemasOver(registered);
-  built.set(key, schemas);
-  return schemas;
-}
+/** The schemas that list the permissions the slices registered (REGISTRY.permissions). */
+export const roleGroupSchemas = oncePerList(schemasOver);
 
 /** An administrator as GET /administrators lists it: no password, no hash. */
 export const administratorSchema = adminIdentitySchema

@@ -1,4 +1,3 @@
-import { oneTimePassword } from './admin-accounts';
 import { DomainError } from '../shared/domain/decider';
 import { memberGroupDecider, memberGroupStream } from './member-group';
 import { roleGroupDecider, roleGroupStream } from './role-group';
@@ -6,7 +5,7 @@ import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { createAdmin } from './admins';
 import { appendDecided, CommandContext, streamEnd } from '../shared/commands/context';
 import { createStream } from '../shared/commands/handle';
-import { PasswordHasher } from '../member';
+import { oneTimePassword, PasswordHasher } from '../member';
 
 /** Its one event says the first start's seeding finished; later starts skip it. */
 const SEED_STREAM = 'platform-seed';

@@ -68,11 +68,15 @@ export class Registry {
       }
     }
     const rank = (slice: Slice<never, never>) => (permissionOrder.includes(slice.name) ? permissionOrder.indexOf(slice.name) : permissionOrder.length);
-    const permissions = [...slices].sort((a, b) => rank(a) - rank(b)).flatMap((slice) => Object.entries(slice.permissions ?? {}));
-    this.permissionDescriptions = new Map(permissions);
-    const twice = permissions.find(([name], i) => permissions.findIndex(([other]) => other === name) !== i);
-    if (twice) throw new Error(`the permission ${twice[0]} is registered twice`);
-    this.permissions = [...this.permissionDescriptions.keys()];
+    const descriptions = new Map<string, string>();
+    for (const slice of [...slices].sort((a, b) => rank(a) - rank(b))) {
+      for (const [name, description] of Object.entries(slice.permissions ?? {})) {
+        if (descriptions.has(name)) throw new Error(`the permission ${name} is registered twice`);
+        descriptions.set(name, description);
+      }
+    }
+    this.permissionDescriptions = descriptions;
+    this.permissions = [...descriptions.keys()];
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
     this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
   }

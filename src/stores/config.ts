@@ -23,12 +23,22 @@ export class StoreConfigError extends Error {
 const EVENTSTORE_EXAMPLE = 'kurrentdb://localhost:2113?tls=false';
 const MONGODB_EXAMPLE = 'mongodb://localhost:27017/platform';
 
-export function parseStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
-  const eventStoreUrl = nonBlank(env.EVENTSTORE_URL);
-  const mongoUrl = nonBlank(env.MONGODB_URL);
-  if (eventStoreUrl === undefined && mongoUrl === undefined) {
+/**
+ * Which stores the environment names, before any URL is checked: the embedded ones, in their data
+ * directory, unless EVENTSTORE_URL or MONGODB_URL is set (blank counts as unset).
+ */
+export function storesNamed(env: NodeJS.ProcessEnv): { mode: 'embedded'; dataDir: string } | { mode: 'production' } {
+  if (nonBlank(env.EVENTSTORE_URL) === undefined && nonBlank(env.MONGODB_URL) === undefined) {
     return { mode: 'embedded', dataDir: nonBlank(env.DATA_DIR) ?? './data' };
   }
+  return { mode: 'production' };
+}
+
+export function parseStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
+  const named = storesNamed(env);
+  if (named.mode === 'embedded') return named;
+  const eventStoreUrl = nonBlank(env.EVENTSTORE_URL);
+  const mongoUrl = nonBlank(env.MONGODB_URL);
   if (mongoUrl === undefined) {
     throw new StoreConfigError(
       `EVENTSTORE_URL is set but MONGODB_URL is missing: the production stores need both ` +

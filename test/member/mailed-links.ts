@@ -1,7 +1,8 @@
 import type { ParsedMail } from 'mailparser';
 import type { Settings } from '../../src/config';
 import { smtpSink } from '../support/mail-sink';
-import { startPlatform, TestPlatform } from '../support/platform';
+import type request from 'supertest';
+import { csrfOf, startPlatform, TestPlatform } from '../support/platform';
 
 export type Sink = Awaited<ReturnType<typeof smtpSink>>;
 
@@ -34,4 +35,10 @@ export async function startWithMail(overrides: Partial<Settings> = {}): Promise<
 export async function stopWithMail({ sink, t }: { sink: Sink; t: TestPlatform }): Promise<void> {
   await t.close();
   await new Promise<void>((resolve) => sink.server.close(() => resolve()));
+}
+
+/** A write from a client with a session of its own (the agent sends the cookies it held when the request was made). */
+export async function post(client: request.Agent, path: string, body: object) {
+  const csrf = await csrfOf(client);
+  return client.post(path).set('X-CSRF-Token', csrf).send(body);
 }

@@ -1,8 +1,7 @@
-import { oneTimePassword } from '../admin-accounts';
 import { Command, Option } from 'commander';
 import { createAdmin } from '../admins';
 import type { AdminIdentity } from '../../shared/http/session';
-import { argon2Hasher } from '../../member';
+import { argon2Hasher, oneTimePassword } from '../../member';
 import { parseId } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { readFirstLine } from '../../shared/cli/stdin';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addonKeySchema, addonPageSchema } from '../manifest';
 import { PageRoles, pageRolesSchema } from '../page-roles';
 import { adminIdentitySchema, roleGroupSchemas } from '../../access';
+import { oncePerList } from '../../shared/http/schemas';
 
 /** Bodies and answers of the application center (docs/application-center.md). */
 
@@ -52,8 +53,6 @@ export const addonAccessSchema = z
 
 export const savedPageRolesSchema = z.object({ page_roles: pageRolesSchema }).meta({ id: 'SavedPageRoles' });
 
-const adminContexts = new Map<string, ReturnType<typeof adminContextOver>>();
-
 const adminContextOver = (registered: readonly string[]) => {
   const { permission, roleGroup } = roleGroupSchemas(registered);
   return z
@@ -66,10 +65,5 @@ const adminContextOver = (registered: readonly string[]) => {
     .meta({ id: 'AdminContext' });
 };
 
-/** GET /context's answer over the permissions the slices registered; one per list, as the contract names it by its id. */
-export function adminContextSchema(registered: readonly string[]): ReturnType<typeof adminContextOver> {
-  const key = registered.join(',');
-  const schema = adminContexts.get(key) ?? adminContextOver(registered);
-  adminContexts.set(key, schema);
-  return schema;
-}
+/** GET /context's answer over the permissions the slices registered. */
+export const adminContextSchema = oncePerList(adminContextOver);

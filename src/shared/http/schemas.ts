@@ -6,6 +6,20 @@ import { Refusal } from './endpoints';
  * them and the end-to-end tests check real answers against that document.
  */
 
+/**
+ * Schemas built over a list the composition gives (the permissions the slices registered), once per
+ * list: the contract names a schema by its id, and every platform a process builds must share it.
+ */
+export function oncePerList<T>(build: (list: readonly string[]) => T): (list: readonly string[]) => T {
+  const built = new Map<string, T>();
+  return (list) => {
+    const key = list.join(',');
+    const schemas = built.get(key) ?? build(list);
+    built.set(key, schemas);
+    return schemas;
+  };
+}
+
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item) });
 
 export const csrfTokenSchema = z.object({ csrf_token: z.string() }).meta({ id: 'CsrfToken' });

@@ -1,7 +1,6 @@
-import request from 'supertest';
-import { Answer, csrfOf, expectRefusal, logIn, registerMember } from '../../support/platform';
+import { Answer, expectRefusal, logIn, registerMember } from '../../support/platform';
 import { adminBrowser, AdminBrowser, groupWithAdmin } from '../../access/http/access-clients';
-import { mailedToken, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
+import { mailedToken, post, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
 import type { TestPlatform } from '../../support/platform';
 
 // With mail, so that a member can hold an outstanding reset link when an administrator resets them.
@@ -15,12 +14,6 @@ beforeAll(async () => {
 afterAll(() => stopWithMail({ sink, t }));
 
 const refused = (send: () => PromiseLike<Answer>, status: number, error: string) => expectRefusal(t, send, status, error);
-
-/** A write from a client with a session of its own (the agent sends the cookies it held when the request was made). */
-async function post(client: request.Agent, path: string, body: object) {
-  const csrf = await csrfOf(client);
-  return client.post(`/api/v1${path}`).set('X-CSRF-Token', csrf).send(body);
-}
 
 /** A member logged in on `browser`, with an e-mail address. */
 async function member(prefix: string) {
@@ -39,7 +32,7 @@ describe('POST /members/:member_id/password-reset', () => {
     expect(answer.body.data).toEqual({ member_id: m.id, username: m.username, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
     expect(answer.body.message).toMatch(/not shown again/);
     await refused(() => m.browser.get('/api/v1/developer/dashboard'), 401, 'session_expired');
-    expect((await post(t.client(), '/developer/login', { username: m.username, password: m.password })).status).toBe(401);
+    expect((await post(t.client(), '/api/v1/developer/login', { username: m.username, password: m.password })).status).toBe(401);
     const again = t.client();
     await logIn(again, { username: m.username, password: answer.body.data.password });
     await again.get('/api/v1/developer/dashboard').expect(200);
@@ -47,10 +40,10 @@ describe('POST /members/:member_id/password-reset', () => {
 
   it("spends the member's outstanding mailed reset link", async () => {
     const m = await member('spent');
-    await post(t.client(), '/developer/password-reset', { login: m.username });
+    await post(t.client(), '/api/v1/developer/password-reset', { login: m.username });
     const { token } = await mailedToken(sink, m.email);
     await reset(root, m.id).expect(200);
-    await refused(() => post(t.client(), '/developer/password-reset/confirm', { token, password: 'link-secret' }), 422, 'reset_token_spent');
+    await refused(() => post(t.client(), '/api/v1/developer/password-reset/confirm', { token, password: 'link-secret' }), 422, 'reset_token_spent');
   });
 
   it('refuses an administrator without access.manage (403), changing nothing', async () => {

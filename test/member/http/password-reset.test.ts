@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import request from 'supertest';
 import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, startPlatform, TestPlatform } from '../../support/platform';
-import { mailedToken, mailsTo, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
+import { mailedToken, mailsTo, post, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
 
 let sink: Sink;
 let t: TestPlatform;
@@ -13,12 +13,6 @@ afterAll(() => stopWithMail({ sink, t }));
 const RESET = '/api/v1/developer/password-reset';
 const CONFIRM = '/api/v1/developer/password-reset/confirm';
 const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
-
-/** A write from a client with a session of its own (the agent sends the cookies it held when the request was made). */
-async function post(client: request.Agent, path: string, body: unknown) {
-  const csrf = await csrfOf(client);
-  return client.post(path).set('X-CSRF-Token', csrf).send(body as object);
-}
 
 const ask = (client: request.Agent, login: string) => post(client, RESET, { login });
 const confirm = (client: request.Agent, token: string, password: string) => post(client, CONFIRM, { token, password });

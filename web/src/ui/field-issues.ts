@@ -4,7 +4,7 @@ import type { Refusal } from '../api/client';
 export const isAt = (path: string, name: string): boolean => path === name || path.startsWith(`${name}.`);
 
 /** The refusal without what it says of these fields; nothing left when that was all it said. */
-export function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
+function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
   const issues = refusal.issues.filter((i) => !names.some((name) => isAt(i.path, name)));
   if (issues.length === refusal.issues.length) return refusal;
   return issues.length ? { ...refusal, issues } : null;
