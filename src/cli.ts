@@ -42,7 +42,7 @@ program
 program.addCommand(adminCommand());
 program.addCommand(rolesCommand(REGISTRY.permissions));
 program.addCommand(memberGroupsCommand());
-program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
+program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data), (member) => REGISTRY.memberStreams(member)));
 program.addCommand(auditCommand());
 program.addCommand(projectionsCommand(PROJECTIONS));
 program.addCommand(upgradeCommand(PROJECTIONS));

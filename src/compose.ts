@@ -15,7 +15,7 @@ import { Endpoint } from './shared/http/endpoints';
 import { Projection } from './shared/projections/projection';
 import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
-import { Registry, Slice } from './shared/slice';
+import { MemberNaming, Registry, Slice } from './shared/slice';
 import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/ports';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
@@ -87,6 +87,7 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
     webhookEventTypes: REGISTRY.webhookEventTypes,
     eventTypes: [...REGISTRY.events.keys()],
     describe: (type, data) => REGISTRY.describe(type, data),
+    memberStreams: (member) => REGISTRY.memberStreams(member),
     permissions: REGISTRY.permissions,
     permissionDescriptions: REGISTRY.permissionDescriptions,
   };
@@ -104,6 +105,7 @@ interface SliceRegistryDeps {
   webhookEventTypes: readonly string[];
   eventTypes: readonly string[];
   describe(type: string, data: Record<string, unknown>): string;
+  memberStreams(member: MemberNaming): string[];
   /** Every permission, in the registry's order, and what each allows. */
   permissions: readonly string[];
   permissionDescriptions: ReadonlyMap<string, string>;

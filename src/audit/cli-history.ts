@@ -3,7 +3,7 @@ import { CredentialDocument } from '../credential';
 import { NOT_WAITING, ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { Actor, AuditEvent, Describe } from './event';
-import { CredentialHistory, credentialHistory, instantSchema } from './history';
+import { instantSchema, MemberHistory, memberHistory, MemberStreams } from './history';
 import { parseId } from '../shared/cli/parse';
 import { withStores } from '../shared/cli/run';
 import { formatTable } from '../shared/cli/table';
@@ -14,20 +14,18 @@ interface HistoryOptions {
   asOf?: string;
 }
 
-/** `platform history`: an auditor's timeline of one member's credential and scopes, read from the event log. */
-export function historyCommand(describe: Describe): Command {
+/** `platform history`: an auditor's timeline of every event about one member, read from the event log. */
+export function historyCommand(describe: Describe, memberStreams: MemberStreams): Command {
   return new Command('history')
-    .description("a member's credential and scope decisions as a timeline: who did what, when and why")
+    .description("every event about a member (account, credential, scopes) as a timeline: who did what, when and why")
     .requiredOption('--member <id>', 'the member id', parseId)
     .option('--as-of <time>', 'ISO 8601 time with a zone: the timeline up to then, and the state at that instant', parseInstant)
     .action((options: HistoryOptions) =>
       withStores(async (stores) => {
         // Usernames as the read models hold them now: nothing to wait for outside the API.
         const names = new ActorNames(directoryOf(new ReadModels(stores.events, stores.documents, NOT_WAITING, NOT_WAITING, 0)));
-        const history = await credentialHistory(stores.events, names, describe, options.member, options.asOf);
-        if (!history) {
-          throw new Error(`member ${options.member} never applied for a credential (or does not exist): there is no history (credential_not_found)`);
-        }
+        const history = await memberHistory(stores.events, names, describe, memberStreams, options.member, options.asOf);
+        if (!history) throw new Error(`no member has the id ${options.member}: there is no history (member_not_found)`);
         process.stdout.write(`${formatHistory(history)}\n`);
       }),
     );
@@ -39,9 +37,9 @@ function parseInstant(value: string): string {
   return parsed.data;
 }
 
-function formatHistory(history: CredentialHistory): string {
+function formatHistory(history: MemberHistory): string {
   const { member_id, username, events, as_of } = history;
-  const title = `Credential history of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
+  const title = `History of member ${member_id} (${visible(username)})${as_of ? ` up to ${as_of.instant}` : ''}: ${events.length} events`;
   const rows = events.map((event) => [event.time ?? '(no time recorded)', actorName(event.actor), whatHappened(event), event.reason ?? '']);
   const timeline = events.length > 0 ? formatTable(['TIME', 'ACTOR', 'WHAT HAPPENED', 'REASON'], rows) : '(nothing had happened yet)';
   return [title, timeline, ...(as_of ? ['', `State at ${as_of.instant}:`, ...stateLines(as_of.credential, as_of.expired).map(visible)] : [])].join('\n');

@@ -6,7 +6,7 @@ import { limitParameter } from '../shared/http/pagination';
 import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
-import { credentialHistory, HistoryUnreadable, instantSchema } from './history';
+import { HistoryUnreadable, instantSchema, memberHistory, MemberStreams } from './history';
 import { EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema, searchPageSchema } from './schemas';
 import { searchLog, searchQuery } from './search';
@@ -26,6 +26,8 @@ export interface AuditDeps {
   describe: Describe;
   /** Every event type the slices registered: what the search filters by. */
   eventTypes: readonly string[];
+  /** Where the slices hold the events about a member: what a member's history reads. */
+  memberStreams: MemberStreams;
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -85,7 +87,7 @@ async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGen
   }
 }
 
-/** What auditors read (docs/audit.md): one credential's history and state at an instant, and the whole log. */
+/** What auditors read (docs/audit.md): one member's history and their credential's state at an instant, and the whole log. */
 export function auditEndpoints(deps: AuditDeps): Endpoint[] {
   const members = memberReads(deps.readModels);
   const credentials = credentialReads(deps.readModels);
@@ -110,21 +112,22 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       method: 'GET',
       path: '/credentials/:member_id/history',
       caller: auditor,
-      summary: "A member's credential and scope events in order; with as_of, the state at that instant",
+      summary: "Every event about a member in order (account, credential, scopes), each with its actor; with as_of, the events until then and the credential's state at that instant",
       params: memberParams,
       query: historyQuery,
       response: historySchema,
       refusals: [
-        { status: 404, when: 'the member never applied for a credential, or does not exist' },
+        { status: 404, when: 'no member has this id (member_not_found)' },
         { status: 409, when: 'history_unreadable: an event before as_of is not one this version of the service can read; without as_of it is listed, marked invalid' },
       ],
       handler: async (_ctx, { params: { member_id }, query: { as_of } }) => {
-        const history = await credentialHistory(deps.events, new ActorNames(directoryOf(deps.readModels)), deps.describe, member_id, as_of).catch((err: unknown) => {
+        const names = new ActorNames(directoryOf(deps.readModels));
+        const history = await memberHistory(deps.events, names, deps.describe, deps.memberStreams, member_id, as_of).catch((err: unknown) => {
           if (err instanceof HistoryUnreadable) throw new HttpError(409, 'history_unreadable', err.message);
           throw err;
         });
         if (!history) {
-          throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist): there is no history`);
+          throw new HttpError(404, 'member_not_found', `no member has the id ${member_id}: find it from a username or an API id (GET /audit/members)`);
         }
         const { as_of: replay, ...timeline } = history;
         if (!replay) return { data: timeline };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CredentialDocument, credentialStream, isExpiredAt } from '../credential';
 import { EventStore, RecordedEvent } from '../stores/ports';
+import type { MemberNaming } from '../shared/slice';
 import { ActorNames } from './actor-names';
 import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
 import { eventsUntil, replayCredential } from './replay';
@@ -31,11 +32,17 @@ export const instantSchema = z.iso
     error: 'is in the future: the history holds what has happened; give a time up to now',
   });
 
-export interface CredentialHistory {
+/** The streams holding events about one member, as the slices registered them (Registry.memberStreams). */
+export type MemberStreams = (member: MemberNaming) => string[];
+
+export interface MemberHistory {
   member_id: number;
-  /** The username the member applied under. */
   username: string;
-  /** The credential's and its scopes' events in order; with an instant, those that had happened by then. */
+  /**
+   * Every event about the member in the order of the log: their account's (registration,
+   * passwords, profile, e-mail address, whoever changed it), their credential's and its scopes';
+   * with an instant, those that had happened by then.
+   */
   events: AuditEvent[];
   /**
    * With an instant: the credential and its scopes as they stood then (null: not applied yet), and
@@ -56,39 +63,61 @@ export class HistoryUnreadable extends Error {
   }
 }
 
-function replayedAt(happened: RecordedEvent[], timeline: AuditEvent[], instant: string): ReturnType<typeof stateAt> {
-  const invalid = timeline.find((event) => event.invalid !== undefined);
+/**
+ * The credential at the instant, folded from its own stream's events only: an account event
+ * changes nothing of it, and one this version cannot read does not make it unreadable.
+ */
+function credentialAt(memberId: number, happened: RecordedEvent[], timeline: AuditEvent[], instant: string): ReturnType<typeof stateAt> {
+  const stream = credentialStream(memberId);
+  const invalid = timeline.find((event) => event.stream === stream && event.invalid !== undefined);
   if (invalid) throw new HistoryUnreadable(`event ${invalid.type} #${invalid.revision} at position ${invalid.position} is not readable`);
   try {
-    return stateAt(replayCredential(happened), instant);
+    return stateAt(replayCredential(happened.filter((event) => event.stream === stream)), instant);
   } catch (err) {
     throw new HistoryUnreadable(err instanceof Error ? err.message : String(err));
   }
 }
 
 /**
- * Every credential and scope decision of one member, read from the credential stream itself (the
- * record, not a read model), and with an instant the state it left the credential in then.
- * Null when the member never applied, which includes a member that does not exist.
+ * The member's username, which names their account's stream: as the members read model holds it,
+ * or, where it lags (or no projector has run, as the command line may find), as their credential
+ * application recorded it. Null when neither knows the id.
  */
-export async function credentialHistory(
-  events: EventStore,
-  names: ActorNames,
-  describe: Describe,
-  memberId: number,
-  instant?: string,
-): Promise<CredentialHistory | null> {
-  const stream = await events.readStream(credentialStream(memberId));
-  const applied = stream.find((event) => event.type === 'CredentialApplied');
+async function usernameOf(events: EventStore, names: ActorNames, memberId: number): Promise<string | null> {
+  const known = await names.of({ kind: 'member', id: memberId });
+  if (known !== null) return known;
+  const applied = (await events.readStream(credentialStream(memberId))).find((event) => event.type === 'CredentialApplied');
   if (!applied) return null;
   const username = String(applied.data.username);
   names.remember('member', memberId, username);
-  const happened = instant === undefined ? stream : eventsUntil(stream, instant);
+  return username;
+}
+
+const inLogOrder = (a: RecordedEvent, b: RecordedEvent) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+
+/**
+ * Every event about one member, read from the streams the slices hold them in (the record, not a
+ * read model), and with an instant the state it left the credential in then. Each stream is cut
+ * at the instant on its own (eventsUntil), then the streams are merged in the order of the log.
+ * Null when no member has the id.
+ */
+export async function memberHistory(
+  events: EventStore,
+  names: ActorNames,
+  describe: Describe,
+  memberStreams: MemberStreams,
+  memberId: number,
+  instant?: string,
+): Promise<MemberHistory | null> {
+  const username = await usernameOf(events, names, memberId);
+  if (username === null) return null;
+  const streams = await Promise.all(memberStreams({ id: memberId, username }).map((stream) => events.readStream(stream)));
+  const happened = streams.flatMap((stream) => (instant === undefined ? stream : eventsUntil(stream, instant))).sort(inLogOrder);
   const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor), describe)));
   return {
     member_id: memberId,
     username,
     events: timeline,
-    ...(instant === undefined ? {} : { as_of: replayedAt(happened, timeline, instant) }),
+    ...(instant === undefined ? {} : { as_of: credentialAt(memberId, happened, timeline, instant) }),
   };
 }

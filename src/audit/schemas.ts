@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { credentialSchema, scopeSchema } from '../credential';
 import { eventMetadataSchema } from '../shared/domain/events';
 
-// What auditors read (docs/audit.md): one event, a credential's history, a line of the log export.
+// What auditors read (docs/audit.md): one event, a member's history, a line of the log export.
 
 const actorSchema = z
   .object({
@@ -49,8 +49,11 @@ export const historySchema = z
       })
       .optional()
       .meta({ description: 'With as_of: the credential and its scopes at that instant, as the dashboard showed them' }),
-    events: z.array(auditEventSchema),
+    events: z.array(auditEventSchema).meta({
+      description: "Every event about the member in the order of the log: their account's (registration, passwords, profile, e-mail address) and their credential's and scopes', each with its actor",
+    }),
   })
+  // Named as the first clients knew it, when it held the credential's events only.
   .meta({ id: 'CredentialHistory' });
 
 const exportEndSchema = z

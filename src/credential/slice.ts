@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config';
 import type { Stores } from '../stores/ports';
 import { defineEvents, Slice } from '../shared/slice';
+import { credentialStream } from './decider';
 import { credentialEventSchemas, credentialUpcasters } from './events';
 import { credentialWording } from './wording';
 import { SCOPE_NAMES } from './scopes';
@@ -28,6 +29,7 @@ export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   permissions: { 'credential.review': 'Review credential applications and scope requests' },
   scopes: SCOPE_NAMES,
   projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
+  memberStreams: ({ id }) => [credentialStream(id)],
   endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],
   notifiers: ({ settings, stores, log }) => [new ExpiryWatch(stores.events, stores.documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }))],
 };

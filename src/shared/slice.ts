@@ -23,6 +23,12 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
+/** A member as slices name the streams about them: by id, or by the username they registered. */
+export interface MemberNaming {
+  id: number;
+  username: string;
+}
+
 /**
  * What a slice gives the composition root (src/compose.ts): everything it owns, so that a feature
  * is registered in one place and nothing else lists it. `Deps` is what its endpoints are given,
@@ -37,6 +43,12 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   /** The open API's scopes it defines. */
   scopes?: readonly string[];
   projections: Projection[];
+  /**
+   * The streams of this slice that hold events about one member (their account, their
+   * credential): the member's history reads them, so an event about a member is in it as soon as
+   * its slice appends it to one of these streams.
+   */
+  memberStreams?(member: MemberNaming): string[];
   endpoints(deps: Deps): Endpoint[];
   notifiers?(deps: NotifyDeps): Notifier[];
 }
@@ -55,12 +67,14 @@ export class Registry {
   readonly scopes: string[];
   /** What a webhook can subscribe to, in the order the slices list their events. */
   readonly webhookEventTypes: string[];
+  private readonly slices: readonly Slice<never, never>[];
 
   /**
    * `permissionOrder` names slices whose permissions come first, in that order: the contract lists
    * the permissions as an enum, whose order a client may show.
    */
   constructor(slices: readonly Slice<never, never>[], { permissionOrder = [] }: { permissionOrder?: readonly string[] } = {}) {
+    this.slices = slices;
     for (const slice of slices) {
       for (const [type, definition] of Object.entries(slice.events)) {
         if (this.events.has(type)) throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
@@ -79,6 +93,11 @@ export class Registry {
     this.permissions = [...descriptions.keys()];
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
     this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
+  }
+
+  /** Every stream any slice holds events about this member in, in the order of the slices. */
+  memberStreams(member: MemberNaming): string[] {
+    return this.slices.flatMap((slice) => slice.memberStreams?.(member) ?? []);
   }
 
   /** What an event did, in words; an event its slice gives no wording for, its type in words. */

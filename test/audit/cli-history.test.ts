@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentialStream } from '../../src/credential/decider';
+import { memberStream } from '../../src/member/decider';
 import { EventMetadata, RecordedEvent } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { expectRefused, platform } from '../support/cli';
@@ -15,6 +16,8 @@ delete process.env.MONGODB_URL;
 const dir = mkdtempSync(join(tmpdir(), 'platform-history-'));
 let partner: Partner;
 let stream: RecordedEvent[];
+/** The one-time password an administrator gave the member, which no line may show. */
+let oneTime: string;
 
 beforeAll(async () => {
   const t = await startPlatform({}, dir);
@@ -25,7 +28,10 @@ beforeAll(async () => {
       .set('X-CSRF-Token', partner.adminToken)
       .send({ reason: 'contract ended' })
       .expect(200);
-    stream = await t.platform.stores.events.readStream(credentialStream(partner.member.id));
+    const reset = await partner.admin.post(`/api/v1/members/${partner.member.id}/password-reset`).set('X-CSRF-Token', partner.adminToken).send({}).expect(200);
+    oneTime = reset.body.data.password as string;
+    const { events } = t.platform.stores;
+    stream = [...(await events.readStream(memberStream(partner.member.username))), ...(await events.readStream(credentialStream(partner.member.id)))];
   } finally {
     await t.close();
   }
@@ -40,21 +46,23 @@ const expiryOf = (type: string) => {
 };
 
 describe('platform history', () => {
-  it("prints the member's credential as a timeline: time, actor, what happened, reason", async () => {
+  it("prints every event about the member as a timeline, account and credential: time, actor, what happened, reason", async () => {
     const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const { id, username } = partner.member;
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`Credential history of member ${id} (${username}): 6 events`);
+    expect(lines[0]).toBe(`History of member ${id} (${username}): 8 events`);
     expect(lines[1]).toMatch(/^TIME +ACTOR +WHAT HAPPENED +REASON$/);
     const rows = lines.slice(2);
     const expected: [string, string, RegExp][] = [
+      ['MemberRegistered', `member ${username} (#${id})`, new RegExp(`registered as member ${id} with the username ${username}$`)],
       ['CredentialApplied', `member ${username} (#${id})`, /applied for API credentials$/],
       ['CredentialApproved', 'admin admin (#1)', new RegExp(`approved the application; ${expiryOf('CredentialApproved')}$`)],
       ['CredentialClaimed', `member ${username} (#${id})`, new RegExp(`claimed the credential, API id ${partner.apiid}$`)],
       ['ScopeRequested', `member ${username} (#${id})`, /requested the scope addons\.read +integration$/],
       ['ScopeApproved', 'admin admin (#1)', /approved the scope addons\.read$/],
       ['CredentialRevoked', 'admin admin (#1)', /revoked the credential and its live scopes +contract ended$/],
+      ['PasswordResetByAdministrator', 'admin admin (#1)', new RegExp(`administrator 1 reset member ${id}'s password to a one-time password; every session of theirs ended$`)],
     ];
     expect(rows).toHaveLength(expected.length);
     expected.forEach(([type, actor, what], i) => {
@@ -62,20 +70,22 @@ describe('platform history', () => {
       expect(rows[i]).toMatch(what);
     });
     const digest = String(stream.find((e) => e.type === 'CredentialClaimed')!.data.key_digest);
-    for (const secret of [digest, partner.apikey]) expect(run.stdout).not.toContain(secret);
+    const hashes = stream.flatMap((e) => (typeof e.data.password_hash === 'string' ? [e.data.password_hash] : []));
+    expect(hashes).toHaveLength(2);
+    for (const secret of [digest, partner.apikey, oneTime, ...hashes]) expect(run.stdout).not.toContain(secret);
   });
 
   it('with --as-of, prints the timeline up to that instant and the state then', async () => {
     const instant = timeOf('ScopeApproved');
     const run = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', instant]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toContain(`up to ${instant}: 5 events`);
+    expect(run.stdout).toContain(`up to ${instant}: 6 events`);
     expect(run.stdout).not.toContain('revoked the credential');
     expect(run.stdout.endsWith(`State at ${instant}:\n  credential: active, API id ${partner.apiid}\n  scope addons.read: approved\n`)).toBe(true);
 
     const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1000).toISOString();
     const none = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
-    expect(none.stdout).toContain('(nothing had happened yet)');
+    expect(none.stdout).not.toContain('applied for API credentials');
     expect(none.stdout).toContain('credential: none (not applied yet)');
   });
 
@@ -102,7 +112,7 @@ describe('platform history', () => {
       platform(dir, ['history', '--member', 'abc']),
       platform(dir, ['history', '--member', '1', '--as-of', '2026-11-22T04:18:52']),
     ]);
-    expectRefused(unknown, /member 999 never applied for a credential.*\(credential_not_found\)\n$/);
+    expectRefused(unknown, /no member has the id 999: there is no history \(member_not_found\)\n$/);
     expectRefused(malformed, /whole number/);
     expectRefused(zoneless, /ISO 8601 time with a zone/);
   });

@@ -15,3 +15,11 @@ describe('the registry of what the slices register', () => {
     expect(() => new Registry([slice('a', { 'x.manage': 'a' }), slice('b', { 'x.manage': 'b' })])).toThrow('the permission x.manage is registered twice');
   });
 });
+
+describe("the streams of a member's history", () => {
+  it('are the streams each slice declares for the member, in the order of the slices; a slice that declares none adds none', () => {
+    const holding = (name: string, streams: (m: { id: number; username: string }) => string[]): Slice<never, never> => ({ ...slice(name), memberStreams: streams });
+    const registry = new Registry([holding('account', (m) => [`account-${m.username}`]), slice('other'), holding('key', (m) => [`key-${m.id}`])]);
+    expect(registry.memberStreams({ id: 7, username: 'alice' })).toEqual(['account-alice', 'key-7']);
+  });
+});
