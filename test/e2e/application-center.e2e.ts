@@ -75,7 +75,7 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract', 'Your account']);
   // An auditor lands on the audit, not on the first screen of the navigation.
   await expect(carol).toHaveURL(/\/ui\/admin\/audit$/);
-  await expect(carol.getByRole('heading', { name: 'Credential history' })).toBeVisible();
+  await expect(carol.getByRole('heading', { name: 'Member history' })).toBeVisible();
   // A screen its group may not use says so, with the permission it needs: never another screen in its place.
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     await carol.setViewportSize(viewport);

@@ -30,7 +30,7 @@ describe('a screen the account may not use', () => {
       ['Contract', '/ui/admin/contract'],
       ['Your account', '/ui/admin/account'],
     ]);
-    expect(screen.queryByRole('heading', { name: 'Credential history' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Member history' })).toBeNull();
     expect(screen.getByRole('navigation', { name: 'Administrator console' })).not.toBeNull();
   });
 
@@ -39,7 +39,7 @@ describe('a screen the account may not use', () => {
     render(<AdminArea path="/admin/nowhere" />);
     expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
     expect(screen.getByRole('link', { name: "the administrator console's first screen" }).getAttribute('href')).toBe('/ui/admin');
-    expect(screen.queryByRole('heading', { name: 'Credential history' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Member history' })).toBeNull();
   });
 });
 
@@ -81,7 +81,7 @@ it('a failed load of the permissions offers to try again, and trying again loads
   expect((await screen.findByRole('alert')).textContent).toContain('internal error');
   fail = false;
   fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-  expect(await screen.findByRole('heading', { name: 'Credential history' })).not.toBeNull();
+  expect(await screen.findByRole('heading', { name: 'Member history' })).not.toBeNull();
   expect(asked.filter((p) => p.endsWith('/context'))).toHaveLength(2);
 });
 

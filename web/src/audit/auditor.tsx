@@ -166,7 +166,7 @@ export function Auditor({ member }: { member?: number }) {
 
   return (
     <>
-      <ScreenHeading>Credential history</ScreenHeading>
+      <ScreenHeading>Member history</ScreenHeading>
       <form onSubmit={find} class="card search">
         <Field name="who" label="Member id, username or API id" value={who} onInput={setWho} required refusal={refusal} />
         <div class="field">

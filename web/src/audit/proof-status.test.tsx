@@ -19,40 +19,61 @@ const keys = generateKeyPairSync('ed25519');
 const publicKey = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const SIGNED_AT = '2026-11-27T21:30:00.000Z';
 
-/** A chained credential stream, as the command handler appends it, read back by the audit. */
-function chainedStream(): RecordedEvent[] {
-  const decided = [
-    { type: 'CredentialApplied', data: { member_id: 7, username: 'alice' }, actor: { kind: 'member' as const, id: 7 } },
-    { type: 'ScopeRequested', data: { member_id: 7, scope: 'member-groups.read', reason: 'list groups' }, actor: { kind: 'member' as const, id: 7 } },
-    { type: 'ScopeRejected', data: { member_id: 7, scope: 'member-groups.read', reason: 'staff tools only' }, actor: { kind: 'admin' as const, id: 1 } },
-  ];
+type Decided = { type: string; data: Record<string, unknown>; actor: { kind: 'member' | 'admin'; id: number } };
+
+/** A chained stream, as the command handler appends it, read back by the audit: its events at these positions of the log. */
+function chained(stream: string, decided: Decided[], positions: number[]): RecordedEvent[] {
   let prev: string | null = null;
   return decided.map(({ type, data, actor }, revision) => {
-    const metadata = { actor, request_id: `req-${revision}`, time: `2026-11-27T21:0${revision}:00.000Z`, schema_version: 1, prev_digest: prev } as RecordedEvent['metadata'];
-    const event: RecordedEvent = { id: `id-${revision}`, stream: 'credential-7', revision, position: String(revision + 10).padStart(20, '0'), type, data, metadata };
+    const at = positions[revision]!;
+    const metadata = { actor, request_id: `req-${at}`, time: `2026-11-27T21:${String(at).padStart(2, '0')}:00.000Z`, schema_version: 1, prev_digest: prev } as RecordedEvent['metadata'];
+    const event: RecordedEvent = { id: `id-${at}`, stream, revision, position: String(at).padStart(20, '0'), type, data, metadata };
     metadata.digest = prev = digestOf(chainFieldsOf(event));
     return event;
   });
 }
 
-/** The proof of the stream's last event in a log of a few other events, signed by `signer`. */
-function proofOf(stream: RecordedEvent[], signer = keys.privateKey) {
-  const others = Array.from({ length: 4 }, (_, i) => leafHash(digestOf(chainFieldsOf({ stream: `other-${i}`, revision: 0, type: 'PlatformSeeded', data: {}, metadata: {} }))));
-  const leaves = [...others, ...stream.map((e) => leafHash(digestOf(chainFieldsOf(e))))];
-  const tree = MerkleFrontier.empty();
-  leaves.forEach((leaf) => tree.add(leaf));
-  const covered = { number: 3, position: stream.at(-1)!.position, count: leaves.length, root: tree.root().toString('hex'), signed_at: SIGNED_AT };
-  const signature = sign(null, Buffer.from(canonicalJson({ kind: 'checkpoint', ...covered })), signer).toString('base64');
-  const index = leaves.length - 1;
-  return { event: auditEvent(stream.at(-1)!, 'admin'), leaf_index: index, path: inclusionPath(index, leaves).map((h) => h.toString('hex')), checkpoint: { ...covered, signature } };
+const alice = { kind: 'member' as const, id: 7 };
+const admin = { kind: 'admin' as const, id: 1 };
+
+/** A chained credential stream. */
+function chainedStream(): RecordedEvent[] {
+  const decided = [
+    { type: 'CredentialApplied', data: { member_id: 7, username: 'alice' }, actor: alice },
+    { type: 'ScopeRequested', data: { member_id: 7, scope: 'member-groups.read', reason: 'list groups' }, actor: alice },
+    { type: 'ScopeRejected', data: { member_id: 7, scope: 'member-groups.read', reason: 'staff tools only' }, actor: admin },
+  ];
+  return chained('credential-7', decided, [10, 11, 12]);
 }
 
-let answers: { events: unknown[]; proof: Response };
+/** The member's account stream, its events before and after the credential's in the log. */
+function accountStream(): RecordedEvent[] {
+  const decided = [
+    { type: 'MemberRegistered', data: { member_id: 7, username: 'alice', nickname: null, email: 'alice@example.com', mobile: null, password_hash: '$argon2id$first' }, actor: alice },
+    { type: 'PasswordResetByAdministrator', data: { member_id: 7, admin_id: 1, password_hash: '$argon2id$once' }, actor: admin },
+  ];
+  return chained('member-alice', decided, [9, 13]);
+}
+
+/** The proof of one event (the log's last by default) in a log of a few other events and these, signed by `signer`. */
+function proofOf(log: RecordedEvent[], signer = keys.privateKey, proved = log.at(-1)!) {
+  const others = Array.from({ length: 4 }, (_, i) => leafHash(digestOf(chainFieldsOf({ stream: `other-${i}`, revision: 0, type: 'PlatformSeeded', data: {}, metadata: {} }))));
+  const leaves = [...others, ...log.map((e) => leafHash(digestOf(chainFieldsOf(e))))];
+  const tree = MerkleFrontier.empty();
+  leaves.forEach((leaf) => tree.add(leaf));
+  const covered = { number: 3, position: log.at(-1)!.position, count: leaves.length, root: tree.root().toString('hex'), signed_at: SIGNED_AT };
+  const signature = sign(null, Buffer.from(canonicalJson({ kind: 'checkpoint', ...covered })), signer).toString('base64');
+  const index = others.length + log.indexOf(proved);
+  return { event: auditEvent(proved, 'admin'), leaf_index: index, path: inclusionPath(index, leaves).map((h) => h.toString('hex')), checkpoint: { ...covered, signature } };
+}
+
+/** The history the service answers, and the proof of an event: one for every event, or each its own. */
+let answers: { events: unknown[]; proof: Response | ((event: string) => Response) };
 beforeEach(() => {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     if (url.pathname.endsWith('/audit/key')) return ok({ algorithm: 'Ed25519', public_key: publicKey });
-    if (url.pathname.endsWith('/audit/proof')) return answers.proof.clone();
+    if (url.pathname.endsWith('/audit/proof')) return typeof answers.proof === 'function' ? answers.proof(url.searchParams.get('event')!) : answers.proof.clone();
     return ok({ member_id: 7, username: 'alice', events: answers.events });
   }) as typeof fetch;
 });
@@ -103,5 +124,36 @@ describe("the auditor's timeline checks the history against the signed checkpoin
     const refused = envelope(404, { code: 404, message: 'no event has this id up to the latest checkpoint', data: { error: 'event_not_checkpointed' } });
     answers = { events: stream.map((e) => auditEvent(e, null)), proof: refused };
     expect((await showHistory()).textContent).toBe('Not verified: no signed checkpoint holds these events yet.');
+  });
+
+  describe("a member's history: their account's stream and their credential's, interleaved in the log", () => {
+    const log = [...accountStream(), ...chainedStream()].sort((a, b) => a.position.localeCompare(b.position));
+    const named = (e: RecordedEvent) => auditEvent(e, e.metadata.actor.kind === 'admin' ? 'admin' : 'alice');
+    const eachProved = (id: string) => ok(proofOf(log, keys.privateKey, log.find((e) => e.id === id)));
+
+    it("checks each stream's chain on its own and proves the newest event of each", async () => {
+      answers = { events: log.map(named), proof: eachProved };
+      const status = await showHistory();
+      expect(status.textContent).toBe(`Verified up to checkpoint 3, signed at ${when(SIGNED_AT)}.`);
+      expect(document.querySelectorAll('em.unverified')).toHaveLength(0);
+      const items = [...document.querySelectorAll('li')].map((li) => li.textContent);
+      expect(items[0]).toContain('registered as member 7 with the username alice');
+      expect(items.at(-1)).toContain("administrator 1 reset member 7's password to a one-time password");
+      expect(items.at(-1)).toContain('by administrator admin');
+      expect(document.body.textContent).not.toContain('$argon2id$');
+    });
+
+    it("flags a changed account event and the link after it in the account's stream: the credential's stream still holds", async () => {
+      const events = log.map(named);
+      events[0] = { ...events[0]!, data: { ...events[0]!.data, email: 'mallory@example.com' } };
+      answers = { events, proof: eachProved };
+      const status = await showHistory();
+      expect(status.textContent).toContain('2 events do not verify: marked below.');
+      const flagged = [...document.querySelectorAll('li')].filter((li) => li.querySelector('em.unverified'));
+      expect(flagged.map((li) => li.textContent)).toEqual([
+        expect.stringContaining('registered as member 7'),
+        expect.stringMatching(/reset member 7's password.*does not link to the event before it/),
+      ]);
+    });
   });
 });

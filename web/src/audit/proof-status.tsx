@@ -18,23 +18,52 @@ export interface Verification {
 // Events recorded since the latest checkpoint are not in it yet: so many are tried, newest first.
 const PROOFS_TRIED = 5;
 
-/**
- * Checks one stream's events: digests and links, then the inclusion of the newest event a
- * checkpoint holds, whose chain links vouch for every event before it.
- */
-export async function verifyHistory(events: AuditEvent[]): Promise<Verification> {
-  const broken = await brokenLinks(events);
-  const key = await call(() => api.GET('/audit/key'));
-  if (!key.ok) return { broken, checkpoint: null, unproven: key.refusal.message };
-  const newest = events.filter((e) => e.id !== undefined).reverse().slice(0, PROOFS_TRIED);
+/** A history's events by stream, each stream's in order: each stream is a chain of its own. */
+function byStream(events: AuditEvent[]): AuditEvent[][] {
+  const streams = new Map<string, AuditEvent[]>();
+  for (const event of events) streams.set(event.stream, [...(streams.get(event.stream) ?? []), event]);
+  return [...streams.values()];
+}
+
+/** An event with the proof that a signed checkpoint holds it. */
+interface Proven {
+  event: AuditEvent;
+  proof: Schemas['AuditProof'];
+}
+
+/** The newest event of one stream a checkpoint holds, proved; 'changed' when a proof does not hold. */
+async function provenNewest(stream: AuditEvent[], publicKey: string): Promise<Proven | 'changed' | null> {
+  const newest = stream.filter((e) => e.id !== undefined).reverse().slice(0, PROOFS_TRIED);
   for (const event of newest) {
     const proof = await call(() => api.GET('/audit/proof', { params: { query: { event: event.id! } } }));
     if (!proof.ok) continue;
-    if (!(await proofHolds(proof.data, key.data.public_key))) return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
-    const { number, signed_at } = proof.data.checkpoint;
-    return { broken, checkpoint: { number, signed_at, position: event.position } };
+    return (await proofHolds(proof.data, publicKey)) ? { proof: proof.data, event } : 'changed';
   }
-  return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
+  return null;
+}
+
+/**
+ * Checks a member's history, stream by stream (their account's, their credential's): digests and
+ * links, then the inclusion of the newest event of each stream a checkpoint holds, whose chain
+ * links vouch for every event before it in that stream. A stream none of whose events a
+ * checkpoint holds yet is newer than the checkpoint, as the last events of any stream may be.
+ */
+export async function verifyHistory(events: AuditEvent[]): Promise<Verification> {
+  const streams = byStream(events);
+  const broken = new Map<string, string>();
+  for (const stream of streams) for (const [position, why] of await brokenLinks(stream)) broken.set(position, why);
+  const key = await call(() => api.GET('/audit/key'));
+  if (!key.ok) return { broken, checkpoint: null, unproven: key.refusal.message };
+  let newest: Proven | null = null;
+  for (const stream of streams) {
+    const proven = await provenNewest(stream, key.data.public_key);
+    if (proven === 'changed') return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
+    // The history is in the order of the log: of two events, the later in it is the newer.
+    if (proven && (!newest || events.indexOf(proven.event) > events.indexOf(newest.event))) newest = proven;
+  }
+  if (!newest) return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
+  const { number, signed_at } = newest.proof.checkpoint;
+  return { broken, checkpoint: { number, signed_at, position: newest.event.position } };
 }
 
 /** "Verified up to checkpoint N, signed at T", or why not, above the timeline it checked. */

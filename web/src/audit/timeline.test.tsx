@@ -85,8 +85,36 @@ describe('credential timeline', () => {
     expect(screen.getByRole('button').getAttribute('aria-label')).toBe(`State after this: rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}, ${when('2026-11-25T17:25:20.437Z')}`);
   });
 
-  it('says so when the member has no credential event', () => {
+  it("tells the member's account events among the credential's, each by its real actor", () => {
+    const account = (overrides: Partial<Schemas['AuditEvent']>) => event({ stream: 'member-alice', data: { member_id: 1 }, ...overrides });
+    render(
+      <Timeline
+        events={[
+          account({ position: '1', type: 'MemberRegistered', summary: 'registered as member 1 with the username alice' }),
+          event({ position: '2', revision: 0 }),
+          account({ position: '3', revision: 1, type: 'PasswordResetRequested', actor: { kind: 'system', id: null, username: null }, summary: 'a password-reset link was mailed to member 1, good until 2026-11-20T10:30:00.000Z' }),
+          account({
+            position: '4',
+            revision: 2,
+            type: 'PasswordResetByAdministrator',
+            actor: { kind: 'admin', id: 3, username: 'carol' },
+            data: { member_id: 1, admin_id: 3 },
+            summary: "administrator 3 reset member 1's password to a one-time password; every session of theirs ended",
+          }),
+        ]}
+      />,
+    );
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain('registered as member 1 with the username alice');
+    expect(items[0]).toContain('by member alice');
+    expect(items[1]).toContain('applied for API credentials');
+    expect(items[2]).toContain('by the system');
+    expect(items[3]).toContain("administrator 3 reset member 1's password to a one-time password");
+    expect(items[3]).toContain('by administrator carol');
+  });
+
+  it('says so when nothing about the member had happened yet', () => {
     render(<Timeline events={[]} />);
-    expect(screen.getByText('No credential event for this member.')).not.toBeNull();
+    expect(screen.getByText('No event about this member.')).not.toBeNull();
   });
 });

@@ -57,7 +57,8 @@ function Summary({ summary }: { summary: string }) {
 }
 
 /**
- * A member's credential history, oldest first: who, what, when, why. With `onStateAfter`, each
+ * A member's history, oldest first: their account's events and their credential's, each with who
+ * did it (the member, an administrator, the system), what, when and why. With `onStateAfter`, each
  * event offers the state right after it, which a time typed to the second cannot always name.
  * Events recorded at the same instant (one decision's, such as two scopes requested at once) are
  * asked for by that instant: only the last of them offers it, since no state came between them.
@@ -72,7 +73,7 @@ export function Timeline({
   /** Why each event that did not verify against its digest or chain does not, by position. */
   unverified?: Map<string, string>;
 }) {
-  if (events.length === 0) return <p class="empty">No credential event for this member.</p>;
+  if (events.length === 0) return <p class="empty">No event about this member.</p>;
   return (
     <ol class="timeline">
       {events.map((event, i) => (
