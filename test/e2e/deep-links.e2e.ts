@@ -21,7 +21,7 @@ test("a member's history has an address of its own: a search puts it in the URL,
   await page.getByLabel('Member id, username or API id').fill('dora');
   await page.getByRole('button', { name: 'Show the history' }).click();
   await expect(page).toHaveURL(/\/ui\/admin\/audit\/members\/[0-9]+$/);
-  await expect(page.getByTestId('history-found')).toHaveText(/^History of dora \(member #[0-9]+\): 1 event\.$/);
+  await expect(page.getByTestId('history-found')).toHaveText(/^History of dora \(member #[0-9]+\): 2 events\.$/);
   // The same screen shows another member: focus stays at the form.
   await expect(page.getByRole('button', { name: 'Show the history' })).toBeFocused();
 
