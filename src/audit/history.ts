@@ -52,8 +52,8 @@ export interface MemberHistory {
 }
 
 /**
- * The state at an instant cannot be replayed: an event before it does not fit what this version of
- * the service reads (a newer release's, or one damaged in the store). The timeline still lists it,
+ * The state at an instant cannot be replayed: a credential event before it does not fit what this
+ * version of the service reads (a newer release's, or one damaged in the store). The timeline still lists it,
  * marked invalid; a state folded past it, or short of it, would be a history that never happened.
  */
 export class HistoryUnreadable extends Error {
