@@ -41,8 +41,8 @@ describe('platform history, given a reason full of control characters', () => {
     const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trimEnd().split('\n');
-    // Title, header, and one line for each of applied, approved, claimed, requested.
-    expect(lines).toHaveLength(2 + 4);
+    // Title, header, and one line for each of registered, applied, approved, claimed, requested.
+    expect(lines).toHaveLength(2 + 5);
     // eslint-disable-next-line no-control-regex
     expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(lines.filter((l) => l.startsWith('2026-01-01'))).toEqual([]);
