@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
+import { argon2Hasher, boundPasswordWork, emailChangePolicy, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
 import { accessReads, requireAdmin, seedPlatform } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
@@ -134,6 +134,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     admitResetRequest,
     resetsOfMember: await stores.rateLimits.limiter(resets.member),
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
+    emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({

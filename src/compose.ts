@@ -58,6 +58,8 @@ export interface SliceDeps {
   resetsOfMember: RateLimiter;
   /** Wrong current passwords when changing one: per member, and per administrator (keys `admin-<id>`). */
   passwordChecks: RateLimiter;
+  /** E-mail address changes asked per member. */
+  emailChanges: RateLimiter;
 }
 
 /**

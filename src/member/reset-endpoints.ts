@@ -62,7 +62,7 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
         password: passwordSchema,
       }),
       response: z.object({ username: z.string() }),
-      refusals: [{ status: 422, when: 'the link is unknown, already used or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)' }, passwordWorkBusy, concurrentChange],
+      refusals: [{ status: 422, when: 'the link is unknown, already used, spent by a later change of password or address, or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)' }, passwordWorkBusy, concurrentChange],
       handler: async (ctx, { body }) => {
         const reset = await decideThenRead(ctx, () => resetPassword(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })), async (written) => written);
         return { data: { username: reset.username }, message: `password set: sign in as ${reset.username} with it; every session of the account was signed out` };
