@@ -15,6 +15,7 @@ import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
 import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
+import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
@@ -146,6 +147,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
+      memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWritePolicy(settings))),
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),

@@ -89,6 +89,8 @@ const settingsSchema = z.object({
   // Password-reset requests one client address may make, and reset links one member is mailed, per hour (docs/accounts.md).
   PASSWORD_RESET_ADDRESS_LIMIT: number(1, 100_000).default(10),
   PASSWORD_RESET_MEMBER_LIMIT: number(1, 1000).default(3),
+  // Self-service writes one member may make a minute (account, password, credential, scopes, rotation, extension): docs/rate-limits.md.
+  MEMBER_WRITE_LIMIT: number(1, 100_000).default(30),
   // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
   SESSION_ANONYMOUS_MINUTES: number(0.05, 60 * 24, true).default(10),
   // New sessions without a signed-in identity one client address may open in the life of one (anonymousSessionMinutes).

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
-import { Caller, Endpoint, Refusal } from './endpoints';
+import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
+import { TOO_MANY_CHANGES } from './member-writes';
 import { envelopeOf, refusalSchema } from './schemas';
 import { bodyIsRequired } from './validate';
 
@@ -98,6 +99,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
     add(413, 'the body is too large');
     add(415, bodyIsRequired(endpoint.body) ? 'the body is missing or not application/json' : 'the body is not application/json');
   }
+  if (isLimitedMemberWrite(endpoint)) add(429, TOO_MANY_CHANGES);
   if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (caller.kind === 'member') {
