@@ -16,6 +16,7 @@ import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
 import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
 import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
+import { addressKeyOf } from './shared/http/client-address';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
@@ -89,21 +90,26 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
   await usage.start();
   const gate = partnerGate(keyRing, openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit), usage);
+  const addressKey = addressKeyOf(settings);
   const loginLimit = async (realm: LoginRealm) =>
-    limitLoginFailures({
-      account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
-      address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
-    });
+    limitLoginFailures(
+      {
+        account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
+        address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
+      },
+      addressKey,
+    );
   const loginLimits: Record<LoginRealm, Middleware<AppState>> = { member: await loginLimit('member'), admin: await loginLimit('admin') };
-  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), 'too_many_registrations', 'too many registrations from this address');
+  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), addressKey, 'too_many_registrations', 'too many registrations from this address');
   const admitAnonymousSession = perAddress(
     await stores.rateLimits.limiter(anonymousSessionPolicy(settings)),
+    addressKey,
     'too_many_sessions',
     'too many new sessions from this address',
   );
 
   const resets = resetPolicies(settings);
-  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), 'too_many_reset_requests', 'too many password-reset requests from this address');
+  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), addressKey, 'too_many_reset_requests', 'too many password-reset requests from this address');
   // The member slice's own mail (reset and confirmation links), sent as the request is decided.
   const mailer = countedMailer(settings, observed.notifications?.mailed);
 

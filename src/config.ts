@@ -51,6 +51,8 @@ const settingsSchema = z.object({
   HEADERS_TIMEOUT_MS: number(1000, 600_000).default(10_000),
   REQUEST_TIMEOUT_MS: number(1000, 3_600_000).default(30_000),
   MAX_CONNECTIONS_PER_ADDRESS: number(0, 1_000_000).default(128),
+  // The prefix an IPv6 client is counted by in every per-address limit: a subscriber holds a /64 at least.
+  IPV6_PREFIX_BITS: number(1, 128).default(64),
   READ_WAIT_MS: number(0, 60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),

@@ -1,5 +1,6 @@
 import { anonymousSessionMinutes, Settings } from '../../config';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
+import type { AddressKey } from './client-address';
 import type { Refusal } from './endpoints';
 import { HttpError } from './envelope';
 import { tooManyRequests } from './too-many-requests';
@@ -21,10 +22,10 @@ export const tooManySessions: Refusal = {
   when: 'this client address opened too many new sessions without signing in lately; retry after Retry-After',
 };
 
-/** Counts one attempt of the client's address; over the limit, 429 with Retry-After. */
-export function perAddress(limiter: RateLimiter, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
+/** Counts one attempt of the client's address (by its key: an IPv6 prefix); over the limit, 429 with Retry-After. */
+export function perAddress(limiter: RateLimiter, keyOf: AddressKey, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
   return async (ctx) => {
-    const allowance = await limiter.consume(ctx.ip);
+    const allowance = await limiter.consume(keyOf(ctx.ip));
     if (!allowance.allowed) throw HttpError.from(tooManyRequests(error, why, allowance.resetMs));
   };
 }
