@@ -17,6 +17,7 @@ import { Endpoint, LoginRealm } from './shared/http/endpoints';
 import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
 import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
 import { addressKeyOf } from './shared/http/client-address';
+import { DeferredWork, spreadDelay } from './shared/deferred-work';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
@@ -44,6 +45,8 @@ import { webhookSecretsOf } from './webhook';
 
 
 const UPGRADE_CHECK_MS = 2000;
+// Reset requests waiting for their lookup and mail: each address may ask 10 an hour, so many waiting is a flood from many.
+const RESET_REQUESTS_WAITING = 1000;
 
 export interface Platform {
   /** What the HTTP server runs: the partner lane, then koa, with its middleware as it is at this call. */
@@ -109,6 +112,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   );
 
   const resets = resetPolicies(settings);
+  const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () => log.warn('a password-reset request was dropped: too many wait to be mailed'));
   const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), addressKey, 'too_many_reset_requests', 'too many password-reset requests from this address');
   // The member slice's own mail (reset and confirmation links), sent as the request is decided.
   const mailer = countedMailer(settings, observed.notifications?.mailed);
@@ -140,6 +144,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     publicUrl: settings.PUBLIC_URL,
     admitResetRequest,
     resetsOfMember: await stores.rateLimits.limiter(resets.member),
+    resetWork,
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
     emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
   });
@@ -180,6 +185,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
+      await resetWork.stop();
       await stopNotifications?.();
       mailer?.close();
       await projections.stop();
