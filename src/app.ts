@@ -14,7 +14,7 @@ import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
-import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
+import { anonymousSessionPolicy, anonymousSessionQuota, perAddress, registrationPolicy } from './shared/http/address-limits';
 import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
 import { addressKeyOf } from './shared/http/client-address';
 import { DeferredWork, spreadDelay } from './shared/deferred-work';
@@ -104,12 +104,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     );
   const loginLimits: Record<LoginRealm, Middleware<AppState>> = { member: await loginLimit('member'), admin: await loginLimit('admin') };
   const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), addressKey, 'too_many_registrations', 'too many registrations from this address');
-  const admitAnonymousSession = perAddress(
-    await stores.rateLimits.limiter(anonymousSessionPolicy(settings)),
-    addressKey,
-    'too_many_sessions',
-    'too many new sessions from this address',
-  );
+  const admitAnonymousSession = anonymousSessionQuota(await stores.rateLimits.limiter(anonymousSessionPolicy(settings)), addressKey);
 
   const resets = resetPolicies(settings);
   const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () => log.warn('a password-reset request was dropped: too many wait to be mailed'));
