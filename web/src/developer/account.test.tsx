@@ -26,7 +26,7 @@ it('shows the profile and saves a new address as pending, saying where the link 
 });
 
 it('says in words why a new address was refused: no password, a wrong one, too many changes', async () => {
-  const refusals = [
+  const refusals: [string, string][] = [
     ['current_password_required', 'a new e-mail address needs your current password: nothing changed'],
     ['wrong_current_password', 'the current password is wrong: nothing changed'],
     ['too_many_email_changes', 'at most 3 e-mail address changes a day: retry in 20 h'],
@@ -36,7 +36,8 @@ it('says in words why a new address was refused: no password, a wrong one, too m
     'GET /developer/account': () => ok(ACCOUNT),
     'PUT /developer/account': () => {
       const [error, message] = refusals[next++]!;
-      return envelope(error === 'too_many_email_changes' ? 429 : 422, { code: 422, message, data: { error } });
+      const status = error === 'too_many_email_changes' ? 429 : 422;
+      return envelope(status, { code: status, message, data: { error } });
     },
   });
   render(<AccountPage />);
