@@ -134,13 +134,15 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       method: 'POST',
       path: '/developer/password',
       caller: { kind: 'member' },
-      summary: "Change the member's password, given the current one; the member's other sessions end, this one stays",
+      summary: "Change the member's password, given the current one; the member's other sessions end, this one stays (the current password again changes nothing)",
       body: z.strictObject({ current_password: z.string({ error: 'current_password is required' }).min(1, 'current_password is required').max(128, 'current_password must be at most 128 characters'), new_password: passwordSchema }),
       response: sessionsEndedSchema,
       refusals: [{ status: 422, when: 'the current password is wrong (wrong_current_password); nothing changes' }, tooManyPasswordFailures, passwordWorkBusy, concurrentChange],
       handler: async (ctx, { body }) => {
         const member = memberOf(ctx);
         await checkMemberPassword(deps, member, body.current_password);
+        // The same password again is no change: it records nothing and ends no session.
+        if (body.new_password === body.current_password) return { data: { sessions_ended: 0 }, message: 'the new password is the current one: nothing changed' };
         const ended = await decideThenRead(ctx, () => changePassword(deps, member.username, body.new_password, thisSessionRecord(ctx), asMember(ctx)), async (written) => written.sessionsEnded);
         return { data: { sessions_ended: ended }, message: `password changed; ${ended} other session(s) signed out` };
       },

@@ -91,6 +91,15 @@ describe('POST /developer/password and /developer/sessions/end-others', () => {
     await logIn(t.client(), member);
   });
 
+  it('records nothing for the current password given as the new one', async () => {
+    const client = t.client();
+    const member = await registerMember(client, { email: uniqueEmail('same') });
+    const res = await write(client, 'post', PASSWORD, { current_password: member.password, new_password: member.password });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ sessions_ended: 0 });
+    expect((await t.allEvents()).filter((e) => e.type === 'PasswordChanged' && e.data.member_id === member.id)).toHaveLength(0);
+  });
+
   it('signs out everywhere else', async () => {
     const here = t.client();
     const member = await registerMember(here, { email: uniqueEmail('everywhere') });
