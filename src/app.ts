@@ -153,7 +153,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
-      memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWritePolicy(settings))),
+      memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWritePolicy(settings)), memberWritePolicy(settings)),
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),

@@ -18,9 +18,14 @@ describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
   it('refuses the write past the limit with 429 too_many_changes and Retry-After; reads, the logout and other members go on', async () => {
     const client = t.client();
     const member = await registerMember(client, { mobile: '+8613800138000' });
-    for (let i = 0; i < LIMIT; i++) expect((await put(client, { nickname: `n${i}`, mobile: '+8613800138000' })).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++) {
+      const saved = await put(client, { nickname: `n${i}`, mobile: '+8613800138000' });
+      expect(saved.status).toBe(200);
+      expect([saved.headers['ratelimit-policy'], saved.headers['ratelimit-limit'], saved.headers['ratelimit-remaining']]).toEqual([`${LIMIT};w=60`, String(LIMIT), String(LIMIT - 1 - i)]);
+    }
     const refused = await put(client, { nickname: 'one more', mobile: '+8613800138000' });
     expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
     expect(refused.body.data.error).toBe('too_many_changes');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
