@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, boundPasswordWork, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
+import { argon2Hasher, boundPasswordWork, emailChangePolicy, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
 import { accessReads, requireAdmin, seedPlatform } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
@@ -14,7 +14,10 @@ import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
-import { anonymousSessionPolicy, perAddress, registrationPolicy } from './shared/http/address-limits';
+import { anonymousSessionPolicy, anonymousSessionQuota, perAddress, registrationPolicy } from './shared/http/address-limits';
+import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
+import { addressKeyOf } from './shared/http/client-address';
+import { DeferredWork, spreadDelay } from './shared/deferred-work';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
@@ -42,6 +45,8 @@ import { webhookSecretsOf } from './webhook';
 
 
 const UPGRADE_CHECK_MS = 2000;
+// Reset requests waiting for their lookup and mail: each address may ask 10 an hour, so many waiting is a flood from many.
+const RESET_REQUESTS_WAITING = 1000;
 
 export interface Platform {
   /** What the HTTP server runs: the partner lane, then koa, with its middleware as it is at this call. */
@@ -88,21 +93,22 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
   await usage.start();
   const gate = partnerGate(keyRing, openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit), usage);
+  const addressKey = addressKeyOf(settings);
   const loginLimit = async (realm: LoginRealm) =>
-    limitLoginFailures({
-      account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
-      address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
-    });
+    limitLoginFailures(
+      {
+        account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
+        address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
+      },
+      addressKey,
+    );
   const loginLimits: Record<LoginRealm, Middleware<AppState>> = { member: await loginLimit('member'), admin: await loginLimit('admin') };
-  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), 'too_many_registrations', 'too many registrations from this address');
-  const admitAnonymousSession = perAddress(
-    await stores.rateLimits.limiter(anonymousSessionPolicy(settings)),
-    'too_many_sessions',
-    'too many new sessions from this address',
-  );
+  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), addressKey, 'too_many_registrations', 'too many registrations from this address');
+  const admitAnonymousSession = anonymousSessionQuota(await stores.rateLimits.limiter(anonymousSessionPolicy(settings)), addressKey);
 
   const resets = resetPolicies(settings);
-  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), 'too_many_reset_requests', 'too many password-reset requests from this address');
+  const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () => log.warn('a password-reset request was dropped: too many wait to be mailed'));
+  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), addressKey, 'too_many_reset_requests', 'too many password-reset requests from this address');
   // The member slice's own mail (reset and confirmation links), sent as the request is decided.
   const mailer = countedMailer(settings, observed.notifications?.mailed);
 
@@ -133,7 +139,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     publicUrl: settings.PUBLIC_URL,
     admitResetRequest,
     resetsOfMember: await stores.rateLimits.limiter(resets.member),
+    resetWork,
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
+    emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
@@ -145,6 +153,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
+      memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWritePolicy(settings)), memberWritePolicy(settings)),
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
@@ -171,6 +180,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await keyRing.stop();
       await installedAddons.stop();
       await usage.stop();
+      await resetWork.stop();
       await stopNotifications?.();
       mailer?.close();
       await projections.stop();

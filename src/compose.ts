@@ -17,6 +17,7 @@ import { ReadModels } from './shared/projections/read-models';
 import { Replica } from './shared/projections/replica';
 import { MemberNaming, Registry, Slice } from './shared/slice';
 import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/ports';
+import type { DeferredWork } from './shared/deferred-work';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
 
@@ -56,8 +57,12 @@ export interface SliceDeps {
   admitResetRequest(ctx: AppContext): Promise<void>;
   /** Reset links mailed per member. */
   resetsOfMember: RateLimiter;
+  /** Password-reset requests' lookups and mail, done a while after their answers. */
+  resetWork: Pick<DeferredWork, 'defer'>;
   /** Wrong current passwords when changing one: per member, and per administrator (keys `admin-<id>`). */
   passwordChecks: RateLimiter;
+  /** E-mail address changes asked per member. */
+  emailChanges: RateLimiter;
 }
 
 /**

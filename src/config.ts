@@ -51,6 +51,8 @@ const settingsSchema = z.object({
   HEADERS_TIMEOUT_MS: number(1000, 600_000).default(10_000),
   REQUEST_TIMEOUT_MS: number(1000, 3_600_000).default(30_000),
   MAX_CONNECTIONS_PER_ADDRESS: number(0, 1_000_000).default(128),
+  // The prefix an IPv6 client is counted by in every per-address limit: a subscriber holds a /64 at least.
+  IPV6_PREFIX_BITS: number(1, 128).default(64),
   READ_WAIT_MS: number(0, 60_000).default(2000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),
@@ -89,6 +91,8 @@ const settingsSchema = z.object({
   // Password-reset requests one client address may make, and reset links one member is mailed, per hour (docs/accounts.md).
   PASSWORD_RESET_ADDRESS_LIMIT: number(1, 100_000).default(10),
   PASSWORD_RESET_MEMBER_LIMIT: number(1, 1000).default(3),
+  // Self-service writes one member may make a minute (account, password, credential, scopes, rotation, extension): docs/rate-limits.md.
+  MEMBER_WRITE_LIMIT: number(1, 100_000).default(30),
   // A session that never signs in is forgotten after this many idle minutes (at most SESSION_IDLE_MINUTES).
   SESSION_ANONYMOUS_MINUTES: number(0.05, 60 * 24, true).default(10),
   // New sessions without a signed-in identity one client address may open in the life of one (anonymousSessionMinutes).

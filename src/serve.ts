@@ -4,6 +4,7 @@ import { parseSettings } from './config';
 import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
+import { addressKeyOf } from './shared/http/client-address';
 import { createLogger } from './log';
 import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
 import { openConfiguredStores } from './stores';
@@ -29,6 +30,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     headersTimeoutMs: settings.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
     maxConnectionsPerAddress: settings.MAX_CONNECTIONS_PER_ADDRESS,
+    addressKey: addressKeyOf(settings),
   });
   const requests = drainable(server);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));

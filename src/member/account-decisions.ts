@@ -2,6 +2,7 @@ import { DomainError } from '../shared/domain/decider';
 import type { EventOf } from '../shared/domain/events';
 import type { accountEventSchemas } from './account-events';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
+import { RESTORE_LIFETIME_DAYS } from './links';
 
 export type AccountCommand =
   | { type: 'RequestPasswordReset'; data: MailedLink }
@@ -12,7 +13,9 @@ export type AccountCommand =
       type: 'UpdateAccount';
       data: { nickname: string | null; email: string | null; mobile: string | null; email_link: MailedLink | null };
     }
-  | { type: 'ConfirmEmail'; data: { token_digest: string; now: string } };
+  | { type: 'ConfirmEmail'; data: { token_digest: string; now: string; restore_link: MailedLink } }
+  | { type: 'RestoreEmail'; data: { token_digest: string; now: string } }
+  | { type: 'AcknowledgeAdministratorReset' };
 
 type AccountEvent = EventOf<typeof accountEventSchemas>;
 
@@ -27,6 +30,13 @@ export interface AccountState {
   resets: Record<string, Outstanding>;
   /** The address a mailed link must confirm before it counts. */
   pending_email: ({ email: string; token_digest: string } & Outstanding) | null;
+  /** The administrator whose reset the member has not acknowledged yet: their account page tells of it. */
+  reset_by_administrator: { admin_id: number } | null;
+  /**
+   * Links mailed to replaced addresses, by token digest. A password change does not spend them: the
+   * one who took the account would otherwise spend the owner's way back.
+   */
+  restores: Record<string, { email: string } & Outstanding>;
 }
 
 export function evolveAccount<State extends AccountState>(state: State, event: AccountEvent): State {
@@ -35,15 +45,32 @@ export function evolveAccount<State extends AccountState>(state: State, event: A
       return { ...state, resets: { ...state.resets, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
     case 'PasswordReset':
     case 'PasswordChanged':
+      return { ...spendLinks(state), password_hash: event.data.password_hash };
     case 'PasswordResetByAdministrator':
-      return { ...state, password_hash: event.data.password_hash, resets: spendAll(state.resets) };
+      return { ...spendLinks(state), password_hash: event.data.password_hash, reset_by_administrator: { admin_id: event.data.admin_id } };
+    case 'AdministratorResetAcknowledged':
+      return { ...state, reset_by_administrator: null };
     case 'ProfileUpdated':
       return { ...state, nickname: event.data.nickname, mobile: event.data.mobile };
     case 'EmailChangeRequested':
       return { ...state, pending_email: { email: event.data.email, token_digest: event.data.token_digest, expires_at: event.data.expires_at, spent: false } };
     case 'EmailChanged':
-      return { ...state, email: event.data.email, pending_email: null };
+      return { ...spendLinks(state), email: event.data.email, pending_email: null };
+    case 'EmailRestoreOffered': {
+      const { email, token_digest, expires_at } = event.data;
+      return { ...state, restores: { ...state.restores, [token_digest]: { email, expires_at, spent: false } } };
+    }
+    case 'EmailRestored':
+      return { ...spendLinks(state), email: event.data.email, pending_email: null, restores: spendAll(state.restores) };
   }
+}
+
+/**
+ * The account's security stamp: a change of password or address spends every link mailed before
+ * it, so a link in a mailbox the member no longer trusts (or an attacker's) is worth nothing.
+ */
+function spendLinks<State extends AccountState>(state: State): State {
+  return { ...state, resets: spendAll(state.resets), pending_email: state.pending_email && { ...state.pending_email, spent: true } };
 }
 
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
@@ -55,7 +82,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'ResetPassword': {
       const link = state.resets[command.data.token_digest];
       if (!link) throw new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
-      if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password changed since it was mailed: ask for a new one');
+      if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one');
       if (expired(link, command.data.now)) throw new DomainError('reset_token_expired', 'this password-reset link has expired (links are good for 30 minutes): ask for a new one');
       return [{ type: 'PasswordReset', data: { member_id, password_hash: command.data.password_hash } }];
     }
@@ -70,9 +97,20 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (!pending || pending.token_digest !== command.data.token_digest) {
         throw new DomainError('email_token_unknown', 'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one');
       }
+      if (pending.spent) throw new DomainError('email_token_spent', 'the password changed since this confirmation link was mailed: change the address again for a new one');
       if (expired(pending, command.data.now)) throw new DomainError('email_token_expired', 'this confirmation link has expired: change the address again for a new one');
-      return [{ type: 'EmailChanged', data: { member_id, email: pending.email } }];
+      const changed: AccountEvent = { type: 'EmailChanged', data: { member_id, email: pending.email } };
+      return state.email === null ? [changed] : [changed, { type: 'EmailRestoreOffered', data: { member_id, email: state.email, ...command.data.restore_link } }];
     }
+    case 'RestoreEmail': {
+      const restore = state.restores[command.data.token_digest];
+      if (!restore) throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
+      if (restore.spent) throw new DomainError('restore_token_spent', 'this link was already used, or another restore link was: the address is the one restored then');
+      if (expired(restore, command.data.now)) throw new DomainError('restore_token_expired', `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`);
+      return [{ type: 'EmailRestored', data: { member_id, email: restore.email } }];
+    }
+    case 'AcknowledgeAdministratorReset':
+      return state.reset_by_administrator ? [{ type: 'AdministratorResetAcknowledged', data: { member_id } }] : [];
   }
 }
 

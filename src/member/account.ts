@@ -5,10 +5,10 @@ import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
 import { EventStore, SessionStore } from '../stores/ports';
 import { AccountCommand } from './account-decisions';
-import { emailConfirmationMail } from './account-mail';
+import { emailConfirmationMail, emailReplacedMail } from './account-mail';
 import { memberDecider, memberStream, MemberEvent } from './decider';
 import { AccountChange } from './fields';
-import { newMemberLink } from './links';
+import { newMemberLink, newRestoreLink } from './links';
 import { readToken } from '../shared/mailed-links';
 import { memberFromLog } from './login';
 import { oneTimePassword, PasswordHasher } from './passwords';
@@ -109,8 +109,38 @@ export async function updateAccount(deps: AccountDeps, username: string, change:
   return written;
 }
 
-export async function confirmEmail(deps: AccountDeps, token: string, ctx: CommandContext): Promise<AccountWritten & { username: string }> {
+/**
+ * Makes the pending address the account's; the address it replaces is mailed a link that puts it
+ * back. Whether that mail went is answered (`replaced_told`): the change stands either way.
+ */
+export async function confirmEmail(deps: AccountDeps, token: string, ctx: CommandContext): Promise<AccountWritten & { username: string; replaced_told: boolean }> {
   const unknown = new DomainError('email_token_unknown', 'this confirmation link is not one this service mailed: change the address again for a new one');
   const { username, token_digest, ctx: asMember } = await memberOfToken(deps, token, unknown, ctx);
-  return { ...(await decide(deps, username, { type: 'ConfirmEmail', data: { token_digest, now: ctx.now.toISOString() } }, asMember)), username };
+  const restore = newRestoreLink(asMember.actor.id, ctx.now);
+  const written = await decide(deps, username, { type: 'ConfirmEmail', data: { token_digest, now: ctx.now.toISOString(), restore_link: restore.link } }, asMember);
+  const offered = written.events.find((event) => event.type === 'EmailRestoreOffered');
+  const changed = written.events.find((event) => event.type === 'EmailChanged');
+  let replaced_told = false;
+  if (offered && changed?.data.email && deps.sendMail) {
+    const link = `${deps.publicUrl}/ui/developer/restore-email?token=${encodeURIComponent(restore.token)}`;
+    replaced_told = await deps.sendMail(offered.data.email, emailReplacedMail(username, changed.data.email, link)).then(
+      () => true,
+      () => false,
+    );
+  }
+  return { ...written, username, replaced_told };
+}
+
+/** Puts back an address an e-mail change replaced, with the link mailed to it; every session of the member ends. */
+export async function restoreEmail(deps: AccountDeps, token: string, ctx: CommandContext): Promise<AccountWritten & { username: string }> {
+  const unknown = new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
+  const { username, token_digest, ctx: asMember } = await memberOfToken(deps, token, unknown, ctx);
+  const written = await decide(deps, username, { type: 'RestoreEmail', data: { token_digest, now: ctx.now.toISOString() } }, asMember);
+  await deps.sessions.endAllOf({ side: 'member', id: asMember.actor.id });
+  return { ...written, username };
+}
+
+/** The member saw that an administrator reset their password: their account page stops telling of it. */
+export function acknowledgeAdministratorReset(deps: AccountDeps, username: string, ctx: CommandContext): Promise<AccountWritten> {
+  return decide(deps, username, { type: 'AcknowledgeAdministratorReset' }, ctx);
 }

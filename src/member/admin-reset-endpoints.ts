@@ -27,7 +27,9 @@ const notFound = (member_id: number) =>
 
 /**
  * Where the service sends no mail, a member who forgot their password asks an administrator holding
- * access.manage, who gives them a one-time password here, as administrators' own are reset.
+ * access.manage, who gives them a one-time password here, as administrators' own are reset. The
+ * member is told of it (the event's mail, `password_reset_by` on their account): a reset they did
+ * not ask for is a takeover to report.
  */
 export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
   return [
@@ -35,7 +37,7 @@ export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
       method: 'POST',
       path: '/members/:member_id/password-reset',
       caller: { kind: 'admin', permission: 'access.manage' },
-      summary: "Give a member a one-time password, shown this once: every session of theirs ends and any mailed reset link is spent",
+      summary: "Give a member a one-time password, shown this once: every session of theirs ends, every link mailed to them is spent, and they are told (by mail, and on their account page until they acknowledge it)",
       params: memberParams,
       body: emptyBody,
       response: memberPasswordResetSchema,

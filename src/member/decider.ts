@@ -53,7 +53,7 @@ export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
   initialState: { status: 'none' },
 
   evolve(state, event) {
-    if (event.type === 'MemberRegistered') return { status: 'registered', ...event.data, resets: {}, pending_email: null };
+    if (event.type === 'MemberRegistered') return { status: 'registered', ...event.data, resets: {}, pending_email: null, reset_by_administrator: null, restores: {} };
     return state.status === 'registered' ? evolveAccount(state, event) : state;
   },
 

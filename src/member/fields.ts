@@ -84,8 +84,17 @@ const contactFields = { nickname: nicknameSchema, email: emailSchema, mobile: mo
 
 export const registrationSchema = reachable(z.strictObject({ username: usernameSchema, password: passwordSchema, ...contactFields }));
 
-/** What a member may change of their account, by the registration's rules. */
-export const accountChangeSchema = reachable(z.strictObject(contactFields));
+/** What a member may change of their account, by the registration's rules; a new address needs the current password too. */
+export const accountChangeSchema = reachable(
+  z.strictObject({
+    ...contactFields,
+    current_password: z
+      .string({ error: 'current_password must be a string' })
+      .max(PASSWORD_MAX_LENGTH, `current_password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+      .optional()
+      .meta({ description: 'required when the e-mail address changes' }),
+  }),
+);
 
 export type AccountChange = z.infer<typeof accountChangeSchema>;
 

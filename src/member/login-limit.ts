@@ -4,6 +4,7 @@ import { AuthenticationFailed } from '../shared/commands/errors';
 import { Settings } from '../config';
 import { loginSchema, normaliseUsername } from './fields';
 import { LimitPolicy, RateLimiter } from '../stores/ports';
+import type { AddressKey } from '../shared/http/client-address';
 import { AppState } from '../shared/http/context';
 import { LoginRealm } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
@@ -61,12 +62,12 @@ function usernameDigest(username: string): string {
  * attempts no more than the limit reach the check. Keyed by the address too, so that guessing
  * from one address cannot lock the account out everywhere.
  */
-export function limitLoginFailures(limiters: LoginLimiters): Middleware<AppState> {
+export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): Middleware<AppState> {
   return async (ctx, next) => {
     const login = loginSchema.safeParse(ctx.request.body);
     // The endpoint refuses a malformed body (422) without checking a password: nothing to count.
     if (!login.success) return next();
-    const address = ctx.ip;
+    const address = keyOf(ctx.ip);
     const account = `${address}/${usernameDigest(login.data.username)}`;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {

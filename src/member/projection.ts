@@ -16,15 +16,16 @@ export interface MemberDocument {
 
 /**
  * Members as the dashboard and the administrators see them; the password hash stays in the stream.
- * The account's changes came with version 1 still current: before them no stream held their
- * events, so a document built without them is the one built with them.
+ * The account's changes (and later the restore of a replaced address) came with version 1 still
+ * current: before them no stream held their events, so a document built without them is the one
+ * built with them.
  */
 export const membersProjection: Projection<MemberDocument, MemberEvent> = {
   name: 'members',
   version: 1,
   collection: { name: 'members', indexes: ['username_key'] },
 
-  handles: ['MemberRegistered', 'ProfileUpdated', 'EmailChangeRequested', 'EmailChanged'],
+  handles: ['MemberRegistered', 'ProfileUpdated', 'EmailChangeRequested', 'EmailChanged', 'EmailRestored'],
   documentIds: (event) => [String(event.data.member_id)],
 
   evolve(doc, { type, data, metadata }) {
@@ -45,6 +46,7 @@ export const membersProjection: Projection<MemberDocument, MemberEvent> = {
       case 'EmailChangeRequested':
         return doc && { ...doc, pending_email: data.email };
       case 'EmailChanged':
+      case 'EmailRestored':
         return doc && { ...doc, email: data.email, pending_email: null };
       default:
         return doc;

@@ -8,7 +8,7 @@ import { resetPassword } from './account';
 import { passwordSchema } from './fields';
 import { LINK_LIFETIME_MINUTES, tokenSchema } from './links';
 import { passwordWorkBusy } from './password-work';
-import { requestInBackground, ResetRequestDeps } from './reset-request';
+import { requestLater, ResetRequestDeps } from './reset-request';
 
 export interface ResetEndpointDeps extends ResetRequestDeps {
   /** Refuses (429) a client address that asked for too many reset links lately. */
@@ -47,8 +47,8 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
       refusals: [tooManyResetRequests],
       handler: async (ctx, { body }) => {
         await deps.admitResetRequest(ctx);
-        // Decided and mailed after the answer: it says and takes the same whoever the login names.
-        requestInBackground(deps, body.login, commandContext(ctx, { kind: 'system', id: null }), ctx.state.log, (start) => ctx.res.once('close', start));
+        // Decided and mailed a while after the answer: it says and takes the same whoever the login names.
+        requestLater(deps, body.login, commandContext(ctx, { kind: 'system', id: null }), ctx.state.log);
         return { data: { mail_configured }, message: mail_configured ? ASKED : NO_MAIL };
       },
     }),
@@ -62,7 +62,7 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
         password: passwordSchema,
       }),
       response: z.object({ username: z.string() }),
-      refusals: [{ status: 422, when: 'the link is unknown, already used or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)' }, passwordWorkBusy, concurrentChange],
+      refusals: [{ status: 422, when: 'the link is unknown, already used, spent by a later change of password or address, or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)' }, passwordWorkBusy, concurrentChange],
       handler: async (ctx, { body }) => {
         const reset = await decideThenRead(ctx, () => resetPassword(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })), async (written) => written);
         return { data: { username: reset.username }, message: `password set: sign in as ${reset.username} with it; every session of the account was signed out` };

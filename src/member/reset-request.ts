@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { CommandContext } from '../shared/commands/context';
 import { handle } from '../shared/commands/handle';
+import type { DeferredWork } from '../shared/deferred-work';
 import { RateLimiter } from '../stores/ports';
 import { AccountDeps } from './account';
 import { memberFromLog } from './login';
@@ -12,6 +13,8 @@ import { memberReads } from './reads';
 export interface ResetRequestDeps extends AccountDeps {
   /** Reset links mailed per member: a flood of requests must not flood the member's mailbox. */
   resetsOfMember: RateLimiter;
+  /** Where a request's lookup and mail wait until a while after its answer. */
+  resetWork: Pick<DeferredWork, 'defer'>;
 }
 
 /** The usernames a login names: a username itself, or the members who gave that e-mail address. */
@@ -22,7 +25,7 @@ async function usernamesOf(deps: ResetRequestDeps, login: string): Promise<strin
 
 /**
  * Mails a single-use reset link to each member the login names who gave an e-mail address, within
- * the per-member limit. Runs after the request is answered (`requestInBackground`), so whether
+ * the per-member limit. Runs a while after the request is answered (`requestLater`), so whether
  * the login exists changes neither the answer nor its time; what fails is logged.
  */
 export async function requestPasswordReset(deps: ResetRequestDeps, login: string, ctx: CommandContext): Promise<void> {
@@ -40,11 +43,10 @@ export async function requestPasswordReset(deps: ResetRequestDeps, login: string
 }
 
 /**
- * Starts the request once the answer has gone (`answered` fires then): begun earlier, the reads
- * and the append, synchronous on the embedded store, would hold up the answer of a known login only.
+ * Queues the request (`resetWork`), to be decided and mailed a while after the answer: begun as
+ * the answer goes, the reads, the append and the mail of a known login would slow the client's
+ * next request, and tell by its time that the login exists.
  */
-export function requestInBackground(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger, answered: (start: () => void) => void): void {
-  answered(() => {
-    requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed'));
-  });
+export function requestLater(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger): void {
+  deps.resetWork.defer(() => requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed')));
 }

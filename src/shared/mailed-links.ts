@@ -44,5 +44,5 @@ export const tokenSchema = z
 export const expired = (link: Outstanding, now: string): boolean => Date.parse(link.expires_at) <= Date.parse(now);
 
 /** Every outstanding link is spent once the password changes, however it changed. */
-export const spendAll = (links: Record<string, Outstanding>): Record<string, Outstanding> =>
+export const spendAll = <Link extends Outstanding>(links: Record<string, Link>): Record<string, Link> =>
   Object.fromEntries(Object.entries(links).map(([digest, link]) => [digest, { ...link, spent: true }]));

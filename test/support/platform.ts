@@ -57,8 +57,9 @@ export async function startPlatform(
   wrap: (stores: Stores) => Stores = (stores) => stores,
 ): Promise<TestPlatform> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
-  // Every test client comes from 127.0.0.1: the per-address limits apply only where a test sets them.
-  const unlimited = { REGISTRATION_LIMIT: 100_000, ANONYMOUS_SESSION_LIMIT: 1_000_000, LOGIN_ADDRESS_MAX_FAILURES: 100_000 };
+  // Every test client comes from 127.0.0.1: the per-address limits apply only where a test sets them;
+  // so does the per-member write limit, as a test's member writes faster than a person does.
+  const unlimited = { REGISTRATION_LIMIT: 100_000, ANONYMOUS_SESSION_LIMIT: 1_000_000, LOGIN_ADDRESS_MAX_FAILURES: 100_000, MEMBER_WRITE_LIMIT: 100_000 };
   // No metrics listener unless a test asks for one (METRICS_PORT 0: any free port): the default port is fixed.
   // No audit checkpoint appended in the background unless a test asks for them: they would count among its events.
   const quiet = { METRICS_PORT: 'off' as const, AUDIT_CHECKPOINT_SECONDS: 86_400, AUDIT_SIGNING_KEY_FILE: join(dir, 'audit-signing-key.pem') };

@@ -1,5 +1,6 @@
 import { anonymousSessionMinutes, Settings } from '../../config';
 import { LimitPolicy, RateLimiter } from '../../stores/ports';
+import type { AddressKey } from './client-address';
 import type { Refusal } from './endpoints';
 import { HttpError } from './envelope';
 import { tooManyRequests } from './too-many-requests';
@@ -16,15 +17,20 @@ export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
 
 export const tooManyRegistrations: Refusal = { status: 429, when: 'this client address registered too many members in the window; retry after Retry-After' };
 
-export const tooManySessions: Refusal = {
-  status: 429,
-  when: 'this client address opened too many new sessions without signing in lately; retry after Retry-After',
-};
 
-/** Counts one attempt of the client's address; over the limit, 429 with Retry-After. */
-export function perAddress(limiter: RateLimiter, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
+/**
+ * Counts one new session without an identity of the client's address: over the quota, the session
+ * is kept nowhere rather than refused, so that spending an address's quota keeps nobody there
+ * from signing in (`sessionRecords`).
+ */
+export function anonymousSessionQuota(limiter: RateLimiter, keyOf: AddressKey): (ctx: { ip: string }) => Promise<boolean> {
+  return async (ctx) => (await limiter.consume(keyOf(ctx.ip))).allowed;
+}
+
+/** Counts one attempt of the client's address (by its key: an IPv6 prefix); over the limit, 429 with Retry-After. */
+export function perAddress(limiter: RateLimiter, keyOf: AddressKey, error: string, why: string): (ctx: { ip: string }) => Promise<void> {
   return async (ctx) => {
-    const allowance = await limiter.consume(ctx.ip);
+    const allowance = await limiter.consume(keyOf(ctx.ip));
     if (!allowance.allowed) throw HttpError.from(tooManyRequests(error, why, allowance.resetMs));
   };
 }

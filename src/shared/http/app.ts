@@ -39,8 +39,8 @@ export interface HttpDeps {
   settings: Settings;
   log: Logger;
   sessionStore: SessionStore;
-  /** Refuses (throws) a client that may open no more sessions without an identity. */
-  admitAnonymousSession(ctx: { ip: string }): Promise<void>;
+  /** Whether a client may store one more session without an identity (one over its quota is kept nowhere). */
+  admitAnonymousSession(ctx: { ip: string }): Promise<boolean>;
   endpoints: Endpoint[];
   guards: Guards;
   /** Run first, around everything koa does: the operators' metrics and traces. */

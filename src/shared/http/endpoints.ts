@@ -112,6 +112,8 @@ export function partnerEndpoint<R extends z.ZodType>({ scope, answer, version, .
 
 export interface Guards {
   member: Middleware<AppState>;
+  /** After `member`, on a member's writes but the logout: the per-member limit. */
+  memberWrite: Middleware<AppState>;
   admin(permission?: string): Middleware<AppState>;
   partner(scope: string): Middleware<AppState>;
   login(realm: LoginRealm): Middleware<AppState>;
@@ -141,6 +143,10 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
   };
 }
 
+/** A member's write the per-member limit counts: every one but the logout, which is answered whatever. */
+export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller' | 'callerBeforeCsrf'>): boolean =>
+  endpoint.caller.kind === 'member' && endpoint.method !== 'GET' && !endpoint.callerBeforeCsrf;
+
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
  * every write checks the CSRF token first (a logout its caller first; a member's or administrator's
@@ -154,6 +160,7 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     const { method, path, caller } = endpoint;
     const callerChecks: Middleware<AppState>[] = [];
     if (caller.kind === 'member') callerChecks.push(guards.member);
+    if (isLimitedMemberWrite(endpoint)) callerChecks.push(guards.memberWrite);
     if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
     const csrf = method === 'GET' ? [] : [requireCsrf];

@@ -2,7 +2,8 @@ import { Settings } from '../../config';
 import { Allowance, LimitPolicy, RateLimiter } from '../../stores/ports';
 import { andThen, Eventually } from '../eventually';
 import { Refused } from './envelope';
-import { tooManyRequests, wholeSeconds } from './too-many-requests';
+import { HeaderFields, rateLimitFields } from './rate-limit-fields';
+import { tooManyRequests } from './too-many-requests';
 
 /** Per API id, in memory in embedded mode: the open API is the hot path (docs/rate-limits.md). */
 export function openApiPolicy(settings: Settings): LimitPolicy {
@@ -14,9 +15,6 @@ export function openApiPolicy(settings: Settings): LimitPolicy {
     hot: true,
   };
 }
-
-/** Header fields as [name, value] pairs, in the order they are sent. */
-export type HeaderFields = [string, string][];
 
 /** Where an API id stands against its rate limit, told on every answer it is counted for. */
 export interface QuotaCount {
@@ -34,16 +32,9 @@ export type PartnerQuota = (apiid: string) => Eventually<QuotaCount>;
  * draft-ietf-httpapi-ratelimit-headers-06; over the limit, 429 with Retry-After.
  */
 export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): PartnerQuota {
-  const limit = String(policy.points);
-  const quotaPolicy = `${policy.points};w=${policy.windowSeconds}`;
   const why = `this API id made more than ${policy.points} calls in ${policy.windowSeconds} s`;
   const countOf = (allowance: Allowance): QuotaCount => ({
-    fields: [
-      ['RateLimit-Policy', quotaPolicy],
-      ['RateLimit-Limit', limit],
-      ['RateLimit-Remaining', String(allowance.remaining)],
-      ['RateLimit-Reset', String(wholeSeconds(allowance.resetMs))],
-    ],
+    fields: rateLimitFields(policy, allowance),
     refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
   });
   return (apiid) => andThen(limiter.consume(apiid), countOf);

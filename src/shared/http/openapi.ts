@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
-import { Caller, Endpoint, Refusal } from './endpoints';
+import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
+import { TOO_MANY_CHANGES } from './member-writes';
 import { envelopeOf, refusalSchema } from './schemas';
 import { bodyIsRequired } from './validate';
 
@@ -21,12 +22,15 @@ const requestId = {
 };
 
 /** draft-ietf-httpapi-ratelimit-headers-06, on every answer to a call the open API counted. */
-const rateLimitFields = {
-  'RateLimit-Limit': z.int().min(1).meta({ description: 'Calls this API id may make per window' }),
-  'RateLimit-Remaining': z.int().min(0).meta({ description: 'Calls left in the current window' }),
+/** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
+const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
+  'RateLimit-Limit': z.int().min(1).meta({ description: `${perWindow} per window` }),
+  'RateLimit-Remaining': z.int().min(0).meta({ description: `${counted} left in the current window` }),
   'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
   'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
-};
+});
+const partnerCalls = rateLimitFieldsOf('Calls', 'Calls this API id may make');
+const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
 
 /** Operations are tagged with who may call them; each tag is described once, at the top. */
 const TAGS: { name: Caller['kind']; description: string }[] = [
@@ -98,6 +102,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
     add(413, 'the body is too large');
     add(415, bodyIsRequired(endpoint.body) ? 'the body is missing or not application/json' : 'the body is not application/json');
   }
+  if (isLimitedMemberWrite(endpoint)) add(429, TOO_MANY_CHANGES);
   if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (caller.kind === 'member') {
@@ -124,12 +129,12 @@ function describedAll(reasons: string[]): string {
 
 /**
  * The header fields of an answer: its request id always; Retry-After on a 429, and on a 503 when
- * waiting can help (not on `upgrade_required`); and, for the open API, where the API id stands on
- * every answer that follows the count (always on 200 and 429; on a 403, 422 or 503 when the
- * refusal came after the count).
+ * waiting can help (not on `upgrade_required`); and, for the open API and a member's writes, where
+ * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
+ * another refusal when it came after the count).
  */
-function headersOf(status: 200 | ErrorStatus, partner: boolean): z.ZodObject {
-  const counted = partner && status !== 401 && status !== 500 ? rateLimitFields : {};
+function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null): z.ZodObject {
+  const counted = limit && status !== 401 && status !== 500 ? limit : {};
   switch (status) {
     case 200:
       return z.object({ ...requestId, ...counted });
@@ -143,16 +148,16 @@ function headersOf(status: 200 | ErrorStatus, partner: boolean): z.ZodObject {
 }
 
 function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
-  const partner = endpoint.caller.kind === 'partner';
+  const limited = endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, partner) } };
+  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited) } };
   for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
       content: { 'application/json': { schema: refusalSchema } },
-      headers: headersOf(status, partner),
+      headers: headersOf(status, limited),
     };
   }
   return responses;

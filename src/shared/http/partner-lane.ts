@@ -8,7 +8,7 @@ import { API_PREFIX, NO_STORE } from './app';
 import { Endpoint, LaneAnswer } from './endpoints';
 import { Refused, refusalEnvelope } from './envelope';
 import { refusalFor } from './errors';
-import { HeaderFields } from './open-api-limit';
+import { HeaderFields } from './rate-limit-fields';
 import { clientRequestId } from './request-log';
 
 /** What the gate decided of one partner call. */

@@ -1,6 +1,7 @@
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { AddressKey } from './client-address';
 import type { Envelope } from './envelope';
 
 // Node's parser codes (llhttp) for the refusals a client can act on; everything else it rejects is a 400.
@@ -26,6 +27,8 @@ export interface ClientBounds {
   requestTimeoutMs: number;
   /** MAX_CONNECTIONS_PER_ADDRESS: open connections from one client address; 0: no cap. */
   maxConnectionsPerAddress: number;
+  /** Whom the cap counts an address as (an IPv6 address by its prefix); by default the address itself. */
+  addressKey?: AddressKey;
 }
 
 function answer(status: number, error: string, message: string, extra = ''): string {
@@ -44,11 +47,11 @@ function answer(status: number, error: string, message: string, extra = ''): str
  * its address: a slow client holding hundreds of connections starves nobody else. Refused
  * sockets never reach the application, whatever they send before they close.
  */
-function capConnectionsPerAddress(server: Server, cap: number): (socket: Socket) => boolean {
+function capConnectionsPerAddress(server: Server, cap: number, keyOf: AddressKey): (socket: Socket) => boolean {
   const open = new Map<string, number>();
   const refused = new WeakSet<Socket>();
   server.prependListener('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
+    const address = keyOf(socket.remoteAddress ?? '');
     const held = open.get(address) ?? 0;
     if (held >= cap) {
       refused.add(socket);
@@ -79,7 +82,7 @@ export function createHttpServer(listener: RequestListener, bounds?: ClientBound
     connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
   };
   const server = createServer(timeouts ?? {});
-  const admitted = bounds && bounds.maxConnectionsPerAddress > 0 ? capConnectionsPerAddress(server, bounds.maxConnectionsPerAddress) : () => true;
+  const admitted = bounds && bounds.maxConnectionsPerAddress > 0 ? capConnectionsPerAddress(server, bounds.maxConnectionsPerAddress, bounds.addressKey ?? ((address) => address)) : () => true;
   server.on('request', (req, res) => {
     if (admitted(req.socket)) listener(req, res);
   });

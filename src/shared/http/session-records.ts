@@ -6,8 +6,8 @@ export interface SessionLifetimes {
   idleMs: number;
   /** No longer than idleMs: a session that never signs in is not kept for hours. */
   anonymousMs: number;
-  /** Refuses (throws) when the client may open no more anonymous sessions. */
-  admitAnonymous(ctx: { ip: string }): Promise<void>;
+  /** Whether the client's address may store one more anonymous session; when not, it is kept nowhere. */
+  admitAnonymous(ctx: { ip: string }): Promise<boolean>;
 }
 
 interface SaveOptions {
@@ -64,6 +64,11 @@ export function sessionWasGone(ctx: object): boolean {
   return cameWithGoneSession.has(ctx);
 }
 
+/** The id this request generated for a new session, if it did. */
+export function newIdOf(ctx: object): string | undefined {
+  return [...(unsaved.get(ctx) ?? [])].at(-1);
+}
+
 /** A new session id (256 random bits), remembered as this request's to create. */
 export function newSessionId(ctx: object): string {
   const id = randomBytes(32).toString('base64url');
@@ -102,7 +107,9 @@ export function sessionRecords(store: SessionStore, lifetimes: SessionLifetimes)
           pending.stored = await store.regenerate(pending.from, id, { ...pending.move, ttlMs: ttlOf });
           return;
         }
-        if (!signedIn(data)) await lifetimes.admitAnonymous(ctx);
+        // Over the address's quota, the session is not stored, and its cookie still goes out: its
+        // CSRF token is derived from its id (`csrfToken`), so that its holder can still sign in.
+        if (!signedIn(data) && !(await lifetimes.admitAnonymous(ctx))) return;
         await store.create(id, data, ttlOf(data));
         return;
       }

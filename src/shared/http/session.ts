@@ -1,11 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import session from 'koa-session';
 import { Middleware } from 'koa';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { moveSession, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
+import { moveSession, newIdOf, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
 
 /** Who an administrator session holds; role and super flag as they were at login. */
 export interface AdminIdentity {
@@ -102,11 +102,25 @@ export function sessionOf(ctx: AppContext): SessionData {
   return ctx.session as unknown as SessionData;
 }
 
+// Signs the tokens of sessions without an identity. Known to this process only: a session kept
+// nowhere (`sessionRecords`, over its address's quota) signs in through the process that opened it.
+const ANONYMOUS_TOKEN_KEY = randomBytes(32);
+
+/** The token of a session without an identity: its id, signed (OWASP's signed double-submit cookie). */
+const anonymousToken = (sessionId: string): string => createHmac('sha256', ANONYMOUS_TOKEN_KEY).update(sessionId).digest('base64url');
+
 /** The current token, created on first use; the same one until login, registration or logout. */
 export function csrfToken(ctx: AppContext): string {
   const data = sessionOf(ctx);
-  data.csrf_token ??= newCsrfToken();
+  const id = newIdOf(ctx);
+  data.csrf_token ??= id ? anonymousToken(id) : newCsrfToken();
   return data.csrf_token;
+}
+
+/** The token a request must carry: its session's, or for a session kept nowhere, its cookie's id signed. */
+function expectedCsrfToken(ctx: AppContext): string | undefined {
+  const id = ctx.cookies.get(SESSION_COOKIE);
+  return sessionOf(ctx).csrf_token ?? (id ? anonymousToken(id) : undefined);
 }
 
 function newCsrfToken(): string {
@@ -167,7 +181,7 @@ export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
   if (!offered) {
     throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session or /admin/session returns it');
   }
-  const expected = sessionOf(ctx).csrf_token;
+  const expected = expectedCsrfToken(ctx);
   if (!expected || !timingSafeEqual(digest(offered), digest(expected))) {
     throw new HttpError(419, 'csrf_token_invalid', 'the CSRF token is not this session\'s current one: fetch it again');
   }

@@ -1,6 +1,6 @@
 import { Answer, expectRefusal, logIn, registerMember } from '../../support/platform';
 import { adminBrowser, AdminBrowser, groupWithAdmin } from '../../access/http/access-clients';
-import { mailedToken, post, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
+import { mailedToken, mailsTo, post, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
 import type { TestPlatform } from '../../support/platform';
 
 // With mail, so that a member can hold an outstanding reset link when an administrator resets them.
@@ -79,5 +79,31 @@ describe('POST /members/:member_id/password-reset', () => {
     expect(JSON.stringify(await t.allEvents())).not.toContain(password);
     expect(t.logLines.join('\n')).not.toContain(password);
     expect(JSON.stringify(search.body)).not.toContain('argon2');
+  });
+
+  it('tells the member: a mail naming the administrator, and their account page until they acknowledge it', async () => {
+    const m = await member('told');
+    const manager = await groupWithAdmin(root, ['access.manage']);
+    const answer = await reset(await adminBrowser(t, manager), m.id).expect(200);
+    const deadline = Date.now() + 5000;
+    while (mailsTo(sink, m.email).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const [mail] = mailsTo(sink, m.email);
+    expect(mail?.subject).toBe('An administrator reset your API platform password');
+    expect(mail?.text).toContain(`administrator #${manager.id}`);
+    expect(mail?.text).not.toContain(answer.body.data.password);
+
+    const again = t.client();
+    await logIn(again, { username: m.username, password: answer.body.data.password });
+    const account = await again.get('/api/v1/developer/account').expect(200);
+    expect(account.body.data.password_reset_by).toEqual({ admin_id: manager.id });
+    const acknowledged = await post(again, '/api/v1/developer/account/acknowledge-reset', {});
+    expect(acknowledged.status).toBe(200);
+    expect(acknowledged.body.data.password_reset_by).toBeNull();
+    expect((await again.get('/api/v1/developer/account').expect(200)).body.data.password_reset_by).toBeNull();
+
+    // A second acknowledgement has nothing to acknowledge: nothing is recorded.
+    await post(again, '/api/v1/developer/account/acknowledge-reset', {});
+    const told = (await t.allEvents()).filter((e) => e.type === 'AdministratorResetAcknowledged' && e.data.member_id === m.id);
+    expect(told).toHaveLength(1);
   });
 });

@@ -38,6 +38,17 @@ describe('POST /developer/password-reset', () => {
     expect(token).toMatch(new RegExp(`^${member.id}\\.`));
   });
 
+  it('does the lookup and the mail a while after the answer: nothing is recorded by the time the next request is answered', async () => {
+    const member = await memberWithMail('later');
+    const client = t.client();
+    expect((await ask(client, member.username)).status).toBe(200);
+    await client.get(RESET).expect(200);
+    const recorded = async () => (await t.allEvents()).filter((e) => e.type === 'PasswordResetRequested' && e.data.member_id === member.id);
+    expect(await recorded()).toHaveLength(0);
+    await mailedToken(sink, member.email);
+    expect(await recorded()).toHaveLength(1);
+  });
+
   it('finds the member by e-mail address too', async () => {
     const member = await memberWithMail('byemail');
     expect((await ask(t.client(), member.email)).status).toBe(200);

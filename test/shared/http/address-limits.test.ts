@@ -3,7 +3,8 @@ import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
-import { csrfOf, expectRefusal, registerMember, startPlatform, TestPlatform, uniqueUsername, Answer } from '../../support/platform';
+import { recordId } from '../../../src/shared/http/session-records';
+import { csrfOf, expectRefusal, logIn, registerMember, startPlatform, TestPlatform, uniqueUsername, Answer } from '../../support/platform';
 
 /** Every password verification argon2 starts; while `gate` is set, each waits for it to open. */
 const mockArgon2 = { verifications: 0, gate: undefined as Promise<void> | undefined };
@@ -144,13 +145,23 @@ describe('registrations per client address', () => {
 });
 
 describe('new sessions without an identity per client address', () => {
-  it(`allows ${ANONYMOUS_SESSIONS} in the window, then 429 without a session cookie`, async () => {
+  it(`stores ${ANONYMOUS_SESSIONS} in the window; past them a session is kept nowhere, and its holder still registers and signs in`, async () => {
     const address = from('127.0.0.14');
-    for (let i = 0; i < ANONYMOUS_SESSIONS; i++) await csrfOf(clientFrom(address));
-    const res = await refused(() => clientFrom(address).get(`${API}/developer/session`), 429, 'too_many_sessions');
-    expect(res.headers['set-cookie']).toBeUndefined();
-    // A client that keeps its session is not refused: only new sessions count.
-    await csrfOf(clientFrom(from('127.0.0.15')));
+    const stored = async (answer: Answer) => t.platform.stores.sessions.get(recordId(/PHPSESSID=([^;]+)/.exec(String(answer.headers['set-cookie']))![1]!));
+    for (let i = 0; i < ANONYMOUS_SESSIONS; i++) expect(await stored(await clientFrom(address).get(`${API}/developer/session`))).not.toBeNull();
+    const late = clientFrom(address);
+    const first = await late.get(`${API}/developer/session`).expect(200);
+    expect(await stored(first)).toBeNull();
+    const member = await registerMember(late);
+    await late.get(`${API}/developer/dashboard`).expect(200);
+
+    const signingIn = clientFrom(address);
+    await logIn(signingIn, member);
+    await signingIn.get(`${API}/developer/dashboard`).expect(200);
+    // The token of a session kept nowhere is its own: another one's is refused.
+    const other = clientFrom(address);
+    await other.get(`${API}/developer/session`).expect(200);
+    await refused(() => other.post(`${API}/developer/login`).set('X-CSRF-Token', first.body.data.csrf_token).send({ username: member.username, password: member.password }), 419, 'csrf_token_invalid');
   });
 });
 
@@ -159,8 +170,7 @@ describe('a logout once the address has opened all its anonymous sessions', () =
     const address = from('127.0.0.16');
     const client = clientFrom(address);
     const member = await registerMember(client);
-    for (let i = 0; i < ANONYMOUS_SESSIONS; i++) await csrfOf(clientFrom(address)).catch(() => undefined);
-    await refused(() => clientFrom(address).get(`${API}/developer/session`), 429, 'too_many_sessions');
+    for (let i = 0; i <= ANONYMOUS_SESSIONS; i++) await csrfOf(clientFrom(address));
     await client.post(`${API}/developer/logout`).set('X-CSRF-Token', member.token).send({}).expect(200);
     const after = await client.get(`${API}/developer/dashboard`);
     expect([after.status, after.body.data.error]).toEqual([401, 'not_logged_in']);

@@ -133,16 +133,19 @@ describe('every operation of the contract, called for real', () => {
     // The member's own account, then a forgotten password reset through the mailed link.
     const username = registered.body.data.username as string;
     await other.get(`${API}/developer/account`).expect(200);
-    await other.put(`${API}/developer/account`).set('X-CSRF-Token', await csrfOf(other)).send({ nickname: 'Cov', email: 'c2@example.com' }).expect(200);
+    await other.put(`${API}/developer/account`).set('X-CSRF-Token', await csrfOf(other)).send({ nickname: 'Cov', email: 'c2@example.com', current_password: 'secret1' }).expect(200);
     const confirming = t.client();
     await write(confirming, '/developer/account/confirm-email', await csrfOf(confirming), { token: (await mailedToken(sink, 'c2@example.com')).token });
     await write(other, '/developer/password', await csrfOf(other), { current_password: 'secret1', new_password: 'secret2' });
     await write(other, '/developer/sessions/end-others', await csrfOf(other));
+    await write(other, '/developer/account/acknowledge-reset', await csrfOf(other));
     const forgetful = t.client();
     await forgetful.get(`${API}/developer/password-reset`).expect(200);
     await write(forgetful, '/developer/password-reset', await csrfOf(forgetful), { login: username });
     const resetLink = await mailedToken(sink, 'c2@example.com', 2);
     await write(forgetful, '/developer/password-reset/confirm', await csrfOf(forgetful), { token: resetLink.token, password: 'secret3' });
+    // The replaced address puts itself back with the notice mailed to it, a password reset later still.
+    await write(forgetful, '/developer/account/restore-email', await csrfOf(forgetful), { token: (await mailedToken(sink, 'c@example.com')).token });
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
     const operations = t.platform.endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`);

@@ -1,9 +1,9 @@
-import { fireEvent, render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { AccountPage } from './account';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
-const ACCOUNT = { id: 7, username: 'alice', nickname: 'Al', email: 'alice@example.com', pending_email: null, mobile: null };
+const ACCOUNT = { id: 7, username: 'alice', nickname: 'Al', email: 'alice@example.com', pending_email: null, mobile: null, password_reset_by: null };
 
 function service(answers: Record<string, () => Response>) {
   return serviceStandIn((url, request) => answers[`${request.method} ${url.pathname.replace('/api/v1', '')}`]?.() ?? envelope(404, { code: 404, message: 'no', data: { error: 'not_found' } }));
@@ -16,11 +16,49 @@ it('shows the profile and saves a new address as pending, saying where the link 
   const email = (await screen.findByLabelText('E-mail')) as HTMLInputElement;
   expect(email.value).toBe('alice@example.com');
   expect((screen.getByLabelText('Nickname', { exact: false }) as HTMLInputElement).value).toBe('Al');
+  expect(screen.queryByLabelText('Your current password')).toBeNull();
   fireEvent.input(email, { target: { value: 'new@example.com' } });
+  fireEvent.input(screen.getByLabelText('Your current password'), { target: { value: 'my-secret' } });
   fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
   expect(await screen.findByText('Saved: follow the link mailed to new@example.com to use it.')).not.toBeNull();
   expect(screen.getByText(/Waiting for confirmation/).textContent).toMatch(/until then mail goes to alice@example.com/);
-  expect(await calls.find((request) => request.method === 'PUT')!.json()).toEqual({ nickname: 'Al', email: 'new@example.com', mobile: '' });
+  expect(await calls.find((request) => request.method === 'PUT')!.json()).toEqual({ nickname: 'Al', email: 'new@example.com', mobile: '', current_password: 'my-secret' });
+});
+
+it('says in words why a new address was refused: no password, a wrong one, too many changes', async () => {
+  const refusals: [string, string][] = [
+    ['current_password_required', 'a new e-mail address needs your current password: nothing changed'],
+    ['wrong_current_password', 'the current password is wrong: nothing changed'],
+    ['too_many_email_changes', 'at most 3 e-mail address changes a day: retry in 20 h'],
+  ];
+  let next = 0;
+  service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'PUT /developer/account': () => {
+      const [error, message] = refusals[next++]!;
+      const status = error === 'too_many_email_changes' ? 429 : 422;
+      return envelope(status, { code: status, message, data: { error } });
+    },
+  });
+  render(<AccountPage />);
+  fireEvent.input(await screen.findByLabelText('E-mail'), { target: { value: 'new@example.com' } });
+  const form = screen.getByRole('button', { name: 'Save profile' }).closest('form')!;
+  for (const [, message] of refusals) {
+    fireEvent.submit(form);
+    expect((await screen.findByText(message)).getAttribute('role')).toBe('alert');
+  }
+});
+
+it('tells of an administrator\'s reset until the member acknowledges it', async () => {
+  const calls = service({
+    'GET /developer/account': () => ok({ ...ACCOUNT, password_reset_by: { admin_id: 3 } }),
+    'POST /developer/account/acknowledge-reset': () => ok(ACCOUNT, 'acknowledged'),
+  });
+  render(<AccountPage />);
+  expect((await screen.findByText(/Administrator #3 gave your account a one-time password/)).textContent).toMatch(/tell the platform team/);
+  fireEvent.click(screen.getByRole('button', { name: 'I have seen this' }));
+  await waitFor(() => expect(screen.queryByText(/Administrator #3/)).toBeNull());
+  expect(calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/account/acknowledge-reset'))).toBe(true);
 });
 
 it('changes the password and says how many other sessions ended; a wrong current password is said at the form', async () => {

@@ -10,7 +10,9 @@ type Account = Schemas['Account'];
 
 /** Nickname, e-mail and mobile, by the registration's rules; a new address waits for its mailed link. */
 function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account: Account, message: string) => void }) {
-  const [form, setForm] = useState({ nickname: account.nickname ?? '', email: account.email ?? '', mobile: account.mobile ?? '' });
+  const [form, setForm] = useState({ nickname: account.nickname ?? '', email: account.email ?? '', mobile: account.mobile ?? '', current_password: '' });
+  // A new address moves where the account's mail (and its reset links) go: the service asks who is asking.
+  const newAddress = form.email !== '' && form.email !== (account.email ?? '');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   // E-mail and mobile answer one rule (at least one), as at registration: either fixes what was said of the pair.
   const set = (name: keyof typeof form) =>
@@ -18,7 +20,9 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.PUT('/developer/account', { params: { header: await csrf() }, body: form }));
+    const { current_password, ...profile } = form;
+    const body = newAddress ? { ...profile, current_password } : profile;
+    const answer = await call(async () => api.PUT('/developer/account', { params: { header: await csrf() }, body }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     onSaved(answer.data, answer.message);
@@ -41,6 +45,20 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
         )}
         <Field name="mobile" label="Mobile" type="tel" value={form.mobile} onInput={set('mobile')} optional={false} hint="6 to 15 digits, optionally after a leading +" autocomplete="tel" refusal={refusal} />
       </fieldset>
+      {newAddress && (
+        <Field
+          name="current_password"
+          id="profile-current-password"
+          label="Your current password"
+          type="password"
+          value={form.current_password}
+          onInput={set('current_password')}
+          hint="A new address needs it; the old address is mailed a link that puts it back for 7 days"
+          required
+          autocomplete="current-password"
+          refusal={refusal}
+        />
+      )}
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">
         Save profile
@@ -98,6 +116,30 @@ function SignOutElsewhere({ onDone }: { onDone: (message: string) => void }) {
   );
 }
 
+/** Told once an administrator gave the member a one-time password, until the member says they saw it. */
+function AdministratorReset({ account, onAcknowledged }: { account: Account; onAcknowledged: (account: Account) => void }) {
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  if (!account.password_reset_by) return null;
+  const acknowledge = async () => {
+    const answer = await call(async () => api.POST('/developer/account/acknowledge-reset', { params: { header: await csrf() }, body: {} }));
+    if (!answer.ok) return setRefusal(answer.refusal);
+    onAcknowledged(answer.data);
+  };
+  return (
+    <section class="card notice" role="status" aria-labelledby="reset-notice-title">
+      <h2 id="reset-notice-title">An administrator reset your password</h2>
+      <p>
+        Administrator #{account.password_reset_by.admin_id} gave your account a one-time password, and every session was signed out. Choose your own password below. If you did not ask
+        for this, tell the platform team at once.
+      </p>
+      <RefusalNotice refusal={refusal} />
+      <button type="button" onClick={() => void acknowledge()}>
+        I have seen this
+      </button>
+    </section>
+  );
+}
+
 /** The member's account: profile, password, sessions. */
 export function AccountPage() {
   const [loaded, reload] = useLoad(() => call(() => api.GET('/developer/account')), []);
@@ -114,6 +156,7 @@ export function AccountPage() {
     <>
       <ScreenHeading>Your account</ScreenHeading>
       <Done focusKey={outcome.serial || undefined}>{outcome.message}</Done>
+      <AdministratorReset account={account} onAcknowledged={setAccount} />
       <ProfileForm
         key={account.email ?? ''}
         account={account}

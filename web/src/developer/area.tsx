@@ -9,7 +9,7 @@ import { SignIn, signOut } from '../ui/sign-in';
 import { AccountPage } from './account';
 import { Claim } from './claim';
 import { DeveloperDashboard } from './dashboard';
-import { ConfirmEmail, ForgotPassword, ResetPassword } from './password-reset';
+import { ConfirmEmail, ForgotPassword, ResetPassword, RestoreEmail } from './password-reset';
 import { PartnerReference } from './reference';
 import { Register } from './register';
 import { ScopeRequest } from './scope-request';
@@ -27,6 +27,7 @@ const OPEN_SCREENS: Record<string, () => preact.JSX.Element> = {
   '/developer/forgot': ForgotPassword,
   '/developer/reset': ResetPassword,
   '/developer/confirm-email': ConfirmEmail,
+  '/developer/restore-email': RestoreEmail,
 };
 
 /** The signed-in member's screens and the way out; shown also when the dashboard failed to load. */

@@ -1,5 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/preact';
-import { ConfirmEmail, ForgotPassword, ResetPassword } from './password-reset';
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { ConfirmEmail, ForgotPassword, ResetPassword, RestoreEmail } from './password-reset';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
@@ -57,6 +57,21 @@ it('confirms a new e-mail address with the token of its link', async () => {
   fireEvent.click(screen.getByRole('button', { name: 'Confirm this address' }));
   expect((await screen.findByRole('status')).textContent).toBe('Confirmed: mail for alice now goes to new@example.com.');
   expect(await calls.find((request) => request.method === 'POST')!.json()).toEqual({ token: '7.xyz' });
+});
+
+it('restores a replaced address with the token of the notice, and says a spent link in words', async () => {
+  history.replaceState(null, '', '/ui/developer/restore-email?token=7.old');
+  let answer = () => ok({ username: 'alice', email: 'alice@example.com' });
+  const calls = serviceStandIn(() => answer());
+  render(<RestoreEmail />);
+  fireEvent.click(screen.getByRole('button', { name: 'Restore this address and sign out everywhere' }));
+  expect((await screen.findByRole('status')).textContent).toMatch(/^Restored: mail for alice goes to alice@example.com again/);
+  expect(await calls.find((request) => request.method === 'POST')!.json()).toEqual({ token: '7.old' });
+  cleanup();
+  answer = () => envelope(422, { code: 422, message: 'this link was already used', data: { error: 'restore_token_spent' } });
+  render(<RestoreEmail />);
+  fireEvent.click(screen.getByRole('button', { name: 'Restore this address and sign out everywhere' }));
+  expect((await screen.findByRole('alert')).textContent).toBe('this link was already used');
 });
 
 it("drops the new password's issue once it is changed, but not a refusal of the link itself", async () => {

@@ -93,27 +93,29 @@ export function ResetPassword() {
   );
 }
 
-/** Reached from the link mailed to a new address: following it makes the address the account's. */
-export function ConfirmEmail() {
+type LinkPath = '/developer/account/confirm-email' | '/developer/account/restore-email';
+
+/** A mailed link's one action: a button that sends its token, then what it did, or why it was refused. */
+function FollowLink({ path, title, action, done: say }: { path: LinkPath; title: string; action: string; done: (answer: { username: string; email: string }) => string }) {
   const [token] = useState(linkToken);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [done, setDone] = useState('');
 
-  const confirm = async () => {
-    const answer = await call(async () => api.POST('/developer/account/confirm-email', { params: { header: await csrf() }, body: { token } }));
+  const follow = async () => {
+    const answer = await call(async () => api.POST(path, { params: { header: await csrf() }, body: { token } }));
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setDone(`Confirmed: mail for ${answer.data.username} now goes to ${answer.data.email}.`);
+    setDone(say(answer.data));
   };
 
   return (
-    <section class="card narrow" aria-labelledby="confirm-title">
-      <ScreenHeading id="confirm-title">Confirm your new e-mail address</ScreenHeading>
+    <section class="card narrow" aria-labelledby="link-title">
+      <ScreenHeading id="link-title">{title}</ScreenHeading>
       <Done focusKey={done ? 1 : undefined}>{done}</Done>
       <RefusalNotice refusal={refusal} takeFocus />
       {!done && (
-        <button type="button" class="primary" onClick={() => void confirm()}>
-          Confirm this address
+        <button type="button" class="primary" onClick={() => void follow()}>
+          {action}
         </button>
       )}
       <p class="aside">
@@ -122,3 +124,23 @@ export function ConfirmEmail() {
     </section>
   );
 }
+
+/** Reached from the link mailed to a new address: following it makes the address the account's. */
+export const ConfirmEmail = () => (
+  <FollowLink
+    path="/developer/account/confirm-email"
+    title="Confirm your new e-mail address"
+    action="Confirm this address"
+    done={(answer) => `Confirmed: mail for ${answer.username} now goes to ${answer.email}.`}
+  />
+);
+
+/** Reached from the notice mailed to a replaced address: following it puts the address back and signs the account out. */
+export const RestoreEmail = () => (
+  <FollowLink
+    path="/developer/account/restore-email"
+    title="Restore your e-mail address"
+    action="Restore this address and sign out everywhere"
+    done={(answer) => `Restored: mail for ${answer.username} goes to ${answer.email} again, and every session was signed out. Now ask for a password-reset link (Forgot password?).`}
+  />
+);

@@ -1,4 +1,3 @@
-import { tooManySessions } from '../address-limits';
 import { endpoint, Endpoint } from '../endpoints';
 import { csrfTokenSchema } from '../schemas';
 import { csrfToken } from '../session';
@@ -11,7 +10,6 @@ export function csrfTokenEndpoint(path: '/developer/session' | '/admin/session')
     caller: { kind: 'anyone' },
     summary: "The session's CSRF token; starts a session (PHPSESSID) when there is none",
     response: csrfTokenSchema,
-    refusals: [tooManySessions],
     handler: (ctx) => ({ data: { csrf_token: csrfToken(ctx) } }),
   });
 }
