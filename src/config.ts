@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './shared/password';
@@ -117,6 +117,8 @@ const settingsSchema = z.object({
     .string()
     .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, { error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32' })
     .optional(),
+  // A file holding WEBHOOK_SECRET_KEY (docker-compose.yml's one-shot `webhook-key` makes it once); WEBHOOK_SECRET_KEY wins when both are set.
+  WEBHOOK_SECRET_KEY_FILE: z.string().min(1).optional(),
   // Days before a key's expiry its member is reminded, by mail and webhook.
   EXPIRY_REMINDER_DAYS: z
     .string()
@@ -168,7 +170,8 @@ export class ConfigurationError extends Error {
 
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
-  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = settingsSchema.safeParse(withWebhookKeyFile(given));
   if (parsed.success) {
     const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } = parsed.data;
     if (HEADERS_TIMEOUT_MS > REQUEST_TIMEOUT_MS) {
@@ -181,6 +184,20 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * WEBHOOK_SECRET_KEY read from WEBHOOK_SECRET_KEY_FILE when only the file is given, then checked
+ * as if it had been set: every process of a deployment reads the one key a one-shot wrote.
+ */
+function withWebhookKeyFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const file = env.WEBHOOK_SECRET_KEY_FILE;
+  if (env.WEBHOOK_SECRET_KEY !== undefined || file === undefined) return env;
+  try {
+    return { ...env, WEBHOOK_SECRET_KEY: readFileSync(file, 'utf8').trim() };
+  } catch (err) {
+    throw new ConfigurationError(`WEBHOOK_SECRET_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): create it once, e.g. openssl rand -base64 32 > ${file}`);
+  }
 }
 
 /**
