@@ -23,6 +23,20 @@ const number = (min: number, max: number, fractions = false) =>
     .transform(Number)
     .pipe(z.number().min(min).max(max));
 
+/** A retry schedule setting: a delay list (parseSchedule) in milliseconds. */
+const retrySchedule = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseSchedule(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
 /** A delay list such as WEBHOOK_RETRY_SCHEDULE's: `5s,30s,2m,10m,1h,6h` in milliseconds; throws on anything else. */
 export function parseSchedule(text: string): number[] {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -98,17 +112,7 @@ const settingsSchema = z.object({
   // How far ahead an approval or an extension may set a key's expiry (422 expiry_too_far beyond it).
   MAX_KEY_LIFETIME_DAYS: number(1, 3650).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default('5s,30s,2m,10m,1h,6h')
-    .transform((text, ctx) => {
-      try {
-        return parseSchedule(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule('5s,30s,2m,10m,1h,6h'),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data
@@ -135,6 +139,8 @@ const settingsSchema = z.object({
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),
+  // Waits between attempts at one mail; after the last, or at once on a permanent refusal (SMTP 5xx), it is dead (docs/notifications.md).
+  MAIL_RETRY_SCHEDULE: retrySchedule('30s,2m,10m,1h,6h'),
   // Reviewers are mailed at most one digest of new applications and scope requests per this many minutes.
   ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
   // At most how often a signed audit checkpoint is appended while events arrive (docs/audit.md).
