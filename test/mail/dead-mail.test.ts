@@ -1,4 +1,5 @@
 import { REFUSED_MAILBOX, smtpSink } from '../support/mail-sink';
+import { scrape, valueOf } from '../support/metrics';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
@@ -9,7 +10,7 @@ let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestPlatform;
 beforeAll(async () => {
   sink = await smtpSink(undefined, (address) => address === REFUSING);
-  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'platform@example.com' });
+  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'platform@example.com', METRICS_PORT: 0 });
 });
 afterAll(async () => {
   await t.close();
@@ -80,6 +81,11 @@ describe('one refused address among member mails', () => {
     expect(refusedMail.cause).toContain(REFUSED_MAILBOX);
     const sent = (await admin.get(`${API}/mails?status=delivered`).expect(200)).body.data.list;
     expect(sent).toHaveLength(ACCEPTING);
+    // What the operators see: one dead mail (PlatformMailDead fires on it), a hundred delivered.
+    const { samples } = await scrape(t);
+    expect(valueOf(samples, 'platform_mails_dead')).toBe(1);
+    expect(valueOf(samples, 'platform_mail_attempts_total', { outcome: 'dead' })).toBe(1);
+    expect(valueOf(samples, 'platform_mail_attempts_total', { outcome: 'delivered' })).toBe(ACCEPTING);
 
     const retry = await admin.post(`${API}/mails/${encodeURIComponent(refusedMail.id)}/retry`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     expect(retry.body.data).toMatchObject({ id: refusedMail.id, status: 'pending' });
