@@ -52,9 +52,12 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 # The add-on catalogue (ADDONS_DIR defaults to ./addons); mount a volume over it to ship others.
 COPY addons ./addons
-# /app/audit-key: where docker-compose.yml mounts the audit signing key that every process shares; a
-# named volume mounted there takes this owner and mode on its first use.
-RUN mkdir -p /app/data /app/audit-key && chown node:node /app/data /app/audit-key && chmod 700 /app/audit-key
+# /app/audit-key and /app/webhook-key: where docker-compose.yml mounts the audit signing key and the
+# webhook secret key that every process shares; a named volume mounted there takes this owner and
+# mode on its first use.
+RUN mkdir -p /app/data /app/audit-key /app/webhook-key \
+ && chown node:node /app/data /app/audit-key /app/webhook-key \
+ && chmod 700 /app/audit-key /app/webhook-key
 # The official Node images ship an unprivileged `node` user (uid 1000).
 USER node
 EXPOSE 3000

@@ -205,6 +205,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       projections: deps.projectionsHealth,
       keyRing: deps.keyRingStatus,
       deadLetters: () => deadLetterHealth(stores.documents),
+      heartbeatAgeMs: async () => (await projectorStatus(stores.documents)).age_ms,
       outdatedReadModels: deps.outdatedReadModels,
     }),
     ...sliceEndpoints(deps),

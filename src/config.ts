@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './shared/password';
@@ -22,6 +22,20 @@ const number = (min: number, max: number, fractions = false) =>
     .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, { error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits' })
     .transform(Number)
     .pipe(z.number().min(min).max(max));
+
+/** A retry schedule setting: a delay list (parseSchedule) in milliseconds. */
+const retrySchedule = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseSchedule(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
 
 /** A delay list such as WEBHOOK_RETRY_SCHEDULE's: `5s,30s,2m,10m,1h,6h` in milliseconds; throws on anything else. */
 export function parseSchedule(text: string): number[] {
@@ -102,17 +116,7 @@ const settingsSchema = z.object({
   // How far ahead an approval or an extension may set a key's expiry (422 expiry_too_far beyond it).
   MAX_KEY_LIFETIME_DAYS: number(1, 3650).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default('5s,30s,2m,10m,1h,6h')
-    .transform((text, ctx) => {
-      try {
-        return parseSchedule(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule('5s,30s,2m,10m,1h,6h'),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data
@@ -121,6 +125,8 @@ const settingsSchema = z.object({
     .string()
     .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, { error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32' })
     .optional(),
+  // A file holding WEBHOOK_SECRET_KEY (docker-compose.yml's one-shot `webhook-key` makes it once); WEBHOOK_SECRET_KEY wins when both are set.
+  WEBHOOK_SECRET_KEY_FILE: z.string().min(1).optional(),
   // Days before a key's expiry its member is reminded, by mail and webhook.
   EXPIRY_REMINDER_DAYS: z
     .string()
@@ -137,6 +143,8 @@ const settingsSchema = z.object({
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().min(3).default('platform@localhost'),
+  // Waits between attempts at one mail; after the last, or at once on a permanent refusal (SMTP 5xx), it is dead (docs/notifications.md).
+  MAIL_RETRY_SCHEDULE: retrySchedule('30s,2m,10m,1h,6h'),
   // Reviewers are mailed at most one digest of new applications and scope requests per this many minutes.
   ADMIN_DIGEST_MINUTES: number(0.01, 1440, true).default(5),
   // At most how often a signed audit checkpoint is appended while events arrive (docs/audit.md).
@@ -172,7 +180,8 @@ export class ConfigurationError extends Error {
 
 export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   // Empty counts as unset for every setting, as docker compose passes `${VAR:-}`.
-  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = settingsSchema.safeParse(withWebhookKeyFile(given));
   if (parsed.success) {
     const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } = parsed.data;
     if (HEADERS_TIMEOUT_MS > REQUEST_TIMEOUT_MS) {
@@ -185,6 +194,20 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * WEBHOOK_SECRET_KEY read from WEBHOOK_SECRET_KEY_FILE when only the file is given, then checked
+ * as if it had been set: every process of a deployment reads the one key a one-shot wrote.
+ */
+function withWebhookKeyFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const file = env.WEBHOOK_SECRET_KEY_FILE;
+  if (env.WEBHOOK_SECRET_KEY !== undefined || file === undefined) return env;
+  try {
+    return { ...env, WEBHOOK_SECRET_KEY: readFileSync(file, 'utf8').trim() };
+  } catch (err) {
+    throw new ConfigurationError(`WEBHOOK_SECRET_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): create it once, e.g. openssl rand -base64 32 > ${file}`);
+  }
 }
 
 /**

@@ -3,15 +3,17 @@ import { Settings } from './config';
 import { REGISTRY, SLICES } from './compose';
 import { Mailer, smtpSender } from './mail';
 import { Stores } from './stores/ports';
-import type { NotifierOptions } from './webhook/notifier';
+import type { OutboxStatus } from './shared/outbox';
 
 /** Where what is sent is counted, for the operators' metrics. */
 export interface NotificationMeters {
-  webhookAttempted: NonNullable<NotifierOptions['attempted']>;
+  webhookAttempted(outcome: OutboxStatus): void;
+  /** An outbox mail's attempt: delivered, failed (tried again later) or dead. */
+  mailAttempted(outcome: OutboxStatus): void;
   mailed(outcome: 'sent' | 'failed'): void;
 }
 
-const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailed: () => {} };
+const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailAttempted: () => {}, mailed: () => {} };
 
 /**
  * The SMTP mailer of SMTP_URL, each mail it sends counted as sent or failed; null without mail.
@@ -41,7 +43,7 @@ const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer =
  */
 export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
   const mailer = countedMailer(settings, meters.mailed);
-  const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted };
+  const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted, mailAttempted: meters.mailAttempted };
   const notifiers = SLICES.flatMap((slice) => slice.notifiers?.(deps) ?? []);
   for (const notifier of notifiers) await notifier.start();
   return async () => {

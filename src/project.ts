@@ -4,6 +4,7 @@ import { openConfiguredStores } from './stores';
 import { parseSettings } from './config';
 import { exitForRestart, exitOnUnhandled } from './fatal';
 import { beat, HEARTBEATS } from './shared/projections/heartbeat';
+import { watchBeats } from './shared/projections/watchdog';
 import { createLogger } from './log';
 import { ProjectionRunner } from './shared/projections/runner';
 import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
@@ -29,14 +30,22 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   exitOnUnhandled(log);
   await runner.start();
   await stores.documents.ensureCollections([HEARTBEATS]);
-  const stopBeating = await beat(stores.documents, runner, log, (heartbeat) => {
-    // The container health check reads the file's age: touched only while the projections run.
-    if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
+  const watchdog = watchBeats((sinceMs) => {
+    log.fatal({ since_ms: sinceMs }, 'the projector stopped beating (a heartbeat write never ended); exiting for the supervisor to restart the process');
+    process.exit(1);
+  });
+  const stopBeating = await beat(stores.documents, runner, log, {
+    stored: (heartbeat) => {
+      // The container health check reads the file's age: touched only while the projections run.
+      if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
+    },
+    settled: () => watchdog.beat(),
   });
   const stopNotifications = await startNotifications(settings, stores, log, observed.notifications);
   await observed.serve({ stores, projections: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name) => runner.follower(name)?.checkpoint } });
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
   stopOnSignals(log, async () => {
+    watchdog.stop();
     await stopNotifications();
     await runner.stop();
     await stopBeating();

@@ -3,7 +3,8 @@ import { AdminDocument, RoleGroupDocument } from '../access';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
-import { SendMail } from '../shared/mail';
+import { DocumentWrite } from '../stores/ports';
+import { MAIL_OUTBOX, mailWrite, queuedMail } from './outbox';
 import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, isArrival, pruned, reviewersOf, stillUndecided } from './reviewer-digest';
 
 const CHECKPOINT = 'admin_digest';
@@ -14,8 +15,8 @@ const MEMBERS = 'members';
  * Mails the administrators who hold credential.review, and have an address, a digest of new
  * applications and scope requests: at most one per administrator per window. Follows the log with
  * its own checkpoint, never ahead of the members read model (for usernames), keeping what waits
- * and what was mailed to whom in its own document: at least once, and a restart does not mail
- * again what the SMTP server already took.
+ * and what was mailed to whom in its own document, written with each digest queued in the outbox:
+ * the mail sender sends it, and a restart does not queue it again.
  */
 export class DigestNotifier {
   private readonly ticker: Ticker;
@@ -23,17 +24,16 @@ export class DigestNotifier {
   constructor(
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
-    private readonly send: SendMail,
     private readonly options: { publicUrl: string; windowMs: number; now?: () => number },
     log: Logger,
     tickMs = 250,
   ) {
-    this.ticker = new Ticker(() => this.turn(), tickMs, (err) => log.warn({ err }, 'could not send the reviewers their digest; trying again shortly'));
+    this.ticker = new Ticker(() => this.turn(), tickMs, (err) => log.warn({ err }, 'could not queue the reviewers their digest; trying again shortly'));
   }
 
   /** The first start begins at the head of the log: turning mail on does not list every past application. */
   async start(): Promise<void> {
-    await this.documents.ensureCollections([{ name: STATE.collection, indexes: [] }]);
+    await this.documents.ensureCollections([{ name: STATE.collection, indexes: [] }, MAIL_OUTBOX]);
     await startAtHead(this.events, this.documents, CHECKPOINT);
     this.ticker.start();
   }
@@ -51,10 +51,10 @@ export class DigestNotifier {
     return (await this.documents.get<DigestState>(STATE.collection, STATE.id))?.doc ?? EMPTY_DIGEST;
   }
 
-  private async save(state: DigestState, checkpoint?: { projection: string; position: string }): Promise<DigestState> {
+  private async save(state: DigestState, checkpoint?: { projection: string; position: string }, queued: DocumentWrite[] = []): Promise<DigestState> {
     const next = { ...state, revision: state.revision + 1 };
     const position = String(next.revision).padStart(12, '0');
-    await this.documents.write([{ collection: STATE.collection, id: STATE.id, doc: { ...next }, position }], checkpoint);
+    await this.documents.write([{ collection: STATE.collection, id: STATE.id, doc: { ...next }, position }, ...queued], checkpoint);
     return next;
   }
 
@@ -85,9 +85,10 @@ export class DigestNotifier {
     for (const reviewer of reviewers) {
       const due = dueFor(state, reviewer.id, now, this.options.windowMs);
       if (due.length === 0) continue;
-      await this.send(reviewer.email, digestMail(due, this.options.publicUrl));
-      const sent = { ...state.sent, [String(reviewer.id)]: { at: new Date(now).toISOString(), up_to: due[due.length - 1]!.position } };
-      state = await this.save({ ...state, sent });
+      const upTo = due[due.length - 1]!.position;
+      const digest = queuedMail(`digest:${reviewer.id}:${upTo}`, 'digest', reviewer.email, digestMail(due, this.options.publicUrl), upTo, new Date(now));
+      const sent = { ...state.sent, [String(reviewer.id)]: { at: new Date(now).toISOString(), up_to: upTo } };
+      state = await this.save({ ...state, sent }, undefined, [mailWrite(digest)]);
     }
     const kept = pruned(state, reviewers.map((r) => r.id));
     if (kept.length < state.items.length) await this.save({ ...state, items: kept });

@@ -45,8 +45,14 @@ export function httpMetrics(metrics: Metrics): Middleware<AppState> {
       await next();
     } finally {
       recorder(methodLabel(ctx.method), routeOf(ctx), ctx.status)((performance.now() - started) / 1000);
+      if (ctx.status === 503 && refusalOf(ctx.body) === 'read_model_lagging') metrics.readModelLagging.inc();
     }
   };
+}
+
+/** The stable reason of an envelope's refusal (`data.error`), if the body is one. */
+function refusalOf(body: unknown): unknown {
+  return (body as { data?: { error?: unknown } } | null)?.data?.error;
 }
 
 type Recorder = ReturnType<LaneMeter['forRoute']>;

@@ -12,6 +12,7 @@ import { LaneMeter, PartnerLane } from '../shared/http/partner-lane';
 import { API_PREFIX } from '../shared/http/app';
 import { Stores } from '../stores/ports';
 import { httpMetrics, laneMeter, meteredPartnerGuard } from './http-metrics';
+import { LoginOutcome } from './label-values';
 import { createMetrics, Metrics } from './metrics';
 import { listenForMetrics, MetricsListener } from './metrics-server';
 import { ObservedState, registerStateGauges } from './state-metrics';
@@ -37,7 +38,6 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-type LoginOutcome = 'success' | 'wrong_password' | 'limited' | 'busy' | 'invalid';
 
 function loginOutcome(err: unknown): LoginOutcome {
   if (err instanceof AuthenticationFailed) return 'wrong_password';
@@ -81,6 +81,7 @@ export function observe(settings: Settings, log: Logger): Observability {
     loginGuard: (realm, guard) => meteredLogin(metrics, realm, guard),
     notifications: {
       webhookAttempted: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+      mailAttempted: (outcome) => metrics.mailAttempts.inc({ outcome }),
       mailed: (outcome) => metrics.mails.inc({ outcome }),
     },
     async serve(state) {

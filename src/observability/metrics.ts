@@ -1,5 +1,15 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { BoundHistogram, countOf } from './bound-histogram';
+import {
+  ATTEMPT_OUTCOMES,
+  combinations,
+  DOCUMENT_STORE_OPERATIONS,
+  EVENT_STORE_OPERATIONS,
+  LOGIN_OUTCOMES,
+  LOGIN_REALMS,
+  MAIL_OUTCOMES,
+  STORE_FAILURE_KINDS,
+} from './label-values';
 
 /** Seconds, for requests answered from memory up to slow store round trips (OpenTelemetry's HTTP buckets). */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -17,7 +27,12 @@ export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
+  // Every series of its known label values at 0 from the start (label-values.ts).
+  const counter = <L extends string>(name: string, help: string, values: Record<L, readonly string[]>) => {
+    const made = new Counter<L>({ name, help, labelNames: Object.keys(values) as L[], registers });
+    for (const labels of combinations(values)) made.inc(labels as Partial<Record<L, string>>, 0);
+    return made;
+  };
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
     new Histogram<L>({ name, help, labelNames, buckets, registers });
   // Recorded on the partner lane: bound ahead of its calls (bound-histogram.ts).
@@ -42,7 +57,7 @@ export function createMetrics() {
     eventStoreFailures: counter(
       'platform_event_store_failures_total',
       'Event store operations that failed, by operation and kind; a wrong_expected_version append is retried by the command',
-      ['operation', 'kind'],
+      { operation: EVENT_STORE_OPERATIONS, kind: STORE_FAILURE_KINDS },
     ),
     documentStoreDuration: histogram(
       'platform_document_store_operation_duration_seconds',
@@ -53,18 +68,28 @@ export function createMetrics() {
     documentStoreFailures: counter(
       'platform_document_store_failures_total',
       'Document store (MongoDB, or SQLite embedded) operations that failed, by operation and kind',
-      ['operation', 'kind'],
+      { operation: DOCUMENT_STORE_OPERATIONS, kind: STORE_FAILURE_KINDS },
     ),
     webhookDeliveries: counter(
       'platform_webhook_delivery_attempts_total',
       'Webhook delivery attempts by outcome: delivered, failed (tried again later) or dead (no attempt left)',
-      ['outcome'],
+      { outcome: ATTEMPT_OUTCOMES },
     ),
-    mails: counter('platform_mails_total', 'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)', ['outcome']),
+    mails: counter('platform_mails_total', 'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)', { outcome: MAIL_OUTCOMES }),
+    mailAttempts: counter(
+      'platform_mail_attempts_total',
+      'Attempts at outbox mails by outcome: delivered, failed (tried again later) or dead (refused for good, or no attempt left)',
+      { outcome: ATTEMPT_OUTCOMES },
+    ),
+    readModelLagging: counter(
+      'platform_read_model_lagging_total',
+      'Requests answered 503 read_model_lagging: the read models did not reach the request\'s own write in time',
+      {},
+    ),
     logins: counter(
       'platform_logins_total',
       'Logins by realm and outcome: success, wrong_password, limited (a failure limit hit), busy (password checks full), invalid',
-      ['realm', 'outcome'],
+      { realm: LOGIN_REALMS, outcome: LOGIN_OUTCOMES },
     ),
     /**
      * A gauge read at each scrape. One whose source cannot be read (a store is down) keeps its last

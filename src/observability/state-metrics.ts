@@ -1,4 +1,6 @@
+import { MAIL_OUTBOX } from '../mail/outbox';
 import { deadLetterHealth } from '../shared/projections/dead-letters';
+import { projectorStatus } from '../shared/projections/heartbeat';
 import { EventStore, Position, START, Stores } from '../stores/ports';
 import { Metrics } from './metrics';
 
@@ -38,6 +40,13 @@ export function registerStateGauges(metrics: Metrics, state: ObservedState): voi
   });
   metrics.gauge('platform_projection_dead_letters', 'Unresolved dead letters: events a projection could not apply, halting it', [], async (g) => {
     g.set((await deadLetterHealth(stores.documents)).count);
+  });
+  metrics.gauge('platform_projector_heartbeat_age_seconds', "Seconds since the projector's last heartbeat (written every 5 s); +Inf when none was ever written", [], async (g) => {
+    const { age_ms } = await projectorStatus(stores.documents);
+    g.set(age_ms === null ? Infinity : age_ms / 1000);
+  });
+  metrics.gauge('platform_mails_dead', 'Mails of the outbox that are dead: refused for good or out of attempts, until an administrator retries them', [], async (g) => {
+    g.set((await stores.documents.find(MAIL_OUTBOX.name, { status: 'dead' })).length);
   });
   const { projections, keyRing, passwordChecksInFlight } = state;
   if (projections) {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DocumentStore, EventStore, InvalidPosition, StoreUnavailable, Stores, StreamDeleted, WrongExpectedVersion } from '../stores/ports';
 import { isStorageFull } from '../stores/storage-full';
+import { DocumentStoreOperation, EventStoreOperation, StoreFailureKind } from './label-values';
 import { Metrics } from './metrics';
 
 interface Timed {
@@ -9,7 +10,7 @@ interface Timed {
 }
 
 /** Why a store call failed, as one of a few fixed kinds (a label value: never the message). */
-export function failureKind(err: unknown): string {
+export function failureKind(err: unknown): StoreFailureKind {
   if (err instanceof WrongExpectedVersion) return 'wrong_expected_version';
   if (err instanceof StoreUnavailable) return 'unavailable';
   if (isStorageFull(err)) return 'storage_full';
@@ -19,7 +20,7 @@ export function failureKind(err: unknown): string {
 }
 
 /** Times each call of `method` on `target` that completes, and counts each that fails by kind. */
-function timed<T extends object, K extends keyof T>(target: T, method: K, operation: string, metrics: Timed): T[K] {
+function timed<T extends object, K extends keyof T>(target: T, method: K, operation: EventStoreOperation | DocumentStoreOperation, metrics: Timed): T[K] {
   const call = (target[method] as (...args: unknown[]) => Promise<unknown>).bind(target);
   const duration = metrics.duration.labels(operation);
   return (async (...args: unknown[]) => {

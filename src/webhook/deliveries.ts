@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { WebhookPayload } from './event-types';
+import { afterAttempt as outboxAfterAttempt, OUTBOX_STATUSES, OutboxEntry } from '../shared/outbox';
 
 /**
- * One event delivered to one webhook, attempt after attempt: pending until the first answer,
- * failed while retries remain, then dead; delivered once a receiver answers 2xx.
+ * One event delivered to one webhook: an outbox entry (src/shared/outbox.ts), delivered once a
+ * receiver answers 2xx.
  */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
 export const DELIVERIES = { name: 'webhook_deliveries', indexes: ['webhook_id', 'status'] };
 
 /** The last attempt, as sent and as answered: what an administrator reads to see why a receiver refused. */
@@ -26,29 +26,22 @@ export const exchangeSchema = z
   .meta({ id: 'WebhookExchange' });
 export type DeliveryExchange = z.infer<typeof exchangeSchema>;
 
-export interface DeliveryDocument {
+export interface DeliveryDocument extends OutboxEntry {
   /** The event's id: receivers drop a delivery they have seen by it. */
   id: string;
   webhook_id: string;
   event_type: string;
   payload: WebhookPayload;
-  status: (typeof DELIVERY_STATUSES)[number];
-  attempts: number;
   last_status_code: number | null;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
   /** The last attempt's request and answer; absent before the first attempt and in deliveries recorded before it was kept. */
   last_exchange?: DeliveryExchange;
-  /** The event's position, and how many times this document was written: together its write position. */
-  event_position: string;
-  revision: number;
 }
 
 export const deliverySchema = z
   .object({
     id: z.string(),
     event_type: z.string(),
-    status: z.enum(DELIVERY_STATUSES),
+    status: z.enum(OUTBOX_STATUSES),
     attempts: z.int().min(0),
     last_status_code: z.int().nullable().meta({ description: "The receiver's last HTTP status; null when it never answered" }),
     next_attempt_at: z.iso.datetime().nullable(),
@@ -68,26 +61,11 @@ export const deliveryView = (d: DeliveryDocument): z.infer<typeof deliverySchema
   last_exchange: d.last_exchange ?? null,
 });
 
-/** Each write of a delivery lands after the previous one, under the store's position guard. */
-export const writePosition = (d: DeliveryDocument): string => `${d.event_position}~${String(d.revision).padStart(6, '0')}`;
-
-/** The delivery after an attempt (null: not sent, or no answer) at `now`, by the retry schedule (ms). */
+/** The delivery after an attempt (null: not sent, or no answer) at `now`, by the retry schedule (ms): a 2xx delivers it. */
 export function afterAttempt(d: DeliveryDocument, exchange: DeliveryExchange | null, now: number, schedule: number[]): DeliveryDocument {
-  const attempts = d.attempts + 1;
   const statusCode = exchange?.response?.status ?? null;
-  const base = { ...d, attempts, last_status_code: statusCode, ...(exchange ? { last_exchange: exchange } : {}), revision: d.revision + 1 };
-  if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-    return { ...base, status: 'delivered', delivered_at: new Date(now).toISOString(), next_attempt_at: null };
-  }
-  const wait = schedule[attempts - 1];
-  if (wait === undefined) return { ...base, status: 'dead', next_attempt_at: null };
-  return { ...base, status: 'failed', next_attempt_at: new Date(now + wait).toISOString() };
+  const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  const cause = statusCode !== null ? `the receiver answered ${statusCode}` : (exchange?.error ?? 'not sent: the webhook was removed');
+  const next = outboxAfterAttempt(d, delivered ? { delivered } : { delivered, cause, permanent: false }, now, schedule);
+  return { ...next, last_status_code: statusCode, ...(exchange ? { last_exchange: exchange } : {}) };
 }
-
-/** A delivery an administrator asked to try again now; a delivered one is sent again too (receivers drop duplicates by id). */
-export const retried = (d: DeliveryDocument, now: number): DeliveryDocument => ({
-  ...d,
-  status: 'pending',
-  next_attempt_at: new Date(now).toISOString(),
-  revision: d.revision + 1,
-});

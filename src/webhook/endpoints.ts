@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
-import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView, retried, writePosition } from './deliveries';
+import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView } from './deliveries';
+import { retried, writePosition } from '../shared/outbox';
 import { deliveryParams, webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, RecordedEvent } from '../stores/ports';
 import { Ticker } from '../shared/ticker';
-import { afterAttempt, DeliveryDocument, DELIVERIES, writePosition } from './deliveries';
+import { afterAttempt, DeliveryDocument, DELIVERIES } from './deliveries';
+import { dueEntries, writePosition } from '../shared/outbox';
 import { payloadOf, WebhookEventType } from './event-types';
 import { sendDelivery } from './send';
 import { webhooksProjection, WebhookDocument } from './projection';
@@ -110,16 +111,11 @@ export class WebhookNotifier {
    * webhook gets its newly due deliveries at a turn after it finished.
    */
   private async dispatch(): Promise<void> {
-    const now = Date.now();
-    const open = [
-      ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'pending' })),
-      ...(await this.documents.find<DeliveryDocument>(DELIVERIES.name, { status: 'failed' })),
-    ].map((d) => d.doc);
-    const due = open.filter((d) => d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now && !this.lanes.has(d.webhook_id));
+    const due = (await dueEntries<DeliveryDocument>(this.documents, DELIVERIES.name, Date.now())).filter((d) => !this.lanes.has(d.webhook_id));
     if (due.length === 0) return;
     const hooks = new Map((await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]));
     const byWebhook = new Map<string, DeliveryDocument[]>();
-    for (const delivery of due.sort((a, b) => (a.event_position < b.event_position ? -1 : 1))) {
+    for (const delivery of due) {
       const lane = byWebhook.get(delivery.webhook_id);
       if (lane) lane.push(delivery);
       else byWebhook.set(delivery.webhook_id, [delivery]);

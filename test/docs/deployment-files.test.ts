@@ -83,6 +83,33 @@ describe('docker-compose.yml', () => {
     expect(compose.slice(compose.lastIndexOf('\nvolumes:\n'))).toMatch(/\n {2}audit-key:\n/);
   });
 
+  it('gives every API instance and the projector the one webhook secret key, made once before they start, so nothing needs exporting', () => {
+    const shared = compose.slice(compose.indexOf('x-platform: &platform'), compose.indexOf('\nservices:\n'));
+    expect(shared).toMatch(/\n {4}WEBHOOK_SECRET_KEY: \$\{WEBHOOK_SECRET_KEY:-\}\n/);
+    expect(shared).toMatch(/\n {4}WEBHOOK_SECRET_KEY_FILE: \/app\/webhook-key\/webhook-secret\.key\n/);
+    expect(shared).toMatch(/\n {4}- webhook-key:\/app\/webhook-key\n/);
+    expect(shared).toMatch(/\n {4}webhook-key:\n {6}condition: service_completed_successfully\n/);
+    // No variable is required: `docker compose up` runs as the README says.
+    expect(compose).not.toMatch(/\$\{[A-Z_]+:\?/);
+    const oneShot = service('webhook-key');
+    expect(oneShot).toMatch(/\n {6}- \/app\/webhook-key\/webhook-secret\.key\n/);
+    expect(oneShot).toMatch(/flag:'wx',mode:0o600/);
+    expect(oneShot).toMatch(/\n {6}- webhook-key:\/app\/webhook-key\n/);
+    expect(oneShot).not.toMatch(/restart: (always|unless-stopped|on-failure)/);
+    expect(compose.slice(compose.lastIndexOf('\nvolumes:\n'))).toMatch(/\n {2}webhook-key:\n/);
+  });
+
+  it('restarts a projector that exits, and marks it unhealthy when its heartbeat file ages', () => {
+    const shared = compose.slice(compose.indexOf('x-platform: &platform'), compose.indexOf('\nservices:\n'));
+    // Docker restarts a container whose process exited, never one merely unhealthy: the projector exits when it stops beating.
+    expect(shared).toMatch(/\n {2}restart: unless-stopped\n/);
+    const projector = service('projector');
+    expect(projector).toMatch(/\n {4}<<: \*platform\n/);
+    expect(projector).not.toMatch(/\n {4}restart:/);
+    expect(projector).toMatch(/\n {6}HEARTBEAT_FILE: \/tmp\/projector-heartbeat\n/);
+    expect(projector).toMatch(/\n {4}healthcheck:\n {6}test: \["CMD", "node", "-e", "[^"]*\/tmp\/projector-heartbeat[^"]*"\]/);
+  });
+
   it('gives MongoDB a root user and the services a URL that carries it', () => {
     expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_USERNAME: \$\{MONGODB_USER/);
     expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_PASSWORD: \$\{MONGODB_PASSWORD/);

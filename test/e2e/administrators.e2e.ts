@@ -59,7 +59,7 @@ test('a role group and an administrator made in the console: the one-time passwo
   const erin = await (await browser.newContext({ baseURL })).newPage();
   await signIn(erin, 'erin', password);
   const erinsNav = erin.getByRole('navigation', { name: 'Administrator console' });
-  await expect(erinsNav.getByRole('link')).toHaveText(['Credentials', 'Scope requests', 'Contract', 'Your account']);
+  await expect(erinsNav.getByRole('link')).toHaveText(['Credentials', 'Scope requests', 'Dead mail', 'Contract', 'Your account']);
   await expect(erin).toHaveURL(/\/ui\/admin\/credentials$/);
   await expect(erin.getByRole('heading', { name: 'Credential applications', level: 1 })).toBeVisible();
   await erin.goto('/ui/admin/administrators');

@@ -17,6 +17,9 @@ interface Rule {
 const rules = (JSON.parse(readFileSync(join(OPS, 'prometheus/alerts.yml'), 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
 const dashboard = JSON.parse(readFileSync(join(OPS, 'grafana/dashboards/platform.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
 
+// Series Prometheus writes itself for every target: `up` says whether the scrape answered.
+const PROMETHEUS_OWN = new Set(['up']);
+
 const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'le']);
 
 /** The metric names a PromQL expression reads: identifiers that are neither functions, keywords, labels nor strings. */
@@ -41,12 +44,21 @@ describe('the alert rules and the dashboard in ops/', () => {
   });
   afterAll(() => t.close());
 
-  const known = (name: string) => exported.has(name) || exported.has(name.replace(/_(bucket|count|sum)$/, ''));
+  const known = (name: string) => PROMETHEUS_OWN.has(name) || exported.has(name) || exported.has(name.replace(/_(bucket|count|sum)$/, ''));
 
   it('alert on what the issue names: projection lag over 30 s, a store unavailable, the key ring stale, dead letters, dead webhook deliveries', () => {
     const byName = new Map(rules.map((r) => [r.alert, r]));
     expect(byName.get('PlatformProjectionLagging')?.expr).toMatch(/platform_projection_lag_seconds\)? > 30$/);
     for (const alert of ['PlatformStoreUnavailable', 'PlatformKeyRingStale', 'PlatformDeadLetters', 'PlatformWebhookDeliveriesDead']) expect(byName.has(alert)).toBe(true);
+  });
+
+  it("watch each job's scrape and each process's series, so a dead process is seen even though its own series vanish with it", () => {
+    const byName = new Map(rules.map((r) => [r.alert, r]));
+    for (const job of ['platform-api', 'platform-projector']) {
+      expect(rules.some((r) => r.expr === `up{job="${job}"} == 0`)).toBe(true);
+      expect(rules.some((r) => r.expr.startsWith('absent(') && r.expr.includes(`job="${job}"`))).toBe(true);
+    }
+    for (const alert of ['PlatformProjectorHeartbeatStale', 'PlatformHttpServerErrors', 'PlatformReadModelLagging', 'PlatformMailDead']) expect(byName.has(alert)).toBe(true);
   });
 
   it('are each complete: a duration, a severity, and a summary and description pointing at what to do', () => {

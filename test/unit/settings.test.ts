@@ -1,3 +1,4 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, parseSettings } from '../../src/config';
@@ -95,6 +96,19 @@ describe('settings that bound one another, and the webhook key', () => {
     const short = Buffer.alloc(16, 7).toString('base64');
     expect(() => parseSettings({ WEBHOOK_SECRET_KEY: short })).toThrow(ConfigurationError);
     expect(() => parseSettings({ WEBHOOK_SECRET_KEY: short })).not.toThrow(new RegExp(short.replace(/[+/=]/g, '.')));
+  });
+
+  it('read WEBHOOK_SECRET_KEY from WEBHOOK_SECRET_KEY_FILE, as the compose one-shot writes it, unless the variable is set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webhook-key-'));
+    const file = join(dir, 'webhook-secret.key');
+    const key = Buffer.alloc(32, 9).toString('base64');
+    writeFileSync(file, `${key}\n`);
+    expect(parseSettings({ WEBHOOK_SECRET_KEY_FILE: file }).WEBHOOK_SECRET_KEY).toBe(key);
+    const exported = Buffer.alloc(32, 3).toString('base64');
+    expect(parseSettings({ WEBHOOK_SECRET_KEY_FILE: file, WEBHOOK_SECRET_KEY: exported }).WEBHOOK_SECRET_KEY).toBe(exported);
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: join(dir, 'missing.key') })).toThrow(/WEBHOOK_SECRET_KEY_FILE .*missing\.key cannot be read \(ENOENT\)/);
+    writeFileSync(file, 'too short');
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: file })).toThrow(/WEBHOOK_SECRET_KEY: must be 32 random bytes/);
   });
 });
 

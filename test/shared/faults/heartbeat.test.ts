@@ -22,13 +22,15 @@ const projector = (status: string) => ({ status, position: () => '00000000000000
 
 describe("the projector's heartbeat, as an API with PROJECTIONS=off reads it", () => {
   it('is absent before any projector ran', async () => {
-    expect((await projectorStatus(stores.documents)).status).toBe('absent');
+    expect(await projectorStatus(stores.documents)).toEqual({ status: 'absent', position: null, age_ms: null });
   });
 
   it("carries the runner's status, and the last beat of a clean stop says stopped", async () => {
     const source = { status: 'running', position: () => '00000000000000000007' };
     const stop = await beat(stores.documents, source, pino({ level: 'silent' }));
-    expect(await projectorStatus(stores.documents)).toEqual({ status: 'running', position: '00000000000000000007' });
+    const running = await projectorStatus(stores.documents);
+    expect(running).toMatchObject({ status: 'running', position: '00000000000000000007' });
+    expect(running.age_ms).toBeLessThan(HEARTBEAT_MS);
     source.status = 'stopped';
     await stop();
     expect((await projectorStatus(stores.documents)).status).toBe('stopped');
@@ -47,6 +49,7 @@ describe("the projector's heartbeat, as an API with PROJECTIONS=off reads it", (
     const stop = await beat(stores.documents, projector('running'), pino({ level: 'silent' }));
     await stop();
     const later = () => Date.now() + 3 * HEARTBEAT_MS + 1000;
-    expect((await projectorStatus(stores.documents, later)).status).toBe('stale');
+    expect(await projectorStatus(stores.documents, later)).toMatchObject({ status: 'stale', age_ms: expect.any(Number) });
+    expect((await projectorStatus(stores.documents, later)).age_ms).toBeGreaterThan(3 * HEARTBEAT_MS);
   });
 });

@@ -94,6 +94,14 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/credentials/${id}/extension/approve`, adminToken);
     await admin.get(`${API}/credentials/${id}/usage`).expect(200);
 
+    // The decisions' mails went through the outbox: listed once sent, and one sent again.
+    let mails: { id: string }[] = [];
+    for (let i = 0; i < 50 && mails.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      mails = (await admin.get(`${API}/mails?status=delivered`).expect(200)).body.data.list;
+    }
+    await write(admin, `/mails/${encodeURIComponent(mails[0]!.id)}/retry`, adminToken);
+
     // Webhooks: one hears of a decision, which the notifier turns into a delivery (to a closed port: it fails).
     const hook = await write(admin, '/webhooks', adminToken, { url: 'http://127.0.0.1:9/hook', events: ['credential.revoked'] });
     const hookId = hook.body.data.id as string;

@@ -69,6 +69,8 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     const res = await admin.get('/api/v1/health').expect(200);
     expect(res.body.data.projections.status).toBe('running');
     expect(res.body.data.projections.lag_ms).toBeGreaterThanOrEqual(0);
+    // Beating every 5 s: never older than three beats while it runs.
+    expect(res.body.data.projections.heartbeat_age_ms).toBeLessThan(15_000);
     await a.client().get('/api/v1/readyz').expect(200);
   });
 

@@ -11,6 +11,7 @@ import { SignIn, signOut } from '../ui/sign-in';
 import { ADDON, Addons } from './addons';
 import { Contract } from './contract';
 import { CredentialQueue } from './credential-queue';
+import { DeadMails } from './dead-mails';
 import { Administrators } from './administrators';
 import { MemberPassword } from './member-password';
 import { AcceptInvitation } from './invitation';
@@ -47,6 +48,8 @@ const MEMBER_ID = /^[1-9][0-9]{0,15}$/;
 const SCREENS: Screen[] = [
   { path: '/admin/credentials', label: 'Credentials', needs: ['credential.review'], landing: 1, show: () => <CredentialQueue /> },
   { path: '/admin/scopes', label: 'Scope requests', needs: ['credential.review'], show: () => <ScopeQueue /> },
+  // The mails are the reviewers' decisions told to members, and their own digests.
+  { path: '/admin/mail', label: 'Dead mail', needs: ['credential.review'], show: () => <DeadMails /> },
   {
     path: '/admin/addons',
     label: 'Application center',

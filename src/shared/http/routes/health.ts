@@ -23,6 +23,8 @@ export interface HealthDeps {
   keyRing(): ReplicaStatus;
   /** Events a projection could not apply and no later run has applied yet. */
   deadLetters(): Promise<DeadLetterHealth>;
+  /** How long ago the projector (or the API projecting inline) last beat; null when it never did. */
+  heartbeatAgeMs(): Promise<number | null>;
   /** The read models older than the code, which `platform upgrade` rebuilds. */
   outdatedReadModels(): Promise<string[]>;
 }
@@ -51,6 +53,11 @@ const healthSchema = z
         .min(0)
         .nullable()
         .meta({ description: 'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read' }),
+      heartbeat_age_ms: z
+        .int()
+        .min(0)
+        .nullable()
+        .meta({ description: "How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it" }),
     }),
     key_ring: z.enum(['following', 'resubscribing', 'halted']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
@@ -131,7 +138,11 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
         const stores = await deps.stores.health();
         const reported = await deps.projections();
         // The log unreadable is told by `stores`; the lag is then unknown, not an error of its own.
-        const projections = { ...reported, lag_ms: await lagOf(deps.stores, reported.position).catch(() => null) };
+        const projections = {
+          ...reported,
+          lag_ms: await lagOf(deps.stores, reported.position).catch(() => null),
+          heartbeat_age_ms: await deps.heartbeatAgeMs().catch(() => null),
+        };
         const keyRing = deps.keyRing();
         const deadLetters = await deps.deadLetters();
         const healthy = serving(stores, projections, keyRing) && deadLetters.count === 0;
