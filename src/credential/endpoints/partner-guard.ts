@@ -9,6 +9,7 @@ import { HttpError, Refused } from '../../shared/http/envelope';
 import { PartnerQuota } from '../../shared/http/open-api-limit';
 import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 import { andThen } from '../../shared/eventually';
+import { CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIALS_MISSING, CREDENTIALS_NOT_ACCEPTED, refusedAs, SCOPE_NOT_APPROVED } from '../open-api-refusals';
 
 export interface KeyRing {
   /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
@@ -25,21 +26,18 @@ export interface UsageCount {
 
 // Refusals are plain values, built once where they do not vary: a partner hammering with a wrong
 // key costs no stack trace per call.
-const MISSING: Refused = { status: 401, error: 'api_credentials_missing', message: 'send both the X-API-ID and the X-API-Key header' };
-const NOT_ACCEPTED: Refused = { status: 401, error: 'api_credentials_invalid', message: 'X-API-ID and X-API-Key are not accepted: check both' };
-const REVOKED: Refused = { status: 401, error: 'credential_revoked', message: 'this credential was revoked: apply again in the developer center' };
+const MISSING = refusedAs(CREDENTIALS_MISSING, 'send both the X-API-ID and the X-API-Key header');
+const NOT_ACCEPTED = refusedAs(CREDENTIALS_NOT_ACCEPTED, 'X-API-ID and X-API-Key are not accepted: check both');
+const REVOKED = refusedAs(CREDENTIAL_REVOKED, 'this credential was revoked: apply again in the developer center');
 
-const expired = (expiresAt: string): Refused => ({
-  status: 401,
-  error: 'credential_expired',
-  message: `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`,
-});
+const expired = (expiresAt: string): Refused =>
+  refusedAs(CREDENTIAL_EXPIRED, `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`);
 
-const scopeNotApproved = (scope: string): Refused => ({
-  status: 403,
-  error: 'scope_not_approved',
-  message: `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
-});
+const scopeNotApproved = (scope: string): Refused =>
+  refusedAs(
+    SCOPE_NOT_APPROVED,
+    `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
+  );
 
 const uncounted = () => {};
 

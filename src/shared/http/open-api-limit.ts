@@ -2,6 +2,7 @@ import { Settings } from '../../config';
 import { Allowance, LimitPolicy, RateLimiter } from '../../stores/ports';
 import { andThen, Eventually } from '../eventually';
 import { Refused } from './envelope';
+import { RATE_LIMITED } from './open-api-refusals';
 import { tooManyRequests, wholeSeconds } from './too-many-requests';
 
 /** Per API id, in memory in embedded mode: the open API is the hot path (docs/rate-limits.md). */
@@ -44,7 +45,7 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
       ['RateLimit-Remaining', String(allowance.remaining)],
       ['RateLimit-Reset', String(wholeSeconds(allowance.resetMs))],
     ],
-    refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
+    refusal: allowance.allowed ? null : tooManyRequests(RATE_LIMITED.reason, why, allowance.resetMs),
   });
   return (apiid) => andThen(limiter.consume(apiid), countOf);
 }
