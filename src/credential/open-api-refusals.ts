@@ -1,4 +1,3 @@
-import { Refused } from '../shared/http/envelope';
 import { OpenApiRefusal } from '../shared/http/open-api-refusals';
 
 // The contract tells a partner the four 401s in one sentence; data.error tells them apart.
@@ -17,8 +16,3 @@ export const SCOPE_NOT_APPROVED: OpenApiRefusal = {
 
 /** What the partner gate (endpoints/partner-guard.ts) refuses open-API calls with, in the order it checks. */
 export const PARTNER_GATE_REFUSALS: readonly OpenApiRefusal[] = [CREDENTIALS_MISSING, CREDENTIALS_NOT_ACCEPTED, CREDENTIAL_REVOKED, CREDENTIAL_EXPIRED, SCOPE_NOT_APPROVED];
-
-/** The answer to one call refused as `refusal` declares, with what the partner should do about it. */
-export function refusedAs({ status, reason }: OpenApiRefusal, message: string): Refused {
-  return { status, error: reason, message };
-}

@@ -1,3 +1,5 @@
+import { Refused } from './envelope';
+
 /**
  * A refusal a slice answers open-API calls with (its partner gate's), declared in its slice.ts:
  * the contract documents it on every partner endpoint and the operators' metrics count the calls
@@ -11,6 +13,11 @@ export interface OpenApiRefusal {
   when(scope: string): string;
   /** What became of the call, as the open-API metric's outcome label counts it (docs/operations.md). */
   outcome: string;
+}
+
+/** A call refused as `declared` says, with what the partner should do about it. */
+export function refused({ status, reason }: OpenApiRefusal, message: string): Refused {
+  return { status, error: reason, message };
 }
 
 /** The partner lane's own refusal: the open API's rate limit (open-api-limit.ts). */
