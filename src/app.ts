@@ -209,7 +209,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
       outdatedReadModels: deps.outdatedReadModels,
     }),
     ...sliceEndpoints(deps),
-    ...contractEndpoints(() => endpoints),
+    ...contractEndpoints(() => endpoints, REGISTRY.openApiRefusals),
     ...rootEndpoints(),
   ];
   return endpoints;
@@ -217,7 +217,7 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
 
 /** The contract the service serves at GET /openapi, without a running service (`platform openapi`). */
 export function platformContract() {
-  return contractOf(declareEndpoints(declarationsOnly<EndpointDeps>()));
+  return contractOf(declareEndpoints(declarationsOnly<EndpointDeps>()), REGISTRY.openApiRefusals);
 }
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {

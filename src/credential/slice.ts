@@ -6,6 +6,7 @@ import { credentialStream } from './decider';
 import { credentialEventSchemas, credentialUpcasters } from './events';
 import { credentialWording } from './wording';
 import { SCOPE_NAMES } from './scopes';
+import { PARTNER_GATE_REFUSALS } from './open-api-refusals';
 import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
 import { credentialReviewEndpoints } from './endpoints/review';
 import { usageEndpoints } from './endpoints/usage';
@@ -28,6 +29,7 @@ export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   events: defineEvents(credentialEventSchemas, credentialUpcasters, credentialWording),
   permissions: { 'credential.review': 'Review credential applications and scope requests' },
   scopes: SCOPE_NAMES,
+  openApiRefusals: PARTNER_GATE_REFUSALS,
   projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
   memberStreams: ({ id }) => [credentialStream(id)],
   endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Middleware } from 'koa';
-import { OPEN_API_OUTCOMES, OpenApiOutcome, openApiOutcome } from '../credential/open-api-outcome';
 import { AppContext, AppState } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
+import { OpenApiOutcomes } from '../shared/http/open-api-refusals';
 import { LaneMeter } from '../shared/http/partner-lane';
 import { Metrics } from './metrics';
 
@@ -58,24 +58,21 @@ function refusalOf(body: unknown): unknown {
 type Recorder = ReturnType<LaneMeter['forRoute']>;
 
 /** Records open-API calls of one scope; what it records with is bound once, not per call. */
-function scopeRecorder(metrics: Metrics, scope: string): (outcome: OpenApiOutcome, seconds: number) => void {
+function scopeRecorder(metrics: Metrics, outcomes: OpenApiOutcomes, scope: string): (outcome: string, seconds: number) => void {
   // Every outcome bound now, so shown from the start at 0: a rate over it is defined before the first refusal.
-  const bound = Object.fromEntries(OPEN_API_OUTCOMES.map((outcome) => [outcome, metrics.openApiDuration.bind({ scope, outcome })])) as Record<
-    OpenApiOutcome,
-    (seconds: number) => void
-  >;
-  return (outcome, seconds) => bound[outcome](seconds);
+  const bound = new Map(outcomes.all.map((outcome) => [outcome, metrics.openApiDuration.bind({ scope, outcome })]));
+  return (outcome, seconds) => bound.get(outcome)!(seconds);
 }
 
 /** The partner lane's meter: the open-API outcome and the request histogram, bound per route ahead of the first call. */
-export function laneMeter(metrics: Metrics): LaneMeter {
+export function laneMeter(metrics: Metrics, outcomes: OpenApiOutcomes): LaneMeter {
   return {
     forRoute(path, scope): Recorder {
-      const record = scopeRecorder(metrics, scope);
+      const record = scopeRecorder(metrics, outcomes, scope);
       // A handful of statuses per route (200, 401, 403, 429, 503): each bound the first time it is answered.
       const byStatus = new Map<number, (seconds: number) => void>();
       return (error, status, seconds) => {
-        record(openApiOutcome(error, status), seconds);
+        record(outcomes.of(error, status), seconds);
         let http = byStatus.get(status);
         if (!http) byStatus.set(status, (http = metrics.httpDuration.bind({ http_request_method: 'GET', http_route: path, http_response_status_code: String(status) })));
         http(seconds);
@@ -85,17 +82,17 @@ export function laneMeter(metrics: Metrics): LaneMeter {
 }
 
 /** The partner guard of the calls koa answers (HEAD, a query string), counted as the lane counts its own. */
-export function meteredPartnerGuard(metrics: Metrics, scope: string, guard: Middleware<AppState>): Middleware<AppState> {
-  const record = scopeRecorder(metrics, scope);
+export function meteredPartnerGuard(metrics: Metrics, outcomes: OpenApiOutcomes, scope: string, guard: Middleware<AppState>): Middleware<AppState> {
+  const record = scopeRecorder(metrics, outcomes, scope);
   return async (ctx, next) => {
     const started = performance.now();
-    let outcome: OpenApiOutcome = 'unavailable';
+    let outcome = 'unavailable';
     try {
       await guard(ctx, next);
-      outcome = openApiOutcome(undefined, ctx.status);
+      outcome = outcomes.of(undefined, ctx.status);
     } catch (err) {
       // Anything but a refusal is answered 5xx: unavailable, to the partner.
-      outcome = err instanceof HttpError ? openApiOutcome(err.error, err.status) : 'unavailable';
+      outcome = err instanceof HttpError ? outcomes.of(err.error, err.status) : 'unavailable';
       throw err;
     } finally {
       record(outcome, (performance.now() - started) / 1000);

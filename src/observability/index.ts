@@ -3,11 +3,13 @@ import { Registry } from 'prom-client';
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Settings } from '../config';
+import { REGISTRY } from '../compose';
 import { NotificationMeters } from '../notifications';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { AppState } from '../shared/http/context';
 import { LoginRealm } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
+import { openApiOutcomes } from '../shared/http/open-api-refusals';
 import { LaneMeter, PartnerLane } from '../shared/http/partner-lane';
 import { API_PREFIX } from '../shared/http/app';
 import { Stores } from '../stores/ports';
@@ -70,14 +72,15 @@ export function observe(settings: Settings, log: Logger): Observability {
   }
   const port = settings.METRICS_PORT;
   const metrics = createMetrics();
+  const outcomes = openApiOutcomes(REGISTRY.openApiRefusals);
   let listening: MetricsListener | null = null;
   return {
     registry: metrics.registry,
     meter: (stores) => meteredStores(stores, metrics),
     koa: [httpMetrics(metrics), ...traced.koa],
     listener: traced.listener,
-    lane: laneMeter(metrics),
-    partnerGuard: (scope, guard) => meteredPartnerGuard(metrics, scope, guard),
+    lane: laneMeter(metrics, outcomes),
+    partnerGuard: (scope, guard) => meteredPartnerGuard(metrics, outcomes, scope, guard),
     loginGuard: (realm, guard) => meteredLogin(metrics, realm, guard),
     notifications: {
       webhookAttempted: (outcome) => metrics.webhookDeliveries.inc({ outcome }),

@@ -1,5 +1,6 @@
 import type { EventCodec, EventSchemas, EventUpcasters } from './domain/events';
 import type { Endpoint } from './http/endpoints';
+import type { OpenApiRefusal } from './http/open-api-refusals';
 import type { MemberMail } from './mail';
 import type { Projection } from './projections/projection';
 
@@ -42,6 +43,8 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   permissions?: Readonly<Record<string, string>>;
   /** The open API's scopes it defines. */
   scopes?: readonly string[];
+  /** What its gate refuses open-API calls with: the contract documents each, the metrics count each under its outcome. */
+  openApiRefusals?: readonly OpenApiRefusal[];
   projections: Projection[];
   /**
    * The streams of this slice that hold events about one member (their account, their
@@ -65,6 +68,8 @@ export class Registry {
   /** What each permission allows, in words. */
   readonly permissionDescriptions: ReadonlyMap<string, string>;
   readonly scopes: string[];
+  /** What the slices refuse open-API calls with, in the order of the slices. */
+  readonly openApiRefusals: OpenApiRefusal[];
   /** What a webhook can subscribe to, in the order the slices list their events. */
   readonly webhookEventTypes: string[];
   private readonly slices: readonly Slice<never, never>[];
@@ -92,6 +97,10 @@ export class Registry {
     this.permissionDescriptions = descriptions;
     this.permissions = [...descriptions.keys()];
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
+    this.openApiRefusals = slices.flatMap((slice) => slice.openApiRefusals ?? []);
+    const reasons = this.openApiRefusals.map(({ reason }) => reason);
+    const twice = reasons.find((reason, i) => reasons.indexOf(reason) !== i);
+    if (twice) throw new Error(`the open-API refusal ${twice} is registered twice`);
     this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
   }
 

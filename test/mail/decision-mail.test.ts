@@ -1,5 +1,6 @@
 import { smtpSink } from '../support/mail-sink';
 import { approvedMember } from '../support/credentials';
+import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
@@ -16,8 +17,7 @@ afterAll(async () => {
 describe('mail to members', () => {
   it('one approval: exactly one mail, to the member, with the link to the developer center', async () => {
     const { member } = await approvedMember(t);
-    const deadline = Date.now() + 5000;
-    while (sink.mails.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => sink.mails.length > 0, { every: 100, what: 'the approval mailed' });
     // Time for a duplicate to arrive, were one sent.
     await new Promise((r) => setTimeout(r, 1000));
     expect(sink.mails).toHaveLength(1);

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { ParsedMail } from 'mailparser';
 import { createAdmin } from '../../src/access/admins';
 import { argon2Hasher } from '../../src/member/passwords';
+import { DigestState } from '../../src/mail/reviewer-digest';
+import { DocumentStore, Stores } from '../../src/stores/ports';
+import { eventually } from '../support/eventually';
 import { smtpSink } from '../support/mail-sink';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
@@ -24,14 +27,40 @@ const arrivals: number[] = [];
 
 const to = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
 const mailsTo = (address: string) => sink.mails.map((m, i) => ({ mail: m, at: arrivals[i]! })).filter(({ mail }) => to(mail) === address);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitForMails(address: string, count: number, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (mailsTo(address).length < count && Date.now() < deadline) await sleep(50);
+// Only the clock is faked, and it stands still until the test moves it: a window passes at once,
+// and nothing is due before the test says so. Timers, I/O and eventually() keep real time.
+const REAL = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const windowPasses = () => jest.setSystemTime(Date.now() + WINDOW_MS);
+
+/** Turns the digest notifier began: each starts by reading its checkpoint. */
+let turns = 0;
+function countingTurns(stores: Stores): Stores {
+  const documents: DocumentStore = stores.documents;
+  const checkpoint = documents.checkpoint.bind(documents);
+  documents.checkpoint = (projection) => {
+    if (projection === 'admin_digest') turns += 1;
+    return checkpoint(projection);
+  };
+  return stores;
 }
 
+/** Until a whole turn of the notifier ran from now: time for any mail it would send, a duplicate included. */
+async function aTurnLater(): Promise<void> {
+  const begun = turns;
+  await eventually(() => turns >= begun + 2, { what: 'a whole turn of the digest notifier' });
+}
+
+/** Until the notifier has collected this member's application, to mail it with the next digest. */
+async function waiting(member: { id: number }): Promise<void> {
+  const state = async () => (await t.platform.stores.documents.get<DigestState>('admin_digest', 'state'))?.doc;
+  await eventually(async () => (await state())?.items.some((item) => item.member_id === member.id), { what: `member ${member.id} waiting for the next digest` });
+}
+
+const start = () => startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir, countingTurns);
+
 beforeAll(async () => {
+  jest.useFakeTimers({ doNotFake: [...REAL] });
   sink = await smtpSink();
   const push = sink.mails.push.bind(sink.mails);
   sink.mails.push = (...mails: ParsedMail[]) => {
@@ -39,7 +68,7 @@ beforeAll(async () => {
     return push(...mails);
   };
   dir = mkdtempSync(join(tmpdir(), 'digest-test-'));
-  t = await startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir);
+  t = await start();
   const cli = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
   // An auditor (no credential.review) with an address, and a reviewer without one: neither is mailed.
   await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' }, cli);
@@ -49,6 +78,7 @@ afterAll(async () => {
   await t.close();
   await new Promise<void>((resolve) => sink.server.close(() => resolve()));
   rmSync(dir, { recursive: true, force: true });
+  jest.useRealTimers();
 });
 
 describe('the reviewers digest', () => {
@@ -67,8 +97,10 @@ describe('the reviewers digest', () => {
     await admin.post(`${API}/credentials/${a.id}/scopes/member-groups.read/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     await bob.post(`${API}/developer/credential`).set('X-CSRF-Token', b.token).send({}).expect(200);
 
-    await waitForMails('root@example.com', 1, WINDOW_MS + 5000);
-    await sleep(1500); // time for a duplicate, were one sent
+    await waiting(b);
+    windowPasses();
+    await eventually(() => mailsTo('root@example.com').length >= 1, { what: 'the first digest' });
+    await aTurnLater();
     const first = mailsTo('root@example.com');
     expect(first).toHaveLength(1);
     const digest = first[0]!.mail;
@@ -79,17 +111,20 @@ describe('the reviewers digest', () => {
     expect(digest.text).toContain('https://portal.example.com/ui/admin/credentials');
     expect(digest.text).toContain('https://portal.example.com/ui/admin/scopes');
 
-    // Carol applies right after the digest, and the service restarts: she is listed in the next
-    // digest, a window after the first, and what was mailed is not mailed again.
+    // Carol applies right after the digest, and the service restarts once her application is
+    // kept for the next digest: she is listed in it, a window after the first, and what was mailed
+    // is not mailed again.
     await carol.post(`${API}/developer/credential`).set('X-CSRF-Token', c.token).send({}).expect(200);
-    await sleep(500);
+    await waiting(c);
     await t.close();
-    t = await startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir);
-    await waitForMails('root@example.com', 2, WINDOW_MS + 5000);
-    await sleep(WINDOW_MS + 1500); // time for a third, were anything sent again
+    t = await start();
+    windowPasses();
+    await eventually(() => mailsTo('root@example.com').length >= 2, { what: 'the second digest' });
+    windowPasses();
+    await aTurnLater(); // a window on, time for a third, were anything sent again
     const second = mailsTo('root@example.com');
     expect(second).toHaveLength(2);
-    expect(second[1]!.at - second[0]!.at).toBeGreaterThanOrEqual(WINDOW_MS - 300);
+    expect(second[1]!.at - second[0]!.at).toBeGreaterThanOrEqual(WINDOW_MS);
     expect(second[1]!.mail.subject).toBe('To review: 1 application(s)');
     expect(second[1]!.mail.text).toContain(c.username);
     expect(second[1]!.mail.text).not.toContain(a.username);

@@ -2,6 +2,7 @@ import { mailedToken, startWithMail, stopWithMail, uniqueEmail, Sink } from '../
 import { scrape, valueOf } from '../support/metrics';
 import { csrfOf, registerMember, startPlatform, TestPlatform } from '../support/platform';
 import { closedPort } from '../support/black-hole';
+import { eventually } from '../support/eventually';
 
 const MAILS = 'platform_mails_total';
 
@@ -11,14 +12,14 @@ async function askReset(t: TestPlatform, login: string): Promise<void> {
   await client.post('/api/v1/developer/password-reset').set('X-CSRF-Token', csrf).send({ login }).expect(200);
 }
 
-async function mailsCounted(t: TestPlatform, outcome: 'sent' | 'failed', atLeast: number): Promise<number | undefined> {
-  const deadline = Date.now() + 10_000;
-  let value = valueOf((await scrape(t)).samples, MAILS, { outcome });
-  while ((value ?? 0) < atLeast && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = valueOf((await scrape(t)).samples, MAILS, { outcome });
-  }
-  return value;
+function mailsCounted(t: TestPlatform, outcome: 'sent' | 'failed', atLeast: number): Promise<number> {
+  return eventually(
+    async () => {
+      const value = valueOf((await scrape(t)).samples, MAILS, { outcome }) ?? 0;
+      return value >= atLeast && value;
+    },
+    { within: 10_000, every: 100, what: `${atLeast} mail(s) counted ${outcome}` },
+  );
 }
 
 // The links the API process mails itself (password reset, e-mail confirmation, invitations) are

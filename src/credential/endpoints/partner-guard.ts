@@ -7,8 +7,10 @@ import { ApiKeyDocument } from '../projections/api-keys';
 import { AppState } from '../../shared/http/context';
 import { HttpError, Refused } from '../../shared/http/envelope';
 import { PartnerQuota } from '../../shared/http/open-api-limit';
+import { refused } from '../../shared/http/open-api-refusals';
 import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 import { andThen } from '../../shared/eventually';
+import { CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIALS_MISSING, CREDENTIALS_NOT_ACCEPTED, SCOPE_NOT_APPROVED } from '../open-api-refusals';
 
 export interface KeyRing {
   /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
@@ -25,21 +27,18 @@ export interface UsageCount {
 
 // Refusals are plain values, built once where they do not vary: a partner hammering with a wrong
 // key costs no stack trace per call.
-const MISSING: Refused = { status: 401, error: 'api_credentials_missing', message: 'send both the X-API-ID and the X-API-Key header' };
-const NOT_ACCEPTED: Refused = { status: 401, error: 'api_credentials_invalid', message: 'X-API-ID and X-API-Key are not accepted: check both' };
-const REVOKED: Refused = { status: 401, error: 'credential_revoked', message: 'this credential was revoked: apply again in the developer center' };
+const MISSING = refused(CREDENTIALS_MISSING, 'send both the X-API-ID and the X-API-Key header');
+const NOT_ACCEPTED = refused(CREDENTIALS_NOT_ACCEPTED, 'X-API-ID and X-API-Key are not accepted: check both');
+const REVOKED = refused(CREDENTIAL_REVOKED, 'this credential was revoked: apply again in the developer center');
 
-const expired = (expiresAt: string): Refused => ({
-  status: 401,
-  error: 'credential_expired',
-  message: `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`,
-});
+const expired = (expiresAt: string): Refused =>
+  refused(CREDENTIAL_EXPIRED, `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`);
 
-const scopeNotApproved = (scope: string): Refused => ({
-  status: 403,
-  error: 'scope_not_approved',
-  message: `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
-});
+const scopeNotApproved = (scope: string): Refused =>
+  refused(
+    SCOPE_NOT_APPROVED,
+    `the scope ${scope} is not approved for this credential: request it in the developer center, or, if it is requested, wait for an administrator's decision`,
+  );
 
 const uncounted = () => {};
 

@@ -3,6 +3,7 @@ import { Allowance, LimitPolicy, RateLimiter } from '../../stores/ports';
 import { andThen, Eventually } from '../eventually';
 import { Refused } from './envelope';
 import { HeaderFields, rateLimitFields } from './rate-limit-fields';
+import { RATE_LIMITED } from './open-api-refusals';
 import { tooManyRequests } from './too-many-requests';
 
 /** Per API id, in memory in embedded mode: the open API is the hot path (docs/rate-limits.md). */
@@ -35,7 +36,7 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
   const why = `this API id made more than ${policy.points} calls in ${policy.windowSeconds} s`;
   const countOf = (allowance: Allowance): QuotaCount => ({
     fields: rateLimitFields(policy, allowance),
-    refusal: allowance.allowed ? null : tooManyRequests('rate_limited', why, allowance.resetMs),
+    refusal: allowance.allowed ? null : tooManyRequests(RATE_LIMITED.reason, why, allowance.resetMs),
   });
   return (apiid) => andThen(limiter.consume(apiid), countOf);
 }

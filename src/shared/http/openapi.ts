@@ -3,6 +3,7 @@ import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } 
 import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
+import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
 import { envelopeOf, refusalSchema } from './schemas';
 import { bodyIsRequired } from './validate';
 
@@ -76,8 +77,11 @@ function operationId({ method, path }: Endpoint): string {
   return [method.toLowerCase(), ...words].join('_');
 }
 
-/** The refusals every endpoint of this kind can answer, from its declaration, then its own. */
-function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
+/**
+ * The refusals every endpoint of this kind can answer, from its declaration, then its own; a
+ * partner endpoint's gate refuses what the slices declared (`partnerRefusals`).
+ */
+function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): Map<ErrorStatus, string[]> {
   const { caller, method } = endpoint;
   const refusals = new Map<ErrorStatus, string[]>();
   const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
@@ -87,9 +91,7 @@ function refusalsOf(endpoint: Endpoint): Map<ErrorStatus, string[]> {
   if (caller.kind === 'admin') add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
   if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`);
   if (caller.kind === 'partner') {
-    add(401, 'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired)');
-    add(403, `the scope ${caller.scope} is not approved for this credential`);
-    add(429, 'this API id made more calls than its rate limit allows in the window; retry after Retry-After');
+    for (const refusal of [...partnerRefusals, RATE_LIMITED]) add(refusal.status, refusal.when(caller.scope));
     add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
   }
   if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
@@ -147,13 +149,13 @@ function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null)
   }
 }
 
-function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
+function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiResponsesObject {
   const limited = endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
   const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited) } };
-  for (const [status, reasons] of [...refusalsOf(endpoint)].sort(([a], [b]) => a - b)) {
+  for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
       content: { 'application/json': { schema: refusalSchema } },
@@ -163,7 +165,7 @@ function responsesOf(endpoint: Endpoint): ZodOpenApiResponsesObject {
   return responses;
 }
 
-function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
+function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiOperationObject {
   const { caller } = endpoint;
   const permission = caller.kind === 'admin' && caller.permission ? ` Permission: ${caller.permission}.` : '';
   const scope = caller.kind === 'partner' ? ` Scope: ${caller.scope}.` : '';
@@ -179,21 +181,22 @@ function operationOf(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.method !== 'GET' && { header: csrfHeader }),
     },
     ...(endpoint.body && { requestBody: { required: bodyIsRequired(endpoint.body), content: { 'application/json': { schema: endpoint.body } } } }),
-    responses: responsesOf(endpoint),
+    responses: responsesOf(endpoint, partnerRefusals),
   };
 }
 
 /**
  * The OpenAPI 3.1 contract, generated from the endpoints' own declarations: the schemas the
- * routes validate and answer with, the caller each admits, and the refusals each can answer.
+ * routes validate and answer with, the caller each admits, and the refusals each can answer
+ * (a partner endpoint's gate, what the slices declared: `partnerRefusals`).
  * `closedAnswers` keeps answers' objects closed, as the tests judge the service's own answers:
  * every field it sends must be documented, though a client must accept more.
  */
-export function contractOf(endpoints: Endpoint[], { closedAnswers = false } = {}) {
+export function contractOf(endpoints: Endpoint[], partnerRefusals: readonly OpenApiRefusal[], { closedAnswers = false } = {}) {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const endpoint of endpoints) {
     const path = openApiPath(endpoint.path);
-    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint) };
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint, partnerRefusals) };
   }
   return describeNdjsonByLine(createDocument({
     openapi: '3.1.0',

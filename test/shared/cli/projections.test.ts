@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { PROJECTIONS } from '../../../src/compose';
 import { PROJECTION_VERSIONS } from '../../../src/shared/projections/versions';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { expectRefused, platform } from '../../support/cli';
+import { eventually } from '../../support/eventually';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
 
 // The CLI works on the embedded store the service below runs on.
@@ -70,12 +70,13 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
     // Not a terminal: no progress bar, only the lines above.
     expect(lines).toHaveLength(2);
 
-    const deadline = Date.now() + UPGRADE_SHOWS_WITHIN_MS;
-    let status = 503;
-    while (status === 503 && Date.now() < deadline) {
-      status = (await admin.get('/api/v1/credentials')).status;
-      if (status === 503) await sleep(100);
-    }
+    const status = await eventually(
+      async () => {
+        const { status } = await admin.get('/api/v1/credentials');
+        return status !== 503 && status;
+      },
+      { within: UPGRADE_SHOWS_WITHIN_MS, every: 100, what: 'the upgrade shown to the API' },
+    );
     expect(status).toBe(200);
     await service.client().get('/api/v1/readyz').expect(200);
 

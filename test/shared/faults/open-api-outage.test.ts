@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { activePartner, openCall, Partner } from '../../support/credentials';
+import { eventually } from '../../support/eventually';
 import { FaultSwitch, faultyStores } from '../../support/faults';
 import { startPlatform, TestPlatform } from '../../support/platform';
 
@@ -24,14 +25,6 @@ afterAll(async () => {
   await t.close();
 });
 
-async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not in time');
-    await sleep(50);
-  }
-}
-
 describe('an API instance cut off from the event store (fault injection)', () => {
   it('answers partners from its key ring within the staleness bound, then 503 credentials_unavailable with Retry-After, and is not ready until the store is back', async () => {
     const call = () => openCall(t, '/open/addons', partner.apiid, partner.apikey);
@@ -49,7 +42,7 @@ describe('an API instance cut off from the event store (fault injection)', () =>
     expect(health.body.data).toMatchObject({ key_ring: 'resubscribing', projections: { status: 'interrupted' } });
 
     eventStore.heal();
-    await eventually(async () => (await call()).status === 200, 5000);
-    await eventually(async () => (await request(t.server).get('/api/v1/readyz')).status === 200, 5000);
+    await eventually(async () => (await call()).status === 200, { every: 50, what: 'partners answered again' });
+    await eventually(async () => (await request(t.server).get('/api/v1/readyz')).status === 200, { every: 50, what: 'ready again' });
   });
 });

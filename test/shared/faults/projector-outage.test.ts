@@ -10,6 +10,7 @@ import { ProjectionRunner, RunnerOptions } from '../../../src/shared/projections
 import { Position, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import { FaultSwitch, faultyStores } from '../../support/faults';
+import { eventually } from '../../support/eventually';
 import { applied, approved, claimed } from '../../credential/fixtures';
 
 jest.setTimeout(40_000);
@@ -48,14 +49,6 @@ function claim(member_id: number): Promise<Position> {
   return stores.events.append(credentialStream(member_id), list, 'no_stream').then((r) => r.position);
 }
 
-async function until(condition: () => boolean, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
-
 /** Drives one outage of `faults` while members claim credentials; the read model must hold every one of them afterwards. */
 async function survives(faults: FaultSwitch): Promise<void> {
   await startRunner();
@@ -66,7 +59,7 @@ async function survives(faults: FaultSwitch): Promise<void> {
   for (let member = 2; member <= MEMBERS; member++) last = await claim(member);
 
   // Not ready while it lasts, and said so within a second of its start.
-  await until(() => runner.status === 'interrupted', 1000);
+  await eventually(() => runner.status === 'interrupted', { within: 1000, what: 'the runner interrupted' });
   await sleep(OUTAGE_MS / 2);
   expect(runner.status).toBe('interrupted');
   expect(runner.failed()).toBeNull();
@@ -74,7 +67,7 @@ async function survives(faults: FaultSwitch): Promise<void> {
   // Back within a few seconds of the end (the pause between retries is at most 5 s), with every event applied.
   await runner.waitFor(last, OUTAGE_MS + 8000);
   expect(Date.now() - started).toBeGreaterThanOrEqual(OUTAGE_MS - 100);
-  await until(() => runner.status === 'running', 6000);
+  await eventually(() => runner.status === 'running', { within: 6000, what: 'the runner running again' });
   const keys = await stores.documents.find(apiKeysProjection.collection.name, {});
   expect(keys.map((k) => Number(k.id)).sort((a, b) => a - b)).toEqual(Array.from({ length: MEMBERS }, (_, i) => i + 1));
 }
@@ -89,7 +82,7 @@ describe('the projection runner through a store outage (fault injection on the e
     await startRunner({ giveUpMs: 1500, onGiveUp: gaveUp });
     faulty.documents.outage('fail', 60_000);
     await claim(1);
-    await until(() => gaveUp.mock.calls.length > 0, 5000);
+    await eventually(() => gaveUp.mock.calls.length > 0, { what: 'the runner giving up' });
     expect(runner.status).toBe('failed');
     expect(String(gaveUp.mock.calls[0]![0])).toMatch(/giving up/);
     await expect(runner.waitFor(await stores.events.headPosition(), 100)).rejects.toThrow(/giving up/);

@@ -1,5 +1,4 @@
 import pino from 'pino';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { realisticLog } from '../../../bench/realistic-log';
 import { PROJECTIONS } from '../../../src/compose';
 import { asideOf, rebuildAside } from '../../../src/shared/projections/rebuild';
@@ -9,6 +8,7 @@ import { PROJECTION_VERSIONS } from '../../../src/shared/projections/versions';
 import { DocumentStore, DocumentWrite } from '../../../src/stores/ports';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from '../projections/lifecycle-support';
 import { InjectedOutage } from '../../support/faults';
+import { eventually } from '../../support/eventually';
 
 jest.setTimeout(30_000);
 
@@ -78,8 +78,7 @@ describe('a swap interrupted at each step (fault injection)', () => {
     const built = await rebuildAside(events, scratch.stores.documents, PROJECTIONS);
     for (const projection of PROJECTIONS) await offerRebuild(scratch.stores.documents, projection, built.position);
     // The runner adopts offers every second and tries again a second after a failure.
-    const deadline = Date.now() + 15_000;
-    while ((await rebuildOffers(scratch.stores.documents)).length > 0 && Date.now() < deadline) await sleep(50);
+    await eventually(async () => (await rebuildOffers(scratch.stores.documents)).length === 0, { within: 15_000, every: 50, what: 'the offers adopted' });
     expect(faulty.failed()).toBe(true);
     expect(await rebuildOffers(scratch.stores.documents)).toEqual([]);
     expect((await scratch.stores.documents.find(TARGET, {})).length).toBeGreaterThan(100);

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
+import { eventually } from '../../support/eventually';
 import { recordId } from '../../../src/shared/http/session-records';
 import { csrfOf, expectRefusal, logIn, registerMember, startPlatform, TestPlatform, uniqueUsername, Answer } from '../../support/platform';
 
@@ -110,7 +110,7 @@ describe('password hashes in flight', () => {
     mockArgon2.gate = new Promise<void>((resolve) => (open = resolve));
     const before = mockArgon2.verifications;
     const underWay = first.post(`${API}/developer/login`).set('X-CSRF-Token', firstToken).send({ username: member.username, password: member.password }).then((r) => r);
-    while (mockArgon2.verifications === before) await sleep(5);
+    await eventually(() => mockArgon2.verifications > before, { every: 5, what: 'the first login hashing' });
     try {
       const res = await refused(
         () => second.post(`${API}/developer/login`).set('X-CSRF-Token', secondToken).send({ username: member.username, password: member.password }),

@@ -7,6 +7,7 @@ import { writeRealisticLog } from '../../../bench/realistic-log';
 import { PROJECTIONS } from '../../../src/compose';
 import { Position, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
+import { eventually } from '../../support/eventually';
 import { folded, snapshot, streamCounter } from './lifecycle-support';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -84,7 +85,7 @@ describe('the projection runner killed in the middle of a batch', () => {
     expect(await stored(stores)).not.toBe(head);
 
     const last = startChild(dir);
-    while ((await stored(stores)) < head) await sleep(50);
+    await eventually(async () => (await stored(stores)) >= head, { within: 30_000, every: 50, what: 'the last projector at the head' });
     const exit = exited(last);
     last.kill('SIGTERM');
     expect(await exit).toBe(0);

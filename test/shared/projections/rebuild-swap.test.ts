@@ -6,6 +6,7 @@ import { asideOf, rebuildAside } from '../../../src/shared/projections/rebuild';
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { offerRebuild, rebuildOffers } from '../../../src/shared/projections/swap';
 import { appendAll, folded, Scratch, scratchStores, snapshot } from './lifecycle-support';
+import { eventually } from '../../support/eventually';
 
 const silent = pino({ level: 'silent' });
 
@@ -23,10 +24,6 @@ afterEach(() => scratch.close());
 
 function runner(): ProjectionRunner {
   return new ProjectionRunner(scratch.stores.events, scratch.stores.documents, PROJECTIONS, silent);
-}
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await sleep(20);
 }
 
 async function expectLiveEqualsTheLog(live: ProjectionRunner): Promise<void> {
@@ -63,7 +60,7 @@ describe('a rebuild built aside, then swapped in', () => {
     expect(counts.every((n, i) => n >= membersBefore && n >= (counts[i - 1] ?? 0))).toBe(true);
 
     for (const projection of PROJECTIONS) await offerRebuild(documents, projection, built.position);
-    await until(async () => (await rebuildOffers(documents)).length === 0);
+    await eventually(async () => (await rebuildOffers(documents)).length === 0, { within: 15_000, what: 'the rebuild swapped in' });
     await writing;
     await expectLiveEqualsTheLog(live);
     await live.stop();
