@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import { isLabel } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { assertHeld, Grantor } from './grantor';
 
 /** A role group: the permissions its administrators hold, and role id used in page whitelists. */
 export const roleGroupStream = (roleId: number): string => `role_group-${roleId}`;
@@ -22,11 +23,11 @@ export const roleGroupEventSchemas = {
 
 export type RoleGroupEvent = EventOf<typeof roleGroupEventSchemas>;
 
+/** `by` defines, enables or disables a group only with permissions it holds itself (assertHeld). */
 export type RoleGroupCommand =
   /** `registered`: every permission the slices registered; a group may name only those. */
-  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[] }
-  | { type: 'EnableRoleGroup'; data: { role_id: number } }
-  | { type: 'DisableRoleGroup'; data: { role_id: number } };
+  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[]; by: Grantor }
+  | { type: 'EnableRoleGroup' | 'DisableRoleGroup'; data: { role_id: number }; by: Grantor };
 
 export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled: boolean } & RoleGroupDefinition);
 
@@ -65,9 +66,11 @@ export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGro
     if (command.type === 'DefineRoleGroup') {
       if (state.status === 'defined') throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
       assertDefinition(command.data, command.registered);
+      assertHeld(command.data.permissions, command.by);
       return [{ type: 'RoleGroupDefined', data: command.data }];
     }
     if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);
+    assertHeld(state.permissions, command.by);
     const enable = command.type === 'EnableRoleGroup';
     if (state.enabled === enable) {
       throw new DomainError(
