@@ -8,6 +8,7 @@ import { webhookSlice } from './webhook/slice';
 import type { AddonCatalogue, AddonDocument } from './addon';
 import type { PasswordHasher } from './member';
 import type { UsageLedger } from './credential';
+import type { SignInFailures } from './access';
 import type { SigningKey } from './audit/proof/signing-key';
 import { useEventCodecs } from './shared/domain/events';
 import { AppContext } from './shared/http/context';
@@ -58,6 +59,8 @@ export interface SliceDeps {
   resetsOfMember: RateLimiter;
   /** Wrong current passwords when changing one: per member, and per administrator (keys `admin-<id>`). */
   passwordChecks: RateLimiter;
+  /** Failed administrator sign-ins, counted to be recorded one event a minute per username and address. */
+  signInFailures: Pick<SignInFailures, 'count'>;
 }
 
 /**

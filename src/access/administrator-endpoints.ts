@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createInvited, InvitationDeps } from './invitation';
 import { resetAdminPassword, setAdminEnabled } from './admin-accounts';
+import { recordSignOut } from './access-log';
 import { oneTimePassword } from '../member';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
@@ -106,8 +107,10 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
               const decision = await refusedAs({ ...addressing, last_super_admin: 409 }, () =>
                 setAdminEnabled(deps.events, admin, verb === 'enable', standing, asAdmin(ctx)),
               );
-              if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
-              return decision;
+              if (verb !== 'disable') return decision;
+              const sessions = await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
+              if (sessions === 0) return decision;
+              return { position: await recordSignOut(deps.events, { admin_id, reason: 'disabled', sessions }, asAdmin(ctx)) };
             },
             async ({ position }) => ({ data: await adminAt(admin_id, position), message: `administrator ${admin_id} ${verb}d` }),
           );
