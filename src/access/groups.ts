@@ -19,7 +19,9 @@ export interface RoleGroup extends RoleGroupDefinition {
 
 /**
  * Defines a role group under the next free id, with permissions from those `registered` that `by`
- * holds; it starts enabled.
+ * holds, under a name that reads like no other group's; it starts enabled. The names are read from
+ * the groups' streams: two definitions at the same instant of names that read alike both pass,
+ * a race left open as definitions are rare and made by holders of access.manage (docs/administrators.md).
  */
 export function defineRoleGroup(
   store: EventStore,
@@ -27,9 +29,10 @@ export function defineRoleGroup(
   { registered, by }: { registered: readonly string[]; by: Grantor },
   ctx: CommandContext,
 ): Promise<{ id: number; position: string }> {
-  return createAtFreeId(store, roleGroupStream, (role_id) =>
-    createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, by }, ctx),
-  );
+  return createAtFreeId(store, roleGroupStream, async (role_id) => {
+    const taken = (await listRoleGroups(store)).map((g) => g.name);
+    return createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by }, ctx);
+  });
 }
 
 /** Enables or disables a role group, when `by` holds every permission of it. */

@@ -57,11 +57,12 @@ export async function refusedAs<T>(statuses: Readonly<Record<string, 403 | 404 |
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
-    name: z.string().meta({ description: '1 to 64 characters, no control character' }),
+    name: z.string().meta({ description: '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads' }),
     // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
     permissions: z.array(z.string()).max(registered.length * 2).meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
   });
 
+const nameTaken = { status: 409, when: 'role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)' } as const;
 const noGroup = { status: 404, when: 'role_group_not_found: there is no role group with this id' } as const;
 
 /** Role groups from the console (docs/administrators.md): the same commands as `platform roles`. */
@@ -93,14 +94,14 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       summary: 'Define a role group under the next free id, with permissions from the registry; it starts enabled',
       body: defineBody(registered),
       response: schemas.roleGroupStanding,
-      refusals: [notHeld, concurrentChange],
+      refusals: [notHeld, nameTaken, concurrentChange],
       handler: async (ctx, { body }) =>
         decideThenRead(
           ctx,
           // The decider refuses a permission outside the registry (unknown_permission), or one the caller does not hold.
           async () => {
             const authority = { registered, by: await grantorOf(ctx, deps) };
-            return refusedAs({ permission_not_held: 403 }, () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, authority, asAdmin(ctx)));
+            return refusedAs({ permission_not_held: 403, role_group_name_taken: 409 }, () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, authority, asAdmin(ctx)));
           },
           async ({ id, position }) => ({ data: await groupAt(id, position), message: `role group ${id} defined` }),
         ),

@@ -46,6 +46,7 @@ export async function seedPlatform(
       type: 'DefineRoleGroup',
       data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
       registered,
+      taken: [],
       by: SHELL,
     }, ctx),
   );
@@ -54,6 +55,7 @@ export async function seedPlatform(
       type: 'DefineRoleGroup',
       data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
       registered,
+      taken: [],
       by: SHELL,
     }, ctx),
   );

@@ -14,7 +14,7 @@ describe('role group decider', () => {
   const reviewers: RoleGroupDefinition = { role_id: 3, name: 'Reviewers', permissions: ['credential.review', 'audit.read'] };
   const defined = events.roleGroupDefined(reviewers);
   const disabled = events.roleGroupDisabled(3);
-  const define = (changes: Partial<RoleGroupDefinition>, by: Grantor = SHELL) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes }, registered: REGISTRY.permissions, by });
+  const define = (changes: Partial<RoleGroupDefinition>, by: Grantor = SHELL) => ({ type: 'DefineRoleGroup' as const, data: { ...reviewers, ...changes }, registered: REGISTRY.permissions, taken: [] as string[], by });
 
   it('defines a new role group', () => {
     given(roleGroupDecider, []).when(define({})).then([defined]);
@@ -36,6 +36,29 @@ describe('role group decider', () => {
     ['reordered by a bidirectional override', 'evil\u202etxt.exe'],
   ])('refuses a name that is %s', (_label, name) => {
     given(roleGroupDecider, []).when(define({ name })).thenRefuses('invalid_role_group_name');
+  });
+
+  it.each([
+    ['with a zero-width space', 'Audi\u200btors'],
+    ['with a zero-width joiner', 'Audi\u200dtors'],
+    ['with a word joiner', 'Audi\u2060tors'],
+    ['with a byte order mark', '\ufeffAuditors'],
+    ['with a soft hyphen (a format character)', 'Audi\u00adtors'],
+  ])('refuses a name %s', (_label, name) => {
+    given(roleGroupDecider, []).when(define({ name })).thenRefuses('invalid_role_group_name', /zero-width/);
+  });
+
+  it.each([
+    ['the same', 'Auditors'],
+    ['in another case', 'AUDITORS'],
+    ['with a Cyrillic А', '\u0410uditors'],
+    ['in fullwidth letters', 'Ａｕｄｉｔｏｒｓ'],
+  ])('refuses a name that reads like another group\'s: %s', (_label, name) => {
+    given(roleGroupDecider, []).when({ ...define({ name }), taken: ['Operators', 'Auditors'] }).thenRefuses('role_group_name_taken', /"Auditors"/);
+  });
+
+  it('keeps a name NFKC-normalised, and takes one that only shares letters with another', () => {
+    given(roleGroupDecider, []).when({ ...define({ name: 'Ｒｅｖｉｅｗｅｒｓ' }), taken: ['Auditors'] }).then([defined]);
   });
 
   it.each(['R', 'n'.repeat(64)])('accepts a name of 1 to 64 characters (%#)', (name) => {
