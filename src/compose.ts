@@ -92,6 +92,7 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
     describe: (type, data) => REGISTRY.describe(type, data),
     permissions: REGISTRY.permissions,
     permissionDescriptions: REGISTRY.permissionDescriptions,
+    roleGroupScoped: REGISTRY.roleGroupScoped,
   };
   const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
   for (const { method, path, caller } of endpoints) {
@@ -110,4 +111,6 @@ interface SliceRegistryDeps {
   /** Every permission, in the registry's order, and what each allows. */
   permissions: readonly string[];
   permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions held in one's own role group only. */
+  roleGroupScoped: readonly string[];
 }

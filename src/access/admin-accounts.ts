@@ -11,7 +11,7 @@ import { handle, loadStream } from '../shared/commands/handle';
 
 /** An administrator as `by` addresses it: with its role group's permissions, read from the group's stream. */
 async function addressed(store: EventStore, admin: { id: number; is_super: boolean; role_id: number | null }): Promise<Addressed> {
-  return { admin_id: admin.id, is_super: admin.is_super, permissions: (await roleGroupPermissions(store, admin.role_id)) ?? [] };
+  return { admin_id: admin.id, is_super: admin.is_super, role_id: admin.role_id, permissions: (await roleGroupPermissions(store, admin.role_id)) ?? [] };
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { normaliseUsername } from '../member';
-import { assertHeld, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
+import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 
 /**
@@ -62,9 +62,9 @@ export type AdminCommand = CreateAdmin | ChangeAdminPassword | ResetAdminPasswor
 export type AdminState = { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
 
 /** Only a super administrator creates a super one; another places administrators only in a group whose permissions it holds. */
-export function assertMayCreate(admin: { is_super: boolean }, permissions: readonly string[], by: Grantor): void {
+export function assertMayCreate(admin: { is_super: boolean; role_id: number | null }, permissions: readonly string[], by: Grantor): void {
   assertSuperAdminOnly(admin, by);
-  assertHeld(permissions, by);
+  assertHeldIn(permissions, admin.role_id, by);
 }
 
 export function assertAdminUsernameAvailable(state: AdminState, username: string): void {

@@ -5,7 +5,10 @@ import { DomainError } from '../shared/domain/decider';
  * the permissions it holds now, or a super one (the shell for the CLI) who holds them all. The
  * commands carry it, so that the deciders judge it without reading anything.
  */
-export type Grantor = { admin_id: number | null; is_super: true } | { admin_id: number; is_super: false; holds: readonly string[] };
+export type Grantor =
+  | { admin_id: number | null; is_super: true }
+  /** `role_id`: its own group; `scoped`: the permissions held there only (Registry.roleGroupScoped). */
+  | { admin_id: number; is_super: false; holds: readonly string[]; role_id: number | null; scoped: readonly string[] };
 
 /** The shell: `platform` commands run by whoever operates the service, as a super administrator. */
 export const SHELL: Grantor = { admin_id: null, is_super: true };
@@ -20,6 +23,21 @@ export function assertHeld(permissions: readonly string[], by: Grantor): void {
   const missing = permissions.filter((p) => !by.holds.includes(p));
   if (missing.length > 0) {
     throw new DomainError('permission_not_held', `you do not hold the permission ${missing.join(', ')}: only an administrator holding it (or a super one) may grant it or act on one who holds it`);
+  }
+}
+
+/**
+ * assertHeld for an administrator of role group `role_id`: a permission that reaches only what a
+ * group owns (webhook.manage) is held in one's own group only, as Kubernetes holds a namespaced
+ * permission in its namespace; otherwise an administrator placed in, or reset in, another group
+ * would hand over that group's webhooks.
+ */
+export function assertHeldIn(permissions: readonly string[], role_id: number | null, by: Grantor): void {
+  assertHeld(permissions, by);
+  if (by.is_super || role_id === by.role_id) return;
+  const owned = permissions.filter((p) => by.scoped.includes(p));
+  if (owned.length > 0) {
+    throw new DomainError('permission_not_held', `you hold ${owned.join(', ')} for your own role group only, and this administrator is in role group ${role_id}: ask a super administrator`);
   }
 }
 
@@ -41,6 +59,7 @@ export function assertSuperAdminOnly(target: { is_super: boolean }, by: Grantor)
 export interface Addressed {
   admin_id: number;
   is_super: boolean;
+  role_id: number | null;
   permissions: readonly string[];
 }
 
@@ -54,5 +73,5 @@ export function assertMayAddress(target: Addressed, by: Grantor): void {
     throw new DomainError('own_account', 'you cannot disable, enable or reset your own account here: another administrator can, and your own password is changed with POST /admin/password');
   }
   assertSuperAdminOnly(target, by);
-  assertHeld(target.permissions, by);
+  assertHeldIn(target.permissions, target.role_id, by);
 }

@@ -24,6 +24,8 @@ export interface AccessDeps {
   /** Every permission the slices registered (REGISTRY.permissions), and what each allows. */
   permissions: readonly string[];
   permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions held in one's own role group only (Registry.roleGroupScoped). */
+  roleGroupScoped: readonly string[];
 }
 
 export const manageAccess = { kind: 'admin', permission: 'access.manage' } as const;
@@ -35,7 +37,7 @@ export async function grantorOf(ctx: AppContext, deps: AccessDeps): Promise<Gran
   const admin = adminOf(ctx);
   if (admin.is_super) return { admin_id: admin.id, is_super: true };
   const group = await accessReads(deps.readModels).roleGroup(admin.role_id);
-  return { admin_id: admin.id, is_super: false, holds: permissionsHeld(admin, group, deps.permissions) };
+  return { admin_id: admin.id, is_super: false, holds: permissionsHeld(admin, group, deps.permissions), role_id: admin.role_id, scoped: deps.roleGroupScoped };
 }
 
 /** Refused for a permission the caller does not hold (docs/administrators.md, "No escalation"). */

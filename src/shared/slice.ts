@@ -34,6 +34,11 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   events: Record<string, EventDefinition>;
   /** The administrators' permissions it defines, each with what it allows (the console's checkbox label). */
   permissions?: Readonly<Record<string, string>>;
+  /**
+   * Those of its permissions that reach only things a role group owns (webhook.manage: the group's
+   * webhooks): held in one's own role group only (src/access/grantor.ts).
+   */
+  roleGroupScoped?: readonly string[];
   /** The open API's scopes it defines. */
   scopes?: readonly string[];
   projections: Projection[];
@@ -52,6 +57,8 @@ export class Registry {
   readonly permissions: string[];
   /** What each permission allows, in words. */
   readonly permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions that reach only what a role group owns (Slice.roleGroupScoped). */
+  readonly roleGroupScoped: string[];
   readonly scopes: string[];
   /** What a webhook can subscribe to, in the order the slices list their events. */
   readonly webhookEventTypes: string[];
@@ -77,6 +84,7 @@ export class Registry {
     }
     this.permissionDescriptions = descriptions;
     this.permissions = [...descriptions.keys()];
+    this.roleGroupScoped = slices.flatMap((slice) => slice.roleGroupScoped ?? []);
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
     this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
   }

@@ -2,15 +2,16 @@ import { adminStandingDecider } from '../../src/access/admin-standing';
 import { Grantor } from '../../src/access/grantor';
 import { given } from '../support/decider-spec';
 import { accessEvents } from './events';
-import { grantors } from './grantors';
+import { GROUP, grantors } from './grantors';
 
 const { adminDisabled, adminEnabled } = accessEvents;
 const { SHELL, holder, superAdmin } = grantors;
 // Administrators of role groups hold `permissions`; a super administrator holds none through a group.
+const role = (is_super: boolean) => (is_super ? null : GROUP);
 const disable = (admin_id: number, is_super: boolean, super_ids: number[], by: Grantor = SHELL, permissions: string[] = []) =>
-  ({ type: 'DisableAdmin', data: { admin_id, is_super, permissions, super_ids }, by }) as const;
+  ({ type: 'DisableAdmin', data: { admin_id, is_super, role_id: role(is_super), permissions, super_ids }, by }) as const;
 const enable = (admin_id: number, is_super = false, by: Grantor = SHELL, permissions: string[] = []) =>
-  ({ type: 'EnableAdmin', data: { admin_id, is_super, permissions }, by }) as const;
+  ({ type: 'EnableAdmin', data: { admin_id, is_super, role_id: role(is_super), permissions }, by }) as const;
 const manager = holder(9, ['access.manage']);
 
 describe('the standing of administrators', () => {
@@ -44,6 +45,12 @@ describe('the standing of administrators', () => {
     const stronger = ['access.manage', 'audit.read'];
     given(adminStandingDecider, []).when(disable(7, false, [1], manager, stronger)).thenRefuses('permission_not_held', /audit\.read/);
     given(adminStandingDecider, [adminDisabled(7)]).when(enable(7, false, manager, stronger)).thenRefuses('permission_not_held', /audit\.read/);
+  });
+
+  it("holds webhook.manage in the caller's own group only: an administrator of another group holding it is out of reach", () => {
+    const hooks = holder(9, ['access.manage', 'webhook.manage'], GROUP + 1);
+    given(adminStandingDecider, []).when(disable(7, false, [1], hooks, ['webhook.manage'])).thenRefuses('permission_not_held', /own role group only/);
+    given(adminStandingDecider, []).when(disable(7, false, [1], holder(9, ['access.manage', 'webhook.manage']), ['webhook.manage'])).then([adminDisabled(7, { is_super: false, holds: ['access.manage', 'webhook.manage'] })]);
   });
 
   it('keeps a disable from being undone by one holding less than who disabled: a sockpuppet cannot enable its creator', () => {

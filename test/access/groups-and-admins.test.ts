@@ -205,6 +205,10 @@ describe('administrator decider', () => {
     const create = (by: Grantor, permissions: string[]) => ({ type: 'CreateAdmin', data: reviewer, permissions, by }) as const;
     given(adminDecider, []).when(create(manager, ['credential.review'])).then([events.adminCreated(reviewer)]);
     given(adminDecider, []).when(create(manager, ['credential.review', 'webhook.manage'])).thenRefuses('permission_not_held', /webhook\.manage/);
+    // The reviewer's group is 3: webhook.manage, held in group 4, reaches only group 4's webhooks.
+    const hooks = holder(9, ['access.manage', 'webhook.manage'], 4);
+    given(adminDecider, []).when(create(hooks, ['webhook.manage'])).thenRefuses('permission_not_held', /own role group only/);
+    given(adminDecider, []).when(create(holder(9, ['access.manage', 'webhook.manage'], 3), ['webhook.manage'])).then([events.adminCreated(reviewer)]);
     given(adminDecider, []).when({ type: 'CreateAdmin', data: root, permissions: [], by: manager }).thenRefuses('super_admin_only');
   });
 

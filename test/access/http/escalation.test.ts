@@ -49,6 +49,17 @@ describe('no escalation through access.manage (docs/administrators.md, "No escal
     expect(refused.body.message).toMatch(/webhook\.manage/);
   });
 
+  it("holds webhook.manage for the caller's own group only: it places nobody in another group holding it, nor resets one there", async () => {
+    const hooksManager = await groupWithAdmin(p.root, ['access.manage', 'webhook.manage']);
+    const browser = await adminBrowser(p.t, hooksManager);
+    const other = await groupWithAdmin(p.root, ['webhook.manage']);
+    const placed = await p.refused(() => browser.post('/administrators', { username: uniqueUsername('hook'), role_group_id: other.role_id }), 403, 'permission_not_held');
+    expect(placed.body.message).toMatch(/webhook\.manage for your own role group only/);
+    await p.refused(() => browser.post(`/administrators/${other.id}/password-reset`), 403, 'permission_not_held');
+    // In its own group it may.
+    await browser.post('/administrators', { username: uniqueUsername('hook'), role_group_id: hooksManager.role_id }).expect(200);
+  });
+
   it("refuses to reset, disable or enable a stronger administrator's account, which keeps its password", async () => {
     const { browser } = await manager();
     const stronger = await groupWithAdmin(p.root, ['access.manage', 'audit.read']);
