@@ -73,6 +73,14 @@ describe('the refusals of the escalation rule, in words', () => {
     expect(screen.queryByTestId('one-time-password')).toBeNull();
   });
 
+  it("keeps the service's words when the permission is held, but for the caller's own group only (webhook.manage)", async () => {
+    refusing('permission_not_held');
+    render(<Administrators self={2} isSuper={false} held={new Set(['access.manage', 'audit.read'])} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset the password of aud…' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText("the service's words for permission_not_held")).not.toBeNull();
+  });
+
   it('says that only a super administrator enables one a super administrator disabled', async () => {
     refusing('super_admin_only');
     render(<Administrators {...MIA} />);
