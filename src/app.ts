@@ -7,7 +7,7 @@ import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { argon2Hasher, boundPasswordWork, emailChangePolicy, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
-import { accessReads, requireAdmin, seedPlatform } from './access';
+import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -92,6 +92,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const openApiLimit = openApiPolicy(settings);
   const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
   await usage.start();
+  const signInFailures = new SignInFailures(events, log.child({ component: 'sign-in-failures' }));
+  signInFailures.start();
   const gate = partnerGate(keyRing, openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit), usage);
   const addressKey = addressKeyOf(settings);
   const loginLimit = async (realm: LoginRealm) =>
@@ -142,6 +144,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     resetWork,
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
     emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
+    signInFailures,
   });
   const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
@@ -181,6 +184,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await installedAddons.stop();
       await usage.stop();
       await resetWork.stop();
+      await signInFailures.stop();
       await stopNotifications?.();
       mailer?.close();
       await projections.stop();

@@ -8,6 +8,7 @@ import { webhookSlice } from './webhook/slice';
 import type { AddonCatalogue, AddonDocument } from './addon';
 import type { PasswordHasher } from './member';
 import type { UsageLedger } from './credential';
+import type { SignInFailures } from './access';
 import type { SigningKey } from './audit/proof/signing-key';
 import { useEventCodecs } from './shared/domain/events';
 import { AppContext } from './shared/http/context';
@@ -63,6 +64,8 @@ export interface SliceDeps {
   passwordChecks: RateLimiter;
   /** E-mail address changes asked per member. */
   emailChanges: RateLimiter;
+  /** Failed administrator sign-ins, counted to be recorded one event a minute per username and address. */
+  signInFailures: Pick<SignInFailures, 'count'>;
 }
 
 /**
@@ -95,6 +98,7 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
     memberStreams: (member) => REGISTRY.memberStreams(member),
     permissions: REGISTRY.permissions,
     permissionDescriptions: REGISTRY.permissionDescriptions,
+    roleGroupScoped: REGISTRY.roleGroupScoped,
   };
   const endpoints = SLICES.flatMap((slice) => (slice as Slice<typeof all>).endpoints(all));
   for (const { method, path, caller } of endpoints) {
@@ -114,4 +118,6 @@ interface SliceRegistryDeps {
   /** Every permission, in the registry's order, and what each allows. */
   permissions: readonly string[];
   permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions held in one's own role group only. */
+  roleGroupScoped: readonly string[];
 }

@@ -53,7 +53,8 @@ const settingsSchema = z.object({
   PORT: number(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  COOKIE_SECURE: boolean.default(false),
+  // Unset: Secure when PUBLIC_URL is https (cookieSecure below).
+  COOKIE_SECURE: boolean.optional(),
   // Behind one reverse proxy: the client address is the last X-Forwarded-For entry, which the proxy appends.
   TRUST_PROXY: boolean.default(false),
   // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
@@ -161,9 +162,13 @@ const settingsSchema = z.object({
   // Traces go over OTLP/HTTP to <endpoint>/v1/traces when this is set, nowhere otherwise.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://collector:4318' }).optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
+  // Whether a caller's traceparent is the parent of the request's span; otherwise it is only linked (src/observability/tracing.ts).
+  OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
 });
 
-export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE'> & {
+export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE' | 'COOKIE_SECURE'> & {
+  /** COOKIE_SECURE, or whether PUBLIC_URL is https. */
+  COOKIE_SECURE: boolean;
   /** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
   AUDIT_SIGNING_KEY_FILE: string;
   /** Whether a missing key file is created: on the embedded stores only. */
@@ -190,7 +195,7 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
     if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
       throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
     }
-    return { ...parsed.data, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE) };
+    return { ...parsed.data, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE), COOKIE_SECURE: cookieSecure(parsed.data) };
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
@@ -208,6 +213,15 @@ function withWebhookKeyFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   } catch (err) {
     throw new ConfigurationError(`WEBHOOK_SECRET_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): create it once, e.g. openssl rand -base64 32 > ${file}`);
   }
+}
+
+/**
+ * A console reached over https has its session cookie marked Secure unless COOKIE_SECURE=false says
+ * otherwise: a deployment that forgot the setting would send the cookie over any plain-http link
+ * (an http:// URL typed or injected) to whoever watches the network.
+ */
+function cookieSecure({ COOKIE_SECURE, PUBLIC_URL }: { COOKIE_SECURE?: boolean; PUBLIC_URL: string }): boolean {
+  return COOKIE_SECURE ?? new URL(PUBLIC_URL).protocol === 'https:';
 }
 
 /**

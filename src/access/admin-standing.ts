@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { Addressed, assertHeld, assertMayAddress, Grantor } from './grantor';
 
 /**
  * Which administrators are disabled: one stream for all of them, so that two disables decided at
@@ -11,56 +12,62 @@ export const ADMIN_STANDING_STREAM = 'admin_standing';
 
 const adminRef = z.object({ admin_id: z.int().min(1) });
 
-export const adminStandingEventSchemas = { AdminDisabled: adminRef, AdminEnabled: adminRef } satisfies EventSchemas;
+/**
+ * What the one who disabled held: only one holding as much enables the administrator again, or a
+ * sockpuppet the disabled one created would undo the disable at once.
+ */
+const disablerSchema = z.object({ is_super: z.boolean(), holds: z.array(z.string()) });
+
+type Disabler = z.infer<typeof disablerSchema>;
+
+export const adminStandingEventSchemas = {
+  // `by` is absent from disables recorded before it: those are undone by a super administrator only.
+  AdminDisabled: adminRef.extend({ by: disablerSchema.optional() }),
+  AdminEnabled: adminRef,
+} satisfies EventSchemas;
 
 export type AdminStandingEvent = EventOf<typeof adminStandingEventSchemas>;
 
-/**
- * `is_super`: whether the administrator addressed is a super one; `by_super`: whether the one who
- * asks is (a session's administrator, or the shell for the CLI).
- */
-interface Addressed {
-  admin_id: number;
-  is_super: boolean;
-  by_super: boolean;
-}
-
 export type AdminStandingCommand =
   /** `super_ids`: every super administrator there is; the command carries them so that the decider stays pure. */
-  | { type: 'DisableAdmin'; data: Addressed & { super_ids: number[] } }
-  | { type: 'EnableAdmin'; data: Addressed };
-
-/**
- * Only a super administrator disables, enables or resets the password of a super administrator
- * (docs/administrators.md): a holder of access.manage in a role group would otherwise take over an
- * account that holds every permission, or lock it out.
- */
-export function assertSuperAdminOnly(target: { is_super: boolean }, by_super: boolean): void {
-  if (target.is_super && !by_super) {
-    throw new DomainError('super_admin_only', 'only a super administrator may disable, enable or reset the password of a super administrator: ask one');
-  }
-}
+  | { type: 'DisableAdmin'; data: Addressed & { super_ids: number[] }; by: Grantor }
+  | { type: 'EnableAdmin'; data: Addressed; by: Grantor };
 
 export interface AdminStanding {
   disabled: number[];
+  /** Who disabled each administrator in `disabled`, by id. */
+  disabled_by: Record<number, Disabler>;
 }
 
 export const isDisabled = (standing: AdminStanding, admin_id: number): boolean => standing.disabled.includes(admin_id);
 
-export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEvent, AdminStanding> = {
-  initialState: { disabled: [] },
+const SUPER_DISABLER: Disabler = { is_super: true, holds: [] };
 
-  evolve(state, { type, data: { admin_id } }) {
-    const others = state.disabled.filter((id) => id !== admin_id);
-    return { disabled: type === 'AdminDisabled' ? [...others, admin_id] : others };
+function assertHoldsAsMuchAs(disabler: Disabler, by: Grantor): void {
+  if (disabler.is_super && !by.is_super) {
+    throw new DomainError('super_admin_only', 'a super administrator disabled this administrator: only a super administrator may enable it again');
+  }
+  assertHeld(disabler.holds, by);
+}
+
+export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEvent, AdminStanding> = {
+  initialState: { disabled: [], disabled_by: {} },
+
+  evolve(state, event) {
+    const { admin_id } = event.data;
+    const disabled = state.disabled.filter((id) => id !== admin_id);
+    const { [admin_id]: _undone, ...disabled_by } = state.disabled_by;
+    if (event.type === 'AdminEnabled') return { disabled, disabled_by };
+    return { disabled: [...disabled, admin_id], disabled_by: { ...disabled_by, [admin_id]: event.data.by ?? SUPER_DISABLER } };
   },
 
   decide(command, state) {
-    const { admin_id, by_super } = command.data;
-    assertSuperAdminOnly(command.data, by_super);
+    const { admin_id } = command.data;
+    assertMayAddress(command.data, command.by);
     const disabled = isDisabled(state, admin_id);
     if (command.type === 'EnableAdmin') {
       if (!disabled) throw new DomainError('admin_already_enabled', `administrator ${admin_id} is already enabled`);
+      assertHoldsAsMuchAs(state.disabled_by[admin_id] ?? SUPER_DISABLER, command.by);
       return [{ type: 'AdminEnabled', data: { admin_id } }];
     }
     if (disabled) throw new DomainError('admin_already_disabled', `administrator ${admin_id} is already disabled`);
@@ -68,6 +75,7 @@ export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEv
     if (is_super && !super_ids.some((id) => id !== admin_id && !isDisabled(state, id))) {
       throw new DomainError('last_super_admin', 'this is the last enabled super administrator: enable or create another one first');
     }
-    return [{ type: 'AdminDisabled', data: { admin_id } }];
+    const by = command.by.is_super ? SUPER_DISABLER : { is_super: false, holds: [...command.by.holds] };
+    return [{ type: 'AdminDisabled', data: { admin_id, by } }];
   },
 };

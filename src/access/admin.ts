@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
 import { normaliseUsername } from '../member';
-import { assertSuperAdminOnly } from './admin-standing';
+import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 
 /**
@@ -47,16 +47,25 @@ export const adminUpcasters: EventUpcasters = { AdminCreated: [(v1) => ({ ...v1,
 export const INVITATION_LIFETIME_HOURS = 72;
 
 export type AdminEvent = EventOf<typeof adminEventSchemas>;
-/** With an invitation, the profile's password is one nobody learns: the mailed link sets theirs. */
-export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile; invitation?: MailedLink };
+/**
+ * With an invitation, the profile's password is one nobody learns: the mailed link sets theirs.
+ * `permissions`: those of the role group it joins, which `by` must hold (none for a super one).
+ */
+export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile; invitation?: MailedLink; permissions: readonly string[]; by: Grantor };
 export type ChangeAdminPassword = { type: 'ChangeAdminPassword'; data: { password_hash: string } };
-/** `by_super`: whether the administrator who resets is a super one (assertSuperAdminOnly). */
-export type ResetAdminPassword = { type: 'ResetAdminPassword'; data: { password_hash: string; by_super: boolean } };
+/** `permissions`: those of the role group of the administrator reset, which `by` must hold (assertMayAddress). */
+export type ResetAdminPassword = { type: 'ResetAdminPassword'; data: { password_hash: string }; permissions: readonly string[]; by: Grantor };
 /** `disabled`: as the standing stream says (./admin-standing.ts); a disabled administrator's invitation is refused. */
 export type AcceptInvitation = { type: 'AcceptAdminInvitation'; data: { token_digest: string; password_hash: string; now: string; disabled: boolean } };
 export type AdminCommand = CreateAdmin | ChangeAdminPassword | ResetAdminPassword | AcceptInvitation;
 /** Invitations by token digest: until when each is good, or spent (any new password spends them all). */
 export type AdminState = { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
+
+/** Only a super administrator creates a super one; another places administrators only in a group whose permissions it holds. */
+export function assertMayCreate(admin: { is_super: boolean; role_id: number | null }, permissions: readonly string[], by: Grantor): void {
+  assertSuperAdminOnly(admin, by);
+  assertHeldIn(permissions, admin.role_id, by);
+}
 
 export function assertAdminUsernameAvailable(state: AdminState, username: string): void {
   if (state.status === 'created') {
@@ -80,6 +89,7 @@ function create(command: CreateAdmin, state: AdminState): AdminEvent[] {
     throw new DomainError('invalid_admin_role', 'an administrator is either super (no role group) or belongs to exactly one role group');
   }
   assertArgon2id(password_hash);
+  assertMayCreate(command.data, command.permissions, command.by);
   const invited: AdminEvent[] = command.invitation ? [{ type: 'AdminInvited', data: { admin_id, ...command.invitation } }] : [];
   return [{ type: 'AdminCreated', data: command.data }, ...invited];
 }
@@ -110,7 +120,7 @@ export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
     if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
     assertArgon2id(command.data.password_hash);
     if (command.type === 'AcceptAdminInvitation') return accept(command, state);
-    if (command.type === 'ResetAdminPassword') assertSuperAdminOnly(state, command.data.by_super);
+    if (command.type === 'ResetAdminPassword') assertMayAddress({ ...state, permissions: command.permissions }, command.by);
     const type = command.type === 'ChangeAdminPassword' ? 'AdminPasswordChanged' : 'AdminPasswordReset';
     return [{ type, data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
   },

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { createInvited, InvitationDeps } from './invitation';
 import { resetAdminPassword, setAdminEnabled } from './admin-accounts';
+import { recordSignOut } from './access-log';
 import { oneTimePassword } from '../member';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
-import { AccessDeps, asAdmin, manageAccess, refusedAs } from './role-group-endpoints';
+import { AccessDeps, asAdmin, grantorOf, manageAccess, notHeld, refusedAs } from './role-group-endpoints';
 import { administratorSchema, createdAdministratorSchema, passwordResetSchema } from './schemas';
 import type { SessionStore } from '../stores/ports';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
-import { AppContext } from '../shared/http/context';
 import { HttpError } from '../shared/http/envelope';
-import { adminOf } from '../shared/http/guards';
 import { concurrentChange, listOf } from '../shared/http/schemas';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
@@ -31,23 +30,14 @@ const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator
 const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
 const mailNotSent = { status: 503, when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password' } as const;
-const superOnly = { status: 403, when: 'super_admin_only: the administrator addressed is a super administrator, and only a super administrator may disable, enable or reset the password of one' } as const;
+const superOnly = {
+  status: 403,
+  when: 'super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one',
+} as const;
 const ownAccount = { status: 409, when: 'own_account: this is the caller\'s own account' } as const;
 
-/**
- * Nobody disables or resets themselves here: a disable would end the caller's own session, and a
- * reset would replace a password they know with one the answer shows, without asking for it first.
- */
-function refuseOwnAccount(ctx: AppContext, admin_id: number, action: 'disable' | 'password-reset'): void {
-  if (adminOf(ctx).id !== admin_id) return;
-  throw new HttpError(
-    409,
-    'own_account',
-    action === 'disable'
-      ? 'you cannot disable your own account: another administrator holding access.manage can'
-      : 'you cannot reset your own password here: change it with POST /admin/password, which asks for the current one',
-  );
-}
+/** How the deciders' refusals of who may address whom (./grantor.ts) are answered. */
+const addressing = { own_account: 409, super_admin_only: 403, permission_not_held: 403 } as const;
 
 /** Administrators from the console (docs/administrators.md): the same commands as `platform admin`. */
 export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
@@ -75,13 +65,16 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       summary: 'Create an administrator in a role group: invited by mail when mail is configured and email is given, else a one-time password in the answer, shown this once',
       body: createBody,
       response: createdAdministratorSchema,
-      refusals: [taken, mailNotSent, concurrentChange],
+      refusals: [taken, notHeld, mailNotSent, concurrentChange],
       handler: async (ctx, { body }) => {
         const password = oneTimePassword();
         const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
         return decideThenRead(
           ctx,
-          () => refusedAs({ admin_username_taken: 409 }, () => createInvited(deps, admin, asAdmin(ctx))),
+          async () => {
+            const by = await grantorOf(ctx, deps);
+            return refusedAs({ admin_username_taken: 409, permission_not_held: 403 }, () => createInvited(deps, admin, by, asAdmin(ctx)));
+          },
           async ({ id, position, invitation_sent_to }) => ({
             data: { ...(await adminAt(id, position)), password: invitation_sent_to ? null : password, invitation_sent_to },
             message: invitation_sent_to
@@ -103,20 +96,21 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         params: administratorParams,
         body: emptyBody,
         response: administratorSchema,
-        refusals: [noAdmin, superOnly, ...(verb === 'disable' ? [ownAccount, lastSuper] : []), concurrentChange],
+        refusals: [noAdmin, ownAccount, superOnly, notHeld, ...(verb === 'disable' ? [lastSuper] : []), concurrentChange],
         handler: async (ctx, { params: { admin_id } }) => {
-          if (verb === 'disable') refuseOwnAccount(ctx, admin_id, verb);
           const admin = await existing(admin_id);
           const supers = verb === 'disable' ? await superIds() : [];
           return decideThenRead(
             ctx,
             async () => {
-              const standing = { super_ids: supers, by_super: adminOf(ctx).is_super };
-              const decision = await refusedAs({ last_super_admin: 409, super_admin_only: 403 }, () =>
+              const standing = { super_ids: supers, by: await grantorOf(ctx, deps) };
+              const decision = await refusedAs({ ...addressing, last_super_admin: 409 }, () =>
                 setAdminEnabled(deps.events, admin, verb === 'enable', standing, asAdmin(ctx)),
               );
-              if (verb === 'disable') await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
-              return decision;
+              if (verb !== 'disable') return decision;
+              const sessions = await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
+              if (sessions === 0) return decision;
+              return { position: await recordSignOut(deps.events, { admin_id, reason: 'disabled', sessions }, asAdmin(ctx)) };
             },
             async ({ position }) => ({ data: await adminAt(admin_id, position), message: `administrator ${admin_id} ${verb}d` }),
           );
@@ -131,14 +125,14 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       params: administratorParams,
       body: emptyBody,
       response: passwordResetSchema,
-      refusals: [noAdmin, ownAccount, superOnly, concurrentChange],
+      refusals: [noAdmin, ownAccount, superOnly, notHeld, concurrentChange],
       handler: async (ctx, { params: { admin_id } }) => {
-        refuseOwnAccount(ctx, admin_id, 'password-reset');
         const admin = await existing(admin_id);
         return decideThenRead(
           ctx,
           async () => {
-            const reset = await refusedAs({ super_admin_only: 403 }, () => resetAdminPassword(deps.events, deps.hasher, admin.username, adminOf(ctx).is_super, asAdmin(ctx)));
+            const by = await grantorOf(ctx, deps);
+            const reset = await refusedAs(addressing, () => resetAdminPassword(deps.events, deps.hasher, admin, by, asAdmin(ctx)));
             await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
             return reset;
           },

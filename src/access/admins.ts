@@ -1,10 +1,11 @@
 import type { AdminIdentity } from '../shared/http/session';
 import { ZodType } from 'zod';
-import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable, INVITATION_LIFETIME_HOURS } from './admin';
+import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable, assertMayCreate, INVITATION_LIFETIME_HOURS } from './admin';
 import { newLink } from '../shared/mailed-links';
 import { DomainError, fold } from '../shared/domain/decider';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
-import { roleGroupDecider, RoleGroupEvent, roleGroupStream } from './role-group';
+import { roleGroupPermissions } from './groups';
+import { Grantor } from './grantor';
 import { ADMIN_STANDING_STREAM, adminStandingDecider, AdminStandingEvent } from './admin-standing';
 import { ADMIN_IDS } from '../shared/domain/sequences';
 import { EventStore } from '../stores/ports';
@@ -37,11 +38,15 @@ function emailOf(value: string): string {
   return result.data as string;
 }
 
-/** Creates an administrator: a free username, an existing role group unless super, a fresh id; invited, the token of their link. */
+/**
+ * Creates an administrator: a free username, an existing role group unless super whose permissions
+ * `by` holds, a fresh id; invited, the token of their link.
+ */
 export async function createAdmin(
   store: EventStore,
   hasher: PasswordHasher,
   admin: NewAdmin,
+  by: Grantor,
   ctx: CommandContext,
 ): Promise<AdminIdentity & { position: string; invitation: { token: string; email: string } | null }> {
   fieldRule(usernameSchema, admin.username, 'invalid_username');
@@ -49,15 +54,15 @@ export async function createAdmin(
   const email = admin.email ? emailOf(admin.email) : null;
   const stream = adminStream(admin.username);
   assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
-  if (admin.role_id !== null) {
-    const role = fold(roleGroupDecider, await loadStream<RoleGroupEvent>(store, roleGroupStream(admin.role_id)));
-    if (role.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
-  }
+  const permissions = await roleGroupPermissions(store, admin.role_id);
+  if (!permissions) throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
+  // Before an id is allocated, as the username is checked: a refusal appends nothing.
+  assertMayCreate(admin, permissions, by);
   const password_hash = await hasher.hash(admin.password);
   const admin_id = await allocateId(store, ADMIN_IDS, ctx);
   const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash, email };
   const mailed = admin.invited && email ? newLink(admin_id, ctx.now, INVITATION_LIFETIME_HOURS * 60) : null;
-  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile, ...(mailed && { invitation: mailed.link }) }, ctx);
+  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile, permissions, by, ...(mailed && { invitation: mailed.link }) }, ctx);
   const invitation = mailed && email ? { token: mailed.token, email } : null;
   return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position!, invitation };
 }

@@ -11,7 +11,11 @@ import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
-import { logIntoSession, thisSessionRecord } from '../shared/http/session';
+import { logIntoSession, rememberPosition, thisSessionRecord } from '../shared/http/session';
+import { commandContext } from '../shared/http/command-context';
+import { AuthenticationFailed } from '../shared/commands/errors';
+import { recordSignIn, recordSignOut } from './access-log';
+import type { SignInFailures } from './sign-in-failures';
 import { checkCurrentPassword, tooManyPasswordFailures } from '../shared/http/password-failures';
 import { concurrentChange } from '../shared/http/schemas';
 import { RateLimiter } from '../stores/ports';
@@ -19,6 +23,8 @@ import { RateLimiter } from '../stores/ports';
 export interface AdminSessionDeps extends AdministratorDeps {
   /** Wrong current passwords, per administrator under `admin-<id>` (members' keys are bare ids). */
   passwordChecks: RateLimiter;
+  /** Where a failed administrator sign-in is counted, to be recorded folded by the minute. */
+  signInFailures: Pick<SignInFailures, 'count'>;
 }
 
 const disabledAtLogin = { status: 403, when: 'admin_disabled: the password is right, but this administrator is disabled' } as const;
@@ -37,12 +43,18 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       response: adminIdentitySchema,
       refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
-        const admin = await refusedAs({ admin_disabled: 403 }, () => loginAdmin(deps.events, deps.hasher, username, password));
+        const admin = await refusedAs({ admin_disabled: 403 }, () => loginAdmin(deps.events, deps.hasher, username, password)).catch((err: unknown) => {
+          if (err instanceof AuthenticationFailed) deps.signInFailures.count(username, ctx.ip, new Date());
+          throw err;
+        });
         await logIntoSession(ctx, { admin });
+        rememberPosition(ctx, await recordSignIn(deps.events, { admin_id: admin.id, address: ctx.ip }, commandContext(ctx, { kind: 'admin', id: admin.id })));
         return admin;
       },
     }),
-    logoutEndpoint('admin'),
+    logoutEndpoint('admin', async (ctx, admin_id) => {
+      await recordSignOut(deps.events, { admin_id, reason: 'sign_out', sessions: 1 }, commandContext(ctx, { kind: 'admin', id: admin_id }));
+    }),
     endpoint({
       method: 'POST',
       path: '/admin/password',

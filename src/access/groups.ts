@@ -7,6 +7,7 @@ import {
   memberGroupStream,
 } from './member-group';
 import { RoleGroupDefinition, roleGroupDecider, RoleGroupEvent, RoleGroupState, roleGroupStream } from './role-group';
+import { Grantor } from './grantor';
 import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
 import { createStream, handle, loadStream } from '../shared/commands/handle';
@@ -16,26 +17,41 @@ export interface RoleGroup extends RoleGroupDefinition {
   enabled: boolean;
 }
 
-/** Defines a role group under the next free id, with permissions from those `registered`; it starts enabled. */
+/**
+ * Defines a role group under the next free id, with permissions from those `registered` that `by`
+ * holds, under a name that reads like no other group's; it starts enabled. The names are read from
+ * the groups' streams: two definitions at the same instant of names that read alike both pass,
+ * a race left open as definitions are rare and made by holders of access.manage (docs/administrators.md).
+ */
 export function defineRoleGroup(
   store: EventStore,
   group: { name: string; permissions: string[] },
-  registered: readonly string[],
+  { registered, by }: { registered: readonly string[]; by: Grantor },
   ctx: CommandContext,
 ): Promise<{ id: number; position: string }> {
-  return createAtFreeId(store, roleGroupStream, (role_id) =>
-    createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered }, ctx),
-  );
+  return createAtFreeId(store, roleGroupStream, async (role_id) => {
+    const taken = (await listRoleGroups(store)).map((g) => g.name);
+    return createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by }, ctx);
+  });
 }
 
+/** Enables or disables a role group, when `by` holds every permission of it. */
 export async function setRoleGroupEnabled(
   store: EventStore,
   role_id: number,
   enabled: boolean,
+  by: Grantor,
   ctx: CommandContext,
 ): Promise<string | null> {
   const type = enabled ? 'EnableRoleGroup' : 'DisableRoleGroup';
-  return (await handle(store, roleGroupStream(role_id), roleGroupDecider, { type, data: { role_id } }, ctx)).position;
+  return (await handle(store, roleGroupStream(role_id), roleGroupDecider, { type, data: { role_id }, by }, ctx)).position;
+}
+
+/** The permissions of a role group, enabled or not, from its stream; none for no group (a super administrator's). */
+export async function roleGroupPermissions(store: EventStore, role_id: number | null): Promise<string[] | null> {
+  if (role_id === null) return [];
+  const group = fold(roleGroupDecider, await loadStream<RoleGroupEvent>(store, roleGroupStream(role_id)));
+  return group.status === 'defined' ? group.permissions : null;
 }
 
 export function defineMemberGroup(

@@ -1,6 +1,7 @@
 import { adminDecider, adminStream } from './admin';
 import { createAdmin, disabledAdmins, NewAdmin } from './admins';
 import { invitationMail } from './invitation-mail';
+import { Grantor } from './grantor';
 import { accessReads } from './reads';
 import { DomainError } from '../shared/domain/decider';
 import type { PasswordHasher } from '../member';
@@ -26,8 +27,8 @@ export interface InvitationDeps {
  * Creates an administrator; when the service sends mail and they gave an address, invited: the
  * link to choose their password is mailed, and nobody learns the password they are created with.
  */
-export async function createInvited(deps: InvitationDeps, admin: NewAdmin, ctx: CommandContext) {
-  const created = await createAdmin(deps.events, deps.hasher, { ...admin, invited: deps.sendMail !== null && Boolean(admin.email) }, ctx);
+export async function createInvited(deps: InvitationDeps, admin: NewAdmin, by: Grantor, ctx: CommandContext) {
+  const created = await createAdmin(deps.events, deps.hasher, { ...admin, invited: deps.sendMail !== null && Boolean(admin.email) }, by, ctx);
   const { invitation } = created;
   if (invitation && deps.sendMail) {
     const link = `${deps.publicUrl}/ui/admin/invitation?token=${encodeURIComponent(invitation.token)}`;

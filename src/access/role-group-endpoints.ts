@@ -3,6 +3,9 @@ import { defineRoleGroup, setRoleGroupEnabled } from './groups';
 import { roleGroupsProjection } from './projections/groups';
 import { roleGroupParams } from './params';
 import { roleGroupSchemas } from './schemas';
+import { Grantor } from './grantor';
+import { permissionsHeld } from './permissions';
+import { accessReads } from './reads';
 import { DomainError } from '../shared/domain/decider';
 import { EventStore } from '../stores/ports';
 import { ReadModels, expectWritten } from '../shared/projections/read-models';
@@ -21,11 +24,24 @@ export interface AccessDeps {
   /** Every permission the slices registered (REGISTRY.permissions), and what each allows. */
   permissions: readonly string[];
   permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions held in one's own role group only (Registry.roleGroupScoped). */
+  roleGroupScoped: readonly string[];
 }
 
 export const manageAccess = { kind: 'admin', permission: 'access.manage' } as const;
 
 export const asAdmin = (ctx: AppContext) => commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id });
+
+/** The session's administrator as a grantor: the permissions its role group gives it now. */
+export async function grantorOf(ctx: AppContext, deps: AccessDeps): Promise<Grantor> {
+  const admin = adminOf(ctx);
+  if (admin.is_super) return { admin_id: admin.id, is_super: true };
+  const group = await accessReads(deps.readModels).roleGroup(admin.role_id);
+  return { admin_id: admin.id, is_super: false, holds: permissionsHeld(admin, group, deps.permissions), role_id: admin.role_id, scoped: deps.roleGroupScoped };
+}
+
+/** Refused for a permission the caller does not hold (docs/administrators.md, "No escalation"). */
+export const notHeld = { status: 403, when: 'permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it' } as const;
 
 /**
  * A DomainError that is not about the input, answered with the status `statuses` names for its
@@ -43,11 +59,12 @@ export async function refusedAs<T>(statuses: Readonly<Record<string, 403 | 404 |
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
-    name: z.string().meta({ description: '1 to 64 characters, no control character' }),
+    name: z.string().meta({ description: '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads' }),
     // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
     permissions: z.array(z.string()).max(registered.length * 2).meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
   });
 
+const nameTaken = { status: 409, when: 'role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)' } as const;
 const noGroup = { status: 404, when: 'role_group_not_found: there is no role group with this id' } as const;
 
 /** Role groups from the console (docs/administrators.md): the same commands as `platform roles`. */
@@ -79,12 +96,15 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       summary: 'Define a role group under the next free id, with permissions from the registry; it starts enabled',
       body: defineBody(registered),
       response: schemas.roleGroupStanding,
-      refusals: [concurrentChange],
+      refusals: [notHeld, nameTaken, concurrentChange],
       handler: async (ctx, { body }) =>
         decideThenRead(
           ctx,
-          // The decider refuses a permission outside the registry (unknown_permission).
-          () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, registered, asAdmin(ctx)),
+          // The decider refuses a permission outside the registry (unknown_permission), or one the caller does not hold.
+          async () => {
+            const authority = { registered, by: await grantorOf(ctx, deps) };
+            return refusedAs({ permission_not_held: 403, role_group_name_taken: 409 }, () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, authority, asAdmin(ctx)));
+          },
           async ({ id, position }) => ({ data: await groupAt(id, position), message: `role group ${id} defined` }),
         ),
     }),
@@ -100,11 +120,14 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
         params: roleGroupParams,
         body: emptyBody,
         response: schemas.roleGroupStanding,
-        refusals: [noGroup, concurrentChange],
+        refusals: [noGroup, notHeld, concurrentChange],
         handler: async (ctx, { params: { role_id } }) =>
           decideThenRead(
             ctx,
-            async () => ({ position: await refusedAs({ role_group_not_found: 404 }, () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', asAdmin(ctx))) }),
+            async () => {
+              const by = await grantorOf(ctx, deps);
+              return { position: await refusedAs({ role_group_not_found: 404, permission_not_held: 403 }, () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', by, asAdmin(ctx))) };
+            },
             async ({ position }) => ({ data: await groupAt(role_id, position), message: `role group ${role_id} ${verb}d` }),
           ),
       }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
-import { isLabel } from '../shared/domain/labels';
+import { confusableSkeleton, isLabel, normaliseLabel } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { assertHeld, Grantor } from './grantor';
 
 /** A role group: the permissions its administrators hold, and role id used in page whitelists. */
 export const roleGroupStream = (roleId: number): string => `role_group-${roleId}`;
@@ -22,20 +23,32 @@ export const roleGroupEventSchemas = {
 
 export type RoleGroupEvent = EventOf<typeof roleGroupEventSchemas>;
 
+/** `by` defines, enables or disables a group only with permissions it holds itself (assertHeld). */
 export type RoleGroupCommand =
-  /** `registered`: every permission the slices registered; a group may name only those. */
-  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[] }
-  | { type: 'EnableRoleGroup'; data: { role_id: number } }
-  | { type: 'DisableRoleGroup'; data: { role_id: number } };
+  /**
+   * `registered`: every permission the slices registered; a group may name only those. `taken`:
+   * the names of the groups there are, which no new name may read like.
+   */
+  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[]; taken: readonly string[]; by: Grantor }
+  | { type: 'EnableRoleGroup' | 'DisableRoleGroup'; data: { role_id: number }; by: Grantor };
 
 export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled: boolean } & RoleGroupDefinition);
+
+/** Names are unique as they read: by their confusable skeleton, case aside (docs/administrators.md). */
+function assertNameFree(name: string, taken: readonly string[]): void {
+  const skeleton = confusableSkeleton(name);
+  const alike = taken.find((other) => confusableSkeleton(other) === skeleton);
+  if (alike !== undefined) {
+    throw new DomainError('role_group_name_taken', `the role group "${alike}" already has this name, or one that reads like it: choose another name`);
+  }
+}
 
 function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition, registered: readonly string[]): void {
   if (!Number.isSafeInteger(role_id) || role_id < 1) {
     throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
   }
   if (!isLabel(name, 64)) {
-    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)');
+    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters, not only spaces, and no control, format or zero-width character (line break, tab, bidirectional override, zero-width space)');
   }
   const unknown = permissions.filter((p) => !registered.includes(p));
   if (unknown.length > 0) {
@@ -64,10 +77,14 @@ export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGro
     const { role_id } = command.data;
     if (command.type === 'DefineRoleGroup') {
       if (state.status === 'defined') throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
-      assertDefinition(command.data, command.registered);
-      return [{ type: 'RoleGroupDefined', data: command.data }];
+      const definition = { ...command.data, name: normaliseLabel(command.data.name) };
+      assertDefinition(definition, command.registered);
+      assertNameFree(definition.name, command.taken);
+      assertHeld(definition.permissions, command.by);
+      return [{ type: 'RoleGroupDefined', data: definition }];
     }
     if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);
+    assertHeld(state.permissions, command.by);
     const enable = command.type === 'EnableRoleGroup';
     if (state.enabled === enable) {
       throw new DomainError(

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain/decider';
 import { memberGroupDecider, memberGroupStream } from './member-group';
 import { roleGroupDecider, roleGroupStream } from './role-group';
+import { SHELL } from './grantor';
 import { EventStore, WrongExpectedVersion } from '../stores/ports';
 import { createAdmin } from './admins';
 import { appendDecided, CommandContext, streamEnd } from '../shared/commands/context';
@@ -45,6 +46,8 @@ export async function seedPlatform(
       type: 'DefineRoleGroup',
       data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
       registered,
+      taken: [],
+      by: SHELL,
     }, ctx),
   );
   await unlessExists(() =>
@@ -52,6 +55,8 @@ export async function seedPlatform(
       type: 'DefineRoleGroup',
       data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
       registered,
+      taken: [],
+      by: SHELL,
     }, ctx),
   );
   await unlessExists(() =>
@@ -64,7 +69,7 @@ export async function seedPlatform(
   const password = adminPassword ?? oneTimePassword();
   let created = false;
   await unlessExists(async () => {
-    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, ctx);
+    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, SHELL, ctx);
     created = true;
   });
   await unlessExists(() => appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, streamEnd(undefined)));

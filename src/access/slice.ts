@@ -3,6 +3,7 @@ import { defineEvents, Slice } from '../shared/slice';
 import { ADMIN_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
 import { adminEventSchemas, adminUpcasters } from './admin';
 import { adminStandingEventSchemas } from './admin-standing';
+import { accessLogEventSchemas } from './access-log';
 import { memberGroupEventSchemas } from './member-group';
 import { roleGroupEventSchemas } from './role-group';
 import { AdminSessionDeps, accessEndpoints } from './endpoints';
@@ -17,6 +18,7 @@ export const accessSlice: Slice<AdminSessionDeps> = {
     {
       ...adminEventSchemas,
       ...adminStandingEventSchemas,
+      ...accessLogEventSchemas,
       ...roleGroupEventSchemas,
       ...memberGroupEventSchemas,
       ...sequenceEventSchemas(ADMIN_IDS),

@@ -1,6 +1,7 @@
 import type { EventDefinition } from '../shared/slice';
 import type { AdminEvent } from './admin';
 import type { AdminStandingEvent } from './admin-standing';
+import type { AccessLogEvent } from './access-log';
 import type { RoleGroupEvent } from './role-group';
 
 type Wording = Omit<EventDefinition, 'schema' | 'upcasters'>;
@@ -14,7 +15,7 @@ const permissionsOf = (data: Record<string, unknown>): string => {
  * How the audit trail words who may do what: the export and the console's timeline read it, each
  * line beside its actor. No password or hash is ever told, only that one was set.
  */
-export const accessWording: Record<AdminEvent['type'] | AdminStandingEvent['type'] | RoleGroupEvent['type'], Wording> = {
+export const accessWording: Record<AdminEvent['type'] | AdminStandingEvent['type'] | AccessLogEvent['type'] | RoleGroupEvent['type'], Wording> = {
   AdminCreated: {
     describe: (data) =>
       `created the administrator ${String(data.username)} (id ${String(data.admin_id)}), ${data.is_super ? 'super administrator' : `in role group ${String(data.role_id)}`}`,
@@ -25,6 +26,17 @@ export const accessWording: Record<AdminEvent['type'] | AdminStandingEvent['type
   AdminInvitationAccepted: { describe: (data) => `administrator ${String(data.admin_id)} chose their password through their invitation link` },
   AdminDisabled: { describe: (data) => `disabled administrator ${String(data.admin_id)}: refused at login, every session ended` },
   AdminEnabled: { describe: (data) => `enabled administrator ${String(data.admin_id)} again` },
+  AdministratorSignedIn: { describe: (data) => `administrator ${String(data.admin_id)} signed in from ${String(data.address)}` },
+  AdministratorSignInFailed: {
+    describe: (data) =>
+      `${String(data.count)} failed sign-in${data.count === 1 ? '' : 's'} as the administrator "${String(data.username)}" from ${String(data.address)} in the minute from ${String(data.minute)}`,
+  },
+  AdministratorSignedOut: {
+    describe: (data) =>
+      data.reason === 'disabled'
+        ? `ended ${String(data.sessions)} session${data.sessions === 1 ? '' : 's'} of administrator ${String(data.admin_id)}, disabled`
+        : `administrator ${String(data.admin_id)} signed out`,
+  },
   RoleGroupDefined: { describe: (data) => `defined the role group ${String(data.role_id)} "${String(data.name)}" with ${permissionsOf(data)}` },
   RoleGroupEnabled: { describe: (data) => `enabled role group ${String(data.role_id)}: its administrators hold its permissions again` },
   RoleGroupDisabled: { describe: (data) => `disabled role group ${String(data.role_id)}: its administrators lost its permissions` },

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, Context, isSpanContextValid, Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -49,8 +49,8 @@ export function startTracing(settings: Settings, log: Logger): Tracing | null {
   return {
     traced: (listener, laneRoute) => (req, res) => {
       const method = req.method ?? 'GET';
-      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-      const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+      const { parent, links } = callersTrace(req, settings.OTEL_TRUST_INCOMING_TRACE);
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, links }, parent);
       const route = laneRoute(req);
       // Handed to koa's middleware below with the request, not through an async context (src/shared/tracing.ts).
       if (!route) spans.set(req, trace.setSpan(parent, span));
@@ -92,6 +92,19 @@ export function startTracing(settings: Settings, log: Logger): Tracing | null {
       propagation.disable();
     },
   };
+}
+
+/**
+ * Where a request's span hangs. A client's traceparent is its own claim: adopted as the parent, it
+ * would put the service's spans into a trace the client chose, with its sampling decision (a
+ * flood of sampled=01 calls exported at every call, or the opposite). So it is a link, unless
+ * OTEL_TRUST_INCOMING_TRACE says the callers are the operator's own services (docs/operations.md).
+ */
+function callersTrace(req: IncomingMessage, trusted: boolean): { parent: Context; links: Link[] } {
+  const incoming = propagation.extract(ROOT_CONTEXT, req.headers);
+  if (trusted) return { parent: incoming, links: [] };
+  const claimed = trace.getSpanContext(incoming);
+  return { parent: ROOT_CONTEXT, links: claimed && isSpanContextValid(claimed) ? [{ context: claimed }] : [] };
 }
 
 /**

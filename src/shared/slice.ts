@@ -41,6 +41,11 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   events: Record<string, EventDefinition>;
   /** The administrators' permissions it defines, each with what it allows (the console's checkbox label). */
   permissions?: Readonly<Record<string, string>>;
+  /**
+   * Those of its permissions that reach only things a role group owns (webhook.manage: the group's
+   * webhooks): held in one's own role group only (src/access/grantor.ts).
+   */
+  roleGroupScoped?: readonly string[];
   /** The open API's scopes it defines. */
   scopes?: readonly string[];
   /** What its gate refuses open-API calls with: the contract documents each, the metrics count each under its outcome. */
@@ -67,6 +72,8 @@ export class Registry {
   readonly permissions: string[];
   /** What each permission allows, in words. */
   readonly permissionDescriptions: ReadonlyMap<string, string>;
+  /** The permissions that reach only what a role group owns (Slice.roleGroupScoped). */
+  readonly roleGroupScoped: string[];
   readonly scopes: string[];
   /** What the slices refuse open-API calls with, in the order of the slices. */
   readonly openApiRefusals: OpenApiRefusal[];
@@ -96,6 +103,7 @@ export class Registry {
     }
     this.permissionDescriptions = descriptions;
     this.permissions = [...descriptions.keys()];
+    this.roleGroupScoped = slices.flatMap((slice) => slice.roleGroupScoped ?? []);
     this.scopes = slices.flatMap((slice) => slice.scopes ?? []);
     this.openApiRefusals = slices.flatMap((slice) => slice.openApiRefusals ?? []);
     const reasons = this.openApiRefusals.map(({ reason }) => reason);

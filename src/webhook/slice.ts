@@ -22,6 +22,8 @@ export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
   name: 'webhook',
   events: defineEvents(webhookEventSchemas),
   permissions: { 'webhook.manage': "Register and manage the role group's webhooks" },
+  // Webhooks belong to the role group of whoever registered them.
+  roleGroupScoped: ['webhook.manage'],
   projections: [webhooksProjection],
   endpoints: (deps) => webhookEndpoints(deps),
   notifiers: ({ settings, stores, log, registry, webhookAttempted }) => [

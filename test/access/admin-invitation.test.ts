@@ -1,6 +1,7 @@
 import { adminDecider, AdminEvent, AdminProfile } from '../../src/access/admin';
 import { given } from '../support/decider-spec';
 import { accessEvents as events } from './events';
+import { SHELL } from '../../src/access/grantor';
 
 describe('administrator invitations (decider)', () => {
   const hash = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
@@ -15,7 +16,7 @@ describe('administrator invitations (decider)', () => {
   });
 
   it('records the invitation with the creation, in one decision', () => {
-    given(adminDecider, []).when({ type: 'CreateAdmin', data: invitee, invitation }).then([events.adminCreated(invitee), invited]);
+    given(adminDecider, []).when({ type: 'CreateAdmin', data: invitee, invitation, permissions: [], by: SHELL }).then([events.adminCreated(invitee), invited]);
   });
 
   it('sets the chosen password through the invitation', () => {

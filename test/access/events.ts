@@ -10,6 +10,7 @@ export const accessEvents = {
   roleGroupDisabled: (role_id: number): RoleGroupEvent => ({ type: 'RoleGroupDisabled', data: { role_id } }),
   memberGroupDefined: (definition: MemberGroupDefinition): MemberGroupEvent => ({ type: 'MemberGroupDefined', data: definition }),
   adminCreated: (profile: AdminProfile): AdminEvent => ({ type: 'AdminCreated', data: profile }),
-  adminDisabled: (admin_id: number): AdminStandingEvent => ({ type: 'AdminDisabled', data: { admin_id } }),
+  /** Disabled by a super administrator unless `by` says who else. */
+  adminDisabled: (admin_id: number, by = { is_super: true, holds: [] as string[] }): AdminStandingEvent => ({ type: 'AdminDisabled', data: { admin_id, by } }),
   adminEnabled: (admin_id: number): AdminStandingEvent => ({ type: 'AdminEnabled', data: { admin_id } }),
 };

@@ -9,6 +9,7 @@ import { DocumentStore, Stores } from '../../src/stores/ports';
 import { eventually } from '../support/eventually';
 import { smtpSink } from '../support/mail-sink';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
+import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
 const WINDOW_MS = 6000;
@@ -71,8 +72,8 @@ beforeAll(async () => {
   t = await start();
   const cli = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
   // An auditor (no credential.review) with an address, and a reviewer without one: neither is mailed.
-  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' }, cli);
-  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'operator', password: 'secret1', is_super: false, role_id: 1 }, cli);
+  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' }, SHELL, cli);
+  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'operator', password: 'secret1', is_super: false, role_id: 1 }, SHELL, cli);
 });
 afterAll(async () => {
   await t.close();

@@ -9,6 +9,7 @@ import { addonStream } from '../../src/addon/decider';
 import { AddonManifest } from '../../src/addon/manifest';
 import { PageRoles } from '../../src/addon/page-roles';
 import { logInAdmin, TestPlatform, uniqueUsername } from './platform';
+import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
 
@@ -67,7 +68,7 @@ export const cliContext = (): CommandContext => ({ actor: { kind: 'cli', id: 'te
 /** A new administrator in role group `role_id`, logged in on a browser of its own. */
 export async function roleAdmin(t: TestPlatform, role_id: number): Promise<AdminBrowser & { id: number }> {
   const account = { username: uniqueUsername('op'), password: 'role-secret', is_super: false, role_id };
-  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, cliContext());
+  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, SHELL, cliContext());
   const client = t.client();
   return { id, client, token: await logInAdmin(client, { username: account.username, password: account.password }) };
 }

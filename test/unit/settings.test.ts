@@ -128,3 +128,23 @@ describe('AUDIT_SIGNING_KEY_FILE', () => {
     expect(parseSettings({ ...production, AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem', createAuditSigningKey: false });
   });
 });
+
+describe('COOKIE_SECURE', () => {
+  it('defaults to Secure when PUBLIC_URL is https, and not over plain http', () => {
+    expect(parseSettings({ PUBLIC_URL: 'https://portal.example.com' }).COOKIE_SECURE).toBe(true);
+    expect(parseSettings({ PUBLIC_URL: 'http://localhost:3000' }).COOKIE_SECURE).toBe(false);
+    expect(parseSettings({}).COOKIE_SECURE).toBe(false);
+  });
+
+  it('is what it says when set, either way', () => {
+    expect(parseSettings({ PUBLIC_URL: 'https://portal.example.com', COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(false);
+    expect(parseSettings({ PUBLIC_URL: 'http://localhost:3000', COOKIE_SECURE: 'true' }).COOKIE_SECURE).toBe(true);
+  });
+});
+
+describe('OTEL_TRUST_INCOMING_TRACE', () => {
+  it('is off unless set: a caller\'s traceparent is only linked', () => {
+    expect(parseSettings({}).OTEL_TRUST_INCOMING_TRACE).toBe(false);
+    expect(parseSettings({ OTEL_TRUST_INCOMING_TRACE: 'true' }).OTEL_TRUST_INCOMING_TRACE).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addo
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
 import { REGISTRY } from '../support/registry';
+import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
 
@@ -48,7 +49,7 @@ describe('PUT /webhooks/{id}', () => {
   });
 
   it("is another role group's webhook: 404 as for none, and it stays as it was", async () => {
-    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
+    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id;
     const [owners, others] = [await roleAdmin(t, await group('Owners')), await roleAdmin(t, await group('Strangers'))];
     const id = await register(owners, 'http://127.0.0.1:9/owned');
     await expectRefusal(t, () => change(others, id, { url: 'http://127.0.0.1:9/taken', events: ['credential.approved'] }), 404, 'webhook_not_found');

@@ -3,6 +3,7 @@ import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addo
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
 import { REGISTRY } from '../support/registry';
+import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
 const URL_OF = (n: number) => `http://127.0.0.1:9/hook-${n}`;
@@ -14,7 +15,7 @@ let colleague: AdminBrowser;
 let root: AdminBrowser;
 beforeAll(async () => {
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
-  const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
+  const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id;
   const [salesGroup, billingGroup] = [await group('Sales'), await group('Billing')];
   [sales, billing, colleague, root] = [await roleAdmin(t, salesGroup), await roleAdmin(t, billingGroup), await roleAdmin(t, salesGroup), await superAdmin(t)];
 });

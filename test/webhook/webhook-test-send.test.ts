@@ -9,6 +9,7 @@ import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addo
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 import { registerWebhook } from '../support/webhooks';
 import { REGISTRY } from '../support/registry';
+import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
 
@@ -89,7 +90,7 @@ describe('POST /webhooks/{id}/test', () => {
   });
 
   it("only the webhook's role group (or a super administrator) may test it; a malformed body is refused; nothing is sent then", async () => {
-    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, REGISTRY.permissions, cliContext())).id;
+    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id;
     const [owners, others] = [await roleAdmin(t, await group('Hooks')), await roleAdmin(t, await group('Others'))];
     const { id } = await registerWebhook(owners, taking.url);
     const before = taking.received.length;

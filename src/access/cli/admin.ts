@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { createAdmin } from '../admins';
+import { SHELL } from '../grantor';
 import type { AdminIdentity } from '../../shared/http/session';
 import { argon2Hasher, oneTimePassword } from '../../member';
 import { parseId } from '../../shared/cli/parse';
@@ -46,6 +47,7 @@ async function createAction(options: CreateOptions): Promise<void> {
         role_id: options.role ?? null,
         email: options.email ?? null,
       },
+      SHELL,
       ctx,
     );
     process.stdout.write(`${describe(created)}\n`);

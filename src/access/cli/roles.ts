@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../groups';
+import { SHELL } from '../grantor';
 import { parseId } from '../../shared/cli/parse';
 import { withStores } from '../../shared/cli/run';
 import { formatTable } from '../../shared/cli/table';
@@ -18,7 +19,7 @@ export function rolesCommand(registered: readonly string[]): Command {
     .requiredOption('--permissions <list>', `comma-separated, from ${registered.join(', ')}`, (list) => parsePermissions(list, registered))
     .action((options: { name: string; permissions: string[] }) =>
       withStores(async (stores, ctx) => {
-        const { id } = await defineRoleGroup(stores.events, options, registered, ctx);
+        const { id } = await defineRoleGroup(stores.events, options, { registered, by: SHELL }, ctx);
         process.stdout.write(`Role group created: id ${id}, name "${visible(options.name)}", ${permissionList(options.permissions)}.\n`);
       }),
     );
@@ -50,7 +51,7 @@ export function rolesCommand(registered: readonly string[]): Command {
       .argument('<id>', 'role group id', parseId)
       .action((id: number) =>
         withStores(async (stores, ctx) => {
-          await setRoleGroupEnabled(stores.events, id, enabled, ctx);
+          await setRoleGroupEnabled(stores.events, id, enabled, SHELL, ctx);
           process.stdout.write(`Role group ${id} ${verb}d.\n`);
         }),
       );

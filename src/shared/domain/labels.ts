@@ -1,15 +1,34 @@
+import { rectifyConfusion } from 'unicode-confusables';
+
 /**
  * C0 and C1 controls and DEL (newlines, ESC starting ANSI and OSC sequences), the Unicode line and
  * paragraph separators, and the bidirectional overrides that reorder what is shown after them.
  */
 export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 
-const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`);
+/**
+ * Controls, separators of lines and paragraphs, and every format character (Cf): the zero-width
+ * ones (U+200B to U+200D, U+2060, U+FEFF) that make two names that read alike differ, and the
+ * bidirectional controls.
+ */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** A name as it is kept and compared: NFKC, so that a fullwidth or ligature spelling is the plain one. */
+export const normaliseLabel = (name: string): string => name.normalize('NFKC');
 
 /**
- * A name others read in lists, tables and the open API (a group's): 1 to `max` characters, not
- * only spaces, and none that could break a line or reorder what a terminal or a page shows.
+ * A name others read in lists, tables and the open API (a group's), once normalised: 1 to `max`
+ * characters, not only spaces, and none that breaks a line, reorders what is shown, or is unseen.
  */
 export function isLabel(name: string, max: number): boolean {
-  return name.trim() !== '' && name.length <= max && !CONTROL.test(name);
+  return name.trim() !== '' && name.length <= max && !UNSEEN.test(name);
+}
+
+/**
+ * The UTS #39 skeleton of a name, case aside: two names with one skeleton read alike ("Аuditors"
+ * with a Cyrillic А, and "Auditors"), so only the first is taken. NFD around the mapping, as the
+ * standard computes it; the mapping is confusables.txt, through unicode-confusables.
+ */
+export function confusableSkeleton(name: string): string {
+  return rectifyConfusion(normaliseLabel(name).toLowerCase().normalize('NFD')).normalize('NFD');
 }

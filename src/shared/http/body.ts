@@ -2,6 +2,7 @@ import bodyParser from 'koa-bodyparser';
 import { Context, Middleware } from 'koa';
 import { AppState } from './context';
 import { HttpError } from './envelope';
+import { refuseLoneSurrogates } from './well-formed';
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -50,6 +51,8 @@ function sayingWhatIsForbidden(parser: Middleware<AppState>): Middleware<AppStat
       }
       throw err;
     }
-    if (parsed) await next();
+    if (!parsed) return;
+    refuseLoneSurrogates(ctx.request.body);
+    await next();
   };
 }

@@ -15,6 +15,7 @@ import {
   TestPlatform,
   uniqueUsername,
 } from '../../support/platform';
+import { SHELL } from '../../../src/access/grantor';
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -42,7 +43,7 @@ const cli = (): CommandContext => ({ actor: { kind: 'cli', id: 'test' }, request
 
 async function adminInRoleGroup(role_id: number) {
   const admin = { username: uniqueUsername('op'), password: 'role-secret', is_super: false, role_id };
-  const created = await createAdmin(t.platform.stores.events, argon2Hasher(), admin, cli());
+  const created = await createAdmin(t.platform.stores.events, argon2Hasher(), admin, SHELL, cli());
   return { ...admin, id: created.id };
 }
 
@@ -188,14 +189,14 @@ describe('permissions of a role-group administrator', () => {
     await logInAdmin(client, { username: operator.username, password: operator.password });
     await client.get(CREDENTIALS).expect(200);
 
-    await setRoleGroupEnabled(t.platform.stores.events, 1, false, cli());
+    await setRoleGroupEnabled(t.platform.stores.events, 1, false, SHELL, cli());
     try {
       await untilStatus(() => client.get(CREDENTIALS), 403);
       const res = await expectRefusal(() => client.get(CREDENTIALS), 403, 'role_group_disabled');
       expect(res.body.message).toContain('disabled');
     } finally {
       // Role group 1 is seeded enabled; leave it so for whatever runs after this test.
-      await setRoleGroupEnabled(t.platform.stores.events, 1, true, cli());
+      await setRoleGroupEnabled(t.platform.stores.events, 1, true, SHELL, cli());
     }
     await untilStatus(() => client.get(CREDENTIALS), 200);
     await client.get(CREDENTIALS).expect(200);

@@ -4,6 +4,7 @@ import { argon2Hasher } from '../../../src/member/passwords';
 import { CommandContext } from '../../../src/shared/commands/context';
 import { uniqueUsername } from '../../support/platform';
 import { accessPlatform, adminBrowser, groupWithAdmin, SUPER, tryLogin } from './access-clients';
+import { SHELL } from '../../../src/access/grantor';
 
 const p = accessPlatform();
 
@@ -11,7 +12,7 @@ const cli = (): CommandContext => ({ actor: { kind: 'cli', id: 'test' }, request
 
 async function superByCli(): Promise<{ id: number; username: string; password: string }> {
   const admin = { username: uniqueUsername('p.root'), password: 'super-secret', is_super: true, role_id: null };
-  const { id } = await createAdmin(p.t.platform.stores.events, argon2Hasher(), admin, cli());
+  const { id } = await createAdmin(p.t.platform.stores.events, argon2Hasher(), admin, SHELL, cli());
   return { id, username: admin.username, password: admin.password };
 }
 

@@ -88,3 +88,18 @@ describe('role groups over the API', () => {
     expect(ours[1]!.summary).toMatch(/^disabled role group \d+: its administrators lost its permissions$/);
   });
 });
+
+describe('role group names (docs/administrators.md, "Names")', () => {
+  it('refuses a name that reads like another group\'s, a homoglyph or a case away, defining nothing', async () => {
+    // Auditors is seeded; "Аuditors" starts with a Cyrillic А.
+    const homoglyph = await p.refused(() => p.root.post('/role-groups', { name: '\u0410uditors', permissions: [] }), 409, 'role_group_name_taken');
+    expect(homoglyph.body.message).toContain('"Auditors"');
+    await p.refused(() => p.root.post('/role-groups', { name: 'auditors', permissions: [] }), 409, 'role_group_name_taken');
+  });
+
+  it('refuses a zero-width space in a name, and keeps a fullwidth name as its NFKC form', async () => {
+    await p.refused(() => p.root.post('/role-groups', { name: 'Audi\u200btors', permissions: [] }), 422, 'invalid_role_group_name');
+    const created = await p.root.post('/role-groups', { name: 'Ｂｉｌｌｉｎｇ', permissions: [] }).expect(200);
+    expect(created.body.data.name).toBe('Billing');
+  });
+});

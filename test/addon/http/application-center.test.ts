@@ -17,6 +17,7 @@ import {
 } from '../../support/addons';
 import { activePartner, openCall, Partner } from '../../support/credentials';
 import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
+import { SHELL } from '../../../src/access/grantor';
 
 const API = '/api/v1';
 
@@ -45,9 +46,9 @@ beforeAll(async () => {
   brokenPath = writeManifest(dir, 'broken', { ...manifest('broken'), version: 'latest' });
   t = await startPlatform({ ADDONS_DIR: dir });
   const events = t.platform.stores.events;
-  expect((await defineRoleGroup(events, { name: 'Billing', permissions: [] }, REGISTRY.permissions, cliContext())).id).toBe(3);
-  expect((await defineRoleGroup(events, { name: 'Retired', permissions: ['addon.view'] }, REGISTRY.permissions, cliContext())).id).toBe(4);
-  await setRoleGroupEnabled(events, 4, false, cliContext());
+  expect((await defineRoleGroup(events, { name: 'Billing', permissions: [] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id).toBe(3);
+  expect((await defineRoleGroup(events, { name: 'Retired', permissions: ['addon.view'] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id).toBe(4);
+  await setRoleGroupEnabled(events, 4, false, SHELL, cliContext());
   admin = await superAdmin(t);
   [operator, auditor, billing] = [await roleAdmin(t, 1), await roleAdmin(t, 2), await roleAdmin(t, 3)];
   await act(admin, 'portal', 'install', { page_roles: PORTAL_ROLES }).expect(200);

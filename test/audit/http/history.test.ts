@@ -4,6 +4,7 @@ import { argon2Hasher } from '../../../src/member/passwords';
 import { credentialStream } from '../../../src/credential/decider';
 import { activePartner, approvedMember, rotate } from '../../support/credentials';
 import { csrfOf, expectRefusal, logInAdmin, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+import { SHELL } from '../../../src/access/grantor';
 
 const API = '/api/v1';
 
@@ -14,7 +15,7 @@ let operator: { client: request.Agent; token: string; id: number; username: stri
 /** An administrator in a seeded role group (1 Operators, 2 Auditors), logged in on a client of its own. */
 async function adminInRoleGroup(role_id: number) {
   const account = { username: uniqueUsername('adm'), password: 'role-secret', is_super: false, role_id };
-  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, { actor: { kind: 'cli', id: 'test' }, requestId: 'test', now: new Date() });
+  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, SHELL, { actor: { kind: 'cli', id: 'test' }, requestId: 'test', now: new Date() });
   const client = t.client();
   const token = await logInAdmin(client, { username: account.username, password: account.password });
   return { client, token, id, username: account.username };

@@ -33,6 +33,7 @@ import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { DocumentStore, START, Stores } from '../../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteDocumentStore } from '../../../src/stores/sqlite';
 import { seededRandom } from '../../unit/stores/seeded-random';
+import { SHELL } from '../../../src/access/grantor';
 
 /**
  * Done-when of issue 6: a randomized run of valid and invalid commands through the command layer,
@@ -160,17 +161,17 @@ function scenario(stores: Stores) {
     const kind = pick(['roleGroup', 'enable', 'memberGroup', 'admin'] as const);
     if (kind === 'roleGroup') {
       const name = chance(0.1) ? '' : `Role ${roleGroups + 1}`;
-      await defineRoleGroup(stores.events, { name, permissions: permissions() }, REGISTRY.permissions, ctx());
+      await defineRoleGroup(stores.events, { name, permissions: permissions() }, { registered: REGISTRY.permissions, by: SHELL }, ctx());
       roleGroups++;
     } else if (kind === 'enable') {
       // Ids one past the last are unknown: role_group_not_found.
-      await setRoleGroupEnabled(stores.events, 1 + Math.floor(random() * (roleGroups + 1)), chance(0.5), ctx());
+      await setRoleGroupEnabled(stores.events, 1 + Math.floor(random() * (roleGroups + 1)), chance(0.5), SHELL, ctx());
     } else if (kind === 'memberGroup') {
       await defineMemberGroup(stores.events, { name: `Group ${Math.floor(random() * 1e6)}`, description: chance(0.1) ? 'd'.repeat(501) : 'partners' }, ctx());
     } else {
       const username = adminNames.length > 0 && chance(0.2) ? pick(adminNames) : `ops${adminNames.length + 1}x${Math.floor(random() * 1e6)}`;
       const role_id = chance(0.1) ? roleGroups + 1 : 1 + Math.floor(random() * roleGroups);
-      await createAdmin(stores.events, hasher, { username, password: 'secret1', is_super: false, role_id }, ctx());
+      await createAdmin(stores.events, hasher, { username, password: 'secret1', is_super: false, role_id }, SHELL, ctx());
       adminNames.push(username);
     }
   }

@@ -3,6 +3,8 @@ import { Administrators } from './administrators';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+const ALL = new Set(['addon.view', 'audit.read', 'access.manage']);
+const MANAGER = new Set(['access.manage']);
 
 const GROUPS = [
   { id: 1, name: 'Operators', permissions: ['addon.view'], enabled: true },
@@ -37,7 +39,7 @@ beforeAll(() => Object.defineProperty(navigator, 'clipboard', { value: { writeTe
 describe('administrators screen', () => {
   it('lists administrators with their role group and standing', async () => {
     service();
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     const carol = (await screen.findByRole('cell', { name: 'carol' })).closest('tr')!;
     expect(within(carol).getByText('Operators')).not.toBeNull();
     expect(within(carol).getByText('carol@example.com')).not.toBeNull();
@@ -52,7 +54,7 @@ describe('administrators screen', () => {
 
   it("offers a non-super administrator nothing on a super administrator's row (super_admin_only)", async () => {
     service();
-    render(<Administrators self={2} isSuper={false} />);
+    render(<Administrators self={2} isSuper={false} held={MANAGER} />);
     const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
     expect(within(admin).queryByRole('button')).toBeNull();
     expect(within(admin).getByText('Only a super administrator can disable or reset a super administrator')).not.toBeNull();
@@ -60,7 +62,7 @@ describe('administrators screen', () => {
 
   it('offers a super administrator disable and reset on another super administrator\'s row', async () => {
     service();
-    render(<Administrators self={2} isSuper />);
+    render(<Administrators self={2} isSuper held={ALL} />);
     const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
     expect(within(admin).getByRole('button', { name: 'Disable admin…' })).not.toBeNull();
     expect(within(admin).getByRole('button', { name: 'Reset the password of admin…' })).not.toBeNull();
@@ -68,7 +70,7 @@ describe('administrators screen', () => {
 
   it('creates one and shows the one-time password once, with a copy button and a gate before it goes', async () => {
     const { bodies } = service();
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -90,7 +92,7 @@ describe('administrators screen', () => {
 
   it('says the invitation was mailed, and shows no password screen, when the service mailed one', async () => {
     const { bodies } = service((body) => ok({ id: 3, username: body.username, is_super: false, role_id: 1, email: body.email, enabled: true, password: null, invitation_sent_to: body.email }));
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -108,7 +110,7 @@ describe('administrators screen', () => {
       { path: 'email', message: 'email is not an e-mail address' },
     ];
     service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
     // Sent as it is: the service's issues, not the browser's own checks.
@@ -123,7 +125,7 @@ describe('administrators screen', () => {
 
   it('shows why a creation was refused, and no password', async () => {
     service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -134,7 +136,7 @@ describe('administrators screen', () => {
 
   it('disables one after asking, and resets a password to a one-time one shown once', async () => {
     const { calls } = service();
-    render(<Administrators self={1} isSuper />);
+    render(<Administrators self={1} isSuper held={ALL} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();

@@ -9,6 +9,7 @@ import { Handover, PasswordOnce } from './password-once';
 import { Standing, StandingAction, StandingTable } from './standing';
 import { ScreenHeading } from '../ui/screen';
 import { Link } from '../ui/link';
+import { inAccessWords } from './access-refusals';
 
 type Admin = Schemas['AdministratorAccount'];
 type Group = Schemas['RoleGroupStanding'];
@@ -19,13 +20,16 @@ function standingOf(admin: Admin, groups: Group[]): string {
   return group ? `${group.name}${group.enabled ? '' : ' (disabled)'}` : `role group ${admin.role_id}`;
 }
 
+const permissionsOf = (roleId: number | null, groups: Group[]): string[] => groups.find((g) => g.id === roleId)?.permissions ?? [];
+
 /**
  * Administrators for holders of access.manage: create one in a role group, disable, enable, reset a
  * password. `self`, the signed-in administrator, changes their own password elsewhere and cannot
  * disable themselves (own_account), so their row offers neither. Unless `isSuper`, the rows of super
  * administrators offer nothing either: only a super administrator addresses one (super_admin_only).
+ * `held`: the permissions `self` holds, which name what a refusal of the escalation rule is about.
  */
-export function Administrators({ self, isSuper }: { self: number; isSuper: boolean }) {
+export function Administrators({ self, isSuper, held }: { self: number; isSuper: boolean; held: ReadonlySet<string> }) {
   const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
   const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
   const [username, setUsername] = useState('');
@@ -41,7 +45,7 @@ export function Administrators({ self, isSuper }: { self: number; isSuper: boole
     event.preventDefault();
     const body = { username, role_group_id: Number(roleId), ...(email.trim() ? { email: email.trim() } : {}) };
     const answer = await call(async () => api.POST('/administrators', { params: { header: await csrf() }, body }));
-    if (!answer.ok) return setRefusal(answer.refusal);
+    if (!answer.ok) return setRefusal(inAccessWords(answer.refusal, { permissions: permissionsOf(body.role_group_id, groupList), held, whom: 'its role group' }));
     setRefusal(null);
     setUsername('');
     setEmail('');
@@ -52,16 +56,17 @@ export function Administrators({ self, isSuper }: { self: number; isSuper: boole
   };
   const act = async (admin: Admin, action: 'enable' | 'disable' | 'password-reset') => {
     const params = { header: await csrf(), path: { admin_id: admin.id } };
+    const refused = (refusal: Refusal) => setActionRefusal(inAccessWords(refusal, { permissions: permissionsOf(admin.role_id, groupList), held, whom: admin.username }));
     if (action === 'password-reset') {
       const answer = await call(() => api.POST('/administrators/{admin_id}/password-reset', { params, body: {} }));
-      if (!answer.ok) return setActionRefusal(answer.refusal);
+      if (!answer.ok) return refused(answer.refusal);
       setActionRefusal(null);
       return setHandover({ username: admin.username, password: answer.data.password, why: `Reset the password of ${admin.username}: every session of theirs ended.` });
     }
     const answer = await call(() =>
       action === 'enable' ? api.POST('/administrators/{admin_id}/enable', { params, body: {} }) : api.POST('/administrators/{admin_id}/disable', { params, body: {} }),
     );
-    if (!answer.ok) return setActionRefusal(answer.refusal);
+    if (!answer.ok) return refused(answer.refusal);
     setActionRefusal(null);
     report(action === 'enable' ? `Enabled ${admin.username}: they can sign in again.` : `Disabled ${admin.username}: every session of theirs ended.`);
     reload();

@@ -63,9 +63,9 @@ const SCREENS: Screen[] = [
     label: 'Role groups',
     // Add-on administrators read the enabled groups their page whitelists name; access managers manage them all.
     needs: ['addon.view', 'access.manage'],
-    show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager /> : <RoleGroups roles={roles} />),
+    show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager held={held} /> : <RoleGroups roles={roles} />),
   },
-  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self, isSuper }) => <><Administrators self={self} isSuper={isSuper} /><MemberPassword /></> },
+  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self, isSuper, held }) => <><Administrators self={self} isSuper={isSuper} held={held} /><MemberPassword /></> },
   {
     path: '/admin/audit',
     label: 'Audit',

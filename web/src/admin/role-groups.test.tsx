@@ -9,6 +9,7 @@ const PERMISSIONS = [
 ];
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
+const ALL = new Set(PERMISSIONS.map((p) => p.name));
 
 /** The service with one enabled group; a definition answers `define`. Answers the requests made and the bodies defined. */
 function service(define: (body: { name: string; permissions: string[] }) => Response) {
@@ -37,7 +38,7 @@ describe('role groups screen', () => {
       { path: 'permissions.0', message: 'permissions must be names from the registry' },
     ];
     service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
-    render(<RoleGroupsManager />);
+    render(<RoleGroupsManager held={ALL} />);
     const audit = await screen.findByLabelText(/Read the audit trail and export it/);
     // Sent as it is: the service's issues, not the browser's own checks.
     fireEvent.submit(screen.getByRole('button', { name: 'Define' }).closest('form')!);
@@ -51,7 +52,7 @@ describe('role groups screen', () => {
 
   it('offers every permission of the registry as a labelled checkbox and defines a group with those ticked', async () => {
     const { bodies } = service((body) => ok({ id: 2, ...body, enabled: true }));
-    render(<RoleGroupsManager />);
+    render(<RoleGroupsManager held={ALL} />);
     fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'Auditors' } });
     fireEvent.click(await screen.findByLabelText(/Read the audit trail and export it/));
     fireEvent.click(screen.getByLabelText(/Manage role groups and administrators/));
@@ -67,7 +68,7 @@ describe('role groups screen', () => {
 
   it('shows the refusal beside the name, keeping what was typed', async () => {
     service(() => envelope(422, { code: 422, message: 'a role group name has 1 to 64 characters', data: { error: 'invalid_role_group_name', issues: [{ path: 'name', message: 'a role group name has 1 to 64 characters' }] } }));
-    render(<RoleGroupsManager />);
+    render(<RoleGroupsManager held={ALL} />);
     fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'x'.repeat(3) } });
     fireEvent.click(screen.getByRole('button', { name: 'Define' }));
     await waitFor(() => expect(screen.getByLabelText(/^Name/).getAttribute('aria-invalid')).toBe('true'));
@@ -76,7 +77,7 @@ describe('role groups screen', () => {
 
   it('asks before disabling a group, then shows it disabled with a way to enable it', async () => {
     const { calls } = service(() => new Response(null, { status: 599 }));
-    render(<RoleGroupsManager />);
+    render(<RoleGroupsManager held={ALL} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable Operators…' }));
     expect(calls.some((c) => c.url.endsWith('/disable'))).toBe(false);
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable Operators?' })).getByRole('button', { name: 'Disable' }));

@@ -6,12 +6,16 @@ import { fixing, isAt } from '../ui/field-issues';
 import { Loading, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import { Standing, StandingAction, StandingTable } from './standing';
+import { inAccessWords } from './access-refusals';
 
 type Permission = Schemas['Permission']['name'];
 type Group = Schemas['RoleGroupStanding'];
 
-/** Role groups for holders of access.manage: define one with permissions from the registry, enable or disable it. */
-export function RoleGroupsManager() {
+/**
+ * Role groups for holders of access.manage: define one with permissions from the registry, enable
+ * or disable it. `held`: the permissions the signed-in administrator holds, the only ones it grants.
+ */
+export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
   const [groups, reload] = useLoad(() => call(() => api.GET('/role-groups')), []);
   const [permissions] = useLoad(() => call(() => api.GET('/permissions')), []);
   const [name, setName] = useState('');
@@ -23,7 +27,7 @@ export function RoleGroupsManager() {
   const define = async (event: Event) => {
     event.preventDefault();
     const answer = await call(async () => api.POST('/role-groups', { params: { header: await csrf() }, body: { name, permissions: chosen } }));
-    if (!answer.ok) return setRefusal(answer.refusal);
+    if (!answer.ok) return setRefusal(inAccessWords(answer.refusal, { permissions: chosen, held, whom: 'the group' }));
     setRefusal(null);
     setName('');
     setChosen([]);
@@ -37,7 +41,7 @@ export function RoleGroupsManager() {
         ? api.POST('/role-groups/{role_id}/enable', { params: { header: await csrf(), path }, body: {} })
         : api.POST('/role-groups/{role_id}/disable', { params: { header: await csrf(), path }, body: {} }),
     );
-    if (!answer.ok) return setActionRefusal(answer.refusal);
+    if (!answer.ok) return setActionRefusal(inAccessWords(answer.refusal, { permissions: group.permissions, held, whom: `the role group ${group.name}` }));
     setActionRefusal(null);
     report(enable ? `Enabled ${group.name}: its administrators hold its permissions again.` : `Disabled ${group.name}: its administrators lost its permissions.`);
     reload();

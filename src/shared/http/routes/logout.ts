@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { endpoint, Endpoint } from '../endpoints';
-import { logOutOfSession } from '../session';
+import { logOutOfSession, sessionOf } from '../session';
+import { AppContext } from '../context';
 import { emptyBody } from '../validate';
 
 const OTHER_SIDE = { member: 'an administrator', admin: 'a member' } as const;
 const WHO = { member: 'the member', admin: 'the administrator' } as const;
 
-/** The logout of one side of the shared session; the other side's identity stays. */
-export function logoutEndpoint(side: 'member' | 'admin'): Endpoint {
+/**
+ * The logout of one side of the shared session; the other side's identity stays. `loggedOut` is
+ * told whose identity left, once it has (the access slice records it).
+ */
+export function logoutEndpoint(side: 'member' | 'admin', loggedOut?: (ctx: AppContext, id: number) => Promise<void>): Endpoint {
   return endpoint({
     method: 'POST',
     path: side === 'member' ? '/developer/logout' : '/admin/logout',
@@ -17,7 +21,9 @@ export function logoutEndpoint(side: 'member' | 'admin'): Endpoint {
     response: z.null(),
     callerBeforeCsrf: true,
     handler: async (ctx) => {
+      const id = sessionOf(ctx)[side]?.id;
       await logOutOfSession(ctx, side);
+      if (loggedOut && id !== undefined) await loggedOut(ctx, id);
       return { data: null, message: 'logged out' };
     },
   });
