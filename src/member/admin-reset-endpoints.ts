@@ -36,6 +36,7 @@ export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
       path: '/members/:member_id/password-reset',
       caller: { kind: 'admin', permission: 'access.manage' },
       summary: "Give a member a one-time password, shown this once: every session of theirs ends and any mailed reset link is spent",
+      secretInAnswer: true,
       params: memberParams,
       body: emptyBody,
       response: memberPasswordResetSchema,

@@ -3,10 +3,13 @@
  * the first answer to a write, kept so that a retry gets it again instead of writing twice.
  */
 
-/** What a request under a key was first answered: its status and its body as sent. */
+/**
+ * What a request under a key was first answered: its status and its body as sent, or null for
+ * an answer that carried a secret shown once, which is never stored.
+ */
 export interface KeptAnswer {
   status: number;
-  body: string;
+  body: string | null;
 }
 
 /** Who holds a key: a request still in flight, or the answer it gave. */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import Koa, { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { anonymousSessionMinutes, Settings } from '../../config';
-import { SessionStore } from '../../stores/ports';
+import { IdempotencyRecords, SessionStore } from '../../stores/ports';
 import { jsonBody } from './body';
 import { webConsole } from './console';
 import { AppContext, AppState } from './context';
@@ -39,6 +39,8 @@ export interface HttpDeps {
   settings: Settings;
   log: Logger;
   sessionStore: SessionStore;
+  /** Where the first answers under idempotency keys are kept. */
+  idempotency: IdempotencyRecords;
   /** Refuses (throws) a client that may open no more sessions without an identity. */
   admitAnonymousSession(ctx: { ip: string }): Promise<void>;
   endpoints: Endpoint[];
@@ -56,7 +58,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.proxy = deps.settings.TRUST_PROXY;
   app.maxIpsCount = 1;
   const router = new Router<AppState>({ prefix: API_PREFIX });
-  mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB));
+  mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB), deps.idempotency);
   const sessionMiddleware = sessions(app, deps.sessionStore, {
     idleMs: deps.settings.SESSION_IDLE_MINUTES * 60_000,
     anonymousMs: anonymousSessionMinutes(deps.settings) * 60_000,

@@ -10,7 +10,7 @@ type Row = { fingerprint: string; holder: string | null; status: number | null; 
 export class SqliteIdempotencyRecords implements IdempotencyRecords {
   private readonly take: Statement<[string, string, string, number, number]>;
   private readonly select: Statement<[string, number], Row>;
-  private readonly answer: Statement<[number, string, number, string, string]>;
+  private readonly answer: Statement<[number, string | null, number, string, string]>;
   private readonly remove: Statement<[string, string]>;
   private readonly purge: Statement<[number]>;
   private lastPurge = Date.now();
@@ -36,7 +36,7 @@ export class SqliteIdempotencyRecords implements IdempotencyRecords {
     const row = this.select.get(key, now);
     // Released between the two statements: the key is free again, for this request to take.
     if (!row) return this.begin(key, holder, fingerprint, leaseMs);
-    return row.status === null || row.body === null
+    return row.status === null
       ? { state: 'in_flight', fingerprint: row.fingerprint }
       : { state: 'answered', fingerprint: row.fingerprint, answer: { status: row.status, body: row.body } };
   }
