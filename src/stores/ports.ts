@@ -74,9 +74,13 @@ export class StreamDeleted extends Error {
  * For an append, whether it took effect is unknown: the same ids make a later retry safe.
  */
 export class StoreUnavailable extends Error {
-  constructor(readonly operation: string, options?: { cause?: unknown }) {
+  /** No retry overcomes it (the store refuses the service's credentials or rights): the operator must act. */
+  readonly permanent: boolean;
+
+  constructor(readonly operation: string, options?: { cause?: unknown; permanent?: boolean }) {
     super(`${operation}: the store is unavailable`, options);
     this.name = 'StoreUnavailable';
+    this.permanent = options?.permanent ?? false;
   }
 }
 

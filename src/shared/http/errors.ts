@@ -44,6 +44,7 @@ export const secretAlreadyIssued = () =>
 export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
   const refusal = toHttpError(err);
   if (refusal.error === 'internal_error') requestLog().error({ err }, 'request failed');
+  else if (err instanceof StoreUnavailable && err.permanent) requestLog().error({ err }, 'request refused: a store refuses this service (credentials, rights): the operator must act');
   else if (refusal.error === 'store_unavailable') requestLog().warn({ err }, 'request refused: a store is unreachable');
   // One line an operator can act on, without the stack: the cause is known.
   else if (refusal.error === 'storage_full') requestLog().error({ reason: err instanceof Error ? err.message : String(err) }, 'request refused: a store is out of space');
