@@ -10,6 +10,7 @@ import { Endpoint, Guards, mountEndpoints } from './endpoints';
 import { HttpError } from './envelope';
 import { errorEnvelope } from './errors';
 import { requestLog } from './request-log';
+import { withStoreBudget } from '../../stores/budget';
 import { sessions } from './session';
 
 export const API_PREFIX = '/api/v1';
@@ -71,6 +72,8 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   for (const instrument of deps.instruments ?? []) app.use(instrument);
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
+  // Inside the envelope, around the session's loading and saving: one budget for all the request's store work.
+  app.use((_ctx, next) => withStoreBudget(deps.settings.REQUEST_STORE_BUDGET_MS, next));
   // Before noStore and sessions: the console's files set their own caching and need no session.
   app.use(webConsole());
   app.use(noStore);

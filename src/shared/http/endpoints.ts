@@ -169,7 +169,7 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
     // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
     const reading = endpoint.body ? body : [];
-    const idempotent = method === 'GET' ? [] : [idempotentWrites(records, caller, endpoint.secretInAnswer === true)];
+    const idempotent = method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
     router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

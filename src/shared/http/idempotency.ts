@@ -4,7 +4,6 @@ import { uuidOf } from '../../stores/event-ids';
 import type { IdempotencyRecord, IdempotencyRecords, KeptAnswer } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import type { Caller } from './endpoints';
 import { answerRefusal, secretAlreadyIssued } from './errors';
 import { sessionOf, thisSessionRecord } from './session';
 
@@ -15,11 +14,14 @@ const LEASE_MS = 60_000;
 /** 1 to 255 visible ASCII characters: a UUID, or whatever the client's own request id is. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** Who may call the endpoint (an endpoint's `caller.kind`). */
+type CallerKind = 'anyone' | 'member' | 'admin' | 'partner';
+
 /** Who a key belongs to: two callers never share one, whatever they send. */
-function callerOf(ctx: AppContext, caller: Caller): string {
-  if (caller.kind === 'member') return `member:${sessionOf(ctx).member?.id}`;
-  if (caller.kind === 'admin') return `admin:${sessionOf(ctx).admin?.id}`;
-  if (caller.kind === 'partner') return `api:${ctx.get('X-API-ID')}`;
+function callerOf(ctx: AppContext, caller: CallerKind): string {
+  if (caller === 'member') return `member:${sessionOf(ctx).member?.id}`;
+  if (caller === 'admin') return `admin:${sessionOf(ctx).admin?.id}`;
+  if (caller === 'partner') return `api:${ctx.get('X-API-ID')}`;
   // Without a session there is nobody to keep an answer for: the request's own id shares with no one.
   return `session:${thisSessionRecord(ctx) ?? ctx.state.requestId}`;
 }
@@ -37,7 +39,7 @@ const fingerprintOf = (ctx: AppContext) => digest(ctx.method, ctx.path, ctx.quer
  * events it appends, so one the first request wrote is found rather than written twice. An answer
  * that carries a secret shown once is never stored: a retry is told it was issued.
  */
-export function idempotentWrites(records: IdempotencyRecords, caller: Caller, secretInAnswer: boolean): Middleware<AppState> {
+export function idempotentWrites(records: IdempotencyRecords, caller: CallerKind, secretInAnswer: boolean): Middleware<AppState> {
   return async (ctx, next) => {
     if (ctx.get('Idempotency-Key') === '' && ctx.headers['idempotency-key'] === undefined) return next();
     const offered = ctx.get('Idempotency-Key');

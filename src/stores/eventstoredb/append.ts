@@ -13,6 +13,7 @@ import {
 import { append as unaryAppend } from '@kurrent/kurrentdb-client/dist/streams/appendToStream/append';
 import { StoreUnavailable, StreamDeleted, type NewEvent } from '../ports';
 import { backoffDelay, type BackoffPolicy } from './backoff';
+import { budgetLeftMs } from '../budget';
 import { asStoreFailure, isTransient } from './failures';
 
 /**
@@ -80,7 +81,8 @@ export async function appendWithRetry(
   deps: AppendRetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
   const now = deps.now ?? Date.now;
-  const budget = deps.policy.budgetMs ?? Number.POSITIVE_INFINITY;
+  // Retries end with the request's store budget too: a 503 in time beats a success too late.
+  const budget = Math.min(deps.policy.budgetMs ?? Number.POSITIVE_INFINITY, budgetLeftMs() ?? Number.POSITIVE_INFINITY);
   const started = now();
   for (let attempt = 0; ; attempt++) {
     try {
