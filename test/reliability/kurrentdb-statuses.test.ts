@@ -2,6 +2,7 @@ import { status } from '@grpc/grpc-js';
 import pino from 'pino';
 import { refusalFor } from '../../src/shared/http/errors';
 import type { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
+import { START, type RecordedEvent } from '../../src/stores/ports';
 import { Opened, note } from './support/kurrentdb-fixture';
 
 /**
@@ -83,5 +84,23 @@ describe.each(STATUSES)('KurrentDB answering %s (real client, stand-in peer that
     const told = await answered(() => store.append('note-1', [note()], 'any'));
     expect(told).toEqual(unavailable(permanent(name)));
     expect((told as Told).ms).toBeLessThan(FAST_MS);
+  });
+
+  it('a subscription refused is told to its observer as dropped and resubscribes, delivering every event', async () => {
+    const { store, peer } = await storeWithEvents();
+    // Refuses the head check and the subscription alike: each is a Read of $all.
+    peer.failNext('Read', { code }, { code });
+    const stop = new AbortController();
+    const dropped: unknown[] = [];
+    const delivered: RecordedEvent[] = [];
+    const following = (async () => {
+      for await (const e of store.subscribeAll(START, stop.signal, { onDropped: (error) => dropped.push(error) })) {
+        delivered.push(e);
+        if (delivered.length === 3) stop.abort();
+      }
+    })();
+    await following;
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(delivered.map((e) => e.revision)).toEqual([0, 1, 2]);
   });
 });
