@@ -35,7 +35,8 @@ const fingerprintOf = (ctx: AppContext) => digest(ctx.method, ctx.path, ctx.quer
  * Stripe's idempotency keys for a write endpoint: the first answer under a caller's key is kept
  * 24 hours, and a request sent again with it is answered that answer (Idempotent-Replayed: true)
  * instead of running again; the key sent with another request is refused, as is one whose first
- * request is still running. A 5xx answer is not kept: the retry runs again, and the key names the
+ * request is still running. An answer that asks for a retry (a 5xx, a 429, a lost race) is not
+ * kept: the retry runs again, and the key names the
  * events it appends, so one the first request wrote is found rather than written twice. An answer
  * that carries a secret shown once is never stored: a retry is told it was issued.
  */
@@ -65,9 +66,18 @@ export function idempotentWrites(records: IdempotencyRecords, caller: CallerKind
   };
 }
 
-/** The answer to keep, or null when a retry must run again: a 5xx, or a body that is not JSON. */
+/**
+ * Whether the answer tells the client to send the request again: a 5xx, a 429 or anything with
+ * Retry-After, a lost race. Kept, it would be answered to every retry for a day.
+ */
+function asksForRetry(ctx: AppContext): boolean {
+  const error = (ctx.body as { data?: { error?: unknown } } | null | undefined)?.data?.error;
+  return ctx.status >= 500 || ctx.status === 429 || Boolean(ctx.response.get('Retry-After')) || error === 'concurrent_modification';
+}
+
+/** The answer to keep, or null when a retry must run again, or the body is not JSON. */
 function keptOf(ctx: AppContext, secretInAnswer: boolean): KeptAnswer | null {
-  if (ctx.status >= 500 || (ctx.body !== undefined && ctx.body !== null && typeof ctx.body !== 'object') || Buffer.isBuffer(ctx.body)) return null;
+  if (asksForRetry(ctx) || (ctx.body !== undefined && ctx.body !== null && typeof ctx.body !== 'object') || Buffer.isBuffer(ctx.body)) return null;
   const succeeded = ctx.status < 300;
   return { status: ctx.status, body: succeeded && secretInAnswer ? null : JSON.stringify(ctx.body ?? null) };
 }

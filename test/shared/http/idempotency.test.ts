@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
+import { approvedMember } from '../../support/credentials';
 import { StoreUnavailable, type Stores } from '../../../src/stores/ports';
 import { logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 
@@ -158,4 +161,25 @@ describe('Idempotency-Key on writes', () => {
     const sameCaller = await other.put(`/api/v1/webhooks/${id}`).set('X-CSRF-Token', otherToken).set('Idempotency-Key', key).send(hook('callers-2')).expect(200);
     expect(sameCaller.headers['idempotent-replayed']).toBe('true');
   });
+
+  it('never stores the clear API key of a claim: the record keeps only that it was given, and a repeat is 409 secret_already_issued', async () => {
+    const { developer, member } = await approvedMember(t);
+    const key = newKey();
+    const claim = () => developer.post('/api/v1/developer/claim').set('X-CSRF-Token', member.token).set('Idempotency-Key', key).send({});
+    const claimed = await claim().expect(200);
+    const apikey = claimed.body.data.apikey as string;
+    const again = await claim();
+    expect([again.status, again.body.data.error]).toEqual([409, 'secret_already_issued']);
+    expect(JSON.stringify(again.body)).not.toContain(apikey);
+    const db = new BetterSqlite3(join(t.dataDir, 'platform.db'), { readonly: true });
+    try {
+      const kept = db.prepare<[], { status: number; body: string | null }>('SELECT status, body FROM idempotency_keys WHERE status = 200 AND body IS NULL').all();
+      expect(kept.length).toBeGreaterThan(0);
+      const everything = JSON.stringify(db.prepare('SELECT * FROM idempotency_keys').all());
+      expect(everything).not.toContain(apikey);
+    } finally {
+      db.close();
+    }
+  });
 });
+
