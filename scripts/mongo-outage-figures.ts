@@ -1,6 +1,7 @@
 /**
  * How long the MongoDB adapters take to answer StoreUnavailable with the service's own time limits
- * (MONGO_TIMEOUTS), with the real driver against a closed port and a black hole (test/support/black-hole.ts):
+ * (MONGO_TIMEOUTS), outside a request and within one request's store budget (REQUEST_STORE_BUDGET_MS,
+ * 5 s by default), with the real driver against a closed port and a black hole (test/support/black-hole.ts):
  * the figures of docs/production.md. Driver behaviour only: no MongoDB server runs here.
  *
  *   node -r ./test/support/load-ts.js scripts/mongo-outage-figures.ts
@@ -9,6 +10,10 @@ import { MongoClient } from 'mongodb';
 import { blackHole, closedPort } from '../test/support/black-hole';
 import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN, MongoDocumentStore, MongoSessionStore } from '../src/stores/mongodb';
 import { mongoRateLimits } from '../src/stores/mongodb/rate-limits';
+import { withStoreBudget } from '../src/stores/budget';
+
+/** REQUEST_STORE_BUDGET_MS's default: a request's store work ends within it. */
+const REQUEST_BUDGET_MS = 5_000;
 
 async function timed(run: () => Promise<unknown>): Promise<string> {
   const started = Date.now();
@@ -26,7 +31,11 @@ async function figures(peer: string, port: number): Promise<void> {
     ['document write', () => documents.write([{ collection: 'members', id: '1', doc: { v: 1 }, position: '1' }])],
     ['session read', () => new MongoSessionStore(db).get('s')],
     ['rate-limit count', () => limiter.consume('k')],
-  ].map(async ([name, run]) => `${peer}: ${name as string}: ${await timed(run as () => Promise<unknown>)}`));
+  ].map(async ([name, run]) => {
+    const operation = run as () => Promise<unknown>;
+    const [alone, inRequest] = await Promise.all([timed(operation), timed(() => withStoreBudget(REQUEST_BUDGET_MS, operation))]);
+    return `${peer}: ${name as string}: outside a request ${alone}; in a request ${inRequest}`;
+  }));
   process.stdout.write(`${rows.join('\n')}\n`);
   await client.close();
 }

@@ -151,6 +151,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     settings,
     log,
     sessionStore: stores.sessions,
+    idempotency: stores.documents.idempotency,
     admitAnonymousSession,
     endpoints,
     instruments: observed.koa,

@@ -69,6 +69,8 @@ const settingsSchema = z.object({
   // The prefix an IPv6 client is counted by in every per-address limit: a subscriber holds a /64 at least.
   IPV6_PREFIX_BITS: number(1, 128).default(64),
   READ_WAIT_MS: number(0, 60_000).default(2000),
+  // All the store work of one request, retries included, ends within this (then 503 store_unavailable).
+  REQUEST_STORE_BUDGET_MS: number(100, 60_000).default(5000),
   // On SIGTERM, how long requests in flight may take to finish before their connections are cut.
   SHUTDOWN_GRACE_MS: number(0, 600_000).default(10_000),
   // 'off' when a separate `platform project` process keeps the read models up to date.

@@ -38,6 +38,7 @@ export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
       path: '/members/:member_id/password-reset',
       caller: { kind: 'admin', permission: 'access.manage' },
       summary: "Give a member a one-time password, shown this once: every session of theirs ends, every link mailed to them is spent, and they are told (by mail, and on their account page until they acknowledge it)",
+      secretInAnswer: true,
       params: memberParams,
       body: emptyBody,
       response: memberPasswordResetSchema,

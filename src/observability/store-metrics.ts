@@ -66,6 +66,7 @@ export function meteredStores(stores: Stores, metrics: Metrics): Stores {
     dropCollection: d.dropCollection.bind(d),
     replaceCollection: timed(d, 'replaceCollection', 'replace_collection', documents),
     resetCheckpoint: d.resetCheckpoint.bind(d),
+    idempotency: d.idempotency,
     close: d.close.bind(d),
   };
   return { ...stores, events: meteredEvents, documents: meteredDocuments };

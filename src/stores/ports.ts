@@ -6,6 +6,7 @@
  * read models.
  */
 import type { EventMetadata } from '../shared/domain/metadata';
+import type { IdempotencyRecords } from './idempotency-port';
 import type { RateLimits } from './rate-limit-ports';
 import type { SessionStore } from './session-port';
 
@@ -73,9 +74,13 @@ export class StreamDeleted extends Error {
  * For an append, whether it took effect is unknown: the same ids make a later retry safe.
  */
 export class StoreUnavailable extends Error {
-  constructor(readonly operation: string, options?: { cause?: unknown }) {
+  /** No retry overcomes it (the store refuses the service's credentials or rights): the operator must act. */
+  readonly permanent: boolean;
+
+  constructor(readonly operation: string, options?: { cause?: unknown; permanent?: boolean }) {
     super(`${operation}: the store is unavailable`, options);
     this.name = 'StoreUnavailable';
+    this.permanent = options?.permanent ?? false;
   }
 }
 
@@ -205,8 +210,12 @@ export interface DocumentStore {
   replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void>;
   /** Forgets the projection's checkpoint, so that it starts again from START. */
   resetCheckpoint(projection: string): Promise<void>;
+  /** The records of writes made under an idempotency key, beside the read models (./idempotency-port.ts). */
+  readonly idempotency: IdempotencyRecords;
   close(): Promise<void>;
 }
+
+export type { IdempotencyRecord, IdempotencyRecords, KeptAnswer } from './idempotency-port';
 
 export type { SessionIdentity, SessionMove, SessionStore } from './session-port';
 

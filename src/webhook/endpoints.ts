@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView } from './deliveries';
@@ -14,6 +14,7 @@ import { ReadModels } from '../shared/projections/read-models';
 import { commandContext } from '../shared/http/command-context';
 import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { newIdFor } from '../shared/http/idempotency';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
 import type { AdminIdentity } from '../shared/http/session';
@@ -98,11 +99,12 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       path: '/webhooks',
       caller: manage,
       summary: 'Register a webhook: signed POSTs of the events named; the secret is shown this once',
+      secretInAnswer: true,
       body: registerBody,
       response: createdWebhookSchema,
       handler: async (ctx, { body }) => {
         await checkUrl(body.url, deps.webhookAllowPrivate);
-        const webhook_id = randomUUID();
+        const webhook_id = newIdFor(ctx, 'webhook');
         const secret = newSecret();
         const sealed_secret = await deps.webhookSecrets.seal(webhook_id, secret);
         const owner_role_id = adminOf(ctx).role_id;
@@ -167,6 +169,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       path: '/webhooks/:id/rotate-secret',
       caller: manage,
       summary: 'Give a webhook a new secret, which signs every delivery from now on; the new secret is shown this once',
+      secretInAnswer: true,
       params: webhookParams,
       body: emptyBody,
       response: createdWebhookSchema,

@@ -5,6 +5,7 @@ import { openMongoStores } from '../../src/stores/mongodb';
 import { mongoRateLimits } from '../../src/stores/mongodb/rate-limits';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
+import { idempotencyContract } from './idempotency.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -25,6 +26,7 @@ function skipped(suite: string, variable: string, example: string): void {
 if (!eventStoreUrl) skipped('kurrentdb', 'EVENTSTORE_URL', 'kurrentdb://localhost:2113?tls=false');
 if (!mongoUrl) {
   skipped('mongodb document store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
+  skipped('mongodb idempotency records', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb session store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb rate limits', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
 }
@@ -61,6 +63,13 @@ async function scratchMongo() {
     } finally {
       await teardown();
     }
+  });
+});
+
+(mongoUrl ? describe : describe.skip)('MongoDB idempotency records', () => {
+  idempotencyContract(async () => {
+    const { stores, teardown } = await scratchMongo();
+    return { store: stores.documents, teardown };
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../../src/stores/sqlite';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
+import { idempotencyContract } from './idempotency.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -49,6 +50,13 @@ describe('SQLite event store', () => {
 
 describe('SQLite document store', () => {
   documentStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.documents, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite idempotency records', () => {
+  idempotencyContract(async () => {
     const stores = openSqliteStores(dir);
     return { store: stores.documents, teardown: () => stores.close() };
   });

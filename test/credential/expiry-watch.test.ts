@@ -39,7 +39,7 @@ function watched(documents: DocumentStore) {
     },
   };
   const store = new Proxy(documents, {
-    get: (target, name: keyof DocumentStore) => watchedCalls[name] ?? target[name].bind(target),
+    get: (target, name: keyof DocumentStore) => watchedCalls[name] ?? (name === 'idempotency' ? target.idempotency : target[name].bind(target)),
   });
   return { store, read, finds: () => finds };
 }

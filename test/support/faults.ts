@@ -127,6 +127,11 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
     replaceCollection: (target, source, checkpoint) =>
       faults.gate('replaceCollection', () => store.replaceCollection(target, source, checkpoint)),
     resetCheckpoint: (projection) => faults.gate('resetCheckpoint', () => store.resetCheckpoint(projection)),
+    idempotency: {
+      begin: (key, holder, fingerprint, leaseMs) => faults.gate('idempotency', () => store.idempotency.begin(key, holder, fingerprint, leaseMs)),
+      answered: (key, holder, answer, ttlMs) => faults.gate('idempotency', () => store.idempotency.answered(key, holder, answer, ttlMs)),
+      release: (key, holder) => faults.gate('idempotency', () => store.idempotency.release(key, holder)),
+    },
     close: () => store.close(),
   };
 }

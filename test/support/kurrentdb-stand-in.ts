@@ -38,6 +38,8 @@ export class KurrentDbStandIn {
   readonly #faults = new Map<string, Fault[]>();
   /** Whether each Read call asked for the leader (the requires-leader header). */
   readonly leaderReads: boolean[] = [];
+  /** The fault of the read in progress, answered once its first events were sent. */
+  #midRead: { fault: Fault; fail: (error: Error) => void } | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -90,15 +92,25 @@ export class KurrentDbStandIn {
     return !this.#holdAnswers;
   }
 
-  /** The fault planned for this call, answered at once when it is a refusal. */
+  /** The fault planned for this call, answered at once when it is a refusal; a mid-read one is left to the read. */
   private fault(method: string, fail: (error: Error) => void): Fault | undefined {
     const fault = this.#faults.get(method)?.shift();
     if (fault && fault !== 'lose-answer') {
-      const metadata = new Metadata();
-      for (const [key, value] of Object.entries(fault.metadata ?? {})) metadata.set(key, value);
-      fail(Object.assign(new Error(fault.details ?? 'injected fault'), { code: fault.code, details: fault.details ?? 'injected fault', metadata }));
+      if (fault.afterEvents !== undefined) {
+        this.#midRead = { fault, fail };
+        return undefined;
+      }
+      fail(grpcError(fault));
     }
     return fault;
+  }
+
+  /** A fault that ends the read in progress after its events, if one is planned; else the read ends. */
+  private endRead(call: ReadCall, sent: number): void {
+    const planned = this.#midRead;
+    this.#midRead = undefined;
+    if (planned && planned.fault !== 'lose-answer' && sent >= (planned.fault.afterEvents ?? 0)) return planned.fail(grpcError(planned.fault));
+    call.end();
   }
 
   private serve(): void {
@@ -123,9 +135,9 @@ export class KurrentDbStandIn {
     const options = call.request.getOptions();
     // `ReadStream` faults reach only reads of one stream (a command's), never the $all reads that
     // subscriptions and liveness probes make meanwhile.
-    const refuse = (error: Error) => call.destroy(error);
+    const refuse = (error: Error) => answerError(call, error);
     if (!this.count('Read') || this.fault('Read', refuse) || (options?.hasStream() && this.fault('ReadStream', refuse))) return;
-    if (!options) return void call.destroy(Object.assign(new Error('no options'), { code: status.INVALID_ARGUMENT }));
+    if (!options) return answerError(call, Object.assign(new Error('no options'), { code: status.INVALID_ARGUMENT }));
     const uuids: UUIDOption = options.getUuidOption()?.hasStructured() ? 'structured' : 'string';
     const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
     const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
@@ -142,20 +154,22 @@ export class KurrentDbStandIn {
       const chosen = backwards
         ? events.filter((e) => e.revision <= from).reverse()
         : events.filter((e) => e.revision >= (from < 0n ? 0n : from));
-      for (const event of chosen.slice(0, count)) send(event, false);
-      return void call.end();
+      const sent = chosen.slice(0, count);
+      for (const event of sent) send(event, false);
+      return this.endRead(call, sent.length);
     }
     const all = options.getAll() as ReadReq.Options.AllOptions;
     const position = all.hasPosition() ? BigInt(all.getPosition()?.getCommitPosition() ?? '0') : undefined;
     if (options.hasSubscription()) return this.subscribe(call, all.hasEnd() ? this.log.head() : position, uuids);
     if (position !== undefined && !this.log.beginsAt(position)) {
-      return void call.destroy(Object.assign(new Error('Trying to read from an invalid position.'), { code: status.UNKNOWN }));
+      return answerError(call, Object.assign(new Error('Trying to read from an invalid position.'), { code: status.UNKNOWN }));
     }
     const chosen = backwards
       ? this.log.all().filter((e) => all.hasEnd() || position === undefined || e.position <= position).reverse()
       : this.log.all().filter((e) => all.hasStart() || position === undefined || e.position >= position);
-    for (const event of chosen.slice(0, count)) send(event, true);
-    call.end();
+    const sent = chosen.slice(0, count);
+    for (const event of sent) send(event, true);
+    this.endRead(call, sent.length);
   }
 
   private subscribe(call: ReadCall, after: bigint | undefined, uuids: UUIDOption): void {
@@ -234,7 +248,25 @@ export class KurrentDbStandIn {
 
 type UUIDOption = 'string' | 'structured';
 
-export type Fault = { code: status; details?: string; metadata?: Record<string, string> } | 'lose-answer';
+/**
+ * A gRPC error answered to the call: at once, or (reads only) after `afterEvents` events were
+ * sent, as a server failing in the middle of a read does; or `lose-answer` (appends).
+ */
+export type Fault = { code: status; details?: string; metadata?: Record<string, string>; afterEvents?: number } | 'lose-answer';
+
+/**
+ * Ends a read with a gRPC status, as a server does. destroy(error) would not: the stream is gone
+ * before its status is sent, so the client waits on a call that never ends.
+ */
+function answerError(call: ReadCall, error: Error): void {
+  call.emit('error', error);
+}
+
+function grpcError(fault: Exclude<Fault, 'lose-answer'>): Error {
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(fault.metadata ?? {})) metadata.set(key, value);
+  return Object.assign(new Error(fault.details ?? 'injected fault'), { code: fault.code, details: fault.details ?? 'injected fault', metadata });
+}
 
 function toProposed(message: AppendReq.ProposedMessage): Proposed {
   return {

@@ -15,6 +15,15 @@ export interface CommandContext {
   reason?: string;
   /** The span of the request that asks for the command, for the command's span; never recorded in an event. */
   trace?: TraceContext;
+  /** The caller's idempotency key, when it gave one (src/shared/http/idempotency.ts); never recorded in an event. */
+  idempotency?: IdempotentWrite;
+}
+
+export interface IdempotentWrite {
+  /** The key as scoped to the caller: it names the events appended, so that a retry finds them. */
+  key: string;
+  /** The answer carries a secret shown once: a retry that finds the write recorded cannot answer it again. */
+  secretInAnswer: boolean;
 }
 
 /**
@@ -82,11 +91,11 @@ export function toNewEvents(events: DomainEvent[], ctx: CommandContext, stream: 
 }
 
 /**
- * Appends a command's events, chained to the stream's last event, with ids derived from its
- * request id, the stream, the expected revision and each event's index: an append the adapter
- * retries after an unknown outcome, or the client sends again under the same request id, is
- * recognised by the store and applied once.
+ * Appends a command's events, chained to the stream's last event, with ids derived from the
+ * caller's idempotency key (else the request id), the stream, the expected revision and each
+ * event's index: an append the adapter retries after an unknown outcome, or the client sends again
+ * under the same key, is recognised by the store and applied once.
  */
 export function appendDecided(store: EventStore, stream: string, events: DomainEvent[], ctx: CommandContext, end: StreamEnd): Promise<AppendResult> {
-  return store.append(stream, eventIds(stream, end.expected, toNewEvents(events, ctx, stream, end)), end.expected);
+  return store.append(stream, eventIds(stream, end.expected, toNewEvents(events, ctx, stream, end), ctx.idempotency?.key), end.expected);
 }

@@ -9,6 +9,17 @@ export class AuthenticationFailed extends Error {
   }
 }
 
+/**
+ * A request retried under its idempotency key finds its write already recorded, but the answer
+ * carried a secret shown once, which nothing keeps: the secret was issued, and is not shown again.
+ */
+export class SecretAlreadyIssued extends Error {
+  constructor() {
+    super('the first request under this Idempotency-Key was recorded and issued a secret, which is shown once only');
+    this.name = 'SecretAlreadyIssued';
+  }
+}
+
 /** Optimistic concurrency exhausted its retries (HTTP 409). */
 export class ConcurrencyConflict extends Error {
   constructor(readonly stream: string) {

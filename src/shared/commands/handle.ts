@@ -3,8 +3,9 @@ import { ATTR_DB_OPERATION_NAME } from '@opentelemetry/semantic-conventions';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent, Recorded } from '../domain/events';
 import { EventStore, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
-import { appendDecided, CommandContext, recordedAfter, streamEnd } from './context';
-import { ConcurrencyConflict } from './errors';
+import { eventId, writtenBy } from '../../stores/event-ids';
+import { appendDecided, CommandContext, IdempotentWrite, recordedAfter, streamEnd } from './context';
+import { ConcurrencyConflict, SecretAlreadyIssued } from './errors';
 import { inSpan } from '../tracing';
 
 const ATTEMPTS = 8;
@@ -27,6 +28,8 @@ export function handle<Command, Event extends DomainEvent, State>(
     retryOnConflict(stream, ATTEMPTS, async () => {
       const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, () => loadStream<Event>(store, stream));
       const before = fold(decider, recorded);
+      const recordedEarlier = ctx.idempotency && earlierWrite(ctx.idempotency, stream, recorded);
+      if (recordedEarlier) return { events: [], position: recordedEarlier, state: before };
       const events = await inSpan('decide', {}, here, (span) => {
         const decided = decider.decide(command, before);
         span.setAttribute('platform.events', decided.map((e) => e.type));
@@ -39,6 +42,22 @@ export function handle<Command, Event extends DomainEvent, State>(
       return { events, position, state: events.reduce(decider.evolve, before) };
     }),
   );
+}
+
+/**
+ * The position of the last event an earlier request under the same idempotency key appended to
+ * the stream, when its answer was lost (a 503 after the append took effect): the retry answers from
+ * it instead of deciding again. An answer that carried a secret cannot be given again.
+ */
+function earlierWrite(write: IdempotentWrite, stream: string, recorded: readonly Recorded<DomainEvent>[]): string | undefined {
+  const first = writtenBy(write.key, stream, recorded);
+  if (!first) return undefined;
+  if (write.secretInAnswer) throw new SecretAlreadyIssued();
+  const expected = first.revision === 0 ? 'no_stream' : first.revision - 1;
+  const start = recorded.indexOf(first);
+  let last = first;
+  for (let index = 1; recorded[start + index]?.id === eventId(write.key, stream, expected, index); index++) last = recorded[start + index]!;
+  return last.position;
 }
 
 /** The aggregate a stream belongs to (`credential` of `credential-42`): a span names no member. */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import Koa, { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { anonymousSessionMinutes, Settings } from '../../config';
-import { SessionStore } from '../../stores/ports';
+import { IdempotencyRecords, SessionStore } from '../../stores/ports';
 import { jsonBody } from './body';
 import { webConsole } from './console';
 import { AppContext, AppState } from './context';
@@ -10,6 +10,7 @@ import { Endpoint, Guards, mountEndpoints } from './endpoints';
 import { HttpError } from './envelope';
 import { errorEnvelope } from './errors';
 import { requestLog } from './request-log';
+import { withStoreBudget } from '../../stores/budget';
 import { sessions } from './session';
 
 export const API_PREFIX = '/api/v1';
@@ -39,6 +40,8 @@ export interface HttpDeps {
   settings: Settings;
   log: Logger;
   sessionStore: SessionStore;
+  /** Where the first answers under idempotency keys are kept. */
+  idempotency: IdempotencyRecords;
   /** Whether a client may store one more session without an identity (one over its quota is kept nowhere). */
   admitAnonymousSession(ctx: { ip: string }): Promise<boolean>;
   endpoints: Endpoint[];
@@ -56,7 +59,7 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   app.proxy = deps.settings.TRUST_PROXY;
   app.maxIpsCount = 1;
   const router = new Router<AppState>({ prefix: API_PREFIX });
-  mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB));
+  mountEndpoints(router, deps.endpoints, deps.guards, jsonBody(deps.settings.BODY_LIMIT_KB), deps.idempotency);
   const sessionMiddleware = sessions(app, deps.sessionStore, {
     idleMs: deps.settings.SESSION_IDLE_MINUTES * 60_000,
     anonymousMs: anonymousSessionMinutes(deps.settings) * 60_000,
@@ -69,6 +72,8 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   for (const instrument of deps.instruments ?? []) app.use(instrument);
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);
+  // Inside the envelope, around the session's loading and saving: one budget for all the request's store work.
+  app.use((_ctx, next) => withStoreBudget(deps.settings.REQUEST_STORE_BUDGET_MS, next));
   // Before noStore and sessions: the console's files set their own caching and need no session.
   app.use(webConsole());
   app.use(noStore);

@@ -9,5 +9,6 @@ export function commandContext(ctx: AppContext, actor: CommandContext['actor'], 
     now: new Date(),
     ...(reason === undefined ? {} : { reason }),
     ...(ctx.state.trace && { trace: ctx.state.trace }),
+    ...(ctx.state.idempotency && { idempotency: ctx.state.idempotency }),
   };
 }

@@ -6,6 +6,8 @@ import { HttpError, respond } from './envelope';
 import { refuseGoneSession } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
+import { idempotentWrites } from './idempotency';
+import type { IdempotencyRecords } from '../../stores/ports';
 import { bodyIsRequired, parse } from './validate';
 
 /**
@@ -85,6 +87,11 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    */
   callerBeforeCsrf?: boolean;
   handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Reply<z.input<R>> | void> | Reply<z.input<R>> | void;
+  /**
+   * The answer carries a secret shown once (an API key, a webhook secret, a one-time password):
+   * never kept under an idempotency key, a retry is told it was issued (409 secret_already_issued).
+   */
+  secretInAnswer?: true;
   /** Set by `partnerEndpoint`: the partner lane answers with it ahead of koa. */
   lane?: LaneAnswer<z.input<R>>;
 }
@@ -152,10 +159,10 @@ export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller
  * every write checks the CSRF token first (a logout its caller first; a member's or administrator's
  * write whose session is gone is told it expired), then the identity and permission or scope, then
  * reads the body (`body`: its type and JSON), then a login's failure count (which needs the
- * username), then the input against the declared schemas. A caller who may not call the endpoint
- * is told so whatever it sent.
+ * username), then its idempotency key, then the input against the declared schemas. A caller who
+ * may not call the endpoint is told so whatever it sent.
  */
-export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards, body: Middleware<AppState>[]): void {
+export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards, body: Middleware<AppState>[], records: IdempotencyRecords): void {
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
     const callerChecks: Middleware<AppState>[] = [];
@@ -169,6 +176,7 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
     // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
     const reading = endpoint.body ? body : [];
-    router.register(path, [method], [...checks, ...reading, ...login, answering(endpoint)]);
+    const idempotent = method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
+    router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

@@ -1,12 +1,12 @@
 import { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/decider';
-import { AuthenticationFailed, ConcurrencyConflict } from '../commands/errors';
+import { AuthenticationFailed, ConcurrencyConflict, SecretAlreadyIssued } from '../commands/errors';
 import { ProjectionLag } from '../projections/lag';
 import { ReplicaUnavailable } from '../projections/replica';
 import { StoreUnavailable, StreamDeleted } from '../../stores/ports';
 import { isStorageFull } from '../../stores/storage-full';
-import { AppState } from './context';
+import { AppContext, AppState } from './context';
 import { HttpError, refusalEnvelope } from './envelope';
 
 /** Turns anything thrown below into the envelope; a 500 says nothing about internals. */
@@ -17,12 +17,25 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
       throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
     }
   } catch (err) {
-    const refusal = refusalFor(err, () => ctx.state.log);
-    ctx.status = refusal.status;
-    for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
-    ctx.body = refusalEnvelope(refusal);
+    answerRefusal(ctx, err);
   }
 };
+
+/** Answers with the envelope of what was thrown, as the client is to see it. */
+export function answerRefusal(ctx: AppContext, err: unknown): void {
+  const refusal = refusalFor(err, () => ctx.state.log);
+  ctx.status = refusal.status;
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
+  ctx.body = refusalEnvelope(refusal);
+}
+
+/** The answer to a retry whose first request issued a secret: it was shown once, and nothing kept it. */
+export const secretAlreadyIssued = () =>
+  new HttpError(
+    409,
+    'secret_already_issued',
+    'the first request under this Idempotency-Key succeeded and issued a secret, which is shown once and never kept: it is not shown again (rotate it if it was lost)',
+  );
 
 /**
  * What the client is told of anything thrown while answering it, logged (through the request's
@@ -31,6 +44,7 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
 export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
   const refusal = toHttpError(err);
   if (refusal.error === 'internal_error') requestLog().error({ err }, 'request failed');
+  else if (err instanceof StoreUnavailable && err.permanent) requestLog().error({ err }, 'request refused: a store refuses this service (credentials, rights): the operator must act');
   else if (refusal.error === 'store_unavailable') requestLog().warn({ err }, 'request refused: a store is unreachable');
   // One line an operator can act on, without the stack: the cause is known.
   else if (refusal.error === 'storage_full') requestLog().error({ reason: err instanceof Error ? err.message : String(err) }, 'request refused: a store is out of space');
@@ -41,6 +55,7 @@ function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(422, err.error, err.message, err.problems);
   if (err instanceof AuthenticationFailed) return new HttpError(401, err.error, err.message);
+  if (err instanceof SecretAlreadyIssued) return secretAlreadyIssued();
   if (err instanceof ConcurrencyConflict) {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
   }

@@ -10,11 +10,29 @@ import { bodyIsRequired } from './validate';
 /** The version of the contract (docs/rules.md, "Addresses, answers and versions"), not of this implementation. */
 export const CONTRACT_VERSION = '1.1.0';
 
-type ErrorStatus = Refusal['status'] | 403 | 413 | 415 | 419 | 500;
+type ErrorStatus = Refusal['status'] | 400 | 403 | 413 | 415 | 419 | 500;
 
 const csrfHeader = z.object({
   'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
 });
+
+/** One parameter component, referenced by every write (docs/rules.md, "Idempotency keys"). */
+const writeHeaders = csrfHeader.extend({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .meta({
+      description:
+        "Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say",
+      param: { id: 'IdempotencyKey' },
+    }),
+});
+
+const idempotentReplayed = z
+  .literal('true')
+  .optional()
+  .meta({ description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time' });
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
@@ -115,7 +133,13 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
       add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');
     }
   }
-  if (method !== 'GET') add(409, 'stream_deleted: an operator deleted this resource\'s history from the event store; it cannot change any more');
+  if (method !== 'GET') {
+    add(409, 'stream_deleted: an operator deleted this resource\'s history from the event store; it cannot change any more');
+    add(400, 'idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters');
+    add(409, 'idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After');
+    add(422, 'idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)');
+    if (endpoint.secretInAnswer) add(409, 'secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept');
+  }
   add(503, 'store_unavailable: the event store or the document store cannot be reached; retry after Retry-After');
   add(500, 'server error: never to be taken as success');
   return refusals;
@@ -135,17 +159,20 @@ function describedAll(reasons: string[]): string {
  * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
  * another refusal when it came after the count).
  */
-function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null): z.ZodObject {
+function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null, write: boolean): z.ZodObject {
   const counted = limit && status !== 401 && status !== 500 ? limit : {};
+  const replayed = write && status < 500 ? { 'Idempotent-Replayed': idempotentReplayed } : {};
   switch (status) {
     case 200:
-      return z.object({ ...requestId, ...counted });
+      return z.object({ ...requestId, ...counted, ...replayed });
+    case 409:
+      return z.object({ ...requestId, ...z.object({ 'Retry-After': retryAfter, ...counted, ...replayed }).partial().shape });
     case 429:
       return z.object({ ...requestId, 'Retry-After': retryAfter, ...counted });
     case 503:
       return z.object({ ...requestId, ...z.object({ 'Retry-After': retryAfter, ...counted }).partial().shape });
     default:
-      return z.object({ ...requestId, ...z.object(counted).partial().shape });
+      return z.object({ ...requestId, ...z.object({ ...counted, ...replayed }).partial().shape });
   }
 }
 
@@ -154,12 +181,12 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited) } };
+  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET') } };
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
       content: { 'application/json': { schema: refusalSchema } },
-      headers: headersOf(status, limited),
+      headers: headersOf(status, limited, endpoint.method !== 'GET'),
     };
   }
   return responses;
@@ -178,7 +205,7 @@ function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
     requestParams: {
       ...(endpoint.params && { path: endpoint.params }),
       ...(endpoint.query && { query: endpoint.query }),
-      ...(endpoint.method !== 'GET' && { header: csrfHeader }),
+      ...(endpoint.method !== 'GET' && { header: writeHeaders }),
     },
     ...(endpoint.body && { requestBody: { required: bodyIsRequired(endpoint.body), content: { 'application/json': { schema: endpoint.body } } } }),
     responses: responsesOf(endpoint, partnerRefusals),

@@ -57,10 +57,19 @@ export class ReadModels {
     await this.waitFor(await this.events.headPosition(), projection);
   }
 
-  /** The document as of `after`, the caller's last write: waits for that read model alone (read-your-writes). */
+  /**
+   * The document as of `after`, the caller's last write: waits for that read model alone
+   * (read-your-writes). Behind is not absent: a document not found is answered missing only once
+   * the read model holds every event committed before the call, and a read model that cannot get
+   * there within READ_WAIT_MS (its projector lags or is down) refuses with ProjectionLag (503
+   * read_model_lagging), rather than call missing what it may not have applied yet.
+   */
   async after<Doc extends object>(projection: Projection<Doc>, id: string, after?: Position | null): Promise<Doc | null> {
     await this.waitFor(after, projection.name);
-    return (await this.documents.get<Doc>(projection.collection.name, id))?.doc ?? null;
+    const found = await this.now(projection, id);
+    if (found) return found;
+    await this.waitForHead(projection.name);
+    return this.now(projection, id);
   }
 
   /** The document as it stands, without waiting. */

@@ -13,7 +13,8 @@ import {
 import { append as unaryAppend } from '@kurrent/kurrentdb-client/dist/streams/appendToStream/append';
 import { StoreUnavailable, StreamDeleted, type NewEvent } from '../ports';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { isTransient } from './failures';
+import { budgetLeftMs } from '../budget';
+import { asStoreFailure, isTransient } from './failures';
 
 /**
  * Retries of an append whose outcome is unknown; the same ids make each one safe. `budgetMs`
@@ -80,14 +81,16 @@ export async function appendWithRetry(
   deps: AppendRetryDeps = DEFAULT_RETRY,
 ): Promise<ClientAppendResult> {
   const now = deps.now ?? Date.now;
-  const budget = deps.policy.budgetMs ?? Number.POSITIVE_INFINITY;
+  // Retries end with the request's store budget too: a 503 in time beats a success too late.
+  const budget = Math.min(deps.policy.budgetMs ?? Number.POSITIVE_INFINITY, budgetLeftMs() ?? Number.POSITIVE_INFINITY);
   const started = now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await send(budget - (now() - started));
     } catch (error) {
       if (isDeletedStream(error)) throw new StreamDeleted(stream);
-      if (!isTransient(error)) throw error;
+      // A refusal no retry overcomes (RESOURCE_EXHAUSTED, PERMISSION_DENIED, ...) is answered at once.
+      if (!isTransient(error)) throw asStoreFailure(error, `append to ${stream}`);
       const wait = backoffDelay(attempt, deps.policy, deps.random);
       if (attempt + 1 >= deps.policy.attempts || now() - started + wait >= budget) {
         throw new StoreUnavailable(`append to ${stream}`, { cause: error });

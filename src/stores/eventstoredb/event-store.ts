@@ -31,6 +31,7 @@ import {
 } from './revisions';
 import { followAll, refusedPosition, toReadPosition, type LivenessProbe, type StoreLog } from './subscription';
 import { OPERATION_TIMEOUT_MS, drainWithin, within } from './timeouts';
+import { budgetLeftMs } from '../budget';
 
 export type { StoreLog } from './subscription';
 
@@ -191,8 +192,9 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /** Each call's limit: the adapter's own, or what is left of the request's store budget when less. */
   private get timeoutMs(): number {
-    return this.options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS;
+    return Math.max(1, Math.min(this.options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS, budgetLeftMs() ?? Number.POSITIVE_INFINITY));
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,7 @@ import {
   toUpsert,
   type ReadModelRecord,
 } from './guarded-writes';
+import { MongoIdempotencyRecords } from './idempotency-records';
 import { unavailableOnOutage } from './outage';
 
 /** A record with content (not a tombstone) as the port answers it. */
@@ -78,11 +79,15 @@ export function indexesOf(spec: CollectionSpec): { name: string; key: Record<str
  * Every failure to reach MongoDB is answered as StoreUnavailable (./outage.ts).
  */
 export class MongoDocumentStore implements DocumentStore {
+  readonly idempotency: MongoIdempotencyRecords;
+
   constructor(
     private readonly db: Db,
     /** Where indexes are built: a client without the socket timeout, which a long build would outlast. */
     private readonly indexDb: Db = db,
-  ) {}
+  ) {
+    this.idempotency = new MongoIdempotencyRecords(db);
+  }
 
   async ensureCollections(specs: CollectionSpec[]): Promise<void> {
     await unavailableOnOutage('index build', async () => {

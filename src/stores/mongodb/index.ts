@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { MongoDocumentStore } from './document-store';
 import { MongoSessionStore } from './session-store';
+import { buildIdempotencyIndexes } from './idempotency-records';
 import { buildRateLimitIndexes } from './rate-limits';
 
 export { MongoDocumentStore } from './document-store';
@@ -60,6 +61,7 @@ export async function openMongoStores(url: string, options: OpenMongoOptions = {
     const indexDb = indexClient.db(options.databaseName);
     await db.command({ ping: 1 });
     await buildRateLimitIndexes(indexDb);
+    await buildIdempotencyIndexes(indexDb);
     return {
       db,
       documents: new MongoDocumentStore(db, indexDb),

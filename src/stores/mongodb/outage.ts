@@ -8,6 +8,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
+import { withinBudget } from '../budget';
 import { StoreUnavailable } from '../ports';
 
 /**
@@ -69,10 +70,11 @@ export function isMongoOutage(error: unknown): boolean {
 /**
  * Runs a MongoDB operation and reports an outage as StoreUnavailable, which the HTTP layer answers
  * with 503 store_unavailable and Retry-After (docs/production.md); every other failure is left as it is.
+ * Held to the request's store budget (../budget.ts): server selection included, it answers in time.
  */
 export async function unavailableOnOutage<T>(operation: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await withinBudget(`MongoDB ${operation}`, run);
   } catch (error) {
     if (isMongoOutage(error)) throw new StoreUnavailable(`MongoDB ${operation}`, { cause: error });
     throw error;

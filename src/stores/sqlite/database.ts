@@ -35,6 +35,15 @@ const SCHEMA = `
     moved_to   TEXT
   );
   CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at);
+  CREATE TABLE IF NOT EXISTS idempotency_keys (
+    key         TEXT    PRIMARY KEY,
+    holder      TEXT,
+    fingerprint TEXT    NOT NULL,
+    status      INTEGER,
+    body        TEXT,
+    expires_at  INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at);
 `;
 
 /**

@@ -3,6 +3,7 @@ import { START } from '../ports';
 import type { CollectionSpec, DocumentStore, DocumentWrite, Position, Scalar, StoredDocument, StringRange } from '../ports';
 import { checkName } from '../names';
 import { BUSY_TIMEOUT_MS, type Database } from './database';
+import { SqliteIdempotencyRecords } from './idempotency-records';
 import { ScratchWriter } from './scratch-writer';
 
 /**
@@ -73,6 +74,7 @@ export class SqliteDocumentStore implements DocumentStore {
     (target: string, source: string, checkpoint: { projection: string; position: Position }) => void
   >;
   private readonly scratch: ScratchWriter;
+  readonly idempotency: SqliteIdempotencyRecords;
 
   /** The database belongs to the caller, who closes it after this store. */
   constructor(private readonly db: Database) {
@@ -105,6 +107,7 @@ export class SqliteDocumentStore implements DocumentStore {
       moveCollection.run(target, source);
       setCheckpoint.run(checkpoint.projection, checkpoint.position);
     });
+    this.idempotency = new SqliteIdempotencyRecords(db);
     this.scratch = new ScratchWriter(db.name, { upsert: UPSERT, checkpointPages: SCRATCH_CHECKPOINT_PAGES, busyTimeoutMs: BUSY_TIMEOUT_MS });
   }
 

@@ -54,6 +54,7 @@ function failingOnce(documents: DocumentStore, step: Step): { documents: Documen
       dropCollection: (collection) => documents.dropCollection(collection),
       replaceCollection: (target, source, checkpoint) => gate('replaceCollection', () => documents.replaceCollection(target, source, checkpoint), undefined, target),
       resetCheckpoint: (projection) => documents.resetCheckpoint(projection),
+      idempotency: documents.idempotency,
       close: () => documents.close(),
     },
   };

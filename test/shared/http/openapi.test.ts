@@ -190,6 +190,18 @@ describe('the OpenAPI contract at GET /openapi', () => {
     }
   });
 
+  it('takes Idempotency-Key on every write through one reusable parameter, with its refusals, and on no read', () => {
+    const shared = (contract.components as unknown as { parameters: Record<string, { in: string; name: string; required?: boolean }> }).parameters;
+    expect(shared.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
+    expect(shared.IdempotencyKey?.required).not.toBe(true);
+    for (const { path, method, op } of operations()) {
+      const refs = (op.parameters ?? []).map((p) => (p as { $ref?: string }).$ref);
+      expect({ path, method, key: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({ path, method, key: method !== 'get' });
+      if (method !== 'get') expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '409', '422']));
+    }
+    expect(JSON.stringify(contract.paths['/developer/claim']!.post!.responses['409'])).toContain('secret_already_issued');
+  });
+
   it('names the session cookie and the API id and key headers as security schemes', () => {
     expect(contract.components.securitySchemes).toEqual({
       session: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'PHPSESSID' }),
