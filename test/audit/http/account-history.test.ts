@@ -41,7 +41,7 @@ async function accountLivedIn() {
   await post(browser, `${API}/developer/credential`, {}).then((r) => expect(r.status).toBe(200));
   await nextMillisecond();
   const newEmail = uniqueEmail('moved');
-  await put(browser, `${API}/developer/account`, { nickname: 'Second', email: newEmail }).then((r) => expect(r.status).toBe(200));
+  await put(browser, `${API}/developer/account`, { nickname: 'Second', email: newEmail, current_password: member.password }).then((r) => expect(r.status).toBe(200));
   const emailToken = (await mailedToken(sink, newEmail)).token;
   await post(t.client(), `${API}/developer/account/confirm-email`, { token: emailToken }).then((r) => expect(r.status).toBe(200));
   await post(browser, `${API}/developer/password`, { current_password: member.password, new_password: 'changed-secret' }).then((r) => expect(r.status).toBe(200));
@@ -68,6 +68,7 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
       ['CredentialApplied', asMember],
       ['EmailChangeRequested', asMember],
       ['EmailChanged', asMember],
+      ['EmailRestoreOffered', asMember],
       ['PasswordChanged', asMember],
       ['PasswordResetRequested', system],
       ['PasswordReset', asMember],
