@@ -1,7 +1,7 @@
 import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
 import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
-import { leafOf } from './proof/checkpointer';
+import { leafOf } from './proof/leaf';
 import { MerkleFrontier } from './proof/merkle';
 import { SigningKey } from './proof/signing-key';
 

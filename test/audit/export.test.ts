@@ -40,7 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true });
+const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin: 'test.example/audit' });
 const names = () => new ActorNames({ member: async () => null, admin: async () => null });
 
 async function exportAll(from: string, limit: number): Promise<ExportLine[]> {

@@ -21,7 +21,7 @@ export function auditCommand(): Command {
       if (!options.create && !existsSync(file)) {
         throw new Error(`no signing key at ${file}: the service creates it on its first start on the embedded stores; else create it with \`platform audit key --create\` (AUDIT_SIGNING_KEY_FILE)`);
       }
-      process.stdout.write(loadSigningKey(file, { create: options.create === true }).publicKeyPem);
+      process.stdout.write(loadSigningKey(file, { create: options.create === true, origin: parseSettings(process.env).AUDIT_LOG_ORIGIN }).publicKeyPem);
     });
   audit
     .command('verify <file>')

@@ -115,7 +115,7 @@ function check(lines: readonly Record<string, unknown>[], publicKeyPem: string):
       links += 1;
     }
     streams.set(e.stream, { revision: e.revision, digest, chained: e.digest !== undefined });
-    const leaf = leafHash(digest);
+    const leaf = leafHash(Buffer.from(digest, 'hex'));
     whole.add(leaf);
     part.add(leaf);
     rootAt.set(e.position, { count: whole.count, root: whole.root().toString('hex') });
