@@ -43,7 +43,7 @@ program.addCommand(adminCommand());
 program.addCommand(rolesCommand(REGISTRY.permissions));
 program.addCommand(memberGroupsCommand());
 program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data)));
-program.addCommand(auditCommand());
+program.addCommand(auditCommand((type, data) => REGISTRY.describe(type, data)));
 program.addCommand(projectionsCommand(PROJECTIONS));
 program.addCommand(upgradeCommand(PROJECTIONS));
 
