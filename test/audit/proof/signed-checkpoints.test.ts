@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectRefused, platform, Run } from '../../support/cli';
@@ -144,6 +146,20 @@ describe('platform audit verify --checkpoint: the export is a prefix of a newer 
     wrong.data.proof[0] = Buffer.alloc(32).toString('base64');
     const refused = await verify(exported, [first.publicKeyPem], '--checkpoint', note, '--consistency', saved(files, 'wrong.json', JSON.stringify(wrong)));
     expectRefused(refused, new RegExp(`^platform: the export's 5 events are not a prefix of the checkpoint of size ${size}`));
+
+    // Asked of the service itself, with the auditor's session.
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(`${req.url} ${req.headers.cookie}`);
+      res.setHeader('content-type', 'application/json');
+      res.end(readFileSync(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+    const online = await verify(exported, [first.publicKeyPem], '--checkpoint', note, '--url', base, '--header', 'Cookie: PHPSESSID=auditor');
+    server.close();
+    expect(online).toMatchObject({ code: 0, stdout: fresh.stdout });
+    expect(asked).toEqual([`/api/v1/audit/consistency?from=5&to=${size} PHPSESSID=auditor`]);
 
     // A checkpoint of a log rewritten after the export: the proof cannot lead to it.
     const rewritten = await logOf();
