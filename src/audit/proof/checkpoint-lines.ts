@@ -96,7 +96,8 @@ export class CheckpointLines {
       throw new Refused(n, `the checkpoint at position ${position} does not verify: ${err.message}`);
     }
     if (rotation) {
-      if (!opened.signedBy.includes(rotation.next) || !this.keys.holds(rotation.old) || !opened.signedBy.some((k) => k.verifierKey === rotation.old.verifierKey)) {
+      const signedBy = (key: NoteKey) => opened.signedBy.some((k) => k.verifierKey === key.verifierKey);
+      if (!signedBy(rotation.old) || !signedBy(rotation.next)) {
         throw new Refused(n, `the checkpoint after the key rotation on line ${rotation.n} is not signed by both the old key and the new one: the new key ${rotation.next.name}+${rotation.next.hash} is not to be trusted`);
       }
       this.keys.add(rotation.next);

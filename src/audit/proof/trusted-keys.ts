@@ -8,6 +8,8 @@ import { NoteKey, noteKeyOf, openNote, parseNote, parseVerifierKey } from './not
  * hash, so each is checked against that key alone; a PEM key carries no name, so it stands for
  * the key of whichever name a signature gives whose hash it makes.
  */
+const PEM_BLOCK = /-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g;
+
 export class TrustedKeys {
   private constructor(
     private readonly pems: readonly KeyObject[],
@@ -19,7 +21,7 @@ export class TrustedKeys {
     const pems: KeyObject[] = [];
     const named: NoteKey[] = [];
     for (const { file, text } of texts) {
-      const blocks = text.match(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g) ?? [];
+      const blocks = text.match(PEM_BLOCK) ?? [];
       for (const block of blocks) {
         try {
           pems.push(createPublicKey(block));
@@ -27,7 +29,7 @@ export class TrustedKeys {
           throw new Error(`${file} holds a PEM block that is no public key: save data.public_key of GET /audit/key`);
         }
       }
-      const rest = text.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      const rest = text.replace(PEM_BLOCK, '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
       for (const line of rest) {
         try {
           named.push(parseVerifierKey(line));
