@@ -155,6 +155,12 @@ const settingsSchema = z.object({
   // The Ed25519 key that signs audit checkpoints and export heads; unset: <DATA_DIR>/audit-signing-key.pem, created on first
   // start. Required with the production stores, and never created there (auditSigningKey below).
   AUDIT_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  // The name of the audit log in its signed checkpoints and of the key that signs them (C2SP tlog-checkpoint's origin);
+  // unset: PUBLIC_URL's host and port followed by /audit.
+  AUDIT_LOG_ORIGIN: z
+    .string()
+    .regex(/^[^\s+]+$/, { error: 'must be one word without white space or +, such as api.example.com/audit' })
+    .optional(),
   // Where the console is reached, for the links in mails.
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
   // Operators' metrics and traces (docs/operations.md). GET /metrics in the Prometheus text format on a
@@ -168,9 +174,11 @@ const settingsSchema = z.object({
   OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
 });
 
-export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE' | 'COOKIE_SECURE'> & {
+export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE' | 'AUDIT_LOG_ORIGIN' | 'COOKIE_SECURE'> & {
   /** COOKIE_SECURE, or whether PUBLIC_URL is https. */
   COOKIE_SECURE: boolean;
+  /** AUDIT_LOG_ORIGIN, or PUBLIC_URL's host and port followed by /audit. */
+  AUDIT_LOG_ORIGIN: string;
   /** AUDIT_SIGNING_KEY_FILE, or its place in the data directory. */
   AUDIT_SIGNING_KEY_FILE: string;
   /** Whether a missing key file is created: on the embedded stores only. */
@@ -197,7 +205,8 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
     if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
       throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
     }
-    return { ...parsed.data, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE), COOKIE_SECURE: cookieSecure(parsed.data) };
+    const AUDIT_LOG_ORIGIN = parsed.data.AUDIT_LOG_ORIGIN ?? `${new URL(parsed.data.PUBLIC_URL).host}/audit`;
+    return { ...parsed.data, AUDIT_LOG_ORIGIN, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE), COOKIE_SECURE: cookieSecure(parsed.data) };
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);

@@ -80,7 +80,7 @@ export const auditor = { kind: 'admin', permission: 'audit.read' } as const;
 /** Export lines as newline-delimited JSON; a failure midway is logged and cuts the body short, without the end line. */
 async function* ndjson(lines: AsyncGenerator<ExportLine>, log: Logger): AsyncGenerator<string> {
   try {
-    for await (const line of lines) yield `${JSON.stringify(line)}\n`;
+    for await (const line of lines) yield line;
   } catch (err) {
     log.error({ err }, 'audit export failed midway');
     throw err;

@@ -1,7 +1,9 @@
-import { canonicalJson, chainFieldsOf, withoutSecrets } from '../shared/domain/chain';
-import { decodeEvent, eventMetadataSchema, InvalidEvent } from '../shared/domain/events';
+import { canonicalJson } from '../shared/domain/chain';
+import { eventMetadataSchema } from '../shared/domain/events';
 import { ActorKind } from '../shared/domain/metadata';
 import { RecordedEvent } from '../stores/ports';
+import { LeafFields, leafFieldsOf } from './proof/leaf';
+import { readingOf } from './reading';
 
 export interface Actor {
   kind: ActorKind;
@@ -59,26 +61,32 @@ export type Describe = (type: string, data: Record<string, unknown>) => string;
  * One that does not fit its schema is shown as stored, saying why: an audit trail has no gaps.
  */
 export function auditEvent(stored: RecordedEvent, username: string | null, describe: Describe): AuditEvent {
-  const { event, invalid } = decoded(stored);
-  const chain = chainFieldsOf(stored);
-  const data = withoutSecrets(event.data) as Record<string, unknown>;
-  const { digest, prev_digest } = storedMetadata(stored);
+  return auditEventOf(leafFieldsOf(stored), username, describe);
+}
+
+/**
+ * The line of an event whose leaf holds these fields: every field is one of them or worded from
+ * them, the username aside, so that a verifier holding the registry rebuilds the line from what
+ * the leaf covers and compares (src/audit/proof/export-line.ts).
+ */
+export function auditEventOf(leaf: LeafFields, username: string | null, describe: Describe): AuditEvent {
+  const { data, invalid } = readingOf(leaf, leaf.position);
   return {
-    ...(stored.id === undefined ? {} : { id: stored.id }),
-    position: event.position,
-    stream: event.stream,
-    revision: event.revision,
-    type: event.type,
-    ...asRecorded(storedMetadata(event), username),
-    summary: describe(event.type, data),
-    ...(chain.reason === null ? {} : { reason: chain.reason }),
+    ...(leaf.id === null ? {} : { id: leaf.id }),
+    position: leaf.position,
+    stream: leaf.stream,
+    revision: leaf.revision,
+    type: leaf.type,
+    ...asRecorded(leaf, username),
+    summary: describe(leaf.type, data),
+    ...(leaf.reason === null ? {} : { reason: leaf.reason }),
     data,
     ...(invalid === undefined ? {} : { invalid }),
-    schema_version: chain.schema_version,
-    request_id: chain.request_id,
-    ...(chain.secrets === null ? {} : { secrets: chain.secrets }),
-    ...(canonicalJson(chain.data) === canonicalJson(data) ? {} : { recorded_data: chain.data }),
-    ...(typeof digest === 'string' ? { digest, prev_digest: typeof prev_digest === 'string' ? prev_digest : null } : {}),
+    schema_version: leaf.schema_version,
+    request_id: leaf.request_id,
+    ...(leaf.secrets === null ? {} : { secrets: leaf.secrets }),
+    ...(canonicalJson(leaf.data) === canonicalJson(data) ? {} : { recorded_data: leaf.data }),
+    ...(leaf.digest === null ? {} : { digest: leaf.digest, prev_digest: leaf.prev_digest }),
   };
 }
 
@@ -86,20 +94,11 @@ export function auditEvent(stored: RecordedEvent, username: string | null, descr
  * When and by whom, as the stored metadata says, or null for what it does not say readably: an
  * event written by other means than this service (or damaged) is still listed, never guessed at.
  */
-function asRecorded({ time, actor }: Record<string, unknown>, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
+function asRecorded({ time, actor }: Pick<LeafFields, 'time' | 'actor'>, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
   const readTime = eventMetadataSchema.shape.time.safeParse(time);
   const readActor = eventMetadataSchema.shape.actor.safeParse(actor);
   return {
     time: readTime.success ? readTime.data : null,
     actor: readActor.success ? { kind: readActor.data.kind, id: readActor.data.id, username } : null,
   };
-}
-
-function decoded(event: RecordedEvent): { event: RecordedEvent; invalid?: string } {
-  try {
-    return { event: decodeEvent(event) };
-  } catch (err) {
-    if (!(err instanceof InvalidEvent)) throw err;
-    return { event, invalid: err.message };
-  }
 }

@@ -1,50 +1,23 @@
+import { createHash } from 'node:crypto';
 import { EventStore, InvalidPosition, Position, RecordedEvent, START } from '../stores/ports';
 import { ActorNames } from './actor-names';
-import { AuditEvent, auditEvent, Describe, storedMetadata } from './event';
-import { leafOf } from './proof/checkpointer';
+import { auditEvent, Describe, storedMetadata } from './event';
+import { ExportHead, exportHeadLine, exportHeadText } from './export-head';
+import { leafOf } from './proof/leaf';
 import { MerkleFrontier } from './proof/merkle';
 import { SigningKey } from './proof/signing-key';
 
-/**
- * The last line of an export: where the next one starts, so that a client can resume, and the
- * signed head over every event line before it, so that no line can be taken out unseen.
- */
-export interface ExportEnd {
-  /** Pass as `from` to continue: the position of the last event exported, or `from` again when none was. */
-  next: Position;
-  /** Events in this export. */
-  count: number;
-  /** Whether the log held more events after `next` when this export ended. */
-  more: boolean;
-  /** The `from` this export was asked for ('' for the beginning of the log). */
-  from: Position;
-  /** The Merkle root over the events of this export, in order (docs/audit.md). */
-  root: string;
-  signed_at: string;
-  /** Ed25519, base64, over exportHeadPayload. */
-  signature: string;
-}
-
-/** What an export head's signature covers; `kind` keeps it from passing for a checkpoint. */
-export const exportHeadPayload = (h: Omit<ExportEnd, 'signature'>) => ({
-  kind: 'export',
-  from: h.from,
-  next: h.next,
-  count: h.count,
-  more: h.more,
-  root: h.root,
-  signed_at: h.signed_at,
-});
-
-export type ExportLine = AuditEvent | ExportEnd;
+/** One line of an export, its newline included: an event, or, last, the page's signed head. */
+export type ExportLine = string;
 
 // Read in batches as the consumer pulls, so an export of any length holds one batch in memory.
 export const BATCH_SIZE = 500;
 
 /**
- * The global log after `from` (exclusive), at most `limit` events, as audit lines, then the end
- * line. The first batch is read before this resolves, so that a position the store cannot
- * interpret, or one past the log, is refused before anything is streamed.
+ * The global log after `from` (exclusive), at most `limit` events, as audit lines, then the signed
+ * head (./export-head.ts), each line as sent. The first batch is read before this resolves, so
+ * that a position the store cannot interpret, or one past the log, is refused before anything is
+ * streamed.
  */
 export async function auditExport(
   events: EventStore,
@@ -68,9 +41,11 @@ export async function auditExport(
     let next = from;
     let count = 0;
     const tree = MerkleFrontier.empty();
-    const head = (more: boolean): ExportEnd => {
-      const unsigned = { next, count, more, from, root: tree.root().toString('hex'), signed_at: new Date().toISOString() };
-      return { ...unsigned, signature: key.sign(exportHeadPayload(unsigned)) };
+    const bytes = createHash('sha256');
+    const head = (more: boolean): ExportLine => {
+      // The signing key is named by the log's origin (AUDIT_LOG_ORIGIN), as its checkpoints are.
+      const signed: ExportHead = { origin: key.noteKey.name, from, next, count, more, root: tree.root(), lines: bytes.digest(), time: new Date().toISOString() };
+      return `${JSON.stringify(exportHeadLine(signed, key.signNote(exportHeadText(signed))))}\n`;
     };
     for (;;) {
       for (const event of batch) {
@@ -78,7 +53,9 @@ export async function auditExport(
           yield head(true);
           return;
         }
-        yield auditEvent(event, await names.of(storedMetadata(event).actor), describe);
+        const line = `${JSON.stringify(auditEvent(event, await names.of(storedMetadata(event).actor), describe))}\n`;
+        bytes.update(line, 'utf8');
+        yield line;
         tree.add(leafOf(event));
         next = event.position;
         count += 1;

@@ -58,13 +58,14 @@ export const historySchema = z
 
 const exportEndSchema = z
   .object({
+    from: z.string().meta({ description: "The from this export was asked for; '' for the beginning of the log" }),
     next: z.string().meta({ description: 'Pass as from to continue after this export' }),
     count: z.int().min(0),
     more: z.boolean().meta({ description: 'Whether the log held more events when this export ended' }),
-    from: z.string().meta({ description: "The from this export was asked for; '' for the beginning of the log" }),
-    root: z.string().meta({ description: 'Merkle root (RFC 9162) over the events of this export, in order' }),
+    root: z.string().meta({ description: "Merkle root (RFC 9162, base64) over the leaves of this export's events, in order" }),
+    lines: z.string().meta({ description: "SHA-256 (hex) of this export's event lines, each with its newline, as sent" }),
     signed_at: z.iso.datetime(),
-    signature: z.string().meta({ description: 'Ed25519, base64, over the head (docs/audit.md)' }),
+    note: z.string().meta({ description: 'The C2SP signed note that says all of the above; a verifier holds every other field to it (docs/audit.md)' }),
   })
   .meta({ id: 'AuditExportEnd' });
 

@@ -9,7 +9,7 @@ import { proofEndpoints } from './proof/endpoints';
 import { configuredSigningKey } from './proof/signing-key';
 
 interface NotifierDeps {
-  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'>;
+  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>;
   stores: Stores;
   log: Logger;
 }

@@ -40,13 +40,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true });
+const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin: 'test.example/audit' });
 const names = () => new ActorNames({ member: async () => null, admin: async () => null });
 
-async function exportAll(from: string, limit: number): Promise<ExportLine[]> {
+/** The export's lines, parsed; each line as sent ends in its newline. */
+async function exportAll(from: string, limit: number): Promise<Record<string, unknown>[]> {
   const lines: ExportLine[] = [];
   for await (const line of await auditExport(events, names(), wording, from, limit, key)) lines.push(line);
-  return lines;
+  expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('auditExport', () => {

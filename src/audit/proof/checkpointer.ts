@@ -1,17 +1,15 @@
 import type { Logger } from 'pino';
-import { chainFieldsOf, digestOf } from '../../shared/domain/chain';
 import { appendDecided, CommandContext } from '../../shared/commands/context';
 import { Ticker } from '../../shared/ticker';
 import { EventStore, RecordedEvent, START, WrongExpectedVersion } from '../../stores/ports';
 import { Checkpoint, checkpointPayload, CHECKPOINT_STREAM, CHECKPOINT_TYPE } from './checkpoint';
-import { leafHash, MerkleFrontier } from './merkle';
+import { leafOf } from './leaf';
+import { MerkleFrontier } from './merkle';
 import { SigningKey } from './signing-key';
 
 const BATCH = 500;
 const TICK_MS = 250;
 
-/** The digest a leaf is made of: recomputed from what the event says, never taken from its metadata. */
-export const leafOf = (event: RecordedEvent): Buffer => leafHash(digestOf(chainFieldsOf(event)));
 
 /**
  * Follows the log and, at most every `intervalMs` while events other than its own arrive, appends a

@@ -1,15 +1,28 @@
 import { Command } from 'commander';
-import { createPublicKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { setFlagsFromString } from 'node:v8';
 import { parseSettings } from '../../config';
-import { digestOf } from '../../shared/domain/chain';
-import { checkpointPayload } from './checkpoint';
-import { holdsProof } from './inclusion';
-import { holdsSignature, loadSigningKey } from './signing-key';
-import { chainFieldsOfLine, verifyExport } from './verify';
+import { Describe } from '../event';
+import { checkFreshness, ConsistencyAnswer, consistencyAnswerOf, exportTree, openCheckpoint } from './freshness';
+import { checkProof } from './proof-check';
+import { Refused } from './refused';
+import { loadSigningKey } from './signing-key';
+import { TrustedKeys } from './trusted-keys';
+import { ExportVerifier, Verified } from './verify';
+
+interface VerifyOptions {
+  publicKey: string[];
+  checkpoint?: string;
+  consistency?: string;
+  url?: string;
+  header: string[];
+}
+
+const collect = (value: string, list: string[]) => [...list, value];
 
 /** `platform audit`: the signing key's public half, and the offline checks of an export or a proof. */
-export function auditCommand(): Command {
+export function auditCommand(describe: Describe): Command {
   const audit = new Command('audit').description('the proof that the event log is whole: the public key, and checking an export or a proof offline');
   audit
     .command('key')
@@ -21,24 +34,31 @@ export function auditCommand(): Command {
       if (!options.create && !existsSync(file)) {
         throw new Error(`no signing key at ${file}: the service creates it on its first start on the embedded stores; else create it with \`platform audit key --create\` (AUDIT_SIGNING_KEY_FILE)`);
       }
-      process.stdout.write(loadSigningKey(file, { create: options.create === true }).publicKeyPem);
+      process.stdout.write(loadSigningKey(file, { create: options.create === true, origin: parseSettings(process.env).AUDIT_LOG_ORIGIN }).publicKeyPem);
     });
   audit
     .command('verify <file>')
-    .description('check an export (GET /audit/events): every chain link, checkpoint root and signature, and its signed head')
-    .option('--public-key <pem-file>', 'the public key from GET /audit/key or `platform audit key`; default: this installation\'s key')
-    .action((file: string, options: { publicKey?: string }) => {
-      const lines = readLines(file);
-      const verdict = verifyExport(lines, publicKeyOf(options.publicKey));
-      if (!verdict.ok) throw new Error(`the export does not verify: line ${verdict.line}: ${verdict.problem}`);
-      process.stdout.write(`${verdict.summary}\n`);
+    .description('check an export (GET /audit/events) a line at a time: every line against its leaf, every chain link, checkpoint and signed head')
+    .option('--public-key <file>', "a trusted key: PEM blocks and/or note verifier keys, one a line (GET /audit/key); repeatable; default: this installation's key", collect, [])
+    .option('--checkpoint <note-file>', 'a newer signed checkpoint note: prove the export a prefix of it')
+    .option('--consistency <file>', 'with --checkpoint: the saved answer of GET /audit/consistency?from=M&to=N')
+    .option('--url <api-base>', 'with --checkpoint: ask GET <api-base>/audit/consistency for the proof instead (e.g. https://api.example.com/api/v1)')
+    .option('--header <name: value>', 'with --url: a header to send, e.g. "Cookie: PHPSESSID=…" of a signed-in auditor; repeatable', collect, [])
+    .action(async (file: string, options: VerifyOptions) => {
+      // Each line leaves garbage and nothing more: V8 would let it grow the heap to twice the
+      // service's own size before collecting it (docs/performance.md, "platform audit verify").
+      setFlagsFromString('--optimize-for-size');
+      const keys = trustedKeys(options.publicKey);
+      const verified = await verifyFile(file, keys, describe);
+      const fresh = options.checkpoint === undefined ? null : await freshness(verified, options, keys);
+      process.stdout.write(`${summaryOf(verified, fresh)}\n`);
     });
   audit
     .command('verify-proof <file>')
-    .description('check an inclusion proof (GET /audit/proof): the event, its path to the checkpoint root, and the signature')
-    .option('--public-key <pem-file>', 'the public key from GET /audit/key or `platform audit key`; default: this installation\'s key')
-    .action((file: string, options: { publicKey?: string }) => {
-      process.stdout.write(`${checkProof(readJson(file), publicKeyOf(options.publicKey))}\n`);
+    .description('check an inclusion proof (GET /audit/proof): the leaf, its audit path to the checkpoint root, and the checkpoint signature; prints the event from the leaf')
+    .option('--public-key <file>', 'a trusted key, as for verify; repeatable', collect, [])
+    .action((file: string, options: { publicKey: string[] }) => {
+      process.stdout.write(`${checkProof(readJson(file, 'GET /audit/proof'), trustedKeys(options.publicKey))}\n`);
     });
   return audit;
 }
@@ -47,16 +67,15 @@ function configuredKeyFile(): string {
   return parseSettings(process.env).AUDIT_SIGNING_KEY_FILE;
 }
 
-/** The public key, PEM, from the file given (a public or a private key), or this installation's. */
-function publicKeyOf(file: string | undefined): string {
-  const from = file ?? configuredKeyFile();
-  if (file === undefined && !existsSync(from)) throw new Error(`no signing key at ${from}: give the public key with --public-key <pem-file> (GET /audit/key)`);
-  try {
-    return createPublicKey(readFileSync(from, 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${from}: no such file`);
-    throw new Error(`${from} holds no public key in PEM: save data.public_key of GET /audit/key`);
+/** The keys given, or this installation's when none is. */
+function trustedKeys(files: readonly string[]): TrustedKeys {
+  if (files.length === 0) {
+    const own = configuredKeyFile();
+    if (!existsSync(own)) throw new Error(`no signing key at ${own}: give the public key with --public-key <file> (GET /audit/key)`);
+    const settings = parseSettings(process.env);
+    return TrustedKeys.fromTexts([{ file: own, text: loadSigningKey(own, { create: false, origin: settings.AUDIT_LOG_ORIGIN }).publicKeyPem }]);
   }
+  return TrustedKeys.fromTexts(files.map((file) => ({ file, text: readText(file) })));
 }
 
 function readText(file: string): string {
@@ -67,45 +86,58 @@ function readText(file: string): string {
   }
 }
 
-function readLines(file: string): Record<string, unknown>[] {
-  return readText(file)
-    .split('\n')
-    .map((text, index) => ({ text, index }))
-    .filter(({ text }) => text.trim() !== '')
-    .map(({ text, index }) => {
-      try {
-        return JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        throw new Error(`the export does not verify: line ${index + 1} is not JSON`);
-      }
-    });
-}
-
-function readJson(file: string): Record<string, unknown> {
+function readJson(file: string, answerOf: string): unknown {
   try {
-    return JSON.parse(readText(file)) as Record<string, unknown>;
+    return JSON.parse(readText(file));
   } catch (err) {
-    if (err instanceof SyntaxError) throw new Error(`${file} is not JSON: save the answer of GET /audit/proof`);
+    if (err instanceof SyntaxError) throw new Error(`${file} is not JSON: save the answer of ${answerOf}`);
     throw err;
   }
 }
 
-type Proof = Parameters<typeof holdsProof>[1] & {
-  event: Parameters<typeof chainFieldsOfLine>[0];
-  checkpoint: { number: number; position: string; count: number; root: string; signed_at: string; signature: string };
-};
-
-/** The proof as GET /audit/proof answers it, envelope or not. */
-function checkProof(answer: Record<string, unknown>, publicKeyPem: string): string {
-  const proof = ('data' in answer ? answer.data : answer) as Proof;
-  if (!proof?.event || !proof.checkpoint || !Array.isArray(proof.path)) throw new Error('not a proof: save the answer of GET /audit/proof');
-  const { event, checkpoint } = proof;
-  const digest = digestOf(chainFieldsOfLine(event));
-  const named = `event ${event.type} #${event.revision} of ${event.stream} at position ${event.position}`;
-  if (event.digest !== undefined && event.digest !== digest) throw new Error(`the proof does not verify: ${named} does not match its digest: a field of it was changed`);
-  if (!holdsSignature(publicKeyPem, checkpointPayload(checkpoint), checkpoint.signature)) {
-    throw new Error(`the proof does not verify: checkpoint ${checkpoint.number} does not verify: it was changed or forged, or signed with another key`);
+/** Reads the export a line at a time: what it holds stays on disk. */
+async function verifyFile(file: string, keys: TrustedKeys, describe: Describe): Promise<Verified> {
+  const verifier = new ExportVerifier(keys, describe);
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const unreadable = new Promise<never>((_, fail) => input.once('error', () => fail(new Error(`${file}: cannot be read`))));
+  let n = 0;
+  try {
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    const verified = (async () => {
+      for await (const line of lines) verifier.take(line, ++n);
+    })();
+    await Promise.race([unreadable, verified]);
+    return verifier.end();
+  } catch (err) {
+    if (err instanceof Refused) throw new Error(`the export does not verify: line ${err.line}: ${err.problem}`);
+    throw err;
+  } finally {
+    input.destroy();
   }
-  if (!holdsProof(digest, proof)) throw new Error(`the proof does not verify: the path does not lead from ${named} to the root of checkpoint ${checkpoint.number}`);
-  return `OK: ${named} is leaf ${proof.leaf_index} of the ${checkpoint.count} events of checkpoint ${checkpoint.number}, signed at ${checkpoint.signed_at}`;
+}
+
+async function freshness(verified: Verified, options: VerifyOptions, keys: TrustedKeys): Promise<string> {
+  const newer = openCheckpoint(readText(options.checkpoint!), keys, options.checkpoint!);
+  const answer = options.consistency !== undefined ? consistencyAnswerOf(readJson(options.consistency, 'GET /audit/consistency')) : await askConsistency(verified, newer.size, options);
+  return checkFreshness(verified, verified.lastHead.origin, newer, answer, keys);
+}
+
+async function askConsistency(verified: Verified, to: number, options: VerifyOptions): Promise<ConsistencyAnswer> {
+  if (options.url === undefined) throw new Error('--checkpoint needs the consistency proof: --consistency <file> (GET /audit/consistency), or --url <api-base> to ask for it');
+  const url = `${options.url.replace(/\/$/, '')}/audit/consistency?from=${exportTree(verified).size}&to=${to}`;
+  const headers = Object.fromEntries(options.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]));
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  return consistencyAnswerOf(await res.json());
+}
+
+/** What held, in one line: never a bare OK, always up to which signed tree and when. */
+function summaryOf(v: Verified, fresh: string | null): string {
+  const held = `OK: ${v.events} events, ${v.links} chain links, ${v.checkpoints} checkpoints and ${v.heads} signed export heads hold`;
+  const last = v.lastCheckpoint;
+  const upTo = last ? `verified up to the checkpoint of size ${last.size}, signed at ${last.time}` : `no checkpoint in it: vouched for by its signed heads alone, the last signed at ${v.lastHead.time}`;
+  const roots = v.fromStart ? '' : ' (checkpoint roots not recomputed: the export does not start at the beginning of the log)';
+  const page = v.lastHead.more ? `; the export is a page: the log goes on past position ${v.lastHead.next}, beyond what it holds` : '';
+  const rotation = v.awaitedRotation === null ? '' : `; the key rotation on line ${v.awaitedRotation} awaits a checkpoint signed by both keys: its new key is not trusted yet`;
+  return `${held}; ${upTo}${roots}${page}${rotation}${fresh === null ? '' : `; ${fresh}`}`;
 }

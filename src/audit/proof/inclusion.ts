@@ -1,7 +1,8 @@
 import { EventStore, RecordedEvent, START } from '../../stores/ports';
 import { Checkpoint, CHECKPOINT_STREAM } from './checkpoint';
-import { leafOf } from './checkpointer';
-import { holdsInclusion, inclusionPath, leafHash } from './merkle';
+import { leafOf } from './leaf';
+import { leafHash, treeRoot } from './merkle';
+import { holdsInclusion, inclusionRanges } from './paths';
 
 const BATCH = 1000;
 
@@ -43,11 +44,11 @@ export async function inclusionOf(events: EventStore, eventId: string): Promise<
     from = batch.at(-1)!.position;
   }
   if (!found) throw new NoInclusion('event_not_checkpointed');
-  return { event: found.event, leaf_index: found.index, path: inclusionPath(found.index, leaves).map((h) => h.toString('hex')), checkpoint };
+  return { event: found.event, leaf_index: found.index, path: inclusionRanges(found.index, leaves.length).map(([lo, hi]) => treeRoot(leaves.slice(lo, hi)).toString('hex')), checkpoint };
 }
 
 /** Whether the path leads from an event of this digest to the checkpoint's root. */
 export function holdsProof(digest: string, proof: { leaf_index: number; path: string[]; checkpoint: { count: number; root: string } }): boolean {
   const path = proof.path.map((h) => Buffer.from(h, 'hex'));
-  return holdsInclusion(proof.leaf_index, proof.checkpoint.count, leafHash(digest), path, Buffer.from(proof.checkpoint.root, 'hex'));
+  return holdsInclusion(proof.leaf_index, proof.checkpoint.count, leafHash(Buffer.from(digest, 'hex')), path, Buffer.from(proof.checkpoint.root, 'hex'));
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * The Merkle tree of RFC 9162 (Certificate Transparency 2.0), section 2.1, over the log's events
- * in order: a leaf is SHA-256(0x00 || the event's 32-byte digest), a node SHA-256(0x01 || left ||
- * right), and a tree of n leaves splits at the largest power of two below n.
+ * in order: a leaf is SHA-256(0x00 || the event's leaf bytes, src/audit/proof/leaf.ts), a node
+ * SHA-256(0x01 || left || right), and a tree of n leaves splits at the largest power of two below n.
  */
 
 const sha256 = (...parts: Buffer[]): Buffer => {
@@ -14,7 +14,7 @@ const sha256 = (...parts: Buffer[]): Buffer => {
 const LEAF = Buffer.from([0]);
 const NODE = Buffer.from([1]);
 
-export const leafHash = (digestHex: string): Buffer => sha256(LEAF, Buffer.from(digestHex, 'hex'));
+export const leafHash = (bytes: Buffer): Buffer => sha256(LEAF, bytes);
 export const nodeHash = (left: Buffer, right: Buffer): Buffer => sha256(NODE, left, right);
 /** The root of the empty tree: SHA-256 of nothing. */
 const EMPTY_ROOT = sha256();
@@ -67,43 +67,9 @@ export class MerkleFrontier {
   }
 }
 
-/** MTH(D[n]) of RFC 9162. */
-function treeRoot(leaves: readonly Buffer[]): Buffer {
+/** MTH(D[n]) of RFC 9162 over the leaf hashes. */
+export function treeRoot(leaves: readonly Buffer[]): Buffer {
   const tree = MerkleFrontier.empty();
   for (const leaf of leaves) tree.add(leaf);
   return tree.root();
-}
-
-const splitOf = (n: number): number => 2 ** Math.floor(Math.log2(n - 1));
-
-/** PATH(m, D[n]) of RFC 9162, 2.1.3.1: the sibling hashes from leaf m up to the root, lowest first. */
-export function inclusionPath(index: number, leaves: readonly Buffer[]): Buffer[] {
-  if (leaves.length <= 1) return [];
-  const k = splitOf(leaves.length);
-  return index < k
-    ? [...inclusionPath(index, leaves.slice(0, k)), treeRoot(leaves.slice(k))]
-    : [...inclusionPath(index - k, leaves.slice(k)), treeRoot(leaves.slice(0, k))];
-}
-
-/** RFC 9162, 2.1.3.2: whether the path leads from the leaf at `index` of a tree of `size` leaves to `root`. */
-export function holdsInclusion(index: number, size: number, leaf: Buffer, path: readonly Buffer[], root: Buffer): boolean {
-  if (index < 0 || index >= size) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
-  for (const p of path) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2);
-        sn = Math.floor(sn / 2);
-      }
-    } else {
-      r = nodeHash(r, p);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && r.equals(root);
 }

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Settings } from '../../config';
 import { ConfigurationError } from '../../config';
 import { canonicalJson } from '../../shared/domain/chain';
+import { NoteKey, noteKeyOf, signedNote } from './note';
 
 /**
  * The Ed25519 key that signs checkpoints and export heads. It lives outside the event store, so
@@ -15,18 +16,22 @@ export interface SigningKey {
   publicKeyPem: string;
   /** A base64 Ed25519 signature over the canonical JSON of `payload`. */
   sign(payload: Record<string, unknown>): string;
+  /** The key as a C2SP note key, named by the log's origin. */
+  noteKey: NoteKey;
+  /** The text as a C2SP signed note, signed by this key. */
+  signNote(text: string): string;
 }
 
 /** The key the settings name, created where they allow it (the embedded stores). */
-export function configuredSigningKey(settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'>): SigningKey {
-  return loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE, { create: settings.createAuditSigningKey });
+export function configuredSigningKey(settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>): SigningKey {
+  return loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE, { create: settings.createAuditSigningKey, origin: settings.AUDIT_LOG_ORIGIN });
 }
 
 /**
  * Reads the key file; when there is none yet, creates it (0600, in a 0700 directory) if `create`,
  * else refuses: with the production stores every process must read the one key the deployment gives.
  */
-export function loadSigningKey(file: string, { create }: { create: boolean }): SigningKey {
+export function loadSigningKey(file: string, { create, origin }: { create: boolean; origin: string }): SigningKey {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
@@ -47,9 +52,13 @@ export function loadSigningKey(file: string, { create }: { create: boolean }): S
     throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds no private key in PEM: give an Ed25519 key (openssl genpkey -algorithm ed25519), or remove the file to have one created`);
   }
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds a ${privateKey.asymmetricKeyType} key: give an Ed25519 key`);
+  const publicKey = createPublicKey(privateKey);
+  const noteKey = noteKeyOf(origin, publicKey);
   return {
-    publicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     sign: (payload) => sign(null, Buffer.from(canonicalJson(payload)), privateKey).toString('base64'),
+    noteKey,
+    signNote: (text) => signedNote(text, [{ key: noteKey, sign: (bytes) => sign(null, bytes, privateKey) }]),
   };
 }
 

@@ -1,146 +1,169 @@
-import { ChainFields, digestOf } from '../../shared/domain/chain';
-import { exportHeadPayload, ExportEnd } from '../export';
-import { checkpointPayload, CHECKPOINT_STREAM, CHECKPOINT_TYPE, Checkpoint } from './checkpoint';
+import { createHash, Hash } from 'node:crypto';
+import { digestOf } from '../../shared/domain/chain';
+import { Describe } from '../event';
+import { ExportHead } from '../export-head';
+import { CheckpointLines, VerifiedCheckpoint } from './checkpoint-lines';
+import { chainFieldsOfLeaf, EventLine, eventLineOf, fieldShownOtherwise, leafFieldsOfLine } from './export-line';
+import { checkHeadLine } from './head-line';
+import { leafBytes } from './leaf';
+import { LogPrefix } from './log-prefix';
 import { leafHash, MerkleFrontier } from './merkle';
-import { holdsSignature } from './signing-key';
+import { Refused } from './refused';
+import { NotStrictJson, parseStrictJson } from './strict-json';
+import { TrustedKeys } from './trusted-keys';
 
 /**
- * Checks an export offline (docs/audit.md, "Verifying an export"): every event's digest and link
- * in its stream, the order of the log, each checkpoint's Merkle root and signature, and the signed
- * head of each export the file holds. Answers what held, or the first line that does not.
+ * Checks an export offline, a line at a time (docs/audit.md, "Verifying an export"): each event
+ * line rebuilt from the fields its leaf covers, its digest and its link in its stream; each
+ * checkpoint's signature and, from the beginning of the log, its root; and each page's signed
+ * head over the exact bytes of the lines above it. It holds one entry per stream and the last
+ * CHECKPOINT_REACH sizes of the tree, never the file.
  */
 
-export type Verdict = { ok: true; summary: string } | { ok: false; line: number; problem: string };
+/** How far above a checkpoint the last event it covers may be: the checkpointer appends a few events after it. */
+export const CHECKPOINT_REACH = 10_000;
 
-/** An event line as the export writes it: the fields the verifier reads. */
-interface EventLine {
-  position: string;
-  stream: string;
-  revision: number;
-  type: string;
-  time: string | null;
-  actor: { kind: unknown; id: unknown } | null;
-  reason?: string;
-  data: unknown;
-  recorded_data?: unknown;
-  schema_version?: number;
-  request_id?: string | null;
-  secrets?: string;
-  digest?: string;
-  prev_digest?: string | null;
+export interface Verified {
+  events: number;
+  links: number;
+  checkpoints: number;
+  heads: number;
+  /** The last checkpoint in the export, verified. */
+  lastCheckpoint: VerifiedCheckpoint | null;
+  /** The last page's head: whether the log went on, and when it was signed. */
+  lastHead: ExportHead;
+  /** Whether the export starts at the beginning of the log, so that the roots were recomputed. */
+  fromStart: boolean;
+  /** The tree of the export's events: the log's own when the export is from the start. */
+  size: number;
+  root: Buffer;
+  /** A key rotation whose next checkpoint the export does not hold, by line. */
+  awaitedRotation: number | null;
 }
 
-class Broken extends Error {
-  constructor(
-    readonly line: number,
-    readonly problem: string,
-  ) {
-    super(problem);
-  }
-}
-
-const isHead = (line: Record<string, unknown>): boolean => 'next' in line && 'more' in line && !('stream' in line);
 const named = (e: EventLine) => `event ${e.type} #${e.revision} of ${e.stream} at position ${e.position}`;
 
-/** The fields the event's digest covers, read back from its export line. */
-export function chainFieldsOfLine(e: EventLine): ChainFields {
-  return {
-    stream: e.stream,
-    revision: e.revision,
-    type: e.type,
-    schema_version: e.schema_version ?? 1,
-    data: e.recorded_data ?? e.data,
-    secrets: e.secrets ?? null,
-    actor: e.actor ? { kind: e.actor.kind ?? null, id: e.actor.id ?? null } : null,
-    time: e.time ?? null,
-    reason: e.reason ?? null,
-    request_id: e.request_id ?? null,
-    prev_digest: e.prev_digest ?? null,
-  };
-}
+const newPage = () => ({ count: 0, tree: MerkleFrontier.empty(), bytes: createHash('sha256') as Hash, last: null as string | null });
 
-export function verifyExport(lines: readonly Record<string, unknown>[], publicKeyPem: string): Verdict {
-  try {
-    return { ok: true, summary: check(lines, publicKeyPem) };
-  } catch (err) {
-    if (err instanceof Broken) return { ok: false, line: err.line, problem: err.problem };
-    throw err;
+export class ExportVerifier {
+  private readonly streams = new Map<string, { revision: number; digest: string | null }>();
+  private readonly prefix = new LogPrefix(CHECKPOINT_REACH);
+  private readonly checkpoints: CheckpointLines;
+  private page = newPage();
+  private lastHead: ExportHead | null = null;
+  /** The log every head and checkpoint names. */
+  private origin: string | null = null;
+  /** Known at the first head; until then, refusals that hold only from the start wait for it. */
+  private fromStart: boolean | null = null;
+  private deferred: Refused | null = null;
+  private lastCheckpoint: VerifiedCheckpoint | null = null;
+  private readonly counts = { events: 0, links: 0, checkpoints: 0, heads: 0 };
+  private lines = 0;
+
+  constructor(
+    private readonly keys: TrustedKeys,
+    private readonly describe: Describe,
+  ) {
+    this.checkpoints = new CheckpointLines(keys, this.prefix, (refusal) => this.ifFromStart(refusal));
   }
-}
 
-function check(lines: readonly Record<string, unknown>[], publicKeyPem: string): string {
-  if (lines.length === 0) throw new Broken(0, 'the file holds no line: it is not an export');
-  const firstHead = lines.find(isHead) as ExportEnd | undefined;
-  // Roots can be recomputed only over the whole log: an export from its beginning.
-  const fromStart = firstHead?.from === '';
-  const streams = new Map<string, { revision: number; digest: string; chained: boolean }>();
-  const whole = MerkleFrontier.empty();
-  const rootAt = new Map<string, { count: number; root: string }>();
-  let part = MerkleFrontier.empty();
-  let partFrom: string | null = null;
-  let lastPosition: string | null = null;
-  let checkpoints: Checkpoint[] = [];
-  let heads = 0;
-  let events = 0;
-  let links = 0;
-  let cut = false;
-
-  lines.forEach((line, index) => {
-    const n = index + 1;
-    if (isHead(line)) {
-      const head = line as unknown as ExportEnd;
-      if (!holdsSignature(publicKeyPem, exportHeadPayload(head), head.signature)) throw new Broken(n, "the export's signed head does not verify: it was changed or forged, or signed with another key");
-      if (partFrom !== null && head.from !== partFrom) throw new Broken(n, `this export starts at ${head.from || 'the beginning'}, not where the one before it ended (${partFrom}): an export is missing`);
-      if (head.count !== part.count || head.root !== part.root().toString('hex')) {
-        throw new Broken(n, `the export's signed head covers ${head.count} events, and they are not the ${part.count} lines above it: an event line was changed, taken out, added or reordered`);
-      }
-      partFrom = head.next;
-      part = MerkleFrontier.empty();
-      heads += 1;
-      cut = false;
-      return;
+  /** One line of the file, without its newline; `n` from 1. Throws Refused. */
+  take(text: string, n: number): void {
+    this.lines = n;
+    if (text.trim() === '') throw new Refused(n, 'is blank: an export has no blank line');
+    let value: unknown;
+    try {
+      value = parseStrictJson(text);
+    } catch (err) {
+      if (err instanceof NotStrictJson) throw new Refused(n, err.message);
+      throw err;
     }
-    const e = line as unknown as EventLine;
-    if (typeof e.stream !== 'string' || typeof e.position !== 'string' || typeof e.revision !== 'number') throw new Broken(n, 'not an export line: no stream, revision or position');
-    if (lastPosition !== null && e.position <= lastPosition) throw new Broken(n, `${named(e)} comes after position ${lastPosition}: the lines were reordered or repeated`);
-    lastPosition = e.position;
-    const digest = digestOf(chainFieldsOfLine(e));
-    if (e.digest !== undefined && e.digest !== digest) throw new Broken(n, `${named(e)} does not match its digest: a field of it was changed`);
-    const before = streams.get(e.stream);
-    if (before && e.revision !== before.revision + 1) throw new Broken(n, `${named(e)} follows #${before.revision} of its stream: an event between them was taken out, or the lines reordered`);
-    if (!before && fromStart && e.revision !== 0) throw new Broken(n, `${named(e)} is the first of its stream in an export from the beginning of the log: the events before it were taken out`);
-    if (e.digest !== undefined && (before || e.revision === 0)) {
-      const expected = before?.chained ? before.digest : null;
-      if ((e.prev_digest ?? null) !== expected) throw new Broken(n, `${named(e)} does not link to the event before it in its stream: that one was changed or taken out`);
-      links += 1;
-    }
-    streams.set(e.stream, { revision: e.revision, digest, chained: e.digest !== undefined });
-    const leaf = leafHash(digest);
-    whole.add(leaf);
-    part.add(leaf);
-    rootAt.set(e.position, { count: whole.count, root: whole.root().toString('hex') });
-    events += 1;
-    cut = true;
-    if (e.stream === CHECKPOINT_STREAM && e.type === CHECKPOINT_TYPE) checkpoints = [...checkpoints, checkCheckpoint(n, e, fromStart, rootAt, publicKeyPem)];
-  });
-
-  if (cut || heads === 0) throw new Broken(lines.length, 'the export ends without its signed head: lines were taken off its end');
-  const last = checkpoints.at(-1);
-  const upTo = last ? `verified up to checkpoint ${last.number} (position ${last.position}, ${last.count} events), signed at ${last.signed_at}` : 'no checkpoint in it yet';
-  const roots = fromStart ? '' : ' (checkpoint roots not recomputed: the export does not start at the beginning of the log)';
-  // The last head signs whether the log held more: a page must not pass for the whole log.
-  const lastHead = lines.findLast(isHead) as ExportEnd | undefined;
-  const page = lastHead?.more ? `; the export is a page: the log goes on past position ${lastHead.next}, beyond what it holds` : '';
-  return `OK: ${events} events, ${links} chain links, ${checkpoints.length} checkpoints and ${heads} signed export heads hold; ${upTo}${roots}${page}`;
-}
-
-function checkCheckpoint(n: number, e: EventLine, fromStart: boolean, rootAt: Map<string, { count: number; root: string }>, publicKeyPem: string): Checkpoint {
-  const c = e.data as Checkpoint;
-  if (!holdsSignature(publicKeyPem, checkpointPayload(c), c.signature)) throw new Broken(n, `checkpoint ${String(c.number)} at position ${e.position} does not verify: it was changed or forged, or signed with another key`);
-  if (!fromStart) return c;
-  const covered = rootAt.get(c.position);
-  if (!covered || covered.count !== c.count || covered.root !== c.root) {
-    throw new Broken(n, `checkpoint ${c.number} signed ${c.count} events up to position ${c.position}, and the lines above it differ: an event up to it was changed, taken out or reordered`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refused(n, 'is not a JSON object');
+    if ('note' in value) this.head(value, n);
+    else this.event(value, text, n);
   }
-  return c;
+
+  /** After the last line: what held. Throws Refused when the file ends inside a page. */
+  end(): Verified {
+    if (this.lines === 0) throw new Refused(0, 'the file holds no line: it is not an export');
+    if (this.lastHead === null || this.page.count > 0) throw new Refused(this.lines, 'the export ends without its signed head: lines were taken off its end');
+    return {
+      ...this.counts,
+      lastCheckpoint: this.lastCheckpoint,
+      lastHead: this.lastHead,
+      fromStart: this.fromStart === true,
+      size: this.prefix.count,
+      root: this.prefix.leaves.root(),
+      awaitedRotation: this.checkpoints.pendingRotation,
+    };
+  }
+
+  private event(value: object, text: string, n: number): void {
+    const e = eventLineOf(value);
+    if (typeof e === 'string') throw new Refused(n, `not an export line: ${e}`);
+    const leaf = leafFieldsOfLine(e);
+    const shown = fieldShownOtherwise(e, leaf, this.describe);
+    if (shown !== null) throw new Refused(n, `${named(e)} shows its ${shown} otherwise than its recorded fields make it: it was changed`);
+    const digest = digestOf(chainFieldsOfLeaf(leaf));
+    if (leaf.digest !== null && leaf.digest !== digest) throw new Refused(n, `${named(e)} does not match its digest: a field of it was changed`);
+    this.link(e, leaf.digest, n);
+    const leafHashed = leafHash(leafBytes(leaf));
+    this.prefix.add(leafHashed, leafHash(Buffer.from(digest, 'hex')), e.position);
+    this.page.tree.add(leafHashed);
+    this.page.bytes.update(`${text}\n`, 'utf8');
+    this.page.last = e.position;
+    this.page.count += 1;
+    this.counts.events += 1;
+    const checkpoint = this.checkpoints.take({ n, stream: e.stream, type: e.type, position: e.position, data: leaf.data });
+    if (checkpoint) {
+      if (checkpoint.origin !== null) this.sameLog(checkpoint.origin, n);
+      this.lastCheckpoint = checkpoint;
+      this.counts.checkpoints += 1;
+    }
+  }
+
+  /** Revisions follow one another in each stream, and each digest names the one before it. */
+  private link(e: EventLine, digest: string | null, n: number): void {
+    const before = this.streams.get(e.stream);
+    if (before && e.revision !== before.revision + 1) {
+      throw new Refused(n, `${named(e)} follows #${before.revision} of its stream: an event between them was taken out, or the lines reordered or repeated`);
+    }
+    if (!before && e.revision !== 0) this.ifFromStart(new Refused(n, `${named(e)} is the first of its stream in an export from the beginning of the log: the events before it were taken out`));
+    if (digest !== null && (before || e.revision === 0)) {
+      if ((e.prev_digest ?? null) !== (before?.digest ?? null)) throw new Refused(n, `${named(e)} does not link to the event before it in its stream: that one was changed or taken out`);
+      this.counts.links += 1;
+    }
+    this.streams.set(e.stream, { revision: e.revision, digest });
+  }
+
+  private head(value: object, n: number): void {
+    const head = checkHeadLine(value, this.keys, n);
+    this.sameLog(head.origin, n);
+    if (this.lastHead === null) {
+      this.fromStart = head.from === '';
+      if (this.fromStart && this.deferred) throw this.deferred;
+    } else if (head.from !== this.lastHead.next) {
+      throw new Refused(n, `this page starts after ${head.from === '' ? 'the beginning of the log' : `position ${head.from}`}, not where the page before it ended (${this.lastHead.next}): a page is missing`);
+    }
+    const { count, tree, bytes, last } = this.page;
+    if (head.count !== count || !head.root.equals(tree.root()) || !head.lines.equals(bytes.digest())) {
+      throw new Refused(n, `the page's signed head covers ${head.count} event lines, and they are not the ${count} lines above it: an event line was changed, taken out, added or reordered`);
+    }
+    if (head.next !== (last ?? head.from)) throw new Refused(n, `the page's signed head ends at position ${head.next}, and its last event line is at ${last ?? 'none'}: the lines are not the ones it signed`);
+    this.lastHead = head;
+    this.page = newPage();
+    this.counts.heads += 1;
+  }
+
+  /** A refusal that holds only in an export from the beginning of the log. */
+  private ifFromStart(refusal: Refused): void {
+    if (this.fromStart === true) throw refusal;
+    if (this.fromStart === null) this.deferred ??= refusal;
+  }
+
+  /** Every head and checkpoint names one log: two services' exports spliced name two. */
+  private sameLog(origin: string, n: number): void {
+    this.origin ??= origin;
+    if (origin !== this.origin) throw new Refused(n, `this line is signed for the log ${origin}, the lines before it for ${this.origin}: two logs' exports were spliced`);
+  }
 }

@@ -15,13 +15,15 @@ import { createHash } from 'node:crypto';
  */
 const SECRET_FIELD = /digest|hash|password|secret|apikey|api_key/i;
 
+export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
+
 /** The value with every secret field removed, at any depth. */
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([name]) => !SECRET_FIELD.test(name))
+      .filter(([name]) => !isSecretField(name))
       .map(([name, field]) => [name, withoutSecrets(field)]),
   );
 }

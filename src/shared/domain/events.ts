@@ -106,6 +106,17 @@ export class InvalidEvent extends Error {
 const under = (prefix: string, issues: z.core.$ZodIssue[]): EventIssue[] =>
   issues.map((issue) => ({ path: [prefix, ...issue.path], message: issue.message }));
 
+const upcastWith = (upcasters: readonly Upcaster[], data: Record<string, unknown>, written: number): Record<string, unknown> => {
+  let upcast = data;
+  for (let version = written; version <= upcasters.length; version++) upcast = upcasters[version - 1]!(upcast);
+  return upcast;
+};
+
+/** Data written in version `written` of its type, brought up to the current version; unchecked. */
+export function upcastData(type: string, data: Record<string, unknown>, written: number): Record<string, unknown> {
+  return upcastWith(codecs.get(type)?.upcasters ?? [], data, written);
+}
+
 /**
  * A stored event in the current shape: its data upcast from the version it was written in
  * (`metadata.schema_version`, absent = 1), then validated. Throws InvalidEvent otherwise.
@@ -124,9 +135,7 @@ export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
   if (written > current) {
     throw new InvalidEvent(recorded, [{ path: ['metadata', 'schema_version'], message: `version ${written} is newer than this service knows (${current})` }]);
   }
-  let upcast = recorded.data;
-  for (let version = written; version < current; version++) upcast = upcasters[version - 1]!(upcast);
-  const data = codec.schema.safeParse(upcast);
+  const data = codec.schema.safeParse(upcastWith(upcasters, recorded.data, written));
   if (!data.success) throw new InvalidEvent(recorded, under('data', data.error.issues));
   // zod's results are fresh objects, ours to complete; and the event is built field by field, not
   // spread: a rebuild decodes a million events, and each copy more is garbage to collect.

@@ -34,7 +34,12 @@ function countingReads(stores: Stores): Stores {
 }
 
 /** The signed head's own fields, checked by the verifier (test/audit/http/audit-proof.test.ts). */
-const signedHead = { root: expect.stringMatching(/^[0-9a-f]{64}$/), signed_at: expect.any(String), signature: expect.any(String) };
+const signedHead = {
+  root: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
+  lines: expect.stringMatching(/^[0-9a-f]{64}$/),
+  signed_at: expect.any(String),
+  note: expect.stringMatching(/\/export\nfrom "[^"]*"\nnext "[^"]*"\ncount \d+\nmore (true|false)\nroot \S+\nlines [0-9a-f]{64}\ntime \S+\n\n\u2014 \S+ \S+\n$/),
+};
 
 interface Line {
   position?: string;

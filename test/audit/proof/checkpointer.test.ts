@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { Checkpoint, checkpointPayload, CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
-import { AuditCheckpointer, leafOf } from '../../../src/audit/proof/checkpointer';
+import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
+import { leafOf } from '../../../src/audit/proof/leaf';
 import { MerkleFrontier } from '../../../src/audit/proof/merkle';
 import { holdsSignature, loadSigningKey } from '../../../src/audit/proof/signing-key';
 import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
@@ -11,7 +12,7 @@ import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-checkpointer-'));
-const key = loadSigningKey(join(dir, 'key.pem'), { create: true });
+const key = loadSigningKey(join(dir, 'key.pem'), { create: true, origin: 'test.example/audit' });
 let stores: Stores;
 beforeAll(() => {
   stores = openSqliteStores(dir);

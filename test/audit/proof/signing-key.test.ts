@@ -16,15 +16,15 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'audit-key-'));
 describe('the audit signing key', () => {
   it('is created on first use where the settings allow it (the embedded stores), and read back after', () => {
     const file = join(fresh(), 'key.pem');
-    const created = configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: true });
+    const created = configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: true, AUDIT_LOG_ORIGIN: 'test.example/audit' });
     expect(existsSync(file)).toBe(true);
-    expect(loadSigningKey(file, { create: false }).publicKeyPem).toBe(created.publicKeyPem);
+    expect(loadSigningKey(file, { create: false, origin: 'test.example/audit' }).publicKeyPem).toBe(created.publicKeyPem);
   });
 
   it('is created readable by its owner alone (0600), in a directory of theirs alone (0700) when it makes one', () => {
     const parent = fresh();
     const file = join(parent, 'keys', 'audit', 'key.pem');
-    loadSigningKey(file, { create: true });
+    loadSigningKey(file, { create: true, origin: 'test.example/audit' });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(parent, 'keys', 'audit')).mode & 0o777).toBe(0o700);
     expect(statSync(join(parent, 'keys')).mode & 0o777).toBe(0o700);
@@ -32,7 +32,7 @@ describe('the audit signing key', () => {
 
   it('is never created where they do not (the production stores): the process refuses to start, saying what to do', () => {
     const file = join(fresh(), 'key.pem');
-    const load = () => configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: false });
+    const load = () => configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: false, AUDIT_LOG_ORIGIN: 'test.example/audit' });
     expect(load).toThrow(ConfigurationError);
     expect(load).toThrow(new RegExp(`AUDIT_SIGNING_KEY_FILE ${file}: no such file\\. Every process must sign with the one key: create it once \\(\`platform audit key --create\``));
     expect(existsSync(file)).toBe(false);
@@ -44,12 +44,12 @@ describe('the audit signing key', () => {
     jest.mocked(writeFileSync).mockImplementationOnce((path, data, options) => {
       // The file is open and still empty when the other process looks for the key.
       actualFs.writeFileSync(path, '', options as Parameters<typeof writeFileSync>[2]);
-      other = loadSigningKey(file, { create: true });
+      other = loadSigningKey(file, { create: true, origin: 'test.example/audit' });
       actualFs.writeFileSync(path, data, { flag: 'w' });
     });
-    const first = loadSigningKey(file, { create: true });
+    const first = loadSigningKey(file, { create: true, origin: 'test.example/audit' });
     expect(other?.publicKeyPem).toBe(first.publicKeyPem);
-    expect(loadSigningKey(file, { create: false }).publicKeyPem).toBe(first.publicKeyPem);
+    expect(loadSigningKey(file, { create: false, origin: 'test.example/audit' }).publicKeyPem).toBe(first.publicKeyPem);
     // No temporary file is left beside it.
     expect(readdirSync(dirname(file))).toEqual(['key.pem']);
   });
