@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { MongoClient } from 'mongodb';
 import { maskUrl } from './mask-url';
-import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN } from './mongodb';
+import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN } from './mongodb/settings';
 
 /**
  * Which adapters the service runs on (docs/production.md): EVENTSTORE_URL and MONGODB_URL together select
@@ -210,6 +209,8 @@ function checkMongoParses(url: string, shown: string): void {
     }
   }
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when configured, as src/stores/index.ts explains
+    const { MongoClient } = require('mongodb') as typeof import('mongodb');
     new MongoClient(url, { ...MONGO_TIMEOUTS, writeConcern: MONGO_WRITE_CONCERN });
   } catch (error) {
     // Not only the driver's MongoParseError: its URL parser throws a class of the same name of its own.
