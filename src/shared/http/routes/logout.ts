@@ -16,6 +16,7 @@ export function logoutEndpoint(side: 'member' | 'admin'): Endpoint {
     body: emptyBody,
     response: z.null(),
     callerBeforeCsrf: true,
+    movesSession: true,
     handler: async (ctx) => {
       await logOutOfSession(ctx, side);
       return { data: null, message: 'logged out' };
