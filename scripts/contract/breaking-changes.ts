@@ -86,7 +86,8 @@ class Comparison {
 
     const narrowedTypes = io === 'input' ? missingFrom(asArray(was.type), asArray(now.type)) : missingFrom(asArray(now.type), asArray(was.type));
     if (was.type !== undefined && narrowedTypes.length > 0) breaks(`type ${JSON.stringify(was.type)} became ${JSON.stringify(now.type)}`);
-    if (was.enum !== undefined || now.enum !== undefined) {
+    // An enum new to an answer lists what was always sent; new to an input, it refuses what was taken.
+    if (was.enum !== undefined || (io === 'input' && now.enum !== undefined)) {
       const removed = was.enum === undefined ? ['(any value)'] : missingFrom(asArray(was.enum), asArray(now.enum ?? was.enum));
       if (removed.length > 0) breaks(`enum value ${removed.map((v) => JSON.stringify(v)).join(', ')} removed`);
     }

@@ -4,7 +4,8 @@ import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
-import { envelopeOf, refusalSchema } from './schemas';
+import { refusalSchemaOf } from './refusal-reasons';
+import { envelopeOf } from './schemas';
 import { bodyIsRequired } from './validate';
 
 /** The version of the contract (docs/rules.md, "Addresses, answers and versions"), not of this implementation. */
@@ -171,7 +172,7 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: { 'application/json': { schema: refusalSchema } },
+      content: { 'application/json': { schema: refusalSchemaOf(status) } },
       headers: headersOf(status, limited).extend(cookieOf(endpoint, status)),
     };
   }

@@ -75,3 +75,12 @@ describe("an add-on action's show_menu", () => {
     expect(JSON.stringify(contract)).toContain('disable and uninstall: ignored');
   });
 });
+
+describe('the reasons of a refusal only the kernel answers', () => {
+  it('are listed per status as an enum of data.error', () => {
+    const refusal = (status: string) => ({ $ref: `contract#/paths/~1webhooks/post/responses/${status}/content/application~1json/schema` });
+    const answer = (error: string) => ({ code: 419, message: 'fetch the token again', data: { error } });
+    expect(ajv.validate(refusal('419'), answer('csrf_token_invalid'))).toBe(true);
+    expect(ajv.validate(refusal('419'), answer('not_a_reason'))).toBe(false);
+  });
+});
