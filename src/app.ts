@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { argon2Hasher, boundPasswordWork, emailChangePolicy, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
 import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
-import { Settings } from './config';
+import { parseSettings, Settings } from './config';
 import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
@@ -222,7 +222,9 @@ function declareEndpoints(deps: EndpointDeps): Endpoint[] {
 
 /** The contract the service serves at GET /openapi, without a running service (`platform openapi`). */
 export function platformContract() {
-  return contractOf(declareEndpoints(declarationsOnly<EndpointDeps>()), REGISTRY.openApiRefusals);
+  // The bounds settings put on inputs, at their defaults: the contract a client reads before any is set.
+  const known = { maxKeyLifetimeDays: parseSettings({}).MAX_KEY_LIFETIME_DAYS };
+  return contractOf(declareEndpoints(declarationsOnly<EndpointDeps>('dependencies', known)), REGISTRY.openApiRefusals);
 }
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {

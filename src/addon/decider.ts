@@ -53,7 +53,7 @@ export type AddonCommand =
   | Cmd<'InstallAddon', { manifest: AddonManifest; page_roles: unknown; show_menu: boolean; role_groups: RoleRef[] }>
   | Cmd<'ReinstallAddon', { manifest: AddonManifest; page_roles?: unknown; show_menu: boolean; role_groups: RoleRef[] }>
   | Cmd<'UninstallAddon'>
-  | Cmd<'EnableAddon'>
+  | Cmd<'EnableAddon', { show_menu?: boolean }>
   | Cmd<'DisableAddon'>
   | Cmd<'SetMenu', { show_menu: boolean }>
   | Cmd<'SetPageRoles', { page_roles: unknown; role_groups: RoleRef[] }>;
@@ -150,7 +150,8 @@ function decide(command: AddonCommand, state: AddonState): AddonEvent[] {
       if (installed.enabled === enable) {
         throw new DomainError(enable ? 'addon_already_enabled' : 'addon_already_disabled', `add-on ${key} is already ${enable ? 'enabled' : 'disabled'}`);
       }
-      return [{ type: enable ? 'AddonEnabled' : 'AddonDisabled', data: { key } }];
+      const menu = command.type === 'EnableAddon' && command.data.show_menu !== undefined ? [{ type: 'MenuSet' as const, data: { key, show_menu: command.data.show_menu } }] : [];
+      return [{ type: enable ? 'AddonEnabled' : 'AddonDisabled', data: { key } }, ...menu];
     }
     case 'SetMenu':
       requireInstalled(state, key, 'set the menu entry of');
@@ -171,13 +172,14 @@ export const addonDecider: Decider<AddonCommand, AddonEvent, AddonState> = {
 
 /** The body of POST /addons/{key}/actions/{action} (docs/application-center.md), parsed. */
 export interface ActionRequest {
-  show_menu: boolean;
+  show_menu?: boolean;
   page_roles?: unknown;
 }
 
 /**
  * The command an action asks for (docs/application-center.md): install needs page_roles, reinstall
- * may send them, every other action must not. show_menu counts for install, reinstall and menu.
+ * may send them, every other action must not. show_menu counts for install, reinstall, enable and
+ * menu; disable and uninstall, which leave no menu entry to show, ignore it.
  */
 export function actionCommand(
   action: AddonAction,
@@ -186,7 +188,9 @@ export function actionCommand(
   role_groups: RoleRef[],
 ): AddonCommand {
   const { key } = manifest;
-  const { show_menu, page_roles } = request;
+  const { page_roles } = request;
+  // Install, reinstall and menu show the entry unless told otherwise; enable changes it only when told.
+  const show_menu = request.show_menu ?? true;
   if (page_roles !== undefined && action !== 'install' && action !== 'reinstall') {
     throw new DomainError(
       'page_roles_not_allowed',
@@ -204,7 +208,7 @@ export function actionCommand(
     case 'uninstall':
       return { type: 'UninstallAddon', data: { key } };
     case 'enable':
-      return { type: 'EnableAddon', data: { key } };
+      return { type: 'EnableAddon', data: { key, ...(request.show_menu !== undefined && { show_menu: request.show_menu }) } };
     case 'disable':
       return { type: 'DisableAddon', data: { key } };
     case 'menu':

@@ -22,6 +22,15 @@ export const expiryFields = {
     .optional(),
 };
 
+/**
+ * The expiry fields as far as MAX_KEY_LIFETIME_DAYS (`maxDays`) reaches: the contract bounds
+ * expires_in_days where assertWithinLifetime refuses, which answers its own reason, expiry_too_far.
+ */
+export const expiryFieldsWithin = (maxDays: number) => ({
+  ...expiryFields,
+  expires_in_days: expiryFields.expires_in_days.meta({ maximum: maxDays, description: `At most MAX_KEY_LIFETIME_DAYS (${maxDays} here)` }),
+});
+
 /** The rule an approval and an extension request share. */
 export const notBoth = (body: { expires_at?: string | null; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
 export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
@@ -30,15 +39,15 @@ export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
  * What an administrator may add to an approval: an instant, or a number of days from now (not
  * both), or `expires_at: null` for a key that never expires whatever KEY_LIFETIME_DAYS says.
  */
-export const approvalExpirySchema = z
+export const approvalExpirySchema = (maxDays: number) => z
   .strictObject({
-    ...expiryFields,
+    ...expiryFieldsWithin(maxDays),
     expires_at: expiryFields.expires_at.unwrap().nullable().optional().meta({ description: 'When the key expires; null: never, whatever KEY_LIFETIME_DAYS says' }),
   })
   .refine(notBoth, { error: NOT_BOTH })
   // The refinement, for a client generated from the contract.
   .meta({ not: { required: ['expires_at', 'expires_in_days'] } });
-export type ApprovalExpiry = z.infer<typeof approvalExpirySchema>;
+export type ApprovalExpiry = z.infer<ReturnType<typeof approvalExpirySchema>>;
 
 /** When a key approved at `now` expires: the instant given, or the days given, or the default lifetime; null for never. */
 export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: number | null): string | null {

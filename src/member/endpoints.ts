@@ -57,6 +57,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       summary: 'Register a developer member and log it in: a new session id and a new CSRF token',
       body: registrationSchema,
       response: z.object({ id: z.int().min(1), username: z.string() }),
+      movesSession: true,
       refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange, tooManyRegistrations, passwordWorkBusy],
       handler: async (ctx, { body }) => {
         await deps.admitRegistration(ctx);

@@ -24,6 +24,7 @@ export function loginEndpoint<R extends z.ZodType>(
     response: spec.response,
     refusals: [wrongPassword, passwordWorkBusy, ...(spec.refusals ?? [])],
     login: realm,
+    movesSession: true,
     handler: async (ctx, { body: { username, password } }) => ({ data: await spec.logIn(ctx, username, password), message: 'logged in' }),
   });
 }

@@ -7,7 +7,7 @@ import { deliveryParams, webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
-import { refusedUrl } from './url-policy';
+import { refusedUrl, WEBHOOK_URL_FORM } from './url-policy';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
@@ -61,7 +61,8 @@ function webhookSchemas(eventTypes: readonly string[]) {
     .meta({ id: 'CreatedWebhook' });
 
   const registerBody = z.strictObject({
-    url: z.string().max(2000, 'url must be at most 2000 characters'),
+    // Checked by checkUrl, to answer its own reason (invalid_webhook_url); its form documented here.
+    url: z.string().max(2000, 'url must be at most 2000 characters').meta({ ...WEBHOOK_URL_FORM, description: 'An http or https URL without credentials' }),
     events: z
       .array(z.enum(types, { error: `each event must be one of ${types.join(', ')}` }))
       .min(1, 'name at least one event')

@@ -34,6 +34,12 @@ export function isPrivate(address: string): boolean {
   return ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6);
 }
 
+/**
+ * What refusedUrl asks of a URL's form, for the contract: an http or https URL with no
+ * credentials (no `@` before the path). The addresses it reaches are checked on registration only.
+ */
+export const WEBHOOK_URL_FORM = { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@]+([/?#]|$)' } as const;
+
 /** Why a webhook URL is refused, or null when it may be registered. */
 export async function refusedUrl(raw: string, allowPrivate: boolean): Promise<string | null> {
   let url: URL;

@@ -120,6 +120,12 @@ describe('add-on decider', () => {
       given(addonDecider, [installed, disabled]).when(simple('EnableAddon')).then([events.enabled(key)]);
     });
 
+    it('enables with the menu entry sent, and leaves the entry alone when none is', () => {
+      given(addonDecider, [installed, disabled])
+        .when({ type: 'EnableAddon', data: { key, show_menu: false } })
+        .then([events.enabled(key), events.menuSet(key, false)]);
+    });
+
     it('refuses to enable an enabled add-on or disable a disabled one', () => {
       given(addonDecider, [installed]).when(simple('EnableAddon')).thenRefuses('addon_already_enabled');
       given(addonDecider, [installed, disabled]).when(simple('DisableAddon')).thenRefuses('addon_already_disabled');

@@ -20,13 +20,19 @@ interface DocumentedResponse {
 type Headers = Record<string, unknown>;
 
 /** Header fields the contract must declare wherever the service sends them. */
-const WATCHED = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-request-id'];
+const WATCHED = ['set-cookie', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-request-id'];
 
 /** One answer of the service as the contract judges it. */
 export interface Checked {
   /** `GET /credentials/{member_id}/history`, or null when no route matched. */
   operation: string | null;
   status: number;
+}
+
+/** The names of the cookies an answer sets more than once: a client keeps one of them, no telling which. */
+function cookiesSetTwice(headers: Headers): string[] {
+  const names = [headers['set-cookie'] ?? []].flat().map((cookie) => String(cookie).replace(/=.*/s, ''));
+  return [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
 }
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -71,6 +77,7 @@ export class ContractChecker {
     const problems = WATCHED.filter((name) => headers[name] !== undefined && !names.some((n) => n.toLowerCase() === name)).map(
       (name) => `${where}: header ${name} is sent but not declared`,
     );
+    problems.push(...cookiesSetTwice(headers).map((name) => `${where}: Set-Cookie sets ${name} more than once`));
     for (const [name, header] of Object.entries(declared)) {
       const value = headers[name.toLowerCase()];
       if (value === undefined) {

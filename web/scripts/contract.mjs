@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(web, 'generated');
-const contract = JSON.parse(execFileSync(process.execPath, [join(web, '..', 'dist', 'cli.js'), 'openapi'], { encoding: 'utf8' }));
+const contract = JSON.parse(execFileSync(process.execPath, [join(web, '..', 'dist', 'cli.js'), 'openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 
 mkdirSync(out, { recursive: true });
 // With the enums' values as arrays too: the console offers the statuses, event types and permissions the contract lists.

@@ -182,7 +182,7 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       summary: 'Install, reinstall, uninstall, enable or disable an add-on, or set its menu entry',
       description:
         'install needs page_roles; reinstall takes the catalogue version and keeps the saved page_roles when none is sent; ' +
-        'the other actions refuse page_roles. show_menu (default true) counts for install, reinstall and menu',
+        'the other actions refuse page_roles. show_menu is optional: default true for install, reinstall and menu, applied by enable when sent, ignored by disable and uninstall',
       params: addonActionParams,
       body: actionRequestSchema,
       response: addonSchema,

@@ -18,8 +18,12 @@ export const actionRequestSchema = z
   .strictObject({
     show_menu: z
       .boolean({ error: 'show_menu must be true or false' })
-      .default(true)
-      .meta({ description: 'Whether the add-on has a menu entry; for install, reinstall and menu' }),
+      // Optional, never defaulted here: enable changes the entry only when it is sent (actionCommand).
+      .optional()
+      .meta({
+        description:
+          'Whether the add-on has a menu entry. install, reinstall and menu: default true; enable: changes it only when sent; disable and uninstall: ignored',
+      }),
     page_roles: sentPageRoles
       .optional()
       .meta({ description: 'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise' }),

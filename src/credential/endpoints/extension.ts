@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
-import { assertWithinLifetime, expiresAtFor, expiryFields, expiryTooFar, NOT_BOTH, notBoth } from '../expiry';
+import { assertWithinLifetime, expiresAtFor, expiryFieldsWithin, expiryTooFar, NOT_BOTH, notBoth } from '../expiry';
 import { credentialReads } from '../reads';
 import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -19,8 +19,8 @@ export interface ExtensionDeps extends ReviewerDeps {
   maxKeyLifetimeDays: number;
 }
 
-const requestBody = z
-  .strictObject({ ...expiryFields, reason: reasonSchema })
+const requestBodyWithin = (maxDays: number) => z
+  .strictObject({ ...expiryFieldsWithin(maxDays), reason: reasonSchema })
   .refine(notBoth, { error: NOT_BOTH })
   .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, { error: 'give expires_at or expires_in_days' })
   // Exactly one of the two, for a client generated from the contract.
@@ -39,7 +39,7 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       path: '/developer/extension',
       caller: { kind: 'member' },
       summary: "Ask for a later expiry of the member's key, with the reason; an administrator decides",
-      body: requestBody,
+      body: requestBodyWithin(deps.maxKeyLifetimeDays),
       response: credentialSchema,
       refusals: [notNow, expiryTooFar, concurrentChange],
       handler: async (ctx, { body }) => {

@@ -114,7 +114,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       caller: review,
       summary: "Approve a member's credential application, optionally with the key's expiry",
       params: memberParams,
-      body: approvalExpirySchema,
+      body: approvalExpirySchema(deps.maxKeyLifetimeDays),
       response: applicationSchema,
       refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, expiryTooFar, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body }) => {

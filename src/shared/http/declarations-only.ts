@@ -3,9 +3,12 @@
  * (the OpenAPI contract printed without stores): any property of it is another stand-in, and
  * calling one throws, so a handler that ran by mistake fails loudly instead of doing I/O.
  */
-export function declarationsOnly<T>(path = 'dependencies'): T {
-  const standIn: object = new Proxy(function unavailable() {}, {
-    get: (_target, property) => (property === 'then' ? undefined : declarationsOnly(`${path}.${String(property)}`)),
+export function declarationsOnly<T>(path = 'dependencies', known: Partial<T> = {}): T {
+  // `known` as own properties of the target too, so that spreading the stand-in keeps them.
+  const standIn: object = new Proxy(Object.assign(function unavailable() {}, known), {
+    // What a declaration reads (a setting that bounds an input) is `known`; everything else stands in.
+    get: (_target, property) =>
+      property in known ? known[property as keyof T] : property === 'then' ? undefined : declarationsOnly(`${path}.${String(property)}`),
     apply: () => {
       throw new Error(`${path} is not available: these endpoints were declared for their contract only`);
     },

@@ -81,6 +81,8 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;
+  /** Answers success under a new session id (login, registration, logout): the contract says its Set-Cookie. */
+  movesSession?: true;
   /**
    * Checks the caller before the CSRF token: a logout repeated with the token its first call
    * replaced is told nobody is logged in (401), not that the token is stale (419).

@@ -4,7 +4,8 @@ import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
-import { envelopeOf, refusalSchema } from './schemas';
+import { refusalSchemaOf } from './refusal-reasons';
+import { envelopeOf } from './schemas';
 import { bodyIsRequired } from './validate';
 
 /** The version of the contract (docs/rules.md, "Addresses, answers and versions"), not of this implementation. */
@@ -40,7 +41,6 @@ const requestId = {
   'X-Request-Id': z.string().meta({ description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it" }),
 };
 
-/** draft-ietf-httpapi-ratelimit-headers-06, on every answer to a call the open API counted. */
 /** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
 const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
   'RateLimit-Limit': z.int().min(1).meta({ description: `${perWindow} per window` }),
@@ -50,6 +50,20 @@ const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
 });
 const partnerCalls = rateLimitFieldsOf('Calls', 'Calls this API id may make');
 const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
+
+const sessionCookie = z.string().meta({
+  id: 'SessionCookie',
+  description: 'PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id',
+});
+
+/**
+ * Set-Cookie wherever a session is read: optional, as the session renews its cookie when it is
+ * used; required on the success of a login, registration or logout, which always gives a new id.
+ */
+function cookieOf(endpoint: Endpoint, status: 200 | ErrorStatus): z.ZodRawShape {
+  if (endpoint.caller.kind === 'partner') return {};
+  return { 'Set-Cookie': status === 200 && endpoint.movesSession ? sessionCookie : sessionCookie.optional() };
+}
 
 /** Operations are tagged with who may call them; each tag is described once, at the top. */
 const TAGS: { name: Caller['kind']; description: string }[] = [
@@ -181,12 +195,12 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   const success = endpoint.raw
     ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET') } };
+  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200)) } };
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: { 'application/json': { schema: refusalSchema } },
-      headers: headersOf(status, limited, endpoint.method !== 'GET'),
+      content: { 'application/json': { schema: refusalSchemaOf(status) } },
+      headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };
   }
   return responses;

@@ -68,6 +68,10 @@ function koaSession(app: Koa, store: SessionStore, settings: SessionSettings): M
     // and the id is worthless: the next request is then told its session expired, rather than
     // that nobody ever logged in.
     maxAge: settings.idleMs + COOKIE_OUTLIVES_SESSION_MS,
+    // koa-session sets the cookie up to three times in one answer (a regenerate clears the old id,
+    // saves the new one, then the closing commit renews it): each setting replaces the one before,
+    // so the answer carries one Set-Cookie, the last.
+    overwrite: true,
   };
   return session(
     {

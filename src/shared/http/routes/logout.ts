@@ -20,6 +20,7 @@ export function logoutEndpoint(side: 'member' | 'admin', loggedOut?: (ctx: AppCo
     body: emptyBody,
     response: z.null(),
     callerBeforeCsrf: true,
+    movesSession: true,
     handler: async (ctx) => {
       const id = sessionOf(ctx)[side]?.id;
       await logOutOfSession(ctx, side);
