@@ -83,6 +83,14 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfterRotation(event.data, state.keys_in_grace, event.metadata?.time) };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
+    default:
+      return evolveExpiry({ ...state, scopes }, event);
+  }
+}
+
+/** The expiry's notices and extensions: they leave the credential's status and scopes as they are. */
+function evolveExpiry(state: CredentialState, event: Folded): CredentialState {
+  switch (event.type) {
     case 'CredentialExpiring':
     case 'CredentialExpired':
       return { ...state, expiry: noticesAfter(state.expiry, event) };
@@ -93,7 +101,7 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     case 'ExtensionRejected':
       return { ...state, extension: null };
     default:
-      return { ...state, scopes };
+      return state;
   }
 }
 
