@@ -25,7 +25,6 @@ const COMPLEXITY_EXCEPTIONS = [
   ['web/src/admin/area.tsx', 16, 'AdminArea routes every admin screen by permission; the console screens wait for their own pass'],
   ['web/src/audit/auditor.tsx', 14, "the auditor's screen and its replay handler; the console screens wait for their own pass"],
   ['web/src/developer/area.tsx', 14, 'DeveloperArea routes every developer screen by session state; the console screens wait for their own pass'],
-  ['web/src/audit/search.tsx', 13, "AuditSearch's filters, each optional; the console screens wait for their own pass"],
 ];
 
 export default tseslint.config(
