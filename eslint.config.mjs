@@ -24,7 +24,6 @@ const COMPLEXITY_EXCEPTIONS = [
   ['src/shared/projections/rebuild.ts', 13, 'replay batches, flushes and reports progress in one loop; a kernel change for its own branch'],
   ['web/src/admin/area.tsx', 16, 'AdminArea routes every admin screen by permission; the console screens wait for their own pass'],
   ['web/src/audit/auditor.tsx', 14, "the auditor's screen and its replay handler; the console screens wait for their own pass"],
-  ['web/src/developer/area.tsx', 14, 'DeveloperArea routes every developer screen by session state; the console screens wait for their own pass'],
 ];
 
 export default tseslint.config(
