@@ -22,7 +22,6 @@ const COMPLEXITY_EXCEPTIONS = [
   ['src/stores/sqlite/event-store.ts', 14, 'subscribeAll: head check, polling and stop in one async generator; stores are being changed on another branch'],
   ['src/shared/http/endpoints.ts', 13, 'mountEndpoints adds each check an endpoint declaration implies; shared/http is being changed on another branch'],
   ['src/shared/projections/rebuild.ts', 13, 'replay batches, flushes and reports progress in one loop; a kernel change for its own branch'],
-  ['web/src/admin/area.tsx', 16, 'AdminArea routes every admin screen by permission; the console screens wait for their own pass'],
   ['web/src/audit/auditor.tsx', 14, "the auditor's screen and its replay handler; the console screens wait for their own pass"],
 ];
 
