@@ -2,6 +2,29 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/**
+ * A function a newcomer reads in one pass (issue 48): eslint's cyclomatic complexity, at most 12.
+ * The files below hold a function over it today. Each is capped at its own figure, so it can
+ * shrink but not grow, with why it is not split yet. Their files are not edited here: src/access,
+ * src/audit, src/stores and src/shared/http are being changed on other branches, and a kernel
+ * change belongs in a branch of its own; the auditor's screen needs a pass of its own.
+ */
+const MAX_COMPLEXITY = 12;
+const COMPLEXITY_EXCEPTIONS = [
+  // file, its largest complexity today, and why it stays
+  ['src/audit/proof/verify.ts', 29, 'the offline verifier walks the export line by line in one callback; audit is being changed on another branch'],
+  ['src/stores/eventstoredb/subscription.ts', 27, 'followAll: resubscription, back-off and head check in one async generator; stores are being changed on another branch'],
+  ['src/shared/http/openapi.ts', 21, 'refusalsOf lists every refusal an endpoint declaration implies, one condition each; shared/http is being changed on another branch'],
+  ['src/stores/config.ts', 15, 'checkEventStoreOptions and checkMongoUrl check one URL option per condition; stores are being changed on another branch'],
+  ['src/stores/mongodb/outage.ts', 15, 'isMongoOutage lists the driver errors that mean an outage, one condition each; stores are being changed on another branch'],
+  ['src/shared/http/console.ts', 14, "the console's static-file middleware: redirect, asset, deep link; shared/http is being changed on another branch"],
+  ['src/shared/http/errors.ts', 14, "fromBodyParser maps the body parser's statuses; the error mapping is being changed on another branch"],
+  ['src/stores/sqlite/event-store.ts', 14, 'subscribeAll: head check, polling and stop in one async generator; stores are being changed on another branch'],
+  ['src/shared/http/endpoints.ts', 13, 'mountEndpoints adds each check an endpoint declaration implies; shared/http is being changed on another branch'],
+  ['src/shared/projections/rebuild.ts', 13, 'replay batches, flushes and reports progress in one loop; a kernel change for its own branch'],
+  ['web/src/audit/auditor.tsx', 14, "the history lookup sets the whole screen, focus and address from one answer; splitting it safely needs its own pass with the auditor tests"],
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'web/dist/', 'web/generated/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -16,4 +39,6 @@ export default tseslint.config(
   { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The web console runs in the browser.
   { files: ['web/src/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['src/**', 'web/src/**'], rules: { complexity: ['error', MAX_COMPLEXITY] } },
+  ...COMPLEXITY_EXCEPTIONS.map(([file, max]) => ({ files: [file], rules: { complexity: ['error', max] } })),
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AddonManifest, AddonPage } from './manifest';
-import { Decider, DomainError } from '../shared/domain/decider';
+import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { checkPageRoles, pageRolesCovering, pageRolesFor, PageRoles, RoleRef } from './page-roles';
 
@@ -121,48 +121,62 @@ const keptPageRoles = (state: Installed, manifest: AddonManifest) =>
     `the saved page_roles do not fit version ${manifest.version} of ${manifest.key} (send page_roles with the reinstall)`,
   );
 
-function decide(command: AddonCommand, state: AddonState): AddonEvent[] {
-  const { key } = command.data;
-  switch (command.type) {
-    case 'InstallAddon': {
-      if (state.status === 'installed') {
-        throw new DomainError('addon_already_installed', `add-on ${key} is already installed (version ${state.release.version}): reinstall it instead`);
-      }
-      const { manifest, show_menu } = command.data;
-      const page_roles = newPageRoles(command.data.page_roles, manifest.pages, command.data.role_groups, key);
-      return [{ type: 'AddonInstalled', data: { ...releaseOf(manifest), page_roles, show_menu } }];
-    }
-    case 'ReinstallAddon': {
-      const installed = requireInstalled(state, key, 'reinstall');
-      const { manifest, show_menu } = command.data;
-      const page_roles = command.data.page_roles !== undefined
-        ? newPageRoles(command.data.page_roles, manifest.pages, command.data.role_groups, key)
-        : keptPageRoles(installed, manifest);
-      return [{ type: 'AddonReinstalled', data: { ...releaseOf(manifest), previous_version: installed.release.version, page_roles, show_menu } }];
-    }
-    case 'UninstallAddon':
-      requireInstalled(state, key, 'uninstall');
-      return [{ type: 'AddonUninstalled', data: { key } }];
-    case 'EnableAddon':
-    case 'DisableAddon': {
-      const enable = command.type === 'EnableAddon';
-      const installed = requireInstalled(state, key, enable ? 'enable' : 'disable');
-      if (installed.enabled === enable) {
-        throw new DomainError(enable ? 'addon_already_enabled' : 'addon_already_disabled', `add-on ${key} is already ${enable ? 'enabled' : 'disabled'}`);
-      }
-      const menu = command.type === 'EnableAddon' && command.data.show_menu !== undefined ? [{ type: 'MenuSet' as const, data: { key, show_menu: command.data.show_menu } }] : [];
-      return [{ type: enable ? 'AddonEnabled' : 'AddonDisabled', data: { key } }, ...menu];
-    }
-    case 'SetMenu':
-      requireInstalled(state, key, 'set the menu entry of');
-      return [{ type: 'MenuSet', data: { key, show_menu: command.data.show_menu } }];
-    case 'SetPageRoles': {
-      const installed = requireInstalled(state, key, 'set the page roles of');
-      const page_roles = newPageRoles(command.data.page_roles, installed.release.pages, command.data.role_groups, key);
-      return [{ type: 'PageRolesSet', data: { key, page_roles } }];
-    }
+type Command<Type extends AddonCommand['type']> = Extract<AddonCommand, { type: Type }>;
+
+function install({ data }: Command<'InstallAddon'>, state: AddonState): AddonEvent[] {
+  if (state.status === 'installed') {
+    throw new DomainError('addon_already_installed', `add-on ${data.key} is already installed (version ${state.release.version}): reinstall it instead`);
   }
+  const page_roles = newPageRoles(data.page_roles, data.manifest.pages, data.role_groups, data.key);
+  return [{ type: 'AddonInstalled', data: { ...releaseOf(data.manifest), page_roles, show_menu: data.show_menu } }];
 }
+
+function reinstall({ data }: Command<'ReinstallAddon'>, state: AddonState): AddonEvent[] {
+  const installed = requireInstalled(state, data.key, 'reinstall');
+  const { manifest, show_menu } = data;
+  const page_roles = data.page_roles !== undefined
+    ? newPageRoles(data.page_roles, manifest.pages, data.role_groups, data.key)
+    : keptPageRoles(installed, manifest);
+  return [{ type: 'AddonReinstalled', data: { ...releaseOf(manifest), previous_version: installed.release.version, page_roles, show_menu } }];
+}
+
+function uninstall({ data: { key } }: Command<'UninstallAddon'>, state: AddonState): AddonEvent[] {
+  requireInstalled(state, key, 'uninstall');
+  return [{ type: 'AddonUninstalled', data: { key } }];
+}
+
+function enable({ data: { key, show_menu } }: Command<'EnableAddon'>, state: AddonState): AddonEvent[] {
+  if (requireInstalled(state, key, 'enable').enabled) throw new DomainError('addon_already_enabled', `add-on ${key} is already enabled`);
+  // Enable changes the menu entry only when told to.
+  const menu = show_menu === undefined ? [] : [{ type: 'MenuSet' as const, data: { key, show_menu } }];
+  return [{ type: 'AddonEnabled', data: { key } }, ...menu];
+}
+
+function disable({ data: { key } }: Command<'DisableAddon'>, state: AddonState): AddonEvent[] {
+  if (!requireInstalled(state, key, 'disable').enabled) throw new DomainError('addon_already_disabled', `add-on ${key} is already disabled`);
+  return [{ type: 'AddonDisabled', data: { key } }];
+}
+
+function setMenu({ data: { key, show_menu } }: Command<'SetMenu'>, state: AddonState): AddonEvent[] {
+  requireInstalled(state, key, 'set the menu entry of');
+  return [{ type: 'MenuSet', data: { key, show_menu } }];
+}
+
+function setPageRoles({ data }: Command<'SetPageRoles'>, state: AddonState): AddonEvent[] {
+  const installed = requireInstalled(state, data.key, 'set the page roles of');
+  const page_roles = newPageRoles(data.page_roles, installed.release.pages, data.role_groups, data.key);
+  return [{ type: 'PageRolesSet', data: { key: data.key, page_roles } }];
+}
+
+const decide = decideByType<AddonCommand, AddonEvent, AddonState>({
+  InstallAddon: install,
+  ReinstallAddon: reinstall,
+  UninstallAddon: uninstall,
+  EnableAddon: enable,
+  DisableAddon: disable,
+  SetMenu: setMenu,
+  SetPageRoles: setPageRoles,
+});
 
 export const addonDecider: Decider<AddonCommand, AddonEvent, AddonState> = {
   initialState: { status: 'not_installed' },
@@ -189,19 +203,11 @@ export function actionCommand(
 ): AddonCommand {
   const { key } = manifest;
   const { page_roles } = request;
-  // Install, reinstall and menu show the entry unless told otherwise; enable changes it only when told.
+  // Install, reinstall and menu show the entry unless told otherwise.
   const show_menu = request.show_menu ?? true;
-  if (page_roles !== undefined && action !== 'install' && action !== 'reinstall') {
-    throw new DomainError(
-      'page_roles_not_allowed',
-      `page_roles is sent with install or reinstall only, not with ${action}: PUT /addons/${key}/access replaces the whitelist`,
-    );
-  }
+  assertPageRolesFit(action, page_roles, manifest);
   switch (action) {
     case 'install':
-      if (page_roles === undefined) {
-        throw new DomainError('page_roles_required', `install needs page_roles naming every page of ${key} (${manifest.pages.map((p) => p.id).join(', ')})`);
-      }
       return { type: 'InstallAddon', data: { key, manifest, page_roles, show_menu, role_groups } };
     case 'reinstall':
       return { type: 'ReinstallAddon', data: { key, manifest, show_menu, role_groups, ...(page_roles !== undefined ? { page_roles } : {}) } };
@@ -213,5 +219,18 @@ export function actionCommand(
       return { type: 'DisableAddon', data: { key } };
     case 'menu':
       return { type: 'SetMenu', data: { key, show_menu } };
+  }
+}
+
+/** Install needs page_roles, reinstall may send them, every other action must not. */
+function assertPageRolesFit(action: AddonAction, page_roles: unknown, manifest: AddonManifest): void {
+  if (page_roles !== undefined && action !== 'install' && action !== 'reinstall') {
+    throw new DomainError(
+      'page_roles_not_allowed',
+      `page_roles is sent with install or reinstall only, not with ${action}: PUT /addons/${manifest.key}/access replaces the whitelist`,
+    );
+  }
+  if (action === 'install' && page_roles === undefined) {
+    throw new DomainError('page_roles_required', `install needs page_roles naming every page of ${manifest.key} (${manifest.pages.map((p) => p.id).join(', ')})`);
   }
 }

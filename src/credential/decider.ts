@@ -1,11 +1,11 @@
-import { Decider, DomainError } from '../shared/domain/decider';
+import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
 import { CredentialEvent } from './events';
 import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, keysInGraceAfterRotation, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
-import { decideExtension, requestExtension } from './extension';
+import * as extension from './extension';
 import { expiryNoticesDue, ExpiryNotices, noNotices, noticesAfter } from './expiry-notices';
 
 /**
@@ -83,6 +83,14 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
       return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfterRotation(event.data, state.keys_in_grace, event.metadata?.time) };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
+    default:
+      return evolveExpiry({ ...state, scopes }, event);
+  }
+}
+
+/** The expiry's notices and extensions: they leave the credential's status and scopes as they are. */
+function evolveExpiry(state: CredentialState, event: Folded): CredentialState {
+  switch (event.type) {
     case 'CredentialExpiring':
     case 'CredentialExpired':
       return { ...state, expiry: noticesAfter(state.expiry, event) };
@@ -93,7 +101,7 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     case 'ExtensionRejected':
       return { ...state, extension: null };
     default:
-      return { ...state, scopes };
+      return state;
   }
 }
 
@@ -123,55 +131,46 @@ function assertKnownScope(scope: string): void {
   if (!isScope(scope)) throw new DomainError('unknown_scope', `there is no scope "${scope}"`, 'list_scopes');
 }
 
-function decideScopeRequest(state: CredentialState, member_id: number, scopes: string[], reason: string): CredentialEvent[] {
-  requireStatus(state, 'active', 'credential_not_active', 'request scopes for');
-  assertReason(reason);
-  if (scopes.length === 0) throw new DomainError('no_scopes', 'name at least one scope');
-  const seen = new Set<string>();
-  for (const scope of scopes) {
-    assertKnownScope(scope);
-    if (seen.has(scope)) throw new DomainError('duplicate_scope', `the scope "${scope}" is named twice`);
-    seen.add(scope);
-    const status = state.scopes[scope];
-    if (status === 'pending' || status === 'approved') {
-      throw new DomainError('scope_already_requested', `the scope "${scope}" is already ${status}`);
-    }
-  }
-  return scopes.map((scope) => ({ type: 'ScopeRequested', data: { member_id, scope, reason: reason.trim() } }));
+type Command<Type extends CredentialCommand['type']> = Extract<CredentialCommand, { type: Type }>;
+
+function apply({ data }: Command<'ApplyCredential'>, state: CredentialState): CredentialEvent[] {
+  // An approval or a key past its expiry is worth nothing, so its member may start again.
+  if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, data.now)) refuse('credential_already_applied', state, 'apply for');
+  return [{ type: 'CredentialApplied', data: { member_id: data.member_id, username: data.username } }];
 }
 
-function decideScopeReview(state: CredentialState, command: Extract<CredentialCommand, { data: { scope: string } }>): CredentialEvent[] {
-  const { member_id, scope } = command.data;
-  assertKnownScope(scope);
-  requireStatus(state, 'active', 'credential_not_active', 'decide on a scope of');
-  const status = state.scopes[scope];
-  if (command.type === 'RevokeScope') {
-    if (status !== 'approved') {
-      throw new DomainError('scope_not_approved', `the scope "${scope}" is ${status ?? 'not requested'}: only an approved scope can be revoked`);
-    }
-    assertReason(command.data.reason);
-    return [{ type: 'ScopeRevoked', data: { member_id, scope, reason: command.data.reason.trim() } }];
+function approve({ data }: Command<'ApproveCredential'>, state: CredentialState): CredentialEvent[] {
+  requireStatus(state, 'pending', 'credential_not_pending', 'approve');
+  if (hasExpiredAt(data.expires_at, data.now)) {
+    throw new DomainError('expiry_in_past', 'the key would expire before it is claimed: give an expiry in the future');
   }
-  if (status !== 'pending') {
-    throw new DomainError('scope_not_pending', `the scope "${scope}" is ${status ?? 'not requested'}: only a pending request can be decided`);
-  }
-  if (command.type === 'ApproveScope') return [{ type: 'ScopeApproved', data: { member_id, scope } }];
-  assertReason(command.data.reason);
-  return [{ type: 'ScopeRejected', data: { member_id, scope, reason: command.data.reason.trim() } }];
+  return [{ type: 'CredentialApproved', data: { member_id: data.member_id, expires_at: data.expires_at } }];
+}
+
+function reject({ data }: Command<'RejectCredential'>, state: CredentialState): CredentialEvent[] {
+  requireStatus(state, 'pending', 'credential_not_pending', 'reject');
+  assertReason(data.reason);
+  return [{ type: 'CredentialRejected', data: { member_id: data.member_id, reason: data.reason.trim() } }];
 }
 
 /**
  * An approved or active credential past its expiry: no key it could issue would be accepted, so
  * it cannot be claimed or rotated, and its member may apply again (or, when active, extend it).
  */
-
 function refuseExpired(state: CredentialState, action: string, instead: string): never {
   throw new DomainError('credential_expired', `cannot ${action} a credential that expired at ${state.expires_at}: ${instead}`, 'apply');
 }
 
-function rotate(state: CredentialState, command: Extract<CredentialCommand, { type: 'RotateKey' }>): CredentialEvent[] {
+function claim({ data }: Command<'ClaimCredential'>, state: CredentialState): CredentialEvent[] {
+  if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
+  requireStatus(state, 'approved', 'credential_not_approved', 'claim');
+  if (isExpiredAt(state, data.now)) refuseExpired(state, 'claim', 'the approval ran out before the claim, apply again');
+  return [{ type: 'CredentialClaimed', data: { member_id: data.member_id, apiid: data.apiid, key_digest: data.key_digest, expires_at: state.expires_at } }];
+}
+
+function rotate({ data }: Command<'RotateKey'>, state: CredentialState): CredentialEvent[] {
   requireStatus(state, 'active', 'credential_not_active', 'rotate the key of');
-  const { member_id, key_digest, grace_seconds, now } = command.data;
+  const { member_id, key_digest, grace_seconds, now } = data;
   if (isExpiredAt(state, now)) refuseExpired(state, 'rotate the key of', 'ask for an extension, or apply again');
   if (!graceSecondsSchema.safeParse(grace_seconds).success) {
     throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
@@ -190,56 +189,96 @@ function rotate(state: CredentialState, command: Extract<CredentialCommand, { ty
   }];
 }
 
-function decide(command: CredentialCommand, state: CredentialState): CredentialEvent[] {
-  const { member_id } = command.data;
-  switch (command.type) {
-    case 'ApplyCredential':
-      if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, command.data.now)) refuse('credential_already_applied', state, 'apply for');
-      return [{ type: 'CredentialApplied', data: { member_id, username: command.data.username } }];
-    case 'ApproveCredential':
-      requireStatus(state, 'pending', 'credential_not_pending', 'approve');
-      if (hasExpiredAt(command.data.expires_at, command.data.now)) {
-        throw new DomainError('expiry_in_past', 'the key would expire before it is claimed: give an expiry in the future');
-      }
-      return [{ type: 'CredentialApproved', data: { member_id, expires_at: command.data.expires_at } }];
-    case 'RejectCredential':
-      requireStatus(state, 'pending', 'credential_not_pending', 'reject');
-      assertReason(command.data.reason);
-      return [{ type: 'CredentialRejected', data: { member_id, reason: command.data.reason.trim() } }];
-    case 'ClaimCredential':
-      if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
-      requireStatus(state, 'approved', 'credential_not_approved', 'claim');
-      if (isExpiredAt(state, command.data.now)) refuseExpired(state, 'claim', 'the approval ran out before the claim, apply again');
-      return [{
-        type: 'CredentialClaimed',
-        data: { member_id, apiid: command.data.apiid, key_digest: command.data.key_digest, expires_at: state.expires_at },
-      }];
-    case 'RotateKey':
-      return rotate(state, command);
-    case 'RevokeCredential':
-      // An approval given by mistake is withdrawn by revoking before the claim, which then fails.
-      if (state.status !== 'approved') requireStatus(state, 'active', 'credential_not_active', 'revoke');
-      assertReason(command.data.reason);
-      return [{ type: 'CredentialRevoked', data: { member_id, reason: command.data.reason.trim() } }];
-    case 'RequestScopes':
-      return decideScopeRequest(state, member_id, command.data.scopes, command.data.reason);
-    case 'ApproveScope':
-    case 'RejectScope':
-    case 'RevokeScope':
-      return decideScopeReview(state, command);
-    case 'NoteExpiry': {
-      if (state.status !== 'active' || state.expires_at === null) return [];
-      return expiryNoticesDue(member_id, state.expires_at, state.expiry, command.data.now, command.data.reminder_days);
-    }
-    case 'RequestExtension':
-      return requestExtension(state, member_id, command.data.expires_at, command.data.reason, command.data.now);
-    case 'ApproveExtension':
-    case 'RejectExtension':
-      // A request left by a credential revoked since stays as it was: its key is refused whatever its expiry.
-      requireStatus(state, 'active', 'credential_not_active', 'decide on the extension of');
-      return decideExtension(state, member_id, command.type === 'ApproveExtension', 'reason' in command.data ? command.data.reason : undefined);
-  }
+function revoke({ data }: Command<'RevokeCredential'>, state: CredentialState): CredentialEvent[] {
+  // An approval given by mistake is withdrawn by revoking before the claim, which then fails.
+  if (state.status !== 'approved') requireStatus(state, 'active', 'credential_not_active', 'revoke');
+  assertReason(data.reason);
+  return [{ type: 'CredentialRevoked', data: { member_id: data.member_id, reason: data.reason.trim() } }];
 }
+
+function requestScopes({ data }: Command<'RequestScopes'>, state: CredentialState): CredentialEvent[] {
+  const { member_id, scopes, reason } = data;
+  requireStatus(state, 'active', 'credential_not_active', 'request scopes for');
+  assertReason(reason);
+  if (scopes.length === 0) throw new DomainError('no_scopes', 'name at least one scope');
+  const seen = new Set<string>();
+  for (const scope of scopes) {
+    assertKnownScope(scope);
+    if (seen.has(scope)) throw new DomainError('duplicate_scope', `the scope "${scope}" is named twice`);
+    seen.add(scope);
+    const status = state.scopes[scope];
+    if (status === 'pending' || status === 'approved') {
+      throw new DomainError('scope_already_requested', `the scope "${scope}" is already ${status}`);
+    }
+  }
+  return scopes.map((scope) => ({ type: 'ScopeRequested', data: { member_id, scope, reason: reason.trim() } }));
+}
+
+/** A scope an administrator decides on: known, on an active credential, and in the status the decision needs. */
+function requireScope(state: CredentialState, scope: string, wanted: 'pending' | 'approved'): void {
+  assertKnownScope(scope);
+  requireStatus(state, 'active', 'credential_not_active', 'decide on a scope of');
+  const status = state.scopes[scope];
+  if (status === wanted) return;
+  if (wanted === 'approved') {
+    throw new DomainError('scope_not_approved', `the scope "${scope}" is ${status ?? 'not requested'}: only an approved scope can be revoked`);
+  }
+  throw new DomainError('scope_not_pending', `the scope "${scope}" is ${status ?? 'not requested'}: only a pending request can be decided`);
+}
+
+function approveScope({ data: { member_id, scope } }: Command<'ApproveScope'>, state: CredentialState): CredentialEvent[] {
+  requireScope(state, scope, 'pending');
+  return [{ type: 'ScopeApproved', data: { member_id, scope } }];
+}
+
+function rejectScope({ data: { member_id, scope, reason } }: Command<'RejectScope'>, state: CredentialState): CredentialEvent[] {
+  requireScope(state, scope, 'pending');
+  assertReason(reason);
+  return [{ type: 'ScopeRejected', data: { member_id, scope, reason: reason.trim() } }];
+}
+
+function revokeScope({ data: { member_id, scope, reason } }: Command<'RevokeScope'>, state: CredentialState): CredentialEvent[] {
+  requireScope(state, scope, 'approved');
+  assertReason(reason);
+  return [{ type: 'ScopeRevoked', data: { member_id, scope, reason: reason.trim() } }];
+}
+
+function noteExpiry({ data }: Command<'NoteExpiry'>, state: CredentialState): CredentialEvent[] {
+  if (state.status !== 'active' || state.expires_at === null) return [];
+  return expiryNoticesDue(data.member_id, state.expires_at, state.expiry, data.now, data.reminder_days);
+}
+
+function requestExtension({ data }: Command<'RequestExtension'>, state: CredentialState): CredentialEvent[] {
+  return extension.request(state, data.member_id, data.expires_at, data.reason, data.now);
+}
+
+// A request left by a credential revoked since stays as it was: its key is refused whatever its expiry.
+function approveExtension({ data }: Command<'ApproveExtension'>, state: CredentialState): CredentialEvent[] {
+  requireStatus(state, 'active', 'credential_not_active', 'decide on the extension of');
+  return extension.approve(state, data.member_id);
+}
+
+function rejectExtension({ data }: Command<'RejectExtension'>, state: CredentialState): CredentialEvent[] {
+  requireStatus(state, 'active', 'credential_not_active', 'decide on the extension of');
+  return extension.reject(state, data.member_id, data.reason);
+}
+
+const decide = decideByType<CredentialCommand, CredentialEvent, CredentialState>({
+  ApplyCredential: apply,
+  ApproveCredential: approve,
+  RejectCredential: reject,
+  ClaimCredential: claim,
+  RotateKey: rotate,
+  RevokeCredential: revoke,
+  RequestScopes: requestScopes,
+  ApproveScope: approveScope,
+  RejectScope: rejectScope,
+  RevokeScope: revokeScope,
+  NoteExpiry: noteExpiry,
+  RequestExtension: requestExtension,
+  ApproveExtension: approveExtension,
+  RejectExtension: rejectExtension,
+});
 
 export const credentialDecider: Decider<CredentialCommand, CredentialEvent, CredentialState> = {
   initialState,

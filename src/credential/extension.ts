@@ -17,7 +17,7 @@ type ExtensionEvent =
   | { type: 'ExtensionApproved'; data: { member_id: number; expires_at: string } }
   | { type: 'ExtensionRejected'; data: { member_id: number; reason: string } };
 
-export function requestExtension(state: ExtensionState, member_id: number, expires_at: string, reason: string, now: string): ExtensionEvent[] {
+export function request(state: ExtensionState, member_id: number, expires_at: string, reason: string, now: string): ExtensionEvent[] {
   if (state.status !== 'active') throw new DomainError('credential_not_active', 'only an active credential can be extended: claim it first, or apply again');
   if (state.expires_at === null) throw new DomainError('credential_never_expires', 'this key never expires: there is nothing to extend');
   if (state.extension) throw new DomainError('extension_already_requested', `an extension to ${state.extension.expires_at} is waiting for an administrator`);
@@ -28,9 +28,17 @@ export function requestExtension(state: ExtensionState, member_id: number, expir
   return [{ type: 'ExtensionRequested', data: { member_id, expires_at, reason: reason.trim() } }];
 }
 
-export function decideExtension(state: ExtensionState, member_id: number, approve: boolean, reason?: string): ExtensionEvent[] {
+function requireExtension(state: ExtensionState): { expires_at: string } {
   if (!state.extension) throw new DomainError('extension_not_requested', 'no extension is waiting for a decision');
-  if (approve) return [{ type: 'ExtensionApproved', data: { member_id, expires_at: state.extension.expires_at } }];
-  assertReason(reason ?? '');
-  return [{ type: 'ExtensionRejected', data: { member_id, reason: reason!.trim() } }];
+  return state.extension;
+}
+
+export function approve(state: ExtensionState, member_id: number): ExtensionEvent[] {
+  return [{ type: 'ExtensionApproved', data: { member_id, expires_at: requireExtension(state).expires_at } }];
+}
+
+export function reject(state: ExtensionState, member_id: number, reason: string): ExtensionEvent[] {
+  requireExtension(state);
+  assertReason(reason);
+  return [{ type: 'ExtensionRejected', data: { member_id, reason: reason.trim() } }];
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '../shared/domain/decider';
+import { decideByType, DomainError } from '../shared/domain/decider';
 import type { EventOf } from '../shared/domain/events';
 import type { accountEventSchemas } from './account-events';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
@@ -73,48 +73,55 @@ function spendLinks<State extends AccountState>(state: State): State {
   return { ...state, resets: spendAll(state.resets), pending_email: state.pending_email && { ...state.pending_email, spent: true } };
 }
 
-export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
-  const member_id = state.member_id;
-  switch (command.type) {
-    case 'RequestPasswordReset':
-      if (state.email === null) throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
-      return [{ type: 'PasswordResetRequested', data: { member_id, ...command.data } }];
-    case 'ResetPassword': {
-      const link = state.resets[command.data.token_digest];
-      if (!link) throw new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
-      if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one');
-      if (expired(link, command.data.now)) throw new DomainError('reset_token_expired', 'this password-reset link has expired (links are good for 30 minutes): ask for a new one');
-      return [{ type: 'PasswordReset', data: { member_id, password_hash: command.data.password_hash } }];
-    }
-    case 'ChangePassword':
-      return [{ type: 'PasswordChanged', data: { member_id, password_hash: command.data.password_hash } }];
-    case 'ResetPasswordByAdministrator':
-      return [{ type: 'PasswordResetByAdministrator', data: { member_id, ...command.data } }];
-    case 'UpdateAccount':
-      return updateAccount(command.data, state);
-    case 'ConfirmEmail': {
-      const pending = state.pending_email;
-      if (!pending || pending.token_digest !== command.data.token_digest) {
-        throw new DomainError('email_token_unknown', 'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one');
-      }
-      if (pending.spent) throw new DomainError('email_token_spent', 'the password changed since this confirmation link was mailed: change the address again for a new one');
-      if (expired(pending, command.data.now)) throw new DomainError('email_token_expired', 'this confirmation link has expired: change the address again for a new one');
-      const changed: AccountEvent = { type: 'EmailChanged', data: { member_id, email: pending.email } };
-      return state.email === null ? [changed] : [changed, { type: 'EmailRestoreOffered', data: { member_id, email: state.email, ...command.data.restore_link } }];
-    }
-    case 'RestoreEmail': {
-      const restore = state.restores[command.data.token_digest];
-      if (!restore) throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
-      if (restore.spent) throw new DomainError('restore_token_spent', 'this link was already used, or another restore link was: the address is the one restored then');
-      if (expired(restore, command.data.now)) throw new DomainError('restore_token_expired', `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`);
-      return [{ type: 'EmailRestored', data: { member_id, email: restore.email } }];
-    }
-    case 'AcknowledgeAdministratorReset':
-      return state.reset_by_administrator ? [{ type: 'AdministratorResetAcknowledged', data: { member_id } }] : [];
-  }
+type Command<Type extends AccountCommand['type']> = Extract<AccountCommand, { type: Type }>;
+
+function requestPasswordReset({ data }: Command<'RequestPasswordReset'>, state: AccountState): AccountEvent[] {
+  if (state.email === null) throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
+  return [{ type: 'PasswordResetRequested', data: { member_id: state.member_id, ...data } }];
 }
 
-function updateAccount(change: Extract<AccountCommand, { type: 'UpdateAccount' }>['data'], state: AccountState): AccountEvent[] {
+function resetPassword({ data }: Command<'ResetPassword'>, state: AccountState): AccountEvent[] {
+  const link = state.resets[data.token_digest];
+  if (!link) throw new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
+  if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one');
+  if (expired(link, data.now)) throw new DomainError('reset_token_expired', 'this password-reset link has expired (links are good for 30 minutes): ask for a new one');
+  return [{ type: 'PasswordReset', data: { member_id: state.member_id, password_hash: data.password_hash } }];
+}
+
+function changePassword({ data }: Command<'ChangePassword'>, state: AccountState): AccountEvent[] {
+  return [{ type: 'PasswordChanged', data: { member_id: state.member_id, password_hash: data.password_hash } }];
+}
+
+function resetPasswordByAdministrator({ data }: Command<'ResetPasswordByAdministrator'>, state: AccountState): AccountEvent[] {
+  return [{ type: 'PasswordResetByAdministrator', data: { member_id: state.member_id, ...data } }];
+}
+
+function confirmEmail({ data }: Command<'ConfirmEmail'>, state: AccountState): AccountEvent[] {
+  const member_id = state.member_id;
+  const pending = state.pending_email;
+  if (!pending || pending.token_digest !== data.token_digest) {
+    throw new DomainError('email_token_unknown', 'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one');
+  }
+  if (pending.spent) throw new DomainError('email_token_spent', 'the password changed since this confirmation link was mailed: change the address again for a new one');
+  if (expired(pending, data.now)) throw new DomainError('email_token_expired', 'this confirmation link has expired: change the address again for a new one');
+  const changed: AccountEvent = { type: 'EmailChanged', data: { member_id, email: pending.email } };
+  // The address replaced is offered a way back, in case the change was not its owner's.
+  return state.email === null ? [changed] : [changed, { type: 'EmailRestoreOffered', data: { member_id, email: state.email, ...data.restore_link } }];
+}
+
+function restoreEmail({ data }: Command<'RestoreEmail'>, state: AccountState): AccountEvent[] {
+  const restore = state.restores[data.token_digest];
+  if (!restore) throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
+  if (restore.spent) throw new DomainError('restore_token_spent', 'this link was already used, or another restore link was: the address is the one restored then');
+  if (expired(restore, data.now)) throw new DomainError('restore_token_expired', `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`);
+  return [{ type: 'EmailRestored', data: { member_id: state.member_id, email: restore.email } }];
+}
+
+function acknowledgeAdministratorReset(_command: Command<'AcknowledgeAdministratorReset'>, state: AccountState): AccountEvent[] {
+  return state.reset_by_administrator ? [{ type: 'AdministratorResetAcknowledged', data: { member_id: state.member_id } }] : [];
+}
+
+function updateAccount({ data: change }: Command<'UpdateAccount'>, state: AccountState): AccountEvent[] {
   const member_id = state.member_id;
   const events: AccountEvent[] = [];
   if (change.nickname !== state.nickname || change.mobile !== state.mobile) {
@@ -131,3 +138,14 @@ function updateAccount(change: Extract<AccountCommand, { type: 'UpdateAccount' }
   }
   return events;
 }
+
+export const decideAccount = decideByType<AccountCommand, AccountEvent, AccountState>({
+  RequestPasswordReset: requestPasswordReset,
+  ResetPassword: resetPassword,
+  ChangePassword: changePassword,
+  ResetPasswordByAdministrator: resetPasswordByAdministrator,
+  UpdateAccount: updateAccount,
+  ConfirmEmail: confirmEmail,
+  RestoreEmail: restoreEmail,
+  AcknowledgeAdministratorReset: acknowledgeAdministratorReset,
+});

@@ -49,6 +49,20 @@ export function assertArgon2id(password_hash: string): void {
   }
 }
 
+function registerMember({ data }: RegisterMember, state: MemberState): MemberEvent[] {
+  assertUsernameAvailable(state, data.username);
+  if (!Number.isSafeInteger(data.member_id) || data.member_id < 1) {
+    throw new DomainError('invalid_member_id', 'member ids are positive integers');
+  }
+  assertArgon2id(data.password_hash);
+  return [{ type: 'MemberRegistered', data }];
+}
+
+function requireRegistered(state: MemberState): RegisteredMember {
+  if (state.status !== 'registered') throw new DomainError('member_not_found', 'no such member');
+  return state;
+}
+
 export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
   initialState: { status: 'none' },
 
@@ -57,17 +71,6 @@ export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
     return state.status === 'registered' ? evolveAccount(state, event) : state;
   },
 
-  decide(command, state) {
-    if (command.type !== 'RegisterMember') {
-      if (state.status !== 'registered') throw new DomainError('member_not_found', 'no such member');
-      return decideAccount(command, state);
-    }
-    const { member_id, username, password_hash } = command.data;
-    assertUsernameAvailable(state, username);
-    if (!Number.isSafeInteger(member_id) || member_id < 1) {
-      throw new DomainError('invalid_member_id', 'member ids are positive integers');
-    }
-    assertArgon2id(password_hash);
-    return [{ type: 'MemberRegistered', data: command.data }];
-  },
+  // Registering starts the stream; every other command is the account's, on a registered member.
+  decide: (command, state) => (command.type === 'RegisterMember' ? registerMember(command, state) : decideAccount(command, requireRegistered(state))),
 };

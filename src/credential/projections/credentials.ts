@@ -38,17 +38,25 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
         return changed(doc, { key_rotated_at: time });
       case 'CredentialRevoked':
         return changed(doc, { status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes });
-      case 'ExtensionRequested':
-        return changed(doc, { extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } });
-      case 'ExtensionApproved':
-        return changed(doc, { expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } });
-      case 'ExtensionRejected':
-        return changed(doc, { extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } });
       default:
-        return changed(doc, { scopes });
+        return evolveExtension(changed(doc, { scopes }), event, time);
     }
   },
 };
+
+/** The extension asked for and its decision; every other event leaves the document as it is. */
+function evolveExtension(doc: CredentialDocument, event: CredentialEvent, time: string): CredentialDocument {
+  switch (event.type) {
+    case 'ExtensionRequested':
+      return changed(doc, { extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } });
+    case 'ExtensionApproved':
+      return changed(doc, { expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } });
+    case 'ExtensionRejected':
+      return changed(doc, { extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } });
+    default:
+      return doc;
+  }
+}
 
 /**
  * The document with some fields changed: a copy field by field, then the changes. A rebuild copies

@@ -13,26 +13,25 @@ export function evolveScope(view: ScopeView | null, event: Recorded<CredentialEv
   const status = scopeStatusAfter(name, view?.status, event);
   if (status === undefined) return null;
   if (status === view?.status) return view;
+  if (event.type === 'ScopeRequested') return requested(name, status, event.data.reason, event.metadata.time);
+  return view && reviewed(view, status, event);
+}
+
+function requested(name: string, status: ScopeView['status'], reason: string, time: string): ScopeView {
+  return { name, status, reason, requested_at: time, reviewed_at: null, reject_reason: null, revoked_at: null, revoke_reason: null };
+}
+
+/** A requested scope after an administrator's decision on it, or on its whole credential. */
+function reviewed(view: ScopeView, status: ScopeView['status'], event: Recorded<CredentialEvent>): ScopeView {
   const time = event.metadata.time;
   switch (event.type) {
-    case 'ScopeRequested':
-      return {
-        name,
-        status,
-        reason: event.data.reason,
-        requested_at: time,
-        reviewed_at: null,
-        reject_reason: null,
-        revoked_at: null,
-        revoke_reason: null,
-      };
     case 'ScopeApproved':
-      return view && changed(view, { status, reviewed_at: time });
+      return changed(view, { status, reviewed_at: time });
     case 'ScopeRejected':
-      return view && changed(view, { status, reviewed_at: time, reject_reason: event.data.reason });
+      return changed(view, { status, reviewed_at: time, reject_reason: event.data.reason });
     case 'ScopeRevoked':
     case 'CredentialRevoked':
-      return view && changed(view, { status, revoked_at: time, revoke_reason: event.data.reason });
+      return changed(view, { status, revoked_at: time, revoke_reason: event.data.reason });
     default:
       return view;
   }

@@ -41,6 +41,18 @@ export function Addons({ canManage, roles, only }: { canManage: boolean; roles: 
   );
 }
 
+/** "installed 1.2.0, enabled, in the menu": the add-on's state as the card says it. */
+function stateInWords(addon: Addon): string {
+  if (!addon.installed) return 'not installed';
+  return `installed ${addon.installed_version}, ${addon.enabled ? 'enabled' : 'disabled'}, ${addon.show_menu ? 'in the menu' : 'not in the menu'}`;
+}
+
+/** The status badge's colour. */
+function statusClass(addon: Addon): 'enabled' | 'disabled' | 'none' {
+  if (!addon.installed) return 'none';
+  return addon.enabled ? 'enabled' : 'disabled';
+}
+
 /**
  * One add-on and what may be done to it. The outcome of an action is said in the card and takes
  * focus (the button that acted is often gone); a cancelled editor gives focus back to its opener.
@@ -92,7 +104,6 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
     </button>
   );
   const menuLabel = addon.show_menu ? 'Hide from the menu' : 'Show in the menu';
-  const state = !addon.installed ? 'not installed' : `installed ${addon.installed_version}, ${addon.enabled ? 'enabled' : 'disabled'}, ${addon.show_menu ? 'in the menu' : 'not in the menu'}`;
 
   return (
     <article class="card addon" aria-labelledby={`addon-${addon.key}`}>
@@ -101,7 +112,7 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
       </h2>
       <p>{addon.description}</p>
       <p>
-        <span class={`status ${addon.installed ? (addon.enabled ? 'enabled' : 'disabled') : 'none'}`}>{state}</span> · by {addon.author}
+        <span class={`status ${statusClass(addon)}`}>{stateInWords(addon)}</span> · by {addon.author}
       </p>
       <Done focusKey={outcome.serial}>{outcome.message}</Done>
       <RefusalNotice refusal={refusal} takeFocus />

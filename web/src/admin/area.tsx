@@ -147,31 +147,51 @@ export function AdminArea({ path }: { path: string }) {
   if (context.state === 'loading') return <Loading what="your permissions" />;
   if (context.state === 'failed') return <LoadFailed refusal={context.refusal} onRetry={reload} />;
 
-  const { account, role_groups } = context.data;
   const route = routeOf(path);
-  const allowed = route && screens.includes(route.screen);
-
   return (
     <>
-      <nav aria-label="Administrator console" class="subnav">
-        {screens.map((s) => (
-          <Link key={s.path} to={s.path} current={s === route?.screen}>
-            {s.label}
-          </Link>
-        ))}
-        <span class="account">
-          <span class="who">
-            {account.username}
-            {account.is_super ? ' (super)' : ''}
-          </span>
-          <button type="button" onClick={() => void signOut('admin')}>
-            Sign out
-          </button>
-        </span>
-      </nav>
-      {route && !allowed && <NoAccess screen={route.screen} screens={screens} />}
-      {!route && path !== '/admin' && <NotFound home="/admin" homeLabel="the administrator console's first screen" />}
-      {allowed && route.show(route.params, { held, roles: role_groups, self: account.id, isSuper: account.is_super, username: account.username })}
+      <AdminNav screens={screens} current={route?.screen} account={context.data.account} />
+      <AdminScreen path={path} route={route} screens={screens} held={held} context={context.data} />
     </>
   );
+}
+
+type Account = Schemas['AdminContext']['account'];
+
+function AdminNav({ screens, current, account }: { screens: Screen[]; current: Screen | undefined; account: Account }) {
+  return (
+    <nav aria-label="Administrator console" class="subnav">
+      {screens.map((s) => (
+        <Link key={s.path} to={s.path} current={s === current}>
+          {s.label}
+        </Link>
+      ))}
+      <span class="account">
+        <span class="who">
+          {account.username}
+          {account.is_super ? ' (super)' : ''}
+        </span>
+        <button type="button" onClick={() => void signOut('admin')}>
+          Sign out
+        </button>
+      </span>
+    </nav>
+  );
+}
+
+interface AdminScreenProps {
+  path: string;
+  route: ReturnType<typeof routeOf>;
+  /** The screens this account may open. */
+  screens: Screen[];
+  held: Set<Permission>;
+  context: Schemas['AdminContext'];
+}
+
+/** The screen the path names when this account may open it; else why not. The console's own address shows nothing: it moves on to its landing screen. */
+function AdminScreen({ path, route, screens, held, context }: AdminScreenProps) {
+  if (!route) return path === '/admin' ? null : <NotFound home="/admin" homeLabel="the administrator console's first screen" />;
+  if (!screens.includes(route.screen)) return <NoAccess screen={route.screen} screens={screens} />;
+  const { account, role_groups } = context;
+  return route.show(route.params, { held, roles: role_groups, self: account.id, isSuper: account.is_super, username: account.username });
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { pathsAuditSearchGetParametersQueryTypeValues as EVENT_TYPES } from '../../generated/contract';
-import { api, call } from '../api/client';
+import { api, call, type Schemas } from '../api/client';
 import { Pager } from '../admin/queue-controls';
 import { Link } from '../ui/link';
 import { useLoad, when } from '../ui/load';
@@ -69,35 +69,7 @@ export function AuditSearch() {
       </form>
       {found.state === 'loading' && <Loading what="the events" />}
       {found.state === 'failed' && <LoadFailed refusal={found.refusal} onRetry={reload} />}
-      {found.state === 'ready' && found.data && found.data.list.length === 0 && <Empty>No event matches{found.data.next ? ' in this part of the log: the next page reads on' : ''}.</Empty>}
-      {found.state === 'ready' && found.data && found.data.list.length > 0 && (
-        <table class="audit-found">
-          <caption>Events found, oldest first</caption>
-          <TableHead columns={['When', 'Event', 'Actor', 'What happened', 'Member']} />
-          <tbody>
-            {found.data.list.map((e) => (
-              <tr key={e.position}>
-                <td data-label="When">{e.time ? <time dateTime={e.time}>{when(e.time)}</time> : '—'}</td>
-                <td data-label="Event">
-                  <code>{e.type}</code>
-                </td>
-                <td data-label="Actor">{e.actor ? `${e.actor.username ?? e.actor.kind} (${e.actor.kind})` : '—'}</td>
-                <td data-label="What happened">{e.summary}</td>
-                <td data-label="Member">
-                  {e.member_id === null ? (
-                    '—'
-                  ) : (
-                    <span class="actions">
-                      <Link to={historyAddress(e.member_id)}>Timeline of #{e.member_id}</Link>
-                      {e.time && <Link to={historyAddress(e.member_id, e.time)}>State then</Link>}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {found.state === 'ready' && found.data && <FoundEvents page={found.data} />}
       {found.state === 'ready' && found.data && (
         <Pager
           shown={found.data.list.length}
@@ -110,5 +82,38 @@ export function AuditSearch() {
         />
       )}
     </section>
+  );
+}
+
+/** One page of the events found, each linked to its member's timeline and to the state right then. */
+function FoundEvents({ page }: { page: Schemas['AuditSearchPage'] }) {
+  if (page.list.length === 0) return <Empty>No event matches{page.next ? ' in this part of the log: the next page reads on' : ''}.</Empty>;
+  return (
+    <table class="audit-found">
+      <caption>Events found, oldest first</caption>
+      <TableHead columns={['When', 'Event', 'Actor', 'What happened', 'Member']} />
+      <tbody>
+        {page.list.map((e) => (
+          <tr key={e.position}>
+            <td data-label="When">{e.time ? <time dateTime={e.time}>{when(e.time)}</time> : '—'}</td>
+            <td data-label="Event">
+              <code>{e.type}</code>
+            </td>
+            <td data-label="Actor">{e.actor ? `${e.actor.username ?? e.actor.kind} (${e.actor.kind})` : '—'}</td>
+            <td data-label="What happened">{e.summary}</td>
+            <td data-label="Member">
+              {e.member_id === null ? (
+                '—'
+              ) : (
+                <span class="actions">
+                  <Link to={historyAddress(e.member_id)}>Timeline of #{e.member_id}</Link>
+                  {e.time && <Link to={historyAddress(e.member_id, e.time)}>State then</Link>}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

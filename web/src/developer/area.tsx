@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api/client';
+import { api, call, type Schemas } from '../api/client';
 import { navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
-import { Loading, LoadFailed, useOutcome } from '../ui/notice';
+import { Loading, LoadFailed, type Outcome, useOutcome } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
 import { SignIn, signOut } from '../ui/sign-in';
 import { AccountPage } from './account';
@@ -110,23 +110,29 @@ export function DeveloperArea({ path }: { path: string }) {
     );
   }
 
-  const { credential, member } = dashboard.data;
   return (
     <>
-      <DeveloperNav path={path} username={member.username} />
-      {!SCREENS.some(([to]) => to === path) ? (
-        <NotFound home="/developer" homeLabel="your dashboard" />
-      ) : path === '/developer/claim' ? (
-        <Claim status={credential.status} onClaimed={reload} />
-      ) : path === '/developer/scopes' ? (
-        <ScopeRequest status={credential.status} onRequested={requested} />
-      ) : path === '/developer/reference' ? (
-        <PartnerReference apiid={credential.apiid} />
-      ) : path === '/developer/account' ? (
-        <AccountPage />
-      ) : (
-        <DeveloperDashboard dashboard={dashboard.data} reload={reload} outcome={outcome} onOutcome={requested} />
-      )}
+      <DeveloperNav path={path} username={dashboard.data.member.username} />
+      <MemberScreen path={path} dashboard={dashboard.data} reload={reload} outcome={outcome} onOutcome={requested} />
     </>
   );
+}
+
+interface MemberScreenProps {
+  path: string;
+  dashboard: Schemas['Dashboard'];
+  reload: () => void;
+  outcome: Outcome;
+  onOutcome: (message: string) => void;
+}
+
+/** The screen a signed-in member's path names; the dashboard by default. */
+function MemberScreen({ path, dashboard, reload, outcome, onOutcome }: MemberScreenProps) {
+  const { credential } = dashboard;
+  if (!SCREENS.some(([to]) => to === path)) return <NotFound home="/developer" homeLabel="your dashboard" />;
+  if (path === '/developer/claim') return <Claim status={credential.status} onClaimed={reload} />;
+  if (path === '/developer/scopes') return <ScopeRequest status={credential.status} onRequested={onOutcome} />;
+  if (path === '/developer/reference') return <PartnerReference apiid={credential.apiid} />;
+  if (path === '/developer/account') return <AccountPage />;
+  return <DeveloperDashboard dashboard={dashboard} reload={reload} outcome={outcome} onOutcome={onOutcome} />;
 }

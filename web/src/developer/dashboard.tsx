@@ -31,6 +31,11 @@ const EXPIRED_TEXT: Partial<Record<Credential['status'], (at: string) => string>
   active: (at) => `Expired on ${when(at)}: the key is refused. Ask for an extension below, or apply again.`,
 };
 
+/** What the credential's status means for the member, its expiry first. */
+function statusText(credential: Credential, expired: string | null): string {
+  return expired ? EXPIRED_TEXT[credential.status]!(expired) : STATUS_TEXT[credential.status];
+}
+
 /** The credential's history as the member sees it: each step that happened, with its reason. */
 function credentialSteps(c: Credential): { what: string; at: string | null; why?: string | null }[] {
   return [
@@ -50,6 +55,23 @@ interface DashboardProps {
   outcome: Outcome;
   /** Says what a request did, and loads the dashboard again. */
   onOutcome: (message: string) => void;
+}
+
+/** When the key expires, or expired, with the extension asked for and what became of it. */
+function KeyExpiry({ credential, expired }: { credential: Credential; expired: boolean }) {
+  const extension = credential.extension;
+  return (
+    <p>
+      {expired ? 'Key expired' : 'Key expires'}: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
+      {extension && (
+        <small>
+          {' '}
+          (extension to {when(extension.expires_at)}: {extension.status}
+          {extension.reject_reason ? <>, “{extension.reject_reason}”</> : null})
+        </small>
+      )}
+    </p>
+  );
 }
 
 export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: DashboardProps) {
@@ -73,25 +95,14 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
       <section aria-labelledby="credential-title" class="card">
         <h2 id="credential-title">Your API credential</h2>
         <p>
-          Status: <strong class={`status ${status.tone}`}>{status.words}</strong>. {expired ? EXPIRED_TEXT[credential.status]!(expired) : STATUS_TEXT[credential.status]}
+          Status: <strong class={`status ${status.tone}`}>{status.words}</strong>. {statusText(credential, expired)}
         </p>
         {credential.apiid && (
           <p>
             API id: <code>{credential.apiid}</code>
           </p>
         )}
-        {hasKey(credential) && (
-          <p>
-            {expired ? 'Key expired' : 'Key expires'}: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
-            {credential.extension && (
-              <small>
-                {' '}
-                (extension to {when(credential.extension.expires_at)}: {credential.extension.status}
-                {credential.extension.reject_reason ? <>, “{credential.extension.reject_reason}”</> : null})
-              </small>
-            )}
-          </p>
-        )}
+        {hasKey(credential) && <KeyExpiry credential={credential} expired={expired !== null} />}
         <ol class="steps">
           {credentialSteps(credential).map((step) => (
             <li key={step.what}>

@@ -25,7 +25,7 @@ interface FieldProps {
 export function Field(props: FieldProps) {
   const id = props.id ?? `field-${props.name}`;
   const issue = props.refusal?.issues.find((i) => isAt(i.path, props.name));
-  const described = [props.describedBy ?? '', props.hint ? `${id}-hint` : '', issue ? `${id}-issue` : ''].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, props, issue !== undefined);
   const optional = props.optional ?? !props.required;
   return (
     <div class="field">
@@ -57,4 +57,10 @@ export function Field(props: FieldProps) {
       )}
     </div>
   );
+}
+
+/** What a screen reader reads out with the input: the group's rule, the field's own, and its issue. */
+function describedBy(id: string, props: FieldProps, hasIssue: boolean): string | undefined {
+  const ids = [props.describedBy ?? '', props.hint ? `${id}-hint` : '', hasIssue ? `${id}-issue` : ''];
+  return ids.filter(Boolean).join(' ') || undefined;
 }

@@ -41,6 +41,11 @@ export function typeLabel(schema: Schema, schemas: Schemas): string {
   if (name) return s.type === 'object' || s.properties ? name : `${name}: ${typeLabel(s, schemas)}`;
   const variants = s.anyOf ?? s.oneOf;
   if (variants) return variants.map((v) => typeLabel(v, schemas)).join(' or ');
+  return valueLabel(s);
+}
+
+/** A plain value's type in words, with the constraint that narrows it, if any. */
+function valueLabel(s: Schema): string {
   const base = typeOf(s) + (s.format ? ` (${s.format})` : '');
   if (s.const !== undefined) return `${base}, always ${JSON.stringify(s.const)}`;
   if (s.enum) return `${base}: one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -63,12 +68,24 @@ export function exampleOf(schema: Schema, schemas: Schemas, seen: string[] = [])
   // A schema that contains itself stops at its second appearance.
   if (name && seen.includes(name)) return {};
   const within = name ? [...seen, name] : seen;
-  if (s.example !== undefined) return s.example;
-  if (s.examples?.length) return s.examples[0];
-  if (s.const !== undefined) return s.const;
-  if (s.enum?.length) return s.enum[0];
+  const given = givenExample(s);
+  if (given) return given.value;
   const variants = s.anyOf ?? s.oneOf;
   if (variants?.length) return exampleOf(variants[0]!, schemas, within);
+  return builtExample(s, schemas, within);
+}
+
+/** The value the contract itself gives: its example, its first example, its constant or its first choice. */
+function givenExample(s: Schema): { value: unknown } | undefined {
+  if (s.example !== undefined) return { value: s.example };
+  if (s.examples?.length) return { value: s.examples[0] };
+  if (s.const !== undefined) return { value: s.const };
+  if (s.enum?.length) return { value: s.enum[0] };
+  return undefined;
+}
+
+/** An example built from the schema's type; a nullable type is shown with a value, not null. */
+function builtExample(s: Schema, schemas: Schemas, within: string[]): unknown {
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'object':
@@ -77,12 +94,16 @@ export function exampleOf(schema: Schema, schemas: Schemas, seen: string[] = [])
       return s.items ? [exampleOf(s.items, schemas, within)] : [];
     case 'integer':
     case 'number':
-      return s.minimum !== undefined && s.minimum > 0 ? s.minimum : 0;
     case 'boolean':
-      return true;
     case 'string':
-      return s.format === 'date-time' ? SAMPLE_INSTANT : 'string';
+      return scalarExample(type, s);
     default:
       return s.properties ? exampleOf({ ...s, type: 'object' }, schemas, within) : null;
   }
+}
+
+function scalarExample(type: 'integer' | 'number' | 'boolean' | 'string', s: Schema): unknown {
+  if (type === 'boolean') return true;
+  if (type === 'string') return s.format === 'date-time' ? SAMPLE_INSTANT : 'string';
+  return s.minimum !== undefined && s.minimum > 0 ? s.minimum : 0;
 }
