@@ -88,6 +88,12 @@ export function holdsConsistency(first: number, second: number, firstRoot: Buffe
   if (proof.length === 0) return false;
   // When the first tree is a full subtree of the second, its root starts the path.
   const path = Number.isInteger(Math.log2(first)) ? [firstRoot, ...proof] : [...proof];
+  const roots = rootsAlong(first, second, path);
+  return roots !== null && roots.first.equals(firstRoot) && roots.second.equals(secondRoot);
+}
+
+/** Steps 3 to 7 of RFC 9162, 2.1.4.2: the two roots the path folds to, or null when it is too long or too short. */
+function rootsAlong(first: number, second: number, path: readonly Buffer[]): { first: Buffer; second: Buffer } | null {
   let fn = first - 1;
   let sn = second - 1;
   while (fn % 2 === 1) {
@@ -97,7 +103,7 @@ export function holdsConsistency(first: number, second: number, firstRoot: Buffe
   let fr = path[0]!;
   let sr = path[0]!;
   for (const c of path.slice(1)) {
-    if (sn === 0) return false;
+    if (sn === 0) return null;
     if (fn % 2 === 1 || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
@@ -111,5 +117,5 @@ export function holdsConsistency(first: number, second: number, firstRoot: Buffe
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && fr.equals(firstRoot) && sr.equals(secondRoot);
+  return sn === 0 ? { first: fr, second: sr } : null;
 }
