@@ -1,6 +1,6 @@
 import { ChainFields, digestOf } from '../../shared/domain/chain';
 import { exportHeadPayload, ExportEnd } from '../export';
-import { checkpointPayload, CHECKPOINT_STREAM, CHECKPOINT_TYPE, Checkpoint } from './checkpoint';
+import { checkpointPayload, CHECKPOINT_STREAM, LEGACY_CHECKPOINT_TYPE as CHECKPOINT_TYPE, LegacyCheckpoint as Checkpoint } from './checkpoint';
 import { leafHash, MerkleFrontier } from './merkle';
 import { holdsSignature } from './signing-key';
 
