@@ -33,12 +33,21 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 beforeAll(async () => {
   stores = openSqliteStores(dir);
   tree = new AuditTree(stores.documents);
-  const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'key.pem'), origin: 'test.example/audit', create: true }, 50, pino({ level: 'silent' }));
-  await checkpointer.start();
+  const started = async () => {
+    const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'key.pem'), origin: 'test.example/audit', create: true }, 50, pino({ level: 'silent' }));
+    await checkpointer.start();
+    return checkpointer;
+  };
+  let checkpointer = await started();
   for (let i = 0; i < EVENTS; i += 50) {
     const batch = Array.from({ length: 50 }, (_, n) => ({ type: 'PlatformSeeded', data: { n: i + n } }));
     await stores.events.append(`s-${i}`, toNewEvents(batch, ctx(), `s-${i}`, { expected: 'no_stream', digest: null }), 'no_stream');
     if (i % 200 === 0) await until(async () => (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).size > i));
+    // A restart midway: the next one goes on from the tiles the first left half full.
+    if (i === 300) {
+      await checkpointer.stop();
+      checkpointer = await started();
+    }
   }
   const head = await stores.events.headPosition();
   await until(async () => (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).position === head));
