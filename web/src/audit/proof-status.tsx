@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
 import { when } from '../ui/load';
-import { brokenLinks, proofHolds } from './verify';
+import { brokenLinks, provenIn } from './verify';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -9,8 +9,8 @@ type AuditEvent = Schemas['AuditEvent'];
 export interface Verification {
   /** Why each event that does not verify does not, by position. */
   broken: Map<string, string>;
-  /** The checkpoint whose signed root holds the latest event it could prove, and that event's position. */
-  checkpoint: { number: number; signed_at: string; position: string } | null;
+  /** The checkpoint whose signed root holds the latest event it could prove (its tree size), and that event's position. */
+  checkpoint: { size: number; signed_at: string; position: string } | null;
   /** Why no checkpoint could be shown, when none could. */
   unproven?: string;
 }
@@ -30,14 +30,14 @@ export async function verifyHistory(events: AuditEvent[]): Promise<Verification>
   for (const event of newest) {
     const proof = await call(() => api.GET('/audit/proof', { params: { query: { event: event.id! } } }));
     if (!proof.ok) continue;
-    if (!(await proofHolds(proof.data, key.data.public_key))) return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
-    const { number, signed_at } = proof.data.checkpoint;
-    return { broken, checkpoint: { number, signed_at, position: event.position } };
+    const tree = await provenIn(proof.data, event, key.data.verifier_key);
+    if (!tree) return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
+    return { broken, checkpoint: { size: tree.size, signed_at: tree.time, position: event.position } };
   }
   return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
 }
 
-/** "Verified up to checkpoint N, signed at T", or why not, above the timeline it checked. */
+/** "Verified up to the checkpoint of N events, signed at T", or why not, above the timeline it checked. */
 export function ProofStatus({ verification }: { verification: Verification | null }) {
   if (!verification) return <p class="proof">Checking the history against the signed checkpoints…</p>;
   const { broken, checkpoint, unproven } = verification;
@@ -45,7 +45,7 @@ export function ProofStatus({ verification }: { verification: Verification | nul
     <p class={`proof ${broken.size > 0 || !checkpoint ? 'unverified' : 'verified'}`} data-testid="proof-status">
       {checkpoint ? (
         <>
-          Verified up to checkpoint {checkpoint.number}, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
+          Verified up to the checkpoint of {checkpoint.size} events, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
         </>
       ) : (
         <>Not verified: {unproven}.</>
