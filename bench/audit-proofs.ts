@@ -4,6 +4,8 @@
  * the checkpointer run over it to its first checkpoint (which builds the tree's tiles), a few more
  * checkpoints after more events, then AUDIT_BENCH_PROOFS inclusion proofs of random events and as
  * many consistency proofs between the checkpoints, timed one by one as the endpoints make them.
+ * With AUDIT_BENCH_HTTP=1, then as many GET /audit/proof over HTTP to the service started on the
+ * same data directory, an auditor's session and koa included.
  *
  *   node -r ./test/support/load-ts.js bench/audit-proofs.ts
  */
@@ -18,6 +20,7 @@ import { AuditTree } from '../src/audit/proof/tree-store';
 import { toNewEvents } from '../src/shared/commands/context';
 import { RecordedEvent, START, Stores } from '../src/stores/ports';
 import { openSqliteStores } from '../src/stores/sqlite';
+import { ADMIN_PASSWORD, startPlatform } from '../test/support/platform';
 import { seededRandom } from '../test/unit/stores/seeded-random';
 import { machine } from './machine';
 import { writeRealisticLog } from './realistic-log';
@@ -27,6 +30,7 @@ const EVENTS = Number(process.env.AUDIT_BENCH_EVENTS ?? 1_000_000);
 const PROOFS = Number(process.env.AUDIT_BENCH_PROOFS ?? 1000);
 const LATER_CHECKPOINTS = 3;
 const WARM_UP = 100;
+const ORIGIN = 'bench.example/audit';
 
 const seconds = (from: number): string => ((performance.now() - from) / 1000).toFixed(1);
 const sizes = async (stores: Stores): Promise<number[]> =>
@@ -55,6 +59,26 @@ async function timed<T>(runs: number, run: (i: number) => Promise<T>): Promise<R
   return distribution(samples);
 }
 
+/** GET /audit/proof as an auditor calls it, once the service's read models have caught up with the log. */
+async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeof distribution>> {
+  const start = performance.now();
+  const t = await startPlatform({ AUDIT_LOG_ORIGIN: ORIGIN }, dir);
+  const auditor = t.client();
+  for (;;) {
+    const session = await auditor.get('/api/v1/admin/session');
+    const login = await auditor.post('/api/v1/admin/login').set('X-CSRF-Token', session.body.data.csrf_token).send({ username: 'admin', password: ADMIN_PASSWORD });
+    if (login.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  process.stdout.write(`service: started and caught up in ${seconds(start)} s\n`);
+  const times = await timed(PROOFS, async () => {
+    const res = await auditor.get('/api/v1/audit/proof').query({ event: id() });
+    if (res.status !== 200) throw new Error(`GET /audit/proof answered ${res.status}: ${res.text}`);
+  });
+  await t.close();
+  return times;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-audit-proofs-'));
   const log = pino({ level: 'warn' });
@@ -64,7 +88,7 @@ async function main(): Promise<void> {
     process.stdout.write(`log: ${written.toLocaleString('en')} events written in ${seconds(start)} s\n`);
 
     const stores = openSqliteStores(dir);
-    const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'key.pem'), origin: 'bench.example/audit', create: true }, 100, log);
+    const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'audit-signing-key.pem'), origin: ORIGIN, create: true }, 100, log);
     start = performance.now();
     await checkpointer.start();
     await until(async () => (await sizes(stores)).length > 0);
@@ -88,9 +112,10 @@ async function main(): Promise<void> {
     const inclusion = await timed(PROOFS, () => inclusionProof(tree, stores.events, pick(ids)));
     const pairs = signed.flatMap((from, i) => signed.slice(i + 1).map((to) => [from, to] as const));
     const consistency = await timed(PROOFS, (i) => consistencyProof(tree, ...pairs[i % pairs.length]!));
-    const figures = { events: signed.at(-1), checkpoints: signed, warm_up: WARM_UP, inclusion_ms: inclusion, consistency_ms: consistency, machine: machine() };
-    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
     await stores.close();
+    const http = process.env.AUDIT_BENCH_HTTP === '1' ? await overHttp(dir, () => pick(ids)) : undefined;
+    const figures = { events: signed.at(-1), checkpoints: signed, warm_up: WARM_UP, inclusion_ms: inclusion, consistency_ms: consistency, http_proof_ms: http, machine: machine() };
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
