@@ -56,12 +56,12 @@ export class AuditCheckpointer {
   private async turn(): Promise<void> {
     const tree = this.tree!;
     for (;;) {
-      const batch = await this.events.readAll(tree.head.position, BATCH);
+      const batch = await this.events.readAll(tree.position, BATCH);
       for (const event of batch) this.take(tree, event);
       await tree.flush(this.documents);
       if (batch.length < BATCH) break;
     }
-    if (!tree.head.pending || Date.now() - this.signedAt < this.intervalMs) return;
+    if (!tree.pending || Date.now() - this.signedAt < this.intervalMs) return;
     try {
       await this.checkpoint(tree, readKeyRing(this.keys));
     } catch (err) {
@@ -74,28 +74,27 @@ export class AuditCheckpointer {
 
   private take(tree: TreeBuilder, event: RecordedEvent): void {
     tree.add(event);
-    if (event.stream === CHECKPOINT_STREAM && event.type === CHECKPOINT_TYPE) {
-      const { note, size } = event.data as Checkpoint;
-      tree.checkpointRead({ size, note, position: event.position });
-      this.end = streamEnd(event);
+    if (event.stream !== CHECKPOINT_STREAM) {
+      tree.due(event.type === KEY_ROTATED_TYPE ? (event.data as KeyRotated) : undefined);
       return;
     }
-    if (event.stream === CHECKPOINT_STREAM) return;
-    if (event.type === KEY_ROTATED_TYPE) tree.head.rotation = event.data as KeyRotated;
-    tree.head.pending = true;
+    this.end = streamEnd(event);
+    if (event.type === CHECKPOINT_TYPE) {
+      const { note, size } = event.data as Checkpoint;
+      tree.checkpointRead({ size, note, position: event.position });
+    }
   }
 
   private async checkpoint(tree: TreeBuilder, ring: KeyRing): Promise<void> {
     const now = new Date();
     const text = treeHeadText({ origin: this.keys.origin, size: tree.size, root: tree.root(), time: now.toISOString() });
-    const note = signedNote(text, signersFor(ring, tree.head.rotation).map((k) => k.noteSigner));
-    const checkpoint: Checkpoint = { note, size: tree.size, position: tree.head.position, frontier: tree.frontier() };
+    const note = signedNote(text, signersFor(ring, tree.rotation).map((k) => k.noteSigner));
+    const checkpoint: Checkpoint = { note, size: tree.size, position: tree.position, frontier: tree.frontier() };
     // Its request id names the tree size: an append retried after an unknown outcome is applied once.
     const ctx: CommandContext = { actor: { kind: 'system', id: 'audit-checkpoints' }, requestId: `audit-checkpoint-${tree.size}`, now };
     await appendDecided(this.events, CHECKPOINT_STREAM, [{ type: CHECKPOINT_TYPE, data: checkpoint }], ctx, this.end);
     this.signedAt = now.getTime();
-    tree.head.pending = false;
-    tree.head.rotation = null;
+    tree.signed();
     this.log.info({ size: checkpoint.size, position: checkpoint.position }, 'signed an audit checkpoint');
   }
 }

@@ -89,7 +89,7 @@ export class TreeBuilder {
   private writes: DocumentWrite[] = [];
 
   private constructor(
-    readonly head: TreeHead,
+    private readonly head: TreeHead,
     tiles: Map<string, Buffer[]>,
   ) {
     this.tree = MerkleFrontier.from(head.frontier, head.size);
@@ -106,6 +106,32 @@ export class TreeBuilder {
 
   get size(): number {
     return this.tree.count;
+  }
+
+  /** The position of the last event read. */
+  get position(): Position {
+    return this.head.position;
+  }
+
+  /** Whether events other than checkpoints arrived since the last checkpoint was signed. */
+  get pending(): boolean {
+    return this.head.pending;
+  }
+
+  get rotation(): KeyRotated | null {
+    return this.head.rotation;
+  }
+
+  /** An event other than a checkpoint was read: a checkpoint is due, signed by both keys after a rotation. */
+  due(rotation?: KeyRotated): void {
+    this.head.pending = true;
+    if (rotation) this.head.rotation = rotation;
+  }
+
+  /** A checkpoint was signed over the tree as it is now. */
+  signed(): void {
+    this.head.pending = false;
+    this.head.rotation = null;
   }
 
   root(): Buffer {
