@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { CHECKPOINT_STREAM, CHECKPOINT_TYPE } from '../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../src/audit/proof/checkpointer';
+import { PROJECTIONS } from '../src/compose';
 import { consistencyProof, inclusionProof } from '../src/audit/proof/proofs';
 import { AuditTree } from '../src/audit/proof/tree-store';
 import { toNewEvents } from '../src/shared/commands/context';
@@ -70,6 +71,10 @@ async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeo
     if (login.status === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+  // The read models rebuilt over the log run in the same process: timed after they caught up.
+  const head = await t.platform.stores.events.headPosition();
+  const projections = PROJECTIONS.map((p) => p.name);
+  await until(async () => (await t.platform.stores.documents.checkpoints(projections)).every((position) => position >= head));
   process.stdout.write(`service: started and caught up in ${seconds(start)} s\n`);
   const times = await timed(PROOFS, async () => {
     const res = await auditor.get('/api/v1/audit/proof').query({ event: id() });
