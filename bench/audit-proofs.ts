@@ -61,7 +61,7 @@ async function timed<T>(runs: number, run: (i: number) => Promise<T>): Promise<R
 }
 
 /** GET /audit/proof as an auditor calls it, once the service's read models have caught up with the log. */
-async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeof distribution>> {
+async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeof distribution>[]> {
   const start = performance.now();
   const t = await startPlatform({ AUDIT_LOG_ORIGIN: ORIGIN }, dir);
   const auditor = t.client();
@@ -76,12 +76,14 @@ async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeo
   const projections = PROJECTIONS.map((p) => p.name);
   await until(async () => (await t.platform.stores.documents.checkpoints(projections)).every((position) => position >= head));
   process.stdout.write(`service: started and caught up in ${seconds(start)} s\n`);
-  const times = await timed(PROOFS, async () => {
+  const proof = async () => {
     const res = await auditor.get('/api/v1/audit/proof').query({ event: id() });
     if (res.status !== 200) throw new Error(`GET /audit/proof answered ${res.status}: ${res.text}`);
-  });
+  };
+  // Twice: the service's other followers of the log (notifiers, watches) may still be catching up during the first.
+  const rounds = [await timed(PROOFS, proof), await timed(PROOFS, proof)];
   await t.close();
-  return times;
+  return rounds;
 }
 
 async function main(): Promise<void> {
