@@ -4,6 +4,8 @@
 # line counts every test. Exits non-zero when any runner failed.
 status=0
 sh scripts/promtool.sh
+# Go for the independent verification of the audit proofs (test/independent/), as e2e.sh gets Chromium.
+sh scripts/golang.sh
 jest || status=1
 npm run test:web || status=1
 npm run test:reliability || status=1

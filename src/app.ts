@@ -40,7 +40,7 @@ import { outdatedReadModels } from './shared/projections/versions';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { START, Stores } from './stores/ports';
 import { observe } from './observability';
-import { configuredSigningKey } from './audit/proof/signing-key';
+import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { webhookSecretsOf } from './webhook';
 
 
@@ -116,6 +116,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const webhookSecrets = webhookSecretsOf(settings, stores);
   await webhookSecrets.start(stores.events);
+  // Before anything is served: a key that did not sign the log's checkpoints refuses the start.
+  const auditKeys = await openKeyRing(keyFilesOf(settings), stores.events);
   const endpoints = declareEndpoints({
     stores,
     events,
@@ -131,7 +133,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     usage,
     documents,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
-    auditKey: configuredSigningKey(settings),
+    auditKey: auditKeys.current,
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
     webhookSecrets,

@@ -7,7 +7,7 @@ import { ReadModels } from '../shared/projections/read-models';
 import { ActorNames, directoryOf } from './actor-names';
 import { auditExport, ExportLine } from './export';
 import { HistoryUnreadable, instantSchema, memberHistory, MemberStreams } from './history';
-import { EventStore, InvalidPosition, START } from '../stores/ports';
+import { DocumentStore, EventStore, InvalidPosition, START } from '../stores/ports';
 import { exportLineSchema, historySchema, searchPageSchema } from './schemas';
 import { searchLog, searchQuery } from './search';
 import { Describe } from './event';
@@ -19,6 +19,8 @@ import { SigningKey } from './proof/signing-key';
 
 export interface AuditDeps {
   events: EventStore;
+  /** Where the checkpointer keeps the log's Merkle tree, which the proofs read (./proof/tree-store.ts). */
+  documents: DocumentStore;
   readModels: ReadModels;
   /** Signs the checkpoints and the export heads (./proof/signing-key.ts). */
   auditKey: SigningKey;

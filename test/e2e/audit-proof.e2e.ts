@@ -37,7 +37,7 @@ test('the auditor sees up to which signed checkpoint a history verifies', async 
   await expect(async () => {
     await page.getByLabel('Member id, username or API id').fill('carol');
     await page.getByRole('button', { name: 'Show the history' }).click();
-    await expect(page.getByTestId('proof-status')).toHaveText(/^Verified up to checkpoint \d+, signed at .+\.$/, { timeout: 2000 });
+    await expect(page.getByTestId('proof-status')).toHaveText(/^Verified up to the checkpoint of \d+ events, signed at .+\.$/, { timeout: 2000 });
   }).toPass({ timeout: 15_000 });
   await expect(page.locator('.timeline')).toContainText('rejected the scope member-groups.read');
   await expect(page.locator('em.unverified')).toHaveCount(0);

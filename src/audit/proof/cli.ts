@@ -3,10 +3,13 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { parseSettings } from '../../config';
+import { withStores } from '../../shared/cli/run';
 import { Describe } from '../event';
 import { checkFreshness, ConsistencyAnswer, consistencyAnswerOf, exportTree, openCheckpoint } from './freshness';
+import { keyFilesOf, previousKeyFile, rotateKeyFile } from './key-ring';
 import { checkProof } from './proof-check';
 import { Refused } from './refused';
+import { recordRotation } from './rotation';
 import { loadSigningKey } from './signing-key';
 import { TrustedKeys } from './trusted-keys';
 import { ExportVerifier, Verified } from './verify';
@@ -28,13 +31,21 @@ export function auditCommand(describe: Describe): Command {
     .command('key')
     .description('print the public key (PEM) that checkpoints and export heads are signed with')
     .option('--create', 'create the key (AUDIT_SIGNING_KEY_FILE) when there is none yet, once, before the first start of a deployment whose processes share it')
-    .action((options: { create?: boolean }) => {
-      const file = configuredKeyFile();
+    .option('--rotate', 'replace the key with a new one, keeping the old one beside it as <file>.previous-<key hash>; the log records the rotation, and the next checkpoint is signed by both')
+    .action(async (options: { create?: boolean; rotate?: boolean }) => {
+      const keys = keyFilesOf(parseSettings(process.env));
       // Only with --create: a key minted here would be one the service never signed with.
-      if (!options.create && !existsSync(file)) {
-        throw new Error(`no signing key at ${file}: the service creates it on its first start on the embedded stores; else create it with \`platform audit key --create\` (AUDIT_SIGNING_KEY_FILE)`);
+      if (!options.create && !existsSync(keys.file)) {
+        throw new Error(`no signing key at ${keys.file}: the service creates it on its first start on the embedded stores; else create it with \`platform audit key --create\` (AUDIT_SIGNING_KEY_FILE)`);
       }
-      process.stdout.write(loadSigningKey(file, { create: options.create === true, origin: parseSettings(process.env).AUDIT_LOG_ORIGIN }).publicKeyPem);
+      if (options.rotate) {
+        await withStores(async (stores, ctx) => {
+          const { previous, next } = await rotateKeyFile(keys, (p, n) => recordRotation(stores.events, ctx, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }));
+          process.stdout.write(`rotated the audit signing key: ${previous.noteKey.verifierKey} kept as ${previousKeyFile(keys.file, previous)}; now ${next.noteKey.verifierKey}\n`);
+        });
+        return;
+      }
+      process.stdout.write(loadSigningKey(keys.file, { create: options.create === true, origin: keys.origin }).publicKeyPem);
     });
   audit
     .command('verify <file>')

@@ -44,13 +44,21 @@ export class MerkleFrontier {
     return this.size;
   }
 
-  add(leaf: Buffer): void {
+  /**
+   * Adds a leaf; `completed` hears of every node it completes, the leaf first: (level above the
+   * leaves, index within the level, hash), which is what a store of the tree's nodes keeps.
+   */
+  add(leaf: Buffer, completed?: (level: number, index: number, hash: Buffer) => void): void {
     this.subtrees.push(leaf);
     this.size += 1;
+    completed?.(0, this.size - 1, leaf);
     // Each trailing 1-bit of the old count is a full subtree the new leaf completes.
+    let level = 0;
     for (let carried = this.size; carried % 2 === 0; carried /= 2) {
       const right = this.subtrees.pop()!;
       this.subtrees.push(nodeHash(this.subtrees.pop()!, right));
+      level += 1;
+      completed?.(level, carried / 2 - 1, this.subtrees.at(-1)!);
     }
   }
 

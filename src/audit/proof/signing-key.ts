@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Settings } from '../../config';
 import { ConfigurationError } from '../../config';
 import { canonicalJson } from '../../shared/domain/chain';
 import { NoteKey, noteKeyOf, signedNote } from './note';
@@ -18,14 +17,13 @@ export interface SigningKey {
   sign(payload: Record<string, unknown>): string;
   /** The key as a C2SP note key, named by the log's origin. */
   noteKey: NoteKey;
+  /** Signs a note's text with this key: what signedNote takes, one per key, to sign with several. */
+  noteSigner: NoteSigner;
   /** The text as a C2SP signed note, signed by this key. */
   signNote(text: string): string;
 }
 
-/** The key the settings name, created where they allow it (the embedded stores). */
-export function configuredSigningKey(settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>): SigningKey {
-  return loadSigningKey(settings.AUDIT_SIGNING_KEY_FILE, { create: settings.createAuditSigningKey, origin: settings.AUDIT_LOG_ORIGIN });
-}
+export type NoteSigner = Parameters<typeof signedNote>[1][number];
 
 /**
  * Reads the key file; when there is none yet, creates it (0600, in a 0700 directory) if `create`,
@@ -54,11 +52,13 @@ export function loadSigningKey(file: string, { create, origin }: { create: boole
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds a ${privateKey.asymmetricKeyType} key: give an Ed25519 key`);
   const publicKey = createPublicKey(privateKey);
   const noteKey = noteKeyOf(origin, publicKey);
+  const noteSigner: NoteSigner = { key: noteKey, sign: (bytes) => sign(null, bytes, privateKey) };
   return {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     sign: (payload) => sign(null, Buffer.from(canonicalJson(payload)), privateKey).toString('base64'),
     noteKey,
-    signNote: (text) => signedNote(text, [{ key: noteKey, sign: (bytes) => sign(null, bytes, privateKey) }]),
+    noteSigner,
+    signNote: (text) => signedNote(text, [noteSigner]),
   };
 }
 
@@ -68,11 +68,7 @@ export function loadSigningKey(file: string, { create, origin }: { create: boole
  * processes starting at once on one directory keep the key linked first.
  */
 function createKeyFile(file: string): string {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });
+  const { pem, temporary } = writeNewKey(file);
   try {
     linkSync(temporary, file);
     return pem;
@@ -82,6 +78,16 @@ function createKeyFile(file: string): string {
   } finally {
     unlinkSync(temporary);
   }
+}
+
+/** A new key in a temporary file (0600) beside `file`, for the caller to link or rename into place. */
+export function writeNewKey(file: string): { pem: string; temporary: string } {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });
+  return { pem, temporary };
 }
 
 /** Whether `signature` (base64) is the key's signature over the canonical JSON of `payload`. */

@@ -77,7 +77,7 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   /** The envelope's data on success, or the whole body when `raw`. */
   response: R;
   /** Answered without the envelope, in this media type; the handler sets ctx.body itself. */
-  raw?: 'application/json' | 'application/x-ndjson';
+  raw?: 'application/json' | 'application/x-ndjson' | 'text/plain';
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;

@@ -2,69 +2,81 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { Checkpoint, checkpointPayload, CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
+import { Checkpoint, checkpointPayload, CHECKPOINT_STREAM, CHECKPOINT_TYPE, LEGACY_CHECKPOINT_TYPE } from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
+import { KeyFiles } from '../../../src/audit/proof/key-ring';
 import { leafOf } from '../../../src/audit/proof/leaf';
-import { MerkleFrontier } from '../../../src/audit/proof/merkle';
-import { holdsSignature, loadSigningKey } from '../../../src/audit/proof/signing-key';
+import { MerkleFrontier, treeRoot } from '../../../src/audit/proof/merkle';
+import { openNote } from '../../../src/audit/proof/note';
+import { loadSigningKey } from '../../../src/audit/proof/signing-key';
+import { parseTreeHead } from '../../../src/audit/proof/tree-head';
 import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
-import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
+import { START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 
-const dir = mkdtempSync(join(tmpdir(), 'audit-checkpointer-'));
-const key = loadSigningKey(join(dir, 'key.pem'), { create: true, origin: 'test.example/audit' });
-let stores: Stores;
-beforeAll(() => {
-  stores = openSqliteStores(dir);
-});
+const ORIGIN = 'test.example/audit';
+const dirs: string[] = [];
+const opened: Stores[] = [];
+
+function fresh(): { stores: Stores; keys: KeyFiles } {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-checkpointer-'));
+  dirs.push(dir);
+  const stores = openSqliteStores(dir);
+  opened.push(stores);
+  return { stores, keys: { file: join(dir, 'key.pem'), origin: ORIGIN, create: true } };
+}
 afterAll(async () => {
-  await stores.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const stores of opened) await stores.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const ctx = () => ({ actor: { kind: 'system' as const, id: 'test' }, requestId: `req-${Math.random()}`, now: new Date() });
-const appendTo = async (stream: string, count: number) => {
+async function appendTo(stores: Stores, stream: string, count: number, type = 'PlatformSeeded', data: Record<string, unknown> = {}) {
   for (let i = 0; i < count; i++) {
     const [last] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    await appendDecided(stores.events, stream, [{ type: 'PlatformSeeded', data: {} }], ctx(), streamEnd(last));
+    await appendDecided(stores.events, stream, [{ type, data }], ctx(), streamEnd(last));
   }
-};
-const checkpoints = async () => (await stores.events.readStream(CHECKPOINT_STREAM)).map((e) => e.data as Checkpoint);
+}
+const signed = async (stores: Stores) => (await stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => e.data as Checkpoint);
+const checkpointer = (stores: Stores, keys: KeyFiles, intervalMs = 100) => new AuditCheckpointer(stores.events, stores.documents, keys, intervalMs, pino({ level: 'silent' }));
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let tries = 0; tries < 200 && !(await check()); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** The root of the first `count` events of the log, recomputed from the events themselves. */
-async function rootOfLog(count: number): Promise<string> {
-  const tree = MerkleFrontier.empty();
-  const log: RecordedEvent[] = await stores.events.readAll(START, count);
-  for (const event of log) tree.add(leafOf(event));
-  return tree.root().toString('hex');
-}
+/** MTH of the first `size` events of the log, from the events themselves. */
+const rootOfLog = async (stores: Stores, size: number) => treeRoot((await stores.events.readAll(START, size)).map(leafOf));
 
 describe('the audit checkpointer', () => {
-  it('signs the root of the whole log while events arrive, and resumes after a restart from its last checkpoint', async () => {
-    const first = new AuditCheckpointer(stores.events, key, 100, pino({ level: 'silent' }));
+  it('signs C2SP checkpoint notes over the whole log while events arrive, and resumes after a restart', async () => {
+    const { stores, keys } = fresh();
+    const first = checkpointer(stores, keys);
     await first.start();
-    await appendTo('a-1', 3);
-    await until(async () => (await checkpoints()).some((c) => c.count >= 3));
+    await appendTo(stores, 'a-1', 3);
+    await until(async () => (await signed(stores)).some((c) => c.size >= 3));
     await first.stop();
-    const before = (await checkpoints()).length;
+    const before = (await signed(stores)).length;
 
-    await appendTo('a-2', 4);
-    const second = new AuditCheckpointer(stores.events, key, 100, pino({ level: 'silent' }));
+    await appendTo(stores, 'a-2', 4);
+    const second = checkpointer(stores, keys);
     await second.start();
     const head = await stores.events.headPosition();
-    await until(async () => (await checkpoints()).some((c) => c.position >= head));
+    await until(async () => (await signed(stores)).some((c) => c.position >= head));
     await second.stop();
 
-    const all = await checkpoints();
+    const key = loadSigningKey(keys.file, { create: false, origin: ORIGIN });
+    const all = await signed(stores);
     expect(all.length).toBeGreaterThan(before);
-    expect(all.map((c) => c.number)).toEqual(all.map((_, i) => i + 1));
     for (const checkpoint of all) {
-      expect(holdsSignature(key.publicKeyPem, checkpointPayload(checkpoint), checkpoint.signature)).toBe(true);
-      expect(checkpoint.root).toBe(await rootOfLog(checkpoint.count));
+      const { text, signedBy } = openNote(checkpoint.note, [key.noteKey]);
+      expect(signedBy).toEqual([key.noteKey]);
+      const body = parseTreeHead(text);
+      expect(body).toMatchObject({ origin: ORIGIN, size: checkpoint.size });
+      expect(text).toBe(`${ORIGIN}\n${checkpoint.size}\n${body.root.toString('base64')}\ntime ${body.time}\n`);
+      expect(body.root.equals(await rootOfLog(stores, checkpoint.size))).toBe(true);
+      expect((await stores.events.readAll(START, checkpoint.size)).at(-1)!.position).toBe(checkpoint.position);
+      // The frontier resumes the tree it signed.
+      expect(MerkleFrontier.from(checkpoint.frontier, checkpoint.size).root().equals(body.root)).toBe(true);
     }
     // Each checkpoint is chained to the one before it, as every command's event is to its stream.
     const stream = await stores.events.readStream(CHECKPOINT_STREAM);
@@ -72,12 +84,37 @@ describe('the audit checkpointer', () => {
   });
 
   it('appends nothing while only its own checkpoints arrive', async () => {
-    const quiet = new AuditCheckpointer(stores.events, key, 50, pino({ level: 'silent' }));
+    const { stores, keys } = fresh();
+    await appendTo(stores, 'a-1', 2);
+    const quiet = checkpointer(stores, keys, 50);
     await quiet.start();
+    await until(async () => (await signed(stores)).length > 0);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const count = (await checkpoints()).length;
+    const count = (await signed(stores)).length;
     await new Promise((resolve) => setTimeout(resolve, 400));
     await quiet.stop();
-    expect((await checkpoints()).length).toBe(count);
+    expect(count).toBe(1);
+    expect((await signed(stores)).length).toBe(count);
+  });
+
+  it('after a legacy checkpoint, signs the tree of the new leaves over the whole log, from its start', async () => {
+    const { stores, keys } = fresh();
+    const key = loadSigningKey(keys.file, { create: true, origin: ORIGIN });
+    await appendTo(stores, 'a-1', 3);
+    const covered = { number: 1, position: await stores.events.headPosition(), count: 3, root: 'a'.repeat(64), signed_at: new Date().toISOString() };
+    await appendTo(stores, CHECKPOINT_STREAM, 1, LEGACY_CHECKPOINT_TYPE, { ...covered, signature: key.sign(checkpointPayload(covered)), frontier: ['a'.repeat(64), 'b'.repeat(64)] });
+    await appendTo(stores, 'a-1', 1);
+
+    const resumed = checkpointer(stores, keys);
+    await resumed.start();
+    await until(async () => (await signed(stores)).length > 0);
+    await resumed.stop();
+
+    const [checkpoint] = await signed(stores);
+    expect(checkpoint!.size).toBe(5);
+    expect(parseTreeHead(openNote(checkpoint!.note, [key.noteKey]).text).root.equals(await rootOfLog(stores, 5))).toBe(true);
+    // Chained after the legacy checkpoint in the one stream.
+    const [legacy, next] = await stores.events.readStream(CHECKPOINT_STREAM);
+    expect(next!.metadata.prev_digest).toBe(legacy!.metadata.digest);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigurationError } from '../../../src/config';
-import { configuredSigningKey, loadSigningKey, SigningKey } from '../../../src/audit/proof/signing-key';
+import { loadSigningKey, SigningKey } from '../../../src/audit/proof/signing-key';
 
 // writeFileSync as it is, unless a test steps in between the opening of a file and its content.
 jest.mock('node:fs', () => {
@@ -16,7 +16,7 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'audit-key-'));
 describe('the audit signing key', () => {
   it('is created on first use where the settings allow it (the embedded stores), and read back after', () => {
     const file = join(fresh(), 'key.pem');
-    const created = configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: true, AUDIT_LOG_ORIGIN: 'test.example/audit' });
+    const created = loadSigningKey(file, { create: true, origin: 'test.example/audit' });
     expect(existsSync(file)).toBe(true);
     expect(loadSigningKey(file, { create: false, origin: 'test.example/audit' }).publicKeyPem).toBe(created.publicKeyPem);
   });
@@ -32,7 +32,7 @@ describe('the audit signing key', () => {
 
   it('is never created where they do not (the production stores): the process refuses to start, saying what to do', () => {
     const file = join(fresh(), 'key.pem');
-    const load = () => configuredSigningKey({ AUDIT_SIGNING_KEY_FILE: file, createAuditSigningKey: false, AUDIT_LOG_ORIGIN: 'test.example/audit' });
+    const load = () => loadSigningKey(file, { create: false, origin: 'test.example/audit' });
     expect(load).toThrow(ConfigurationError);
     expect(load).toThrow(new RegExp(`AUDIT_SIGNING_KEY_FILE ${file}: no such file\\. Every process must sign with the one key: create it once \\(\`platform audit key --create\``));
     expect(existsSync(file)).toBe(false);

@@ -59,6 +59,9 @@ describe('every operation of the contract, called for real', () => {
     // The first event of the log is in the first checkpoint, signed a moment after it.
     const firstId = (JSON.parse((exported.body as string).split('\n')[0]!) as { id: string }).id;
     for (let i = 0; i < 50 && (await admin.get(`${API}/audit/proof?event=${firstId}`)).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const size = (await admin.get(`${API}/audit/proof?event=${firstId}`).expect(200)).body.data.checkpoint.split('\n')[1] as string;
+    await admin.get(`${API}/audit/checkpoint`).expect(200);
+    await admin.get(`${API}/audit/consistency?from=${size}&to=${size}`).expect(200);
 
     // A second member: rejected, then applying again, then approved and its scopes decided.
     const other = t.client();

@@ -1,9 +1,13 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 import { fireEvent, render, screen } from '@testing-library/preact';
 import { auditEvent as auditEventDescribed } from '../../../src/audit/event';
 import { REGISTRY } from '../../../test/support/registry';
-import { leafHash, MerkleFrontier, inclusionPath } from '../../../src/audit/proof/merkle';
-import { canonicalJson, chainFieldsOf, digestOf } from '../../../src/shared/domain/chain';
+import { leafBytes, leafFieldsOf, leafOf } from '../../../src/audit/proof/leaf';
+import { treeRoot } from '../../../src/audit/proof/merkle';
+import { noteKeyOf, signedNote } from '../../../src/audit/proof/note';
+import { inclusionRanges } from '../../../src/audit/proof/paths';
+import { treeHeadText } from '../../../src/audit/proof/tree-head';
+import { chainFieldsOf, digestOf } from '../../../src/shared/domain/chain';
 import type { RecordedEvent } from '../../../src/stores/ports';
 import { when } from '../ui/load';
 import { envelope } from '../../test/envelope';
@@ -15,8 +19,9 @@ const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 /** An event as the service's audit answers it, worded as its slice registered it. */
 const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
 
+const ORIGIN = 'test.example/audit';
 const keys = generateKeyPairSync('ed25519');
-const publicKey = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const noteKey = noteKeyOf(ORIGIN, keys.publicKey);
 const SIGNED_AT = '2026-11-27T21:30:00.000Z';
 
 type Decided = { type: string; data: Record<string, unknown>; actor: { kind: 'member' | 'admin'; id: number } };
@@ -55,16 +60,15 @@ function accountStream(): RecordedEvent[] {
   return chained('member-alice', decided, [9, 13]);
 }
 
-/** The proof of one event (the log's last by default) in a log of a few other events and these, signed by `signer`. */
-function proofOf(log: RecordedEvent[], signer = keys.privateKey, proved = log.at(-1)!) {
-  const others = Array.from({ length: 4 }, (_, i) => leafHash(digestOf(chainFieldsOf({ stream: `other-${i}`, revision: 0, type: 'PlatformSeeded', data: {}, metadata: {} }))));
-  const leaves = [...others, ...log.map((e) => leafHash(digestOf(chainFieldsOf(e))))];
-  const tree = MerkleFrontier.empty();
-  leaves.forEach((leaf) => tree.add(leaf));
-  const covered = { number: 3, position: log.at(-1)!.position, count: leaves.length, root: tree.root().toString('hex'), signed_at: SIGNED_AT };
-  const signature = sign(null, Buffer.from(canonicalJson({ kind: 'checkpoint', ...covered })), signer).toString('base64');
+/** The proof of one event (the log's last by default) in a log of a few other events and these, its checkpoint signed by `signer`. */
+function proofOf(log: RecordedEvent[], signer: KeyObject = keys.privateKey, proved = log.at(-1)!) {
+  const others = Array.from({ length: 4 }, (_, i): RecordedEvent => ({ id: `other-${i}`, stream: `other-${i}`, revision: 0, position: String(i).padStart(20, '0'), type: 'PlatformSeeded', data: {}, metadata: {} as RecordedEvent['metadata'] }));
+  const leaves = [...others, ...log].map(leafOf);
   const index = others.length + log.indexOf(proved);
-  return { event: auditEvent(proved, 'admin'), leaf_index: index, path: inclusionPath(index, leaves).map((h) => h.toString('hex')), checkpoint: { ...covered, signature } };
+  const text = treeHeadText({ origin: ORIGIN, size: leaves.length, root: treeRoot(leaves), time: SIGNED_AT });
+  const checkpoint = signedNote(text, [{ key: noteKey, sign: (bytes) => sign(null, bytes, signer) }]);
+  const audit_path = inclusionRanges(index, leaves.length).map(([lo, hi]) => treeRoot(leaves.slice(lo, hi)).toString('base64'));
+  return { leaf_index: index, leaf: leafBytes(leafFieldsOf(proved)).toString('base64'), audit_path, checkpoint };
 }
 
 /** The history the service answers, and the proof of an event: one for every event, or each its own. */
@@ -72,7 +76,7 @@ let answers: { events: unknown[]; proof: Response | ((event: string) => Response
 beforeEach(() => {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
-    if (url.pathname.endsWith('/audit/key')) return ok({ algorithm: 'Ed25519', public_key: publicKey });
+    if (url.pathname.endsWith('/audit/key')) return ok({ algorithm: 'Ed25519', verifier_key: noteKey.verifierKey });
     if (url.pathname.endsWith('/audit/proof')) return typeof answers.proof === 'function' ? answers.proof(url.searchParams.get('event')!) : answers.proof.clone();
     return ok({ member_id: 7, username: 'alice', events: answers.events });
   }) as typeof fetch;
@@ -90,7 +94,7 @@ describe("the auditor's timeline checks the history against the signed checkpoin
     const stream = chainedStream();
     answers = { events: stream.map((e) => auditEvent(e, null)), proof: ok(proofOf(stream)) };
     const status = await showHistory();
-    expect(status.textContent).toBe(`Verified up to checkpoint 3, signed at ${when(SIGNED_AT)}.`);
+    expect(status.textContent).toBe(`Verified up to the checkpoint of 7 events, signed at ${when(SIGNED_AT)}.`);
     expect(document.querySelectorAll('em.unverified')).toHaveLength(0);
   });
 
@@ -119,6 +123,13 @@ describe("the auditor's timeline checks the history against the signed checkpoin
     expect((await showHistory()).textContent).toBe('Not verified: the signed checkpoint does not hold this history: it was changed.');
   });
 
+  it("does not call a proof verified whose leaf is not the event's own", async () => {
+    const stream = chainedStream();
+    const proof = proofOf(stream);
+    answers = { events: stream.map((e) => auditEvent(e, null)), proof: ok({ ...proof, leaf: leafBytes(leafFieldsOf(stream[0]!)).toString('base64') }) };
+    expect((await showHistory()).textContent).toBe('Not verified: the signed checkpoint does not hold this history: it was changed.');
+  });
+
   it('says so while no checkpoint holds the events yet', async () => {
     const stream = chainedStream();
     const refused = envelope(404, { code: 404, message: 'no event has this id up to the latest checkpoint', data: { error: 'event_not_checkpointed' } });
@@ -134,7 +145,7 @@ describe("the auditor's timeline checks the history against the signed checkpoin
     it("checks each stream's chain on its own and proves the newest event of each", async () => {
       answers = { events: log.map(named), proof: eachProved };
       const status = await showHistory();
-      expect(status.textContent).toBe(`Verified up to checkpoint 3, signed at ${when(SIGNED_AT)}.`);
+      expect(status.textContent).toBe(`Verified up to the checkpoint of 9 events, signed at ${when(SIGNED_AT)}.`);
       expect(document.querySelectorAll('em.unverified')).toHaveLength(0);
       const items = [...document.querySelectorAll('li')].map((li) => li.textContent);
       expect(items[0]).toContain('registered as member 7 with the username alice');

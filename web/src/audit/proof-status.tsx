@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
 import { when } from '../ui/load';
-import { brokenLinks, proofHolds } from './verify';
+import { brokenLinks, provenIn, type SignedTree } from './verify';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -9,8 +9,8 @@ type AuditEvent = Schemas['AuditEvent'];
 export interface Verification {
   /** Why each event that does not verify does not, by position. */
   broken: Map<string, string>;
-  /** The checkpoint whose signed root holds the latest event it could prove, and that event's position. */
-  checkpoint: { number: number; signed_at: string; position: string } | null;
+  /** The checkpoint whose signed root holds the latest event it could prove (its tree size), and that event's position. */
+  checkpoint: { size: number; signed_at: string; position: string } | null;
   /** Why no checkpoint could be shown, when none could. */
   unproven?: string;
 }
@@ -25,19 +25,20 @@ function byStream(events: AuditEvent[]): AuditEvent[][] {
   return [...streams.values()];
 }
 
-/** An event with the proof that a signed checkpoint holds it. */
+/** An event with the signed tree that holds it. */
 interface Proven {
   event: AuditEvent;
-  proof: Schemas['AuditProof'];
+  tree: SignedTree;
 }
 
 /** The newest event of one stream a checkpoint holds, proved; 'changed' when a proof does not hold. */
-async function provenNewest(stream: AuditEvent[], publicKey: string): Promise<Proven | 'changed' | null> {
+async function provenNewest(stream: AuditEvent[], verifierKey: string): Promise<Proven | 'changed' | null> {
   const newest = stream.filter((e) => e.id !== undefined).reverse().slice(0, PROOFS_TRIED);
   for (const event of newest) {
     const proof = await call(() => api.GET('/audit/proof', { params: { query: { event: event.id! } } }));
     if (!proof.ok) continue;
-    return (await proofHolds(proof.data, publicKey)) ? { proof: proof.data, event } : 'changed';
+    const tree = await provenIn(proof.data, event, verifierKey);
+    return tree ? { event, tree } : 'changed';
   }
   return null;
 }
@@ -56,17 +57,16 @@ export async function verifyHistory(events: AuditEvent[]): Promise<Verification>
   if (!key.ok) return { broken, checkpoint: null, unproven: key.refusal.message };
   let newest: Proven | null = null;
   for (const stream of streams) {
-    const proven = await provenNewest(stream, key.data.public_key);
+    const proven = await provenNewest(stream, key.data.verifier_key);
     if (proven === 'changed') return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
     // The history is in the order of the log: of two events, the later in it is the newer.
     if (proven && (!newest || events.indexOf(proven.event) > events.indexOf(newest.event))) newest = proven;
   }
   if (!newest) return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
-  const { number, signed_at } = newest.proof.checkpoint;
-  return { broken, checkpoint: { number, signed_at, position: newest.event.position } };
+  return { broken, checkpoint: { size: newest.tree.size, signed_at: newest.tree.time, position: newest.event.position } };
 }
 
-/** "Verified up to checkpoint N, signed at T", or why not, above the timeline it checked. */
+/** "Verified up to the checkpoint of N events, signed at T", or why not, above the timeline it checked. */
 export function ProofStatus({ verification }: { verification: Verification | null }) {
   if (!verification) return <p class="proof">Checking the history against the signed checkpoints…</p>;
   const { broken, checkpoint, unproven } = verification;
@@ -74,7 +74,7 @@ export function ProofStatus({ verification }: { verification: Verification | nul
     <p class={`proof ${broken.size > 0 || !checkpoint ? 'unverified' : 'verified'}`} data-testid="proof-status">
       {checkpoint ? (
         <>
-          Verified up to checkpoint {checkpoint.number}, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
+          Verified up to the checkpoint of {checkpoint.size} events, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
         </>
       ) : (
         <>Not verified: {unproven}.</>

@@ -6,7 +6,7 @@ type Proof = Schemas['AuditProof'];
 /**
  * The auditor's own check, in the browser, of what the service answered (docs/audit.md, "The
  * proof"): each event's digest recomputed from its fields, each link to the event before it, and
- * the Merkle path from the last event to a checkpoint whose Ed25519 signature holds. The service
+ * the event's leaf and its audit path to a checkpoint note whose Ed25519 signature holds. The service
  * is not trusted to say it verified: only the public key is.
  */
 
@@ -20,13 +20,12 @@ function canonical(value: unknown): string {
   return `{${entries.map(([name, field]) => `${JSON.stringify(name)}:${canonical(field)}`).join(',')}}`;
 }
 
-const bytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
 const hexOf = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
 const sha256 = (...parts: Uint8Array[]) => crypto.subtle.digest('SHA-256', Uint8Array.from(parts.flatMap((p) => [...p])));
 
-/** The digest of the event as its fields say, whatever digest it claims. */
-export async function digestOf(e: AuditEvent): Promise<string> {
-  const fields = {
+/** The fields an event's digest covers, canonical. */
+function canonicalFields(e: AuditEvent): string {
+  return canonical({
     stream: e.stream,
     revision: e.revision,
     type: e.type,
@@ -38,8 +37,12 @@ export async function digestOf(e: AuditEvent): Promise<string> {
     reason: e.reason ?? null,
     request_id: e.request_id ?? null,
     prev_digest: e.prev_digest ?? null,
-  };
-  return hexOf(await sha256(new TextEncoder().encode(canonical(fields))));
+  });
+}
+
+/** The digest of the event as its fields say, whatever digest it claims. */
+export async function digestOf(e: AuditEvent): Promise<string> {
+  return hexOf(await sha256(new TextEncoder().encode(canonicalFields(e))));
 }
 
 /** Why each event of one stream, oldest first, does not verify, by position; the others hold. */
@@ -56,14 +59,56 @@ export async function brokenLinks(events: AuditEvent[]): Promise<Map<string, str
   return broken;
 }
 
-/** RFC 9162, 2.1.3.2: whether the path leads from the event's leaf to the checkpoint's root. */
-async function pathHolds(proof: Proof, digest: string): Promise<boolean> {
-  let fn = proof.leaf_index;
-  let sn = proof.checkpoint.count - 1;
-  let r = new Uint8Array(await sha256(Uint8Array.of(0), bytes(digest)));
-  for (const hex of proof.path) {
+/** What a checkpoint note signs (c2sp.org/tlog-checkpoint): the tree size, its root, when it was signed. */
+export interface SignedTree {
+  size: number;
+  root: Uint8Array;
+  time: string;
+}
+
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** The leaf the service must have hashed for this event: its chained fields, id, position and digest, canonical. */
+async function leafOf(e: AuditEvent): Promise<string> {
+  const fields = JSON.parse(canonicalFields(e)) as Record<string, unknown>;
+  return canonical({ ...fields, id: e.id ?? null, position: e.position, digest: e.digest ?? null });
+}
+
+/**
+ * The note's tree, when the verifier key (`<name>+<hash>+<base64(0x01 ‖ key)>`) signed it
+ * (c2sp.org/signed-note); null when it did not, or the note is not a checkpoint.
+ */
+async function signedTree(note: string, verifierKey: string): Promise<SignedTree | null> {
+  // The base64 key may hold '+' too: only the first two separate.
+  const [, name, hash, encoded] = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(verifierKey) ?? [];
+  const split = note.lastIndexOf('\n\n');
+  if (!name || !hash || !encoded || split < 0) return null;
+  const text = note.slice(0, split + 1);
+  const raw = fromBase64(encoded);
+  const key = await crypto.subtle.importKey('raw', raw.slice(1), { name: 'Ed25519' }, false, ['verify']);
+  const signatures = note
+    .slice(split + 2)
+    .split('\n')
+    .filter((line) => line.startsWith(`\u2014 ${name} `))
+    .map((line) => fromBase64(line.slice(`\u2014 ${name} `.length)))
+    .filter((bytes) => [...bytes.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('') === hash);
+  const encoder = new TextEncoder();
+  let held = false;
+  for (const signature of signatures) held ||= await crypto.subtle.verify({ name: 'Ed25519' }, key, signature.slice(4), encoder.encode(text));
+  const [origin, size, root, ...extensions] = text.split('\n');
+  if (!held || origin !== name || !/^\d+$/.test(size ?? '') || !root) return null;
+  return { size: Number(size), root: fromBase64(root), time: extensions.find((line) => line.startsWith('time '))?.slice(5) ?? '' };
+}
+
+/** RFC 9162, 2.1.3.2: whether the path leads from the leaf hash at `index` to the tree's root. */
+async function pathHolds(index: number, leaf: Uint8Array, path: string[], tree: SignedTree): Promise<boolean> {
+  let fn = index;
+  let sn = tree.size - 1;
+  let r = new Uint8Array(await sha256(Uint8Array.of(0), leaf));
+  for (const hash of path) {
     if (sn === 0) return false;
-    const p = bytes(hex);
+    const p = fromBase64(hash);
     if (fn % 2 === 1 || fn === sn) {
       r = new Uint8Array(await sha256(Uint8Array.of(1), p, r));
       while (fn % 2 === 0 && fn !== 0) {
@@ -76,20 +121,18 @@ async function pathHolds(proof: Proof, digest: string): Promise<boolean> {
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && hexOf(r.buffer) === proof.checkpoint.root;
+  return index < tree.size && sn === 0 && equal(r, tree.root);
 }
 
-async function signatureHolds(proof: Proof, publicKeyPem: string): Promise<boolean> {
-  const { number, position, count, root, signed_at, signature } = proof.checkpoint;
-  const der = Uint8Array.from(atob(publicKeyPem.replace(/-----[^-]+-----|\s/g, '')), (c) => c.charCodeAt(0));
-  const key = await crypto.subtle.importKey('spki', der, { name: 'Ed25519' }, false, ['verify']);
-  const payload = new TextEncoder().encode(canonical({ kind: 'checkpoint', number, position, count, root, signed_at }));
-  return crypto.subtle.verify({ name: 'Ed25519' }, key, Uint8Array.from(atob(signature), (c) => c.charCodeAt(0)), payload);
-}
-
-/** Whether the proof holds: the event's digest, its path to the root, the checkpoint's signature. */
-export async function proofHolds(proof: Proof, publicKeyPem: string): Promise<boolean> {
-  const digest = await digestOf(proof.event);
-  if (proof.event.digest !== undefined && proof.event.digest !== digest) return false;
-  return (await pathHolds(proof, digest)) && (await signatureHolds(proof, publicKeyPem));
+/**
+ * The signed tree that holds the event, when everything holds: the event's digest, the proof's leaf
+ * being this event's own, its path to the root, and the note's signature by the verifier key.
+ */
+export async function provenIn(proof: Proof, event: AuditEvent, verifierKey: string): Promise<SignedTree | null> {
+  const digest = await digestOf(event);
+  if (event.digest !== undefined && event.digest !== digest) return null;
+  const leaf = fromBase64(proof.leaf);
+  if (new TextDecoder().decode(leaf) !== (await leafOf(event))) return null;
+  const tree = await signedTree(proof.checkpoint, verifierKey);
+  return tree && (await pathHolds(proof.leaf_index, leaf, proof.audit_path, tree)) ? tree : null;
 }
