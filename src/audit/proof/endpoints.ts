@@ -61,14 +61,14 @@ const proofSchema = z
   .meta({ id: 'AuditProof' });
 
 const consistencyQuery = z.object({
-  from: sizeParameter('from', 1, 'The tree size of the earlier checkpoint'),
+  from: sizeParameter('from', 1, 'The earlier tree size: a checkpoint\'s, or the number of events of an export from the start of the log'),
   to: sizeParameter('to', 1, 'The tree size of the later checkpoint'),
 });
 
 const consistencySchema = z
   .object({
     proof: base64Hashes('The consistency proof of RFC 9162 2.1.4 (RFC 6962 2.1.2); empty when the sizes are equal'),
-    from_checkpoint: z.string().meta({ description: noteDescription }),
+    from_checkpoint: z.string().nullable().meta({ description: `${noteDescription}; null when no checkpoint of that size was signed` }),
     to_checkpoint: z.string().meta({ description: noteDescription }),
   })
   .meta({ id: 'AuditConsistency' });
@@ -130,7 +130,7 @@ export function proofEndpoints(deps: AuditDeps): Endpoint[] {
       query: consistencyQuery,
       response: consistencySchema,
       refusals: [
-        { status: 404, when: 'no checkpoint of one of the sizes was signed (checkpoint_not_found)' },
+        { status: 404, when: 'no checkpoint of the size `to` was signed (checkpoint_not_found)' },
         { status: 422, when: 'from is more than to (sizes_out_of_order)' },
       ],
       handler: async (_ctx, { query }) => {

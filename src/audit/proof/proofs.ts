@@ -26,7 +26,8 @@ export interface InclusionProof {
 export interface ConsistencyProof {
   /** RFC 9162 2.1.4: empty when the sizes are equal. */
   proof: Buffer[];
-  from_checkpoint: string;
+  /** Null when no checkpoint of that size was signed: an auditor's export from the start is a tree of its own size. */
+  from_checkpoint: string | null;
   to_checkpoint: string;
 }
 
@@ -58,7 +59,8 @@ export async function inclusionProof(tree: AuditTree, events: EventStore, eventI
 /** The proof that the checkpoint of `from` events is a prefix of the one of `to` events. */
 export async function consistencyProof(tree: AuditTree, from: number, to: number): Promise<ConsistencyProof> {
   if (from > to) throw new NoProof('sizes_out_of_order', `from (${from}) is more than to (${to}): a tree is a prefix only of a tree at least as large`);
-  const [first, second] = [await checkpointOf(tree, from), await checkpointOf(tree, to)];
+  const second = await checkpointOf(tree, to);
+  const first = await tree.checkpoint(from);
   const proof = await tree.hashes(consistencyRanges(from, to).map(planOf));
-  return { proof, from_checkpoint: first.note, to_checkpoint: second.note };
+  return { proof, from_checkpoint: first?.note ?? null, to_checkpoint: second.note };
 }

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { Checkpoint, CHECKPOINT_STREAM, CHECKPOINT_TYPE } from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
 import { leafOf } from '../../../src/audit/proof/leaf';
-import { leafHash } from '../../../src/audit/proof/merkle';
+import { leafHash, treeRoot } from '../../../src/audit/proof/merkle';
 import { parseNote } from '../../../src/audit/proof/note';
 import { holdsConsistency, holdsInclusion } from '../../../src/audit/proof/paths';
 import { checkpointOf, consistencyProof, inclusionProof, NoProof } from '../../../src/audit/proof/proofs';
@@ -80,9 +80,19 @@ describe('proofs from the stored tree', () => {
     for (const [i, from] of sizes.entries()) {
       for (const to of sizes.slice(i)) {
         const proof = await consistencyProof(tree, from, to);
-        expect(holdsConsistency(from, to, rootOf(proof.from_checkpoint), rootOf(proof.to_checkpoint), proof.proof)).toBe(true);
+        expect(holdsConsistency(from, to, rootOf(proof.from_checkpoint!), rootOf(proof.to_checkpoint), proof.proof)).toBe(true);
       }
     }
+  });
+
+  it('prove any smaller tree a prefix of a checkpoint, with no note for a size never signed', async () => {
+    const to = sizes.at(-1)!;
+    const from = [...Array(to).keys()].find((n) => n > 0 && !sizes.includes(n))!;
+    const proof = await consistencyProof(tree, from, to);
+    expect(proof.from_checkpoint).toBeNull();
+    const leaves = log.slice(0, from).map(leafOf);
+    expect(holdsConsistency(from, to, treeRoot(leaves), rootOf(proof.to_checkpoint), proof.proof)).toBe(true);
+    await expect(consistencyProof(tree, 1, to + 1)).rejects.toMatchObject({ reason: 'checkpoint_not_found' });
   });
 
   it('answer the latest checkpoint when no size is given, and say why when there is no proof', async () => {
