@@ -75,29 +75,33 @@ async function leafOf(e: AuditEvent): Promise<string> {
   return canonical({ ...fields, id: e.id ?? null, position: e.position, digest: e.digest ?? null });
 }
 
-/**
- * The note's tree, when the verifier key (`<name>+<hash>+<base64(0x01 ‖ key)>`) signed it
- * (c2sp.org/signed-note); null when it did not, or the note is not a checkpoint.
- */
-async function signedTree(note: string, verifierKey: string): Promise<SignedTree | null> {
+/** Whether the verifier key (`<name>+<hash>+<base64(0x01 ‖ key)>`) signed the note's text (c2sp.org/signed-note). */
+async function signedBy(text: string, signatureLines: string[], verifierKey: string): Promise<boolean> {
   // The base64 key may hold '+' too: only the first two separate.
   const [, name, hash, encoded] = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(verifierKey) ?? [];
+  if (!name || !hash || !encoded) return false;
+  const key = await crypto.subtle.importKey('raw', fromBase64(encoded).slice(1), { name: 'Ed25519' }, false, ['verify']);
+  const prefix = `\u2014 ${name} `;
+  const bytes = new TextEncoder().encode(text);
+  for (const line of signatureLines.filter((l) => l.startsWith(prefix))) {
+    const signature = fromBase64(line.slice(prefix.length));
+    const named = [...signature.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('') === hash;
+    if (named && (await crypto.subtle.verify({ name: 'Ed25519' }, key, signature.slice(4), bytes))) return true;
+  }
+  return false;
+}
+
+/**
+ * The note's tree, when the verifier key signed it and its origin is the key's name; null when it
+ * did not, or the note is not a checkpoint (c2sp.org/tlog-checkpoint).
+ */
+async function signedTree(note: string, verifierKey: string): Promise<SignedTree | null> {
   const split = note.lastIndexOf('\n\n');
-  if (!name || !hash || !encoded || split < 0) return null;
+  if (split < 0) return null;
   const text = note.slice(0, split + 1);
-  const raw = fromBase64(encoded);
-  const key = await crypto.subtle.importKey('raw', raw.slice(1), { name: 'Ed25519' }, false, ['verify']);
-  const signatures = note
-    .slice(split + 2)
-    .split('\n')
-    .filter((line) => line.startsWith(`\u2014 ${name} `))
-    .map((line) => fromBase64(line.slice(`\u2014 ${name} `.length)))
-    .filter((bytes) => [...bytes.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('') === hash);
-  const encoder = new TextEncoder();
-  let held = false;
-  for (const signature of signatures) held ||= await crypto.subtle.verify({ name: 'Ed25519' }, key, signature.slice(4), encoder.encode(text));
+  if (!(await signedBy(text, note.slice(split + 2).split('\n'), verifierKey))) return null;
   const [origin, size, root, ...extensions] = text.split('\n');
-  if (!held || origin !== name || !/^\d+$/.test(size ?? '') || !root) return null;
+  if (origin !== verifierKey.split('+')[0] || !/^\d+$/.test(size ?? '') || !root) return null;
   return { size: Number(size), root: fromBase64(root), time: extensions.find((line) => line.startsWith('time '))?.slice(5) ?? '' };
 }
 
