@@ -79,6 +79,9 @@ suite('the audit proofs, checked by Go’s sumdb/note and sumdb/tlog', () => {
     const first = (await checkpointSizes())[0]!;
     await registerMember(t.client());
     await until(async () => (await checkpointSizes()).some((size) => size > first + 1), 'a later checkpoint');
+    // The tree's read model records a checkpoint after it is appended: the API serves it a moment later.
+    const latest = String((await checkpointSizes()).at(-1));
+    await until(async () => (await auditor.get(`${API}/audit/checkpoint`)).text.split('\n')[1] === latest, 'the latest checkpoint served');
     vkey = (await auditor.get(`${API}/audit/key`).expect(200)).body.data.verifier_key as string;
   }, 60_000);
   afterAll(async () => {

@@ -20,7 +20,7 @@ const legacyCheckpointSchema = z.object({
   signed_at: z.string(),
   signature: z.string(),
 });
-const rotationSchema = z.object({ old_verifier_key: z.string(), new_verifier_key: z.string() });
+const rotationSchema = z.object({ previous: z.string(), next: z.string() });
 
 export interface VerifiedCheckpoint {
   size: number;
@@ -71,8 +71,8 @@ export class CheckpointLines {
 
   private rotated({ n, data }: Line): void {
     const parsed = rotationSchema.safeParse(data);
-    if (!parsed.success) throw new Refused(n, 'the key rotation names no old_verifier_key and new_verifier_key');
-    const [old, next] = [parsed.data.old_verifier_key, parsed.data.new_verifier_key].map((text) => {
+    if (!parsed.success) throw new Refused(n, 'the key rotation names no previous and next verifier key');
+    const [old, next] = [parsed.data.previous, parsed.data.next].map((text) => {
       try {
         return parseVerifierKey(text);
       } catch (err) {

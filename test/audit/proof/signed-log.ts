@@ -62,8 +62,8 @@ export class SignedLog {
   }
 
   async rotate(old: SigningKey, next: SigningKey): Promise<void> {
-    const data = { old_verifier_key: old.noteKey.verifierKey, new_verifier_key: next.noteKey.verifierKey };
-    await this.stores.events.append('audit-checkpoints', [{ type: 'AuditSigningKeyRotated', data, metadata: metadata(`rotation-${next.noteKey.hash}`) }], 'any');
+    const data = { previous: old.noteKey.verifierKey, next: next.noteKey.verifierKey };
+    await this.stores.events.append('audit-signing-keys', [{ type: 'AuditSigningKeyRotated', data, metadata: metadata(`rotation-${next.noteKey.hash}`) }], 'any');
   }
 
   /** The export's text, as GET /audit/events sends it. */
