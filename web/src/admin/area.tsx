@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
-import { Auditor, MEMBER_HISTORY } from '../audit/auditor';
+import { MEMBER_HISTORY } from '../audit/links';
 import { currentPath, matchPath, navigate } from '../router';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
@@ -21,6 +21,11 @@ import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
 import { Webhooks } from './webhooks';
 import { ScreenHeading } from '../ui/screen';
+import { Chunk } from '../ui/chunk';
+
+// The auditor's screens (timeline, proof checks, search, export) are their own chunk, off the first screen.
+const loadAuditor = () => import('../audit/auditor').then((module) => module.Auditor);
+const Auditor = (props: { member?: number }) => <Chunk load={loadAuditor} what="the audit" props={props} />;
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
