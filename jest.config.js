@@ -16,4 +16,7 @@ module.exports = {
   testTimeout: 20000,
   setupFiles: ['<rootDir>/test/support/install-events.ts', '<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
+  // As the reliability run does: after the last test, the process may never end (a native client's
+  // threads held it spinning in FreeEnvironment after 1,993 tests had passed), and CI must end.
+  forceExit: true,
 };
