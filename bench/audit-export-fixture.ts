@@ -26,20 +26,43 @@ const CHECKPOINT_EVERY = 1000;
 const MEMBERS = 1000;
 
 async function main(out: string, total: number): Promise<void> {
-  const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-bench-key-')), 'key.pem'), { create: true, origin: ORIGIN });
+  const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-bench-key-')), 'key.pem'), {
+    create: true,
+    origin: ORIGIN,
+  });
   writeFileSync(`${out}.key.pem`, key.publicKeyPem);
   const file = createWriteStream(out);
-  const write = (text: string) => (file.write(text) ? Promise.resolve() : new Promise<void>((resolve) => file.once('drain', () => resolve())));
+  const write = (text: string) =>
+    file.write(text) ? Promise.resolve() : new Promise<void>((resolve) => file.once('drain', () => resolve()));
   const describe = (type: string, data: Record<string, unknown>) => REGISTRY.describe(type, data);
   const heads = new Map<string, { revision: number; digest: string | null }>();
   const log = MerkleFrontier.empty();
   let page = { tree: MerkleFrontier.empty(), bytes: createHash('sha256'), count: 0, from: '', next: '' };
   let position = 0;
 
-  const append = async (stream: string, type: string, data: Record<string, unknown>, actor: { kind: 'member' | 'system'; id: number | string }) => {
+  const append = async (
+    stream: string,
+    type: string,
+    data: Record<string, unknown>,
+    actor: { kind: 'member' | 'system'; id: number | string },
+  ) => {
     const before = heads.get(stream);
-    const metadata: Record<string, unknown> = { actor, request_id: `req-${position}`, time: new Date(Date.UTC(2026, 0, 1) + position * 1000).toISOString(), schema_version: 1, prev_digest: before?.digest ?? null };
-    const event: RecordedEvent = { id: `event-${position}`, stream, revision: before ? before.revision + 1 : 0, position: String(++position).padStart(20, '0'), type, data, metadata: metadata as unknown as RecordedEvent['metadata'] };
+    const metadata: Record<string, unknown> = {
+      actor,
+      request_id: `req-${position}`,
+      time: new Date(Date.UTC(2026, 0, 1) + position * 1000).toISOString(),
+      schema_version: 1,
+      prev_digest: before?.digest ?? null,
+    };
+    const event: RecordedEvent = {
+      id: `event-${position}`,
+      stream,
+      revision: before ? before.revision + 1 : 0,
+      position: String(++position).padStart(20, '0'),
+      type,
+      data,
+      metadata: metadata as unknown as RecordedEvent['metadata'],
+    };
     metadata.digest = digestOf(chainFieldsOf(event));
     heads.set(stream, { revision: event.revision, digest: metadata.digest as string });
     const line = `${JSON.stringify(auditEvent(event, actor.kind === 'member' ? `member${actor.id}` : null, describe))}\n`;
@@ -53,17 +76,38 @@ async function main(out: string, total: number): Promise<void> {
     if (page.count === PAGE) await endPage(position < total);
   };
   const endPage = async (more: boolean) => {
-    const head: ExportHead = { origin: ORIGIN, from: page.from, next: page.next, count: page.count, more, root: page.tree.root(), lines: page.bytes.digest(), time: new Date().toISOString() };
+    const head: ExportHead = {
+      origin: ORIGIN,
+      from: page.from,
+      next: page.next,
+      count: page.count,
+      more,
+      root: page.tree.root(),
+      lines: page.bytes.digest(),
+      time: new Date().toISOString(),
+    };
     await write(`${JSON.stringify(exportHeadLine(head, key.signNote(exportHeadText(head))))}\n`);
     page = { tree: MerkleFrontier.empty(), bytes: createHash('sha256'), count: 0, from: head.next, next: head.next };
   };
 
   for (let i = 0; position < total; i++) {
     const member = (i % MEMBERS) + 1;
-    await append(`credential-${member}`, 'ScopeRequested', { member_id: member, scope: 'addons.read', reason: `integration ${i}` }, { kind: 'member', id: member });
+    await append(
+      `credential-${member}`,
+      'ScopeRequested',
+      { member_id: member, scope: 'addons.read', reason: `integration ${i}` },
+      { kind: 'member', id: member },
+    );
     if (position % CHECKPOINT_EVERY === 0 && position < total) {
-      const note = key.signNote(treeHeadText({ origin: ORIGIN, size: log.count, root: log.root(), time: new Date().toISOString() }));
-      await append('audit-checkpoints', 'AuditCheckpointSigned', { note, size: log.count, position: String(position).padStart(20, '0') }, { kind: 'system', id: 'audit-checkpoints' });
+      const note = key.signNote(
+        treeHeadText({ origin: ORIGIN, size: log.count, root: log.root(), time: new Date().toISOString() }),
+      );
+      await append(
+        'audit-checkpoints',
+        'AuditCheckpointSigned',
+        { note, size: log.count, position: String(position).padStart(20, '0') },
+        { kind: 'system', id: 'audit-checkpoints' },
+      );
     }
   }
   if (page.count > 0) await endPage(false);

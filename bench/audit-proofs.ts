@@ -35,7 +35,9 @@ const ORIGIN = 'bench.example/audit';
 
 const seconds = (from: number): string => ((performance.now() - from) / 1000).toFixed(1);
 const sizes = async (stores: Stores): Promise<number[]> =>
-  (await stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => e.data.size as number);
+  (await stores.events.readStream(CHECKPOINT_STREAM))
+    .filter((e) => e.type === CHECKPOINT_TYPE)
+    .map((e) => e.data.size as number);
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -44,7 +46,12 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 /** Every event id of the log, in order, read once: the proofs ask for random ones. */
 async function idsOf(stores: Stores): Promise<string[]> {
   const ids: string[] = [];
-  for (let from = START, batch: RecordedEvent[]; (batch = await stores.events.readAll(from, 10_000)).length > 0; from = batch.at(-1)!.position) ids.push(...batch.map((e) => e.id!));
+  for (
+    let from = START, batch: RecordedEvent[];
+    (batch = await stores.events.readAll(from, 10_000)).length > 0;
+    from = batch.at(-1)!.position
+  )
+    ids.push(...batch.map((e) => e.id!));
   return ids;
 }
 
@@ -67,14 +74,19 @@ async function overHttp(dir: string, id: () => string): Promise<ReturnType<typeo
   const auditor = t.client();
   for (;;) {
     const session = await auditor.get('/api/v1/admin/session');
-    const login = await auditor.post('/api/v1/admin/login').set('X-CSRF-Token', session.body.data.csrf_token).send({ username: 'admin', password: ADMIN_PASSWORD });
+    const login = await auditor
+      .post('/api/v1/admin/login')
+      .set('X-CSRF-Token', session.body.data.csrf_token)
+      .send({ username: 'admin', password: ADMIN_PASSWORD });
     if (login.status === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   // The read models rebuilt over the log run in the same process: timed after they caught up.
   const head = await t.platform.stores.events.headPosition();
   const projections = PROJECTIONS.map((p) => p.name);
-  await until(async () => (await t.platform.stores.documents.checkpoints(projections)).every((position) => position >= head));
+  await until(async () =>
+    (await t.platform.stores.documents.checkpoints(projections)).every((position) => position >= head),
+  );
   process.stdout.write(`service: started and caught up in ${seconds(start)} s\n`);
   const proof = async () => {
     const res = await auditor.get('/api/v1/audit/proof').query({ event: id() });
@@ -95,16 +107,28 @@ async function main(): Promise<void> {
     process.stdout.write(`log: ${written.toLocaleString('en')} events written in ${seconds(start)} s\n`);
 
     const stores = openSqliteStores(dir);
-    const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'audit-signing-key.pem'), origin: ORIGIN, create: true }, 100, log);
+    const checkpointer = new AuditCheckpointer(
+      stores.events,
+      stores.documents,
+      { file: join(dir, 'audit-signing-key.pem'), origin: ORIGIN, create: true },
+      100,
+      log,
+    );
     start = performance.now();
     await checkpointer.start();
     await until(async () => (await sizes(stores)).length > 0);
-    process.stdout.write(`tree: built and first checkpoint signed over ${(await sizes(stores))[0]!.toLocaleString('en')} events in ${seconds(start)} s\n`);
+    process.stdout.write(
+      `tree: built and first checkpoint signed over ${(await sizes(stores))[0]!.toLocaleString('en')} events in ${seconds(start)} s\n`,
+    );
     for (let round = 1; round <= LATER_CHECKPOINTS; round++) {
       const stream = `bench-${round}`;
       const more = Array.from({ length: 1000 }, (_, n) => ({ type: 'PlatformSeeded', data: { n } }));
       const ctx = { actor: { kind: 'system' as const, id: 'bench' }, requestId: stream, now: new Date() };
-      await stores.events.append(stream, toNewEvents(more, ctx, stream, { expected: 'no_stream', digest: null }), 'no_stream');
+      await stores.events.append(
+        stream,
+        toNewEvents(more, ctx, stream, { expected: 'no_stream', digest: null }),
+        'no_stream',
+      );
       await until(async () => (await sizes(stores)).length > round);
     }
     const head = await stores.events.headPosition();
@@ -121,7 +145,15 @@ async function main(): Promise<void> {
     const consistency = await timed(PROOFS, (i) => consistencyProof(tree, ...pairs[i % pairs.length]!));
     await stores.close();
     const http = process.env.AUDIT_BENCH_HTTP === '1' ? await overHttp(dir, () => pick(ids)) : undefined;
-    const figures = { events: signed.at(-1), checkpoints: signed, warm_up: WARM_UP, inclusion_ms: inclusion, consistency_ms: consistency, http_proof_ms: http, machine: machine() };
+    const figures = {
+      events: signed.at(-1),
+      checkpoints: signed,
+      warm_up: WARM_UP,
+      inclusion_ms: inclusion,
+      consistency_ms: consistency,
+      http_proof_ms: http,
+      machine: machine(),
+    };
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -41,7 +41,11 @@ export interface Baseline {
 /** `nodeArgs` go to the baseline's Node, e.g. --cpu-prof. */
 export async function startBaseline(answer: Answer, nodeArgs: string[] = []): Promise<Baseline> {
   const child = forkTs('baseline-server.ts', [], nodeArgs);
-  child.send({ status: answer.status, headers: answer.headers, body: answer.body.toString('base64') } satisfies CannedAnswer);
+  child.send({
+    status: answer.status,
+    headers: answer.headers,
+    body: answer.body.toString('base64'),
+  } satisfies CannedAnswer);
   const { port } = await firstMessage<{ port: number }>(child);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -33,8 +33,13 @@ export async function benchChainCost(settings: BenchSettings): Promise<ChainCost
     cost.write = write;
   }
   if (settings.parts.has('f')) {
-    process.stdout.write(`rebuild (f) with the chain off, then on, ${settings.rebuildEvents.toLocaleString('en')} events each\n`);
-    cost.rebuild = { off: await benchRebuild(settings.rebuildEvents, 'off'), on: await benchRebuild(settings.rebuildEvents, 'on') };
+    process.stdout.write(
+      `rebuild (f) with the chain off, then on, ${settings.rebuildEvents.toLocaleString('en')} events each\n`,
+    );
+    cost.rebuild = {
+      off: await benchRebuild(settings.rebuildEvents, 'off'),
+      on: await benchRebuild(settings.rebuildEvents, 'on'),
+    };
   }
   return cost;
 }

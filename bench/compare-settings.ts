@@ -64,12 +64,29 @@ async function main(names: string[]): Promise<void> {
         await service.stop();
         throw err;
       });
-      variants.push({ name, service, headers: keyOf(partner), url: `${service.url}${PATH}`, pid: service.pid, requestsPerSecond: [], cpuMicros: [], ratios: [] });
+      variants.push({
+        name,
+        service,
+        headers: keyOf(partner),
+        url: `${service.url}${PATH}`,
+        pid: service.pid,
+        requestsPerSecond: [],
+        cpuMicros: [],
+        ratios: [],
+      });
     }
     const first = variants[0]!;
     baseline = await startBaseline(await capturedAnswer(first.url, first.headers));
-    const bare: Target = { name: '(c) bare koa', url: `${baseline.url}${PATH}`, pid: baseline.pid, headers: first.headers, requestsPerSecond: [], cpuMicros: [] };
-    const run = (t: Target, seconds: number) => load({ url: t.url, headers: t.headers, seconds, connections: settings.connections, status: 200, pid: t.pid });
+    const bare: Target = {
+      name: '(c) bare koa',
+      url: `${baseline.url}${PATH}`,
+      pid: baseline.pid,
+      headers: first.headers,
+      requestsPerSecond: [],
+      cpuMicros: [],
+    };
+    const run = (t: Target, seconds: number) =>
+      load({ url: t.url, headers: t.headers, seconds, connections: settings.connections, status: 200, pid: t.pid });
     const targets: Target[] = [...variants, bare];
     for (const t of targets) await run(t, Math.min(WARM_UP_SECONDS, settings.seconds));
     for (let round = 0; round < settings.rounds; round++) {
@@ -82,7 +99,9 @@ async function main(names: string[]): Promise<void> {
     }
     const summary = (t: Target, ratios?: number[]) => {
       const cpu = t.cpuMicros.length > 0 ? `, server CPU ${median(t.cpuMicros).toFixed(1)} µs/req` : '';
-      const ratio = ratios ? `, ${median(ratios).toFixed(3)} of (c) (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})` : '';
+      const ratio = ratios
+        ? `, ${median(ratios).toFixed(3)} of (c) (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})`
+        : '';
       return `${t.name}: ${Math.round(median(t.requestsPerSecond))} req/s${cpu}${ratio} (median of ${settings.rounds})\n`;
     };
     for (const v of variants) process.stdout.write(summary(v, v.ratios));

@@ -18,7 +18,12 @@ function credentialLives(members: number): RecordedEvent[] {
       data,
       revision: 0,
       position: String(events.length + 1).padStart(20, '0'),
-      metadata: { actor: { kind: 'admin', id: 1 }, request_id: 'bench', time: '2025-03-01T10:00:00.000Z', schema_version },
+      metadata: {
+        actor: { kind: 'admin', id: 1 },
+        request_id: 'bench',
+        time: '2025-03-01T10:00:00.000Z',
+        schema_version,
+      },
     });
   for (let member_id = 1; member_id <= members; member_id++) {
     const username = `user${member_id}`;
@@ -38,7 +43,12 @@ function credentialLives(members: number): RecordedEvent[] {
     append(stream, 'ScopeRequested', { member_id, scope: 'member-groups.read', reason: 'sync' });
     append(stream, 'ScopeApproved', { member_id, scope: 'addons.read' });
     append(stream, 'ScopeRejected', { member_id, scope: 'member-groups.read', reason: 'no' });
-    const rotated = { member_id, apiid: `ak_${member_id}`, key_digest: 'b'.repeat(64), previous_key_digest: 'a'.repeat(64) };
+    const rotated = {
+      member_id,
+      apiid: `ak_${member_id}`,
+      key_digest: 'b'.repeat(64),
+      previous_key_digest: 'a'.repeat(64),
+    };
     append(stream, 'KeyRotated', { ...rotated, previous_key_valid_until: null }, 2);
   }
   return events;

@@ -55,7 +55,11 @@ function pendingOf(event: RecordedEvent): Pending {
 }
 
 /** Settles what this poll can tell about the event's documents; answers whether it is now visible. */
-async function settle(pending: Pending, documents: DocumentStore, checkpoints: Map<string, Position>): Promise<boolean> {
+async function settle(
+  pending: Pending,
+  documents: DocumentStore,
+  checkpoints: Map<string, Position>,
+): Promise<boolean> {
   const { event } = pending;
   const still: Pending['waiting'] = [];
   for (const item of pending.waiting) {
@@ -64,7 +68,9 @@ async function settle(pending: Pending, documents: DocumentStore, checkpoints: M
     if (seen) pending.changed = true;
     // Nothing to wait for: the projection's checkpoint passed the event without this document, or
     // the event leaves the missing document missing, which the runner never writes (ProjectionBatch.apply).
-    const unchanged = checkpoints.get(item.projection.name)! >= event.position || (!stored && evolveOrExplain(item.projection, null, event) === null);
+    const unchanged =
+      checkpoints.get(item.projection.name)! >= event.position ||
+      (!stored && evolveOrExplain(item.projection, null, event) === null);
     if (!seen && !unchanged) still.push(item);
   }
   pending.waiting = still;

@@ -49,12 +49,16 @@ export async function load(run: LoadOptions): Promise<LoadResult> {
   };
   const cpuBefore = run.pid === undefined ? null : cpuMillis(run.pid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (err: Error | null, res: autocannon.Result) => (err ? reject(err) : resolve(res)));
+    const instance = autocannon(options, (err: Error | null, res: autocannon.Result) =>
+      err ? reject(err) : resolve(res),
+    );
     instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   });
   const cpuAfter = run.pid === undefined ? null : cpuMillis(run.pid);
   times.sort((a, b) => a - b);
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]),
+  );
   const expected = statuses[String(run.status)] ?? 0;
   return {
     requestsPerSecond: times.length / result.duration,
@@ -64,6 +68,7 @@ export async function load(run: LoadOptions): Promise<LoadResult> {
     responses: times.length,
     unexpected: times.length - expected + result.errors + result.timeouts,
     statuses,
-    cpuMicrosPerRequest: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / times.length,
+    cpuMicrosPerRequest:
+      cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / times.length,
   };
 }

@@ -26,18 +26,32 @@ interface Reply {
 }
 
 /** One HTTP call through this agent (and so from its local address), with the session cookie given. */
-function call(url: string, agent: Agent, method: 'GET' | 'POST', path: string, cookie?: string, token?: string, body?: object): Promise<Reply> {
+function call(
+  url: string,
+  agent: Agent,
+  method: 'GET' | 'POST',
+  path: string,
+  cookie?: string,
+  token?: string,
+  body?: object,
+): Promise<Reply> {
   const payload = body ? JSON.stringify(body) : undefined;
   const headers: Record<string, string> = {};
   if (cookie) headers.Cookie = cookie;
   if (token) headers['X-CSRF-Token'] = token;
-  if (payload) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) });
+  if (payload)
+    Object.assign(headers, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(payload)),
+    });
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/api/v1${path}`, { method, agent, headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += String(chunk)));
       res.on('end', () => {
-        const set = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
+        const set = (res.headers['set-cookie'] ?? []).find(
+          (c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'),
+        );
         resolve({ status: res.statusCode ?? 0, cookie: set?.slice(0, set.indexOf(';')), body: text });
       });
     });
@@ -49,7 +63,8 @@ function call(url: string, agent: Agent, method: 'GET' | 'POST', path: string, c
 /** A session of its own on this agent: its cookie and CSRF token. */
 async function session(url: string, agent: Agent): Promise<{ cookie: string; token: string }> {
   const reply = await call(url, agent, 'GET', '/developer/session');
-  if (reply.status !== 200 || !reply.cookie) throw new Error(`GET /developer/session answered ${reply.status}: ${reply.body}`);
+  if (reply.status !== 200 || !reply.cookie)
+    throw new Error(`GET /developer/session answered ${reply.status}: ${reply.body}`);
   return { cookie: reply.cookie, token: (JSON.parse(reply.body) as { data: { csrf_token: string } }).data.csrf_token };
 }
 
@@ -74,7 +89,10 @@ export async function benchLoginFlood(settings: BenchSettings): Promise<LoginFlo
   try {
     const member = { username: `bench${Date.now().toString(36)}`, password: 'bench-password-1' };
     const { cookie, token } = await session(service.url, legit);
-    const registered = await call(service.url, legit, 'POST', '/developer/register', cookie, token, { ...member, email: 'bench@example.com' });
+    const registered = await call(service.url, legit, 'POST', '/developer/register', cookie, token, {
+      ...member,
+      email: 'bench@example.com',
+    });
     if (registered.status !== 200) throw new Error(`registration answered ${registered.status}: ${registered.body}`);
     const rounds = 30;
     const quiet = await legitLogins(service.url, legit, member, rounds);
@@ -86,7 +104,10 @@ export async function benchLoginFlood(settings: BenchSettings): Promise<LoginFlo
       const own = await session(service.url, flooder);
       while (flooding) {
         guess += 1;
-        const reply = await call(service.url, flooder, 'POST', '/developer/login', own.cookie, own.token, { username: `ghost${guess}`, password: 'guess-password' });
+        const reply = await call(service.url, flooder, 'POST', '/developer/login', own.cookie, own.token, {
+          username: `ghost${guess}`,
+          password: 'guess-password',
+        });
         answers[reply.status] = (answers[reply.status] ?? 0) + 1;
       }
     };

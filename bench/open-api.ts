@@ -31,7 +31,9 @@ export interface OpenApiFigures {
   /** Each run, round by round. */
   rounds: Partial<Record<Measured, LoadResult>>[];
   /** Median over the rounds of each figure. */
-  median: Partial<Record<Measured, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>>;
+  median: Partial<
+    Record<Measured, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>
+  >;
   /** Median over the rounds of each round's ratio of requests per second. */
   ratios: { aToC?: number; bToC?: number; mToC?: number; mToA?: number };
   halfRate?: { rate: number; result: LoadResult };
@@ -61,7 +63,9 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
       const results: Partial<Record<Measured, LoadResult>> = {};
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         results[target] = checked(target, await run(target, settings.seconds));
-        process.stdout.write(`  round ${round + 1} (${target}): ${Math.round(results[target].requestsPerSecond)} req/s\n`);
+        process.stdout.write(
+          `  round ${round + 1} (${target}): ${Math.round(results[target].requestsPerSecond)} req/s\n`,
+        );
       }
       rounds.push(results);
     }
@@ -103,7 +107,9 @@ export function requestsOf(service: Service, partner: Partner, baseline: Baselin
 /** A run whose answers are not all the expected ones measured something else: stop there. */
 function checked(target: Measured, result: LoadResult): LoadResult {
   if (result.unexpected > 0) {
-    throw new Error(`(${target}): ${result.unexpected} of ${result.responses} answers were not the expected ones: ${JSON.stringify(result.statuses)}`);
+    throw new Error(
+      `(${target}): ${result.unexpected} of ${result.responses} answers were not the expected ones: ${JSON.stringify(result.statuses)}`,
+    );
   }
   return result;
 }
@@ -113,7 +119,9 @@ function medians(results: LoadResult[]) {
     requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
     p50: median(results.map((r) => r.p50)),
     p99: median(results.map((r) => r.p99)),
-    cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null) ? null : median(results.map((r) => r.cpuMicrosPerRequest!)),
+    cpuMicrosPerRequest: results.some((r) => r.cpuMicrosPerRequest === null)
+      ? null
+      : median(results.map((r) => r.cpuMicrosPerRequest!)),
   };
 }
 

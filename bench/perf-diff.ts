@@ -44,10 +44,18 @@ export function costsOf(report: string, cpuMicrosPerRequest: number, root: strin
 }
 
 /** The symbols by how much more they cost in `a` than in `c`, largest first. */
-export function differences(a: CostBySymbol, c: CostBySymbol): { symbol: string; a: number; c: number; more: number }[] {
+export function differences(
+  a: CostBySymbol,
+  c: CostBySymbol,
+): { symbol: string; a: number; c: number; more: number }[] {
   const symbols = new Set([...a.keys(), ...c.keys()]);
   return [...symbols]
-    .map((symbol) => ({ symbol, a: a.get(symbol) ?? 0, c: c.get(symbol) ?? 0, more: (a.get(symbol) ?? 0) - (c.get(symbol) ?? 0) }))
+    .map((symbol) => ({
+      symbol,
+      a: a.get(symbol) ?? 0,
+      c: c.get(symbol) ?? 0,
+      more: (a.get(symbol) ?? 0) - (c.get(symbol) ?? 0),
+    }))
     .sort((x, y) => y.more - x.more);
 }
 
@@ -59,14 +67,34 @@ function perfUsable(): string | null {
 
 function record(pid: number, seconds: number, file: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(SAMPLES_PER_SECOND), '-o', file, '-p', String(pid), '--', 'sleep', String(seconds)], { stdio: 'ignore' });
+    const perf = spawn(
+      'perf',
+      [
+        'record',
+        '-e',
+        'cpu-clock',
+        '-F',
+        String(SAMPLES_PER_SECOND),
+        '-o',
+        file,
+        '-p',
+        String(pid),
+        '--',
+        'sleep',
+        String(seconds),
+      ],
+      { stdio: 'ignore' },
+    );
     perf.on('error', reject);
     perf.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`perf record exited with ${code}`))));
   });
 }
 
 function report(file: string): string {
-  const out = spawnSync('perf', ['report', '-i', file, '--stdio', '--no-children', '--sort', 'sym', '-g', 'none'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = spawnSync('perf', ['report', '-i', file, '--stdio', '--no-children', '--sort', 'sym', '-g', 'none'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (out.status !== 0) throw new Error(`perf report failed: ${out.stderr}`);
   return out.stdout;
 }
@@ -88,12 +116,20 @@ async function main(): Promise<void> {
     const partner = await partnerWithAddons(service);
     baseline = await startBaseline(await capturedAnswer(`${service.url}${PATH}`, keyOf(partner)), PERF_MAPS);
     const runs = requestsOf(service, partner, baseline);
-    for (const [target, pid] of [['a', service.pid], ['c', baseline.pid]] as const) {
+    for (const [target, pid] of [
+      ['a', service.pid],
+      ['c', baseline.pid],
+    ] as const) {
       await load({ ...runs[target], seconds: WARM_UP_SECONDS, connections });
       const file = join(dir, `${target}.data`);
-      const [result] = await Promise.all([load({ ...runs[target], seconds, connections, pid }), record(pid, seconds, file)]);
+      const [result] = await Promise.all([
+        load({ ...runs[target], seconds, connections, pid }),
+        record(pid, seconds, file),
+      ]);
       const cpu = result.cpuMicrosPerRequest ?? 0;
-      process.stdout.write(`(${target}) under perf: ${Math.round(result.requestsPerSecond)} req/s, ${cpu.toFixed(1)} µs of CPU a request\n`);
+      process.stdout.write(
+        `(${target}) under perf: ${Math.round(result.requestsPerSecond)} req/s, ${cpu.toFixed(1)} µs of CPU a request\n`,
+      );
       costs[target] = costsOf(report(file), cpu, root);
     }
   } finally {
@@ -101,11 +137,15 @@ async function main(): Promise<void> {
     await service.stop();
     rmSync(dir, { recursive: true, force: true });
     // --perf-basic-prof leaves each process's map of JIT code in /tmp.
-    for (const pid of baseline ? [service.pid, baseline.pid] : [service.pid]) rmSync(join('/tmp', `perf-${pid}.map`), { force: true });
+    for (const pid of baseline ? [service.pid, baseline.pid] : [service.pid])
+      rmSync(join('/tmp', `perf-${pid}.map`), { force: true });
   }
   const rows = differences(costs.a!, costs.c!);
-  const line = (r: (typeof rows)[number]) => `${r.more.toFixed(2).padStart(7)}  ${r.a.toFixed(2).padStart(6)}  ${r.c.toFixed(2).padStart(6)}  ${r.symbol.slice(0, 120)}`;
-  process.stdout.write(`\nµs of CPU a request: (a) − (c), (a), (c), symbol\nmore in (a):\n${rows.slice(0, TOP).map(line).join('\n')}\n`);
+  const line = (r: (typeof rows)[number]) =>
+    `${r.more.toFixed(2).padStart(7)}  ${r.a.toFixed(2).padStart(6)}  ${r.c.toFixed(2).padStart(6)}  ${r.symbol.slice(0, 120)}`;
+  process.stdout.write(
+    `\nµs of CPU a request: (a) − (c), (a), (c), symbol\nmore in (a):\n${rows.slice(0, TOP).map(line).join('\n')}\n`,
+  );
   process.stdout.write(`more in (c):\n${rows.slice(-10).reverse().map(line).join('\n')}\n`);
 }
 

@@ -7,13 +7,17 @@ const LOAD_TS = join(__dirname, '../test/support/load-ts.js');
 
 /** Runs a TypeScript module of bench/ in its own Node process, with an IPC channel to this one. */
 export function forkTs(module: string, args: string[] = [], nodeArgs: string[] = []): ChildProcess {
-  return fork(join(__dirname, module), args, { execArgv: [...nodeArgs, '-r', LOAD_TS], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(join(__dirname, module), args, {
+    execArgv: [...nodeArgs, '-r', LOAD_TS],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
 /** The first message the child sends; fails if it exits first. */
 export function firstMessage<T>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`${child.spawnargs.join(' ')} exited with code ${String(code)} before it reported`));
+    const exited = (code: number | null) =>
+      reject(new Error(`${child.spawnargs.join(' ')} exited with code ${String(code)} before it reported`));
     child.once('exit', exited);
     child.once('message', (message) => {
       child.off('exit', exited);

@@ -59,7 +59,8 @@ function area(url: string, name: string): string {
   return url.replace(/^node:internal\//, 'node: ');
 }
 
-const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${area(n.callFrame.url, '')}:${n.callFrame.lineNumber + 1}`;
+const label = (n: ProfileNode) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${area(n.callFrame.url, '')}:${n.callFrame.lineNumber + 1}`;
 
 function summarise(profile: CpuProfile, window: Window): string {
   const self = new Map<number, number>();
@@ -70,7 +71,9 @@ function summarise(profile: CpuProfile, window: Window): string {
     if (at >= window.from && at <= window.to) self.set(id, (self.get(id) ?? 0) + delta / 1000);
   });
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const busy = [...self].filter(([id]) => !IDLE.has(byId.get(id)!.callFrame.functionName)).reduce((sum, [, ms]) => sum + ms, 0);
+  const busy = [...self]
+    .filter(([id]) => !IDLE.has(byId.get(id)!.callFrame.functionName))
+    .reduce((sum, [, ms]) => sum + ms, 0);
   const share = (ms: number) => `${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms`;
 
   const tally = (key: (n: ProfileNode) => string, value: (n: ProfileNode) => number) => {
@@ -100,25 +103,40 @@ function summarise(profile: CpuProfile, window: Window): string {
   };
   walk(profile.nodes[0]!.id, new Set());
 
-  const section = (title: string, rows: [string, number][]) => [`${title}`, ...rows.map(([name, ms]) => `  ${share(ms)}  ${name}`)].join('\n');
+  const section = (title: string, rows: [string, number][]) =>
+    [`${title}`, ...rows.map(([name, ms]) => `  ${share(ms)}  ${name}`)].join('\n');
   return [
     `busy time ${busy.toFixed(0)} ms (idle excluded), ${((busy * 1000) / window.requests).toFixed(1)} µs a unit of work (request or event); shares are of the busy time`,
-    section('self time by package or file:', tally((n) => area(n.callFrame.url, n.callFrame.functionName), selfOf)),
+    section(
+      'self time by package or file:',
+      tally((n) => area(n.callFrame.url, n.callFrame.functionName), selfOf),
+    ),
     section('functions by self time:', tally(label, selfOf)),
-    section('functions of the service and its packages by total time (self and callees):', [...total].sort((x, y) => y[1] - x[1]).slice(0, TOP)),
+    section(
+      'functions of the service and its packages by total time (self and callees):',
+      [...total].sort((x, y) => y[1] - x[1]).slice(0, TOP),
+    ),
   ].join('\n\n');
 }
 
 /** (a), (b) or (c) under autocannon; the baseline runs profiled for (c). */
-async function underOpenApiLoad(target: Target, service: Service, profiled: string[], seconds: number): Promise<Window> {
+async function underOpenApiLoad(
+  target: Target,
+  service: Service,
+  profiled: string[],
+  seconds: number,
+): Promise<Window> {
   const partner = await partnerWithAddons(service);
   const answer = await capturedAnswer(`${service.url}${PATH}`, keyOf(partner));
   const baseline = await startBaseline(answer, target === 'c' ? profiled : []);
   try {
     const from = now();
     const result = await load({ ...requestsOf(service, partner, baseline)[target], seconds, connections: 16 });
-    const cpu = result.cpuMicrosPerRequest === null ? '' : `, ${result.cpuMicrosPerRequest.toFixed(1)} µs of CPU a request`;
-    process.stdout.write(`(${target}) under the profiler: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${cpu}\n\n`);
+    const cpu =
+      result.cpuMicrosPerRequest === null ? '' : `, ${result.cpuMicrosPerRequest.toFixed(1)} µs of CPU a request`;
+    process.stdout.write(
+      `(${target}) under the profiler: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${cpu}\n\n`,
+    );
     return { from, to: now(), requests: result.responses };
   } finally {
     await baseline.stop();
@@ -132,17 +150,25 @@ async function underWriteLoad(service: Service, members: number): Promise<Window
   const cast = await castOf(service, members, IN_FLIGHT);
   const from = now();
   const flows = await runFlows(cast, IN_FLIGHT).finally(() => cast.connections.destroy());
-  process.stdout.write(`(d) under the profiler: ${flows.flowsPerSecond.toFixed(1)} flows/s, each p50 ${flows.flowMs.p50.toFixed(0)} ms\n\n`);
+  process.stdout.write(
+    `(d) under the profiler: ${flows.flowsPerSecond.toFixed(1)} flows/s, each p50 ${flows.flowMs.p50.toFixed(0)} ms\n\n`,
+  );
   return { from, to: now(), requests: 3 * members };
 }
 
 async function main(target: Target | 'd', amount: number, settings: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-profile-'));
   const profiled = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-  const service = await startService({ nodeArgs: target === 'c' ? [] : profiled, env: settings ? optionsOf(settings).env : {} });
+  const service = await startService({
+    nodeArgs: target === 'c' ? [] : profiled,
+    env: settings ? optionsOf(settings).env : {},
+  });
   let window: Window;
   try {
-    window = target === 'd' ? await underWriteLoad(service, amount) : await underOpenApiLoad(target, service, profiled, amount);
+    window =
+      target === 'd'
+        ? await underWriteLoad(service, amount)
+        : await underOpenApiLoad(target, service, profiled, amount);
   } finally {
     await service.stop();
   }
@@ -160,5 +186,8 @@ function summariseFile(file: string, units: number): void {
 
 const [mode, ...rest] = process.argv.slice(2);
 const target = (['a', 'b', 'c', 'd'] as const).find((t) => t === mode) ?? 'a';
-const run = mode === 'file' ? Promise.resolve(summariseFile(rest[0]!, Number(rest[1] ?? 1))) : main(target, Number(rest[0] ?? (target === 'd' ? 300 : 10)), rest[1] ?? '');
+const run =
+  mode === 'file'
+    ? Promise.resolve(summariseFile(rest[0]!, Number(rest[1] ?? 1)))
+    : main(target, Number(rest[0] ?? (target === 'd' ? 300 : 10)), rest[1] ?? '');
 runScript('profile', run);

@@ -42,7 +42,12 @@ const ACTIVE_MEMBERS = 2000;
 // After about this many credential events a member goes quiet and a new one registers.
 const EVENTS_PER_MEMBER = 14;
 const START_TIME = Date.parse('2025-01-01T00:00:00.000Z');
-const MEMBER_COMMANDS = new Set<CredentialCommand['type']>(['ApplyCredential', 'ClaimCredential', 'RotateKey', 'RequestScopes']);
+const MEMBER_COMMANDS = new Set<CredentialCommand['type']>([
+  'ApplyCredential',
+  'ClaimCredential',
+  'RotateKey',
+  'RequestScopes',
+]);
 
 /** Appends that together hold at least `total` events, in log order. */
 export function* realisticLog(total: number, seed = 1): Generator<Append> {
@@ -64,7 +69,9 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
     const id = allocated.data[MEMBER_IDS.field]!;
     const username = `member${id}`;
     const actor = { kind: 'member' as const, id };
-    const idsEnd: StreamEnd = lastId ? { expected: id - 2, digest: lastIdDigest } : { expected: 'no_stream', digest: null };
+    const idsEnd: StreamEnd = lastId
+      ? { expected: id - 2, digest: lastIdDigest }
+      : { expected: 'no_stream', digest: null };
     const idEvents = toNewEvents([allocated], ctx(actor), MEMBER_IDS.stream, idsEnd);
     lastIdDigest = idEvents[0]!.metadata.digest ?? null;
     yield { stream: MEMBER_IDS.stream, events: idEvents, expected: idsEnd.expected };
@@ -78,7 +85,11 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
       password_hash: `$argon2id$v=19$m=19456,t=2,p=1$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`,
     };
     const registered = memberDecider.decide({ type: 'RegisterMember', data: profile }, memberDecider.initialState);
-    yield { stream: memberStream(username), events: toNewEvents(registered, ctx(actor), memberStream(username), { expected: 'no_stream', digest: null }), expected: 'no_stream' };
+    yield {
+      stream: memberStream(username),
+      events: toNewEvents(registered, ctx(actor), memberStream(username), { expected: 'no_stream', digest: null }),
+      expected: 'no_stream',
+    };
     written += 2;
     return { id, username, state: credentialDecider.initialState, revision: -1, digest: null, events: 0 };
   }
@@ -91,20 +102,44 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
       case 'none':
       case 'rejected':
       case 'revoked':
-        return { type: 'ApplyCredential', data: { member_id, username: member.username, now: new Date(clock).toISOString() } };
+        return {
+          type: 'ApplyCredential',
+          data: { member_id, username: member.username, now: new Date(clock).toISOString() },
+        };
       case 'pending':
-        return random() < 0.85 ? { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } } : { type: 'RejectCredential', data: { member_id, reason } };
+        return random() < 0.85
+          ? { type: 'ApproveCredential', data: { member_id, expires_at: null, now: new Date().toISOString() } }
+          : { type: 'RejectCredential', data: { member_id, reason } };
       case 'approved':
-        return { type: 'ClaimCredential', data: { member_id, apiid: formatApiId(randomBytes(13)), key_digest: digest(), now: new Date(clock).toISOString() } };
+        return {
+          type: 'ClaimCredential',
+          data: {
+            member_id,
+            apiid: formatApiId(randomBytes(13)),
+            key_digest: digest(),
+            now: new Date(clock).toISOString(),
+          },
+        };
       case 'active': {
         const scope = pick(SCOPE_NAMES);
         const status = member.state.scopes[scope];
         const roll = random();
         if (status === 'pending') {
-          return roll < 0.8 ? { type: 'ApproveScope', data: { member_id, scope } } : { type: 'RejectScope', data: { member_id, scope, reason } };
+          return roll < 0.8
+            ? { type: 'ApproveScope', data: { member_id, scope } }
+            : { type: 'RejectScope', data: { member_id, scope, reason } };
         }
         if (roll < 0.1) return { type: 'RevokeCredential', data: { member_id, reason } };
-        if (roll < 0.3) return { type: 'RotateKey', data: { member_id, key_digest: digest(), grace_seconds: pick([0, 3600]), now: new Date(clock).toISOString() } };
+        if (roll < 0.3)
+          return {
+            type: 'RotateKey',
+            data: {
+              member_id,
+              key_digest: digest(),
+              grace_seconds: pick([0, 3600]),
+              now: new Date(clock).toISOString(),
+            },
+          };
         if (status === 'approved') return { type: 'RevokeScope', data: { member_id, scope, reason } };
         return { type: 'RequestScopes', data: { member_id, scopes: [scope], reason } };
       }
@@ -121,8 +156,13 @@ export function* realisticLog(total: number, seed = 1): Generator<Append> {
     const member = active[slot]!;
     const next = command(member);
     const decided = credentialDecider.decide(next, member.state) as CredentialEvent[];
-    const actor = MEMBER_COMMANDS.has(next.type) ? { kind: 'member' as const, id: member.id } : { kind: 'admin' as const, id: 1 };
-    const end: StreamEnd = member.revision < 0 ? { expected: 'no_stream', digest: null } : { expected: member.revision, digest: member.digest };
+    const actor = MEMBER_COMMANDS.has(next.type)
+      ? { kind: 'member' as const, id: member.id }
+      : { kind: 'admin' as const, id: 1 };
+    const end: StreamEnd =
+      member.revision < 0
+        ? { expected: 'no_stream', digest: null }
+        : { expected: member.revision, digest: member.digest };
     const events = toNewEvents(decided as DomainEvent[], ctx(actor), `credential-${member.id}`, end);
     yield { stream: `credential-${member.id}`, events, expected: end.expected };
     member.digest = events.at(-1)!.metadata.digest ?? null;
@@ -145,7 +185,9 @@ export async function writeRealisticLog(dataDir: string, total: number, seed = 1
   const store = new SqliteEventStore(db);
   let count = 0;
   // The embedded adapter appends synchronously; the outer transaction makes each a savepoint.
-  const appendAll = db.transaction((appends: Append[]) => appends.map(({ stream, events, expected }) => store.append(stream, events, expected)));
+  const appendAll = db.transaction((appends: Append[]) =>
+    appends.map(({ stream, events, expected }) => store.append(stream, events, expected)),
+  );
   let chunk: Append[] = [];
   for (const append of realisticLog(total, seed)) {
     chunk.push(append);

@@ -25,9 +25,13 @@ export interface RebuildFigures {
 
 /** `chain`: whether the log is written with the audit chain (bench/chain-cost.ts compares). */
 export async function benchRebuild(events: number, chain: 'on' | 'off' = 'on'): Promise<RebuildFigures> {
-  const child = spawn(process.execPath, ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events), chain], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, '../test/support/load-ts.js'), join(__dirname, 'rebuild.ts'), String(events), chain],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let rebuild: Omit<RebuildFigures, 'floor_events_per_second'> | undefined;
   let floor: { events_per_second: number } | undefined;
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -37,6 +41,9 @@ export async function benchRebuild(events: number, chain: 'on' | 'off' = 'on'): 
     else process.stdout.write(`  ${line}\n`);
   });
   const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0 || !rebuild || !floor) throw new Error(`bench/rebuild.ts exited with code ${String(code)}${rebuild && floor ? '' : ' without its figures'}`);
+  if (code !== 0 || !rebuild || !floor)
+    throw new Error(
+      `bench/rebuild.ts exited with code ${String(code)}${rebuild && floor ? '' : ' without its figures'}`,
+    );
   return { ...rebuild, floor_events_per_second: floor.events_per_second };
 }

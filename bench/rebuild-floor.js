@@ -49,7 +49,8 @@ async function measure() {
       const decoded = decodeEvent(event);
       if (mode === 'read') continue;
       for (const { projection, documents } of route) {
-        for (const id of projection.documentIds(decoded)) documents.set(id, projection.evolve(documents.get(id) ?? null, decoded));
+        for (const id of projection.documentIds(decoded))
+          documents.set(id, projection.evolve(documents.get(id) ?? null, decoded));
       }
     }
     events += page.length;
@@ -61,8 +62,12 @@ async function measure() {
   const rate = Math.round(events / elapsed);
   const perCpuSecond = Math.round(events / ((user + system) / 1e6));
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(`floor (${mode}): events=${events} time=${elapsed.toFixed(1)}s rate=${rate} events/s (${perCpuSecond} per CPU second) peak RSS=${peak} MB\n`);
-  process.stdout.write(`${JSON.stringify({ floor: { mode, events, events_per_second: rate, events_per_cpu_second: perCpuSecond, peak_rss_mb: peak } })}\n`);
+  process.stdout.write(
+    `floor (${mode}): events=${events} time=${elapsed.toFixed(1)}s rate=${rate} events/s (${perCpuSecond} per CPU second) peak RSS=${peak} MB\n`,
+  );
+  process.stdout.write(
+    `${JSON.stringify({ floor: { mode, events, events_per_second: rate, events_per_cpu_second: perCpuSecond, peak_rss_mb: peak } })}\n`,
+  );
 }
 
 measure().catch((err) => {

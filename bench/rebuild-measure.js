@@ -32,7 +32,10 @@ async function measure() {
   const perCpuSecond = Math.round(built.events / ((user + system) / 1e6));
   const swapStarted = performance.now();
   for (const projection of PROJECTIONS) {
-    await stores.documents.replaceCollection(projection.collection.name, asideOf(projection).name, { projection: projection.name, position: built.position });
+    await stores.documents.replaceCollection(projection.collection.name, asideOf(projection).name, {
+      projection: projection.name,
+      position: built.position,
+    });
   }
   const swapSeconds = seconds(swapStarted);
   await stores.close();
@@ -48,7 +51,14 @@ async function measure() {
     `(${Math.round(before)} MB before the rebuild)`,
   ];
   process.stdout.write(`${line.join(' ')}\n`);
-  const figures = { events: built.events, events_per_second: rate, events_per_cpu_second: perCpuSecond, peak_rss_mb: peak, swap_seconds: Number(swapSeconds.toFixed(2)), rss_before_mb: Math.round(before) };
+  const figures = {
+    events: built.events,
+    events_per_second: rate,
+    events_per_cpu_second: perCpuSecond,
+    peak_rss_mb: peak,
+    swap_seconds: Number(swapSeconds.toFixed(2)),
+    rss_before_mb: Math.round(before),
+  };
   process.stdout.write(`${JSON.stringify({ rebuild: figures })}\n`);
 }
 

@@ -41,24 +41,52 @@ const perSecond = (value: number, unit: string) => `${Math.round(value).toLocale
 function rows(results: Results): Row[] {
   const table: Row[] = [];
   const open = results.open_api;
-  const names = { a: '(a) GET /open/addons, valid key', b: '(b) the same, wrong key (401)', c: '(c) bare koa, same bytes', m: '(m) (a) with METRICS_PORT on' } as const;
+  const names = {
+    a: '(a) GET /open/addons, valid key',
+    b: '(b) the same, wrong key (401)',
+    c: '(c) bare koa, same bytes',
+    m: '(m) (a) with METRICS_PORT on',
+  } as const;
   for (const target of ['a', 'b', 'c', 'm'] as const) {
     const m = open?.median[target];
     if (!m) continue;
     const cpu = m.cpuMicrosPerRequest === null ? '' : `, server CPU ${m.cpuMicrosPerRequest.toFixed(1)} µs/req`;
-    table.push({ figure: names[target], value: `${perSecond(m.requestsPerSecond, 'req')}, p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${cpu}` });
+    table.push({
+      figure: names[target],
+      value: `${perSecond(m.requestsPerSecond, 'req')}, p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${cpu}`,
+    });
   }
   if (open?.ratios.aToC !== undefined) {
-    table.push({ figure: '(a)/(c) requests per second', value: open.ratios.aToC.toFixed(2), target: '>= 0.75', met: open.ratios.aToC >= 0.75 });
+    table.push({
+      figure: '(a)/(c) requests per second',
+      value: open.ratios.aToC.toFixed(2),
+      target: '>= 0.75',
+      met: open.ratios.aToC >= 0.75,
+    });
   }
   if (open?.ratios.bToC !== undefined) {
-    table.push({ figure: '(b)/(c) requests per second', value: open.ratios.bToC.toFixed(2), target: '>= 0.75', met: open.ratios.bToC >= 0.75 });
+    table.push({
+      figure: '(b)/(c) requests per second',
+      value: open.ratios.bToC.toFixed(2),
+      target: '>= 0.75',
+      met: open.ratios.bToC >= 0.75,
+    });
   }
   if (open?.ratios.mToA !== undefined) {
-    table.push({ figure: '(m)/(a): metrics on over off', value: open.ratios.mToA.toFixed(3), target: '>= 0.97', met: open.ratios.mToA >= 0.97 });
+    table.push({
+      figure: '(m)/(a): metrics on over off',
+      value: open.ratios.mToA.toFixed(3),
+      target: '>= 0.97',
+      met: open.ratios.mToA >= 0.97,
+    });
   }
   if (open?.ratios.mToC !== undefined) {
-    table.push({ figure: '(m)/(c) requests per second', value: open.ratios.mToC.toFixed(2), target: '>= 0.75', met: open.ratios.mToC >= 0.75 });
+    table.push({
+      figure: '(m)/(c) requests per second',
+      value: open.ratios.mToC.toFixed(2),
+      target: '>= 0.75',
+      met: open.ratios.mToC >= 0.75,
+    });
   }
   if (open?.halfRate) {
     const { rate, result } = open.halfRate;
@@ -78,7 +106,10 @@ function rows(results: Results): Row[] {
   }
   const against = results.write_path_against_previous;
   if (against) {
-    const rounds = against.rounds.map((r, i) => `${r.previous.flowsPerSecond.toFixed(1)} → ${r.current.flowsPerSecond.toFixed(1)} (× ${against.ratios[i]!.toFixed(2)})`);
+    const rounds = against.rounds.map(
+      (r, i) =>
+        `${r.previous.flowsPerSecond.toFixed(1)} → ${r.current.flowsPerSecond.toFixed(1)} (× ${against.ratios[i]!.toFixed(2)})`,
+    );
     table.push({
       figure: '(d) against the previous build, median of the rounds',
       value: `× ${median(against.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s`,
@@ -94,7 +125,10 @@ function rows(results: Results): Row[] {
       target: 'p99 <= 50 ms',
       met: lag.visible.p99 <= 50 && lag.unresolved === 0,
     });
-    table.push({ figure: '(e) … until every checkpoint is stored', value: `p50 ${wholeMs(lag.everyCheckpoint.p50)}, p99 ${wholeMs(lag.everyCheckpoint.p99)}` });
+    table.push({
+      figure: '(e) … until every checkpoint is stored',
+      value: `p50 ${wholeMs(lag.everyCheckpoint.p50)}, p99 ${wholeMs(lag.everyCheckpoint.p99)}`,
+    });
   }
   const rebuild = results.rebuild;
   if (rebuild) {
@@ -105,7 +139,12 @@ function rows(results: Results): Row[] {
       target: 'events/s >= 100,000',
       met: rebuild.events_per_second >= 100_000,
     });
-    table.push({ figure: '(f) rebuild peak RSS', value: `${rebuild.peak_rss_mb} MB`, target: '< 300 MB', met: rebuild.peak_rss_mb < 300 });
+    table.push({
+      figure: '(f) rebuild peak RSS',
+      value: `${rebuild.peak_rss_mb} MB`,
+      target: '< 300 MB',
+      met: rebuild.peak_rss_mb < 300,
+    });
     const floor = rebuild.floor_events_per_second;
     table.push({
       figure: '(f) floor: read, decoded, evolved, nothing stored',
@@ -114,8 +153,14 @@ function rows(results: Results): Row[] {
   }
   const chain = results.chain_cost;
   if (chain?.write) {
-    const rounds = chain.write.rounds.map((r, i) => `${r.off.flowsPerSecond.toFixed(1)} → ${r.on.flowsPerSecond.toFixed(1)} (× ${chain.write!.ratios[i]!.toFixed(2)})`);
-    table.push({ figure: '(d) audit chain on over off, median of the rounds', value: `× ${median(chain.write.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s` });
+    const rounds = chain.write.rounds.map(
+      (r, i) =>
+        `${r.off.flowsPerSecond.toFixed(1)} → ${r.on.flowsPerSecond.toFixed(1)} (× ${chain.write!.ratios[i]!.toFixed(2)})`,
+    );
+    table.push({
+      figure: '(d) audit chain on over off, median of the rounds',
+      value: `× ${median(chain.write.ratios).toFixed(2)}: ${rounds.join(', ')} flows/s`,
+    });
   }
   if (chain?.rebuild) {
     const { off, on } = chain.rebuild;
@@ -126,8 +171,13 @@ function rows(results: Results): Row[] {
   }
   const flood = results.login_flood;
   if (flood) {
-    const answers = Object.entries(flood.flood_answers).map(([status, count]) => `${count}×${status}`).join(', ');
-    table.push({ figure: '(g) legitimate login, quiet', value: `p50 ${ms(flood.quiet.p50)}, max ${ms(flood.quiet.max)}` });
+    const answers = Object.entries(flood.flood_answers)
+      .map(([status, count]) => `${count}×${status}`)
+      .join(', ');
+    table.push({
+      figure: '(g) legitimate login, quiet',
+      value: `p50 ${ms(flood.quiet.p50)}, max ${ms(flood.quiet.max)}`,
+    });
     table.push({
       figure: `(g) … while ${flood.connections} connections flood made-up usernames`,
       value: `p50 ${ms(flood.flooded.p50)}, max ${ms(flood.flooded.max)} (flood answered ${answers}; legit failures ${flood.legit_failures})`,
@@ -139,10 +189,19 @@ function rows(results: Results): Row[] {
 }
 
 export function table(results: Results): string {
-  const lines = rows(results).map((r) => [r.figure, r.value, r.target ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED']);
+  const lines = rows(results).map((r) => [
+    r.figure,
+    r.value,
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'met' : 'MISSED',
+  ]);
   const header = ['figure', 'value', 'target', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
 }
 

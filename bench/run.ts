@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     machine: machine(),
     settings: { ...settings, parts: [...parts] },
   };
-  process.stdout.write(`${results.command}\n${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n`);
+  process.stdout.write(
+    `${results.command}\n${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}\n`,
+  );
   const open = (['a', 'b', 'c'] as const).filter((p) => parts.has(p));
   if (open.length > 0) {
     process.stdout.write(`open API: ${open.map((p) => `(${p})`).join(', ')}\n`);
@@ -51,7 +53,9 @@ async function main(): Promise<void> {
     results.login_flood = await benchLoginFlood(settings);
   }
   results.machine.load_average.end = loadAverageNow();
-  process.stdout.write(`\n${table(results)}\n\nwritten to ${writeResults(results, process.env.BENCH_RESULTS_DIR || undefined)}\n`);
+  process.stdout.write(
+    `\n${table(results)}\n\nwritten to ${writeResults(results, process.env.BENCH_RESULTS_DIR || undefined)}\n`,
+  );
 }
 
 // Ctrl-C exits through the 'exit' handlers, which stop the services started so far.

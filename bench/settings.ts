@@ -34,7 +34,8 @@ export interface BenchSettings {
 export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
   const parts = (env.BENCH_PARTS ?? PARTS.join(',')).split(',').map((p) => p.trim());
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
-  if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
   return {
     seconds: positive(env, 'BENCH_SECONDS', 10),
     parts: new Set(parts as Part[]),
@@ -59,7 +60,8 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
   return value;
 }
 
@@ -76,6 +78,7 @@ function builtCheckout(env: NodeJS.ProcessEnv, name: string): string | undefined
 
 /** The absolute path of a checkout whose service can be started (its dist/main.js is built). */
 export function checkedBuild(dir: string, what: string): string {
-  if (!existsSync(join(dir, 'dist/main.js'))) throw new Error(`${what}: no dist/main.js in ${dir}; run npm run build there first`);
+  if (!existsSync(join(dir, 'dist/main.js')))
+    throw new Error(`${what}: no dist/main.js in ${dir}; run npm run build there first`);
   return resolve(dir);
 }

@@ -22,5 +22,10 @@ export interface Distribution {
 
 export function distribution(samples: readonly number[]): Distribution {
   const sorted = [...samples].sort((x, y) => x - y);
-  return { count: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }

@@ -53,7 +53,10 @@ interface Member {
   token: string;
 }
 
-export async function benchWritePath(settings: BenchSettings, withLag: boolean): Promise<{ write: WriteFigures; lag?: LagFigures; comparison?: Comparison }> {
+export async function benchWritePath(
+  settings: BenchSettings,
+  withLag: boolean,
+): Promise<{ write: WriteFigures; lag?: LagFigures; comparison?: Comparison }> {
   if (!settings.previous) return measureOnce(settings, withLag);
   const comparison: Comparison = { previous: settings.previous, rounds: [], ratios: [] };
   let write: WriteFigures | undefined;
@@ -76,7 +79,12 @@ export function flowSummary({ flowsPerSecond, serviceCpuMsPerFlow }: WriteFigure
   return `${flowsPerSecond.toFixed(1)} flows/s${cpu}`;
 }
 
-export async function measureOnce(settings: BenchSettings, withLag: boolean, root?: string, nodeArgs?: string[]): Promise<{ write: WriteFigures; lag?: LagFigures }> {
+export async function measureOnce(
+  settings: BenchSettings,
+  withLag: boolean,
+  root?: string,
+  nodeArgs?: string[],
+): Promise<{ write: WriteFigures; lag?: LagFigures }> {
   const service = await startService({ root, nodeArgs });
   let probe: ChildProcess | undefined;
   try {
@@ -91,8 +99,15 @@ export async function measureOnce(settings: BenchSettings, withLag: boolean, roo
     const cpuBefore = cpuMillis(service.pid);
     const flows = await runFlows(cast, settings.concurrency).finally(() => cast.connections.destroy());
     const cpuAfter = cpuMillis(service.pid);
-    const serviceCpuMsPerFlow = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / cast.members.length;
-    const write: WriteFigures = { members: cast.members.length, concurrency: settings.concurrency, registrationSeconds, ...flows, serviceCpuMsPerFlow };
+    const serviceCpuMsPerFlow =
+      cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / cast.members.length;
+    const write: WriteFigures = {
+      members: cast.members.length,
+      concurrency: settings.concurrency,
+      registrationSeconds,
+      ...flows,
+      serviceCpuMsPerFlow,
+    };
     if (!probe) return { write };
     const lag = firstMessage<LagFigures>(probe);
     probe.send('stop');
@@ -139,7 +154,10 @@ function cookiesOf(client: request.Agent, url: URL): string {
 }
 
 /** One flow per member, `concurrency` at a time; the clock runs from the first to the last. */
-export async function runFlows({ admin, adminToken, members }: Cast, concurrency: number): Promise<Pick<WriteFigures, 'flowsPerSecond' | 'flowMs' | 'seconds'>> {
+export async function runFlows(
+  { admin, adminToken, members }: Cast,
+  concurrency: number,
+): Promise<Pick<WriteFigures, 'flowsPerSecond' | 'flowMs' | 'seconds'>> {
   const started = performance.now();
   const flowMs = await inParallel(members.length, concurrency, (i) => flow(members[i]!, admin, adminToken));
   const seconds = (performance.now() - started) / 1000;

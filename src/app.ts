@@ -6,7 +6,18 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { argon2Hasher, boundPasswordWork, emailChangePolicy, limitLoginFailures, loginAddressPolicy, loginPolicy, memberReads, passwordChangePolicy, PasswordHasher, resetPolicies } from './member';
+import {
+  argon2Hasher,
+  boundPasswordWork,
+  emailChangePolicy,
+  limitLoginFailures,
+  loginAddressPolicy,
+  loginPolicy,
+  memberReads,
+  passwordChangePolicy,
+  PasswordHasher,
+  resetPolicies,
+} from './member';
 import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { parseSettings, Settings } from './config';
@@ -14,7 +25,12 @@ import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint, LoginRealm } from './shared/http/endpoints';
-import { anonymousSessionPolicy, anonymousSessionQuota, perAddress, registrationPolicy } from './shared/http/address-limits';
+import {
+  anonymousSessionPolicy,
+  anonymousSessionQuota,
+  perAddress,
+  registrationPolicy,
+} from './shared/http/address-limits';
 import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
 import { addressKeyOf } from './shared/http/client-address';
 import { DeferredWork, spreadDelay } from './shared/deferred-work';
@@ -42,7 +58,6 @@ import { START, Stores } from './stores/ports';
 import { observe } from './observability';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { webhookSecretsOf } from './webhook';
-
 
 const UPGRADE_CHECK_MS = 2000;
 // Reset requests waiting for their lookup and mail: each address may ask 10 an hour, so many waiting is a flood from many.
@@ -81,10 +96,24 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const projections = await startProjections(settings, stores, log);
   const staleness = settings.KEY_RING_MAX_STALENESS_MS;
-  const keyRing = new Replica(events, documents, apiKeysProjection, 'apiid', log.child({ component: 'key-ring' }), staleness);
+  const keyRing = new Replica(
+    events,
+    documents,
+    apiKeysProjection,
+    'apiid',
+    log.child({ component: 'key-ring' }),
+    staleness,
+  );
   await keyRing.start();
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
-  const installedAddons = new Replica(events, documents, addonsProjection, 'key', log.child({ component: 'installed-addons' }), staleness);
+  const installedAddons = new Replica(
+    events,
+    documents,
+    addonsProjection,
+    'key',
+    log.child({ component: 'installed-addons' }),
+    staleness,
+  );
   await installedAddons.start();
   const readModels = new ReadModels(events, documents, projections.tracker, keyRing, settings.READ_WAIT_MS);
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
@@ -104,13 +133,31 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       },
       addressKey,
     );
-  const loginLimits: Record<LoginRealm, Middleware<AppState>> = { member: await loginLimit('member'), admin: await loginLimit('admin') };
-  const admitRegistration = perAddress(await stores.rateLimits.limiter(registrationPolicy(settings)), addressKey, 'too_many_registrations', 'too many registrations from this address');
-  const admitAnonymousSession = anonymousSessionQuota(await stores.rateLimits.limiter(anonymousSessionPolicy(settings)), addressKey);
+  const loginLimits: Record<LoginRealm, Middleware<AppState>> = {
+    member: await loginLimit('member'),
+    admin: await loginLimit('admin'),
+  };
+  const admitRegistration = perAddress(
+    await stores.rateLimits.limiter(registrationPolicy(settings)),
+    addressKey,
+    'too_many_registrations',
+    'too many registrations from this address',
+  );
+  const admitAnonymousSession = anonymousSessionQuota(
+    await stores.rateLimits.limiter(anonymousSessionPolicy(settings)),
+    addressKey,
+  );
 
   const resets = resetPolicies(settings);
-  const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () => log.warn('a password-reset request was dropped: too many wait to be mailed'));
-  const admitResetRequest = perAddress(await stores.rateLimits.limiter(resets.address), addressKey, 'too_many_reset_requests', 'too many password-reset requests from this address');
+  const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () =>
+    log.warn('a password-reset request was dropped: too many wait to be mailed'),
+  );
+  const admitResetRequest = perAddress(
+    await stores.rateLimits.limiter(resets.address),
+    addressKey,
+    'too_many_reset_requests',
+    'too many password-reset requests from this address',
+  );
   // The member slice's own mail (reset and confirmation links), sent as the request is decided.
   const mailer = countedMailer(settings, observed.notifications?.mailed);
 
@@ -148,7 +195,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
     signInFailures,
   });
-  const stopNotifications = settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
+  const stopNotifications =
+    settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
   const { app, router } = createHttpApp({
     settings,
     log,
@@ -159,7 +207,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     instruments: observed.koa,
     guards: {
       member: requireMember,
-      memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWritePolicy(settings)), memberWritePolicy(settings)),
+      memberWrite: limitMemberWrites(
+        await stores.rateLimits.limiter(memberWritePolicy(settings)),
+        memberWritePolicy(settings),
+      ),
       admin: (permission) => unlessUpgradeRequired(outdated, requireAdmin(permission, accessReads(readModels))),
       partner: (scope) => observed.partnerGuard(scope, requireScope(gate, scope)),
       login: (realm) => observed.loginGuard(realm, loginLimits[realm]),
@@ -233,10 +284,19 @@ async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<v
   // A request id of this start's own: event ids derive from it, and two instances seeding under one
   // id would look to the event store like one retrying (KurrentDB then answers both as written).
   const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: `seed-${randomUUID()}`, now: new Date() };
-  const { generatedAdminPassword } = await seedPlatform(options.stores.events, hasher, options.settings.ADMIN_PASSWORD, options.settings.ADMIN_EMAIL, ctx, REGISTRY.permissions);
+  const { generatedAdminPassword } = await seedPlatform(
+    options.stores.events,
+    hasher,
+    options.settings.ADMIN_PASSWORD,
+    options.settings.ADMIN_EMAIL,
+    ctx,
+    REGISTRY.permissions,
+  );
   if (generatedAdminPassword) {
     options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
-    options.announce?.(`Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`);
+    options.announce?.(
+      `Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`,
+    );
   }
 }
 
@@ -266,11 +326,17 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
     };
   }
   stores.claimProjections();
-  const runner = new ProjectionRunner(stores.events, stores.documents, PROJECTIONS, log.child({ component: 'projections' }), {
-    autoUpgrade: settings.AUTO_UPGRADE,
-    giveUpMs: settings.PROJECTION_GIVE_UP_MS,
-    onGiveUp: exitForRestart(log),
-  });
+  const runner = new ProjectionRunner(
+    stores.events,
+    stores.documents,
+    PROJECTIONS,
+    log.child({ component: 'projections' }),
+    {
+      autoUpgrade: settings.AUTO_UPGRADE,
+      giveUpMs: settings.PROJECTION_GIVE_UP_MS,
+      onGiveUp: exitForRestart(log),
+    },
+  );
   await runner.start();
   // Beats as a projector does: an API started with PROJECTIONS=off beside this one reports it.
   await stores.documents.ensureCollections([HEARTBEATS]);
@@ -282,7 +348,10 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       position: runner.position(),
       error: runner.failed() ? 'a projection failed: see the logs' : null,
     }),
-    progress: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name: string) => runner.follower(name)?.checkpoint },
+    progress: {
+      names: PROJECTIONS.map((p) => p.name),
+      checkpoint: (name: string) => runner.follower(name)?.checkpoint,
+    },
     stop: async () => {
       await runner.stop();
       await stopBeating();

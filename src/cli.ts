@@ -21,7 +21,9 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
  * The service (HTTP, projections) is loaded only by the commands that run it: an auditor's
  * `platform audit verify` on a laptop should not carry the web stack in memory.
  */
-const program = new Command('platform').description('Platform API: developer credentials, open API, application center');
+const program = new Command('platform').description(
+  'Platform API: developer credentials, open API, application center',
+);
 
 program
   .command('serve')
@@ -40,13 +42,19 @@ program
   .description('print the OpenAPI contract the API serves at GET /openapi')
   .action(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
-    process.stdout.write(`${JSON.stringify((require('./app') as typeof import('./app')).platformContract(), null, 2)}\n`);
+    const { platformContract } = require('./app') as typeof import('./app');
+    process.stdout.write(`${JSON.stringify(platformContract(), null, 2)}\n`);
   });
 
 program.addCommand(adminCommand());
 program.addCommand(rolesCommand(REGISTRY.permissions));
 program.addCommand(memberGroupsCommand());
-program.addCommand(historyCommand((type, data) => REGISTRY.describe(type, data), (member) => REGISTRY.memberStreams(member)));
+program.addCommand(
+  historyCommand(
+    (type, data) => REGISTRY.describe(type, data),
+    (member) => REGISTRY.memberStreams(member),
+  ),
+);
 program.addCommand(auditCommand((type, data) => REGISTRY.describe(type, data)));
 program.addCommand(projectionsCommand(PROJECTIONS));
 program.addCommand(upgradeCommand(PROJECTIONS));

@@ -73,14 +73,24 @@ export interface SliceDeps {
  * API (app.ts), the projector (project.ts) and the CLI all take their read models from here, the
  * API its endpoints, and both the notifiers (notifications.ts).
  */
-export const SLICES = [memberSlice, credentialSlice, accessSlice, auditSlice, addonSlice, webhookSlice, mailSlice] as const;
+export const SLICES = [
+  memberSlice,
+  credentialSlice,
+  accessSlice,
+  auditSlice,
+  addonSlice,
+  webhookSlice,
+  mailSlice,
+] as const;
 
 /**
  * Every event, permission, scope, webhook event type and event wording the slices registered. The
  * permissions are listed (an enum in the contract, checkboxes in the console) as they always were:
  * the application center's first, then the review, the audit, the webhooks, access last.
  */
-export const REGISTRY = new Registry(SLICES as readonly Slice<never, never>[], { permissionOrder: ['addon', 'credential', 'audit', 'webhook', 'access'] });
+export const REGISTRY = new Registry(SLICES as readonly Slice<never, never>[], {
+  permissionOrder: ['addon', 'credential', 'audit', 'webhook', 'access'],
+});
 
 // Before anything is read or appended: the kernel decodes events with what the slices registered.
 useEventCodecs(REGISTRY.events);
@@ -104,7 +114,8 @@ export function sliceEndpoints(deps: SliceDeps): Endpoint[] {
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
     const known = caller.kind === 'admin' ? REGISTRY.permissions : REGISTRY.scopes;
-    if (named !== undefined && !known.includes(named)) throw new Error(`${method} ${path} names ${named}, which no slice registers`);
+    if (named !== undefined && !known.includes(named))
+      throw new Error(`${method} ${path} names ${named}, which no slice registers`);
   }
   return endpoints;
 }

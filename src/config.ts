@@ -19,7 +19,9 @@ const boolean = z
 const number = (min: number, max: number, fractions = false) =>
   z
     .string()
-    .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, { error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits' })
+    .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, {
+      error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits',
+    })
     .transform(Number)
     .pipe(z.number().min(min).max(max));
 
@@ -81,7 +83,12 @@ const settingsSchema = z.object({
   // (docs/production.md): a revocation made through another instance goes unseen at most this long.
   KEY_RING_MAX_STALENESS_MS: number(0, 600_000).default(5000),
   // A file the projector touches on each heartbeat while its projections run, for a container health check; empty: none.
-  HEARTBEAT_FILE: z.string().refine((file) => isDirectory(dirname(file)) && !isDirectory(file), { error: 'must be a file in a directory that exists' }).default(''),
+  HEARTBEAT_FILE: z
+    .string()
+    .refine((file) => isDirectory(dirname(file)) && !isDirectory(file), {
+      error: 'must be a file in a directory that exists',
+    })
+    .default(''),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
   PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
@@ -126,7 +133,9 @@ const settingsSchema = z.object({
   // directory, made on first use. Required with the production stores (docs/security.md).
   WEBHOOK_SECRET_KEY: z
     .string()
-    .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, { error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32' })
+    .refine((text) => /^[A-Za-z0-9+/_-]+=*$/.test(text) && Buffer.from(text, 'base64').length === 32, {
+      error: 'must be 32 random bytes in base64, e.g. from openssl rand -base64 32',
+    })
     .optional(),
   // A file holding WEBHOOK_SECRET_KEY (docker-compose.yml's one-shot `webhook-key` makes it once); WEBHOOK_SECRET_KEY wins when both are set.
   WEBHOOK_SECRET_KEY_FILE: z.string().min(1).optional(),
@@ -141,7 +150,9 @@ const settingsSchema = z.object({
       z
         .array(z.int().min(1).max(3650), { error: 'must be whole numbers of days, e.g. 30,7,1' })
         .min(1)
-        .refine((days) => new Set(days).size === days.length, { error: 'names a day twice: give each once, e.g. 30,7,1' }),
+        .refine((days) => new Set(days).size === days.length, {
+          error: 'names a day twice: give each once, e.g. 30,7,1',
+        }),
     ),
   // Mail to members about decisions, through this SMTP server; unset: no mail (docs/notifications.md).
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
@@ -165,16 +176,23 @@ const settingsSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
   // Operators' metrics and traces (docs/operations.md). GET /metrics in the Prometheus text format on a
   // listener of its own, never on PORT: 'off' serves none, 0 takes any free port.
-  METRICS_PORT: z.union([z.literal('off'), number(0, 65535)], { error: "must be a port number, 0 for any free port, or off" }).default(9464),
+  METRICS_PORT: z
+    .union([z.literal('off'), number(0, 65535)], { error: 'must be a port number, 0 for any free port, or off' })
+    .default(9464),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // Traces go over OTLP/HTTP to <endpoint>/v1/traces when this is set, nowhere otherwise.
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://collector:4318' }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://collector:4318' })
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
   // Whether a caller's traceparent is the parent of the request's span; otherwise it is only linked (src/observability/tracing.ts).
   OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
 });
 
-export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_FILE' | 'AUDIT_LOG_ORIGIN' | 'COOKIE_SECURE'> & {
+export type Settings = Omit<
+  z.infer<typeof settingsSchema>,
+  'AUDIT_SIGNING_KEY_FILE' | 'AUDIT_LOG_ORIGIN' | 'COOKIE_SECURE'
+> & {
   /** COOKIE_SECURE, or whether PUBLIC_URL is https. */
   COOKIE_SECURE: boolean;
   /** AUDIT_LOG_ORIGIN, or PUBLIC_URL's host and port followed by /audit. */
@@ -186,8 +204,9 @@ export type Settings = Omit<z.infer<typeof settingsSchema>, 'AUDIT_SIGNING_KEY_F
 };
 
 /** How long a session that never signs in lives: SESSION_ANONYMOUS_MINUTES, at most SESSION_IDLE_MINUTES. */
-export const anonymousSessionMinutes = (settings: Pick<Settings, 'SESSION_ANONYMOUS_MINUTES' | 'SESSION_IDLE_MINUTES'>): number =>
-  Math.min(settings.SESSION_ANONYMOUS_MINUTES, settings.SESSION_IDLE_MINUTES);
+export const anonymousSessionMinutes = (
+  settings: Pick<Settings, 'SESSION_ANONYMOUS_MINUTES' | 'SESSION_IDLE_MINUTES'>,
+): number => Math.min(settings.SESSION_ANONYMOUS_MINUTES, settings.SESSION_IDLE_MINUTES);
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
@@ -200,13 +219,22 @@ export function parseSettings(env: NodeJS.ProcessEnv): Settings {
   if (parsed.success) {
     const { KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } = parsed.data;
     if (HEADERS_TIMEOUT_MS > REQUEST_TIMEOUT_MS) {
-      throw new ConfigurationError(`invalid configuration: HEADERS_TIMEOUT_MS (${HEADERS_TIMEOUT_MS}) is more than REQUEST_TIMEOUT_MS (${REQUEST_TIMEOUT_MS}), which counts the headers too`);
+      throw new ConfigurationError(
+        `invalid configuration: HEADERS_TIMEOUT_MS (${HEADERS_TIMEOUT_MS}) is more than REQUEST_TIMEOUT_MS (${REQUEST_TIMEOUT_MS}), which counts the headers too`,
+      );
     }
     if (KEY_LIFETIME_DAYS !== undefined && KEY_LIFETIME_DAYS > MAX_KEY_LIFETIME_DAYS) {
-      throw new ConfigurationError(`invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`);
+      throw new ConfigurationError(
+        `invalid configuration: KEY_LIFETIME_DAYS (${KEY_LIFETIME_DAYS}) is more than MAX_KEY_LIFETIME_DAYS (${MAX_KEY_LIFETIME_DAYS})`,
+      );
     }
     const AUDIT_LOG_ORIGIN = parsed.data.AUDIT_LOG_ORIGIN ?? `${new URL(parsed.data.PUBLIC_URL).host}/audit`;
-    return { ...parsed.data, AUDIT_LOG_ORIGIN, ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE), COOKIE_SECURE: cookieSecure(parsed.data) };
+    return {
+      ...parsed.data,
+      AUDIT_LOG_ORIGIN,
+      ...auditSigningKey(env, parsed.data.AUDIT_SIGNING_KEY_FILE),
+      COOKIE_SECURE: cookieSecure(parsed.data),
+    };
   }
   const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`invalid configuration: ${problems.join('; ')}`);
@@ -222,7 +250,9 @@ function withWebhookKeyFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   try {
     return { ...env, WEBHOOK_SECRET_KEY: readFileSync(file, 'utf8').trim() };
   } catch (err) {
-    throw new ConfigurationError(`WEBHOOK_SECRET_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): create it once, e.g. openssl rand -base64 32 > ${file}`);
+    throw new ConfigurationError(
+      `WEBHOOK_SECRET_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): create it once, e.g. openssl rand -base64 32 > ${file}`,
+    );
   }
 }
 
@@ -242,9 +272,16 @@ function cookieSecure({ COOKIE_SECURE, PUBLIC_URL }: { COOKIE_SECURE?: boolean; 
  * the projector sign for the one log, so each must read the one key the deployment gives: a
  * process that minted its own would sign with a key no auditor has, lost with its container.
  */
-function auditSigningKey(env: NodeJS.ProcessEnv, given: string | undefined): Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'> {
+function auditSigningKey(
+  env: NodeJS.ProcessEnv,
+  given: string | undefined,
+): Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey'> {
   const stores = storesNamed(env);
-  if (stores.mode === 'embedded') return { AUDIT_SIGNING_KEY_FILE: given ?? join(stores.dataDir, 'audit-signing-key.pem'), createAuditSigningKey: true };
+  if (stores.mode === 'embedded')
+    return {
+      AUDIT_SIGNING_KEY_FILE: given ?? join(stores.dataDir, 'audit-signing-key.pem'),
+      createAuditSigningKey: true,
+    };
   if (given === undefined) {
     throw new ConfigurationError(
       'set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file (PEM) that every API instance and the projector read, ' +

@@ -18,7 +18,10 @@ export function exitOnUnhandled(log: Logger, exit: (code: number) => void = (cod
 }
 
 /** For a runner that gave up on an outage: log, and exit non-zero for the supervisor to start a fresh process. */
-export function exitForRestart(log: Logger, exit: (code: number) => void = (code) => process.exit(code)): (err: Error) => void {
+export function exitForRestart(
+  log: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+): (err: Error) => void {
   return (err) => {
     log.fatal({ err }, 'gave up waiting for the stores; exiting for the supervisor to restart the process');
     exit(1);

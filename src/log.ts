@@ -10,7 +10,13 @@ export function createLogger(level: string, destination: DestinationStream = buf
       level,
       base: { service: 'platform-api' },
       redact: {
-        paths: ['req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', '*.apikey', '*.password'],
+        paths: [
+          'req.headers.cookie',
+          'req.headers["x-api-key"]',
+          'res.headers["set-cookie"]',
+          '*.apikey',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
     },
@@ -30,7 +36,9 @@ const FLUSH_MS = 250;
  */
 export function bufferedStdout(): DestinationStream {
   // In buffer mode sonic-boom writes Buffers; its types know only strings.
-  const out = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
+  const out = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as {
+    write(bytes: Buffer): boolean;
+  };
   const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   let used = 0;
   // A copy: sonic-boom may keep what it was given (a write that failed), and the buffer is reused at once.

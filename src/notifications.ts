@@ -19,7 +19,10 @@ const uncounted: NotificationMeters = { webhookAttempted: () => {}, mailAttempte
  * The SMTP mailer of SMTP_URL, each mail it sends counted as sent or failed; null without mail.
  * Every process's mail goes through one of these, the notifiers' and the links the API mails itself.
  */
-export function countedMailer(settings: Pick<Settings, 'SMTP_URL' | 'MAIL_FROM'>, mailed: NotificationMeters['mailed'] = uncounted.mailed): Mailer | null {
+export function countedMailer(
+  settings: Pick<Settings, 'SMTP_URL' | 'MAIL_FROM'>,
+  mailed: NotificationMeters['mailed'] = uncounted.mailed,
+): Mailer | null {
   return settings.SMTP_URL ? counted(smtpSender(settings.SMTP_URL, settings.MAIL_FROM), mailed) : null;
 }
 
@@ -41,9 +44,22 @@ const counted = (mailer: Mailer, mailed: NotificationMeters['mailed']): Mailer =
  * PROJECTIONS=inline, or the `platform project` process. Every slice's notifiers and watches, each
  * following the log on its own checkpoint; none sends from a command. Answers how to stop them.
  */
-export async function startNotifications(settings: Settings, stores: Stores, log: Logger, meters = uncounted): Promise<() => Promise<void>> {
+export async function startNotifications(
+  settings: Settings,
+  stores: Stores,
+  log: Logger,
+  meters = uncounted,
+): Promise<() => Promise<void>> {
   const mailer = countedMailer(settings, meters.mailed);
-  const deps = { settings, stores, log, registry: REGISTRY, mailer, webhookAttempted: meters.webhookAttempted, mailAttempted: meters.mailAttempted };
+  const deps = {
+    settings,
+    stores,
+    log,
+    registry: REGISTRY,
+    mailer,
+    webhookAttempted: meters.webhookAttempted,
+    mailAttempted: meters.mailAttempted,
+  };
   const notifiers = SLICES.flatMap((slice) => slice.notifiers?.(deps) ?? []);
   for (const notifier of notifiers) await notifier.start();
   return async () => {

@@ -31,26 +31,37 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   await runner.start();
   await stores.documents.ensureCollections([HEARTBEATS]);
   const watchdog = watchBeats((sinceMs) => {
-    log.fatal({ since_ms: sinceMs }, 'the projector stopped beating (a heartbeat write never ended); exiting for the supervisor to restart the process');
+    log.fatal(
+      { since_ms: sinceMs },
+      'the projector stopped beating (a heartbeat write never ended); exiting for the supervisor to restart the process',
+    );
     process.exit(1);
   });
   const stopBeating = await beat(stores.documents, runner, log, {
     stored: (heartbeat) => {
       // The container health check reads the file's age: touched only while the projections run.
-      if (settings.HEARTBEAT_FILE && heartbeat.status === 'running') writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
+      if (settings.HEARTBEAT_FILE && heartbeat.status === 'running')
+        writeFileSync(settings.HEARTBEAT_FILE, heartbeat.at);
     },
     settled: () => watchdog.beat(),
   });
   const stopNotifications = await startNotifications(settings, stores, log, observed.notifications);
-  await observed.serve({ stores, projections: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name) => runner.follower(name)?.checkpoint } });
+  await observed.serve({
+    stores,
+    projections: { names: PROJECTIONS.map((p) => p.name), checkpoint: (name) => runner.follower(name)?.checkpoint },
+  });
   // Before saying it runs: a SIGTERM sent on that word must find the handler that flushes.
-  stopOnSignals(log, async () => {
-    watchdog.stop();
-    await stopNotifications();
-    await runner.stop();
-    await stopBeating();
-    await stores.close();
-    await observed.close();
-  }, CLOSE_LIMIT_MS);
+  stopOnSignals(
+    log,
+    async () => {
+      watchdog.stop();
+      await stopNotifications();
+      await runner.stop();
+      await stopBeating();
+      await stores.close();
+      await observed.close();
+    },
+    CLOSE_LIMIT_MS,
+  );
   log.info({ projections: PROJECTIONS.map((p) => p.name) }, 'projector running');
 }

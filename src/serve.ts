@@ -35,17 +35,32 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const requests = drainable(server);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   // Before saying it listens: a SIGTERM sent on that word must find the handler that drains.
-  stopOnSignals(log, async () => {
-    const drained = requests.drain(settings.SHUTDOWN_GRACE_MS);
-    log.info({ in_flight: requests.inFlight(), grace_ms: settings.SHUTDOWN_GRACE_MS }, 'not accepting connections; finishing the requests in flight');
-    const { cut } = await drained;
-    if (cut > 0) log.warn({ cut, grace_ms: settings.SHUTDOWN_GRACE_MS }, 'cut requests still unanswered at the end of the grace period');
-    // Only now: the requests in flight may have appended events and waited on the projections.
-    await platform.close();
-  }, settings.SHUTDOWN_GRACE_MS + CLOSE_LIMIT_MS);
+  stopOnSignals(
+    log,
+    async () => {
+      const drained = requests.drain(settings.SHUTDOWN_GRACE_MS);
+      log.info(
+        { in_flight: requests.inFlight(), grace_ms: settings.SHUTDOWN_GRACE_MS },
+        'not accepting connections; finishing the requests in flight',
+      );
+      const { cut } = await drained;
+      if (cut > 0)
+        log.warn(
+          { cut, grace_ms: settings.SHUTDOWN_GRACE_MS },
+          'cut requests still unanswered at the end of the grace period',
+        );
+      // Only now: the requests in flight may have appended events and waited on the projections.
+      await platform.close();
+    },
+    settings.SHUTDOWN_GRACE_MS + CLOSE_LIMIT_MS,
+  );
   log.info(
     // The port bound, which PORT=0 leaves to the system.
-    { port: (server.address() as AddressInfo).port, stores: parseStoreConfig(env).mode, projections: settings.PROJECTIONS },
+    {
+      port: (server.address() as AddressInfo).port,
+      stores: parseStoreConfig(env).mode,
+      projections: settings.PROJECTIONS,
+    },
     'platform API listening',
   );
 }

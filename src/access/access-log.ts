@@ -16,9 +16,18 @@ export const accessLogEventSchemas = {
    * `count` wrong passwords (or unknown usernames) for `username` from `address` in the minute
    * starting at `minute`: one event a minute, however many tries (./sign-in-failures.ts).
    */
-  AdministratorSignInFailed: z.object({ username: z.string(), address: z.string(), minute: z.iso.datetime(), count: z.int().min(1) }),
+  AdministratorSignInFailed: z.object({
+    username: z.string(),
+    address: z.string(),
+    minute: z.iso.datetime(),
+    count: z.int().min(1),
+  }),
   /** `sessions` ended: by the administrator's own sign-out, or by a disable. */
-  AdministratorSignedOut: z.object({ admin_id: z.int().min(1), reason: z.enum(['sign_out', 'disabled']), sessions: z.int().min(0) }),
+  AdministratorSignedOut: z.object({
+    admin_id: z.int().min(1),
+    reason: z.enum(['sign_out', 'disabled']),
+    sessions: z.int().min(0),
+  }),
 } satisfies EventSchemas;
 
 export type AccessLogEvent = EventOf<typeof accessLogEventSchemas>;
@@ -33,7 +42,10 @@ const sessionsStream = (admin_id: number) => `admin_access-${admin_id}`;
  * processes folding the same minute append one event between them.
  */
 const failuresStream = ({ username, address, minute }: SignInFailure) =>
-  `admin_sign_in_failed-${minute.slice(0, 16)}-${createHash('sha256').update(`${normaliseUsername(username)}\n${address}`).digest('hex').slice(0, 32)}`;
+  `admin_sign_in_failed-${minute.slice(0, 16)}-${createHash('sha256')
+    .update(`${normaliseUsername(username)}\n${address}`)
+    .digest('hex')
+    .slice(0, 32)}`;
 
 /** Appends a record after the stream's last event, read backwards: the stream is never folded. */
 async function record(store: EventStore, stream: string, event: AccessLogEvent, ctx: CommandContext): Promise<string> {
@@ -46,10 +58,19 @@ async function record(store: EventStore, stream: string, event: AccessLogEvent, 
 export const recordSignIn = (store: EventStore, data: { admin_id: number; address: string }, ctx: CommandContext) =>
   record(store, sessionsStream(data.admin_id), { type: 'AdministratorSignedIn', data }, ctx);
 
-export const recordSignOut = (store: EventStore, data: { admin_id: number; reason: 'sign_out' | 'disabled'; sessions: number }, ctx: CommandContext) =>
-  record(store, sessionsStream(data.admin_id), { type: 'AdministratorSignedOut', data }, ctx);
+export const recordSignOut = (
+  store: EventStore,
+  data: { admin_id: number; reason: 'sign_out' | 'disabled'; sessions: number },
+  ctx: CommandContext,
+) => record(store, sessionsStream(data.admin_id), { type: 'AdministratorSignedOut', data }, ctx);
 
 /** Appends a minute's failures; throws WrongExpectedVersion when another process already recorded that minute. */
 export async function recordSignInFailures(store: EventStore, data: SignInFailure, ctx: CommandContext): Promise<void> {
-  await appendDecided(store, failuresStream(data), [{ type: 'AdministratorSignInFailed', data }], ctx, streamEnd(undefined));
+  await appendDecided(
+    store,
+    failuresStream(data),
+    [{ type: 'AdministratorSignInFailed', data }],
+    ctx,
+    streamEnd(undefined),
+  );
 }

@@ -10,8 +10,16 @@ import { CommandContext } from '../shared/commands/context';
 import { handle, loadStream } from '../shared/commands/handle';
 
 /** An administrator as `by` addresses it: with its role group's permissions, read from the group's stream. */
-async function addressed(store: EventStore, admin: { id: number; is_super: boolean; role_id: number | null }): Promise<Addressed> {
-  return { admin_id: admin.id, is_super: admin.is_super, role_id: admin.role_id, permissions: (await roleGroupPermissions(store, admin.role_id)) ?? [] };
+async function addressed(
+  store: EventStore,
+  admin: { id: number; is_super: boolean; role_id: number | null },
+): Promise<Addressed> {
+  return {
+    admin_id: admin.id,
+    is_super: admin.is_super,
+    role_id: admin.role_id,
+    permissions: (await roleGroupPermissions(store, admin.role_id)) ?? [],
+  };
 }
 
 /**
@@ -26,12 +34,19 @@ export async function setAdminEnabled(
   ctx: CommandContext,
 ): Promise<{ position: string | null }> {
   const data = await addressed(store, admin);
-  const command = enabled ? ({ type: 'EnableAdmin', data, by } as const) : ({ type: 'DisableAdmin', data: { ...data, super_ids }, by } as const);
+  const command = enabled
+    ? ({ type: 'EnableAdmin', data, by } as const)
+    : ({ type: 'DisableAdmin', data: { ...data, super_ids }, by } as const);
   return handle(store, ADMIN_STANDING_STREAM, adminStandingDecider, command, ctx);
 }
 
 /** Whether this is the administrator's password; a missing one costs a hash too. */
-export async function adminPasswordMatches(store: EventStore, hasher: PasswordHasher, username: string, password: string): Promise<boolean> {
+export async function adminPasswordMatches(
+  store: EventStore,
+  hasher: PasswordHasher,
+  username: string,
+  password: string,
+): Promise<boolean> {
   const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
   return state.status === 'created' ? hasher.verify(state.password_hash, password) : hasher.verifyNothing(password);
 }
@@ -46,7 +61,13 @@ export async function changeAdminPassword(
 ): Promise<{ position: string | null }> {
   fieldRule(passwordSchema, new_password, 'invalid_password');
   const password_hash = await hasher.hash(new_password);
-  return handle(store, adminStream(username), adminDecider, { type: 'ChangeAdminPassword', data: { password_hash } }, ctx);
+  return handle(
+    store,
+    adminStream(username),
+    adminDecider,
+    { type: 'ChangeAdminPassword', data: { password_hash } },
+    ctx,
+  );
 }
 
 /** Gives an administrator a new one-time password, answered once to `by`, when it may address them (assertMayAddress). */

@@ -45,7 +45,10 @@ const SUPER_DISABLER: Disabler = { is_super: true, holds: [] };
 
 function assertHoldsAsMuchAs(disabler: Disabler, by: Grantor): void {
   if (disabler.is_super && !by.is_super) {
-    throw new DomainError('super_admin_only', 'a super administrator disabled this administrator: only a super administrator may enable it again');
+    throw new DomainError(
+      'super_admin_only',
+      'a super administrator disabled this administrator: only a super administrator may enable it again',
+    );
   }
   assertHeld(disabler.holds, by);
 }
@@ -58,7 +61,10 @@ export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEv
     const disabled = state.disabled.filter((id) => id !== admin_id);
     const { [admin_id]: _undone, ...disabled_by } = state.disabled_by;
     if (event.type === 'AdminEnabled') return { disabled, disabled_by };
-    return { disabled: [...disabled, admin_id], disabled_by: { ...disabled_by, [admin_id]: event.data.by ?? SUPER_DISABLER } };
+    return {
+      disabled: [...disabled, admin_id],
+      disabled_by: { ...disabled_by, [admin_id]: event.data.by ?? SUPER_DISABLER },
+    };
   },
 
   decide(command, state) {
@@ -73,7 +79,10 @@ export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEv
     if (disabled) throw new DomainError('admin_already_disabled', `administrator ${admin_id} is already disabled`);
     const { is_super, super_ids } = command.data;
     if (is_super && !super_ids.some((id) => id !== admin_id && !isDisabled(state, id))) {
-      throw new DomainError('last_super_admin', 'this is the last enabled super administrator: enable or create another one first');
+      throw new DomainError(
+        'last_super_admin',
+        'this is the last enabled super administrator: enable or create another one first',
+      );
     }
     const by = command.by.is_super ? SUPER_DISABLER : { is_super: false, holds: [...command.by.holds] };
     return [{ type: 'AdminDisabled', data: { admin_id, by } }];

@@ -51,25 +51,47 @@ export type AdminEvent = EventOf<typeof adminEventSchemas>;
  * With an invitation, the profile's password is one nobody learns: the mailed link sets theirs.
  * `permissions`: those of the role group it joins, which `by` must hold (none for a super one).
  */
-export type CreateAdmin = { type: 'CreateAdmin'; data: AdminProfile; invitation?: MailedLink; permissions: readonly string[]; by: Grantor };
+export type CreateAdmin = {
+  type: 'CreateAdmin';
+  data: AdminProfile;
+  invitation?: MailedLink;
+  permissions: readonly string[];
+  by: Grantor;
+};
 export type ChangeAdminPassword = { type: 'ChangeAdminPassword'; data: { password_hash: string } };
 /** `permissions`: those of the role group of the administrator reset, which `by` must hold (assertMayAddress). */
-export type ResetAdminPassword = { type: 'ResetAdminPassword'; data: { password_hash: string }; permissions: readonly string[]; by: Grantor };
+export type ResetAdminPassword = {
+  type: 'ResetAdminPassword';
+  data: { password_hash: string };
+  permissions: readonly string[];
+  by: Grantor;
+};
 /** `disabled`: as the standing stream says (./admin-standing.ts); a disabled administrator's invitation is refused. */
-export type AcceptInvitation = { type: 'AcceptAdminInvitation'; data: { token_digest: string; password_hash: string; now: string; disabled: boolean } };
+export type AcceptInvitation = {
+  type: 'AcceptAdminInvitation';
+  data: { token_digest: string; password_hash: string; now: string; disabled: boolean };
+};
 export type AdminCommand = CreateAdmin | ChangeAdminPassword | ResetAdminPassword | AcceptInvitation;
 /** Invitations by token digest: until when each is good, or spent (any new password spends them all). */
-export type AdminState = { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
+export type AdminState =
+  { status: 'none' } | ({ status: 'created'; invitations: Record<string, Outstanding> } & AdminProfile);
 
 /** Only a super administrator creates a super one; another places administrators only in a group whose permissions it holds. */
-export function assertMayCreate(admin: { is_super: boolean; role_id: number | null }, permissions: readonly string[], by: Grantor): void {
+export function assertMayCreate(
+  admin: { is_super: boolean; role_id: number | null },
+  permissions: readonly string[],
+  by: Grantor,
+): void {
   assertSuperAdminOnly(admin, by);
   assertHeldIn(permissions, admin.role_id, by);
 }
 
 export function assertAdminUsernameAvailable(state: AdminState, username: string): void {
   if (state.status === 'created') {
-    throw new DomainError('admin_username_taken', `an administrator "${username}" already exists: choose another username`);
+    throw new DomainError(
+      'admin_username_taken',
+      `an administrator "${username}" already exists: choose another username`,
+    );
   }
 }
 
@@ -86,21 +108,44 @@ function create(command: CreateAdmin, state: AdminState): AdminEvent[] {
     throw new DomainError('invalid_admin_id', 'administrator ids are positive integers');
   }
   if (is_super === (role_id !== null)) {
-    throw new DomainError('invalid_admin_role', 'an administrator is either super (no role group) or belongs to exactly one role group');
+    throw new DomainError(
+      'invalid_admin_role',
+      'an administrator is either super (no role group) or belongs to exactly one role group',
+    );
   }
   assertArgon2id(password_hash);
   assertMayCreate(command.data, command.permissions, command.by);
-  const invited: AdminEvent[] = command.invitation ? [{ type: 'AdminInvited', data: { admin_id, ...command.invitation } }] : [];
+  const invited: AdminEvent[] = command.invitation
+    ? [{ type: 'AdminInvited', data: { admin_id, ...command.invitation } }]
+    : [];
   return [{ type: 'AdminCreated', data: command.data }, ...invited];
 }
 
 function accept(command: AcceptInvitation, state: Extract<AdminState, { status: 'created' }>): AdminEvent[] {
   const invitation = state.invitations[command.data.token_digest];
-  if (!invitation) throw new DomainError('invitation_token_unknown', 'this invitation link is not one this service mailed: ask an administrator for a new password');
-  if (invitation.spent) throw new DomainError('invitation_token_spent', 'this invitation link was already used, or a password was set since it was mailed: sign in, or ask an administrator to reset your password');
-  if (expired(invitation, command.data.now)) throw new DomainError('invitation_token_expired', `this invitation link has expired (links are good for ${INVITATION_LIFETIME_HOURS} hours): ask an administrator to reset your password`);
-  if (command.data.disabled) throw new DomainError('admin_disabled', 'this administrator is disabled: a holder of access.manage can enable it again');
-  return [{ type: 'AdminInvitationAccepted', data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
+  if (!invitation)
+    throw new DomainError(
+      'invitation_token_unknown',
+      'this invitation link is not one this service mailed: ask an administrator for a new password',
+    );
+  if (invitation.spent)
+    throw new DomainError(
+      'invitation_token_spent',
+      'this invitation link was already used, or a password was set since it was mailed: sign in, or ask an administrator to reset your password',
+    );
+  if (expired(invitation, command.data.now))
+    throw new DomainError(
+      'invitation_token_expired',
+      `this invitation link has expired (links are good for ${INVITATION_LIFETIME_HOURS} hours): ask an administrator to reset your password`,
+    );
+  if (command.data.disabled)
+    throw new DomainError(
+      'admin_disabled',
+      'this administrator is disabled: a holder of access.manage can enable it again',
+    );
+  return [
+    { type: 'AdminInvitationAccepted', data: { admin_id: state.admin_id, password_hash: command.data.password_hash } },
+  ];
 }
 
 export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
@@ -110,7 +155,13 @@ export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
     if (event.type === 'AdminCreated') return { status: 'created', ...event.data, invitations: {} };
     if (state.status === 'none') return state;
     if (event.type === 'AdminInvited') {
-      return { ...state, invitations: { ...state.invitations, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
+      return {
+        ...state,
+        invitations: {
+          ...state.invitations,
+          [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false },
+        },
+      };
     }
     return { ...state, password_hash: event.data.password_hash, invitations: spendAll(state.invitations) };
   },
@@ -120,7 +171,8 @@ export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
     if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
     assertArgon2id(command.data.password_hash);
     if (command.type === 'AcceptAdminInvitation') return accept(command, state);
-    if (command.type === 'ResetAdminPassword') assertMayAddress({ ...state, permissions: command.permissions }, command.by);
+    if (command.type === 'ResetAdminPassword')
+      assertMayAddress({ ...state, permissions: command.permissions }, command.by);
     const type = command.type === 'ChangeAdminPassword' ? 'AdminPasswordChanged' : 'AdminPasswordReset';
     return [{ type, data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
   },

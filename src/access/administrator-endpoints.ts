@@ -23,18 +23,28 @@ export interface AdministratorDeps extends AccessDeps, InvitationDeps {
 const createBody = z.strictObject({
   username: z.string().meta({ description: 'A letter, then 2 to 31 letters, digits, _ . or -' }),
   role_group_id: z.int().min(1),
-  email: z.string().nullable().optional().meta({ description: 'Where the digest of new applications and scope requests goes' }),
+  email: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'Where the digest of new applications and scope requests goes' }),
 });
 
 const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
-const lastSuper = { status: 409, when: 'last_super_admin: the last enabled super administrator cannot be disabled' } as const;
+const lastSuper = {
+  status: 409,
+  when: 'last_super_admin: the last enabled super administrator cannot be disabled',
+} as const;
 const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
-const mailNotSent = { status: 503, when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password' } as const;
+const mailNotSent = {
+  status: 503,
+  when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password',
+} as const;
 const superOnly = {
   status: 403,
   when: 'super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one',
 } as const;
-const ownAccount = { status: 409, when: 'own_account: this is the caller\'s own account' } as const;
+const ownAccount = { status: 409, when: "own_account: this is the caller's own account" } as const;
 
 /** How the deciders' refusals of who may address whom (./grantor.ts) are answered. */
 const addressing = { own_account: 409, super_admin_only: 403, permission_not_held: 403 } as const;
@@ -43,10 +53,16 @@ const addressing = { own_account: 409, super_admin_only: 403, permission_not_hel
 export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
   const existing = async (admin_id: number): Promise<AdminDocument> => {
     const admin = await deps.readModels.latest(adminsProjection, String(admin_id));
-    if (!admin) throw new HttpError(404, 'admin_not_found', `there is no administrator ${admin_id}: GET /administrators lists them`);
+    if (!admin)
+      throw new HttpError(
+        404,
+        'admin_not_found',
+        `there is no administrator ${admin_id}: GET /administrators lists them`,
+      );
     return admin;
   };
-  const adminAt = async (id: number, position: string | null) => expectWritten(await deps.readModels.after(adminsProjection, String(id), position));
+  const adminAt = async (id: number, position: string | null) =>
+    expectWritten(await deps.readModels.after(adminsProjection, String(id), position));
   const superIds = async () => (await deps.readModels.allLatest(adminsProjection, { is_super: true })).map((a) => a.id);
 
   return [
@@ -56,28 +72,43 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       caller: manageAccess,
       summary: 'Every administrator, enabled or not, without passwords',
       response: listOf(administratorSchema),
-      handler: async () => ({ data: { list: (await deps.readModels.allLatest(adminsProjection, {})).sort((a, b) => a.id - b.id) } }),
+      handler: async () => ({
+        data: { list: (await deps.readModels.allLatest(adminsProjection, {})).sort((a, b) => a.id - b.id) },
+      }),
     }),
     endpoint({
       method: 'POST',
       path: '/administrators',
       caller: manageAccess,
-      summary: 'Create an administrator in a role group: invited by mail when mail is configured and email is given, else a one-time password in the answer, shown this once',
+      summary:
+        'Create an administrator in a role group: invited by mail when mail is configured and email is given, else a one-time password in the answer, shown this once',
       secretInAnswer: true,
       body: createBody,
       response: createdAdministratorSchema,
       refusals: [taken, notHeld, mailNotSent, concurrentChange],
       handler: async (ctx, { body }) => {
         const password = oneTimePassword();
-        const admin = { username: body.username, password, is_super: false, role_id: body.role_group_id, email: body.email ?? null };
+        const admin = {
+          username: body.username,
+          password,
+          is_super: false,
+          role_id: body.role_group_id,
+          email: body.email ?? null,
+        };
         return decideThenRead(
           ctx,
           async () => {
             const by = await grantorOf(ctx, deps);
-            return refusedAs({ admin_username_taken: 409, permission_not_held: 403 }, () => createInvited(deps, admin, by, asAdmin(ctx)));
+            return refusedAs({ admin_username_taken: 409, permission_not_held: 403 }, () =>
+              createInvited(deps, admin, by, asAdmin(ctx)),
+            );
           },
           async ({ id, position, invitation_sent_to }) => ({
-            data: { ...(await adminAt(id, position)), password: invitation_sent_to ? null : password, invitation_sent_to },
+            data: {
+              ...(await adminAt(id, position)),
+              password: invitation_sent_to ? null : password,
+              invitation_sent_to,
+            },
             message: invitation_sent_to
               ? `administrator ${id} created: a link to choose their password was mailed to ${invitation_sent_to}`
               : `administrator ${id} created: hand over the one-time password now, it is not shown again`,
@@ -97,7 +128,14 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
         params: administratorParams,
         body: emptyBody,
         response: administratorSchema,
-        refusals: [noAdmin, ownAccount, superOnly, notHeld, ...(verb === 'disable' ? [lastSuper] : []), concurrentChange],
+        refusals: [
+          noAdmin,
+          ownAccount,
+          superOnly,
+          notHeld,
+          ...(verb === 'disable' ? [lastSuper] : []),
+          concurrentChange,
+        ],
         handler: async (ctx, { params: { admin_id } }) => {
           const admin = await existing(admin_id);
           const supers = verb === 'disable' ? await superIds() : [];
@@ -111,9 +149,14 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
               if (verb !== 'disable') return decision;
               const sessions = await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
               if (sessions === 0) return decision;
-              return { position: await recordSignOut(deps.events, { admin_id, reason: 'disabled', sessions }, asAdmin(ctx)) };
+              return {
+                position: await recordSignOut(deps.events, { admin_id, reason: 'disabled', sessions }, asAdmin(ctx)),
+              };
             },
-            async ({ position }) => ({ data: await adminAt(admin_id, position), message: `administrator ${admin_id} ${verb}d` }),
+            async ({ position }) => ({
+              data: await adminAt(admin_id, position),
+              message: `administrator ${admin_id} ${verb}d`,
+            }),
           );
         },
       }),
@@ -134,11 +177,16 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
           ctx,
           async () => {
             const by = await grantorOf(ctx, deps);
-            const reset = await refusedAs(addressing, () => resetAdminPassword(deps.events, deps.hasher, admin, by, asAdmin(ctx)));
+            const reset = await refusedAs(addressing, () =>
+              resetAdminPassword(deps.events, deps.hasher, admin, by, asAdmin(ctx)),
+            );
             await deps.sessions.endAllOf({ side: 'admin', id: admin_id });
             return reset;
           },
-          async ({ password }) => ({ data: { id: admin_id, password }, message: 'password reset: hand over the one-time password now, it is not shown again' }),
+          async ({ password }) => ({
+            data: { id: admin_id, password },
+            message: 'password reset: hand over the one-time password now, it is not shown again',
+          }),
         );
       },
     }),

@@ -1,6 +1,13 @@
 import type { AdminIdentity } from '../shared/http/session';
 import { ZodType } from 'zod';
-import { adminDecider, AdminEvent, adminStream, assertAdminUsernameAvailable, assertMayCreate, INVITATION_LIFETIME_HOURS } from './admin';
+import {
+  adminDecider,
+  AdminEvent,
+  adminStream,
+  assertAdminUsernameAvailable,
+  assertMayCreate,
+  INVITATION_LIFETIME_HOURS,
+} from './admin';
 import { newLink } from '../shared/mailed-links';
 import { DomainError, fold } from '../shared/domain/decider';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
@@ -24,7 +31,6 @@ export interface NewAdmin {
   /** A link to choose their password is to be mailed to `email`: `password` is then one nobody learns. */
   invited?: boolean;
 }
-
 
 /** The member rules for usernames and passwords hold for administrators too. */
 export function fieldRule(schema: ZodType, value: unknown, error: string): void {
@@ -60,11 +66,31 @@ export async function createAdmin(
   assertMayCreate(admin, permissions, by);
   const password_hash = await hasher.hash(admin.password);
   const admin_id = await allocateId(store, ADMIN_IDS, ctx);
-  const profile = { admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, password_hash, email };
+  const profile = {
+    admin_id,
+    username: admin.username,
+    is_super: admin.is_super,
+    role_id: admin.role_id,
+    password_hash,
+    email,
+  };
   const mailed = admin.invited && email ? newLink(admin_id, ctx.now, INVITATION_LIFETIME_HOURS * 60) : null;
-  const { position } = await handle(store, stream, adminDecider, { type: 'CreateAdmin', data: profile, permissions, by, ...(mailed && { invitation: mailed.link }) }, ctx);
+  const { position } = await handle(
+    store,
+    stream,
+    adminDecider,
+    { type: 'CreateAdmin', data: profile, permissions, by, ...(mailed && { invitation: mailed.link }) },
+    ctx,
+  );
   const invitation = mailed && email ? { token: mailed.token, email } : null;
-  return { id: admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, position: position!, invitation };
+  return {
+    id: admin_id,
+    username: admin.username,
+    is_super: admin.is_super,
+    role_id: admin.role_id,
+    position: position!,
+    invitation,
+  };
 }
 
 /** Which administrators are disabled, from the one stream that decides it. */
@@ -85,10 +111,15 @@ export async function loginAdmin(
 ): Promise<AdminIdentity> {
   const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
   const valid =
-    state.status === 'created' ? await hasher.verify(state.password_hash, password) : await hasher.verifyNothing(password);
+    state.status === 'created'
+      ? await hasher.verify(state.password_hash, password)
+      : await hasher.verifyNothing(password);
   if (!valid || state.status !== 'created') throw new AuthenticationFailed();
   if ((await disabledAdmins(store)).includes(state.admin_id)) {
-    throw new DomainError('admin_disabled', 'this administrator is disabled: a holder of access.manage can enable it again');
+    throw new DomainError(
+      'admin_disabled',
+      'this administrator is disabled: a holder of access.manage can enable it again',
+    );
   }
   return { id: state.admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
 }

@@ -27,7 +27,10 @@ export interface AdminSessionDeps extends AdministratorDeps {
   signInFailures: Pick<SignInFailures, 'count'>;
 }
 
-const disabledAtLogin = { status: 403, when: 'admin_disabled: the password is right, but this administrator is disabled' } as const;
+const disabledAtLogin = {
+  status: 403,
+  when: 'admin_disabled: the password is right, but this administrator is disabled',
+} as const;
 
 const passwordBody = z.strictObject({
   current_password: z.string().max(1024),
@@ -43,17 +46,30 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       response: adminIdentitySchema,
       refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
-        const admin = await refusedAs({ admin_disabled: 403 }, () => loginAdmin(deps.events, deps.hasher, username, password)).catch((err: unknown) => {
+        const admin = await refusedAs({ admin_disabled: 403 }, () =>
+          loginAdmin(deps.events, deps.hasher, username, password),
+        ).catch((err: unknown) => {
           if (err instanceof AuthenticationFailed) deps.signInFailures.count(username, ctx.ip, new Date());
           throw err;
         });
         await logIntoSession(ctx, { admin });
-        rememberPosition(ctx, await recordSignIn(deps.events, { admin_id: admin.id, address: ctx.ip }, commandContext(ctx, { kind: 'admin', id: admin.id })));
+        rememberPosition(
+          ctx,
+          await recordSignIn(
+            deps.events,
+            { admin_id: admin.id, address: ctx.ip },
+            commandContext(ctx, { kind: 'admin', id: admin.id }),
+          ),
+        );
         return admin;
       },
     }),
     logoutEndpoint('admin', async (ctx, admin_id) => {
-      await recordSignOut(deps.events, { admin_id, reason: 'sign_out', sessions: 1 }, commandContext(ctx, { kind: 'admin', id: admin_id }));
+      await recordSignOut(
+        deps.events,
+        { admin_id, reason: 'sign_out', sessions: 1 },
+        commandContext(ctx, { kind: 'admin', id: admin_id }),
+      );
     }),
     endpoint({
       method: 'POST',
@@ -62,17 +78,35 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       summary: "Change this administrator's own password; every other session of theirs ends",
       body: passwordBody,
       response: z.null(),
-      refusals: [{ status: 422, when: 'wrong_current_password: the current password is wrong; nothing changes' }, tooManyPasswordFailures, concurrentChange],
+      refusals: [
+        { status: 422, when: 'wrong_current_password: the current password is wrong; nothing changes' },
+        tooManyPasswordFailures,
+        concurrentChange,
+      ],
       handler: async (ctx, { body }) => {
         const admin = adminOf(ctx);
-        await checkCurrentPassword(deps.passwordChecks, `admin-${admin.id}`, () => adminPasswordMatches(deps.events, deps.hasher, admin.username, body.current_password));
+        await checkCurrentPassword(deps.passwordChecks, `admin-${admin.id}`, () =>
+          adminPasswordMatches(deps.events, deps.hasher, admin.username, body.current_password),
+        );
         return decideThenRead(
           ctx,
           async () => {
-            const decision = await changeAdminPassword(deps.events, deps.hasher, admin.username, body.new_password, asAdmin(ctx));
-            return { ...decision, ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)) };
+            const decision = await changeAdminPassword(
+              deps.events,
+              deps.hasher,
+              admin.username,
+              body.new_password,
+              asAdmin(ctx),
+            );
+            return {
+              ...decision,
+              ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)),
+            };
           },
-          async ({ ended }) => ({ data: null, message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended` }),
+          async ({ ended }) => ({
+            data: null,
+            message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended`,
+          }),
         );
       },
     }),

@@ -22,7 +22,10 @@ export function assertHeld(permissions: readonly string[], by: Grantor): void {
   if (by.is_super) return;
   const missing = permissions.filter((p) => !by.holds.includes(p));
   if (missing.length > 0) {
-    throw new DomainError('permission_not_held', `you do not hold the permission ${missing.join(', ')}: only an administrator holding it (or a super one) may grant it or act on one who holds it`);
+    throw new DomainError(
+      'permission_not_held',
+      `you do not hold the permission ${missing.join(', ')}: only an administrator holding it (or a super one) may grant it or act on one who holds it`,
+    );
   }
 }
 
@@ -37,7 +40,10 @@ export function assertHeldIn(permissions: readonly string[], role_id: number | n
   if (by.is_super || role_id === by.role_id) return;
   const owned = permissions.filter((p) => by.scoped.includes(p));
   if (owned.length > 0) {
-    throw new DomainError('permission_not_held', `you hold ${owned.join(', ')} for your own role group only, and this administrator is in role group ${role_id}: ask a super administrator`);
+    throw new DomainError(
+      'permission_not_held',
+      `you hold ${owned.join(', ')} for your own role group only, and this administrator is in role group ${role_id}: ask a super administrator`,
+    );
   }
 }
 
@@ -48,7 +54,10 @@ export function assertHeldIn(permissions: readonly string[], role_id: number | n
  */
 export function assertSuperAdminOnly(target: { is_super: boolean }, by: Grantor): void {
   if (target.is_super && !by.is_super) {
-    throw new DomainError('super_admin_only', 'only a super administrator may create, disable, enable or reset the password of a super administrator: ask one');
+    throw new DomainError(
+      'super_admin_only',
+      'only a super administrator may create, disable, enable or reset the password of a super administrator: ask one',
+    );
   }
 }
 
@@ -70,7 +79,10 @@ export interface Addressed {
  */
 export function assertMayAddress(target: Addressed, by: Grantor): void {
   if (target.admin_id === by.admin_id) {
-    throw new DomainError('own_account', 'you cannot disable, enable or reset your own account here: another administrator can, and your own password is changed with POST /admin/password');
+    throw new DomainError(
+      'own_account',
+      'you cannot disable, enable or reset your own account here: another administrator can, and your own password is changed with POST /admin/password',
+    );
   }
   assertSuperAdminOnly(target, by);
   assertHeldIn(target.permissions, target.role_id, by);

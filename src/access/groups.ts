@@ -31,7 +31,13 @@ export function defineRoleGroup(
 ): Promise<{ id: number; position: string }> {
   return createAtFreeId(store, roleGroupStream, async (role_id) => {
     const taken = (await listRoleGroups(store)).map((g) => g.name);
-    return createStream(store, roleGroupStream(role_id), roleGroupDecider, { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by }, ctx);
+    return createStream(
+      store,
+      roleGroupStream(role_id),
+      roleGroupDecider,
+      { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by },
+      ctx,
+    );
   });
 }
 
@@ -44,7 +50,8 @@ export async function setRoleGroupEnabled(
   ctx: CommandContext,
 ): Promise<string | null> {
   const type = enabled ? 'EnableRoleGroup' : 'DisableRoleGroup';
-  return (await handle(store, roleGroupStream(role_id), roleGroupDecider, { type, data: { role_id }, by }, ctx)).position;
+  return (await handle(store, roleGroupStream(role_id), roleGroupDecider, { type, data: { role_id }, by }, ctx))
+    .position;
 }
 
 /** The permissions of a role group, enabled or not, from its stream; none for no group (a super administrator's). */
@@ -89,10 +96,20 @@ async function listFromStreams<E extends DomainEvent, S>(
 
 export async function listRoleGroups(store: EventStore): Promise<RoleGroup[]> {
   const states = await listFromStreams<RoleGroupEvent, RoleGroupState>(store, roleGroupStream, roleGroupDecider);
-  return states.flatMap((s) => (s.status === 'defined' ? [{ role_id: s.role_id, name: s.name, permissions: s.permissions, enabled: s.enabled }] : []));
+  return states.flatMap((s) =>
+    s.status === 'defined'
+      ? [{ role_id: s.role_id, name: s.name, permissions: s.permissions, enabled: s.enabled }]
+      : [],
+  );
 }
 
 export async function listMemberGroups(store: EventStore): Promise<MemberGroupDefinition[]> {
-  const states = await listFromStreams<MemberGroupEvent, MemberGroupState>(store, memberGroupStream, memberGroupDecider);
-  return states.flatMap((s) => (s.status === 'defined' ? [{ member_group_id: s.member_group_id, name: s.name, description: s.description }] : []));
+  const states = await listFromStreams<MemberGroupEvent, MemberGroupState>(
+    store,
+    memberGroupStream,
+    memberGroupDecider,
+  );
+  return states.flatMap((s) =>
+    s.status === 'defined' ? [{ member_group_id: s.member_group_id, name: s.name, description: s.description }] : [],
+  );
 }

@@ -19,13 +19,19 @@ export function invitationEndpoints(deps: InvitationDeps): Endpoint[] {
       body: z.strictObject({ token: tokenSchema, password: passwordSchema }),
       response: z.object({ username: z.string() }),
       refusals: [
-        { status: 422, when: 'the link is unknown, already used (or a password was set since) or expired (data.error: invitation_token_unknown, invitation_token_spent, invitation_token_expired)' },
+        {
+          status: 422,
+          when: 'the link is unknown, already used (or a password was set since) or expired (data.error: invitation_token_unknown, invitation_token_spent, invitation_token_expired)',
+        },
         { status: 403, when: 'admin_disabled: the administrator the link is for is disabled' },
         passwordWorkBusy,
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
-        const accept = () => refusedAs({ admin_disabled: 403 }, () => acceptInvitation(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })));
+        const accept = () =>
+          refusedAs({ admin_disabled: 403 }, () =>
+            acceptInvitation(deps, body.token, body.password, commandContext(ctx, { kind: 'system', id: null })),
+          );
         const { username } = await decideThenRead(ctx, accept, async (written) => written);
         return { data: { username }, message: `password set: sign in to the administrator console as ${username}` };
       },

@@ -28,7 +28,13 @@ export interface InvitationDeps {
  * link to choose their password is mailed, and nobody learns the password they are created with.
  */
 export async function createInvited(deps: InvitationDeps, admin: NewAdmin, by: Grantor, ctx: CommandContext) {
-  const created = await createAdmin(deps.events, deps.hasher, { ...admin, invited: deps.sendMail !== null && Boolean(admin.email) }, by, ctx);
+  const created = await createAdmin(
+    deps.events,
+    deps.hasher,
+    { ...admin, invited: deps.sendMail !== null && Boolean(admin.email) },
+    by,
+    ctx,
+  );
   const { invitation } = created;
   if (invitation && deps.sendMail) {
     const link = `${deps.publicUrl}/ui/admin/invitation?token=${encodeURIComponent(invitation.token)}`;
@@ -48,13 +54,28 @@ export async function createInvited(deps: InvitationDeps, admin: NewAdmin, by: G
  * administrator. Two uses of one link race on the stream's expected revision: the loser is
  * decided again and finds it spent.
  */
-export async function acceptInvitation(deps: InvitationDeps, token: string, password: string, ctx: CommandContext): Promise<{ username: string; position: string | null }> {
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  token: string,
+  password: string,
+  ctx: CommandContext,
+): Promise<{ username: string; position: string | null }> {
   const read = readToken(token);
   const admin = read && (await accessReads(deps.readModels).admin(read.owner_id));
-  if (!read || !admin) throw new DomainError('invitation_token_unknown', 'this invitation link is not one this service mailed: ask an administrator for a new password');
+  if (!read || !admin)
+    throw new DomainError(
+      'invitation_token_unknown',
+      'this invitation link is not one this service mailed: ask an administrator for a new password',
+    );
   const password_hash = await deps.hasher.hash(password);
   const disabled = (await disabledAdmins(deps.events)).includes(admin.id);
-  const command = { type: 'AcceptAdminInvitation', data: { token_digest: read.token_digest, password_hash, now: ctx.now.toISOString(), disabled } } as const;
-  const { position } = await handle(deps.events, adminStream(admin.username), adminDecider, command, { ...ctx, actor: { kind: 'admin', id: admin.id } });
+  const command = {
+    type: 'AcceptAdminInvitation',
+    data: { token_digest: read.token_digest, password_hash, now: ctx.now.toISOString(), disabled },
+  } as const;
+  const { position } = await handle(deps.events, adminStream(admin.username), adminDecider, command, {
+    ...ctx,
+    actor: { kind: 'admin', id: admin.id },
+  });
   return { username: admin.username, position };
 }

@@ -6,7 +6,11 @@ import type { EventOf, EventSchemas } from '../shared/domain/events';
 /** A member group, as partners read them through GET /open/member-groups. */
 export const memberGroupStream = (id: number): string => `member_group-${id}`;
 
-const memberGroupDefinitionSchema = z.object({ member_group_id: z.int().min(1), name: z.string(), description: z.string() });
+const memberGroupDefinitionSchema = z.object({
+  member_group_id: z.int().min(1),
+  name: z.string(),
+  description: z.string(),
+});
 
 export type MemberGroupDefinition = z.infer<typeof memberGroupDefinitionSchema>;
 
@@ -30,7 +34,10 @@ export const memberGroupDecider: Decider<MemberGroupCommand, MemberGroupEvent, M
       throw new DomainError('invalid_member_group_id', 'member group ids are integers of at least 1');
     }
     if (!isLabel(name, 64)) {
-      throw new DomainError('invalid_member_group_name', 'a member group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)');
+      throw new DomainError(
+        'invalid_member_group_name',
+        'a member group name has 1 to 64 characters, not only spaces, and no control character (line break, tab, bidirectional override)',
+      );
     }
     if (description.length > 500) {
       throw new DomainError('invalid_member_group_description', 'a description has at most 500 characters');

@@ -7,7 +7,8 @@ export function accessReads(reads: ReadModels) {
   return {
     admin: (id: number) => reads.now(adminsProjection, String(id)),
     /** The role group as it is now; null for an administrator in none (a super administrator). */
-    roleGroup: async (id: number | null): Promise<RoleGroupDocument | null> => (id === null ? null : reads.now(roleGroupsProjection, String(id))),
+    roleGroup: async (id: number | null): Promise<RoleGroupDocument | null> =>
+      id === null ? null : reads.now(roleGroupsProjection, String(id)),
     /** Every role group, enabled or not, as of every event committed before this call. */
     roleGroups: async () => (await reads.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id),
     memberGroups: () => reads.allNow(memberGroupsProjection, {}),

@@ -22,15 +22,26 @@ export function requireAdmin(permission: string | undefined, reads: AdminStandin
     const admin = adminOf(ctx);
     const checksGroup = Boolean(permission) && !admin.is_super;
     // Both read at once: on MongoDB each is a round trip, on every administrator request.
-    const [standing, group] = await Promise.all([reads.admin(admin.id), checksGroup ? reads.roleGroup(admin.role_id) : null]);
+    const [standing, group] = await Promise.all([
+      reads.admin(admin.id),
+      checksGroup ? reads.roleGroup(admin.role_id) : null,
+    ]);
     // A document not projected yet is an administrator created a moment ago: enabled.
     if (standing?.enabled === false) {
-      throw new HttpError(401, 'admin_disabled', 'this administrator was disabled: a holder of access.manage can enable it again');
+      throw new HttpError(
+        401,
+        'admin_disabled',
+        'this administrator was disabled: a holder of access.manage can enable it again',
+      );
     }
     if (permission && checksGroup) {
       // Told at each call, as the group is read at each call: no session outlives a disable.
       if (group && !group.enabled) {
-        throw new HttpError(403, 'role_group_disabled', `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`);
+        throw new HttpError(
+          403,
+          'role_group_disabled',
+          `the role group "${group.name}" of this administrator is disabled: a super administrator can enable it again`,
+        );
       }
       if (!holdsPermission(admin, group, permission)) {
         throw new HttpError(403, 'permission_denied', `this administrator lacks the permission ${permission}`);

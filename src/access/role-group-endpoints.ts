@@ -37,39 +37,64 @@ export async function grantorOf(ctx: AppContext, deps: AccessDeps): Promise<Gran
   const admin = adminOf(ctx);
   if (admin.is_super) return { admin_id: admin.id, is_super: true };
   const group = await accessReads(deps.readModels).roleGroup(admin.role_id);
-  return { admin_id: admin.id, is_super: false, holds: permissionsHeld(admin, group, deps.permissions), role_id: admin.role_id, scoped: deps.roleGroupScoped };
+  return {
+    admin_id: admin.id,
+    is_super: false,
+    holds: permissionsHeld(admin, group, deps.permissions),
+    role_id: admin.role_id,
+    scoped: deps.roleGroupScoped,
+  };
 }
 
 /** Refused for a permission the caller does not hold (docs/administrators.md, "No escalation"). */
-export const notHeld = { status: 403, when: 'permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it' } as const;
+export const notHeld = {
+  status: 403,
+  when: 'permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it',
+} as const;
 
 /**
  * A DomainError that is not about the input, answered with the status `statuses` names for its
  * error: the caller may not (403), the addressed resource is missing (404) or its state forbids the
  * change (409). Any other stays a 422.
  */
-export async function refusedAs<T>(statuses: Readonly<Record<string, 403 | 404 | 409>>, decide: () => Promise<T>): Promise<T> {
+export async function refusedAs<T>(
+  statuses: Readonly<Record<string, 403 | 404 | 409>>,
+  decide: () => Promise<T>,
+): Promise<T> {
   try {
     return await decide();
   } catch (err) {
-    if (err instanceof DomainError && Object.hasOwn(statuses, err.error)) throw new HttpError(statuses[err.error]!, err.error, err.message);
+    if (err instanceof DomainError && Object.hasOwn(statuses, err.error))
+      throw new HttpError(statuses[err.error]!, err.error, err.message);
     throw err;
   }
 }
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
-    name: z.string().meta({ description: '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads' }),
+    name: z
+      .string()
+      .meta({
+        description:
+          '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
+      }),
     // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
-    permissions: z.array(z.string()).max(registered.length * 2).meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
+    permissions: z
+      .array(z.string())
+      .max(registered.length * 2)
+      .meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
   });
 
-const nameTaken = { status: 409, when: 'role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)' } as const;
+const nameTaken = {
+  status: 409,
+  when: 'role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)',
+} as const;
 const noGroup = { status: 404, when: 'role_group_not_found: there is no role group with this id' } as const;
 
 /** Role groups from the console (docs/administrators.md): the same commands as `platform roles`. */
 export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
-  const groupAt = async (id: number, position: string | null) => expectWritten(await deps.readModels.after(roleGroupsProjection, String(id), position));
+  const groupAt = async (id: number, position: string | null) =>
+    expectWritten(await deps.readModels.after(roleGroupsProjection, String(id), position));
   const { permissions: registered, permissionDescriptions } = deps;
   const schemas = roleGroupSchemas(registered);
   return [
@@ -79,7 +104,9 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       caller: manageAccess,
       summary: 'Every permission a role group can grant, with what it allows',
       response: listOf(schemas.permissionListed),
-      handler: () => ({ data: { list: [...permissionDescriptions].map(([name, description]) => ({ name, description })) } }),
+      handler: () => ({
+        data: { list: [...permissionDescriptions].map(([name, description]) => ({ name, description })) },
+      }),
     }),
     endpoint({
       method: 'GET',
@@ -87,7 +114,9 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       caller: manageAccess,
       summary: 'Every role group, enabled or not, with its permissions',
       response: listOf(schemas.roleGroupStanding),
-      handler: async () => ({ data: { list: (await deps.readModels.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id) } }),
+      handler: async () => ({
+        data: { list: (await deps.readModels.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id) },
+      }),
     }),
     endpoint({
       method: 'POST',
@@ -103,7 +132,9 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
           // The decider refuses a permission outside the registry (unknown_permission), or one the caller does not hold.
           async () => {
             const authority = { registered, by: await grantorOf(ctx, deps) };
-            return refusedAs({ permission_not_held: 403, role_group_name_taken: 409 }, () => defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, authority, asAdmin(ctx)));
+            return refusedAs({ permission_not_held: 403, role_group_name_taken: 409 }, () =>
+              defineRoleGroup(deps.events, { name: body.name, permissions: body.permissions }, authority, asAdmin(ctx)),
+            );
           },
           async ({ id, position }) => ({ data: await groupAt(id, position), message: `role group ${id} defined` }),
         ),
@@ -126,9 +157,16 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
             ctx,
             async () => {
               const by = await grantorOf(ctx, deps);
-              return { position: await refusedAs({ role_group_not_found: 404, permission_not_held: 403 }, () => setRoleGroupEnabled(deps.events, role_id, verb === 'enable', by, asAdmin(ctx))) };
+              return {
+                position: await refusedAs({ role_group_not_found: 404, permission_not_held: 403 }, () =>
+                  setRoleGroupEnabled(deps.events, role_id, verb === 'enable', by, asAdmin(ctx)),
+                ),
+              };
             },
-            async ({ position }) => ({ data: await groupAt(role_id, position), message: `role group ${role_id} ${verb}d` }),
+            async ({ position }) => ({
+              data: await groupAt(role_id, position),
+              message: `role group ${role_id} ${verb}d`,
+            }),
           ),
       }),
     ),

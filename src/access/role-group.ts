@@ -29,7 +29,13 @@ export type RoleGroupCommand =
    * `registered`: every permission the slices registered; a group may name only those. `taken`:
    * the names of the groups there are, which no new name may read like.
    */
-  | { type: 'DefineRoleGroup'; data: RoleGroupDefinition; registered: readonly string[]; taken: readonly string[]; by: Grantor }
+  | {
+      type: 'DefineRoleGroup';
+      data: RoleGroupDefinition;
+      registered: readonly string[];
+      taken: readonly string[];
+      by: Grantor;
+    }
   | { type: 'EnableRoleGroup' | 'DisableRoleGroup'; data: { role_id: number }; by: Grantor };
 
 export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled: boolean } & RoleGroupDefinition);
@@ -39,7 +45,10 @@ function assertNameFree(name: string, taken: readonly string[]): void {
   const skeleton = confusableSkeleton(name);
   const alike = taken.find((other) => confusableSkeleton(other) === skeleton);
   if (alike !== undefined) {
-    throw new DomainError('role_group_name_taken', `the role group "${alike}" already has this name, or one that reads like it: choose another name`);
+    throw new DomainError(
+      'role_group_name_taken',
+      `the role group "${alike}" already has this name, or one that reads like it: choose another name`,
+    );
   }
 }
 
@@ -48,7 +57,10 @@ function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition, r
     throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
   }
   if (!isLabel(name, 64)) {
-    throw new DomainError('invalid_role_group_name', 'a role group name has 1 to 64 characters, not only spaces, and no control, format or zero-width character (line break, tab, bidirectional override, zero-width space)');
+    throw new DomainError(
+      'invalid_role_group_name',
+      'a role group name has 1 to 64 characters, not only spaces, and no control, format or zero-width character (line break, tab, bidirectional override, zero-width space)',
+    );
   }
   const unknown = permissions.filter((p) => !registered.includes(p));
   if (unknown.length > 0) {
@@ -76,7 +88,8 @@ export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGro
   decide(command, state) {
     const { role_id } = command.data;
     if (command.type === 'DefineRoleGroup') {
-      if (state.status === 'defined') throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
+      if (state.status === 'defined')
+        throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
       const definition = { ...command.data, name: normaliseLabel(command.data.name) };
       assertDefinition(definition, command.registered);
       assertNameFree(definition.name, command.taken);

@@ -7,7 +7,9 @@ export const adminIdentitySchema = z
 
 function schemasOver(registered: readonly string[]) {
   const permission = z.enum(registered as [string, ...string[]]);
-  const roleGroup = z.object({ id: z.int().min(1), name: z.string(), permissions: z.array(permission) }).meta({ id: 'RoleGroup' });
+  const roleGroup = z
+    .object({ id: z.int().min(1), name: z.string(), permissions: z.array(permission) })
+    .meta({ id: 'RoleGroup' });
   return {
     /** The contract's enum of the permissions `registered`. */
     permission,
@@ -26,13 +28,27 @@ export const administratorSchema = adminIdentitySchema
   .extend({ email: z.string().nullable(), enabled: z.boolean() })
   .meta({ id: 'AdministratorAccount' });
 
-const oneTimePassword = z.object({ password: z.string().meta({ description: 'A one-time password: shown in this answer only, never again' }) });
+const oneTimePassword = z.object({
+  password: z.string().meta({ description: 'A one-time password: shown in this answer only, never again' }),
+});
 
 export const createdAdministratorSchema = administratorSchema
   .extend({
-    password: oneTimePassword.shape.password.nullable().meta({ description: 'A one-time password, shown in this answer only; null when an invitation was mailed instead' }),
-    invitation_sent_to: z.string().nullable().meta({ description: 'Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password' }),
+    password: oneTimePassword.shape.password
+      .nullable()
+      .meta({
+        description: 'A one-time password, shown in this answer only; null when an invitation was mailed instead',
+      }),
+    invitation_sent_to: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password',
+      }),
   })
   .meta({ id: 'CreatedAdministrator' });
 
-export const passwordResetSchema = oneTimePassword.extend({ id: z.int().min(1) }).meta({ id: 'AdministratorPasswordReset' });
+export const passwordResetSchema = oneTimePassword
+  .extend({ id: z.int().min(1) })
+  .meta({ id: 'AdministratorPasswordReset' });

@@ -42,36 +42,62 @@ export async function seedPlatform(
   if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) return none;
 
   await unlessExists(() =>
-    createStream(store, roleGroupStream(1), roleGroupDecider, {
-      type: 'DefineRoleGroup',
-      data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
-      registered,
-      taken: [],
-      by: SHELL,
-    }, ctx),
+    createStream(
+      store,
+      roleGroupStream(1),
+      roleGroupDecider,
+      {
+        type: 'DefineRoleGroup',
+        data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
+        registered,
+        taken: [],
+        by: SHELL,
+      },
+      ctx,
+    ),
   );
   await unlessExists(() =>
-    createStream(store, roleGroupStream(2), roleGroupDecider, {
-      type: 'DefineRoleGroup',
-      data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
-      registered,
-      taken: [],
-      by: SHELL,
-    }, ctx),
+    createStream(
+      store,
+      roleGroupStream(2),
+      roleGroupDecider,
+      {
+        type: 'DefineRoleGroup',
+        data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
+        registered,
+        taken: [],
+        by: SHELL,
+      },
+      ctx,
+    ),
   );
   await unlessExists(() =>
-    createStream(store, memberGroupStream(1), memberGroupDecider, {
-      type: 'DefineMemberGroup',
-      data: { member_group_id: 1, name: 'Default', description: 'Members not placed in another group' },
-    }, ctx),
+    createStream(
+      store,
+      memberGroupStream(1),
+      memberGroupDecider,
+      {
+        type: 'DefineMemberGroup',
+        data: { member_group_id: 1, name: 'Default', description: 'Members not placed in another group' },
+      },
+      ctx,
+    ),
   );
 
   const password = adminPassword ?? oneTimePassword();
   let created = false;
   await unlessExists(async () => {
-    await createAdmin(store, hasher, { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null }, SHELL, ctx);
+    await createAdmin(
+      store,
+      hasher,
+      { username: SEED_ADMIN_USERNAME, password, is_super: true, role_id: null, email: adminEmail ?? null },
+      SHELL,
+      ctx,
+    );
     created = true;
   });
-  await unlessExists(() => appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, streamEnd(undefined)));
+  await unlessExists(() =>
+    appendDecided(store, SEED_STREAM, [{ type: 'PlatformSeeded', data: {} }], ctx, streamEnd(undefined)),
+  );
   return { generatedAdminPassword: created && adminPassword === undefined ? password : null };
 }

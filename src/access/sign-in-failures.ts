@@ -28,7 +28,11 @@ export class SignInFailures {
     private readonly events: EventStore,
     private readonly log: Logger,
   ) {
-    this.ticker = new Ticker(() => this.flush(new Date()), FLUSH_MS, (err) => log.warn({ err }, 'could not record failed administrator sign-ins; trying again with the next flush'));
+    this.ticker = new Ticker(
+      () => this.flush(new Date()),
+      FLUSH_MS,
+      (err) => log.warn({ err }, 'could not record failed administrator sign-ins; trying again with the next flush'),
+    );
   }
 
   start(): void {
@@ -52,14 +56,21 @@ export class SignInFailures {
     for (const [key, failure] of this.pending) {
       if (now && Date.parse(failure.minute) + MINUTE_MS > now.getTime()) continue;
       this.pending.delete(key);
-      const ctx = { actor: { kind: 'system' as const, id: 'sign-in' }, requestId: `sign-in-failures-${failure.minute}`, now: now ?? new Date() };
+      const ctx = {
+        actor: { kind: 'system' as const, id: 'sign-in' },
+        requestId: `sign-in-failures-${failure.minute}`,
+        now: now ?? new Date(),
+      };
       await recordSignInFailures(this.events, failure, ctx).catch((err: unknown) => {
         if (!(err instanceof WrongExpectedVersion)) {
           this.pending.set(key, failure);
           throw err;
         }
         // Another process counted the same pair that minute and appended first: its event stands.
-        this.log.warn({ username: failure.username, address: failure.address, minute: failure.minute, count: failure.count }, 'failed administrator sign-ins of a minute another process already recorded');
+        this.log.warn(
+          { username: failure.username, address: failure.address, minute: failure.minute, count: failure.count },
+          'failed administrator sign-ins of a minute another process already recorded',
+        );
       });
     }
   }

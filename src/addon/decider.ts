@@ -25,12 +25,24 @@ export type AddonAction = (typeof ADDON_ACTIONS)[number];
 // make the streams of add-ons installed under the old one unreadable.
 const storedPages = z.array(z.object({ id: z.string(), title: z.string() }));
 const storedPageRoles = z.record(z.string(), z.object({ view: z.array(z.int()), manage: z.array(z.int()) }));
-const release = { key: z.string(), version: z.string(), name: z.string(), description: z.string(), author: z.string(), pages: storedPages };
+const release = {
+  key: z.string(),
+  version: z.string(),
+  name: z.string(),
+  description: z.string(),
+  author: z.string(),
+  pages: storedPages,
+};
 const key = { key: z.string() };
 
 export const addonEventSchemas = {
   AddonInstalled: z.object({ ...release, page_roles: storedPageRoles, show_menu: z.boolean() }),
-  AddonReinstalled: z.object({ ...release, previous_version: z.string(), page_roles: storedPageRoles, show_menu: z.boolean() }),
+  AddonReinstalled: z.object({
+    ...release,
+    previous_version: z.string(),
+    page_roles: storedPageRoles,
+    show_menu: z.boolean(),
+  }),
   AddonUninstalled: z.object(key),
   AddonEnabled: z.object(key),
   AddonDisabled: z.object(key),
@@ -77,7 +89,13 @@ const releaseOf = (data: AddonRelease): AddonRelease => ({
 function evolve(state: AddonState, event: AddonEvent): AddonState {
   switch (event.type) {
     case 'AddonInstalled':
-      return { status: 'installed', release: releaseOf(event.data), enabled: true, show_menu: event.data.show_menu, page_roles: event.data.page_roles };
+      return {
+        status: 'installed',
+        release: releaseOf(event.data),
+        enabled: true,
+        show_menu: event.data.show_menu,
+        page_roles: event.data.page_roles,
+      };
     case 'AddonUninstalled':
       return { status: 'not_installed' };
     default:
@@ -85,7 +103,12 @@ function evolve(state: AddonState, event: AddonEvent): AddonState {
   }
   switch (event.type) {
     case 'AddonReinstalled':
-      return { ...state, release: releaseOf(event.data), show_menu: event.data.show_menu, page_roles: event.data.page_roles };
+      return {
+        ...state,
+        release: releaseOf(event.data),
+        show_menu: event.data.show_menu,
+        page_roles: event.data.page_roles,
+      };
     case 'AddonEnabled':
       return { ...state, enabled: true };
     case 'AddonDisabled':
@@ -99,14 +122,23 @@ function evolve(state: AddonState, event: AddonEvent): AddonState {
 
 function requireInstalled(state: AddonState, key: string, action: string): Installed {
   if (state.status !== 'installed') {
-    throw new DomainError('addon_not_installed', `cannot ${action} add-on ${key}: it is not installed; install it first`);
+    throw new DomainError(
+      'addon_not_installed',
+      `cannot ${action} add-on ${key}: it is not installed; install it first`,
+    );
   }
   return state;
 }
 
 /** A new whitelist: exactly the pages, role groups that exist and are enabled. */
 const newPageRoles = (roles: unknown, pages: readonly AddonPage[], groups: readonly RoleRef[], key: string) =>
-  checkPageRoles(pageRolesFor(pages, groups), roles, 'invalid_page_roles', `page_roles do not fit add-on ${key}`, 'list_role_groups');
+  checkPageRoles(
+    pageRolesFor(pages, groups),
+    roles,
+    'invalid_page_roles',
+    `page_roles do not fit add-on ${key}`,
+    'list_role_groups',
+  );
 
 /**
  * The whitelist a reinstall keeps when none is sent: it must still name exactly the new version's
@@ -125,7 +157,10 @@ type Command<Type extends AddonCommand['type']> = Extract<AddonCommand, { type: 
 
 function install({ data }: Command<'InstallAddon'>, state: AddonState): AddonEvent[] {
   if (state.status === 'installed') {
-    throw new DomainError('addon_already_installed', `add-on ${data.key} is already installed (version ${state.release.version}): reinstall it instead`);
+    throw new DomainError(
+      'addon_already_installed',
+      `add-on ${data.key} is already installed (version ${state.release.version}): reinstall it instead`,
+    );
   }
   const page_roles = newPageRoles(data.page_roles, data.manifest.pages, data.role_groups, data.key);
   return [{ type: 'AddonInstalled', data: { ...releaseOf(data.manifest), page_roles, show_menu: data.show_menu } }];
@@ -134,10 +169,16 @@ function install({ data }: Command<'InstallAddon'>, state: AddonState): AddonEve
 function reinstall({ data }: Command<'ReinstallAddon'>, state: AddonState): AddonEvent[] {
   const installed = requireInstalled(state, data.key, 'reinstall');
   const { manifest, show_menu } = data;
-  const page_roles = data.page_roles !== undefined
-    ? newPageRoles(data.page_roles, manifest.pages, data.role_groups, data.key)
-    : keptPageRoles(installed, manifest);
-  return [{ type: 'AddonReinstalled', data: { ...releaseOf(manifest), previous_version: installed.release.version, page_roles, show_menu } }];
+  const page_roles =
+    data.page_roles !== undefined
+      ? newPageRoles(data.page_roles, manifest.pages, data.role_groups, data.key)
+      : keptPageRoles(installed, manifest);
+  return [
+    {
+      type: 'AddonReinstalled',
+      data: { ...releaseOf(manifest), previous_version: installed.release.version, page_roles, show_menu },
+    },
+  ];
 }
 
 function uninstall({ data: { key } }: Command<'UninstallAddon'>, state: AddonState): AddonEvent[] {
@@ -146,14 +187,16 @@ function uninstall({ data: { key } }: Command<'UninstallAddon'>, state: AddonSta
 }
 
 function enable({ data: { key, show_menu } }: Command<'EnableAddon'>, state: AddonState): AddonEvent[] {
-  if (requireInstalled(state, key, 'enable').enabled) throw new DomainError('addon_already_enabled', `add-on ${key} is already enabled`);
+  if (requireInstalled(state, key, 'enable').enabled)
+    throw new DomainError('addon_already_enabled', `add-on ${key} is already enabled`);
   // Enable changes the menu entry only when told to.
   const menu = show_menu === undefined ? [] : [{ type: 'MenuSet' as const, data: { key, show_menu } }];
   return [{ type: 'AddonEnabled', data: { key } }, ...menu];
 }
 
 function disable({ data: { key } }: Command<'DisableAddon'>, state: AddonState): AddonEvent[] {
-  if (!requireInstalled(state, key, 'disable').enabled) throw new DomainError('addon_already_disabled', `add-on ${key} is already disabled`);
+  if (!requireInstalled(state, key, 'disable').enabled)
+    throw new DomainError('addon_already_disabled', `add-on ${key} is already disabled`);
   return [{ type: 'AddonDisabled', data: { key } }];
 }
 
@@ -210,11 +253,17 @@ export function actionCommand(
     case 'install':
       return { type: 'InstallAddon', data: { key, manifest, page_roles, show_menu, role_groups } };
     case 'reinstall':
-      return { type: 'ReinstallAddon', data: { key, manifest, show_menu, role_groups, ...(page_roles !== undefined ? { page_roles } : {}) } };
+      return {
+        type: 'ReinstallAddon',
+        data: { key, manifest, show_menu, role_groups, ...(page_roles !== undefined ? { page_roles } : {}) },
+      };
     case 'uninstall':
       return { type: 'UninstallAddon', data: { key } };
     case 'enable':
-      return { type: 'EnableAddon', data: { key, ...(request.show_menu !== undefined && { show_menu: request.show_menu }) } };
+      return {
+        type: 'EnableAddon',
+        data: { key, ...(request.show_menu !== undefined && { show_menu: request.show_menu }) },
+      };
     case 'disable':
       return { type: 'DisableAddon', data: { key } };
     case 'menu':
@@ -231,6 +280,9 @@ function assertPageRolesFit(action: AddonAction, page_roles: unknown, manifest: 
     );
   }
   if (action === 'install' && page_roles === undefined) {
-    throw new DomainError('page_roles_required', `install needs page_roles naming every page of ${manifest.key} (${manifest.pages.map((p) => p.id).join(', ')})`);
+    throw new DomainError(
+      'page_roles_required',
+      `install needs page_roles naming every page of ${manifest.key} (${manifest.pages.map((p) => p.id).join(', ')})`,
+    );
   }
 }

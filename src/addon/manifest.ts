@@ -16,7 +16,10 @@ export const PAGE_ID_RULE = "a page id is a lower-case letter, then up to 63 of 
 
 export const addonKeySchema = z
   .string({ error: 'key must be a string' })
-  .regex(ADDON_KEY_PATTERN, 'key must match ^[a-z][a-z0-9_]{1,79}$: a lower-case letter, then 1 to 79 of a-z, 0-9 and _')
+  .regex(
+    ADDON_KEY_PATTERN,
+    'key must match ^[a-z][a-z0-9_]{1,79}$: a lower-case letter, then 1 to 79 of a-z, 0-9 and _',
+  )
   .meta({ description: 'The add-on key', example: 'helpdesk' });
 
 export const pageIdSchema = z
@@ -38,13 +41,11 @@ export const addonPageSchema = z.strictObject({ id: pageIdSchema, title: text('t
 export type AddonPage = z.infer<typeof addonPageSchema>;
 
 /** Semantic versioning as written, e.g. 1.4.0 or 2.0.0-beta.1; `v1.0` or ` 1.0.0` are refused rather than cleaned. */
-const versionSchema = z
-  .string({ error: 'version is required and must be a string' })
-  .refine((v) => {
-    const parsed = semver.parse(v);
-    const build = parsed?.build.length ? `+${parsed.build.join('.')}` : '';
-    return parsed !== null && `${parsed.version}${build}` === v;
-  }, 'version must be a semantic version such as 1.2.0');
+const versionSchema = z.string({ error: 'version is required and must be a string' }).refine((v) => {
+  const parsed = semver.parse(v);
+  const build = parsed?.build.length ? `+${parsed.build.join('.')}` : '';
+  return parsed !== null && `${parsed.version}${build}` === v;
+}, 'version must be a semantic version such as 1.2.0');
 
 export const addonManifestSchema = z.strictObject({
   key: addonKeySchema,
@@ -70,16 +71,26 @@ export type AddonManifest = z.infer<typeof addonManifestSchema>;
 /** The add-ons the operator shipped, by key, in key order. */
 export type AddonCatalogue = ReadonlyMap<string, AddonManifest>;
 
-export type ManifestCheck = { ok: true; manifest: AddonManifest } | { ok: false; issues: { path: string; message: string }[] };
+export type ManifestCheck =
+  { ok: true; manifest: AddonManifest } | { ok: false; issues: { path: string; message: string }[] };
 
 /** Checks one parsed addon.json found in the directory `directory` (named after the key it must hold). */
 export function checkManifest(json: unknown, directory: string): ManifestCheck {
   const parsed = addonManifestSchema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(manifest)', message: i.message })) };
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((i) => ({
+        path: i.path.map(String).join('.') || '(manifest)',
+        message: i.message,
+      })),
+    };
   }
   if (parsed.data.key !== directory) {
-    return { ok: false, issues: [{ path: 'key', message: `key '${parsed.data.key}' differs from its directory name '${directory}'` }] };
+    return {
+      ok: false,
+      issues: [{ path: 'key', message: `key '${parsed.data.key}' differs from its directory name '${directory}'` }],
+    };
   }
   return { ok: true, manifest: parsed.data };
 }

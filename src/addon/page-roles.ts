@@ -10,9 +10,14 @@ import { DomainError } from '../shared/domain/decider';
 
 function roleIds(field: 'view' | 'manage') {
   return z
-    .array(z.int(`${field} holds role ids: integers of at least 1`).min(1, `${field} holds role ids: integers of at least 1`), {
-      error: `${field} is required and must be an array of role ids`,
-    })
+    .array(
+      z
+        .int(`${field} holds role ids: integers of at least 1`)
+        .min(1, `${field} holds role ids: integers of at least 1`),
+      {
+        error: `${field} is required and must be an array of role ids`,
+      },
+    )
     .superRefine((ids, ctx) => {
       const seen = new Set<number>();
       for (const id of ids) {
@@ -39,7 +44,11 @@ const pageAccessRulesSchema = z
   .superRefine(({ view, manage }, ctx) => {
     for (const id of manage) {
       if (!view.includes(id)) {
-        ctx.addIssue({ code: 'custom', path: ['manage'], message: `manage role ${id} is not in view: whoever operates a page must see it` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['manage'],
+          message: `manage role ${id} is not in view: whoever operates a page must see it`,
+        });
       }
     }
   })
@@ -48,7 +57,10 @@ const pageAccessRulesSchema = z
 export const pageRolesSchema = z
   .record(pageIdSchema, pageAccessRulesSchema, {
     // A key that is no page id at all is no page of the add-on either; the others are told by coverPages.
-    error: (issue) => (issue.code === 'invalid_key' ? `not a page id: ${PAGE_ID_RULE}` : 'page_roles must be an object mapping each page id to {view, manage}'),
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? `not a page id: ${PAGE_ID_RULE}`
+        : 'page_roles must be an object mapping each page id to {view, manage}',
   })
   .refine((roles) => Object.keys(roles).length >= 1, 'page_roles must name at least one page')
   .meta({
@@ -72,10 +84,16 @@ function coverPages(pages: readonly AddonPage[]) {
   return (roles: PageRoles, ctx: z.RefinementCtx) => {
     const ids = new Set(pages.map((p) => p.id));
     for (const page of pages) {
-      if (!Object.hasOwn(roles, page.id)) ctx.addIssue({ code: 'custom', message: `page '${page.id}' is missing: name every page (${listed(pages)})` });
+      if (!Object.hasOwn(roles, page.id))
+        ctx.addIssue({ code: 'custom', message: `page '${page.id}' is missing: name every page (${listed(pages)})` });
     }
     for (const page of Object.keys(roles)) {
-      if (!ids.has(page)) ctx.addIssue({ code: 'custom', path: [page], message: `not a page of this add-on, whose pages are ${listed(pages)}` });
+      if (!ids.has(page))
+        ctx.addIssue({
+          code: 'custom',
+          path: [page],
+          message: `not a page of this add-on, whose pages are ${listed(pages)}`,
+        });
     }
   };
 }
@@ -91,7 +109,12 @@ function referenceEnabledRoles(groups: readonly RoleRef[]) {
       for (const id of view.filter(isRoleId)) {
         const group = byId.get(id);
         if (!group) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} does not exist` });
-        else if (!group.enabled) ctx.addIssue({ code: 'custom', path: [page, 'view'], message: `role ${id} is disabled: enable it or leave it out` });
+        else if (!group.enabled)
+          ctx.addIssue({
+            code: 'custom',
+            path: [page, 'view'],
+            message: `role ${id} is disabled: enable it or leave it out`,
+          });
       }
     }
   };
@@ -118,14 +141,22 @@ export function pageRolesProblems(error: z.ZodError): string[] {
 
 /** The first problems as issues of the request body, whose field is page_roles. */
 function pageRolesIssues(error: z.ZodError, listed: number): { path: string; message: string }[] {
-  return error.issues.slice(0, listed).map(({ path, message }) => ({ path: ['page_roles', ...path.map(String)].join('.'), message }));
+  return error.issues
+    .slice(0, listed)
+    .map(({ path, message }) => ({ path: ['page_roles', ...path.map(String)].join('.'), message }));
 }
 
 /** Problems named in one refusal: a whitelist of thousands of bad pages must not draw an answer of megabytes. */
 export const LISTED_PROBLEMS = 20;
 
 /** The whitelist, or a DomainError listing its first problems and how many more, with the next step when there is one. */
-export function checkPageRoles(schema: z.ZodType<PageRoles>, roles: unknown, error: string, preface: string, next?: string): PageRoles {
+export function checkPageRoles(
+  schema: z.ZodType<PageRoles>,
+  roles: unknown,
+  error: string,
+  preface: string,
+  next?: string,
+): PageRoles {
   const result = schema.safeParse(roles);
   if (result.success) return result.data;
   const problems = pageRolesProblems(result.error);

@@ -23,10 +23,16 @@ const stateOf = ({ enabled, show_menu, page_roles, ...release }: AddonDocument):
   page_roles,
 });
 
-const documentOf = ({ release, enabled, show_menu, page_roles }: Installed): AddonDocument => ({ ...release, enabled, show_menu, page_roles });
+const documentOf = ({ release, enabled, show_menu, page_roles }: Installed): AddonDocument => ({
+  ...release,
+  enabled,
+  show_menu,
+  page_roles,
+});
 
 /** The add-on's document for a state of its stream: null when not installed. */
-export const addonDocumentOf = (state: AddonState): AddonDocument | null => (state.status === 'installed' ? documentOf(state) : null);
+export const addonDocumentOf = (state: AddonState): AddonDocument | null =>
+  state.status === 'installed' ? documentOf(state) : null;
 
 /** The installed add-ons, folded with the add-on decider's own evolve: the read model cannot tell a different story. */
 export const addonsProjection: Projection<AddonDocument, AddonEvent> = {

@@ -32,7 +32,13 @@ export class ActorNames {
   /** Null for the system, the command line, an unknown account, or an actor the event does not name readably. */
   of(stored: unknown): Promise<string | null> {
     const actor = stored as Partial<RecordedActor> | null | undefined;
-    if (typeof actor !== 'object' || actor === null || (actor.kind !== 'member' && actor.kind !== 'admin') || typeof actor.id !== 'number') return Promise.resolve(null);
+    if (
+      typeof actor !== 'object' ||
+      actor === null ||
+      (actor.kind !== 'member' && actor.kind !== 'admin') ||
+      typeof actor.id !== 'number'
+    )
+      return Promise.resolve(null);
     const key = `${actor.kind}:${actor.id}`;
     let name = this.known.get(key);
     if (!name) {

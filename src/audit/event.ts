@@ -94,7 +94,10 @@ export function auditEventOf(leaf: LeafFields, username: string | null, describe
  * When and by whom, as the stored metadata says, or null for what it does not say readably: an
  * event written by other means than this service (or damaged) is still listed, never guessed at.
  */
-function asRecorded({ time, actor }: Pick<LeafFields, 'time' | 'actor'>, username: string | null): Pick<AuditEvent, 'time' | 'actor'> {
+function asRecorded(
+  { time, actor }: Pick<LeafFields, 'time' | 'actor'>,
+  username: string | null,
+): Pick<AuditEvent, 'time' | 'actor'> {
   const readTime = eventMetadataSchema.shape.time.safeParse(time);
   const readActor = eventMetadataSchema.shape.actor.safeParse(actor);
   return {

@@ -79,10 +79,13 @@ export function parseExportHead(text: string): ExportHead {
     }),
   ) as Record<(typeof LINES)[number], string>;
   const root = Buffer.from(value.root, 'base64');
-  if (root.length !== 32 || root.toString('base64') !== value.root) throw new Error('the export head\'s root is not 32 bytes in base64');
+  if (root.length !== 32 || root.toString('base64') !== value.root)
+    throw new Error("the export head's root is not 32 bytes in base64");
   if (!/^[0-9a-f]{64}$/.test(value.lines)) throw new Error("the export head's lines is not a SHA-256 in hex");
-  if (!/^(0|[1-9][0-9]*)$/.test(value.count) || !Number.isSafeInteger(Number(value.count))) throw new Error("the export head's count is not a decimal number");
-  if (value.more !== 'true' && value.more !== 'false') throw new Error("the export head's more is neither true nor false");
+  if (!/^(0|[1-9][0-9]*)$/.test(value.count) || !Number.isSafeInteger(Number(value.count)))
+    throw new Error("the export head's count is not a decimal number");
+  if (value.more !== 'true' && value.more !== 'false')
+    throw new Error("the export head's more is neither true nor false");
   return {
     origin: lines[0]!.slice(0, -'/export'.length),
     from: positionOf(value.from, 'from'),

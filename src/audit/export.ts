@@ -33,7 +33,8 @@ export async function auditExport(
   const head = await events.headPosition();
   const first = await events.readAll(from, wanted(0));
   // Nothing after `from`, yet `from` is not the head: it lies past the log, and no export gave it.
-  if (first.length === 0 && from !== START && from !== head) throw new InvalidPosition(from, 'after the last event of the log');
+  if (first.length === 0 && from !== START && from !== head)
+    throw new InvalidPosition(from, 'after the last event of the log');
 
   async function* lines(): AsyncGenerator<ExportLine> {
     let batch: RecordedEvent[] = first;
@@ -44,7 +45,16 @@ export async function auditExport(
     const bytes = createHash('sha256');
     const head = (more: boolean): ExportLine => {
       // The signing key is named by the log's origin (AUDIT_LOG_ORIGIN), as its checkpoints are.
-      const signed: ExportHead = { origin: key.noteKey.name, from, next, count, more, root: tree.root(), lines: bytes.digest(), time: new Date().toISOString() };
+      const signed: ExportHead = {
+        origin: key.noteKey.name,
+        from,
+        next,
+        count,
+        more,
+        root: tree.root(),
+        lines: bytes.digest(),
+        time: new Date().toISOString(),
+      };
       return `${JSON.stringify(exportHeadLine(signed, key.signNote(exportHeadText(signed))))}\n`;
     };
     for (;;) {

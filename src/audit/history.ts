@@ -58,7 +58,9 @@ export interface MemberHistory {
  */
 export class HistoryUnreadable extends Error {
   constructor(reason: string) {
-    super(`the state at this instant cannot be replayed: ${reason}. The history without an instant lists every event, this one marked invalid`);
+    super(
+      `the state at this instant cannot be replayed: ${reason}. The history without an instant lists every event, this one marked invalid`,
+    );
     this.name = 'HistoryUnreadable';
   }
 }
@@ -67,10 +69,18 @@ export class HistoryUnreadable extends Error {
  * The credential at the instant, folded from its own stream's events only: an account event
  * changes nothing of it, and one this version cannot read does not make it unreadable.
  */
-function credentialAt(memberId: number, happened: RecordedEvent[], timeline: AuditEvent[], instant: string): ReturnType<typeof stateAt> {
+function credentialAt(
+  memberId: number,
+  happened: RecordedEvent[],
+  timeline: AuditEvent[],
+  instant: string,
+): ReturnType<typeof stateAt> {
   const stream = credentialStream(memberId);
   const invalid = timeline.find((event) => event.stream === stream && event.invalid !== undefined);
-  if (invalid) throw new HistoryUnreadable(`event ${invalid.type} #${invalid.revision} at position ${invalid.position} is not readable`);
+  if (invalid)
+    throw new HistoryUnreadable(
+      `event ${invalid.type} #${invalid.revision} at position ${invalid.position} is not readable`,
+    );
   try {
     return stateAt(replayCredential(happened.filter((event) => event.stream === stream)), instant);
   } catch (err) {
@@ -86,14 +96,17 @@ function credentialAt(memberId: number, happened: RecordedEvent[], timeline: Aud
 async function usernameOf(events: EventStore, names: ActorNames, memberId: number): Promise<string | null> {
   const known = await names.of({ kind: 'member', id: memberId });
   if (known !== null) return known;
-  const applied = (await events.readStream(credentialStream(memberId))).find((event) => event.type === 'CredentialApplied');
+  const applied = (await events.readStream(credentialStream(memberId))).find(
+    (event) => event.type === 'CredentialApplied',
+  );
   if (!applied) return null;
   const username = String(applied.data.username);
   names.remember('member', memberId, username);
   return username;
 }
 
-const inLogOrder = (a: RecordedEvent, b: RecordedEvent) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+const inLogOrder = (a: RecordedEvent, b: RecordedEvent) =>
+  a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
 
 /**
  * Every event about one member, read from the streams the slices hold them in (the record, not a
@@ -111,9 +124,15 @@ export async function memberHistory(
 ): Promise<MemberHistory | null> {
   const username = await usernameOf(events, names, memberId);
   if (username === null) return null;
-  const streams = await Promise.all(memberStreams({ id: memberId, username }).map((stream) => events.readStream(stream)));
-  const happened = streams.flatMap((stream) => (instant === undefined ? stream : eventsUntil(stream, instant))).sort(inLogOrder);
-  const timeline = await Promise.all(happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor), describe)));
+  const streams = await Promise.all(
+    memberStreams({ id: memberId, username }).map((stream) => events.readStream(stream)),
+  );
+  const happened = streams
+    .flatMap((stream) => (instant === undefined ? stream : eventsUntil(stream, instant)))
+    .sort(inLogOrder);
+  const timeline = await Promise.all(
+    happened.map(async (event) => auditEvent(event, await names.of(storedMetadata(event).actor), describe)),
+  );
   return {
     member_id: memberId,
     username,

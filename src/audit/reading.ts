@@ -13,7 +13,8 @@ export interface Reading {
   invalid?: string;
 }
 
-const isSecretIssue = (issue: InvalidEvent['issues'][number]): boolean => issue.path.some((p) => typeof p === 'string' && isSecretField(p));
+const isSecretIssue = (issue: InvalidEvent['issues'][number]): boolean =>
+  issue.path.some((p) => typeof p === 'string' && isSecretField(p));
 
 /** The stored event as the covered fields tell it: the data without secrets, the metadata the chain keeps. */
 function visibleEvent(fields: ChainFields, position: string): RecordedEvent {
@@ -42,7 +43,10 @@ export function readingOf(fields: ChainFields, position: string): Reading {
   } catch (err) {
     if (!(err instanceof InvalidEvent)) throw err;
     const seen = err.issues.filter((issue) => !isSecretIssue(issue));
-    if (seen.length === 0) return { data: withoutSecrets(upcastData(event.type, event.data, fields.schema_version)) as Record<string, unknown> };
+    if (seen.length === 0)
+      return {
+        data: withoutSecrets(upcastData(event.type, event.data, fields.schema_version)) as Record<string, unknown>,
+      };
     return { data: event.data, invalid: new InvalidEvent(event, seen).message };
   }
 }

@@ -21,5 +21,8 @@ export function eventsUntil(events: RecordedEvent[], instant: string): RecordedE
  * and the live read model cannot tell two stories.
  */
 export function replayCredential(events: RecordedEvent[]): CredentialDocument | null {
-  return events.reduce<CredentialDocument | null>((doc, event) => evolveOrExplain(credentialsProjection, doc, event), null);
+  return events.reduce<CredentialDocument | null>(
+    (doc, event) => evolveOrExplain(credentialsProjection, doc, event),
+    null,
+  );
 }

@@ -15,25 +15,47 @@ const BATCH = 500;
 
 const instant = (name: string) =>
   z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO 8601 time with a zone, e.g. 2026-11-22T04:18:52Z or 2026-11-22T12:18:52+08:00` })
+    .datetime({
+      offset: true,
+      error: `${name} must be an ISO 8601 time with a zone, e.g. 2026-11-22T04:18:52Z or 2026-11-22T12:18:52+08:00`,
+    })
     .optional()
-    .meta({ description: `Only events recorded ${name === 'from' ? 'at or after' : 'before'} this instant (ISO 8601 with a zone)` });
+    .meta({
+      description: `Only events recorded ${name === 'from' ? 'at or after' : 'before'} this instant (ISO 8601 with a zone)`,
+    });
 
 export function searchQuery(eventTypes: readonly string[]) {
   return z
     .object({
-      type: z.enum(eventTypes as [string, ...string[]], { error: 'type must be one of the event types the contract lists' }).optional().meta({ description: 'Only events of this type' }),
-      actor: z.string().trim().min(1, 'actor is empty: give a username, or leave it out').max(64, 'actor is at most 64 characters').optional().meta({
-        description: 'Only events whose actor (a member or an administrator) has this username, in any case',
-      }),
+      type: z
+        .enum(eventTypes as [string, ...string[]], { error: 'type must be one of the event types the contract lists' })
+        .optional()
+        .meta({ description: 'Only events of this type' }),
+      actor: z
+        .string()
+        .trim()
+        .min(1, 'actor is empty: give a username, or leave it out')
+        .max(64, 'actor is at most 64 characters')
+        .optional()
+        .meta({
+          description: 'Only events whose actor (a member or an administrator) has this username, in any case',
+        }),
       from: instant('from'),
       to: instant('to'),
       limit: limitParameter(200, 50, 'events'),
-      after: z.string().min(1, 'after is empty: pass the next of the page before, or leave it out').max(100, 'after is at most 100 characters').optional().meta({
-        description: 'The next of the page before: the events after it; omitted, from the beginning of the log',
-      }),
+      after: z
+        .string()
+        .min(1, 'after is empty: pass the next of the page before, or leave it out')
+        .max(100, 'after is at most 100 characters')
+        .optional()
+        .meta({
+          description: 'The next of the page before: the events after it; omitted, from the beginning of the log',
+        }),
     })
-    .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { error: 'from must be before to', path: ['from'] });
+    .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
+      error: 'from must be before to',
+      path: ['from'],
+    });
 }
 export type SearchQuery = z.infer<ReturnType<typeof searchQuery>>;
 
@@ -48,7 +70,13 @@ function passes(event: RecordedEvent, query: SearchQuery): boolean {
   return (!query.from || time >= Date.parse(query.from)) && (!query.to || time < Date.parse(query.to));
 }
 
-export async function searchLog(events: EventStore, names: ActorNames, describe: Describe, query: SearchQuery, from: Position): Promise<{ list: FoundEvent[]; next: string | null }> {
+export async function searchLog(
+  events: EventStore,
+  names: ActorNames,
+  describe: Describe,
+  query: SearchQuery,
+  from: Position,
+): Promise<{ list: FoundEvent[]; next: string | null }> {
   const wanted = query.actor?.toLowerCase();
   const list: FoundEvent[] = [];
   let cursor = from;
@@ -63,7 +91,10 @@ export async function searchLog(events: EventStore, names: ActorNames, describe:
       const username = await names.of(storedMetadata(event).actor);
       if (wanted !== undefined && username?.toLowerCase() !== wanted) continue;
       const memberId = (event.data as Record<string, unknown>).member_id;
-      list.push({ ...auditEvent(event, username, describe), member_id: typeof memberId === 'number' ? memberId : null });
+      list.push({
+        ...auditEvent(event, username, describe),
+        member_id: typeof memberId === 'number' ? memberId : null,
+      });
       if (list.length === query.limit) return { list, next: cursor };
     }
   }

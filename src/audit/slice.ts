@@ -9,7 +9,10 @@ import { proofEndpoints } from './proof/endpoints';
 import { keyFilesOf } from './proof/key-ring';
 
 interface NotifierDeps {
-  settings: Pick<Settings, 'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>;
+  settings: Pick<
+    Settings,
+    'AUDIT_CHECKPOINT_SECONDS' | 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'
+  >;
   stores: Stores;
   log: Logger;
 }
@@ -22,19 +25,35 @@ interface NotifierDeps {
  */
 export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
   name: 'audit',
-  events: defineEvents(auditEventSchemas, {}, {
-    [CHECKPOINT_TYPE]: { describe: (data) => `signed checkpoint over the first ${String(data.size)} events of the log` },
-    [LEGACY_CHECKPOINT_TYPE]: { describe: (data) => `signed checkpoint ${String(data.number)} over the first ${String(data.count)} events of the log` },
-    [KEY_ROTATED_TYPE]: { describe: (data) => `rotated the audit signing key from ${keyHash(data.previous)} to ${keyHash(data.next)}` },
-  }),
+  events: defineEvents(
+    auditEventSchemas,
+    {},
+    {
+      [CHECKPOINT_TYPE]: {
+        describe: (data) => `signed checkpoint over the first ${String(data.size)} events of the log`,
+      },
+      [LEGACY_CHECKPOINT_TYPE]: {
+        describe: (data) =>
+          `signed checkpoint ${String(data.number)} over the first ${String(data.count)} events of the log`,
+      },
+      [KEY_ROTATED_TYPE]: {
+        describe: (data) => `rotated the audit signing key from ${keyHash(data.previous)} to ${keyHash(data.next)}`,
+      },
+    },
+  ),
   permissions: { 'audit.read': 'Read the audit trail and export it' },
   projections: [],
   endpoints: (deps) => [...auditEndpoints(deps), ...proofEndpoints(deps)],
   notifiers: ({ settings, stores, log }) => [
-    new AuditCheckpointer(stores.events, stores.documents, keyFilesOf(settings), settings.AUDIT_CHECKPOINT_SECONDS * 1000, log.child({ component: 'audit-checkpoints' })),
+    new AuditCheckpointer(
+      stores.events,
+      stores.documents,
+      keyFilesOf(settings),
+      settings.AUDIT_CHECKPOINT_SECONDS * 1000,
+      log.child({ component: 'audit-checkpoints' }),
+    ),
   ],
 };
 
 /** `<name>+<hash>` of a verifier key: what a signature line names. */
 const keyHash = (verifierKey: unknown): string => String(verifierKey).split('+').slice(0, 2).join('+');
-

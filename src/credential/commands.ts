@@ -7,7 +7,11 @@ import { CommandContext } from '../shared/commands/context';
 import { Decision, handle } from '../shared/commands/handle';
 
 /** Every credential and scope command goes through the member's one credential stream. */
-export function decideCredential(store: EventStore, command: CredentialCommand, ctx: CommandContext): Promise<Decision<CredentialEvent>> {
+export function decideCredential(
+  store: EventStore,
+  command: CredentialCommand,
+  ctx: CommandContext,
+): Promise<Decision<CredentialEvent>> {
   return handle(store, credentialStream(command.data.member_id), credentialDecider, command, ctx);
 }
 
@@ -25,7 +29,14 @@ export interface IssuedKey {
 export async function claimCredential(store: EventStore, member_id: number, ctx: CommandContext): Promise<IssuedKey> {
   const apiid = formatApiId(randomBytes(API_ID_RANDOM_BYTES));
   const apikey = formatApiKey(randomBytes(API_KEY_RANDOM_BYTES));
-  const { position } = await decideCredential(store, { type: 'ClaimCredential', data: { member_id, apiid, key_digest: apiKeyDigest(apikey), now: ctx.now.toISOString() } }, ctx);
+  const { position } = await decideCredential(
+    store,
+    {
+      type: 'ClaimCredential',
+      data: { member_id, apiid, key_digest: apiKeyDigest(apikey), now: ctx.now.toISOString() },
+    },
+    ctx,
+  );
   return { apiid, apikey, position: position! };
 }
 
@@ -37,8 +48,16 @@ export async function rotateKey(
   ctx: CommandContext,
 ): Promise<IssuedKey & { previous_key_valid_until: string | null }> {
   const apikey = formatApiKey(randomBytes(API_KEY_RANDOM_BYTES));
-  const command = { type: 'RotateKey' as const, data: { member_id, key_digest: apiKeyDigest(apikey), grace_seconds, now: ctx.now.toISOString() } };
+  const command = {
+    type: 'RotateKey' as const,
+    data: { member_id, key_digest: apiKeyDigest(apikey), grace_seconds, now: ctx.now.toISOString() },
+  };
   const { events, position } = await decideCredential(store, command, ctx);
   const rotated = events[0] as Extract<CredentialEvent, { type: 'KeyRotated' }>;
-  return { apiid: rotated.data.apiid, apikey, previous_key_valid_until: rotated.data.previous_key_valid_until, position: position! };
+  return {
+    apiid: rotated.data.apiid,
+    apikey,
+    previous_key_valid_until: rotated.data.previous_key_valid_until,
+    position: position!,
+  };
 }

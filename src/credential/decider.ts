@@ -2,7 +2,14 @@ import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
 import { CredentialEvent } from './events';
-import { earlierKeysAfterRotation, KeyInGrace, graceSecondsSchema, keysInGraceAfterRotation, MAX_GRACE_SECONDS, previousKeyValidUntil } from './grace-period';
+import {
+  earlierKeysAfterRotation,
+  KeyInGrace,
+  graceSecondsSchema,
+  keysInGraceAfterRotation,
+  MAX_GRACE_SECONDS,
+  previousKeyValidUntil,
+} from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
 import * as extension from './extension';
@@ -74,13 +81,30 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
     case 'CredentialApplied':
       return { ...initialState, status: 'pending', scopes };
     case 'CredentialApproved':
-      return { ...state, status: 'approved', expires_at: event.data.expires_at, expiry: noNotices(event.metadata?.time) };
+      return {
+        ...state,
+        status: 'approved',
+        expires_at: event.data.expires_at,
+        expiry: noNotices(event.metadata?.time),
+      };
     case 'CredentialRejected':
       return { ...state, status: 'rejected' };
     case 'CredentialClaimed':
-      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: [] };
+      return {
+        ...state,
+        status: 'active',
+        apiid: event.data.apiid,
+        key_digest: event.data.key_digest,
+        keys_in_grace: [],
+      };
     case 'KeyRotated':
-      return { ...state, status: 'active', apiid: event.data.apiid, key_digest: event.data.key_digest, keys_in_grace: keysInGraceAfterRotation(event.data, state.keys_in_grace, event.metadata?.time) };
+      return {
+        ...state,
+        status: 'active',
+        apiid: event.data.apiid,
+        key_digest: event.data.key_digest,
+        keys_in_grace: keysInGraceAfterRotation(event.data, state.keys_in_grace, event.metadata?.time),
+      };
     case 'CredentialRevoked':
       return { ...state, status: 'revoked', scopes };
     default:
@@ -120,7 +144,11 @@ const WHAT_TO_DO: Record<CredentialStatus, string> = {
 };
 
 function refuse(error: string, state: CredentialState, action: string): never {
-  throw new DomainError(error, `cannot ${action} a credential whose status is ${state.status}: ${WHAT_TO_DO[state.status]}`, NEXT_STEP[state.status]);
+  throw new DomainError(
+    error,
+    `cannot ${action} a credential whose status is ${state.status}: ${WHAT_TO_DO[state.status]}`,
+    NEXT_STEP[state.status],
+  );
 }
 
 function requireStatus(state: CredentialState, wanted: CredentialStatus, error: string, action: string): void {
@@ -135,7 +163,8 @@ type Command<Type extends CredentialCommand['type']> = Extract<CredentialCommand
 
 function apply({ data }: Command<'ApplyCredential'>, state: CredentialState): CredentialEvent[] {
   // An approval or a key past its expiry is worth nothing, so its member may start again.
-  if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, data.now)) refuse('credential_already_applied', state, 'apply for');
+  if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, data.now))
+    refuse('credential_already_applied', state, 'apply for');
   return [{ type: 'CredentialApplied', data: { member_id: data.member_id, username: data.username } }];
 }
 
@@ -158,14 +187,23 @@ function reject({ data }: Command<'RejectCredential'>, state: CredentialState): 
  * it cannot be claimed or rotated, and its member may apply again (or, when active, extend it).
  */
 function refuseExpired(state: CredentialState, action: string, instead: string): never {
-  throw new DomainError('credential_expired', `cannot ${action} a credential that expired at ${state.expires_at}: ${instead}`, 'apply');
+  throw new DomainError(
+    'credential_expired',
+    `cannot ${action} a credential that expired at ${state.expires_at}: ${instead}`,
+    'apply',
+  );
 }
 
 function claim({ data }: Command<'ClaimCredential'>, state: CredentialState): CredentialEvent[] {
   if (state.status === 'active') refuse('credential_already_claimed', state, 'claim');
   requireStatus(state, 'approved', 'credential_not_approved', 'claim');
   if (isExpiredAt(state, data.now)) refuseExpired(state, 'claim', 'the approval ran out before the claim, apply again');
-  return [{ type: 'CredentialClaimed', data: { member_id: data.member_id, apiid: data.apiid, key_digest: data.key_digest, expires_at: state.expires_at } }];
+  return [
+    {
+      type: 'CredentialClaimed',
+      data: { member_id: data.member_id, apiid: data.apiid, key_digest: data.key_digest, expires_at: state.expires_at },
+    },
+  ];
 }
 
 function rotate({ data }: Command<'RotateKey'>, state: CredentialState): CredentialEvent[] {
@@ -176,17 +214,19 @@ function rotate({ data }: Command<'RotateKey'>, state: CredentialState): Credent
     throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
   }
   const until = previousKeyValidUntil(now, grace_seconds);
-  return [{
-    type: 'KeyRotated',
-    data: {
-      member_id,
-      apiid: state.apiid!,
-      key_digest,
-      previous_key_digest: state.key_digest!,
-      previous_key_valid_until: until,
-      earlier_keys: earlierKeysAfterRotation(state.keys_in_grace, now, until),
+  return [
+    {
+      type: 'KeyRotated',
+      data: {
+        member_id,
+        apiid: state.apiid!,
+        key_digest,
+        previous_key_digest: state.key_digest!,
+        previous_key_valid_until: until,
+        earlier_keys: earlierKeysAfterRotation(state.keys_in_grace, now, until),
+      },
     },
-  }];
+  ];
 }
 
 function revoke({ data }: Command<'RevokeCredential'>, state: CredentialState): CredentialEvent[] {
@@ -221,23 +261,38 @@ function requireScope(state: CredentialState, scope: string, wanted: 'pending' |
   const status = state.scopes[scope];
   if (status === wanted) return;
   if (wanted === 'approved') {
-    throw new DomainError('scope_not_approved', `the scope "${scope}" is ${status ?? 'not requested'}: only an approved scope can be revoked`);
+    throw new DomainError(
+      'scope_not_approved',
+      `the scope "${scope}" is ${status ?? 'not requested'}: only an approved scope can be revoked`,
+    );
   }
-  throw new DomainError('scope_not_pending', `the scope "${scope}" is ${status ?? 'not requested'}: only a pending request can be decided`);
+  throw new DomainError(
+    'scope_not_pending',
+    `the scope "${scope}" is ${status ?? 'not requested'}: only a pending request can be decided`,
+  );
 }
 
-function approveScope({ data: { member_id, scope } }: Command<'ApproveScope'>, state: CredentialState): CredentialEvent[] {
+function approveScope(
+  { data: { member_id, scope } }: Command<'ApproveScope'>,
+  state: CredentialState,
+): CredentialEvent[] {
   requireScope(state, scope, 'pending');
   return [{ type: 'ScopeApproved', data: { member_id, scope } }];
 }
 
-function rejectScope({ data: { member_id, scope, reason } }: Command<'RejectScope'>, state: CredentialState): CredentialEvent[] {
+function rejectScope(
+  { data: { member_id, scope, reason } }: Command<'RejectScope'>,
+  state: CredentialState,
+): CredentialEvent[] {
   requireScope(state, scope, 'pending');
   assertReason(reason);
   return [{ type: 'ScopeRejected', data: { member_id, scope, reason: reason.trim() } }];
 }
 
-function revokeScope({ data: { member_id, scope, reason } }: Command<'RevokeScope'>, state: CredentialState): CredentialEvent[] {
+function revokeScope(
+  { data: { member_id, scope, reason } }: Command<'RevokeScope'>,
+  state: CredentialState,
+): CredentialEvent[] {
   requireScope(state, scope, 'approved');
   assertReason(reason);
   return [{ type: 'ScopeRevoked', data: { member_id, scope, reason: reason.trim() } }];

@@ -13,7 +13,12 @@ export const credentialEventSchemas = {
   /** expires_at: when the key claimed after this approval stops being accepted; null for never. */
   CredentialApproved: z.object({ member_id: memberIdSchema, expires_at: z.string().nullable() }),
   CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
-  CredentialClaimed: z.object({ member_id: memberIdSchema, apiid: z.string(), key_digest: z.string(), expires_at: z.string().nullable() }),
+  CredentialClaimed: z.object({
+    member_id: memberIdSchema,
+    apiid: z.string(),
+    key_digest: z.string(),
+    expires_at: z.string().nullable(),
+  }),
   KeyRotated: z.object({
     member_id: memberIdSchema,
     apiid: z.string(),
@@ -58,4 +63,3 @@ export const credentialUpcasters = {
   CredentialApproved: [(v1) => ({ ...v1, expires_at: null })],
   CredentialClaimed: [(v1) => ({ ...v1, expires_at: null })],
 } satisfies EventUpcasters;
-

@@ -10,7 +10,11 @@ export interface ExpiryNotices {
 }
 
 /** Nothing told yet about an expiry set at `set_at`. */
-export const noNotices = (set_at: string | null = null): ExpiryNotices => ({ set_at, reminded_days: null, expired: false });
+export const noNotices = (set_at: string | null = null): ExpiryNotices => ({
+  set_at,
+  reminded_days: null,
+  expired: false,
+});
 
 type Notice =
   | { type: 'CredentialExpiring'; data: { member_id: number; expires_at: string; days_before: number } }
@@ -29,7 +33,13 @@ export function noticesAfter(notices: ExpiryNotices, event: Notice): ExpiryNotic
  * key lived longer than: a key approved for two days with reminders at 30, 7 and 1 days is
  * reminded once, a day before, not at once that it expires "in 7 days".
  */
-export function expiryNoticesDue(member_id: number, expires_at: string, told: ExpiryNotices, now: string, reminderDays: number[]): Notice[] {
+export function expiryNoticesDue(
+  member_id: number,
+  expires_at: string,
+  told: ExpiryNotices,
+  now: string,
+  reminderDays: number[],
+): Notice[] {
   if (told.expired) return [];
   if (hasExpiredAt(expires_at, now)) return [{ type: 'CredentialExpired', data: { member_id, expires_at } }];
   const left = Date.parse(expires_at) - Date.parse(now);

@@ -48,7 +48,11 @@ export class ExpiryWatch {
     log: Logger,
     tickMs = 1000,
   ) {
-    this.ticker = new Ticker(() => this.check(), tickMs, (err) => log.warn({ err }, 'could not note key expiries; trying again shortly'));
+    this.ticker = new Ticker(
+      () => this.check(),
+      tickMs,
+      (err) => log.warn({ err }, 'could not note key expiries; trying again shortly'),
+    );
   }
 
   start(): void {
@@ -67,12 +71,20 @@ export class ExpiryWatch {
       const ask = this.nextAsk.get(key);
       if (ask === null || (ask !== undefined && ask > now)) continue;
       const ctx = { actor: EXPIRY_WATCH_ACTOR, requestId: `expiry-${doc.member_id}-${now}`, now: new Date(now) };
-      await decideCredential(this.events, { type: 'NoteExpiry', data: { member_id: doc.member_id, now: ctx.now.toISOString(), reminder_days: this.reminderDays } }, ctx);
+      await decideCredential(
+        this.events,
+        {
+          type: 'NoteExpiry',
+          data: { member_id: doc.member_id, now: ctx.now.toISOString(), reminder_days: this.reminderDays },
+        },
+        ctx,
+      );
       this.nextAsk.set(key, nextDueAfter(doc.expires_at, now, this.reminderDays));
     }
     this.checkedAt = now;
     // An expiry further back than any look reaches is never read again.
-    for (const key of this.nextAsk.keys()) if (Date.parse(key.slice(key.indexOf(':') + 1)) < now - LATE_MS) this.nextAsk.delete(key);
+    for (const key of this.nextAsk.keys())
+      if (Date.parse(key.slice(key.indexOf(':') + 1)) < now - LATE_MS) this.nextAsk.delete(key);
   }
 
   /** The credentials with an expiry that reached one of the thresholds since the last check, each once. */
@@ -84,8 +96,14 @@ export class ExpiryWatch {
     const ranges =
       since === null
         ? [{ field: 'expires_at', upTo: iso(now + Math.max(...thresholds)) }]
-        : thresholds.map((ahead) => ({ field: 'expires_at', after: iso(since - LATE_MS + ahead), upTo: iso(now + ahead) }));
-    const found = (await Promise.all(ranges.map((range) => this.documents.findInRange<CredentialDocument>(collection, range)))).flat();
+        : thresholds.map((ahead) => ({
+            field: 'expires_at',
+            after: iso(since - LATE_MS + ahead),
+            upTo: iso(now + ahead),
+          }));
+    const found = (
+      await Promise.all(ranges.map((range) => this.documents.findInRange<CredentialDocument>(collection, range)))
+    ).flat();
     return [...new Map(found.map((stored) => [stored.id, stored])).values()];
   }
 }

@@ -28,25 +28,34 @@ export const expiryFields = {
  */
 export const expiryFieldsWithin = (maxDays: number) => ({
   ...expiryFields,
-  expires_in_days: expiryFields.expires_in_days.meta({ maximum: maxDays, description: `At most MAX_KEY_LIFETIME_DAYS (${maxDays} here)` }),
+  expires_in_days: expiryFields.expires_in_days.meta({
+    maximum: maxDays,
+    description: `At most MAX_KEY_LIFETIME_DAYS (${maxDays} here)`,
+  }),
 });
 
 /** The rule an approval and an extension request share. */
-export const notBoth = (body: { expires_at?: string | null; expires_in_days?: number }): boolean => body.expires_at === undefined || body.expires_in_days === undefined;
+export const notBoth = (body: { expires_at?: string | null; expires_in_days?: number }): boolean =>
+  body.expires_at === undefined || body.expires_in_days === undefined;
 export const NOT_BOTH = 'give expires_at or expires_in_days, not both';
 
 /**
  * What an administrator may add to an approval: an instant, or a number of days from now (not
  * both), or `expires_at: null` for a key that never expires whatever KEY_LIFETIME_DAYS says.
  */
-export const approvalExpirySchema = (maxDays: number) => z
-  .strictObject({
-    ...expiryFieldsWithin(maxDays),
-    expires_at: expiryFields.expires_at.unwrap().nullable().optional().meta({ description: 'When the key expires; null: never, whatever KEY_LIFETIME_DAYS says' }),
-  })
-  .refine(notBoth, { error: NOT_BOTH })
-  // The refinement, for a client generated from the contract.
-  .meta({ not: { required: ['expires_at', 'expires_in_days'] } });
+export const approvalExpirySchema = (maxDays: number) =>
+  z
+    .strictObject({
+      ...expiryFieldsWithin(maxDays),
+      expires_at: expiryFields.expires_at
+        .unwrap()
+        .nullable()
+        .optional()
+        .meta({ description: 'When the key expires; null: never, whatever KEY_LIFETIME_DAYS says' }),
+    })
+    .refine(notBoth, { error: NOT_BOTH })
+    // The refinement, for a client generated from the contract.
+    .meta({ not: { required: ['expires_at', 'expires_in_days'] } });
 export type ApprovalExpiry = z.infer<ReturnType<typeof approvalExpirySchema>>;
 
 /** When a key approved at `now` expires: the instant given, or the days given, or the default lifetime; null for never. */
@@ -58,7 +67,10 @@ export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: num
 }
 
 /** The refusal of an expiry too far ahead, as the endpoints declare it. */
-export const expiryTooFar = { status: 422, when: 'the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far' } as const;
+export const expiryTooFar = {
+  status: 422,
+  when: 'the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far',
+} as const;
 
 /**
  * Refuses an expiry further ahead than MAX_KEY_LIFETIME_DAYS (`maxDays`) from `now`: a key that
@@ -68,7 +80,10 @@ export function assertWithinLifetime(expiresAt: string | null, now: Date, maxDay
   const latest = now.getTime() + maxDays * DAY_MS;
   if (expiresAt !== null && Date.parse(expiresAt) <= latest) return;
   const when = expiresAt === null ? 'never' : expiresAt;
-  throw new DomainError('expiry_too_far', `the expiry (${when}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`);
+  throw new DomainError(
+    'expiry_too_far',
+    `the expiry (${when}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`,
+  );
 }
 
 /** Whether a key expiring at `expiresAt` (null: never) has expired at `at` (an instant or epoch milliseconds). */
@@ -78,5 +93,7 @@ export function hasExpiredAt(expiresAt: string | null, at: string | number): boo
 
 /** Whether a credential was past its expiry at `at`: only an approved or active one holds a key that can expire. */
 export function isExpiredAt(credential: { status: string; expires_at: string | null }, at: string): boolean {
-  return (credential.status === 'approved' || credential.status === 'active') && hasExpiredAt(credential.expires_at, at);
+  return (
+    (credential.status === 'approved' || credential.status === 'active') && hasExpiredAt(credential.expires_at, at)
+  );
 }

@@ -75,9 +75,14 @@ export interface RotatedAway {
  * earlier keys (null) kept every one of `before` still in grace at its time `at`; a fresh decision
  * always decides them, so it needs no time.
  */
-export function keysInGraceAfterRotation(rotation: RotatedAway, before: AcceptedKey[], at: string | undefined): KeyInGrace[] {
+export function keysInGraceAfterRotation(
+  rotation: RotatedAway,
+  before: AcceptedKey[],
+  at: string | undefined,
+): KeyInGrace[] {
   const { previous_key_digest, previous_key_valid_until, earlier_keys } = rotation;
-  const previous = previous_key_valid_until === null ? [] : [{ digest: previous_key_digest, valid_until: previous_key_valid_until }];
+  const previous =
+    previous_key_valid_until === null ? [] : [{ digest: previous_key_digest, valid_until: previous_key_valid_until }];
   const earlier = earlier_keys ?? (at === undefined ? before.filter(isRotatedAway) : stillInGrace(before, at));
   return [...previous, ...earlier];
 }

@@ -4,11 +4,24 @@ export const SCOPE_STATUSES = ['pending', 'approved', 'rejected', 'revoked'] as 
 export type ScopeStatus = (typeof SCOPE_STATUSES)[number];
 
 /** The credential events that can change a scope's status; every other one leaves every scope as it is. */
-export const SCOPE_CHANGING_EVENTS = ['CredentialApplied', 'CredentialRevoked', 'ScopeRequested', 'ScopeApproved', 'ScopeRejected', 'ScopeRevoked'] as const;
+export const SCOPE_CHANGING_EVENTS = [
+  'CredentialApplied',
+  'CredentialRevoked',
+  'ScopeRequested',
+  'ScopeApproved',
+  'ScopeRejected',
+  'ScopeRevoked',
+] as const;
 
-export const changesScopes = (event: CredentialEvent): boolean => (SCOPE_CHANGING_EVENTS as readonly string[]).includes(event.type);
+export const changesScopes = (event: CredentialEvent): boolean =>
+  (SCOPE_CHANGING_EVENTS as readonly string[]).includes(event.type);
 
-const SET_BY = { ScopeRequested: 'pending', ScopeApproved: 'approved', ScopeRejected: 'rejected', ScopeRevoked: 'revoked' } as const;
+const SET_BY = {
+  ScopeRequested: 'pending',
+  ScopeApproved: 'approved',
+  ScopeRejected: 'rejected',
+  ScopeRevoked: 'revoked',
+} as const;
 
 /** The scope a credential event names, if it names one. */
 export function scopeNamed(event: CredentialEvent): string | undefined {
@@ -21,7 +34,11 @@ export function scopeNamed(event: CredentialEvent): string | undefined {
  * a revoked credential takes it down with it while it is live (pending or approved); a new
  * application clears it (undefined), since no scope carries over to a new credential.
  */
-export function scopeStatusAfter(scope: string, status: ScopeStatus | undefined, event: CredentialEvent): ScopeStatus | undefined {
+export function scopeStatusAfter(
+  scope: string,
+  status: ScopeStatus | undefined,
+  event: CredentialEvent,
+): ScopeStatus | undefined {
   switch (event.type) {
     case 'CredentialApplied':
       return undefined;

@@ -32,6 +32,13 @@ export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   openApiRefusals: PARTNER_GATE_REFUSALS,
   projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
   memberStreams: ({ id }) => [credentialStream(id)],
-  endpoints: (deps) => [...developerCredentialEndpoints(deps), ...credentialReviewEndpoints(deps), ...usageEndpoints(deps), ...extensionEndpoints(deps)],
-  notifiers: ({ settings, stores, log }) => [new ExpiryWatch(stores.events, stores.documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' }))],
+  endpoints: (deps) => [
+    ...developerCredentialEndpoints(deps),
+    ...credentialReviewEndpoints(deps),
+    ...usageEndpoints(deps),
+    ...extensionEndpoints(deps),
+  ],
+  notifiers: ({ settings, stores, log }) => [
+    new ExpiryWatch(stores.events, stores.documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' })),
+  ],
 };

@@ -40,11 +40,16 @@ export type ScopeRequestDocument = z.infer<typeof scopeRequestDocumentSchema>;
 export const scopeRequestSchema = scopeRequestDocumentSchema
   .extend({
     name: scopeName,
-    username: nullable(z.string()).meta({ description: "The member's username; null only while the credentials read model has not caught up" }),
+    username: nullable(z.string()).meta({
+      description: "The member's username; null only while the credentials read model has not caught up",
+    }),
   })
   .meta({ id: 'ScopeRequest' });
 
-export function scopeRequestView(doc: ScopeRequestDocument, username: string | null): z.infer<typeof scopeRequestSchema> {
+export function scopeRequestView(
+  doc: ScopeRequestDocument,
+  username: string | null,
+): z.infer<typeof scopeRequestSchema> {
   return { ...doc, name: doc.scope, username };
 }
 
@@ -72,10 +77,14 @@ const credentialDocumentSchema = z.object({
   reject_reason: nullable(z.string()),
   claimed_at: nullable(instant),
   key_rotated_at: nullable(instant),
-  expires_at: nullable(instant).meta({ description: 'When the key stops being accepted (401 credential_expired); null: never' }),
+  expires_at: nullable(instant).meta({
+    description: 'When the key stops being accepted (401 credential_expired); null: never',
+  }),
   revoked_at: nullable(instant),
   revoke_reason: nullable(z.string()),
-  extension: nullable(extensionSchema).meta({ description: "The member's last request to move the expiry later; null: none since the approval" }),
+  extension: nullable(extensionSchema).meta({
+    description: "The member's last request to move the expiry later; null: none since the approval",
+  }),
   scopes: z.array(scopeSchema),
 });
 export type CredentialDocument = z.infer<typeof credentialDocumentSchema>;

@@ -13,9 +13,14 @@ export type Wording = Omit<EventDefinition, 'schema' | 'upcasters'>;
 
 const expiry = (at: unknown) => (typeof at === 'string' ? `the key expires at ${at}` : 'the key never expires');
 
-const reasonOf = (event: Pick<RecordedEvent, 'data' | 'metadata'>): string => String(event.data.reason ?? event.metadata.reason ?? 'no reason was given');
+const reasonOf = (event: Pick<RecordedEvent, 'data' | 'metadata'>): string =>
+  String(event.data.reason ?? event.metadata.reason ?? 'no reason was given');
 
-const mail = (subject: (data: Record<string, unknown>) => string, text: (event: Pick<RecordedEvent, 'data' | 'metadata'>) => string): MemberMail =>
+const mail =
+  (
+    subject: (data: Record<string, unknown>) => string,
+    text: (event: Pick<RecordedEvent, 'data' | 'metadata'>) => string,
+  ): MemberMail =>
   (event): Mail => ({ subject: subject(event.data), text: text(event) });
 
 export const credentialWording: Record<CredentialEvent['type'], Wording> = {
@@ -25,24 +30,38 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
     describe: (data) => `approved the application; ${expiry(data.expires_at)}`,
     mail: mail(
       () => 'Your API credential application was approved',
-      ({ data }) => `your application was approved: claim your API key in the developer center.${data.expires_at ? ` The key will expire at ${String(data.expires_at)}.` : ''}`,
+      ({ data }) =>
+        `your application was approved: claim your API key in the developer center.${data.expires_at ? ` The key will expire at ${String(data.expires_at)}.` : ''}`,
     ),
   },
   CredentialRejected: {
     webhook: 'credential.rejected',
     describe: () => 'rejected the application',
-    mail: mail(() => 'Your API credential application was rejected', (event) => `your application was rejected. The reason: ${reasonOf(event)}.\nYou can apply again.`),
+    mail: mail(
+      () => 'Your API credential application was rejected',
+      (event) => `your application was rejected. The reason: ${reasonOf(event)}.\nYou can apply again.`,
+    ),
   },
-  CredentialClaimed: { webhook: 'credential.claimed', describe: (data) => `claimed the credential, API id ${String(data.apiid)}` },
-  KeyRotated: { webhook: 'credential.rotated', describe: (data) => `rotated the key of API id ${String(data.apiid)}; ${rotatedAway(data)}` },
+  CredentialClaimed: {
+    webhook: 'credential.claimed',
+    describe: (data) => `claimed the credential, API id ${String(data.apiid)}`,
+  },
+  KeyRotated: {
+    webhook: 'credential.rotated',
+    describe: (data) => `rotated the key of API id ${String(data.apiid)}; ${rotatedAway(data)}`,
+  },
   CredentialRevoked: {
     webhook: 'credential.revoked',
     describe: () => 'revoked the credential and its live scopes',
-    mail: mail(() => 'Your API credential was revoked', (event) => `your API credential was revoked and is refused from now on. The reason: ${reasonOf(event)}.`),
+    mail: mail(
+      () => 'Your API credential was revoked',
+      (event) => `your API credential was revoked and is refused from now on. The reason: ${reasonOf(event)}.`,
+    ),
   },
   CredentialExpiring: {
     webhook: 'credential.expiring',
-    describe: (data) => `warned the member, ${String(data.days_before)} ${data.days_before === 1 ? 'day' : 'days'} ahead, that ${expiry(data.expires_at)}`,
+    describe: (data) =>
+      `warned the member, ${String(data.days_before)} ${data.days_before === 1 ? 'day' : 'days'} ahead, that ${expiry(data.expires_at)}`,
     mail: mail(
       (data) => `Your API key expires in ${String(data.days_before)} day(s)`,
       ({ data }) =>
@@ -54,33 +73,49 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
     describe: (data) => `the key expired at ${String(data.expires_at)}`,
     mail: mail(
       () => 'Your API key expired',
-      ({ data }) => `your API key expired at ${String(data.expires_at)}: calls made with it are refused with 401 credential_expired. Apply again in the developer center.`,
+      ({ data }) =>
+        `your API key expired at ${String(data.expires_at)}: calls made with it are refused with 401 credential_expired. Apply again in the developer center.`,
     ),
   },
   ScopeRequested: { webhook: 'scope.requested', describe: (data) => `requested the scope ${String(data.scope)}` },
   ScopeApproved: {
     webhook: 'scope.approved',
     describe: (data) => `approved the scope ${String(data.scope)}`,
-    mail: mail((data) => `The scope ${String(data.scope ?? '')} was approved`, ({ data }) => `the scope ${String(data.scope ?? '')} was approved for your API credential.`),
+    mail: mail(
+      (data) => `The scope ${String(data.scope ?? '')} was approved`,
+      ({ data }) => `the scope ${String(data.scope ?? '')} was approved for your API credential.`,
+    ),
   },
   ScopeRejected: {
     webhook: 'scope.rejected',
     describe: (data) => `rejected the scope ${String(data.scope)}`,
-    mail: mail((data) => `The scope ${String(data.scope ?? '')} was rejected`, (event) => `the scope ${String(event.data.scope ?? '')} was rejected. The reason: ${reasonOf(event)}.`),
+    mail: mail(
+      (data) => `The scope ${String(data.scope ?? '')} was rejected`,
+      (event) => `the scope ${String(event.data.scope ?? '')} was rejected. The reason: ${reasonOf(event)}.`,
+    ),
   },
   ScopeRevoked: {
     webhook: 'scope.revoked',
     describe: (data) => `revoked the scope ${String(data.scope)}`,
-    mail: mail((data) => `The scope ${String(data.scope ?? '')} was revoked`, (event) => `the scope ${String(event.data.scope ?? '')} was revoked. The reason: ${reasonOf(event)}.`),
+    mail: mail(
+      (data) => `The scope ${String(data.scope ?? '')} was revoked`,
+      (event) => `the scope ${String(event.data.scope ?? '')} was revoked. The reason: ${reasonOf(event)}.`,
+    ),
   },
   ExtensionRequested: { describe: (data) => `asked to move the expiry to ${String(data.expires_at)}` },
   ExtensionApproved: {
     describe: (data) => `approved the extension; ${expiry(data.expires_at)}`,
-    mail: mail(() => 'Your key expiry was extended', ({ data }) => `your request was approved: your API key now expires at ${String(data.expires_at)}.`),
+    mail: mail(
+      () => 'Your key expiry was extended',
+      ({ data }) => `your request was approved: your API key now expires at ${String(data.expires_at)}.`,
+    ),
   },
   ExtensionRejected: {
     describe: () => 'rejected the extension',
-    mail: mail(() => 'Your extension request was rejected', (event) => `your request for a later expiry was rejected. The reason: ${reasonOf(event)}.`),
+    mail: mail(
+      () => 'Your extension request was rejected',
+      (event) => `your request for a later expiry was rejected. The reason: ${reasonOf(event)}.`,
+    ),
   },
 };
 
@@ -90,8 +125,11 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
  */
 function rotatedAway(data: Record<string, unknown>): string {
   const until = data.previous_key_valid_until;
-  const earlier = Array.isArray(data.earlier_keys) ? data.earlier_keys.map((key) => String((key as { valid_until?: unknown }).valid_until)) : null;
-  if (typeof until !== 'string') return earlier ? 'the previous one and every earlier one stopped at once' : 'the previous one stopped at once';
+  const earlier = Array.isArray(data.earlier_keys)
+    ? data.earlier_keys.map((key) => String((key as { valid_until?: unknown }).valid_until))
+    : null;
+  if (typeof until !== 'string')
+    return earlier ? 'the previous one and every earlier one stopped at once' : 'the previous one stopped at once';
   const previous = `the previous one stayed valid until ${until}`;
   if (!earlier || earlier.length === 0) return previous;
   return `${previous}, ${earlier.length === 1 ? 'an earlier one' : `${earlier.length} earlier ones`} until ${earlier.join(' and ')}`;

@@ -5,7 +5,17 @@ import { startAtHead } from './start-at-head';
 import { Ticker } from '../shared/ticker';
 import { DocumentWrite } from '../stores/ports';
 import { MAIL_OUTBOX, mailWrite, queuedMail } from './outbox';
-import { digestItemOf, digestMail, DigestState, dueFor, EMPTY_DIGEST, isArrival, pruned, reviewersOf, stillUndecided } from './reviewer-digest';
+import {
+  digestItemOf,
+  digestMail,
+  DigestState,
+  dueFor,
+  EMPTY_DIGEST,
+  isArrival,
+  pruned,
+  reviewersOf,
+  stillUndecided,
+} from './reviewer-digest';
 
 const CHECKPOINT = 'admin_digest';
 const STATE = { collection: 'admin_digest', id: 'state' };
@@ -28,7 +38,11 @@ export class DigestNotifier {
     log: Logger,
     tickMs = 250,
   ) {
-    this.ticker = new Ticker(() => this.turn(), tickMs, (err) => log.warn({ err }, 'could not queue the reviewers their digest; trying again shortly'));
+    this.ticker = new Ticker(
+      () => this.turn(),
+      tickMs,
+      (err) => log.warn({ err }, 'could not queue the reviewers their digest; trying again shortly'),
+    );
   }
 
   /** The first start begins at the head of the log: turning mail on does not list every past application. */
@@ -51,10 +65,17 @@ export class DigestNotifier {
     return (await this.documents.get<DigestState>(STATE.collection, STATE.id))?.doc ?? EMPTY_DIGEST;
   }
 
-  private async save(state: DigestState, checkpoint?: { projection: string; position: string }, queued: DocumentWrite[] = []): Promise<DigestState> {
+  private async save(
+    state: DigestState,
+    checkpoint?: { projection: string; position: string },
+    queued: DocumentWrite[] = [],
+  ): Promise<DigestState> {
     const next = { ...state, revision: state.revision + 1 };
     const position = String(next.revision).padStart(12, '0');
-    await this.documents.write([{ collection: STATE.collection, id: STATE.id, doc: { ...next }, position }, ...queued], checkpoint);
+    await this.documents.write(
+      [{ collection: STATE.collection, id: STATE.id, doc: { ...next }, position }, ...queued],
+      checkpoint,
+    );
     return next;
   }
 
@@ -79,18 +100,30 @@ export class DigestNotifier {
     let state = await this.state();
     if (state.items.length === 0) return;
     const admins = (await this.documents.find<AdminDocument>('admins', {})).map((d) => d.doc);
-    const groups = new Map((await this.documents.find<RoleGroupDocument>('role_groups', {})).map((d) => [d.doc.id, d.doc]));
+    const groups = new Map(
+      (await this.documents.find<RoleGroupDocument>('role_groups', {})).map((d) => [d.doc.id, d.doc]),
+    );
     const reviewers = reviewersOf(admins, groups);
     const now = (this.options.now ?? Date.now)();
     for (const reviewer of reviewers) {
       const due = dueFor(state, reviewer.id, now, this.options.windowMs);
       if (due.length === 0) continue;
       const upTo = due[due.length - 1]!.position;
-      const digest = queuedMail(`digest:${reviewer.id}:${upTo}`, 'digest', reviewer.email, digestMail(due, this.options.publicUrl), upTo, new Date(now));
+      const digest = queuedMail(
+        `digest:${reviewer.id}:${upTo}`,
+        'digest',
+        reviewer.email,
+        digestMail(due, this.options.publicUrl),
+        upTo,
+        new Date(now),
+      );
       const sent = { ...state.sent, [String(reviewer.id)]: { at: new Date(now).toISOString(), up_to: upTo } };
       state = await this.save({ ...state, sent }, undefined, [mailWrite(digest)]);
     }
-    const kept = pruned(state, reviewers.map((r) => r.id));
+    const kept = pruned(
+      state,
+      reviewers.map((r) => r.id),
+    );
     if (kept.length < state.items.length) await this.save({ ...state, items: kept });
   }
 }

@@ -30,11 +30,14 @@ export function mailEndpoints(deps: MailDeps): Endpoint[] {
       method: 'GET',
       path: '/mails',
       caller: reviewers,
-      summary: 'The mails of the outbox in one status (dead unless named), newest first, with why their last attempt failed',
+      summary:
+        'The mails of the outbox in one status (dead unless named), newest first, with why their last attempt failed',
       query: statusQuery,
       response: listOf(outboxMailSchema),
       handler: async (_ctx, { query }) => {
-        const found = (await deps.documents.find<OutboxMail>(MAIL_OUTBOX.name, { status: query.status })).map((d) => d.doc);
+        const found = (await deps.documents.find<OutboxMail>(MAIL_OUTBOX.name, { status: query.status })).map(
+          (d) => d.doc,
+        );
         const list = found.sort((a, b) => b.event_position.localeCompare(a.event_position)).map(outboxMailView);
         return { data: { list } };
       },

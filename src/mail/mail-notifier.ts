@@ -35,7 +35,11 @@ export class MailNotifier {
     log: Logger,
     tickMs = 250,
   ) {
-    this.ticker = new Ticker(() => this.follow(), tickMs, (err) => log.warn({ err }, 'could not queue the mail of an event; trying again shortly'));
+    this.ticker = new Ticker(
+      () => this.follow(),
+      tickMs,
+      (err) => log.warn({ err }, 'could not queue the mail of an event; trying again shortly'),
+    );
   }
 
   /** The first start begins at the head of the log: turning mail on does not mail about every past decision. */
@@ -59,10 +63,15 @@ export class MailNotifier {
     for (const event of batch) {
       const memberId = event.data.member_id;
       const template = this.mailOf(event.type);
-      const member = template && typeof memberId === 'number' ? await this.documents.get<MemberDocument>(MEMBERS, String(memberId)) : null;
+      const member =
+        template && typeof memberId === 'number'
+          ? await this.documents.get<MemberDocument>(MEMBERS, String(memberId))
+          : null;
       if (!template || !member?.doc.email) continue;
       const mail = memberMail(template(event), member.doc, this.publicUrl);
-      queued.push(mailWrite(queuedMail(`member:${event.position}`, 'member', member.doc.email, mail, event.position, new Date())));
+      queued.push(
+        mailWrite(queuedMail(`member:${event.position}`, 'member', member.doc.email, mail, event.position, new Date())),
+      );
     }
     await this.documents.write(queued, { projection: CHECKPOINT, position: last.position });
   }
@@ -71,5 +80,8 @@ export class MailNotifier {
 /** A slice's mail, greeting the member and signed with the developer center's address. */
 export function memberMail(mail: Mail, to: Recipient, publicUrl: string): Mail {
   const dashboard = `${publicUrl.replace(/\/$/, '')}/ui/`;
-  return { subject: mail.subject, text: `Hello ${to.nickname ?? to.username},\n\n${mail.text}\n\nYour developer center: ${dashboard}\n` };
+  return {
+    subject: mail.subject,
+    text: `Hello ${to.nickname ?? to.username},\n\n${mail.text}\n\nYour developer center: ${dashboard}\n`,
+  };
 }

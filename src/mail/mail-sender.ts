@@ -34,7 +34,11 @@ export class MailSender {
     private readonly log: Logger,
     private readonly options: MailSenderOptions,
   ) {
-    this.ticker = new Ticker(() => this.startDue(), options.tickMs ?? 250, (err) => log.warn({ err }, 'could not read the mail outbox; trying again shortly'));
+    this.ticker = new Ticker(
+      () => this.startDue(),
+      options.tickMs ?? 250,
+      (err) => log.warn({ err }, 'could not read the mail outbox; trying again shortly'),
+    );
   }
 
   async start(): Promise<void> {
@@ -48,10 +52,17 @@ export class MailSender {
   }
 
   private async startDue(): Promise<void> {
-    const due = (await dueEntries<OutboxMail>(this.documents, MAIL_OUTBOX.name, Date.now())).filter((m) => !this.sending.has(m.id));
+    const due = (await dueEntries<OutboxMail>(this.documents, MAIL_OUTBOX.name, Date.now())).filter(
+      (m) => !this.sending.has(m.id),
+    );
     for (const mail of due.slice(0, IN_FLIGHT - this.sending.size)) {
       const sent = this.sendOne(mail)
-        .catch((err: unknown) => this.log.warn({ err, mail_id: mail.id }, 'could not record a mail attempt; it is tried again on a later turn'))
+        .catch((err: unknown) =>
+          this.log.warn(
+            { err, mail_id: mail.id },
+            'could not record a mail attempt; it is tried again on a later turn',
+          ),
+        )
         .finally(() => this.sending.delete(mail.id));
       this.sending.set(mail.id, sent);
     }
@@ -59,7 +70,11 @@ export class MailSender {
 
   private async sendOne(mail: OutboxMail): Promise<void> {
     const next = afterAttempt(mail, await this.attempt(mail), Date.now(), this.options.schedule);
-    if (next.status === 'dead') this.log.warn({ mail_id: mail.id, cause: next.cause, attempts: next.attempts }, 'a mail is dead: no attempt left (administrators retry it: GET /mails?status=dead)');
+    if (next.status === 'dead')
+      this.log.warn(
+        { mail_id: mail.id, cause: next.cause, attempts: next.attempts },
+        'a mail is dead: no attempt left (administrators retry it: GET /mails?status=dead)',
+      );
     this.options.attempted?.(next.status);
     await this.documents.write([mailWrite(next)]);
   }

@@ -23,13 +23,38 @@ export interface OutboxMail extends OutboxEntry {
 }
 
 /** A mail queued at the log position of what it tells of, due at once. */
-export function queuedMail(id: string, kind: OutboxMail['kind'], to: string, mail: Mail, position: Position, now: Date): OutboxMail {
+export function queuedMail(
+  id: string,
+  kind: OutboxMail['kind'],
+  to: string,
+  mail: Mail,
+  position: Position,
+  now: Date,
+): OutboxMail {
   const at = now.toISOString();
-  return { id, kind, to, mail, queued_at: at, status: 'pending', attempts: 0, next_attempt_at: at, delivered_at: null, cause: null, event_position: position, revision: 0 };
+  return {
+    id,
+    kind,
+    to,
+    mail,
+    queued_at: at,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    delivered_at: null,
+    cause: null,
+    event_position: position,
+    revision: 0,
+  };
 }
 
 /** The document write of a mail, after the previous write of it. */
-export const mailWrite = (m: OutboxMail) => ({ collection: MAIL_OUTBOX.name, id: m.id, doc: { ...m }, position: writePosition(m) });
+export const mailWrite = (m: OutboxMail) => ({
+  collection: MAIL_OUTBOX.name,
+  id: m.id,
+  doc: { ...m },
+  position: writePosition(m),
+});
 
 export const outboxMailSchema = z
   .object({
@@ -39,7 +64,12 @@ export const outboxMailSchema = z
     subject: z.string(),
     status: z.enum(OUTBOX_STATUSES),
     attempts: z.int().min(0),
-    cause: z.string().nullable().meta({ description: "Why the last attempt failed, as the SMTP server or the connection said it; null once sent" }),
+    cause: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'Why the last attempt failed, as the SMTP server or the connection said it; null once sent',
+      }),
     queued_at: z.iso.datetime(),
     next_attempt_at: z.iso.datetime().nullable(),
     delivered_at: z.iso.datetime().nullable(),

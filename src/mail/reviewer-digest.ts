@@ -42,15 +42,20 @@ export interface ReviewerCandidate {
 export type RoleGroups = Map<number, { enabled: boolean; permissions: string[] }>;
 
 /** Administrators who hold credential.review now and have an address. */
-export function reviewersOf(admins: ReviewerCandidate[], groups: RoleGroups): (ReviewerCandidate & { email: string })[] {
+export function reviewersOf(
+  admins: ReviewerCandidate[],
+  groups: RoleGroups,
+): (ReviewerCandidate & { email: string })[] {
   return admins.filter(
     (a): a is ReviewerCandidate & { email: string } =>
-      a.email !== null && holdsPermission(a, a.role_id === null ? null : (groups.get(a.role_id) ?? null), 'credential.review'),
+      a.email !== null &&
+      holdsPermission(a, a.role_id === null ? null : (groups.get(a.role_id) ?? null), 'credential.review'),
   );
 }
 
 /** Whether reviewers are told about the event: a new application or scope request. */
-export const isArrival = (event: RecordedEvent): boolean => event.type === 'CredentialApplied' || event.type === 'ScopeRequested';
+export const isArrival = (event: RecordedEvent): boolean =>
+  event.type === 'CredentialApplied' || event.type === 'ScopeRequested';
 
 /** The digest line an arrival (isArrival) makes. */
 export function digestItemOf(event: RecordedEvent, username: string): DigestItem {
@@ -109,16 +114,24 @@ export function digestMail(items: DigestItem[], publicUrl: string): Mail {
   const sections: string[] = [];
   if (applications.length > 0) {
     const lines = applications.map((i) => `- member ${i.member_id}, ${visible(i.username)}`);
-    sections.push(`New credential applications (${applications.length}):\n${lines.join('\n')}\nReview them: ${ui}/admin/credentials`);
+    sections.push(
+      `New credential applications (${applications.length}):\n${lines.join('\n')}\nReview them: ${ui}/admin/credentials`,
+    );
   }
   if (scopes.length > 0) {
     // The reason is the member's own text: escaped, it stays inside its quotes on its one line.
-    const lines = scopes.map((i) => `- member ${i.member_id}, ${visible(i.username)}: ${visible(i.scope ?? '')}, because "${visible(i.reason ?? '')}"`);
+    const lines = scopes.map(
+      (i) =>
+        `- member ${i.member_id}, ${visible(i.username)}: ${visible(i.scope ?? '')}, because "${visible(i.reason ?? '')}"`,
+    );
     sections.push(`New scope requests (${scopes.length}):\n${lines.join('\n')}\nReview them: ${ui}/admin/scopes`);
   }
   const counts = [
     applications.length > 0 ? `${applications.length} application(s)` : null,
     scopes.length > 0 ? `${scopes.length} scope request(s)` : null,
   ].filter(Boolean);
-  return { subject: `To review: ${counts.join(' and ')}`, text: `Hello,\n\nthese arrived since your last digest.\n\n${sections.join('\n\n')}\n` };
+  return {
+    subject: `To review: ${counts.join(' and ')}`,
+    text: `Hello,\n\nthese arrived since your last digest.\n\n${sections.join('\n\n')}\n`,
+  };
 }

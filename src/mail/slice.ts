@@ -33,9 +33,23 @@ export const mailSlice: Slice<MailDeps, NotifierDeps> = {
   notifiers: ({ settings, stores: { events, documents }, log, registry, mailer, mailAttempted }) =>
     mailer
       ? [
-          new MailNotifier(events, documents, (type) => registry.mailOf(type), settings.PUBLIC_URL, log.child({ component: 'mail' })),
-          new DigestNotifier(events, documents, { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 }, log.child({ component: 'digest' })),
-          new MailSender(documents, mailer.send, log.child({ component: 'mail-sender' }), { schedule: settings.MAIL_RETRY_SCHEDULE, attempted: mailAttempted }),
+          new MailNotifier(
+            events,
+            documents,
+            (type) => registry.mailOf(type),
+            settings.PUBLIC_URL,
+            log.child({ component: 'mail' }),
+          ),
+          new DigestNotifier(
+            events,
+            documents,
+            { publicUrl: settings.PUBLIC_URL, windowMs: settings.ADMIN_DIGEST_MINUTES * 60_000 },
+            log.child({ component: 'digest' }),
+          ),
+          new MailSender(documents, mailer.send, log.child({ component: 'mail-sender' }), {
+            schedule: settings.MAIL_RETRY_SCHEDULE,
+            attempted: mailAttempted,
+          }),
         ]
       : [],
 };

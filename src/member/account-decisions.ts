@@ -42,18 +42,33 @@ export interface AccountState {
 export function evolveAccount<State extends AccountState>(state: State, event: AccountEvent): State {
   switch (event.type) {
     case 'PasswordResetRequested':
-      return { ...state, resets: { ...state.resets, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } } };
+      return {
+        ...state,
+        resets: { ...state.resets, [event.data.token_digest]: { expires_at: event.data.expires_at, spent: false } },
+      };
     case 'PasswordReset':
     case 'PasswordChanged':
       return { ...spendLinks(state), password_hash: event.data.password_hash };
     case 'PasswordResetByAdministrator':
-      return { ...spendLinks(state), password_hash: event.data.password_hash, reset_by_administrator: { admin_id: event.data.admin_id } };
+      return {
+        ...spendLinks(state),
+        password_hash: event.data.password_hash,
+        reset_by_administrator: { admin_id: event.data.admin_id },
+      };
     case 'AdministratorResetAcknowledged':
       return { ...state, reset_by_administrator: null };
     case 'ProfileUpdated':
       return { ...state, nickname: event.data.nickname, mobile: event.data.mobile };
     case 'EmailChangeRequested':
-      return { ...state, pending_email: { email: event.data.email, token_digest: event.data.token_digest, expires_at: event.data.expires_at, spent: false } };
+      return {
+        ...state,
+        pending_email: {
+          email: event.data.email,
+          token_digest: event.data.token_digest,
+          expires_at: event.data.expires_at,
+          spent: false,
+        },
+      };
     case 'EmailChanged':
       return { ...spendLinks(state), email: event.data.email, pending_email: null };
     case 'EmailRestoreOffered': {
@@ -70,21 +85,38 @@ export function evolveAccount<State extends AccountState>(state: State, event: A
  * it, so a link in a mailbox the member no longer trusts (or an attacker's) is worth nothing.
  */
 function spendLinks<State extends AccountState>(state: State): State {
-  return { ...state, resets: spendAll(state.resets), pending_email: state.pending_email && { ...state.pending_email, spent: true } };
+  return {
+    ...state,
+    resets: spendAll(state.resets),
+    pending_email: state.pending_email && { ...state.pending_email, spent: true },
+  };
 }
 
 type Command<Type extends AccountCommand['type']> = Extract<AccountCommand, { type: Type }>;
 
 function requestPasswordReset({ data }: Command<'RequestPasswordReset'>, state: AccountState): AccountEvent[] {
-  if (state.email === null) throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
+  if (state.email === null)
+    throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
   return [{ type: 'PasswordResetRequested', data: { member_id: state.member_id, ...data } }];
 }
 
 function resetPassword({ data }: Command<'ResetPassword'>, state: AccountState): AccountEvent[] {
   const link = state.resets[data.token_digest];
-  if (!link) throw new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
-  if (link.spent) throw new DomainError('reset_token_spent', 'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one');
-  if (expired(link, data.now)) throw new DomainError('reset_token_expired', 'this password-reset link has expired (links are good for 30 minutes): ask for a new one');
+  if (!link)
+    throw new DomainError(
+      'reset_token_unknown',
+      'this password-reset link is not one this service mailed: ask for a new one',
+    );
+  if (link.spent)
+    throw new DomainError(
+      'reset_token_spent',
+      'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one',
+    );
+  if (expired(link, data.now))
+    throw new DomainError(
+      'reset_token_expired',
+      'this password-reset link has expired (links are good for 30 minutes): ask for a new one',
+    );
   return [{ type: 'PasswordReset', data: { member_id: state.member_id, password_hash: data.password_hash } }];
 }
 
@@ -92,7 +124,10 @@ function changePassword({ data }: Command<'ChangePassword'>, state: AccountState
   return [{ type: 'PasswordChanged', data: { member_id: state.member_id, password_hash: data.password_hash } }];
 }
 
-function resetPasswordByAdministrator({ data }: Command<'ResetPasswordByAdministrator'>, state: AccountState): AccountEvent[] {
+function resetPasswordByAdministrator(
+  { data }: Command<'ResetPasswordByAdministrator'>,
+  state: AccountState,
+): AccountEvent[] {
   return [{ type: 'PasswordResetByAdministrator', data: { member_id: state.member_id, ...data } }];
 }
 
@@ -100,25 +135,52 @@ function confirmEmail({ data }: Command<'ConfirmEmail'>, state: AccountState): A
   const member_id = state.member_id;
   const pending = state.pending_email;
   if (!pending || pending.token_digest !== data.token_digest) {
-    throw new DomainError('email_token_unknown', 'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one');
+    throw new DomainError(
+      'email_token_unknown',
+      'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one',
+    );
   }
-  if (pending.spent) throw new DomainError('email_token_spent', 'the password changed since this confirmation link was mailed: change the address again for a new one');
-  if (expired(pending, data.now)) throw new DomainError('email_token_expired', 'this confirmation link has expired: change the address again for a new one');
+  if (pending.spent)
+    throw new DomainError(
+      'email_token_spent',
+      'the password changed since this confirmation link was mailed: change the address again for a new one',
+    );
+  if (expired(pending, data.now))
+    throw new DomainError(
+      'email_token_expired',
+      'this confirmation link has expired: change the address again for a new one',
+    );
   const changed: AccountEvent = { type: 'EmailChanged', data: { member_id, email: pending.email } };
   // The address replaced is offered a way back, in case the change was not its owner's.
-  return state.email === null ? [changed] : [changed, { type: 'EmailRestoreOffered', data: { member_id, email: state.email, ...data.restore_link } }];
+  return state.email === null
+    ? [changed]
+    : [changed, { type: 'EmailRestoreOffered', data: { member_id, email: state.email, ...data.restore_link } }];
 }
 
 function restoreEmail({ data }: Command<'RestoreEmail'>, state: AccountState): AccountEvent[] {
   const restore = state.restores[data.token_digest];
-  if (!restore) throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
-  if (restore.spent) throw new DomainError('restore_token_spent', 'this link was already used, or another restore link was: the address is the one restored then');
-  if (expired(restore, data.now)) throw new DomainError('restore_token_expired', `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`);
+  if (!restore)
+    throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
+  if (restore.spent)
+    throw new DomainError(
+      'restore_token_spent',
+      'this link was already used, or another restore link was: the address is the one restored then',
+    );
+  if (expired(restore, data.now))
+    throw new DomainError(
+      'restore_token_expired',
+      `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`,
+    );
   return [{ type: 'EmailRestored', data: { member_id: state.member_id, email: restore.email } }];
 }
 
-function acknowledgeAdministratorReset(_command: Command<'AcknowledgeAdministratorReset'>, state: AccountState): AccountEvent[] {
-  return state.reset_by_administrator ? [{ type: 'AdministratorResetAcknowledged', data: { member_id: state.member_id } }] : [];
+function acknowledgeAdministratorReset(
+  _command: Command<'AcknowledgeAdministratorReset'>,
+  state: AccountState,
+): AccountEvent[] {
+  return state.reset_by_administrator
+    ? [{ type: 'AdministratorResetAcknowledged', data: { member_id: state.member_id } }]
+    : [];
 }
 
 function updateAccount({ data: change }: Command<'UpdateAccount'>, state: AccountState): AccountEvent[] {
@@ -130,10 +192,15 @@ function updateAccount({ data: change }: Command<'UpdateAccount'>, state: Accoun
   if (change.email === null) {
     // Removing an address needs no confirmation; the registration rule needs a way to reach the member.
     if (change.mobile === null) throw new DomainError('contact_required', 'give at least one of email and mobile');
-    if (state.email !== null || state.pending_email) events.push({ type: 'EmailChanged', data: { member_id, email: null } });
+    if (state.email !== null || state.pending_email)
+      events.push({ type: 'EmailChanged', data: { member_id, email: null } });
   } else if (change.email !== state.email) {
     // Asked again for the address already pending: a new link, as the first may be lost.
-    if (!change.email_link) throw new DomainError('mail_not_configured', 'a new e-mail address is confirmed by a mailed link, and this service sends no mail: ask the administrator to change it');
+    if (!change.email_link)
+      throw new DomainError(
+        'mail_not_configured',
+        'a new e-mail address is confirmed by a mailed link, and this service sends no mail: ask the administrator to change it',
+      );
     events.push({ type: 'EmailChangeRequested', data: { member_id, email: change.email, ...change.email_link } });
   }
   return events;

@@ -47,10 +47,19 @@ async function memberOfToken(deps: AccountDeps, token: string, unknown: DomainEr
   const read = readToken(token);
   const member = read && (await memberReads(deps.readModels).member(read.owner_id));
   if (!read || !member) throw unknown;
-  return { username: member.username, token_digest: read.token_digest, ctx: { ...ctx, actor: { kind: 'member' as const, id: member.id } } };
+  return {
+    username: member.username,
+    token_digest: read.token_digest,
+    ctx: { ...ctx, actor: { kind: 'member' as const, id: member.id } },
+  };
 }
 
-async function decide(deps: AccountDeps, username: string, command: AccountCommand, ctx: CommandContext): Promise<AccountWritten> {
+async function decide(
+  deps: AccountDeps,
+  username: string,
+  command: AccountCommand,
+  ctx: CommandContext,
+): Promise<AccountWritten> {
   const { events, position } = await handle(deps.events, memberStream(username), memberDecider, command, ctx);
   return { events, position };
 }
@@ -59,21 +68,43 @@ async function decide(deps: AccountDeps, username: string, command: AccountComma
  * Sets the password a mailed reset link was for, and ends every session of the member. Two uses
  * of one link race on the stream's expected revision: the loser is decided again and finds it spent.
  */
-export async function resetPassword(deps: AccountDeps, token: string, password: string, ctx: CommandContext): Promise<AccountWritten & { username: string }> {
-  const unknown = new DomainError('reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one');
+export async function resetPassword(
+  deps: AccountDeps,
+  token: string,
+  password: string,
+  ctx: CommandContext,
+): Promise<AccountWritten & { username: string }> {
+  const unknown = new DomainError(
+    'reset_token_unknown',
+    'this password-reset link is not one this service mailed: ask for a new one',
+  );
   const { username, token_digest, ctx: asMember } = await memberOfToken(deps, token, unknown, ctx);
   const password_hash = await deps.hasher.hash(password);
-  const written = await decide(deps, username, { type: 'ResetPassword', data: { token_digest, password_hash, now: ctx.now.toISOString() } }, asMember);
+  const written = await decide(
+    deps,
+    username,
+    { type: 'ResetPassword', data: { token_digest, password_hash, now: ctx.now.toISOString() } },
+    asMember,
+  );
   const memberId = written.events[0]!.data.member_id;
   await deps.sessions.endAllOf({ side: 'member', id: memberId });
   return { ...written, username };
 }
 
 /** A new password for a member who knows the current one; the caller checked it (passwordCheck). */
-export async function changePassword(deps: AccountDeps, username: string, newPassword: string, keepSession: string | undefined, ctx: CommandContext): Promise<AccountWritten & { sessionsEnded: number }> {
+export async function changePassword(
+  deps: AccountDeps,
+  username: string,
+  newPassword: string,
+  keepSession: string | undefined,
+  ctx: CommandContext,
+): Promise<AccountWritten & { sessionsEnded: number }> {
   const password_hash = await deps.hasher.hash(newPassword);
   const written = await decide(deps, username, { type: 'ChangePassword', data: { password_hash } }, ctx);
-  const sessionsEnded = await deps.sessions.endAllOf({ side: 'member', id: written.events[0]!.data.member_id }, keepSession);
+  const sessionsEnded = await deps.sessions.endAllOf(
+    { side: 'member', id: written.events[0]!.data.member_id },
+    keepSession,
+  );
   return { ...written, sessionsEnded };
 }
 
@@ -82,21 +113,42 @@ export async function changePassword(deps: AccountDeps, username: string, newPas
  * mailed): only its hash is recorded, every outstanding reset link is spent and every session of
  * the member ends. The password is answered to be handed over, and kept nowhere.
  */
-export async function resetPasswordByAdministrator(deps: AccountDeps, username: string, admin_id: number, ctx: CommandContext): Promise<AccountWritten & { password: string }> {
+export async function resetPasswordByAdministrator(
+  deps: AccountDeps,
+  username: string,
+  admin_id: number,
+  ctx: CommandContext,
+): Promise<AccountWritten & { password: string }> {
   const password = oneTimePassword();
   const password_hash = await deps.hasher.hash(password);
-  const written = await decide(deps, username, { type: 'ResetPasswordByAdministrator', data: { admin_id, password_hash } }, ctx);
+  const written = await decide(
+    deps,
+    username,
+    { type: 'ResetPasswordByAdministrator', data: { admin_id, password_hash } },
+    ctx,
+  );
   await deps.sessions.endAllOf({ side: 'member', id: written.events[0]!.data.member_id });
   return { ...written, password };
 }
 
 /** Nickname and mobile count at once; a new e-mail address once the link mailed to it is followed. */
-export async function updateAccount(deps: AccountDeps, username: string, change: AccountChange, ctx: CommandContext): Promise<AccountWritten> {
+export async function updateAccount(
+  deps: AccountDeps,
+  username: string,
+  change: AccountChange,
+  ctx: CommandContext,
+): Promise<AccountWritten> {
   const found = await memberFromLog(deps.events, username);
-  const mailed = found && deps.sendMail && change.email !== undefined ? newMemberLink(found.state.member_id, ctx.now) : null;
+  const mailed =
+    found && deps.sendMail && change.email !== undefined ? newMemberLink(found.state.member_id, ctx.now) : null;
   const command: AccountCommand = {
     type: 'UpdateAccount',
-    data: { nickname: change.nickname ?? null, email: change.email ?? null, mobile: change.mobile ?? null, email_link: mailed?.link ?? null },
+    data: {
+      nickname: change.nickname ?? null,
+      email: change.email ?? null,
+      mobile: change.mobile ?? null,
+      email_link: mailed?.link ?? null,
+    },
   };
   const written = await decide(deps, username, command, ctx);
   const requested = written.events.find((event) => event.type === 'EmailChangeRequested');
@@ -113,11 +165,23 @@ export async function updateAccount(deps: AccountDeps, username: string, change:
  * Makes the pending address the account's; the address it replaces is mailed a link that puts it
  * back. Whether that mail went is answered (`replaced_told`): the change stands either way.
  */
-export async function confirmEmail(deps: AccountDeps, token: string, ctx: CommandContext): Promise<AccountWritten & { username: string; replaced_told: boolean }> {
-  const unknown = new DomainError('email_token_unknown', 'this confirmation link is not one this service mailed: change the address again for a new one');
+export async function confirmEmail(
+  deps: AccountDeps,
+  token: string,
+  ctx: CommandContext,
+): Promise<AccountWritten & { username: string; replaced_told: boolean }> {
+  const unknown = new DomainError(
+    'email_token_unknown',
+    'this confirmation link is not one this service mailed: change the address again for a new one',
+  );
   const { username, token_digest, ctx: asMember } = await memberOfToken(deps, token, unknown, ctx);
   const restore = newRestoreLink(asMember.actor.id, ctx.now);
-  const written = await decide(deps, username, { type: 'ConfirmEmail', data: { token_digest, now: ctx.now.toISOString(), restore_link: restore.link } }, asMember);
+  const written = await decide(
+    deps,
+    username,
+    { type: 'ConfirmEmail', data: { token_digest, now: ctx.now.toISOString(), restore_link: restore.link } },
+    asMember,
+  );
   const offered = written.events.find((event) => event.type === 'EmailRestoreOffered');
   const changed = written.events.find((event) => event.type === 'EmailChanged');
   let replaced_told = false;
@@ -132,15 +196,31 @@ export async function confirmEmail(deps: AccountDeps, token: string, ctx: Comman
 }
 
 /** Puts back an address an e-mail change replaced, with the link mailed to it; every session of the member ends. */
-export async function restoreEmail(deps: AccountDeps, token: string, ctx: CommandContext): Promise<AccountWritten & { username: string }> {
-  const unknown = new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
+export async function restoreEmail(
+  deps: AccountDeps,
+  token: string,
+  ctx: CommandContext,
+): Promise<AccountWritten & { username: string }> {
+  const unknown = new DomainError(
+    'restore_token_unknown',
+    'this link is not one this service mailed to restore an address',
+  );
   const { username, token_digest, ctx: asMember } = await memberOfToken(deps, token, unknown, ctx);
-  const written = await decide(deps, username, { type: 'RestoreEmail', data: { token_digest, now: ctx.now.toISOString() } }, asMember);
+  const written = await decide(
+    deps,
+    username,
+    { type: 'RestoreEmail', data: { token_digest, now: ctx.now.toISOString() } },
+    asMember,
+  );
   await deps.sessions.endAllOf({ side: 'member', id: asMember.actor.id });
   return { ...written, username };
 }
 
 /** The member saw that an administrator reset their password: their account page stops telling of it. */
-export function acknowledgeAdministratorReset(deps: AccountDeps, username: string, ctx: CommandContext): Promise<AccountWritten> {
+export function acknowledgeAdministratorReset(
+  deps: AccountDeps,
+  username: string,
+  ctx: CommandContext,
+): Promise<AccountWritten> {
   return decide(deps, username, { type: 'AcknowledgeAdministratorReset' }, ctx);
 }

@@ -23,7 +23,11 @@ const memberPasswordResetSchema = z
   .meta({ id: 'MemberPasswordReset' });
 
 const notFound = (member_id: number) =>
-  new HttpError(404, 'member_not_found', `there is no member ${member_id}: the credential queue shows each member's id beside their username (#id), and the audit finds it by username`);
+  new HttpError(
+    404,
+    'member_not_found',
+    `there is no member ${member_id}: the credential queue shows each member's id beside their username (#id), and the audit finds it by username`,
+  );
 
 /**
  * Where the service sends no mail, a member who forgot their password asks an administrator holding
@@ -37,7 +41,8 @@ export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
       method: 'POST',
       path: '/members/:member_id/password-reset',
       caller: { kind: 'admin', permission: 'access.manage' },
-      summary: "Give a member a one-time password, shown this once: every session of theirs ends, every link mailed to them is spent, and they are told (by mail, and on their account page until they acknowledge it)",
+      summary:
+        'Give a member a one-time password, shown this once: every session of theirs ends, every link mailed to them is spent, and they are told (by mail, and on their account page until they acknowledge it)',
       secretInAnswer: true,
       params: memberParams,
       body: emptyBody,
@@ -48,7 +53,12 @@ export function adminResetEndpoints(deps: AccountDeps): Endpoint[] {
         if (!member) throw notFound(member_id);
         const admin_id = adminOf(ctx).id;
         const reset = () =>
-          resetPasswordByAdministrator(deps, member.username, admin_id, commandContext(ctx, { kind: 'admin', id: admin_id })).catch((err: unknown) => {
+          resetPasswordByAdministrator(
+            deps,
+            member.username,
+            admin_id,
+            commandContext(ctx, { kind: 'admin', id: admin_id }),
+          ).catch((err: unknown) => {
             throw err instanceof DomainError && err.error === 'member_not_found' ? notFound(member_id) : err;
           });
         return decideThenRead(ctx, reset, async ({ password }) => ({

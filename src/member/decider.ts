@@ -25,7 +25,10 @@ const memberProfileSchema = z.object({
 
 export type MemberProfile = z.infer<typeof memberProfileSchema>;
 
-export const memberEventSchemas = { MemberRegistered: memberProfileSchema, ...accountEventSchemas } satisfies EventSchemas;
+export const memberEventSchemas = {
+  MemberRegistered: memberProfileSchema,
+  ...accountEventSchemas,
+} satisfies EventSchemas;
 
 export type MemberEvent = EventOf<typeof memberEventSchemas>;
 
@@ -67,10 +70,21 @@ export const memberDecider: Decider<MemberCommand, MemberEvent, MemberState> = {
   initialState: { status: 'none' },
 
   evolve(state, event) {
-    if (event.type === 'MemberRegistered') return { status: 'registered', ...event.data, resets: {}, pending_email: null, reset_by_administrator: null, restores: {} };
+    if (event.type === 'MemberRegistered')
+      return {
+        status: 'registered',
+        ...event.data,
+        resets: {},
+        pending_email: null,
+        reset_by_administrator: null,
+        restores: {},
+      };
     return state.status === 'registered' ? evolveAccount(state, event) : state;
   },
 
   // Registering starts the stream; every other command is the account's, on a registered member.
-  decide: (command, state) => (command.type === 'RegisterMember' ? registerMember(command, state) : decideAccount(command, requireRegistered(state))),
+  decide: (command, state) =>
+    command.type === 'RegisterMember'
+      ? registerMember(command, state)
+      : decideAccount(command, requireRegistered(state)),
 };

@@ -26,9 +26,15 @@ export interface EmailChangeDeps {
 }
 
 export const emailChangeRefusals: Refusal[] = [
-  { status: 422, when: 'a new e-mail address without current_password (current_password_required), or with a wrong one (wrong_current_password); nothing changes' },
+  {
+    status: 422,
+    when: 'a new e-mail address without current_password (current_password_required), or with a wrong one (wrong_current_password); nothing changes',
+  },
   tooManyPasswordFailures,
-  { status: 429, when: `more than ${EMAIL_CHANGES_A_DAY} e-mail address changes asked in a day (too_many_email_changes); retry after Retry-After` },
+  {
+    status: 429,
+    when: `more than ${EMAIL_CHANGES_A_DAY} e-mail address changes asked in a day (too_many_email_changes); retry after Retry-After`,
+  },
 ];
 
 /**
@@ -36,14 +42,28 @@ export const emailChangeRefusals: Refusal[] = [
  * changing the recovery address): the current password, counted as wrong ones are, then one of
  * the day's few changes. A session alone cannot move the account's mail elsewhere.
  */
-export async function admitEmailChange(deps: EmailChangeDeps, member: { id: number; username: string }, change: AccountChange): Promise<void> {
+export async function admitEmailChange(
+  deps: EmailChangeDeps,
+  member: { id: number; username: string },
+  change: AccountChange,
+): Promise<void> {
   if (change.email === undefined || change.email === null) return;
   const found = await memberFromLog(deps.events, member.username);
   if (!found || change.email === found.state.email) return;
-  if (!change.current_password) throw new DomainError('current_password_required', 'a new e-mail address needs your current password: nothing changed');
+  if (!change.current_password)
+    throw new DomainError(
+      'current_password_required',
+      'a new e-mail address needs your current password: nothing changed',
+    );
   await checkMemberPassword(deps, member, change.current_password);
   const allowance = await deps.emailChanges.consume(String(member.id));
   if (!allowance.allowed) {
-    throw HttpError.from(tooManyRequests('too_many_email_changes', `at most ${EMAIL_CHANGES_A_DAY} e-mail address changes a day`, allowance.resetMs));
+    throw HttpError.from(
+      tooManyRequests(
+        'too_many_email_changes',
+        `at most ${EMAIL_CHANGES_A_DAY} e-mail address changes a day`,
+        allowance.resetMs,
+      ),
+    );
   }
 }

@@ -39,7 +39,13 @@ const nicknameSchema = z.string().meta({ description: 'empty when the member gav
 const shownNickname = (nickname: string | null): string => nickname ?? '';
 
 const memberSchema = z
-  .object({ id: z.int().min(1), username: z.string(), nickname: nicknameSchema, email: z.string().nullable(), mobile: z.string().nullable() })
+  .object({
+    id: z.int().min(1),
+    username: z.string(),
+    nickname: nicknameSchema,
+    email: z.string().nullable(),
+    mobile: z.string().nullable(),
+  })
   .meta({ id: 'Member' });
 
 const dashboardSchema = z
@@ -58,18 +64,31 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       body: registrationSchema,
       response: z.object({ id: z.int().min(1), username: z.string() }),
       movesSession: true,
-      refusals: [{ status: 422, when: 'the username is taken (case-insensitively)' }, concurrentChange, tooManyRegistrations, passwordWorkBusy],
+      refusals: [
+        { status: 422, when: 'the username is taken (case-insensitively)' },
+        concurrentChange,
+        tooManyRegistrations,
+        passwordWorkBusy,
+      ],
       handler: async (ctx, { body }) => {
         await deps.admitRegistration(ctx);
         // The session is renewed first, so the position goes into the new one; the answer is the
         // decision's own data, with no read model to wait for.
         const register = async () => {
-          const registered = await registerMember(deps.events, deps.hasher, body, commandContext(ctx, { kind: 'system', id: null }));
+          const registered = await registerMember(
+            deps.events,
+            deps.hasher,
+            body,
+            commandContext(ctx, { kind: 'system', id: null }),
+          );
           await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
           return registered;
         };
         const registered = await decideThenRead(ctx, register, async (decided) => decided);
-        return { data: { id: registered.member_id, username: registered.username }, message: 'registered and logged in' };
+        return {
+          data: { id: registered.member_id, username: registered.username },
+          message: 'registered and logged in',
+        };
       },
     }),
     loginEndpoint('member', {
@@ -99,7 +118,13 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         if (!member) {
           // A member missing from a read model being rebuilt or repaired is not logged out for it.
           if (await isRegistered(deps.events, identity.username)) {
-            throw new HttpError(503, 'read_model_unavailable', 'the members read model cannot show this member right now: retry in a moment', undefined, { 'Retry-After': '1' });
+            throw new HttpError(
+              503,
+              'read_model_unavailable',
+              'the members read model cannot show this member right now: retry in a moment',
+              undefined,
+              { 'Retry-After': '1' },
+            );
           }
           delete sessionOf(ctx).member;
           throw new HttpError(401, 'session_expired', 'this session names a member that does not exist: log in again');
@@ -107,7 +132,13 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         const credential = await credentialReads(deps.readModels).credential(identity.id, after);
         return {
           data: {
-            member: { id: member.id, username: member.username, nickname: shownNickname(member.nickname), email: member.email, mobile: member.mobile },
+            member: {
+              id: member.id,
+              username: member.username,
+              nickname: shownNickname(member.nickname),
+              email: member.email,
+              mobile: member.mobile,
+            },
             credential: credentialView(credential),
             scopes: credential?.scopes ?? [],
           },

@@ -9,8 +9,7 @@ export { passwordSchema };
  * The password's rule is the kernel's (src/shared/password.ts): administrators and ADMIN_PASSWORD share it.
  */
 
-const absentWhenEmpty = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const absentWhenEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 /** absentWhenEmpty for a client generated from the contract: the field's rule, or a blank string. */
 const orBlank = (description: string) => ({
@@ -40,25 +39,32 @@ const nicknameSchema = z.preprocess(
     .string({ error: 'nickname must be a string' })
     .trim()
     .max(64, 'nickname must be at most 64 characters')
-    .refine((nickname) => !UNSHOWABLE.test(nickname), 'nickname must not hold control or format characters (line breaks, escape sequences, zero-width or bidirectional marks)')
+    .refine(
+      (nickname) => !UNSHOWABLE.test(nickname),
+      'nickname must not hold control or format characters (line breaks, escape sequences, zero-width or bidirectional marks)',
+    )
     .optional(),
 );
 
-export const emailSchema = z.preprocess(
-  absentWhenEmpty,
-  z
-    .email({ error: 'email must be an e-mail address such as dev@example.com' })
-    .max(254, 'email must be at most 254 characters')
-    .optional(),
-).meta(orBlank('An e-mail address'));
+export const emailSchema = z
+  .preprocess(
+    absentWhenEmpty,
+    z
+      .email({ error: 'email must be an e-mail address such as dev@example.com' })
+      .max(254, 'email must be at most 254 characters')
+      .optional(),
+  )
+  .meta(orBlank('An e-mail address'));
 
-const mobileSchema = z.preprocess(
-  absentWhenEmpty,
-  z
-    .string({ error: 'mobile must be a string' })
-    .regex(/^\+?[1-9][0-9]{5,14}$/, 'mobile must be 6 to 15 digits, optionally after a leading +')
-    .optional(),
-).meta(orBlank('A mobile number: 6 to 15 digits, optionally after a leading +'));
+const mobileSchema = z
+  .preprocess(
+    absentWhenEmpty,
+    z
+      .string({ error: 'mobile must be a string' })
+      .regex(/^\+?[1-9][0-9]{5,14}$/, 'mobile must be 6 to 15 digits, optionally after a leading +')
+      .optional(),
+  )
+  .meta(orBlank('A mobile number: 6 to 15 digits, optionally after a leading +'));
 
 /** At least one way to reach the member: the refinement, and the same as JSON Schema for the contract. */
 function reachable<T extends z.ZodObject<{ email: typeof emailSchema; mobile: typeof mobileSchema }>>(schema: T) {
@@ -82,7 +88,9 @@ function reachable<T extends z.ZodObject<{ email: typeof emailSchema; mobile: ty
 
 const contactFields = { nickname: nicknameSchema, email: emailSchema, mobile: mobileSchema };
 
-export const registrationSchema = reachable(z.strictObject({ username: usernameSchema, password: passwordSchema, ...contactFields }));
+export const registrationSchema = reachable(
+  z.strictObject({ username: usernameSchema, password: passwordSchema, ...contactFields }),
+);
 
 /** What a member may change of their account, by the registration's rules; a new address needs the current password too. */
 export const accountChangeSchema = reachable(

@@ -3,6 +3,12 @@ export { memberReads } from './reads';
 export { argon2Hasher, oneTimePassword, type PasswordHasher } from './passwords';
 export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
 export { loginEndpoint } from './login-endpoint';
-export { limitLoginFailures, loginAddressPolicy, loginPolicy, passwordChangePolicy, resetPolicies } from './login-limit';
+export {
+  limitLoginFailures,
+  loginAddressPolicy,
+  loginPolicy,
+  passwordChangePolicy,
+  resetPolicies,
+} from './login-limit';
 export { emailChangePolicy } from './email-change';
 export { boundPasswordWork, passwordWorkBusy } from './password-work';

@@ -12,4 +12,5 @@ export const newMemberLink = (memberId: number, now: Date): NewLink => newLink(m
 export const RESTORE_LIFETIME_DAYS = 7;
 
 /** A member's link to restore a replaced address. */
-export const newRestoreLink = (memberId: number, now: Date): NewLink => newLink(memberId, now, RESTORE_LIFETIME_DAYS * 24 * 60);
+export const newRestoreLink = (memberId: number, now: Date): NewLink =>
+  newLink(memberId, now, RESTORE_LIFETIME_DAYS * 24 * 60);

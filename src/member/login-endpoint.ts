@@ -13,7 +13,12 @@ const PATHS: Record<LoginRealm, string> = { member: '/developer/login', admin: '
  */
 export function loginEndpoint<R extends z.ZodType>(
   realm: LoginRealm,
-  spec: { summary: string; response: R; refusals?: Refusal[]; logIn(ctx: AppContext, username: string, password: string): Promise<z.input<R>> },
+  spec: {
+    summary: string;
+    response: R;
+    refusals?: Refusal[];
+    logIn(ctx: AppContext, username: string, password: string): Promise<z.input<R>>;
+  },
 ): Endpoint {
   return endpoint({
     method: 'POST',
@@ -25,6 +30,9 @@ export function loginEndpoint<R extends z.ZodType>(
     refusals: [wrongPassword, passwordWorkBusy, ...(spec.refusals ?? [])],
     login: realm,
     movesSession: true,
-    handler: async (ctx, { body: { username, password } }) => ({ data: await spec.logIn(ctx, username, password), message: 'logged in' }),
+    handler: async (ctx, { body: { username, password } }) => ({
+      data: await spec.logIn(ctx, username, password),
+      message: 'logged in',
+    }),
   });
 }

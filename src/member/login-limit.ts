@@ -38,8 +38,18 @@ export function passwordChangePolicy(settings: Settings): LimitPolicy {
 /** Password-reset requests per client address, and reset links mailed per member, per hour. */
 export function resetPolicies(settings: Settings): { address: LimitPolicy; member: LimitPolicy } {
   return {
-    address: { name: 'password-reset-address', points: settings.PASSWORD_RESET_ADDRESS_LIMIT, windowSeconds: 3600, blockSeconds: 0 },
-    member: { name: 'password-reset-member', points: settings.PASSWORD_RESET_MEMBER_LIMIT, windowSeconds: 3600, blockSeconds: 0 },
+    address: {
+      name: 'password-reset-address',
+      points: settings.PASSWORD_RESET_ADDRESS_LIMIT,
+      windowSeconds: 3600,
+      blockSeconds: 0,
+    },
+    member: {
+      name: 'password-reset-member',
+      points: settings.PASSWORD_RESET_MEMBER_LIMIT,
+      windowSeconds: 3600,
+      blockSeconds: 0,
+    },
   };
 }
 
@@ -71,18 +81,27 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
     const account = `${address}/${usernameDigest(login.data.username)}`;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {
-      throw HttpError.from(tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs));
+      throw HttpError.from(
+        tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs),
+      );
     }
     const forAccount = await limiters.account.consume(account);
     if (!forAccount.allowed) {
       await limiters.address.refund(address);
-      throw HttpError.from(tooManyRequests('too_many_login_failures', 'too many failed logins for this username from this address', forAccount.resetMs));
+      throw HttpError.from(
+        tooManyRequests(
+          'too_many_login_failures',
+          'too many failed logins for this username from this address',
+          forAccount.resetMs,
+        ),
+      );
     }
     try {
       await next();
     } catch (err) {
       // Only a wrong password counts; an attempt that never reached the check (503) does not.
-      if (!(err instanceof AuthenticationFailed)) await Promise.all([limiters.account.refund(account), limiters.address.refund(address)]);
+      if (!(err instanceof AuthenticationFailed))
+        await Promise.all([limiters.account.refund(account), limiters.address.refund(address)]);
       throw err;
     }
     await Promise.all([limiters.account.reset(account), limiters.address.refund(address)]);

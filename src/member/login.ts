@@ -38,7 +38,10 @@ export async function loginMember(
 }
 
 /** The member as its own stream has it (the log, not a read model), or null when there is none. */
-export async function memberFromLog(store: EventStore, username: string): Promise<{ state: RegisteredMember; events: Recorded<MemberEvent>[] } | null> {
+export async function memberFromLog(
+  store: EventStore,
+  username: string,
+): Promise<{ state: RegisteredMember; events: Recorded<MemberEvent>[] } | null> {
   const events = await loadStream<MemberEvent>(store, memberStream(username));
   const state = fold(memberDecider, events);
   return state.status === 'registered' ? { state, events } : null;

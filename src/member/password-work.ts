@@ -2,7 +2,10 @@ import type { PasswordHasher } from './passwords';
 import { HttpError } from '../shared/http/envelope';
 import type { Refusal } from '../shared/http/endpoints';
 
-export const passwordWorkBusy: Refusal = { status: 503, when: 'too many passwords are being checked at once; retry after Retry-After' };
+export const passwordWorkBusy: Refusal = {
+  status: 503,
+  when: 'too many passwords are being checked at once; retry after Retry-After',
+};
 
 /**
  * At most `max` password hashes at once (each holds ~19 MiB and a thread for tens of ms): beyond
@@ -13,7 +16,15 @@ export function boundPasswordWork(hasher: PasswordHasher, max: number): Password
   let inFlight = 0;
   const bounded = <T>(work: () => Promise<T>): Promise<T> => {
     if (inFlight >= max) {
-      return Promise.reject(new HttpError(503, 'password_checks_busy', 'too many passwords are being checked right now: retry in a moment', undefined, { 'Retry-After': '1' }));
+      return Promise.reject(
+        new HttpError(
+          503,
+          'password_checks_busy',
+          'too many passwords are being checked right now: retry in a moment',
+          undefined,
+          { 'Retry-After': '1' },
+        ),
+      );
     }
     inFlight += 1;
     return work().finally(() => {

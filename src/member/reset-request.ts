@@ -38,7 +38,13 @@ export async function requestPasswordReset(deps: ResetRequestDeps, login: string
     if (!(await deps.resetsOfMember.consume(String(member_id))).allowed) continue;
     const { token, link } = newMemberLink(member_id, ctx.now);
     await handle(deps.events, memberStream(username), memberDecider, { type: 'RequestPasswordReset', data: link }, ctx);
-    await sendMail(email, passwordResetMail(found.state.username, `${deps.publicUrl}/ui/developer/reset?token=${encodeURIComponent(token)}`));
+    await sendMail(
+      email,
+      passwordResetMail(
+        found.state.username,
+        `${deps.publicUrl}/ui/developer/reset?token=${encodeURIComponent(token)}`,
+      ),
+    );
   }
 }
 
@@ -48,5 +54,9 @@ export async function requestPasswordReset(deps: ResetRequestDeps, login: string
  * next request, and tell by its time that the login exists.
  */
 export function requestLater(deps: ResetRequestDeps, login: string, ctx: CommandContext, log: Logger): void {
-  deps.resetWork.defer(() => requestPasswordReset(deps, login, ctx).catch((err: unknown) => log.error({ err }, 'a password-reset link could not be recorded or mailed')));
+  deps.resetWork.defer(() =>
+    requestPasswordReset(deps, login, ctx).catch((err: unknown) =>
+      log.error({ err }, 'a password-reset link could not be recorded or mailed'),
+    ),
+  );
 }

@@ -6,12 +6,19 @@ import { DeveloperDeps, developerEndpoints } from './endpoints';
 import { membersProjection } from './projection';
 
 /** How the member's history tells the registration; the password hash is left out by name. */
-const registered = { describe: (data: Record<string, unknown>) => `registered as member ${String(data.member_id)} with the username ${String(data.username)}` };
+const registered = {
+  describe: (data: Record<string, unknown>) =>
+    `registered as member ${String(data.member_id)} with the username ${String(data.username)}`,
+};
 
 /** Developer membership: registration, login, the member's dashboard and account, password reset. */
 export const memberSlice: Slice<DeveloperDeps> = {
   name: 'member',
-  events: defineEvents({ ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) }, {}, { MemberRegistered: registered, ...accountWording }),
+  events: defineEvents(
+    { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) },
+    {},
+    { MemberRegistered: registered, ...accountWording },
+  ),
   projections: [membersProjection],
   // Registration and every account change, whoever made it: the member, an administrator, the system.
   memberStreams: ({ username }) => [memberStream(username)],

@@ -42,7 +42,8 @@ export class BoundHistogram {
   bind(labels: Labels): (value: number) => void {
     const key = this.labelNames.map((name) => labels[name]).join('\u0000');
     let series = this.series.get(key);
-    if (!series) this.series.set(key, (series = { labels, inBucket: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
+    if (!series)
+      this.series.set(key, (series = { labels, inBucket: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
     const bound = series;
     const bounds = this.bounds;
     return (value) => {
@@ -85,6 +86,13 @@ export class BoundHistogram {
 
 /** A counter of the calls a bound histogram times (its `_count`, under a counter's name). */
 export function countOf(histogram: BoundHistogram, name: string, help: string, registry: Registry): void {
-  const counter = { name, help, type: 'counter', aggregator: 'sum', get: () => ({ name, help, type: 'counter', values: histogram.counts(), aggregator: 'sum' }), reset: () => {} };
+  const counter = {
+    name,
+    help,
+    type: 'counter',
+    aggregator: 'sum',
+    get: () => ({ name, help, type: 'counter', values: histogram.counts(), aggregator: 'sum' }),
+    reset: () => {},
+  };
   registry.registerMetric(counter as unknown as Parameters<Registry['registerMetric']>[0]);
 }

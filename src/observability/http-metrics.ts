@@ -34,7 +34,15 @@ export function httpMetrics(metrics: Metrics): Middleware<AppState> {
   const recorder = (method: string, route: string, status: number) => {
     const key = `${method} ${status} ${route}`;
     let record = bound.get(key);
-    if (!record) bound.set(key, (record = metrics.httpDuration.bind({ http_request_method: method, http_route: route, http_response_status_code: String(status) })));
+    if (!record)
+      bound.set(
+        key,
+        (record = metrics.httpDuration.bind({
+          http_request_method: method,
+          http_route: route,
+          http_response_status_code: String(status),
+        })),
+      );
     return record;
   };
   // Present from the start: the first unknown path adds no series either.
@@ -58,7 +66,11 @@ function refusalOf(body: unknown): unknown {
 type Recorder = ReturnType<LaneMeter['forRoute']>;
 
 /** Records open-API calls of one scope; what it records with is bound once, not per call. */
-function scopeRecorder(metrics: Metrics, outcomes: OpenApiOutcomes, scope: string): (outcome: string, seconds: number) => void {
+function scopeRecorder(
+  metrics: Metrics,
+  outcomes: OpenApiOutcomes,
+  scope: string,
+): (outcome: string, seconds: number) => void {
   // Every outcome bound now, so shown from the start at 0: a rate over it is defined before the first refusal.
   const bound = new Map(outcomes.all.map((outcome) => [outcome, metrics.openApiDuration.bind({ scope, outcome })]));
   return (outcome, seconds) => bound.get(outcome)!(seconds);
@@ -74,7 +86,15 @@ export function laneMeter(metrics: Metrics, outcomes: OpenApiOutcomes): LaneMete
       return (error, status, seconds) => {
         record(outcomes.of(error, status), seconds);
         let http = byStatus.get(status);
-        if (!http) byStatus.set(status, (http = metrics.httpDuration.bind({ http_request_method: 'GET', http_route: path, http_response_status_code: String(status) })));
+        if (!http)
+          byStatus.set(
+            status,
+            (http = metrics.httpDuration.bind({
+              http_request_method: 'GET',
+              http_route: path,
+              http_response_status_code: String(status),
+            })),
+          );
         http(seconds);
       };
     },
@@ -82,7 +102,12 @@ export function laneMeter(metrics: Metrics, outcomes: OpenApiOutcomes): LaneMete
 }
 
 /** The partner guard of the calls koa answers (HEAD, a query string), counted as the lane counts its own. */
-export function meteredPartnerGuard(metrics: Metrics, outcomes: OpenApiOutcomes, scope: string, guard: Middleware<AppState>): Middleware<AppState> {
+export function meteredPartnerGuard(
+  metrics: Metrics,
+  outcomes: OpenApiOutcomes,
+  scope: string,
+  guard: Middleware<AppState>,
+): Middleware<AppState> {
   const record = scopeRecorder(metrics, outcomes, scope);
   return async (ctx, next) => {
     const started = performance.now();

@@ -40,7 +40,6 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-
 function loginOutcome(err: unknown): LoginOutcome {
   if (err instanceof AuthenticationFailed) return 'wrong_password';
   if (err instanceof HttpError && err.status === 429) return 'limited';

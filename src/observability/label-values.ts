@@ -5,8 +5,25 @@ import { OUTBOX_STATUSES } from '../shared/outbox';
  * rate, a dashboard panel or an alert over it has data before the first failure, not "no data".
  */
 export const EVENT_STORE_OPERATIONS = ['append', 'read_stream', 'read_all', 'head_position'] as const;
-export const DOCUMENT_STORE_OPERATIONS = ['get', 'get_many', 'find', 'find_in_range', 'count', 'write', 'checkpoint', 'checkpoints', 'replace_collection'] as const;
-export const STORE_FAILURE_KINDS = ['wrong_expected_version', 'unavailable', 'storage_full', 'stream_deleted', 'invalid_position', 'other'] as const;
+export const DOCUMENT_STORE_OPERATIONS = [
+  'get',
+  'get_many',
+  'find',
+  'find_in_range',
+  'count',
+  'write',
+  'checkpoint',
+  'checkpoints',
+  'replace_collection',
+] as const;
+export const STORE_FAILURE_KINDS = [
+  'wrong_expected_version',
+  'unavailable',
+  'storage_full',
+  'stream_deleted',
+  'invalid_position',
+  'other',
+] as const;
 /** An attempt ends an outbox entry's turn in one of these; pending is only ever its start. */
 export const ATTEMPT_OUTCOMES = OUTBOX_STATUSES.filter((s) => s !== 'pending');
 export const MAIL_OUTCOMES = ['sent', 'failed'] as const;

@@ -14,18 +14,30 @@ export interface MetricsListener {
  * so that the API's port never shows it and a firewall can keep it to the scraper. Anything else
  * there is 404.
  */
-export async function listenForMetrics(registry: Registry, port: number, host: string, log: Logger): Promise<MetricsListener> {
+export async function listenForMetrics(
+  registry: Registry,
+  port: number,
+  host: string,
+  log: Logger,
+): Promise<MetricsListener> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics\n');
+      res
+        .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Not found: metrics are at GET /metrics\n');
       return;
     }
     registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : text),
       (err: unknown) => {
         log.error({ err }, 'metrics could not be collected');
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics could not be collected: see the service log\n');
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end('metrics could not be collected: see the service log\n');
       },
     );
   });

@@ -36,7 +36,13 @@ export function createMetrics() {
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
     new Histogram<L>({ name, help, labelNames, buckets, registers });
   // Recorded on the partner lane: bound ahead of its calls (bound-histogram.ts).
-  const openApiDuration = new BoundHistogram('platform_open_api_request_duration_seconds', 'Duration of open-API calls by scope and outcome', ['scope', 'outcome'], OPEN_API_BUCKETS, registry);
+  const openApiDuration = new BoundHistogram(
+    'platform_open_api_request_duration_seconds',
+    'Duration of open-API calls by scope and outcome',
+    ['scope', 'outcome'],
+    OPEN_API_BUCKETS,
+    registry,
+  );
   countOf(openApiDuration, 'platform_open_api_requests_total', 'Open-API calls by scope and outcome', registry);
   return {
     registry,
@@ -75,7 +81,11 @@ export function createMetrics() {
       'Webhook delivery attempts by outcome: delivered, failed (tried again later) or dead (no attempt left)',
       { outcome: ATTEMPT_OUTCOMES },
     ),
-    mails: counter('platform_mails_total', 'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)', { outcome: MAIL_OUTCOMES }),
+    mails: counter(
+      'platform_mails_total',
+      'Mails handed to the SMTP server (sent) or refused by it or unreachable (failed)',
+      { outcome: MAIL_OUTCOMES },
+    ),
     mailAttempts: counter(
       'platform_mail_attempts_total',
       'Attempts at outbox mails by outcome: delivered, failed (tried again later) or dead (refused for good, or no attempt left)',
@@ -83,7 +93,7 @@ export function createMetrics() {
     ),
     readModelLagging: counter(
       'platform_read_model_lagging_total',
-      'Requests answered 503 read_model_lagging: the read models did not reach the request\'s own write in time',
+      "Requests answered 503 read_model_lagging: the read models did not reach the request's own write in time",
       {},
     ),
     logins: counter(
@@ -95,7 +105,12 @@ export function createMetrics() {
      * A gauge read at each scrape. One whose source cannot be read (a store is down) keeps its last
      * value rather than fail the whole scrape: platform_store_up says why.
      */
-    gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (g: Gauge<L>) => Promise<void> | void): Gauge<L> {
+    gauge<L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      collect: (g: Gauge<L>) => Promise<void> | void,
+    ): Gauge<L> {
       return new Gauge<L>({
         name,
         help,

@@ -34,48 +34,94 @@ async function lagSeconds(events: EventStore, checkpoint: Position, head: Positi
 
 export function registerStateGauges(metrics: Metrics, state: ObservedState): void {
   const { stores } = state;
-  metrics.gauge('platform_store_up', 'Whether each store answers its health check (1) or not (0)', ['store'], async (g) => {
-    g.reset();
-    for (const { name, ok } of await stores.health()) g.set({ store: name }, ok ? 1 : 0);
-  });
-  metrics.gauge('platform_projection_dead_letters', 'Unresolved dead letters: events a projection could not apply, halting it', [], async (g) => {
-    g.set((await deadLetterHealth(stores.documents)).count);
-  });
-  metrics.gauge('platform_projector_heartbeat_age_seconds', "Seconds since the projector's last heartbeat (written every 5 s); +Inf when none was ever written", [], async (g) => {
-    const { age_ms } = await projectorStatus(stores.documents);
-    g.set(age_ms === null ? Infinity : age_ms / 1000);
-  });
-  metrics.gauge('platform_mails_dead', 'Mails of the outbox that are dead: refused for good or out of attempts, until an administrator retries them', [], async (g) => {
-    g.set((await stores.documents.find(MAIL_OUTBOX.name, { status: 'dead' })).length);
-  });
+  metrics.gauge(
+    'platform_store_up',
+    'Whether each store answers its health check (1) or not (0)',
+    ['store'],
+    async (g) => {
+      g.reset();
+      for (const { name, ok } of await stores.health()) g.set({ store: name }, ok ? 1 : 0);
+    },
+  );
+  metrics.gauge(
+    'platform_projection_dead_letters',
+    'Unresolved dead letters: events a projection could not apply, halting it',
+    [],
+    async (g) => {
+      g.set((await deadLetterHealth(stores.documents)).count);
+    },
+  );
+  metrics.gauge(
+    'platform_projector_heartbeat_age_seconds',
+    "Seconds since the projector's last heartbeat (written every 5 s); +Inf when none was ever written",
+    [],
+    async (g) => {
+      const { age_ms } = await projectorStatus(stores.documents);
+      g.set(age_ms === null ? Infinity : age_ms / 1000);
+    },
+  );
+  metrics.gauge(
+    'platform_mails_dead',
+    'Mails of the outbox that are dead: refused for good or out of attempts, until an administrator retries them',
+    [],
+    async (g) => {
+      g.set((await stores.documents.find(MAIL_OUTBOX.name, { status: 'dead' })).length);
+    },
+  );
   const { projections, keyRing, passwordChecksInFlight } = state;
   if (projections) {
-    metrics.gauge('platform_projection_position', 'The global log position each projection has applied (the commit position on KurrentDB)', ['projection'], (g) => {
-      for (const name of projections.names) g.set({ projection: name }, positionNumber(projections.checkpoint(name) ?? START));
-    });
-    metrics.gauge('platform_projection_lag_seconds', 'Age of the oldest event each projection has not applied yet; 0 at the head of the log', ['projection'], async (g) => {
-      const head = await stores.events.headPosition();
-      const now = Date.now();
-      // Projections mostly stand at the same checkpoint: one read for each distinct one.
-      const lags = new Map<Position, Promise<number>>();
-      for (const name of projections.names) {
-        const checkpoint = projections.checkpoint(name) ?? START;
-        if (!lags.has(checkpoint)) lags.set(checkpoint, lagSeconds(stores.events, checkpoint, head, now));
-        g.set({ projection: name }, await lags.get(checkpoint)!);
-      }
-    });
+    metrics.gauge(
+      'platform_projection_position',
+      'The global log position each projection has applied (the commit position on KurrentDB)',
+      ['projection'],
+      (g) => {
+        for (const name of projections.names)
+          g.set({ projection: name }, positionNumber(projections.checkpoint(name) ?? START));
+      },
+    );
+    metrics.gauge(
+      'platform_projection_lag_seconds',
+      'Age of the oldest event each projection has not applied yet; 0 at the head of the log',
+      ['projection'],
+      async (g) => {
+        const head = await stores.events.headPosition();
+        const now = Date.now();
+        // Projections mostly stand at the same checkpoint: one read for each distinct one.
+        const lags = new Map<Position, Promise<number>>();
+        for (const name of projections.names) {
+          const checkpoint = projections.checkpoint(name) ?? START;
+          if (!lags.has(checkpoint)) lags.set(checkpoint, lagSeconds(stores.events, checkpoint, head, now));
+          g.set({ projection: name }, await lags.get(checkpoint)!);
+        }
+      },
+    );
   }
   if (keyRing) {
-    metrics.gauge('platform_key_ring_staleness_seconds', 'How long the key ring has been cut off from the event store; 0 while it follows the log', [], (g) => {
-      g.set(keyRing.stalenessMs() / 1000);
-    });
-    metrics.gauge('platform_key_ring_max_staleness_seconds', 'KEY_RING_MAX_STALENESS_MS: past this staleness, open-API calls are refused (503)', [], (g) => {
-      g.set(keyRing.maxStalenessMs / 1000);
-    });
+    metrics.gauge(
+      'platform_key_ring_staleness_seconds',
+      'How long the key ring has been cut off from the event store; 0 while it follows the log',
+      [],
+      (g) => {
+        g.set(keyRing.stalenessMs() / 1000);
+      },
+    );
+    metrics.gauge(
+      'platform_key_ring_max_staleness_seconds',
+      'KEY_RING_MAX_STALENESS_MS: past this staleness, open-API calls are refused (503)',
+      [],
+      (g) => {
+        g.set(keyRing.maxStalenessMs / 1000);
+      },
+    );
   }
   if (passwordChecksInFlight) {
-    metrics.gauge('platform_password_checks_in_flight', 'Password hashes under way or queued (at most PASSWORD_CHECKS_IN_FLIGHT)', [], (g) => {
-      g.set(passwordChecksInFlight());
-    });
+    metrics.gauge(
+      'platform_password_checks_in_flight',
+      'Password hashes under way or queued (at most PASSWORD_CHECKS_IN_FLIGHT)',
+      [],
+      (g) => {
+        g.set(passwordChecksInFlight());
+      },
+    );
   }
 }

@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { DocumentStore, EventStore, InvalidPosition, StoreUnavailable, Stores, StreamDeleted, WrongExpectedVersion } from '../stores/ports';
+import {
+  DocumentStore,
+  EventStore,
+  InvalidPosition,
+  StoreUnavailable,
+  Stores,
+  StreamDeleted,
+  WrongExpectedVersion,
+} from '../stores/ports';
 import { isStorageFull } from '../stores/storage-full';
 import { DocumentStoreOperation, EventStoreOperation, StoreFailureKind } from './label-values';
 import { Metrics } from './metrics';
@@ -20,7 +28,12 @@ export function failureKind(err: unknown): StoreFailureKind {
 }
 
 /** Times each call of `method` on `target` that completes, and counts each that fails by kind. */
-function timed<T extends object, K extends keyof T>(target: T, method: K, operation: EventStoreOperation | DocumentStoreOperation, metrics: Timed): T[K] {
+function timed<T extends object, K extends keyof T>(
+  target: T,
+  method: K,
+  operation: EventStoreOperation | DocumentStoreOperation,
+  metrics: Timed,
+): T[K] {
   const call = (target[method] as (...args: unknown[]) => Promise<unknown>).bind(target);
   const duration = metrics.duration.labels(operation);
   return (async (...args: unknown[]) => {

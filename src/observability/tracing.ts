@@ -1,5 +1,15 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { context, Context, isSpanContextValid, Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  Context,
+  isSpanContextValid,
+  Link,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -40,8 +50,13 @@ export function startTracing(settings: Settings, log: Logger): Tracing | null {
   const endpoint = settings.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return null;
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.OTEL_SERVICE_NAME, [ATTR_SERVICE_VERSION]: IMPLEMENTATION_VERSION }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))],
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: settings.OTEL_SERVICE_NAME,
+      [ATTR_SERVICE_VERSION]: IMPLEMENTATION_VERSION,
+    }),
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })),
+    ],
   });
   // The global provider and W3C trace context, without a context manager: parents are handed down (src/shared/tracing.ts).
   provider.register({ contextManager: null });
@@ -58,7 +73,11 @@ export function startTracing(settings: Settings, log: Logger): Tracing | null {
       // that is most partner calls (the samplers OTEL_TRACES_SAMPLER names read no attribute).
       if (!span.isRecording()) return listener(req, res);
       // The path only: a query string is never recorded, and a key pasted into the path is masked.
-      span.setAttributes({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: withoutApiKeys((req.url ?? '/').split('?')[0]!), [ATTR_URL_SCHEME]: 'http' });
+      span.setAttributes({
+        [ATTR_HTTP_REQUEST_METHOD]: method,
+        [ATTR_URL_PATH]: withoutApiKeys((req.url ?? '/').split('?')[0]!),
+        [ATTR_URL_SCHEME]: 'http',
+      });
       if (route) span.setAttribute(ATTR_HTTP_ROUTE, route).updateName(`${method} ${route}`);
       const requestIdSent = watchRequestId(res);
       res.once('close', () => {
@@ -86,7 +105,11 @@ export function startTracing(settings: Settings, log: Logger): Tracing | null {
     async shutdown() {
       // A collector that cannot be reached must not cut the service's own stop short: the
       // projections' last checkpoints and the stores' close come after this.
-      await provider.shutdown().catch((err: unknown) => log.warn({ err }, 'the spans still buffered could not be exported to the collector; they are dropped'));
+      await provider
+        .shutdown()
+        .catch((err: unknown) =>
+          log.warn({ err }, 'the spans still buffered could not be exported to the collector; they are dropped'),
+        );
       trace.disable();
       context.disable();
       propagation.disable();

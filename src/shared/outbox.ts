@@ -33,7 +33,14 @@ export const writePosition = (e: OutboxEntry): string => `${e.event_position}~${
 export function afterAttempt<E extends OutboxEntry>(entry: E, attempt: Attempt, now: number, schedule: number[]): E {
   const attempts = entry.attempts + 1;
   const base = { ...entry, attempts, revision: entry.revision + 1 };
-  if (attempt.delivered) return { ...base, status: 'delivered', delivered_at: new Date(now).toISOString(), next_attempt_at: null, cause: null };
+  if (attempt.delivered)
+    return {
+      ...base,
+      status: 'delivered',
+      delivered_at: new Date(now).toISOString(),
+      next_attempt_at: null,
+      cause: null,
+    };
   const wait = attempt.permanent ? undefined : schedule[attempts - 1];
   if (wait === undefined) return { ...base, status: 'dead', next_attempt_at: null, cause: attempt.cause };
   return { ...base, status: 'failed', next_attempt_at: new Date(now + wait).toISOString(), cause: attempt.cause };
@@ -51,8 +58,15 @@ export const retried = <E extends OutboxEntry>(e: E, now: number): E => ({
 });
 
 /** The entries of `collection` whose next attempt is due at `now`, in the order of the log. */
-export async function dueEntries<E extends OutboxEntry>(documents: DocumentStore, collection: string, now: number): Promise<E[]> {
-  const open = [...(await documents.find<E>(collection, { status: 'pending' })), ...(await documents.find<E>(collection, { status: 'failed' }))].map((d) => d.doc);
+export async function dueEntries<E extends OutboxEntry>(
+  documents: DocumentStore,
+  collection: string,
+  now: number,
+): Promise<E[]> {
+  const open = [
+    ...(await documents.find<E>(collection, { status: 'pending' })),
+    ...(await documents.find<E>(collection, { status: 'failed' })),
+  ].map((d) => d.doc);
   return open
     .filter((e) => e.next_attempt_at !== null && Date.parse(e.next_attempt_at) <= now)
     .sort((a, b) => (a.event_position < b.event_position ? -1 : a.event_position > b.event_position ? 1 : 0));

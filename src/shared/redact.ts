@@ -13,7 +13,9 @@ export function withoutApiKeys(text: string): string {
   // left to decode, a text that then holds a key is given in that form, masked.
   let plain = masked;
   for (let round = 0; round < 3 && plain.includes('%'); round++) {
-    const decoded = plain.replace(/%([2-7][0-9A-Fa-f])/g, (_encoded, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const decoded = plain.replace(/%([2-7][0-9A-Fa-f])/g, (_encoded, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
     if (decoded === plain) break;
     plain = decoded;
     const unmasked = plain.replace(KEY_LIKE, 'sk_[redacted]');
@@ -21,4 +23,3 @@ export function withoutApiKeys(text: string): string {
   }
   return masked;
 }
-

@@ -61,7 +61,6 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   notifiers?(deps: NotifyDeps): Notifier[];
 }
 
-
 /**
  * Everything the slices registered, gathered by the composition root: the kernel and the slices
  * that tell of other slices' events (audit, mail, webhook) read it here, so nothing else lists them.
@@ -85,15 +84,20 @@ export class Registry {
    * `permissionOrder` names slices whose permissions come first, in that order: the contract lists
    * the permissions as an enum, whose order a client may show.
    */
-  constructor(slices: readonly Slice<never, never>[], { permissionOrder = [] }: { permissionOrder?: readonly string[] } = {}) {
+  constructor(
+    slices: readonly Slice<never, never>[],
+    { permissionOrder = [] }: { permissionOrder?: readonly string[] } = {},
+  ) {
     this.slices = slices;
     for (const slice of slices) {
       for (const [type, definition] of Object.entries(slice.events)) {
-        if (this.events.has(type)) throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
+        if (this.events.has(type))
+          throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
         this.events.set(type, definition);
       }
     }
-    const rank = (slice: Slice<never, never>) => (permissionOrder.includes(slice.name) ? permissionOrder.indexOf(slice.name) : permissionOrder.length);
+    const rank = (slice: Slice<never, never>) =>
+      permissionOrder.includes(slice.name) ? permissionOrder.indexOf(slice.name) : permissionOrder.length;
     const descriptions = new Map<string, string>();
     for (const slice of [...slices].sort((a, b) => rank(a) - rank(b))) {
       for (const [name, description] of Object.entries(slice.permissions ?? {})) {
@@ -109,7 +113,9 @@ export class Registry {
     const reasons = this.openApiRefusals.map(({ reason }) => reason);
     const twice = reasons.find((reason, i) => reasons.indexOf(reason) !== i);
     if (twice) throw new Error(`the open-API refusal ${twice} is registered twice`);
-    this.webhookEventTypes = [...this.events.values()].flatMap((definition) => (definition.webhook ? [definition.webhook] : []));
+    this.webhookEventTypes = [...this.events.values()].flatMap((definition) =>
+      definition.webhook ? [definition.webhook] : [],
+    );
   }
 
   /** Every stream any slice holds events about this member in, in the order of the slices. */

@@ -21,7 +21,12 @@ export function failed(span: Span, err: unknown): void {
 export type TraceContext = Context;
 
 /** Runs `work` in a child span of `parent`, ended when it settles; `work` gets the context of its own children. */
-export async function inSpan<T>(name: string, attributes: Attributes, parent: TraceContext | undefined, work: (span: Span, here: TraceContext) => Promise<T> | T): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  parent: TraceContext | undefined,
+  work: (span: Span, here: TraceContext) => Promise<T> | T,
+): Promise<T> {
   const span = tracer.startSpan(name, { attributes }, parent ?? ROOT_CONTEXT);
   try {
     return await work(span, trace.setSpan(parent ?? ROOT_CONTEXT, span));

@@ -12,5 +12,12 @@ const INVISIBLE = new RegExp(`[${CONTROL_CHARACTERS}\\\\]`, 'g');
  * reviewer's digest; a backslash is doubled so an escape cannot be faked.
  */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, (c) => NAMED[c] ?? (c.charCodeAt(0) <= 0xff ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`));
+  return text.replace(
+    INVISIBLE,
+    (c) =>
+      NAMED[c] ??
+      (c.charCodeAt(0) <= 0xff
+        ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
+        : `\\u${c.charCodeAt(0).toString(16)}`),
+  );
 }

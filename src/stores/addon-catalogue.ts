@@ -15,7 +15,9 @@ export async function loadAddonCatalogue(dir: string, log: Logger): Promise<Addo
   let directories: string[];
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    directories = (await Promise.all(entries.map(async (e) => ((await isDirectory(dir, e, log)) ? e.name : null)))).filter((name) => name !== null);
+    directories = (
+      await Promise.all(entries.map(async (e) => ((await isDirectory(dir, e, log)) ? e.name : null)))
+    ).filter((name) => name !== null);
   } catch (err) {
     log.warn({ dir, err: (err as Error).message }, 'add-on directory cannot be read: the catalogue is empty');
     return new Map();

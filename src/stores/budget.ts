@@ -39,7 +39,10 @@ export function withinBudget<T>(operation: string, call: () => Promise<T>): Prom
   if (left <= 0) return Promise.reject(new StoreUnavailable(operation));
   let timer: NodeJS.Timeout | undefined;
   const spent = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailable(operation, { cause: new Error(`the request's store budget ran out`) })), left);
+    timer = setTimeout(
+      () => reject(new StoreUnavailable(operation, { cause: new Error(`the request's store budget ran out`) })),
+      left,
+    );
   });
   return Promise.race([call(), spent]).finally(() => clearTimeout(timer));
 }

@@ -7,8 +7,7 @@ import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN } from './mongodb/settings';
  * KurrentDB (or EventStoreDB) and MongoDB; neither selects the embedded SQLite file under DATA_DIR.
  */
 export type StoreConfig =
-  | { mode: 'embedded'; dataDir: string }
-  | { mode: 'production'; eventStoreUrl: string; mongoUrl: string };
+  { mode: 'embedded'; dataDir: string } | { mode: 'production'; eventStoreUrl: string; mongoUrl: string };
 
 export type ProductionStoreConfig = Extract<StoreConfig, { mode: 'production' }>;
 
@@ -116,12 +115,21 @@ function checkEventStoreParses(url: string, shown: string): void {
     // The native bridge's errors come from another realm than this module's Error, so no instanceof.
     const message = String((error as { message?: unknown } | null)?.message ?? error);
     // Some of its messages repeat the whole URL, credentials included.
-    throw new StoreConfigError(`EVENTSTORE_URL '${shown}': the KurrentDB client cannot parse it (${message.split(url).join(shown)})`);
+    throw new StoreConfigError(
+      `EVENTSTORE_URL '${shown}': the KurrentDB client cannot parse it (${message.split(url).join(shown)})`,
+    );
   }
 }
 
 const BOOLEAN_OPTIONS = ['tls', 'tlsverifycert'];
-const INTEGER_OPTIONS = ['maxdiscoverattempts', 'defaultdeadline', 'discoveryinterval', 'gossiptimeout', 'keepaliveinterval', 'keepalivetimeout'];
+const INTEGER_OPTIONS = [
+  'maxdiscoverattempts',
+  'defaultdeadline',
+  'discoveryinterval',
+  'gossiptimeout',
+  'keepaliveinterval',
+  'keepalivetimeout',
+];
 const TEXT_OPTIONS = ['connectionname', 'nodepreference', 'tlscafile', 'usercertfile', 'userkeyfile'];
 // Only the leader: the service reads back what it appended and compares checkpoints with the head
 // of the log, and a follower that lags would answer an older log (a made-up "checkpoint after the
@@ -141,7 +149,9 @@ function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be true or false`);
     }
     if (INTEGER_OPTIONS.includes(name) && !/^-?\d+$/.test(value)) {
-      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be a whole number of milliseconds (or attempts)`);
+      throw new StoreConfigError(
+        `EVENTSTORE_URL '${shown}': ${key} must be a whole number of milliseconds (or attempts)`,
+      );
     }
     if (!BOOLEAN_OPTIONS.includes(name) && !INTEGER_OPTIONS.includes(name) && !TEXT_OPTIONS.includes(name)) {
       throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} is not an option the KurrentDB client knows`);
@@ -172,9 +182,7 @@ function checkMongoUrl(url: string): void {
   }
   const database = decodeURIComponent((shape[4] ?? '').replace(/^\//, ''));
   if (database === '') {
-    throw new StoreConfigError(
-      `MONGODB_URL '${shown}' must name the database in its path (e.g. ${MONGODB_EXAMPLE})`,
-    );
+    throw new StoreConfigError(`MONGODB_URL '${shown}' must name the database in its path (e.g. ${MONGODB_EXAMPLE})`);
   }
   // MongoDB's naming restrictions for databases (Unix and Windows deployments alike).
   if (/[/\\. "$*<>:|?]/.test(database) || Buffer.byteLength(database) >= 64) {
@@ -202,7 +210,9 @@ function checkMongoParses(url: string, shown: string): void {
       );
     }
     if (Object.keys(MONGO_TIMEOUTS).some((option) => option.toLowerCase() === name)) {
-      throw new StoreConfigError(`MONGODB_URL '${shown}': ${key} is set by the service (docs/production.md gives its time limits), not by the URL`);
+      throw new StoreConfigError(
+        `MONGODB_URL '${shown}': ${key} is set by the service (docs/production.md gives its time limits), not by the URL`,
+      );
     }
     if (MONGO_FILE_OPTIONS.includes(name) && !existsSync(value)) {
       throw new StoreConfigError(`MONGODB_URL '${shown}': ${key} ${value} does not exist`);

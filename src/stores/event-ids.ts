@@ -30,13 +30,22 @@ export function eventId(requestId: string, stream: string, expected: ExpectedRev
  * `store.append(stream, eventIds(stream, expected, events), expected)`.
  */
 export function eventIds(stream: string, expected: ExpectedRevision, events: NewEvent[], seed?: string): NewEvent[] {
-  return events.map((event, index) => ({ ...event, id: eventId(seed ?? event.metadata.request_id, stream, expected, index) }));
+  return events.map((event, index) => ({
+    ...event,
+    id: eventId(seed ?? event.metadata.request_id, stream, expected, index),
+  }));
 }
 
 /**
  * The first of the events a write under `seed` appended to the stream, if one did: a retry that
  * finds it knows its write is recorded, whatever the stream did since.
  */
-export function writtenBy<Event extends { id?: string; revision: number }>(seed: string, stream: string, recorded: readonly Event[]): Event | undefined {
-  return recorded.find((event) => event.id === eventId(seed, stream, event.revision === 0 ? 'no_stream' : event.revision - 1, 0));
+export function writtenBy<Event extends { id?: string; revision: number }>(
+  seed: string,
+  stream: string,
+  recorded: readonly Event[],
+): Event | undefined {
+  return recorded.find(
+    (event) => event.id === eventId(seed, stream, event.revision === 0 ? 'no_stream' : event.revision - 1, 0),
+  );
 }

@@ -14,8 +14,7 @@ export interface KeptAnswer {
 
 /** Who holds a key: a request still in flight, or the answer it gave. */
 export type IdempotencyRecord =
-  | { state: 'in_flight'; fingerprint: string }
-  | { state: 'answered'; fingerprint: string; answer: KeptAnswer };
+  { state: 'in_flight'; fingerprint: string } | { state: 'answered'; fingerprint: string; answer: KeptAnswer };
 
 export interface IdempotencyRecords {
   /**

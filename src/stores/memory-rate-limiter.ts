@@ -35,9 +35,11 @@ export function memoryRateLimiter(policy: LimitPolicy, now: () => number = Date.
       if (at >= sweepAt) sweep(at);
       let count = counts.get(key);
       if (count && count.blockedUntil > at) return { allowed: false, remaining: 0, resetMs: count.blockedUntil - at };
-      if (!count || count.windowEnds <= at) counts.set(key, (count = { attempts: 0, windowEnds: at + windowMs, blockedUntil: 0 }));
+      if (!count || count.windowEnds <= at)
+        counts.set(key, (count = { attempts: 0, windowEnds: at + windowMs, blockedUntil: 0 }));
       count.attempts += 1;
-      if (count.attempts <= policy.points) return { allowed: true, remaining: policy.points - count.attempts, resetMs: count.windowEnds - at };
+      if (count.attempts <= policy.points)
+        return { allowed: true, remaining: policy.points - count.attempts, resetMs: count.windowEnds - at };
       if (policy.blockSeconds > 0) count.blockedUntil = at + policy.blockSeconds * 1000;
       return { allowed: false, remaining: 0, resetMs: (count.blockedUntil || count.windowEnds) - at };
     },

@@ -34,8 +34,10 @@ export interface NewEvent<Type extends string = string, Data = Record<string, un
   id?: string;
 }
 
-export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>>
-  extends NewEvent<Type, Data> {
+export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>> extends NewEvent<
+  Type,
+  Data
+> {
   stream: string;
   /** 0-based revision of the event within its stream. */
   revision: number;
@@ -77,7 +79,10 @@ export class StoreUnavailable extends Error {
   /** No retry overcomes it (the store refuses the service's credentials or rights): the operator must act. */
   readonly permanent: boolean;
 
-  constructor(readonly operation: string, options?: { cause?: unknown; permanent?: boolean }) {
+  constructor(
+    readonly operation: string,
+    options?: { cause?: unknown; permanent?: boolean },
+  ) {
     super(`${operation}: the store is unavailable`, options);
     this.name = 'StoreUnavailable';
     this.permanent = options?.permanent ?? false;
@@ -86,7 +91,10 @@ export class StoreUnavailable extends Error {
 
 /** A position this store cannot interpret: ill-formed, or from another kind of store. */
 export class InvalidPosition extends RangeError {
-  constructor(readonly position: Position, detail: string) {
+  constructor(
+    readonly position: Position,
+    detail: string,
+  ) {
     super(`${detail}: ${JSON.stringify(position)}`);
     this.name = 'InvalidPosition';
   }
@@ -170,9 +178,15 @@ export interface DocumentStore {
   ensureCollections(specs: CollectionSpec[]): Promise<void>;
   get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null>;
   /** The documents of these ids, in their order, null for each missing: one read for many, as a replay needs. */
-  getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]>;
+  getMany<Doc = Record<string, unknown>>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<(StoredDocument<Doc> | null)[]>;
   /** Documents whose top-level fields equal every value in `where`, ordered by id, with their positions. */
-  find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]>;
+  find<Doc = Record<string, unknown>>(
+    collection: string,
+    where: Record<string, Scalar>,
+  ): Promise<StoredDocument<Doc>[]>;
   /**
    * Documents whose string field lies in the range, ordered by that field, then by id; a field
    * absent, null or not a string is in no range. Strings compare by code unit, so ISO 8601
@@ -191,7 +205,11 @@ export interface DocumentStore {
    * are stored, as long as every later call sees them and a failure to store them rejects a later
    * scratch write, or the next call that reads or writes their collection.
    */
-  write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch?: boolean): Promise<void>;
+  write(
+    writes: DocumentWrite[],
+    checkpoint?: { projection: string; position: Position },
+    scratch?: boolean,
+  ): Promise<void>;
   checkpoint(projection: string): Promise<Position>;
   /** The checkpoints of these projections, in their order, in one read (START for each never written). */
   checkpoints(projections: readonly string[]): Promise<Position[]>;
@@ -207,7 +225,11 @@ export interface DocumentStore {
    * are separate in production, so callers only swap in a collection at least as recent as the
    * target's checkpoint: a crash between them replays events the position guard ignores.
    */
-  replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void>;
+  replaceCollection(
+    target: string,
+    source: string,
+    checkpoint: { projection: string; position: Position },
+  ): Promise<void>;
   /** Forgets the projection's checkpoint, so that it starts again from START. */
   resetCheckpoint(projection: string): Promise<void>;
   /** The records of writes made under an idempotency key, beside the read models (./idempotency-port.ts). */

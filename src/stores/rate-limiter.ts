@@ -6,7 +6,12 @@ import type { Allowance, LimitPolicy, RateLimiter } from './ports';
  * of one name in different processes count the same keys.
  */
 export function libraryOptions(policy: LimitPolicy) {
-  return { keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds, blockDuration: policy.blockSeconds };
+  return {
+    keyPrefix: policy.name,
+    points: policy.points,
+    duration: policy.windowSeconds,
+    blockDuration: policy.blockSeconds,
+  };
 }
 
 /** The library's limiters answer through promises, in memory too. */

@@ -27,7 +27,10 @@ export const webhookEventSchemas = {
 export type WebhookEvent = EventOf<typeof webhookEventSchemas>;
 
 export type WebhookCommand =
-  | { type: 'RegisterWebhook'; data: { webhook_id: string; url: string; events: string[]; sealed_secret: string; owner_role_id: number | null } }
+  | {
+      type: 'RegisterWebhook';
+      data: { webhook_id: string; url: string; events: string[]; sealed_secret: string; owner_role_id: number | null };
+    }
   | { type: 'RotateWebhookSecret'; data: { webhook_id: string; sealed_secret: string } }
   | { type: 'ChangeWebhook'; data: { webhook_id: string; url: string; events: string[] } }
   | { type: 'RemoveWebhook'; data: { webhook_id: string } };
@@ -36,7 +39,8 @@ type WebhookState = 'none' | 'registered' | 'removed';
 
 export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState> = {
   initialState: 'none',
-  evolve: (state, event) => (event.type === 'WebhookRemoved' ? 'removed' : event.type === 'WebhookRegistered' ? 'registered' : state),
+  evolve: (state, event) =>
+    event.type === 'WebhookRemoved' ? 'removed' : event.type === 'WebhookRegistered' ? 'registered' : state,
   decide(command, state) {
     if (command.type === 'RegisterWebhook') {
       if (state !== 'none') throw new DomainError('webhook_exists', 'a webhook with this id exists already');

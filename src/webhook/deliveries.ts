@@ -17,10 +17,16 @@ export const exchangeSchema = z
       body: z.string(),
     }),
     response: z
-      .object({ status: z.int(), body: z.string().meta({ description: "The first bytes of the receiver's body (at most 1024)" }) })
+      .object({
+        status: z.int(),
+        body: z.string().meta({ description: "The first bytes of the receiver's body (at most 1024)" }),
+      })
       .nullable()
       .meta({ description: 'null when the receiver did not answer' }),
-    error: z.string().nullable().meta({ description: 'Why there is no answer: refused address, connection error, time-out' }),
+    error: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why there is no answer: refused address, connection error, time-out' }),
     duration_ms: z.int().min(0),
   })
   .meta({ id: 'WebhookExchange' });
@@ -43,7 +49,10 @@ export const deliverySchema = z
     event_type: z.string(),
     status: z.enum(OUTBOX_STATUSES),
     attempts: z.int().min(0),
-    last_status_code: z.int().nullable().meta({ description: "The receiver's last HTTP status; null when it never answered" }),
+    last_status_code: z
+      .int()
+      .nullable()
+      .meta({ description: "The receiver's last HTTP status; null when it never answered" }),
     next_attempt_at: z.iso.datetime().nullable(),
     delivered_at: z.iso.datetime().nullable(),
     last_exchange: exchangeSchema.nullable(),
@@ -62,10 +71,18 @@ export const deliveryView = (d: DeliveryDocument): z.infer<typeof deliverySchema
 });
 
 /** The delivery after an attempt (null: not sent, or no answer) at `now`, by the retry schedule (ms): a 2xx delivers it. */
-export function afterAttempt(d: DeliveryDocument, exchange: DeliveryExchange | null, now: number, schedule: number[]): DeliveryDocument {
+export function afterAttempt(
+  d: DeliveryDocument,
+  exchange: DeliveryExchange | null,
+  now: number,
+  schedule: number[],
+): DeliveryDocument {
   const statusCode = exchange?.response?.status ?? null;
   const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
-  const cause = statusCode !== null ? `the receiver answered ${statusCode}` : (exchange?.error ?? 'not sent: the webhook was removed');
+  const cause =
+    statusCode !== null
+      ? `the receiver answered ${statusCode}`
+      : (exchange?.error ?? 'not sent: the webhook was removed');
   const next = outboxAfterAttempt(d, delivered ? { delivered } : { delivered, cause, permanent: false }, now, schedule);
   return { ...next, last_status_code: statusCode, ...(exchange ? { last_exchange: exchange } : {}) };
 }

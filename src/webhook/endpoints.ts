@@ -34,7 +34,10 @@ export interface WebhookDeps {
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
 
-const notFound = { status: 404, when: "there is no such webhook (or delivery), or it belongs to another role group's administrators" } as const;
+const notFound = {
+  status: 404,
+  when: "there is no such webhook (or delivery), or it belongs to another role group's administrators",
+} as const;
 
 type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
 
@@ -57,12 +60,17 @@ function webhookSchemas(eventTypes: readonly string[]) {
     .object({ id: z.string(), url: z.string(), events: z.array(z.enum(types)), created_at: z.iso.datetime() })
     .meta({ id: 'Webhook' });
   const createdWebhookSchema = webhookSchema
-    .extend({ secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }) })
+    .extend({
+      secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }),
+    })
     .meta({ id: 'CreatedWebhook' });
 
   const registerBody = z.strictObject({
     // Checked by checkUrl, to answer its own reason (invalid_webhook_url); its form documented here.
-    url: z.string().max(2000, 'url must be at most 2000 characters').meta({ ...WEBHOOK_URL_FORM, description: 'An http or https URL without credentials' }),
+    url: z
+      .string()
+      .max(2000, 'url must be at most 2000 characters')
+      .meta({ ...WEBHOOK_URL_FORM, description: 'An http or https URL without credentials' }),
     events: z
       .array(z.enum(types, { error: `each event must be one of ${types.join(', ')}` }))
       .min(1, 'name at least one event')
@@ -82,10 +90,17 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
 export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
   const { webhookSchema, createdWebhookSchema, registerBody } = webhookSchemas(deps.webhookEventTypes);
   const decide = (ctx: AppContext, command: WebhookCommand) => () =>
-    handle(deps.events, webhookStream(command.data.webhook_id), webhookDecider, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }));
+    handle(
+      deps.events,
+      webhookStream(command.data.webhook_id),
+      webhookDecider,
+      command,
+      commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }),
+    );
   const existing = async (ctx: AppContext, id: string): Promise<WebhookDocument> => {
     const hook = await deps.readModels.latest(webhooksProjection, id);
-    if (!hook || !ownedBy(adminOf(ctx), hook)) throw new HttpError(404, 'webhook_not_found', `there is no webhook ${id}`);
+    if (!hook || !ownedBy(adminOf(ctx), hook))
+      throw new HttpError(404, 'webhook_not_found', `there is no webhook ${id}`);
     return hook;
   };
   const delivery = async (webhookId: string, deliveryId: string): Promise<DeliveryDocument> => {
@@ -109,7 +124,10 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
         const secret = newSecret();
         const sealed_secret = await deps.webhookSecrets.seal(webhook_id, secret);
         const owner_role_id = adminOf(ctx).role_id;
-        const command: WebhookCommand = { type: 'RegisterWebhook', data: { webhook_id, url: body.url, events: body.events, sealed_secret, owner_role_id } };
+        const command: WebhookCommand = {
+          type: 'RegisterWebhook',
+          data: { webhook_id, url: body.url, events: body.events, sealed_secret, owner_role_id },
+        };
         return decideThenRead(ctx, decide(ctx, command), async ({ position }) => {
           const hook = await deps.readModels.after(webhooksProjection, webhook_id, position);
           return { data: { ...view(hook!), secret }, message: 'registered: keep the secret, it is not shown again' };
@@ -120,7 +138,8 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       method: 'GET',
       path: '/webhooks',
       caller: manage,
-      summary: "List the webhooks of this administrator's role group (every one for a super administrator), without their secrets",
+      summary:
+        "List the webhooks of this administrator's role group (every one for a super administrator), without their secrets",
       response: listOf(webhookSchema),
       handler: async (ctx) => {
         const admin = adminOf(ctx);
@@ -140,10 +159,14 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       handler: async (ctx, { params: { id }, body }) => {
         await existing(ctx, id);
         await checkUrl(body.url, deps.webhookAllowPrivate);
-        return decideThenRead(ctx, decide(ctx, { type: 'ChangeWebhook', data: { webhook_id: id, url: body.url, events: body.events } }), async ({ position }) => {
-          const hook = await deps.readModels.after(webhooksProjection, id, position);
-          return { data: view(hook!), message: 'changed: the events from now on are sent to this URL' };
-        });
+        return decideThenRead(
+          ctx,
+          decide(ctx, { type: 'ChangeWebhook', data: { webhook_id: id, url: body.url, events: body.events } }),
+          async ({ position }) => {
+            const hook = await deps.readModels.after(webhooksProjection, id, position);
+            return { data: view(hook!), message: 'changed: the events from now on are sent to this URL' };
+          },
+        );
       },
     }),
     pingEndpoint(deps, existing, [notFound]),
@@ -151,7 +174,8 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       method: 'DELETE',
       path: '/webhooks/:id',
       caller: manage,
-      summary: 'Remove a webhook: nothing more is sent to it, and its secret can no longer be recovered (its data key is destroyed)',
+      summary:
+        'Remove a webhook: nothing more is sent to it, and its secret can no longer be recovered (its data key is destroyed)',
       params: webhookParams,
       response: webhookSchema,
       refusals: [notFound],
@@ -179,10 +203,17 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
         await existing(ctx, id);
         const secret = newSecret();
         const sealed_secret = await deps.webhookSecrets.seal(id, secret);
-        return decideThenRead(ctx, decide(ctx, { type: 'RotateWebhookSecret', data: { webhook_id: id, sealed_secret } }), async ({ position }) => {
-          const hook = await deps.readModels.after(webhooksProjection, id, position);
-          return { data: { ...view(hook!), secret }, message: 'rotated: keep the new secret, it is not shown again; the old one signs nothing more' };
-        });
+        return decideThenRead(
+          ctx,
+          decide(ctx, { type: 'RotateWebhookSecret', data: { webhook_id: id, sealed_secret } }),
+          async ({ position }) => {
+            const hook = await deps.readModels.after(webhooksProjection, id, position);
+            return {
+              data: { ...view(hook!), secret },
+              message: 'rotated: keep the new secret, it is not shown again; the old one signs nothing more',
+            };
+          },
+        );
       },
     }),
     endpoint({
@@ -212,7 +243,9 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       handler: async (ctx, { params: { id, delivery_id } }) => {
         await existing(ctx, id);
         const next = retried(await delivery(id, delivery_id), Date.now());
-        await deps.documents.write([{ collection: DELIVERIES.name, id: `${id}:${delivery_id}`, doc: { ...next }, position: writePosition(next) }]);
+        await deps.documents.write([
+          { collection: DELIVERIES.name, id: `${id}:${delivery_id}`, doc: { ...next }, position: writePosition(next) },
+        ]);
         return { data: deliveryView(next), message: 'queued: it is sent within a second' };
       },
     }),

@@ -16,7 +16,11 @@ export interface WebhookPayload {
 const TOLD = ['member_id', 'apiid', 'scope', 'reason', 'expires_at', 'days_before'] as const;
 
 /** The body a webhook receives for a logged event: who and what, never a key or a digest. */
-export function payloadOf(type: WebhookEventType, event: Pick<RecordedEvent, 'data' | 'metadata'>, username: string | null): WebhookPayload {
+export function payloadOf(
+  type: WebhookEventType,
+  event: Pick<RecordedEvent, 'data' | 'metadata'>,
+  username: string | null,
+): WebhookPayload {
   const data: Record<string, unknown> = {};
   for (const field of TOLD) if (event.data[field] !== undefined) data[field] = event.data[field];
   if (event.metadata.reason !== undefined && data.reason === undefined) data.reason = event.metadata.reason;

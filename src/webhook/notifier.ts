@@ -46,7 +46,11 @@ export class WebhookNotifier {
     private readonly log: Logger,
     private readonly options: NotifierOptions,
   ) {
-    this.ticker = new Ticker(() => this.turn(), options.tickMs ?? 250, (err) => log.error({ err }, 'the webhook notifier failed a turn; it tries again on the next'));
+    this.ticker = new Ticker(
+      () => this.turn(),
+      options.tickMs ?? 250,
+      (err) => log.error({ err }, 'the webhook notifier failed a turn; it tries again on the next'),
+    );
   }
 
   async start(): Promise<void> {
@@ -76,10 +80,18 @@ export class WebhookNotifier {
     const last = batch[batch.length - 1];
     if (!last) return false;
     const told = batch.filter((e) => this.options.typeOf(e.type) !== undefined);
-    const hooks = told.length === 0 ? [] : (await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => d.doc);
+    const hooks =
+      told.length === 0
+        ? []
+        : (await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => d.doc);
     const deliveries: DeliveryDocument[] = [];
     for (const event of told) deliveries.push(...(await this.deliveriesOf(event, hooks)));
-    const writes = deliveries.map((d) => ({ collection: DELIVERIES.name, id: `${d.webhook_id}:${d.id}`, doc: { ...d }, position: writePosition(d) }));
+    const writes = deliveries.map((d) => ({
+      collection: DELIVERIES.name,
+      id: `${d.webhook_id}:${d.id}`,
+      doc: { ...d },
+      position: writePosition(d),
+    }));
     await this.documents.write(writes, { projection: CHECKPOINT, position: last.position });
     return batch.length === BATCH;
   }
@@ -111,9 +123,13 @@ export class WebhookNotifier {
    * webhook gets its newly due deliveries at a turn after it finished.
    */
   private async dispatch(): Promise<void> {
-    const due = (await dueEntries<DeliveryDocument>(this.documents, DELIVERIES.name, Date.now())).filter((d) => !this.lanes.has(d.webhook_id));
+    const due = (await dueEntries<DeliveryDocument>(this.documents, DELIVERIES.name, Date.now())).filter(
+      (d) => !this.lanes.has(d.webhook_id),
+    );
     if (due.length === 0) return;
-    const hooks = new Map((await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]));
+    const hooks = new Map(
+      (await this.documents.find<WebhookDocument>(webhooksProjection.collection.name, {})).map((d) => [d.id, d.doc]),
+    );
     const byWebhook = new Map<string, DeliveryDocument[]>();
     for (const delivery of due) {
       const lane = byWebhook.get(delivery.webhook_id);
@@ -125,7 +141,12 @@ export class WebhookNotifier {
       // A removed webhook's deliveries stay as they were, never sent.
       if (!hook) continue;
       const lane = this.sendInOrder(hook, inLogOrder)
-        .catch((err: unknown) => this.log.error({ err, webhook_id: webhookId }, 'a webhook lane failed; its deliveries are tried again on a later turn'))
+        .catch((err: unknown) =>
+          this.log.error(
+            { err, webhook_id: webhookId },
+            'a webhook lane failed; its deliveries are tried again on a later turn',
+          ),
+        )
         .finally(() => this.lanes.delete(webhookId));
       this.lanes.set(webhookId, lane);
     }
@@ -134,10 +155,21 @@ export class WebhookNotifier {
   /** Sends one webhook's due deliveries one after the other, recording each answer before the next. */
   private async sendInOrder(hook: WebhookDocument, deliveries: DeliveryDocument[]): Promise<void> {
     for (const delivery of deliveries) {
-      const exchange = await sendDelivery(hook, delivery, { allowPrivate: this.options.allowPrivate, secrets: this.options.secrets, log: this.log });
+      const exchange = await sendDelivery(hook, delivery, {
+        allowPrivate: this.options.allowPrivate,
+        secrets: this.options.secrets,
+        log: this.log,
+      });
       const next = afterAttempt(delivery, exchange, Date.now(), this.options.schedule);
       this.options.attempted?.(next.status);
-      await this.documents.write([{ collection: DELIVERIES.name, id: `${delivery.webhook_id}:${delivery.id}`, doc: { ...next }, position: writePosition(next) }]);
+      await this.documents.write([
+        {
+          collection: DELIVERIES.name,
+          id: `${delivery.webhook_id}:${delivery.id}`,
+          doc: { ...next },
+          position: writePosition(next),
+        },
+      ]);
     }
   }
 }

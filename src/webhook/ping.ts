@@ -46,7 +46,11 @@ interface PingDeps {
  * its outcome, so that an administrator sees at once whether the receiver takes it. `existing`
  * finds the webhook this administrator may manage, else throws the refusal `refusals` declares.
  */
-export function pingEndpoint(deps: PingDeps, existing: (ctx: AppContext, id: string) => Promise<WebhookDocument>, refusals: Refusal[]): Endpoint {
+export function pingEndpoint(
+  deps: PingDeps,
+  existing: (ctx: AppContext, id: string) => Promise<WebhookDocument>,
+  refusals: Refusal[],
+): Endpoint {
   return endpoint({
     method: 'POST',
     path: '/webhooks/:id/test',
@@ -59,10 +63,18 @@ export function pingEndpoint(deps: PingDeps, existing: (ctx: AppContext, id: str
     handler: async (ctx, { params: { id } }) => {
       const hook = await existing(ctx, id);
       const ping = pingDelivery(hook, new Date(), await deps.events.headPosition());
-      const exchange = await sendDelivery(hook, ping, { allowPrivate: deps.webhookAllowPrivate, secrets: deps.webhookSecrets });
+      const exchange = await sendDelivery(hook, ping, {
+        allowPrivate: deps.webhookAllowPrivate,
+        secrets: deps.webhookSecrets,
+      });
       const sent = afterAttempt(ping, exchange, Date.now(), NO_RETRY);
-      await deps.documents.write([{ collection: DELIVERIES.name, id: `${id}:${sent.id}`, doc: { ...sent }, position: writePosition(sent) }]);
-      const outcome = sent.status === 'delivered' ? `delivered: the receiver answered ${sent.last_status_code}` : `not delivered: ${exchange?.error ?? `the receiver answered ${sent.last_status_code}`}`;
+      await deps.documents.write([
+        { collection: DELIVERIES.name, id: `${id}:${sent.id}`, doc: { ...sent }, position: writePosition(sent) },
+      ]);
+      const outcome =
+        sent.status === 'delivered'
+          ? `delivered: the receiver answered ${sent.last_status_code}`
+          : `not delivered: ${exchange?.error ?? `the receiver answered ${sent.last_status_code}`}`;
       return { data: deliveryView(sent), message: outcome };
     },
   });

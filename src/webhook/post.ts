@@ -20,7 +20,8 @@ const publicOnly: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const refused = found.find((a) => isPrivate(a.address));
     if (refused) return callback(new RefusedAddress(refused.address), '', 0);
-    if ((options as LookupOptions).all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found);
+    if ((options as LookupOptions).all)
+      return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found);
     const first = found[0]!;
     callback(null, first.address, first.family);
   });
@@ -41,7 +42,12 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
  * not followed. Without `allowPrivate`, a host that resolves to a private address, at this
  * connection, is refused with RefusedAddress before anything is sent.
  */
-export function postJson(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<ReceiverAnswer> {
+export function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { allowPrivate: boolean; timeoutMs: number },
+): Promise<ReceiverAnswer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && isPrivate(host)) return Promise.reject(new RefusedAddress(host));
@@ -59,7 +65,10 @@ export function postJson(url: string, headers: Record<string, string>, body: str
         let kept = 0;
         const answer = () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
+          });
         };
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
@@ -75,7 +84,10 @@ export function postJson(url: string, headers: Record<string, string>, body: str
       },
     );
     // The whole wait for an answer, not the idle time between two packets of a slow receiver.
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     req.on('error', (err) => {
       clearTimeout(timer);
       reject(err);

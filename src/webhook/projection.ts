@@ -33,6 +33,14 @@ export const webhooksProjection: Projection<WebhookDocument, WebhookEvent> = {
     }
     const { webhook_id, url, events, secret, sealed_secret, owner_role_id } = event.data;
     const stored = sealed_secret === undefined ? { secret } : { sealed_secret };
-    return { id: webhook_id, url, events, ...stored, owner_role_id: owner_role_id ?? null, created_at: event.metadata.time, registered_at_position: event.position };
+    return {
+      id: webhook_id,
+      url,
+      events,
+      ...stored,
+      owner_role_id: owner_role_id ?? null,
+      created_at: event.metadata.time,
+      registered_at_position: event.position,
+    };
   },
 };

@@ -14,13 +14,16 @@ export function seal(key: Buffer, plain: Buffer, context: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(context));
   const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return [VERSION, nonce, cipher.getAuthTag(), sealed].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [VERSION, nonce, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** The plain bytes of a sealed value; throws when the key, the context or the bytes are not the sealer's. */
 export function unseal(key: Buffer, sealed: string, context: string): Buffer {
   const [version, nonce, tag, data] = sealed.split('.');
-  if (version !== VERSION || nonce === undefined || tag === undefined || data === undefined) throw new Error('not a sealed value');
+  if (version !== VERSION || nonce === undefined || tag === undefined || data === undefined)
+    throw new Error('not a sealed value');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));

@@ -39,8 +39,10 @@ export class WebhookSecrets {
   async start(events?: Pick<EventStore, 'readStream'>): Promise<void> {
     await this.documents.ensureCollections([WEBHOOK_KEYS]);
     if (!events) return;
-    const removed = async (id: string) => (await events.readStream(webhookStream(id))).at(-1)?.type === 'WebhookRemoved';
-    for (const { id } of await this.documents.find(WEBHOOK_KEYS.name, {})) if (await removed(id)) await this.destroy(id);
+    const removed = async (id: string) =>
+      (await events.readStream(webhookStream(id))).at(-1)?.type === 'WebhookRemoved';
+    for (const { id } of await this.documents.find(WEBHOOK_KEYS.name, {}))
+      if (await removed(id)) await this.destroy(id);
   }
 
   /** Seals a new secret of this webhook, making its data key first if it has none. */
@@ -78,8 +80,16 @@ export class WebhookSecrets {
  * The secrets under WEBHOOK_SECRET_KEY, else the stores' local key file (the production stores
  * have none): throws at start-up when there is neither.
  */
-export function webhookSecretsOf(settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>, stores: Pick<Stores, 'documents' | 'localKey'>): WebhookSecrets {
-  const key = settings.WEBHOOK_SECRET_KEY ? Buffer.from(settings.WEBHOOK_SECRET_KEY, 'base64') : stores.localKey('webhook-secret');
-  if (!key) throw new ConfigurationError('set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets');
+export function webhookSecretsOf(
+  settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>,
+  stores: Pick<Stores, 'documents' | 'localKey'>,
+): WebhookSecrets {
+  const key = settings.WEBHOOK_SECRET_KEY
+    ? Buffer.from(settings.WEBHOOK_SECRET_KEY, 'base64')
+    : stores.localKey('webhook-secret');
+  if (!key)
+    throw new ConfigurationError(
+      'set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets',
+    );
   return new WebhookSecrets(stores.documents, key);
 }

@@ -22,7 +22,11 @@ export interface SendOptions {
  * (the signature, never the secret) and body, the receiver's status and first bytes, how long it
  * took. Null when the webhook was removed meanwhile (its data key is gone): nothing is sent.
  */
-export async function sendDelivery(hook: WebhookDocument, delivery: DeliveryDocument, options: SendOptions): Promise<DeliveryExchange | null> {
+export async function sendDelivery(
+  hook: WebhookDocument,
+  delivery: DeliveryDocument,
+  options: SendOptions,
+): Promise<DeliveryExchange | null> {
   const secret = await options.secrets.open(hook.id, hook);
   if (secret === null) return null;
   const body = JSON.stringify(delivery.payload);
@@ -43,10 +47,19 @@ export async function sendDelivery(hook: WebhookDocument, delivery: DeliveryDocu
   });
   const where = { webhook_id: hook.id, delivery_id: delivery.id };
   try {
-    return exchanged(await postJson(hook.url, headers, body, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? SEND_TIMEOUT_MS }), null);
+    return exchanged(
+      await postJson(hook.url, headers, body, {
+        allowPrivate: options.allowPrivate,
+        timeoutMs: options.timeoutMs ?? SEND_TIMEOUT_MS,
+      }),
+      null,
+    );
   } catch (err) {
     if (err instanceof RefusedAddress) {
-      options.log?.warn({ ...where, address: err.address }, 'a webhook delivery was not sent: its host resolves to a private address');
+      options.log?.warn(
+        { ...where, address: err.address },
+        'a webhook delivery was not sent: its host resolves to a private address',
+      );
       return exchanged(null, `not sent: ${err.message}`);
     }
     options.log?.info({ err, ...where }, 'a webhook delivery got no answer');

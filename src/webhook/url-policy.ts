@@ -52,8 +52,14 @@ export async function refusedUrl(raw: string, allowPrivate: boolean): Promise<st
   if (url.username || url.password) return 'url must not carry credentials';
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await lookup(host, { all: true }).then((found) => found.map((a) => a.address), () => null);
+  const addresses = isIP(host)
+    ? [host]
+    : await lookup(host, { all: true }).then(
+        (found) => found.map((a) => a.address),
+        () => null,
+      );
   if (addresses === null) return `url's host ${host} does not resolve`;
-  if (addresses.some(isPrivate)) return 'url points at a loopback, private or otherwise reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow it)';
+  if (addresses.some(isPrivate))
+    return 'url points at a loopback, private or otherwise reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow it)';
   return null;
 }

@@ -5,12 +5,21 @@ import { RoleGroupDefinition, RoleGroupEvent } from '../../src/access/role-group
 
 /** Role group, member group and administrator events, as the tests build their histories and expectations. */
 export const accessEvents = {
-  roleGroupDefined: (definition: RoleGroupDefinition): RoleGroupEvent => ({ type: 'RoleGroupDefined', data: definition }),
+  roleGroupDefined: (definition: RoleGroupDefinition): RoleGroupEvent => ({
+    type: 'RoleGroupDefined',
+    data: definition,
+  }),
   roleGroupEnabled: (role_id: number): RoleGroupEvent => ({ type: 'RoleGroupEnabled', data: { role_id } }),
   roleGroupDisabled: (role_id: number): RoleGroupEvent => ({ type: 'RoleGroupDisabled', data: { role_id } }),
-  memberGroupDefined: (definition: MemberGroupDefinition): MemberGroupEvent => ({ type: 'MemberGroupDefined', data: definition }),
+  memberGroupDefined: (definition: MemberGroupDefinition): MemberGroupEvent => ({
+    type: 'MemberGroupDefined',
+    data: definition,
+  }),
   adminCreated: (profile: AdminProfile): AdminEvent => ({ type: 'AdminCreated', data: profile }),
   /** Disabled by a super administrator unless `by` says who else. */
-  adminDisabled: (admin_id: number, by = { is_super: true, holds: [] as string[] }): AdminStandingEvent => ({ type: 'AdminDisabled', data: { admin_id, by } }),
+  adminDisabled: (admin_id: number, by = { is_super: true, holds: [] as string[] }): AdminStandingEvent => ({
+    type: 'AdminDisabled',
+    data: { admin_id, by },
+  }),
   adminEnabled: (admin_id: number): AdminStandingEvent => ({ type: 'AdminEnabled', data: { admin_id } }),
 };

@@ -10,5 +10,11 @@ export const GROUP = 3;
 export const grantors = {
   SHELL,
   superAdmin: (admin_id: number): Grantor => ({ admin_id, is_super: true }),
-  holder: (admin_id: number, holds: string[], role_id = GROUP): Grantor => ({ admin_id, is_super: false, holds, role_id, scoped: ['webhook.manage'] }),
+  holder: (admin_id: number, holds: string[], role_id = GROUP): Grantor => ({
+    admin_id,
+    is_super: false,
+    holds,
+    role_id,
+    scoped: ['webhook.manage'],
+  }),
 };

@@ -7,7 +7,8 @@ function appendOnly() {
   const streams = new Map<string, NewEvent[]>();
   const store = {
     append: async (stream: string, events: NewEvent[], expected: unknown) => {
-      if (expected === 'no_stream' && streams.has(stream)) throw new WrongExpectedVersion(stream, expected as never, 0 as never);
+      if (expected === 'no_stream' && streams.has(stream))
+        throw new WrongExpectedVersion(stream, expected as never, 0 as never);
       streams.set(stream, [...(streams.get(stream) ?? []), ...events]);
       return { position: String(streams.size) };
     },
@@ -46,7 +47,10 @@ describe('failed sign-ins, folded by the minute', () => {
 
   it('leaves a minute another process appended to that process', async () => {
     const { store, appended } = appendOnly();
-    const [one, other] = [new SignInFailures(store, pino({ level: 'silent' })), new SignInFailures(store, pino({ level: 'silent' }))];
+    const [one, other] = [
+      new SignInFailures(store, pino({ level: 'silent' })),
+      new SignInFailures(store, pino({ level: 'silent' })),
+    ];
     one.count('admin', '203.0.113.7', at('00:10'));
     other.count('admin', '203.0.113.7', at('00:20'));
     await one.flush();

@@ -54,7 +54,9 @@ function refusal(run: () => unknown): DomainError {
 describe('add-on decider', () => {
   describe('install', () => {
     it('installs the manifest with its page roles, enabled, menu as asked', () => {
-      given(addonDecider, []).when(install({ show_menu: false })).then([events.installed(v1, roles, false)]);
+      given(addonDecider, [])
+        .when(install({ show_menu: false }))
+        .then([events.installed(v1, roles, false)]);
     });
 
     it('installs again after an uninstall, from scratch', () => {
@@ -68,13 +70,31 @@ describe('add-on decider', () => {
 
     it.each([
       ['a page missing', { tickets: roles.tickets! }, "page 'reports' is missing"],
-      ['a page the manifest lacks', { ...roles, sla: { view: [], manage: [] } }, "page 'sla': not a page of this add-on"],
-      ['a role group that does not exist', { ...roles, reports: { view: [9], manage: [] } }, "page 'reports' view: role 9 does not exist"],
-      ['a disabled role group', { ...roles, reports: { view: [3], manage: [3] } }, "page 'reports' view: role 3 is disabled"],
-      ['manage outside view', { ...roles, tickets: { view: [1], manage: [2] } }, "page 'tickets' manage: manage role 2 is not in view"],
+      [
+        'a page the manifest lacks',
+        { ...roles, sla: { view: [], manage: [] } },
+        "page 'sla': not a page of this add-on",
+      ],
+      [
+        'a role group that does not exist',
+        { ...roles, reports: { view: [9], manage: [] } },
+        "page 'reports' view: role 9 does not exist",
+      ],
+      [
+        'a disabled role group',
+        { ...roles, reports: { view: [3], manage: [3] } },
+        "page 'reports' view: role 3 is disabled",
+      ],
+      [
+        'manage outside view',
+        { ...roles, tickets: { view: [1], manage: [2] } },
+        "page 'tickets' manage: manage role 2 is not in view",
+      ],
     ])('refuses page roles with %s, naming the page', (_label, page_roles, message) => {
       given(addonDecider, []).when(install({ page_roles })).thenRefuses('invalid_page_roles');
-      expect(refusal(() => addonDecider.decide(install({ page_roles }), addonDecider.initialState)).message).toContain(message);
+      expect(refusal(() => addonDecider.decide(install({ page_roles }), addonDecider.initialState)).message).toContain(
+        message,
+      );
     });
   });
 
@@ -87,9 +107,10 @@ describe('add-on decider', () => {
 
     it('refuses to keep saved page roles that no longer name every page, and says which', () => {
       given(addonDecider, [installed]).when(reinstall(v2)).thenRefuses('page_roles_outdated');
-      expect(refusal(() => addonDecider.decide(reinstall(v2), addonDecider.evolve(addonDecider.initialState, installed))).message).toContain(
-        "page 'sla' is missing",
-      );
+      expect(
+        refusal(() => addonDecider.decide(reinstall(v2), addonDecider.evolve(addonDecider.initialState, installed)))
+          .message,
+      ).toContain("page 'sla' is missing");
     });
 
     it('takes new page roles for the new pages', () => {
@@ -117,7 +138,9 @@ describe('add-on decider', () => {
 
     it('disables an enabled add-on and enables it again', () => {
       given(addonDecider, [installed]).when(simple('DisableAddon')).then([disabled]);
-      given(addonDecider, [installed, disabled]).when(simple('EnableAddon')).then([events.enabled(key)]);
+      given(addonDecider, [installed, disabled])
+        .when(simple('EnableAddon'))
+        .then([events.enabled(key)]);
     });
 
     it('enables with the menu entry sent, and leaves the entry alone when none is', () => {
@@ -132,7 +155,9 @@ describe('add-on decider', () => {
     });
 
     it('sets the menu entry', () => {
-      given(addonDecider, [installed]).when({ type: 'SetMenu', data: { key, show_menu: false } }).then([events.menuSet(key, false)]);
+      given(addonDecider, [installed])
+        .when({ type: 'SetMenu', data: { key, show_menu: false } })
+        .then([events.menuSet(key, false)]);
     });
 
     it('uninstalls an installed add-on, enabled or disabled', () => {
@@ -140,17 +165,25 @@ describe('add-on decider', () => {
       given(addonDecider, [installed, disabled]).when(simple('UninstallAddon')).then([uninstalled]);
     });
 
-    it.each(['EnableAddon', 'DisableAddon', 'UninstallAddon'] as const)('refuses %s on an add-on that is not installed', (type) => {
-      given(addonDecider, []).when(simple(type)).thenRefuses('addon_not_installed');
-    });
+    it.each(['EnableAddon', 'DisableAddon', 'UninstallAddon'] as const)(
+      'refuses %s on an add-on that is not installed',
+      (type) => {
+        given(addonDecider, []).when(simple(type)).thenRefuses('addon_not_installed');
+      },
+    );
   });
 
   describe('page roles', () => {
-    const set = (page_roles: PageRoles): AddonCommand => ({ type: 'SetPageRoles', data: { key, page_roles, role_groups: roleGroups } });
+    const set = (page_roles: PageRoles): AddonCommand => ({
+      type: 'SetPageRoles',
+      data: { key, page_roles, role_groups: roleGroups },
+    });
 
     it("replaces the whitelist, checked against the installed version's pages", () => {
       const next = { tickets: { view: [2], manage: [2] }, reports: { view: [1], manage: [] } };
-      given(addonDecider, [installed]).when(set(next)).then([events.pageRolesSet(key, next)]);
+      given(addonDecider, [installed])
+        .when(set(next))
+        .then([events.pageRolesSet(key, next)]);
       given(addonDecider, [installed]).when(set(rolesV2)).thenRefuses('invalid_page_roles');
     });
 
@@ -162,20 +195,31 @@ describe('add-on decider', () => {
 
 describe('actions as commands', () => {
   it('requires page_roles with install', () => {
-    expect(refusal(() => actionCommand('install', { show_menu: true }, v1, roleGroups)).error).toBe('page_roles_required');
+    expect(refusal(() => actionCommand('install', { show_menu: true }, v1, roleGroups)).error).toBe(
+      'page_roles_required',
+    );
   });
 
   it.each(['uninstall', 'enable', 'disable', 'menu'] as const)('refuses page_roles with %s', (action) => {
-    expect(refusal(() => actionCommand(action, { show_menu: true, page_roles: roles }, v1, roleGroups)).error).toBe('page_roles_not_allowed');
+    expect(refusal(() => actionCommand(action, { show_menu: true, page_roles: roles }, v1, roleGroups)).error).toBe(
+      'page_roles_not_allowed',
+    );
   });
 
   it('passes page_roles on with install and reinstall, and leaves them out of a reinstall that sent none', () => {
-    expect(actionCommand('install', { show_menu: false, page_roles: roles }, v1, roleGroups)).toEqual(install({ show_menu: false }));
+    expect(actionCommand('install', { show_menu: false, page_roles: roles }, v1, roleGroups)).toEqual(
+      install({ show_menu: false }),
+    );
     expect(actionCommand('reinstall', { show_menu: true }, v1Fix, roleGroups)).toEqual(reinstall(v1Fix));
-    expect(actionCommand('reinstall', { show_menu: true, page_roles: rolesV2 }, v2, roleGroups)).toEqual(reinstall(v2, rolesV2));
+    expect(actionCommand('reinstall', { show_menu: true, page_roles: rolesV2 }, v2, roleGroups)).toEqual(
+      reinstall(v2, rolesV2),
+    );
   });
 
   it('sets the menu from show_menu', () => {
-    expect(actionCommand('menu', { show_menu: false }, v1, [])).toEqual({ type: 'SetMenu', data: { key, show_menu: false } });
+    expect(actionCommand('menu', { show_menu: false }, v1, [])).toEqual({
+      type: 'SetMenu',
+      data: { key, show_menu: false },
+    });
   });
 });

@@ -8,7 +8,12 @@ export const addonEvents = {
     type: 'AddonInstalled',
     data: { ...manifest, page_roles, show_menu },
   }),
-  reinstalled: (manifest: AddonManifest, previous_version: string, page_roles: PageRoles, show_menu = true): AddonEvent => ({
+  reinstalled: (
+    manifest: AddonManifest,
+    previous_version: string,
+    page_roles: PageRoles,
+    show_menu = true,
+  ): AddonEvent => ({
     type: 'AddonReinstalled',
     data: { ...manifest, previous_version, page_roles, show_menu },
   }),
@@ -16,5 +21,8 @@ export const addonEvents = {
   enabled: (key: string): AddonEvent => ({ type: 'AddonEnabled', data: { key } }),
   disabled: (key: string): AddonEvent => ({ type: 'AddonDisabled', data: { key } }),
   menuSet: (key: string, show_menu: boolean): AddonEvent => ({ type: 'MenuSet', data: { key, show_menu } }),
-  pageRolesSet: (key: string, page_roles: PageRoles): AddonEvent => ({ type: 'PageRolesSet', data: { key, page_roles } }),
+  pageRolesSet: (key: string, page_roles: PageRoles): AddonEvent => ({
+    type: 'PageRolesSet',
+    data: { key, page_roles },
+  }),
 };

@@ -35,8 +35,16 @@ describe('add-on manifest', () => {
   it.each([
     ['a key breaking the pattern', { key: 'Helpdesk' }, /^key: key must match/],
     ['no pages', { pages: [] }, /^pages: an add-on has at least one page/],
-    ['a page id used twice', { pages: [manifest.pages[0], manifest.pages[0]] }, /^pages: page id 'tickets' is used twice/],
-    ['a page id breaking its pattern', { pages: [{ id: 'Tickets', title: 'T' }] }, /^pages\.0\.id: a page id is a lower-case letter/],
+    [
+      'a page id used twice',
+      { pages: [manifest.pages[0], manifest.pages[0]] },
+      /^pages: page id 'tickets' is used twice/,
+    ],
+    [
+      'a page id breaking its pattern',
+      { pages: [{ id: 'Tickets', title: 'T' }] },
+      /^pages\.0\.id: a page id is a lower-case letter/,
+    ],
     ['a page without a title', { pages: [{ id: 'tickets' }] }, /^pages\.0\.title: title is required/],
     ['an empty name', { name: '  ' }, /^name: name must not be empty/],
     ['no author', { author: undefined }, /^author: author is required/],
@@ -68,7 +76,10 @@ describe('add-on manifest', () => {
     });
 
     it('include a later version of helpdesk, for the upgrade walk-through, with a page more', () => {
-      const next = checkManifest(JSON.parse(readFileSync(join(root, 'helpdesk', 'addon-1.1.0.json'), 'utf8')), 'helpdesk');
+      const next = checkManifest(
+        JSON.parse(readFileSync(join(root, 'helpdesk', 'addon-1.1.0.json'), 'utf8')),
+        'helpdesk',
+      );
       expect(next).toMatchObject({ ok: true, manifest: { version: '1.1.0' } });
       if (next.ok) expect(next.manifest.pages.map((p) => p.id)).toContain('sla-policies');
     });

@@ -4,7 +4,11 @@ import { platformContract } from '../../src/app';
 
 // The developer center's reference shows these examples as the answer a partner gets: each must be one the schema allows.
 describe("the open API's schemas in the contract", () => {
-  const contract = platformContract() as unknown as { components: { schemas: Record<string, { examples?: unknown[]; properties?: Record<string, { description?: string }> }> } };
+  const contract = platformContract() as unknown as {
+    components: {
+      schemas: Record<string, { examples?: unknown[]; properties?: Record<string, { description?: string }> }>;
+    };
+  };
   const open = ['CatalogueEntry', 'MemberGroup'];
   const ajv = new Ajv2020({ strict: false, validateSchema: false });
   addFormats(ajv);
@@ -19,7 +23,7 @@ describe("the open API's schemas in the contract", () => {
     expect(validate({ id: 'x' })).toBe(false);
   });
 
-  it.each(open)("%s describes each of its fields", (name) => {
+  it.each(open)('%s describes each of its fields', (name) => {
     const fields = Object.entries(contract.components.schemas[name]!.properties ?? {});
     expect(fields.length).toBeGreaterThan(0);
     expect(fields.filter(([, field]) => !field.description).map(([field]) => field)).toEqual([]);

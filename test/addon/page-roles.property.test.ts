@@ -20,13 +20,19 @@ const pagesArb = fc
   .map((ids) => ids.map((id) => ({ id, title: `Page ${id}` })));
 
 // Role ids up to 40, so that ids outside the groups remain to be picked as unknown ones.
-const groupsArb = fc
-  .uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 40 }), enabled: fc.boolean() }), { selector: (g) => g.id, maxLength: 10 });
+const groupsArb = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 40 }), enabled: fc.boolean() }), {
+  selector: (g) => g.id,
+  maxLength: 10,
+});
 
 function whitelistArb(pages: AddonPage[], groups: RoleRef[]): fc.Arbitrary<PageRoles> {
   const enabled = groups.filter((g) => g.enabled).map((g) => g.id);
-  const rules = fc.shuffledSubarray(enabled).chain((view) => fc.shuffledSubarray(view).map((manage) => ({ view, manage })));
-  return fc.tuple(...pages.map(() => rules)).map((entries) => Object.fromEntries(pages.map((page, i) => [page.id, entries[i]!])));
+  const rules = fc
+    .shuffledSubarray(enabled)
+    .chain((view) => fc.shuffledSubarray(view).map((manage) => ({ view, manage })));
+  return fc
+    .tuple(...pages.map(() => rules))
+    .map((entries) => Object.fromEntries(pages.map((page, i) => [page.id, entries[i]!])));
 }
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc
@@ -34,7 +40,9 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
   .chain(({ pages, groups }) => whitelistArb(pages, groups).map((whitelist) => ({ pages, groups, whitelist })));
 
 /** A scenario and one of its pages, to break. */
-const onePageArb = scenarioArb.chain((s) => fc.constantFrom(...s.pages.map((p) => p.id)).map((page) => ({ ...s, page })));
+const onePageArb = scenarioArb.chain((s) =>
+  fc.constantFrom(...s.pages.map((p) => p.id)).map((page) => ({ ...s, page })),
+);
 
 function problemsOf(s: Pick<Scenario, 'pages' | 'groups'>, whitelist: unknown): string[] {
   const result = pageRolesFor(s.pages, s.groups).safeParse(whitelist);
@@ -72,7 +80,9 @@ describe('PageRoles', () => {
   it('refuses a page the add-on does not have', () => {
     fc.assert(
       fc.property(
-        scenarioArb.chain((s) => pageId.filter((id) => !s.pages.some((p) => p.id === id)).map((extra) => ({ ...s, extra }))),
+        scenarioArb.chain((s) =>
+          pageId.filter((id) => !s.pages.some((p) => p.id === id)).map((extra) => ({ ...s, extra })),
+        ),
         (s) => {
           const whitelist = { ...clone(s.whitelist), [s.extra]: { view: [], manage: [] } };
           expectRefusedNaming(problemsOf(s, whitelist), s.extra, /not a page of this add-on/);
@@ -155,6 +165,8 @@ describe('PageRoles', () => {
 
   it('refuses a whitelist with no page at all, whatever the add-on', () => {
     expect(pageRolesSchema.safeParse({}).success).toBe(false);
-    fc.assert(fc.property(scenarioArb, (s) => expect(problemsOf(s, {})).toContain('page_roles must name at least one page')));
+    fc.assert(
+      fc.property(scenarioArb, (s) => expect(problemsOf(s, {})).toContain('page_roles must name at least one page')),
+    );
   });
 });

@@ -28,10 +28,17 @@ beforeAll(async () => {
       .set('X-CSRF-Token', partner.adminToken)
       .send({ reason: 'contract ended' })
       .expect(200);
-    const reset = await partner.admin.post(`/api/v1/members/${partner.member.id}/password-reset`).set('X-CSRF-Token', partner.adminToken).send({}).expect(200);
+    const reset = await partner.admin
+      .post(`/api/v1/members/${partner.member.id}/password-reset`)
+      .set('X-CSRF-Token', partner.adminToken)
+      .send({})
+      .expect(200);
     oneTime = reset.body.data.password as string;
     const { events } = t.platform.stores;
-    stream = [...(await events.readStream(memberStream(partner.member.username))), ...(await events.readStream(credentialStream(partner.member.id)))];
+    stream = [
+      ...(await events.readStream(memberStream(partner.member.username))),
+      ...(await events.readStream(credentialStream(partner.member.id))),
+    ];
   } finally {
     await t.close();
   }
@@ -46,7 +53,7 @@ const expiryOf = (type: string) => {
 };
 
 describe('platform history', () => {
-  it("prints every event about the member as a timeline, account and credential: time, actor, what happened, reason", async () => {
+  it('prints every event about the member as a timeline, account and credential: time, actor, what happened, reason', async () => {
     const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const { id, username } = partner.member;
@@ -55,14 +62,32 @@ describe('platform history', () => {
     expect(lines[1]).toMatch(/^TIME +ACTOR +WHAT HAPPENED +REASON$/);
     const rows = lines.slice(2);
     const expected: [string, string, RegExp][] = [
-      ['MemberRegistered', `member ${username} (#${id})`, new RegExp(`registered as member ${id} with the username ${username}$`)],
+      [
+        'MemberRegistered',
+        `member ${username} (#${id})`,
+        new RegExp(`registered as member ${id} with the username ${username}$`),
+      ],
       ['CredentialApplied', `member ${username} (#${id})`, /applied for API credentials$/],
-      ['CredentialApproved', 'admin admin (#1)', new RegExp(`approved the application; ${expiryOf('CredentialApproved')}$`)],
-      ['CredentialClaimed', `member ${username} (#${id})`, new RegExp(`claimed the credential, API id ${partner.apiid}$`)],
+      [
+        'CredentialApproved',
+        'admin admin (#1)',
+        new RegExp(`approved the application; ${expiryOf('CredentialApproved')}$`),
+      ],
+      [
+        'CredentialClaimed',
+        `member ${username} (#${id})`,
+        new RegExp(`claimed the credential, API id ${partner.apiid}$`),
+      ],
       ['ScopeRequested', `member ${username} (#${id})`, /requested the scope addons\.read +integration$/],
       ['ScopeApproved', 'admin admin (#1)', /approved the scope addons\.read$/],
       ['CredentialRevoked', 'admin admin (#1)', /revoked the credential and its live scopes +contract ended$/],
-      ['PasswordResetByAdministrator', 'admin admin (#1)', new RegExp(`administrator 1 reset member ${id}'s password to a one-time password; every session of theirs ended$`)],
+      [
+        'PasswordResetByAdministrator',
+        'admin admin (#1)',
+        new RegExp(
+          `administrator 1 reset member ${id}'s password to a one-time password; every session of theirs ended$`,
+        ),
+      ],
     ];
     expect(rows).toHaveLength(expected.length);
     expected.forEach(([type, actor, what], i) => {
@@ -81,7 +106,11 @@ describe('platform history', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain(`up to ${instant}: 6 events`);
     expect(run.stdout).not.toContain('revoked the credential');
-    expect(run.stdout.endsWith(`State at ${instant}:\n  credential: active, API id ${partner.apiid}\n  scope addons.read: approved\n`)).toBe(true);
+    expect(
+      run.stdout.endsWith(
+        `State at ${instant}:\n  credential: active, API id ${partner.apiid}\n  scope addons.read: approved\n`,
+      ),
+    ).toBe(true);
 
     const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1000).toISOString();
     const none = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
@@ -93,11 +122,19 @@ describe('platform history', () => {
     const stores = openSqliteStores(dir);
     try {
       const applied = { actor: { kind: 'member' as const, id: 777 }, request_id: 'r', time: new Date().toISOString() };
-      await stores.events.append(credentialStream(777), [
-        { type: 'CredentialApplied', data: { member_id: 777, username: 'foreign' }, metadata: applied },
-        // Written by other means than this service.
-        { type: 'CredentialRejected', data: { member_id: 777, reason: 'by hand' }, metadata: { request_id: 'x' } as unknown as EventMetadata },
-      ], 'no_stream');
+      await stores.events.append(
+        credentialStream(777),
+        [
+          { type: 'CredentialApplied', data: { member_id: 777, username: 'foreign' }, metadata: applied },
+          // Written by other means than this service.
+          {
+            type: 'CredentialRejected',
+            data: { member_id: 777, reason: 'by hand' },
+            metadata: { request_id: 'x' } as unknown as EventMetadata,
+          },
+        ],
+        'no_stream',
+      );
     } finally {
       await stores.close();
     }

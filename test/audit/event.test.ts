@@ -4,12 +4,17 @@ import { REGISTRY } from '../support/registry';
 import { RecordedEvent } from '../../src/stores/ports';
 
 /** An event as auditors read it, worded as its slice registered it. */
-const auditEvent = (event: RecordedEvent, username: string | null) => auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
+const auditEvent = (event: RecordedEvent, username: string | null) =>
+  auditEventDescribed(event, username, (type, data) => REGISTRY.describe(type, data));
 
 const DIGEST = 'd'.repeat(64);
 const PREVIOUS = 'e'.repeat(64);
 
-function recorded(type: string, data: Record<string, unknown>, metadata: Partial<RecordedEvent['metadata']> = {}): RecordedEvent {
+function recorded(
+  type: string,
+  data: Record<string, unknown>,
+  metadata: Partial<RecordedEvent['metadata']> = {},
+): RecordedEvent {
   return {
     type,
     data,
@@ -41,7 +46,12 @@ describe('withoutSecrets', () => {
 describe('auditEvent', () => {
   it('shows where, who, when and why, with the data in its current shape and without secrets', () => {
     // KeyRotated as written before rotation had a grace period: upcast, so the field is there.
-    const stored = { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', key_digest: DIGEST, previous_key_digest: PREVIOUS };
+    const stored = {
+      member_id: 7,
+      apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+      key_digest: DIGEST,
+      previous_key_digest: PREVIOUS,
+    };
     const rotated = recorded('KeyRotated', stored, { actor: { kind: 'member', id: 7 } });
     expect(auditEvent(rotated, 'alice')).toEqual({
       position: '00000000000000000042',
@@ -61,16 +71,28 @@ describe('auditEvent', () => {
   });
 
   it("takes the administrator's reason from the metadata, or the event's own", () => {
-    const revoked = recorded('CredentialRevoked', { member_id: 7, reason: 'in the data' }, { reason: 'contract ended' });
+    const revoked = recorded(
+      'CredentialRevoked',
+      { member_id: 7, reason: 'in the data' },
+      { reason: 'contract ended' },
+    );
     expect(auditEvent(revoked, 'root').reason).toBe('contract ended');
-    const requested = recorded('ScopeRequested', { member_id: 7, scope: 'addons.read', reason: 'list add-ons' }, { actor: { kind: 'member', id: 7 } });
+    const requested = recorded(
+      'ScopeRequested',
+      { member_id: 7, scope: 'addons.read', reason: 'list add-ons' },
+      { actor: { kind: 'member', id: 7 } },
+    );
     expect(auditEvent(requested, null).reason).toBe('list add-ons');
     expect(auditEvent(recorded('CredentialApproved', { member_id: 7 }), 'root')).not.toHaveProperty('reason');
   });
 
   it('shows an event that does not fit its schema as stored, saying why, and still without secrets', () => {
     const broken = auditEvent(recorded('CredentialClaimed', { member_id: 'seven', key_digest: DIGEST }), null);
-    expect(broken).toMatchObject({ type: 'CredentialClaimed', data: { member_id: 'seven' }, invalid: expect.stringContaining('data.member_id') });
+    expect(broken).toMatchObject({
+      type: 'CredentialClaimed',
+      data: { member_id: 'seven' },
+      invalid: expect.stringContaining('data.member_id'),
+    });
     expect(JSON.stringify(broken)).not.toContain(DIGEST);
     expect(auditEvent(recorded('NoSuchEvent', { x: 1 }), null).invalid).toContain('no event of this type');
   });

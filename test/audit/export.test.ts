@@ -22,8 +22,13 @@ let events: EventStore;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audit-export-'));
   stores = openSqliteStores(dir);
-  const metadata = { actor: { kind: 'system' as const, id: 'test' }, request_id: 'test', time: '2025-03-01T10:00:00.000Z' };
-  for (let i = 0; i < EVENTS; i++) await stores.events.append(`test-${i % 7}`, [{ type: 'PlatformSeeded', data: {}, metadata }], 'any');
+  const metadata = {
+    actor: { kind: 'system' as const, id: 'test' },
+    request_id: 'test',
+    time: '2025-03-01T10:00:00.000Z',
+  };
+  for (let i = 0; i < EVENTS; i++)
+    await stores.events.append(`test-${i % 7}`, [{ type: 'PlatformSeeded', data: {}, metadata }], 'any');
   positions = (await stores.events.readAll(START, EVENTS + 1)).map((e) => e.position);
   events = stores.events;
   const readAll = events.readAll.bind(events);
@@ -40,7 +45,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin: 'test.example/audit' });
+const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), {
+  create: true,
+  origin: 'test.example/audit',
+});
 const names = () => new ActorNames({ member: async () => null, admin: async () => null });
 
 /** The export's lines, parsed; each line as sent ends in its newline. */
@@ -67,8 +75,14 @@ describe('auditExport', () => {
       const lines = await exportAll(from, limit);
       const end = lines.pop();
       const next = count === 0 ? from : positions[fromIndex + count]!;
-      expect({ limit, fromIndex, end }).toEqual({ limit, fromIndex, end: expect.objectContaining({ next, count, more, from }) });
-      expect(lines.map((l) => (l as { position: string }).position)).toEqual(positions.slice(fromIndex + 1, fromIndex + 1 + count));
+      expect({ limit, fromIndex, end }).toEqual({
+        limit,
+        fromIndex,
+        end: expect.objectContaining({ next, count, more, from }),
+      });
+      expect(lines.map((l) => (l as { position: string }).position)).toEqual(
+        positions.slice(fromIndex + 1, fromIndex + 1 + count),
+      );
     }
   });
 

@@ -47,7 +47,9 @@ describe('platform history, given a reason full of control characters', () => {
     expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(lines.filter((l) => l.startsWith('2026-01-01'))).toEqual([]);
     const requested = lines.find((l) => l.includes('requested the scope addons.read'));
-    expect(requested).toContain('integration\\r\\n2026-01-01T00:00:00.000Z  admin admin (#1)  approved the scope addons.write');
+    expect(requested).toContain(
+      'integration\\r\\n2026-01-01T00:00:00.000Z  admin admin (#1)  approved the scope addons.write',
+    );
     expect(requested).toContain('\\x1b[2K\\x1b[1A\\x1b]0;owned\\x07\\x9b31m\\u2028next');
   });
 });

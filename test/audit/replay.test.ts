@@ -8,7 +8,9 @@ import { RecordedEvent } from '../../src/stores/ports';
 const at = (minute: number): string => new Date(Date.UTC(2025, 2, 1, 10, minute)).toISOString();
 
 /** Member 1's credential stream, as the event store records it, one event at each given minute. */
-function stream(...entries: [minute: number, event: Omit<CredentialEvent, 'data'> & { data: object }][]): RecordedEvent[] {
+function stream(
+  ...entries: [minute: number, event: Omit<CredentialEvent, 'data'> & { data: object }][]
+): RecordedEvent[] {
   return entries.map(([minute, event], revision) => ({
     type: event.type,
     data: { member_id: 1, ...event.data },
@@ -30,7 +32,13 @@ const life = stream(
 
 describe('eventsUntil', () => {
   it('keeps the events recorded at or before the instant, whatever zone the instant is written in', () => {
-    expect(eventsUntil(life, at(4)).map((e) => e.type)).toEqual(['CredentialApplied', 'CredentialApproved', 'CredentialClaimed', 'ScopeRequested', 'ScopeApproved']);
+    expect(eventsUntil(life, at(4)).map((e) => e.type)).toEqual([
+      'CredentialApplied',
+      'CredentialApproved',
+      'CredentialClaimed',
+      'ScopeRequested',
+      'ScopeApproved',
+    ]);
     expect(eventsUntil(life, '2025-03-01T12:05:00+02:00')).toHaveLength(5);
     expect(eventsUntil(life, at(6))).toEqual(life);
     expect(eventsUntil(life, '2025-03-01T09:59:59.999Z')).toEqual([]);
@@ -69,7 +77,10 @@ describe('replayCredential', () => {
   });
 
   it('answers what the credentials read model holds after the same events', () => {
-    const live = life.reduce<ReturnType<typeof replayCredential>>((doc, event) => evolveOrExplain(credentialsProjection, doc, event), null);
+    const live = life.reduce<ReturnType<typeof replayCredential>>(
+      (doc, event) => evolveOrExplain(credentialsProjection, doc, event),
+      null,
+    );
     expect(replayCredential(life)).toEqual(live);
   });
 

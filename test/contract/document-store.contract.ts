@@ -16,9 +16,7 @@ function put(collection: string, id: string, doc: Record<string, unknown> | null
   return { collection, id, doc, position: at(position) };
 }
 
-export function documentStoreContract(
-  open: () => Promise<StoreFixture<DocumentStore>>,
-): void {
+export function documentStoreContract(open: () => Promise<StoreFixture<DocumentStore>>): void {
   const store = useStore(open);
 
   describe('get and write', () => {
@@ -68,7 +66,12 @@ export function documentStoreContract(
 
     it('reads many documents at once, in the order asked, null for each missing or deleted one', async () => {
       const [c, other] = [newName(), newName()];
-      await store().write([put(c, 'a', { v: 1 }, 1), put(c, 'b', { v: 2 }, 2), put(c, 'gone', { v: 3 }, 3), put(c, 'gone', null, 4)]);
+      await store().write([
+        put(c, 'a', { v: 1 }, 1),
+        put(c, 'b', { v: 2 }, 2),
+        put(c, 'gone', { v: 3 }, 3),
+        put(c, 'gone', null, 4),
+      ]);
       await store().write([put(other, 'x', { v: 'elsewhere' }, 5)]);
       expect(await store().getMany(c, ['b', 'missing', 'gone', 'a', 'x', 'b'])).toEqual([
         { id: 'b', doc: { v: 2 }, position: at(2) },
@@ -104,7 +107,12 @@ export function documentStoreContract(
     it("counts a collection's documents, not its tombstones nor another collection's", async () => {
       const [a, b] = [newName(), newName()];
       expect(await store().count(a)).toBe(0);
-      await store().write([put(a, '1', { v: 1 }, 1), put(a, '2', { v: 2 }, 1), put(a, '3', null, 1), put(b, '1', { v: 1 }, 1)]);
+      await store().write([
+        put(a, '1', { v: 1 }, 1),
+        put(a, '2', { v: 2 }, 1),
+        put(a, '3', null, 1),
+        put(b, '1', { v: 1 }, 1),
+      ]);
       expect(await store().count(a)).toBe(2);
       await store().write([put(a, '2', null, 2)]);
       expect(await store().count(a)).toBe(1);
@@ -133,7 +141,11 @@ export function documentStoreContract(
 
     it('filters on any field, in a collection never ensured and on fields no index names', async () => {
       const plain = newName();
-      await store().write([put(plain, '2', { kind: 'b', n: 1 }, 1), put(plain, '1', { kind: 'a', n: 1 }, 1), put(plain, '3', { kind: 'a', n: 2 }, 1)]);
+      await store().write([
+        put(plain, '2', { kind: 'b', n: 1 }, 1),
+        put(plain, '1', { kind: 'a', n: 1 }, 1),
+        put(plain, '3', { kind: 'a', n: 2 }, 1),
+      ]);
       expect((await store().find(plain, { kind: 'a' })).map((d) => d.id)).toEqual(['1', '3']);
       expect((await store().find(plain, { n: 1, kind: 'b' })).map((d) => d.id)).toEqual(['2']);
       expect((await store().find(c, { id: '2' })).map((d) => d.id)).toEqual(['2']);
@@ -203,7 +215,12 @@ export function documentStoreContract(
     });
 
     const ids = async (after: string | undefined, upTo: string): Promise<string[]> =>
-      (await store().findInRange(c, after === undefined ? { field: 'expires_at', upTo } : { field: 'expires_at', after, upTo })).map((d) => d.id);
+      (
+        await store().findInRange(
+          c,
+          after === undefined ? { field: 'expires_at', upTo } : { field: 'expires_at', after, upTo },
+        )
+      ).map((d) => d.id);
 
     it('answers the documents after the lower bound up to the upper bound, in field order then id order', async () => {
       expect(await ids(instant(1), instant(9))).toEqual(['2', '10', '4']);
@@ -287,8 +304,15 @@ export function documentStoreContract(
     it('swaps the source in for the target, tombstones included, leaves the source empty and moves the checkpoint', async () => {
       const [live, aside, other, projection] = [newName(), newName(), newName(), newName()];
       await store().ensureCollections([{ name: aside, indexes: ['status'] }]);
-      await store().write([put(live, '1', { v: 'old' }, 3), put(live, '2', { v: 'old only' }, 3)], { projection, position: at(3) });
-      await store().write([put(aside, '1', { v: 'new', status: 'a' }, 5), put(aside, '3', null, 4), put(other, '1', { v: 'kept' }, 1)]);
+      await store().write([put(live, '1', { v: 'old' }, 3), put(live, '2', { v: 'old only' }, 3)], {
+        projection,
+        position: at(3),
+      });
+      await store().write([
+        put(aside, '1', { v: 'new', status: 'a' }, 5),
+        put(aside, '3', null, 4),
+        put(other, '1', { v: 'kept' }, 1),
+      ]);
 
       await store().replaceCollection(live, aside, { projection, position: at(6) });
 
@@ -305,12 +329,16 @@ export function documentStoreContract(
     it('lets a find running during the swap read the old collection or the new one, whole', async () => {
       // Enough documents for a server to answer in several batches, so the swap can land between them.
       const count = 3000;
-      const fill = (collection: string, v: string) => Array.from({ length: count }, (_, i) => put(collection, String(i), { v, pad: 'x'.repeat(200) }, 1));
+      const fill = (collection: string, v: string) =>
+        Array.from({ length: count }, (_, i) => put(collection, String(i), { v, pad: 'x'.repeat(200) }, 1));
       for (let round = 0; round < 3; round++) {
         const [live, aside, projection] = [newName(), newName(), newName()];
         await store().write(fill(live, 'old'));
         await store().write(fill(aside, 'new'));
-        const [read] = await Promise.all([store().find<{ v: string }>(live, {}), store().replaceCollection(live, aside, { projection, position: at(2) })]);
+        const [read] = await Promise.all([
+          store().find<{ v: string }>(live, {}),
+          store().replaceCollection(live, aside, { projection, position: at(2) }),
+        ]);
         expect(read).toHaveLength(count);
         expect(new Set(read.map((d) => d.doc.v)).size).toBe(1);
       }

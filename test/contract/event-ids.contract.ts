@@ -3,7 +3,11 @@ import { eventIds } from '../../src/stores/event-ids';
 import { START, type EventStore, type NewEvent } from '../../src/stores/ports';
 
 function event(type: string, requestId: string): NewEvent {
-  return { type, data: {}, metadata: { actor: { kind: 'system', id: null }, request_id: requestId, time: new Date().toISOString() } };
+  return {
+    type,
+    data: {},
+    metadata: { actor: { kind: 'system', id: null }, request_id: requestId, time: new Date().toISOString() },
+  };
 }
 
 /**
@@ -37,7 +41,11 @@ export function eventIdContract(store: () => EventStore): void {
 
     it('still appends events of another request, which have other ids', async () => {
       const stream = `contract-${randomUUID()}`;
-      const first = await store().append(stream, eventIds(stream, 'no_stream', [event('A', randomUUID())]), 'no_stream');
+      const first = await store().append(
+        stream,
+        eventIds(stream, 'no_stream', [event('A', randomUUID())]),
+        'no_stream',
+      );
       const second = await store().append(stream, eventIds(stream, 0, [event('B', randomUUID())]), 0);
       expect(second.nextExpectedRevision).toBe(1);
       expect(second.position > first.position && first.position > START).toBe(true);

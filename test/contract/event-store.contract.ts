@@ -88,9 +88,7 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-export function eventStoreContract(
-  open: () => Promise<StoreFixture<EventStore>>,
-): void {
+export function eventStoreContract(open: () => Promise<StoreFixture<EventStore>>): void {
   const store = useStore(open);
   eventIdContract(store);
 
@@ -102,7 +100,10 @@ export function eventStoreContract(
       expect(result.nextExpectedRevision).toBe(1);
       expectIncreasing([head, result.position]);
       const events = await store().readStream(stream);
-      expect(events.map((e) => [e.type, e.revision])).toEqual([['A', 0], ['B', 1]]);
+      expect(events.map((e) => [e.type, e.revision])).toEqual([
+        ['A', 0],
+        ['B', 1],
+      ]);
       expect(events[1]?.position).toBe(result.position);
     });
 
@@ -160,10 +161,12 @@ export function eventStoreContract(
 
     it('refuses to append an empty list, and creates no stream', async () => {
       const stream = newStream();
-      const error = await store().append(stream, [], 'any').then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
+      const error = await store()
+        .append(stream, [], 'any')
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(WrongExpectedVersion);
       expect(await store().readStream(stream)).toEqual([]);
@@ -220,14 +223,27 @@ export function eventStoreContract(
       const head = await store().headPosition();
       const result = await store().append(stream, [{ type: 'Decided', data, metadata: meta }], 'no_stream');
       // The adapter draws the event's id and reads it back: webhook deliveries are known by it.
-      const expected: RecordedEvent = { stream, revision: 0, position: result.position, type: 'Decided', data, metadata: meta, id: expect.any(String) };
+      const expected: RecordedEvent = {
+        stream,
+        revision: 0,
+        position: result.position,
+        type: 'Decided',
+        data,
+        metadata: meta,
+        id: expect.any(String),
+      };
       expect(await store().readStream(stream)).toEqual([expected]);
       expect(of(stream, await store().readAll(head, 1000))).toEqual([expected]);
     });
   });
 
   describe('the chain of a stream', () => {
-    const ctx = { actor: { kind: 'admin' as const, id: 7 }, requestId: randomUUID(), now: new Date(), reason: 'Zoë said so 🚀' };
+    const ctx = {
+      actor: { kind: 'admin' as const, id: 7 },
+      requestId: randomUUID(),
+      now: new Date(),
+      reason: 'Zoë said so 🚀',
+    };
     const seeded = { type: 'PlatformSeeded', data: {} };
 
     it('stores what the command handler chained, so that every digest recomputes and links to the one before', async () => {
@@ -258,7 +274,7 @@ export function eventStoreContract(
       const ours = all.filter((e) => e.stream === a || e.stream === b);
       expect(ours.map((e) => e.type)).toEqual(['A0', 'A1', 'B0', 'A2']);
       expect(ours[3]?.position).toBe(last.position);
-      expect(await store().headPosition() >= last.position).toBe(true);
+      expect((await store().headPosition()) >= last.position).toBe(true);
 
       const two = await store().readAll(head, 2);
       expect(two).toEqual(all.slice(0, 2));

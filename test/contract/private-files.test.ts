@@ -22,13 +22,35 @@ const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 async function useStores(dataDir: string): Promise<void> {
   const stores = openSqliteStores(dataDir);
   try {
-    await stores.events.append('modes-1', [{ type: 'Written', data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: 'modes', time: new Date().toISOString() } }], 'no_stream');
-    await (await stores.rateLimits.limiter({ name: 'modes', points: 5, windowSeconds: 60, blockSeconds: 0 })).consume('k');
+    await stores.events.append(
+      'modes-1',
+      [
+        {
+          type: 'Written',
+          data: {},
+          metadata: { actor: { kind: 'cli', id: null }, request_id: 'modes', time: new Date().toISOString() },
+        },
+      ],
+      'no_stream',
+    );
+    await (
+      await stores.rateLimits.limiter({ name: 'modes', points: 5, windowSeconds: 60, blockSeconds: 0 })
+    ).consume('k');
     await stores.sessions.create('s', { kept: true }, 60_000);
     const files = readdirSync(dataDir);
-    expect(files).toEqual(expect.arrayContaining(['platform.db', 'platform.db-wal', 'platform.db-shm', 'rate-limits.db', 'rate-limits.db-wal']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'platform.db',
+        'platform.db-wal',
+        'platform.db-shm',
+        'rate-limits.db',
+        'rate-limits.db-wal',
+      ]),
+    );
     expect(modeOf(dataDir)).toBe('700');
-    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
+    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    );
   } finally {
     await stores.close();
   }
@@ -57,7 +79,9 @@ describe('the embedded data directory', () => {
     expect(modeOf(dataDir)).toBe('700');
     const files = readdirSync(dataDir);
     expect(files).toEqual(expect.arrayContaining(loose));
-    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
+    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    );
   });
 
   it('the CLI leaves every file it finds or creates 0600, rate-limits.db included', async () => {
@@ -69,6 +93,8 @@ describe('the embedded data directory', () => {
     const files = readdirSync(dataDir);
     expect(files).toEqual(expect.arrayContaining(['platform.db', 'rate-limits.db']));
     expect(modeOf(dataDir)).toBe('700');
-    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
+    expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    );
   });
 });

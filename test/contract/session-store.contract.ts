@@ -5,9 +5,7 @@ import { StoreFixture, useStore } from './fixture';
 
 const HOUR_MS = 3_600_000;
 
-export function sessionStoreContract(
-  open: () => Promise<StoreFixture<SessionStore>>,
-): void {
+export function sessionStoreContract(open: () => Promise<StoreFixture<SessionStore>>): void {
   const store = useStore(open);
 
   it('returns null for an unknown session', async () => {
@@ -70,7 +68,10 @@ export function sessionStoreContract(
 
   describe('regenerate: a move decided against the session as it is when it commits', () => {
     const ttlMs = () => HOUR_MS;
-    const add = (key: string) => ({ change: (current: Record<string, unknown> | null) => ({ ...current, [key]: true }), ttlMs });
+    const add = (key: string) => ({
+      change: (current: Record<string, unknown> | null) => ({ ...current, [key]: true }),
+      ttlMs,
+    });
 
     it('moves the current data to the new id; the old id is dead', async () => {
       const [from, to] = [randomUUID(), randomUUID()];
@@ -107,7 +108,11 @@ export function sessionStoreContract(
       await store().create(from, { admin: 2, member: 1 }, HOUR_MS);
       await store().regenerate(from, first, { change: (current) => ({ ...current, member: 3 }), ttlMs });
       const withoutAdmin = ({ admin: _admin, ...rest }: Record<string, unknown>) => rest;
-      await store().regenerate(from, second, { change: (current) => withoutAdmin(current ?? {}), successor: withoutAdmin, ttlMs });
+      await store().regenerate(from, second, {
+        change: (current) => withoutAdmin(current ?? {}),
+        successor: withoutAdmin,
+        ttlMs,
+      });
       expect(await store().get(first)).toEqual({ member: 3 });
       expect(await store().get(second)).toEqual({});
     });

@@ -4,11 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { eventIds } from '../../src/stores/event-ids';
-import { InvalidPosition, ProjectionsClaimed, START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
+import {
+  InvalidPosition,
+  ProjectionsClaimed,
+  START,
+  WrongExpectedVersion,
+  type NewEvent,
+} from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteDocumentStore } from '../../src/stores/sqlite';
 
 function event(type: string, requestId = randomUUID()): NewEvent {
-  return { type, data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: requestId, time: new Date().toISOString() } };
+  return {
+    type,
+    data: {},
+    metadata: { actor: { kind: 'cli', id: null }, request_id: requestId, time: new Date().toISOString() },
+  };
 }
 
 let dir: string;
@@ -25,17 +35,22 @@ describe('SQLite event ids', () => {
       await stores.events.append('a', [opened as NewEvent], 'no_stream');
       await stores.events.append('a', [event('Unnamed')], 0);
       // The same id at another revision, or in another stream, names other events: a conflict.
-      await expect(stores.events.append('a', [{ ...event('Again'), id: opened?.id }], 1)).rejects.toBeInstanceOf(WrongExpectedVersion);
-      await expect(stores.events.append('b', [{ ...event('Elsewhere'), id: opened?.id }], 'no_stream')).rejects.toBeInstanceOf(
+      await expect(stores.events.append('a', [{ ...event('Again'), id: opened?.id }], 1)).rejects.toBeInstanceOf(
         WrongExpectedVersion,
       );
+      await expect(
+        stores.events.append('b', [{ ...event('Elsewhere'), id: opened?.id }], 'no_stream'),
+      ).rejects.toBeInstanceOf(WrongExpectedVersion);
       expect((await stores.events.readStream('a')).map((e) => e.type)).toEqual(['Opened', 'Unnamed']);
       expect(await stores.events.readStream('b')).toEqual([]);
     } finally {
       await stores.close();
     }
     const db = new BetterSqlite3(join(dir, 'platform.db'), { readonly: true });
-    const ids = db.prepare<[], { id: string | null }>('SELECT id FROM events').all().map((row) => row.id);
+    const ids = db
+      .prepare<[], { id: string | null }>('SELECT id FROM events')
+      .all()
+      .map((row) => row.id);
     db.close();
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
@@ -62,12 +77,9 @@ describe('SQLite event ids', () => {
     old.exec(`CREATE TABLE events (
       position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL,
       type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream, revision))`);
-    old.prepare('INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, 0, ?, ?, ?)').run(
-      's',
-      'Old',
-      '{}',
-      JSON.stringify(event('Old').metadata),
-    );
+    old
+      .prepare('INSERT INTO events (stream, revision, type, data, metadata) VALUES (?, 0, ?, ?, ?)')
+      .run('s', 'Old', '{}', JSON.stringify(event('Old').metadata));
     old.close();
     const stores = openSqliteStores(dir);
     try {
@@ -89,7 +101,9 @@ describe('SQLite projections lock', () => {
       one.claimProjections();
       one.claimProjections();
       expect(() => other.claimProjections()).toThrow(ProjectionsClaimed);
-      expect(() => other.claimProjections()).toThrow(/another process already runs the projections on .*projections\.lock.*PROJECTIONS=off/);
+      expect(() => other.claimProjections()).toThrow(
+        /another process already runs the projections on .*projections\.lock.*PROJECTIONS=off/,
+      );
       await one.close();
       expect(() => other.claimProjections()).not.toThrow();
     } finally {
@@ -126,7 +140,9 @@ describe('SQLite scratch document writes', () => {
   const at = (n: number) => String(n).padStart(20, '0');
   const aside = 'credentials__rebuild';
 
-  async function withDocuments(work: (documents: SqliteDocumentStore, db: ReturnType<typeof openDatabase>) => Promise<void>) {
+  async function withDocuments(
+    work: (documents: SqliteDocumentStore, db: ReturnType<typeof openDatabase>) => Promise<void>,
+  ) {
     const db = openDatabase(join(dir, 'platform.db'));
     const documents = new SqliteDocumentStore(db);
     try {
@@ -140,13 +156,18 @@ describe('SQLite scratch document writes', () => {
   it("are stored on a connection of their own: this connection's settings stay as they are, and a write that cannot be made stores nothing", async () => {
     await withDocuments(async (documents, db) => {
       const FULL = 2;
-      const settings = () => [db.pragma('synchronous', { simple: true }), db.pragma('wal_autocheckpoint', { simple: true })];
+      const settings = () => [
+        db.pragma('synchronous', { simple: true }),
+        db.pragma('wal_autocheckpoint', { simple: true }),
+      ];
       const doc = { member_id: 7, status: 'pending' };
       await documents.write([{ collection: aside, id: '7', doc, position: at(1) }], undefined, true);
       expect(await documents.get(aside, '7')).toEqual({ id: '7', doc, position: at(1) });
       expect(settings()).toEqual([FULL, 1000]);
       const unwritable = { member_id: 8, big: BigInt(1) };
-      await expect(documents.write([{ collection: aside, id: '8', doc: unwritable, position: at(2) }], undefined, true)).rejects.toThrow();
+      await expect(
+        documents.write([{ collection: aside, id: '8', doc: unwritable, position: at(2) }], undefined, true),
+      ).rejects.toThrow();
       expect(await documents.get(aside, '8')).toBeNull();
       expect(await documents.count(aside)).toBe(1);
     });
@@ -158,15 +179,32 @@ describe('SQLite scratch document writes', () => {
       const blocker = new BetterSqlite3(join(dir, 'platform.db'));
       blocker.exec('BEGIN IMMEDIATE');
       try {
-        const first = Array.from({ length: 50 }, (_, i) => ({ collection: aside, id: String(i), doc: { member_id: i, round: 1 }, position: at(100 + i) }));
+        const first = Array.from({ length: 50 }, (_, i) => ({
+          collection: aside,
+          id: String(i),
+          doc: { member_id: i, round: 1 },
+          position: at(100 + i),
+        }));
         await documents.write(first, undefined, true);
-        await documents.write([
-          { collection: aside, id: '7', doc: { member_id: 7, round: 2 }, position: at(300) },
-          { collection: aside, id: '3', doc: null, position: at(301) },
-        ], undefined, true);
-        expect(await documents.get(aside, '7')).toEqual({ id: '7', doc: { member_id: 7, round: 2 }, position: at(300) });
+        await documents.write(
+          [
+            { collection: aside, id: '7', doc: { member_id: 7, round: 2 }, position: at(300) },
+            { collection: aside, id: '3', doc: null, position: at(301) },
+          ],
+          undefined,
+          true,
+        );
+        expect(await documents.get(aside, '7')).toEqual({
+          id: '7',
+          doc: { member_id: 7, round: 2 },
+          position: at(300),
+        });
         expect(await documents.get(aside, '3')).toBeNull();
-        expect(await documents.get(aside, '5')).toEqual({ id: '5', doc: { member_id: 5, round: 1 }, position: at(105) });
+        expect(await documents.get(aside, '5')).toEqual({
+          id: '5',
+          doc: { member_id: 5, round: 1 },
+          position: at(105),
+        });
       } finally {
         blocker.exec('COMMIT');
         blocker.close();
@@ -177,7 +215,9 @@ describe('SQLite scratch document writes', () => {
     });
     // And on the disk, for a connection opened afterwards.
     const db = new BetterSqlite3(join(dir, 'platform.db'), { readonly: true });
-    const stored = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ? AND doc IS NOT NULL').get(aside);
+    const stored = db
+      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ? AND doc IS NOT NULL')
+      .get(aside);
     db.close();
     expect(stored?.n).toBe(49);
   });
@@ -186,16 +226,26 @@ describe('SQLite scratch document writes', () => {
     await withDocuments(async (documents) => {
       const blocker = new BetterSqlite3(join(dir, 'platform.db'));
       blocker.exec('BEGIN IMMEDIATE');
-      const rows = Array.from({ length: 200 }, (_, i) => ({ collection: aside, id: String(i), doc: { member_id: i }, position: at(i + 1) }));
+      const rows = Array.from({ length: 200 }, (_, i) => ({
+        collection: aside,
+        id: String(i),
+        doc: { member_id: i },
+        position: at(i + 1),
+      }));
       await documents.write(rows, undefined, true);
       // A rebuild's offer, in another collection: it waits for the aside instead of overtaking it.
-      const offered = documents.write([{ collection: 'projection_rebuilds', id: 'credentials', doc: { position: at(200) }, position: at(1) }]);
+      const offered = documents.write([
+        { collection: 'projection_rebuilds', id: 'credentials', doc: { position: at(200) }, position: at(1) },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 50));
       blocker.exec('COMMIT');
       blocker.close();
       await offered;
       const other = new BetterSqlite3(join(dir, 'platform.db'), { readonly: true });
-      const count = (collection: string) => other.prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ?').get(collection)?.n;
+      const count = (collection: string) =>
+        other
+          .prepare<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE collection = ?')
+          .get(collection)?.n;
       try {
         expect([count('projection_rebuilds'), count(aside)]).toEqual([1, 200]);
       } finally {
@@ -211,7 +261,9 @@ describe('SQLite scratch document writes', () => {
       await documents.write([refused], undefined, true);
       await documents.write([{ collection: 'credentials', id: '2', doc: { member_id: 2 }, position: at(2) }]);
       expect(await documents.count('credentials')).toBe(1);
-      await expect(documents.count(aside)).rejects.toThrow(/storing a rebuild's documents failed: NOT NULL constraint failed: documents.position/);
+      await expect(documents.count(aside)).rejects.toThrow(
+        /storing a rebuild's documents failed: NOT NULL constraint failed: documents.position/,
+      );
       // Told once: what follows works again.
       await documents.write([{ collection: aside, id: '1', doc: { member_id: 1 }, position: at(3) }], undefined, true);
       expect(await documents.get(aside, '1')).toEqual({ id: '1', doc: { member_id: 1 }, position: at(3) });

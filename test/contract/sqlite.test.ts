@@ -25,7 +25,11 @@ import { sessionStoreContract } from './session-store.contract';
 const THREADS = 8;
 
 function event(type: string): NewEvent {
-  return { type, data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() } };
+  return {
+    type,
+    data: {},
+    metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() },
+  };
 }
 
 interface AppendOutcome {
@@ -84,7 +88,10 @@ describe('SQLite rate limits, two openings of one data directory', () => {
     const policy = { name: `raced-${randomUUID()}`, points: 5, windowSeconds: 60, blockSeconds: 900 };
     const gate = new Int32Array(new SharedArrayBuffer(4));
     const workerData = { file: join(dir, 'rate-limits.db'), policy, attempts: 3, gate: gate.buffer };
-    const workers = Array.from({ length: THREADS }, () => new Worker(join(__dirname, 'sqlite-count-worker.js'), { workerData }));
+    const workers = Array.from(
+      { length: THREADS },
+      () => new Worker(join(__dirname, 'sqlite-count-worker.js'), { workerData }),
+    );
     try {
       await Promise.all(workers.map((w) => once(w, 'message')));
       const allowed = workers.map(async (w) => (await once(w, 'message'))[0] as number);
@@ -102,7 +109,13 @@ describe('SQLite rate limits, two openings of one data directory', () => {
     const fresh = join(dir, `hot-${randomUUID()}`);
     const stores = openSqliteStores(fresh);
     try {
-      const limiter = await stores.rateLimits.limiter({ name: 'hot', points: 1, windowSeconds: 60, blockSeconds: 0, hot: true });
+      const limiter = await stores.rateLimits.limiter({
+        name: 'hot',
+        points: 1,
+        windowSeconds: 60,
+        blockSeconds: 0,
+        hot: true,
+      });
       expect(await limiter.consume('k')).toMatchObject({ allowed: true });
       expect(await limiter.consume('k')).toMatchObject({ allowed: false });
       expect(existsSync(join(fresh, 'rate-limits.db'))).toBe(false);
@@ -117,8 +130,12 @@ describe('SQLite rate limits, two openings of one data directory', () => {
     const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
     try {
       const first = openSqliteStores(fresh);
-      await (await first.rateLimits.limiter({ name: 'expiring', points: 1, windowSeconds: 1, blockSeconds: 0 })).consume('k');
-      await (await first.rateLimits.limiter({ name: 'lasting', points: 1, windowSeconds: 3600, blockSeconds: 0 })).consume('k');
+      await (
+        await first.rateLimits.limiter({ name: 'expiring', points: 1, windowSeconds: 1, blockSeconds: 0 })
+      ).consume('k');
+      await (
+        await first.rateLimits.limiter({ name: 'lasting', points: 1, windowSeconds: 3600, blockSeconds: 0 })
+      ).consume('k');
       await first.close();
       clock.mockReturnValue(now + 2000);
       const second = openSqliteStores(fresh);
@@ -224,7 +241,8 @@ describe('SQLite database file', () => {
     const id = randomUUID();
     const now = Date.now();
     const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
-    const expiry = () => db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM sessions WHERE id = ?').get(id)?.expires_at;
+    const expiry = () =>
+      db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM sessions WHERE id = ?').get(id)?.expires_at;
     try {
       await sessions.create(id, { member: 1 }, 60_000);
       // Renewed: to live at least its lifetime from now, and a second more (a sixtieth of it).
@@ -255,7 +273,9 @@ describe('SQLite database file', () => {
         await expect(documents.ensureCollections([{ name, indexes: [] }])).rejects.toThrow('invalid collection');
       }
       for (const field of ['a.b', 'A', "a')"]) {
-        await expect(documents.ensureCollections([{ name: 'users', indexes: [field] }])).rejects.toThrow('invalid field');
+        await expect(documents.ensureCollections([{ name: 'users', indexes: [field] }])).rejects.toThrow(
+          'invalid field',
+        );
         await expect(documents.find('users', { [field]: 1 })).rejects.toThrow('invalid field');
       }
     } finally {
@@ -347,8 +367,10 @@ describe('SQLite appends synced off the event loop', () => {
 
   it('refuses further appends once a sync of the log failed, since no later sync can vouch for them', async () => {
     const syncDir = mkdtempSync(join(dir, 'sync-'));
-    const spy = jest.spyOn(fs, 'fdatasync').mockImplementation(((_fd: number, done: (error: Error | null) => void) =>
-      done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))) as typeof fs.fdatasync);
+    const spy = jest
+      .spyOn(fs, 'fdatasync')
+      .mockImplementation(((_fd: number, done: (error: Error | null) => void) =>
+        done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))) as typeof fs.fdatasync);
     const stores = openSqliteStores(syncDir);
     try {
       await expect(stores.events.append('s', [event('Lost')], 'no_stream')).rejects.toThrow('EIO');
@@ -368,7 +390,9 @@ describe('SQLite appends synced off the event loop', () => {
       const first = event('Applied');
       const sameAgain = { ...first, id: randomUUID() };
       const retried = { ...sameAgain };
-      const seen = stores.events.append('c', [sameAgain], 'no_stream').then(async (result) => ({ result, stored: await reader.readStream('c') }));
+      const seen = stores.events
+        .append('c', [sameAgain], 'no_stream')
+        .then(async (result) => ({ result, stored: await reader.readStream('c') }));
       const retry = stores.events.append('c', [retried], 'no_stream');
       const { result, stored } = await seen;
       expect(stored.map((e) => e.type)).toEqual(['Applied']);
@@ -412,7 +436,9 @@ describe('SQLite appends synced off the event loop', () => {
 
 describe('SQLite event store shared by several connections', () => {
   /** Two stores on two connections to one file, as two platform instances in one process have. */
-  async function withTwoConnections(run: (one: SqliteEventStore, other: SqliteEventStore) => Promise<void>): Promise<void> {
+  async function withTwoConnections(
+    run: (one: SqliteEventStore, other: SqliteEventStore) => Promise<void>,
+  ): Promise<void> {
     const file = join(dir, 'platform.db');
     const dbs = [openDatabase(file), openDatabase(file)] as const;
     const [one, other] = dbs.map((db) => new SqliteEventStore(db)) as [SqliteEventStore, SqliteEventStore];
@@ -445,9 +471,15 @@ describe('SQLite event store shared by several connections', () => {
       for (let round = 0; round < 50; round++) {
         const stream = `admin-${randomUUID()}`;
         // One request id for both, as every instance's seeding had: the ids are alike, the password hashes are not.
-        const metadata = { actor: { kind: 'system' as const, id: 'seed' }, request_id: 'seed', time: new Date(0).toISOString() };
+        const metadata = {
+          actor: { kind: 'system' as const, id: 'seed' },
+          request_id: 'seed',
+          time: new Date(0).toISOString(),
+        };
         const created = (hash: string): NewEvent[] =>
-          eventIds(stream, 'no_stream', [{ type: 'AdminCreated', data: { username: 'admin', password_hash: hash }, metadata }]);
+          eventIds(stream, 'no_stream', [
+            { type: 'AdminCreated', data: { username: 'admin', password_hash: hash }, metadata },
+          ]);
         const outcomes = await Promise.allSettled([
           one.append(stream, created('hash-one'), 'no_stream'),
           other.append(stream, created('hash-other'), 'no_stream'),
@@ -497,7 +529,11 @@ describe('SQLite event store shared by several connections', () => {
     try {
       await stores.events.append(stream, [event('Opened')], 'no_stream');
       for (let i = 0; i < THREADS; i++) {
-        workers.push(new Worker(join(__dirname, 'sqlite-append-worker.js'), { workerData: { file, stream, expected: 0, gate: gate.buffer } }));
+        workers.push(
+          new Worker(join(__dirname, 'sqlite-append-worker.js'), {
+            workerData: { file, stream, expected: 0, gate: gate.buffer },
+          }),
+        );
       }
       await Promise.all(workers.map((w) => once(w, 'message')));
       const outcomes = workers.map(async (w) => (await once(w, 'message'))[0] as AppendOutcome);

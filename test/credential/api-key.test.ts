@@ -129,7 +129,8 @@ describe('withoutApiKeys', () => {
   });
 
   it('masks a key written with percent-encoded characters, as the raw path of a request holds it', () => {
-    const encoded = (text: string, every: number) => [...text].map((c, i) => (i % every === 0 ? `%${c.charCodeAt(0).toString(16)}` : c)).join('');
+    const encoded = (text: string, every: number) =>
+      [...text].map((c, i) => (i % every === 0 ? `%${c.charCodeAt(0).toString(16)}` : c)).join('');
     expect(withoutApiKeys(`/api/v1/open/addons/%73k_${key.slice(3)}`)).toBe('/api/v1/open/addons/sk_[redacted]');
     expect(withoutApiKeys(`/api/v1/developer/x/${encoded(key, 3)}`)).toBe('/api/v1/developer/x/sk_[redacted]');
     expect(withoutApiKeys(`/x/sk%5F${key.slice(3)}?a=%20b`)).toBe('/x/sk_[redacted]?a= b');
@@ -138,7 +139,14 @@ describe('withoutApiKeys', () => {
   });
 
   it('leaves an API id, a short sk_ word and other text as they are, percent-encoded ones too', () => {
-    for (const text of ['/api/v1/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', 'risk_factor', 'sk_short', '/a%20b/%73k_short', '100%']) {
+    for (const text of [
+      '/api/v1/open/addons',
+      'ak_aaaaaaaaaaaaaaaaaaaa',
+      'risk_factor',
+      'sk_short',
+      '/a%20b/%73k_short',
+      '100%',
+    ]) {
       expect(withoutApiKeys(text)).toBe(text);
     }
   });

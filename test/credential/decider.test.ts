@@ -1,9 +1,4 @@
-import {
-  credentialDecider,
-  CredentialCommand,
-  CredentialStatus,
-  credentialStream,
-} from '../../src/credential/decider';
+import { credentialDecider, CredentialCommand, CredentialStatus, credentialStream } from '../../src/credential/decider';
 import { CredentialEvent } from '../../src/credential/events';
 import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
 import { fold } from '../../src/shared/domain/decider';
@@ -37,17 +32,26 @@ type CommandOf<T extends CommandType> = Extract<CredentialCommand, { type: T }>;
 /** One command of each type: a mapped type, so a new command fails to compile until it is listed. */
 const commands: { [T in CommandType]: CommandOf<T> } = {
   ApplyCredential: { type: 'ApplyCredential', data: { member_id, username: 'alice', now: NOW } },
-  ApproveCredential: { type: 'ApproveCredential', data: { member_id, expires_at: null, now: '2026-11-23T00:00:00.000Z' } },
+  ApproveCredential: {
+    type: 'ApproveCredential',
+    data: { member_id, expires_at: null, now: '2026-11-23T00:00:00.000Z' },
+  },
   RejectCredential: { type: 'RejectCredential', data: { member_id, reason: '  not a real company  ' } },
   ClaimCredential: { type: 'ClaimCredential', data: { member_id, apiid: NEW_APIID, key_digest: NEW_KEY, now: NOW } },
   RotateKey: { type: 'RotateKey', data: { member_id, key_digest: NEW_KEY, grace_seconds: 60, now: NOW } },
   RevokeCredential: { type: 'RevokeCredential', data: { member_id, reason: ' leaked key ' } },
-  RequestScopes: { type: 'RequestScopes', data: { member_id, scopes: ['addons.read', 'member-groups.read'], reason: ' sync ' } },
+  RequestScopes: {
+    type: 'RequestScopes',
+    data: { member_id, scopes: ['addons.read', 'member-groups.read'], reason: ' sync ' },
+  },
   ApproveScope: { type: 'ApproveScope', data: { member_id, scope: 'addons.read' } },
   RejectScope: { type: 'RejectScope', data: { member_id, scope: 'addons.read', reason: 'no need' } },
   RevokeScope: { type: 'RevokeScope', data: { member_id, scope: 'addons.read', reason: 'no longer' } },
   NoteExpiry: { type: 'NoteExpiry', data: { member_id, now: NOW, reminder_days: [30, 7, 1] } },
-  RequestExtension: { type: 'RequestExtension', data: { member_id, expires_at: '2099-01-01T00:00:00.000Z', reason: 'longer project', now: NOW } },
+  RequestExtension: {
+    type: 'RequestExtension',
+    data: { member_id, expires_at: '2099-01-01T00:00:00.000Z', reason: 'longer project', now: NOW },
+  },
   ApproveExtension: { type: 'ApproveExtension', data: { member_id } },
   RejectExtension: { type: 'RejectExtension', data: { member_id, reason: 'no' } },
 };
@@ -171,7 +175,12 @@ const requestedAgain: CredentialEvent[] = [events.requested('addons.read', 'agai
 const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in ScopeCommandType]: Outcome } }> = {
   'not requested': {
     history: active,
-    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+    outcomes: {
+      RequestScopes: requestedAgain,
+      ApproveScope: 'scope_not_pending',
+      RejectScope: 'scope_not_pending',
+      RevokeScope: 'scope_not_approved',
+    },
   },
   pending: {
     history: [...active, scopeRequested('addons.read')],
@@ -193,11 +202,21 @@ const SCOPES: Record<ScopeCase, { history: CredentialEvent[]; outcomes: { [T in 
   },
   rejected: {
     history: [...active, scopeRequested('addons.read'), scopeRejected('addons.read')],
-    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+    outcomes: {
+      RequestScopes: requestedAgain,
+      ApproveScope: 'scope_not_pending',
+      RejectScope: 'scope_not_pending',
+      RevokeScope: 'scope_not_approved',
+    },
   },
   revoked: {
     history: [...active, scopeRequested('addons.read'), scopeApproved('addons.read'), scopeRevoked('addons.read')],
-    outcomes: { RequestScopes: requestedAgain, ApproveScope: 'scope_not_pending', RejectScope: 'scope_not_pending', RevokeScope: 'scope_not_approved' },
+    outcomes: {
+      RequestScopes: requestedAgain,
+      ApproveScope: 'scope_not_pending',
+      RejectScope: 'scope_not_pending',
+      RevokeScope: 'scope_not_approved',
+    },
   },
 };
 
@@ -209,7 +228,8 @@ function expectOutcome(history: CredentialEvent[], command: CredentialCommand, o
 
 const statusOf = (history: CredentialEvent[]) => fold(credentialDecider, history).status;
 const scopesOf = (history: CredentialEvent[]) => fold(credentialDecider, history).scopes;
-const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
+const decide = (history: CredentialEvent[], command: CredentialCommand) =>
+  credentialDecider.decide(command, fold(credentialDecider, history));
 
 describe('credential state machine', () => {
   const rows = Object.entries(MACHINE).flatMap(([status, { history, outcomes }]) =>
@@ -218,7 +238,8 @@ describe('credential state machine', () => {
       type: type as CommandType,
       history,
       outcome,
-      verdict: typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
+      verdict:
+        typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
     })),
   );
 
@@ -238,7 +259,8 @@ describe('scope state machine on an active credential', () => {
       type: type as ScopeCommandType,
       history,
       outcome,
-      verdict: typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
+      verdict:
+        typeof outcome === 'string' ? `refuses with ${outcome}` : `appends ${outcome.map((e) => e.type).join(', ')}`,
     })),
   );
 
@@ -248,9 +270,21 @@ describe('scope state machine on an active credential', () => {
 });
 
 describe('reasons of administrators and members', () => {
-  const reasonCommands: Array<{ name: string; history: CredentialEvent[]; command: (reason: string) => CredentialCommand }> = [
-    { name: 'RejectCredential', history: [applied], command: (reason) => ({ type: 'RejectCredential', data: { member_id, reason } }) },
-    { name: 'RevokeCredential', history: active, command: (reason) => ({ type: 'RevokeCredential', data: { member_id, reason } }) },
+  const reasonCommands: Array<{
+    name: string;
+    history: CredentialEvent[];
+    command: (reason: string) => CredentialCommand;
+  }> = [
+    {
+      name: 'RejectCredential',
+      history: [applied],
+      command: (reason) => ({ type: 'RejectCredential', data: { member_id, reason } }),
+    },
+    {
+      name: 'RevokeCredential',
+      history: active,
+      command: (reason) => ({ type: 'RevokeCredential', data: { member_id, reason } }),
+    },
     {
       name: 'RequestScopes',
       history: active,
@@ -293,13 +327,21 @@ describe('reasons of administrators and members', () => {
 });
 
 describe('RequestScopes refuses the whole request and appends nothing', () => {
-  const request = (scopes: string[], reason = 'sync'): CredentialCommand => ({ type: 'RequestScopes', data: { member_id, scopes, reason } });
+  const request = (scopes: string[], reason = 'sync'): CredentialCommand => ({
+    type: 'RequestScopes',
+    data: { member_id, scopes, reason },
+  });
 
   it.each<[string, CredentialEvent[], string[], string]>([
     ['an unknown scope among known ones', active, ['addons.read', 'users.write'], 'unknown_scope'],
     ['a name that only exists on Object.prototype', active, ['toString'], 'unknown_scope'],
     ['a duplicate name', active, ['addons.read', 'addons.read'], 'duplicate_scope'],
-    ['a scope already pending', [...active, scopeRequested('member-groups.read')], ['addons.read', 'member-groups.read'], 'scope_already_requested'],
+    [
+      'a scope already pending',
+      [...active, scopeRequested('member-groups.read')],
+      ['addons.read', 'member-groups.read'],
+      'scope_already_requested',
+    ],
     [
       'a scope already approved',
       [...active, scopeRequested('member-groups.read'), scopeApproved('member-groups.read')],
@@ -312,21 +354,24 @@ describe('RequestScopes refuses the whole request and appends nothing', () => {
   });
 
   it('for a reason over 500 characters, even when every scope is fine', () => {
-    given(credentialDecider, active).when(request(['addons.read'], 'r'.repeat(501))).thenRefuses('invalid_reason');
+    given(credentialDecider, active)
+      .when(request(['addons.read'], 'r'.repeat(501)))
+      .thenRefuses('invalid_reason');
   });
 
   it('lets a rejected scope and a revoked scope be requested again in one request', () => {
     const history = [
       ...active,
       ...[scopeRequested('addons.read'), scopeRejected('addons.read')],
-      ...[scopeRequested('member-groups.read'), scopeApproved('member-groups.read'), scopeRevoked('member-groups.read')],
+      ...[
+        scopeRequested('member-groups.read'),
+        scopeApproved('member-groups.read'),
+        scopeRevoked('member-groups.read'),
+      ],
     ];
     given(credentialDecider, history)
       .when(request(['member-groups.read', 'addons.read']))
-      .then([
-        events.requested('member-groups.read'),
-        events.requested('addons.read'),
-      ]);
+      .then([events.requested('member-groups.read'), events.requested('addons.read')]);
   });
 });
 
@@ -359,21 +404,30 @@ describe('revocation and a new application', () => {
 
   it('applying again after a revocation clears the scopes and the API id', () => {
     const state = fold(credentialDecider, [...liveScopes, revoked, applied]);
-    expect(state).toEqual({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null, expiry: { set_at: null, reminded_days: null, expired: false }, extension: null, keys_in_grace: [] });
+    expect(state).toEqual({
+      status: 'pending',
+      apiid: null,
+      key_digest: null,
+      scopes: {},
+      expires_at: null,
+      expiry: { set_at: null, reminded_days: null, expired: false },
+      extension: null,
+      keys_in_grace: [],
+    });
   });
 
   it('after a new application and claim, the same scopes can be requested again under the new API id', () => {
     const history = [...liveScopes, revoked, applied, approved, claimed(NEW_APIID, NEW_KEY)];
     expect(fold(credentialDecider, history).apiid).toBe(NEW_APIID);
-    given(credentialDecider, history)
-      .when(commands.RequestScopes)
-      .then(ALLOWED.RequestScopes);
+    given(credentialDecider, history).when(commands.RequestScopes).then(ALLOWED.RequestScopes);
   });
 
   it('an approval revoked before the claim cannot be claimed: the member applies again', () => {
     const history = [applied, approved, revoked];
     expect(statusOf(history)).toBe('revoked');
-    given(credentialDecider, history).when(commands.ClaimCredential).thenRefuses('credential_not_approved', 'apply again');
+    given(credentialDecider, history)
+      .when(commands.ClaimCredential)
+      .thenRefuses('credential_not_approved', 'apply again');
     given(credentialDecider, history).when(commands.ApplyCredential).then(ALLOWED.ApplyCredential);
   });
 
@@ -385,7 +439,10 @@ describe('revocation and a new application', () => {
 
   it('rotating after a new claim rotates the new key, not the one from before the revocation', () => {
     const history = [...active, revoked, applied, approved, claimed(NEW_APIID, NEW_KEY)];
-    const [rotated] = decide(history, { type: 'RotateKey', data: { member_id, key_digest: 'c'.repeat(64), grace_seconds: 0, now: NOW } });
+    const [rotated] = decide(history, {
+      type: 'RotateKey',
+      data: { member_id, key_digest: 'c'.repeat(64), grace_seconds: 0, now: NOW },
+    });
     expect(rotated?.data).toMatchObject({ apiid: NEW_APIID, previous_key_digest: NEW_KEY, key_digest: 'c'.repeat(64) });
   });
 });
@@ -407,9 +464,14 @@ describe('RotateKey', () => {
       .then([events.rotated(APIID, NEW_KEY, KEY, until)]);
   });
 
-  it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses grace_seconds %p', (grace) => {
-    given(credentialDecider, active).when(rotate(grace)).thenRefuses('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
-  });
+  it.each([-1, MAX_GRACE_SECONDS + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses grace_seconds %p',
+    (grace) => {
+      given(credentialDecider, active)
+        .when(rotate(grace))
+        .thenRefuses('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+    },
+  );
 
   describe('the keys of earlier rotations', () => {
     const minutesAfter = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
@@ -419,8 +481,12 @@ describe('RotateKey', () => {
     });
     /** The active credential rotated once a minute from NOW with these grace periods; rotation i issues key i. */
     const rotated = (graces: number[]): CredentialEvent[] =>
-      graces.reduce<CredentialEvent[]>((history, grace, i) => [...history, ...decide(history, rotateAt(i, grace, String(i).repeat(64)))], [...active]);
-    const earlierAfter = (history: CredentialEvent[], command: CredentialCommand) => (decide(history, command)[0]?.data as { earlier_keys: unknown }).earlier_keys;
+      graces.reduce<CredentialEvent[]>(
+        (history, grace, i) => [...history, ...decide(history, rotateAt(i, grace, String(i).repeat(64)))],
+        [...active],
+      );
+    const earlierAfter = (history: CredentialEvent[], command: CredentialCommand) =>
+      (decide(history, command)[0]?.data as { earlier_keys: unknown }).earlier_keys;
 
     it('all stop with a rotation that gives no grace period, as the previous key does', () => {
       expect(earlierAfter(rotated([3600]), rotateAt(2, 0, 'c'.repeat(64)))).toEqual([]);
@@ -436,7 +502,9 @@ describe('RotateKey', () => {
 
     it('keep their own end when it comes sooner, and are dropped once it has passed', () => {
       const history = rotated([120]);
-      expect(earlierAfter(history, rotateAt(1, 3600, 'c'.repeat(64)))).toEqual([{ digest: KEY, valid_until: minutesAfter(2) }]);
+      expect(earlierAfter(history, rotateAt(1, 3600, 'c'.repeat(64)))).toEqual([
+        { digest: KEY, valid_until: minutesAfter(2) },
+      ]);
       expect(earlierAfter(history, rotateAt(2, 3600, 'c'.repeat(64)))).toEqual([]);
     });
 
@@ -467,7 +535,10 @@ describe('expiry notices', () => {
     events.claimed(APIID, KEY, expires_at),
   ];
   const note = (history: CredentialEvent[], now: string) =>
-    credentialDecider.decide({ type: 'NoteExpiry', data: { member_id, now, reminder_days: [30, 7, 1] } }, fold(credentialDecider, history));
+    credentialDecider.decide(
+      { type: 'NoteExpiry', data: { member_id, now, reminder_days: [30, 7, 1] } },
+      fold(credentialDecider, history),
+    );
 
   it('reminds once per threshold reached, the nearest only, then tells the expiry once', () => {
     const history = expiring('2026-02-01T00:00:00.000Z');
@@ -492,9 +563,7 @@ describe('expiry notices', () => {
       events.claimed(APIID, KEY, '2026-02-01T00:00:00.000Z'),
     ] as CredentialEvent[];
     expect(note(twoDays, '2026-01-30T01:00:00.000Z')).toEqual([]);
-    expect(note(twoDays, '2026-01-31T00:00:00.000Z')).toEqual([
-      events.expiring('2026-02-01T00:00:00.000Z', 1),
-    ]);
+    expect(note(twoDays, '2026-01-31T00:00:00.000Z')).toEqual([events.expiring('2026-02-01T00:00:00.000Z', 1)]);
     // Extended on 31 January to 10 February: the 7 days threshold counts again, the 30 days one does not.
     const extended = [
       ...twoDays,
@@ -502,9 +571,7 @@ describe('expiry notices', () => {
       recordedAt('2026-01-31T00:00:00.000Z', events.extensionApproved('2026-02-10T00:00:00.000Z')),
     ] as CredentialEvent[];
     expect(note(extended, '2026-01-31T01:00:00.000Z')).toEqual([]);
-    expect(note(extended, '2026-02-03T00:00:00.000Z')).toEqual([
-      events.expiring('2026-02-10T00:00:00.000Z', 7),
-    ]);
+    expect(note(extended, '2026-02-03T00:00:00.000Z')).toEqual([events.expiring('2026-02-10T00:00:00.000Z', 7)]);
   });
 });
 
@@ -514,29 +581,45 @@ describe('extensions', () => {
     events.approved('2026-02-01T00:00:00.000Z'),
     events.claimed(APIID, KEY, '2026-02-01T00:00:00.000Z'),
   ];
-  const decide = (history: CredentialEvent[], command: CredentialCommand) => credentialDecider.decide(command, fold(credentialDecider, history));
-  const ask = (expires_at: string): CredentialCommand => ({ type: 'RequestExtension', data: { member_id, expires_at, reason: ' project runs longer ', now: '2026-01-15T00:00:00.000Z' } });
+  const decide = (history: CredentialEvent[], command: CredentialCommand) =>
+    credentialDecider.decide(command, fold(credentialDecider, history));
+  const ask = (expires_at: string): CredentialCommand => ({
+    type: 'RequestExtension',
+    data: { member_id, expires_at, reason: ' project runs longer ', now: '2026-01-15T00:00:00.000Z' },
+  });
 
   it('a later expiry is requested, then approved: the key expires then', () => {
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
     expect(requested).toEqual([events.extensionRequested('2026-06-01T00:00:00.000Z', 'project runs longer')]);
-    expect(() => decide([...expiring, ...requested], ask('2026-07-01T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_already_requested' }));
+    expect(() => decide([...expiring, ...requested], ask('2026-07-01T00:00:00.000Z'))).toThrow(
+      expect.objectContaining({ error: 'extension_already_requested' }),
+    );
     const approved = decide([...expiring, ...requested], commands.ApproveExtension);
     expect(approved).toEqual([events.extensionApproved('2026-06-01T00:00:00.000Z')]);
-    expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe('2026-06-01T00:00:00.000Z');
+    expect(fold(credentialDecider, [...expiring, ...requested, ...approved]).expires_at).toBe(
+      '2026-06-01T00:00:00.000Z',
+    );
   });
 
   it('leaves the request of a credential revoked since undecided: its key is refused whatever its expiry', () => {
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
     const revoked = events.revoked('leaked key');
-    given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.ApproveExtension).thenRefuses('credential_not_active');
-    given(credentialDecider, [...expiring, ...requested, revoked]).when(commands.RejectExtension).thenRefuses('credential_not_active');
+    given(credentialDecider, [...expiring, ...requested, revoked])
+      .when(commands.ApproveExtension)
+      .thenRefuses('credential_not_active');
+    given(credentialDecider, [...expiring, ...requested, revoked])
+      .when(commands.RejectExtension)
+      .thenRefuses('credential_not_active');
   });
 
   it('refuses an earlier expiry, and a rejection needs its reason', () => {
-    expect(() => decide(expiring, ask('2026-01-20T00:00:00.000Z'))).toThrow(expect.objectContaining({ error: 'extension_not_later' }));
+    expect(() => decide(expiring, ask('2026-01-20T00:00:00.000Z'))).toThrow(
+      expect.objectContaining({ error: 'extension_not_later' }),
+    );
     const requested = decide(expiring, ask('2026-06-01T00:00:00.000Z'));
-    expect(() => decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } })).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
+    expect(() =>
+      decide([...expiring, ...requested], { type: 'RejectExtension', data: { member_id, reason: ' ' } }),
+    ).toThrow(expect.objectContaining({ error: 'invalid_reason' }));
     expect(decide([...expiring, ...requested], commands.RejectExtension)).toEqual([events.extensionRejected('no')]);
   });
 });
@@ -547,25 +630,49 @@ describe('a credential past its expiry', () => {
   const BEFORE = '2026-01-31T23:59:59.000Z';
   const approvedUntil: CredentialEvent[] = [applied, events.approved(EXPIRES)];
   const activeUntil: CredentialEvent[] = [...approvedUntil, events.claimed(APIID, KEY, EXPIRES)];
-  const at = <T extends CredentialCommand>(command: T, now: string): T => ({ ...command, data: { ...command.data, now } });
+  const at = <T extends CredentialCommand>(command: T, now: string): T => ({
+    ...command,
+    data: { ...command.data, now },
+  });
 
   it('cannot be claimed once the approval ran out, and its member may apply again', () => {
-    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, AFTER)).thenRefuses('credential_expired', `expired at ${EXPIRES}: the approval ran out before the claim, apply again`);
-    given(credentialDecider, approvedUntil).when(at(commands.ClaimCredential, BEFORE)).then([events.claimed(NEW_APIID, NEW_KEY, EXPIRES)]);
+    given(credentialDecider, approvedUntil)
+      .when(at(commands.ClaimCredential, AFTER))
+      .thenRefuses('credential_expired', `expired at ${EXPIRES}: the approval ran out before the claim, apply again`);
+    given(credentialDecider, approvedUntil)
+      .when(at(commands.ClaimCredential, BEFORE))
+      .then([events.claimed(NEW_APIID, NEW_KEY, EXPIRES)]);
     given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
-    given(credentialDecider, approvedUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
+    given(credentialDecider, approvedUntil)
+      .when(at(commands.ApplyCredential, BEFORE))
+      .thenRefuses('credential_already_applied');
   });
 
   it('issues no new key once active and expired: the member extends it or applies again', () => {
-    given(credentialDecider, activeUntil).when(at(commands.RotateKey, AFTER)).thenRefuses('credential_expired', 'ask for an extension, or apply again');
+    given(credentialDecider, activeUntil)
+      .when(at(commands.RotateKey, AFTER))
+      .thenRefuses('credential_expired', 'ask for an extension, or apply again');
     given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, AFTER)).then([applied]);
-    given(credentialDecider, activeUntil).when(at(commands.ApplyCredential, BEFORE)).thenRefuses('credential_already_applied');
-    const extension = { type: 'RequestExtension' as const, data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time', now: AFTER } };
-    given(credentialDecider, activeUntil).when(extension).then([events.extensionRequested('2026-06-01T00:00:00.000Z', 'more time')]);
+    given(credentialDecider, activeUntil)
+      .when(at(commands.ApplyCredential, BEFORE))
+      .thenRefuses('credential_already_applied');
+    const extension = {
+      type: 'RequestExtension' as const,
+      data: { member_id, expires_at: '2026-06-01T00:00:00.000Z', reason: 'more time', now: AFTER },
+    };
+    given(credentialDecider, activeUntil)
+      .when(extension)
+      .then([events.extensionRequested('2026-06-01T00:00:00.000Z', 'more time')]);
   });
 
   it('a new application after the expiry starts over: no key, no scopes, no expiry', () => {
     const history = [...activeUntil, scopeRequested('addons.read'), scopeApproved('addons.read'), applied];
-    expect(fold(credentialDecider, history)).toMatchObject({ status: 'pending', apiid: null, key_digest: null, scopes: {}, expires_at: null });
+    expect(fold(credentialDecider, history)).toMatchObject({
+      status: 'pending',
+      apiid: null,
+      key_digest: null,
+      scopes: {},
+      expires_at: null,
+    });
   });
 });

@@ -39,13 +39,22 @@ function watched(documents: DocumentStore) {
     },
   };
   const store = new Proxy(documents, {
-    get: (target, name: keyof DocumentStore) => watchedCalls[name] ?? (name === 'idempotency' ? target.idempotency : target[name].bind(target)),
+    get: (target, name: keyof DocumentStore) =>
+      watchedCalls[name] ?? (name === 'idempotency' ? target.idempotency : target[name].bind(target)),
   });
   return { store, read, finds: () => finds };
 }
 
 function credential(memberId: number, expiresAt: number) {
-  const doc = { ...NOTHING_DECIDED, member_id: memberId, username: `m${memberId}`, status: 'active', applied_at: null, scopes: [], expires_at: new Date(expiresAt).toISOString() };
+  const doc = {
+    ...NOTHING_DECIDED,
+    member_id: memberId,
+    username: `m${memberId}`,
+    status: 'active',
+    applied_at: null,
+    scopes: [],
+    expires_at: new Date(expiresAt).toISOString(),
+  };
   return { collection, id: String(memberId), doc, position: '00000000000000000001' };
 }
 

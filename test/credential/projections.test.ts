@@ -48,16 +48,36 @@ describe('credentials projection', () => {
 
   it('records a rejection with its reason, and a new application clears it', () => {
     const log = eventLog().credential(0, applied()).credential(1, rejected('incomplete'));
-    expect(credential(log.events)).toMatchObject({ status: 'rejected', reviewed_at: at(1), reject_reason: 'incomplete' });
+    expect(credential(log.events)).toMatchObject({
+      status: 'rejected',
+      reviewed_at: at(1),
+      reject_reason: 'incomplete',
+    });
     log.credential(5, applied());
-    expect(credential(log.events)).toMatchObject({ status: 'pending', applied_at: at(5), reviewed_at: null, reject_reason: null });
+    expect(credential(log.events)).toMatchObject({
+      status: 'pending',
+      applied_at: at(5),
+      reviewed_at: null,
+      reject_reason: null,
+    });
   });
 
   it('records approval, claim and rotation times; the API id stays across rotations', () => {
     const log = activeLog();
-    expect(credential(log.events)).toMatchObject({ status: 'active', apiid: APIID, reviewed_at: at(1), claimed_at: at(2), key_rotated_at: null });
+    expect(credential(log.events)).toMatchObject({
+      status: 'active',
+      apiid: APIID,
+      reviewed_at: at(1),
+      claimed_at: at(2),
+      key_rotated_at: null,
+    });
     log.credential(9, rotated(APIID, 'k2', 'k1', null));
-    expect(credential(log.events)).toMatchObject({ status: 'active', apiid: APIID, claimed_at: at(2), key_rotated_at: at(9) });
+    expect(credential(log.events)).toMatchObject({
+      status: 'active',
+      apiid: APIID,
+      claimed_at: at(2),
+      key_rotated_at: at(9),
+    });
   });
 
   it('embeds the scopes, one entry per name, with their reviews', () => {
@@ -89,7 +109,9 @@ describe('credentials projection', () => {
       },
     ]);
 
-    log.credential(6, requested('member-groups.read', 'second try')).credential(7, scopeRevoked('addons.read', 'abuse'));
+    log
+      .credential(6, requested('member-groups.read', 'second try'))
+      .credential(7, scopeRevoked('addons.read', 'abuse'));
     const scopes = credential(log.events)?.scopes ?? [];
     expect(scopes.map((s) => s.name).sort()).toEqual(['addons.read', 'member-groups.read']);
     expect(scopes.find((s) => s.name === 'member-groups.read')).toMatchObject({
@@ -99,7 +121,11 @@ describe('credentials projection', () => {
       reviewed_at: null,
       reject_reason: null,
     });
-    expect(scopes.find((s) => s.name === 'addons.read')).toMatchObject({ status: 'revoked', revoked_at: at(7), revoke_reason: 'abuse' });
+    expect(scopes.find((s) => s.name === 'addons.read')).toMatchObject({
+      status: 'revoked',
+      revoked_at: at(7),
+      revoke_reason: 'abuse',
+    });
   });
 
   it('a revocation records its reason and revokes the pending and approved scopes, not the rejected ones', () => {
@@ -113,12 +139,23 @@ describe('credentials projection', () => {
       .credential(8, revoked('leaked'));
     const doc = credential(log.events);
     expect(doc).toMatchObject({ status: 'revoked', revoked_at: at(8), revoke_reason: 'leaked', apiid: APIID });
-    expect(doc?.scopes.find((s) => s.name === 'addons.read')).toMatchObject({ status: 'revoked', revoked_at: at(8), revoke_reason: 'leaked' });
-    expect(doc?.scopes.find((s) => s.name === 'member-groups.read')).toMatchObject({ status: 'rejected', revoked_at: null, reject_reason: 'no' });
+    expect(doc?.scopes.find((s) => s.name === 'addons.read')).toMatchObject({
+      status: 'revoked',
+      revoked_at: at(8),
+      revoke_reason: 'leaked',
+    });
+    expect(doc?.scopes.find((s) => s.name === 'member-groups.read')).toMatchObject({
+      status: 'rejected',
+      revoked_at: null,
+      reject_reason: 'no',
+    });
   });
 
   it('a new application after a revocation starts over: no API id, no scopes, no old reasons', () => {
-    const log = activeLog().credential(3, requested('addons.read')).credential(4, revoked('leaked')).credential(9, applied());
+    const log = activeLog()
+      .credential(3, requested('addons.read'))
+      .credential(4, revoked('leaked'))
+      .credential(9, applied());
     expect(credential(log.events)).toMatchObject({
       status: 'pending',
       apiid: null,
@@ -180,7 +217,11 @@ describe('scope_requests projection', () => {
       .credential(4, scopeApproved('addons.read'))
       .credential(5, scopeRejected('member-groups.read', 'why?'));
     expect(requests(log.events).get('1:addons.read')).toMatchObject({ status: 'approved', reviewed_at: at(4) });
-    expect(requests(log.events).get('1:member-groups.read')).toMatchObject({ status: 'rejected', reviewed_at: at(5), reject_reason: 'why?' });
+    expect(requests(log.events).get('1:member-groups.read')).toMatchObject({
+      status: 'rejected',
+      reviewed_at: at(5),
+      reject_reason: 'why?',
+    });
 
     log.credential(6, requested('member-groups.read', 'because'));
     expect(requests(log.events).get('1:member-groups.read')).toMatchObject({
@@ -193,8 +234,16 @@ describe('scope_requests projection', () => {
   });
 
   it('a revoked scope keeps its review time and records the revocation', () => {
-    const log = activeLog().credential(3, requested('addons.read')).credential(4, scopeApproved('addons.read')).credential(7, scopeRevoked('addons.read', 'over'));
-    expect(requests(log.events).get('1:addons.read')).toMatchObject({ status: 'revoked', reviewed_at: at(4), revoked_at: at(7), revoke_reason: 'over' });
+    const log = activeLog()
+      .credential(3, requested('addons.read'))
+      .credential(4, scopeApproved('addons.read'))
+      .credential(7, scopeRevoked('addons.read', 'over'));
+    expect(requests(log.events).get('1:addons.read')).toMatchObject({
+      status: 'revoked',
+      reviewed_at: at(4),
+      revoked_at: at(7),
+      revoke_reason: 'over',
+    });
   });
 
   it('revoking the credential turns pending and approved requests into revoked; rejected ones stay', () => {
@@ -205,11 +254,18 @@ describe('scope_requests projection', () => {
       .credential(8, revoked('leaked'));
     const docs = requests(log.events);
     expect(docs.get('1:addons.read')).toMatchObject({ status: 'revoked', revoked_at: at(8), revoke_reason: 'leaked' });
-    expect(docs.get('1:member-groups.read')).toMatchObject({ status: 'rejected', revoked_at: null, revoke_reason: null });
+    expect(docs.get('1:member-groups.read')).toMatchObject({
+      status: 'rejected',
+      revoked_at: null,
+      revoke_reason: null,
+    });
   });
 
   it('revoking a credential creates no document for a scope that was never requested', () => {
-    const log = activeLog().credential(3, requested('addons.read')).credential(4, scopeApproved('addons.read')).credential(8, revoked('leaked'));
+    const log = activeLog()
+      .credential(3, requested('addons.read'))
+      .credential(4, scopeApproved('addons.read'))
+      .credential(8, revoked('leaked'));
     expect([...requests(log.events).keys()]).toEqual(['1:addons.read']);
   });
 
@@ -227,7 +283,9 @@ describe('scope_requests projection', () => {
   });
 
   it('ignores credential events that do not touch scopes', () => {
-    for (const event of activeLog().credential(3, rotated(APIID, 'k2', 'k1', null)).events.slice(1)) {
+    for (const event of activeLog()
+      .credential(3, rotated(APIID, 'k2', 'k1', null))
+      .events.slice(1)) {
       expect(documentsOf(scopeRequestsProjection, event)).toEqual([]);
     }
   });
@@ -236,7 +294,8 @@ describe('scope_requests projection', () => {
 describe('api_keys projection', () => {
   const keys = (events: RecordedEvent[]) => project(apiKeysProjection, events).get(String(M));
   // The order of accepted keys carries no meaning: compare them sorted.
-  const keyRing = (events: RecordedEvent[]) => [...(keys(events)?.keys ?? [])].sort((a, b) => a.digest.localeCompare(b.digest));
+  const keyRing = (events: RecordedEvent[]) =>
+    [...(keys(events)?.keys ?? [])].sort((a, b) => a.digest.localeCompare(b.digest));
 
   it('has no document before the claim', () => {
     expect(keys(eventLog().credential(0, applied()).credential(1, approved()).events)).toBeUndefined();
@@ -299,7 +358,9 @@ describe('api_keys projection', () => {
   });
 
   it('drops a previous key whose grace ends exactly at the new rotation', () => {
-    const log = activeLog().credential(10, rotated(APIID, 'k2', 'k1', at(30))).credential(30, rotated(APIID, 'k3', 'k2', null));
+    const log = activeLog()
+      .credential(10, rotated(APIID, 'k2', 'k1', at(30)))
+      .credential(30, rotated(APIID, 'k3', 'k2', null));
     expect(keys(log.events)?.keys).toEqual([{ digest: 'k3', valid_until: null }]);
   });
 
@@ -316,7 +377,10 @@ describe('api_keys projection', () => {
   });
 
   it('a revocation marks the credential revoked and withdraws every scope', () => {
-    const log = activeLog().credential(3, requested('addons.read')).credential(4, scopeApproved('addons.read')).credential(8, revoked('leaked'));
+    const log = activeLog()
+      .credential(3, requested('addons.read'))
+      .credential(4, scopeApproved('addons.read'))
+      .credential(8, revoked('leaked'));
     expect(keys(log.events)).toMatchObject({ apiid: APIID, revoked: true, scopes: [] });
   });
 
@@ -329,12 +393,30 @@ describe('api_keys projection', () => {
       .credential(9, applied());
     expect(keys(log.events)).toBeUndefined();
     log.credential(10, approved()).credential(11, claimed(APIID2, 'n1'));
-    expect(keys(log.events)).toEqual({ member_id: M, apiid: APIID2, revoked: false, expires_at: null, keys: [{ digest: 'n1', valid_until: null }], scopes: [] });
+    expect(keys(log.events)).toEqual({
+      member_id: M,
+      apiid: APIID2,
+      revoked: false,
+      expires_at: null,
+      keys: [{ digest: 'n1', valid_until: null }],
+      scopes: [],
+    });
   });
 
   it('ignores the events of other aggregates, and credential events that do not touch keys or scopes', () => {
     const log = eventLog()
-      .other(0, 'member-1', memberEvents.registered({ member_id: 1, username: 'x', nickname: null, email: null, mobile: null, password_hash: 'h' }))
+      .other(
+        0,
+        'member-1',
+        memberEvents.registered({
+          member_id: 1,
+          username: 'x',
+          nickname: null,
+          email: null,
+          mobile: null,
+          password_hash: 'h',
+        }),
+      )
       .credential(1, applied())
       .credential(2, approved());
     expect(documentsOf(apiKeysProjection, log.events[0]!)).toEqual([]);
@@ -345,7 +427,10 @@ describe('api_keys projection', () => {
 describe('role_groups projection', () => {
   it('defines groups enabled, and follows disable and enable', () => {
     const log = eventLog()
-      .roleGroup(0, accessEvents.roleGroupDefined({ role_id: 3, name: 'Reviewers', permissions: ['credential.review'] }))
+      .roleGroup(
+        0,
+        accessEvents.roleGroupDefined({ role_id: 3, name: 'Reviewers', permissions: ['credential.review'] }),
+      )
       .roleGroup(0, accessEvents.roleGroupDefined({ role_id: 4, name: 'Viewers', permissions: ['addon.view'] }));
     expect(project(roleGroupsProjection, log.events)).toEqual(
       new Map([
@@ -361,7 +446,10 @@ describe('role_groups projection', () => {
   });
 
   it('ignores other streams', () => {
-    const log = activeLog().memberGroup(3, accessEvents.memberGroupDefined({ member_group_id: 1, name: 'P', description: '' }));
+    const log = activeLog().memberGroup(
+      3,
+      accessEvents.memberGroupDefined({ member_group_id: 1, name: 'P', description: '' }),
+    );
     expect(project(roleGroupsProjection, log.events).size).toBe(0);
   });
 });
@@ -369,7 +457,10 @@ describe('role_groups projection', () => {
 describe('member_groups projection', () => {
   it('has one document per defined member group', () => {
     const log = eventLog()
-      .memberGroup(0, accessEvents.memberGroupDefined({ member_group_id: 1, name: 'Partners', description: 'Paying partners' }))
+      .memberGroup(
+        0,
+        accessEvents.memberGroupDefined({ member_group_id: 1, name: 'Partners', description: 'Paying partners' }),
+      )
       .memberGroup(1, accessEvents.memberGroupDefined({ member_group_id: 2, name: 'Trial', description: '' }))
       .roleGroup(2, accessEvents.roleGroupDefined({ role_id: 1, name: 'Admins', permissions: [] }));
     expect(project(memberGroupsProjection, log.events)).toEqual(

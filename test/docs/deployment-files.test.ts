@@ -40,8 +40,14 @@ describe('the Dockerfile', () => {
 
   it("makes the audit key's mount point the node user's, which a named volume mounted there takes on", () => {
     const runs = stage.filter((i) => i.instruction === 'RUN').map((i) => i.args);
-    expect(runs.some((run) => /mkdir -p [^&]*\/app\/audit-key\b/.test(run) && /chown node:node [^&]*\/app\/audit-key\b/.test(run))).toBe(true);
-    expect(stage.findIndex((i) => i.instruction === 'USER' && i.args === 'node')).toBeGreaterThan(stage.findIndex((i) => i.instruction === 'RUN' && /\/app\/audit-key/.test(i.args)));
+    expect(
+      runs.some(
+        (run) => /mkdir -p [^&]*\/app\/audit-key\b/.test(run) && /chown node:node [^&]*\/app\/audit-key\b/.test(run),
+      ),
+    ).toBe(true);
+    expect(stage.findIndex((i) => i.instruction === 'USER' && i.args === 'node')).toBeGreaterThan(
+      stage.findIndex((i) => i.instruction === 'RUN' && /\/app\/audit-key/.test(i.args)),
+    );
   });
 });
 
@@ -107,13 +113,17 @@ describe('docker-compose.yml', () => {
     expect(projector).toMatch(/\n {4}<<: \*platform\n/);
     expect(projector).not.toMatch(/\n {4}restart:/);
     expect(projector).toMatch(/\n {6}HEARTBEAT_FILE: \/tmp\/projector-heartbeat\n/);
-    expect(projector).toMatch(/\n {4}healthcheck:\n {6}test: \["CMD", "node", "-e", "[^"]*\/tmp\/projector-heartbeat[^"]*"\]/);
+    expect(projector).toMatch(
+      /\n {4}healthcheck:\n {6}test: \["CMD", "node", "-e", "[^"]*\/tmp\/projector-heartbeat[^"]*"\]/,
+    );
   });
 
   it('gives MongoDB a root user and the services a URL that carries it', () => {
     expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_USERNAME: \$\{MONGODB_USER/);
     expect(service('mongodb')).toMatch(/MONGO_INITDB_ROOT_PASSWORD: \$\{MONGODB_PASSWORD/);
-    expect(compose).toMatch(/MONGODB_URL: mongodb:\/\/\$\{MONGODB_USER[^}]*\}:\$\{MONGODB_PASSWORD[^}]*\}@mongodb:27017\/platform\?authSource=admin/);
+    expect(compose).toMatch(
+      /MONGODB_URL: mongodb:\/\/\$\{MONGODB_USER[^}]*\}:\$\{MONGODB_PASSWORD[^}]*\}@mongodb:27017\/platform\?authSource=admin/,
+    );
   });
 });
 
@@ -121,7 +131,8 @@ describe('the production workflow (.github/workflows/production.yml)', () => {
   const workflow = readFileSync(join(ROOT, '.github/workflows/production.yml'), 'utf8');
   const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
   const failover = readFileSync(join(ROOT, 'test/production/failover.compose.yml'), 'utf8');
-  const images = (text: string) => new Set([...text.matchAll(/\bimage: (\S+)/g)].map((m) => m[1]).filter((i) => !i!.startsWith('platform-api')));
+  const images = (text: string) =>
+    new Set([...text.matchAll(/\bimage: (\S+)/g)].map((m) => m[1]).filter((i) => !i!.startsWith('platform-api')));
 
   // The compose file's store images; its observability profile (Prometheus, Grafana) is no store.
   const stores = (text: string) => new Set([...images(text)].filter((i) => !/^(prom|grafana)\//.test(i!)));

@@ -7,9 +7,15 @@ import { dirname, join, relative, resolve } from 'node:path';
  * service a reader starts (http://localhost...).
  */
 const ROOT = resolve(__dirname, '../..');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
-const withoutCode = (text: string) => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+const withoutCode = (text: string) =>
+  text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
 
 /** Link targets: inline `[text](target)`, reference definitions `[x]: target`, autolinks `<scheme:...>`, bare URLs. */
 function targetsOf(text: string): string[] {
@@ -75,7 +81,9 @@ describe('README.md and docs/', () => {
   });
 
   it('finds a link that leaves the repository, a missing file and a missing heading', () => {
-    const targets = targetsOf('[spec](../shared/spec.md) and <https://example.com> and [x](docs/nope.md#a) `[not](a link)`');
+    const targets = targetsOf(
+      '[spec](../shared/spec.md) and <https://example.com> and [x](docs/nope.md#a) `[not](a link)`',
+    );
     expect(targets).toEqual(['../shared/spec.md', 'docs/nope.md#a', 'https://example.com']);
     expect(anchorsOf('# Quick start\n## Errors, and `what` to do\n```\n# not a heading\n```')).toEqual(
       new Set(['quick-start', 'errors-and-what-to-do']),

@@ -2,17 +2,29 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { atBothWidths, mailedLink } from './story-helpers';
 
-test('a developer who forgot the password gets back in by the mailed link, then keeps the account up to date', async ({ page, browser, baseURL }) => {
+test('a developer who forgot the password gets back in by the mailed link, then keeps the account up to date', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const username = `acct${Date.now().toString(36)}`;
   const email = `${username}@example.com`;
 
   // Registered, and signed in on another computer too.
-  const token = async (p: Page) => ((await (await p.request.get('/api/v1/developer/session')).json()) as { data: { csrf_token: string } }).data.csrf_token;
-  const register = await page.request.post('/api/v1/developer/register', { headers: { 'X-CSRF-Token': await token(page) }, data: { username, password: 'first-password', email } });
+  const token = async (p: Page) =>
+    ((await (await p.request.get('/api/v1/developer/session')).json()) as { data: { csrf_token: string } }).data
+      .csrf_token;
+  const register = await page.request.post('/api/v1/developer/register', {
+    headers: { 'X-CSRF-Token': await token(page) },
+    data: { username, password: 'first-password', email },
+  });
   expect(register.status()).toBe(200);
   const elsewhere = await (await browser.newContext({ baseURL })).newPage();
-  const login = await elsewhere.request.post('/api/v1/developer/login', { headers: { 'X-CSRF-Token': await token(elsewhere) }, data: { username, password: 'first-password' } });
+  const login = await elsewhere.request.post('/api/v1/developer/login', {
+    headers: { 'X-CSRF-Token': await token(elsewhere) },
+    data: { username, password: 'first-password' },
+  });
   expect(login.status()).toBe(200);
   await page.context().clearCookies();
 
@@ -22,7 +34,9 @@ test('a developer who forgot the password gets back in by the mailed link, then 
   await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
   await page.getByLabel('Username or e-mail').fill(username);
   await page.getByRole('button', { name: 'Mail me a link' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'a link to choose a new password is on its way' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'a link to choose a new password is on its way' }),
+  ).toBeVisible();
   await atBothWidths(page, 'developer-forgot-password');
 
   // The mailed link opens the reset form; the new password is set once.

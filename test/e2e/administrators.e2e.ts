@@ -17,7 +17,11 @@ async function bothWidths(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('a role group and an administrator made in the console: the one-time password signs in, the group permission holds, a disabled administrator cannot sign in', async ({ page, browser, baseURL }) => {
+test('a role group and an administrator made in the console: the one-time password signs in, the group permission holds, a disabled administrator cannot sign in', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, 'admin', ADMIN_PASSWORD);
   const nav = page.getByRole('navigation', { name: 'Administrator console' });
@@ -27,8 +31,12 @@ test('a role group and an administrator made in the console: the one-time passwo
   await page.getByLabel('Name').fill('Credential reviewers');
   await page.getByLabel(/Review credential applications and scope requests/).check();
   await page.getByRole('button', { name: 'Define' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /Defined the role group Credential reviewers/ })).toBeVisible();
-  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Credential reviewers', exact: true }) });
+  await expect(
+    page.getByRole('status').filter({ hasText: /Defined the role group Credential reviewers/ }),
+  ).toBeVisible();
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'Credential reviewers', exact: true }) });
   await expect(row).toContainText('credential.review');
   await bothWidths(page, 'admin-role-groups-manage');
 
@@ -59,15 +67,26 @@ test('a role group and an administrator made in the console: the one-time passwo
   const erin = await (await browser.newContext({ baseURL })).newPage();
   await signIn(erin, 'erin', password);
   const erinsNav = erin.getByRole('navigation', { name: 'Administrator console' });
-  await expect(erinsNav.getByRole('link')).toHaveText(['Credentials', 'Scope requests', 'Dead mail', 'Contract', 'Your account']);
+  await expect(erinsNav.getByRole('link')).toHaveText([
+    'Credentials',
+    'Scope requests',
+    'Dead mail',
+    'Contract',
+    'Your account',
+  ]);
   await expect(erin).toHaveURL(/\/ui\/admin\/credentials$/);
   await expect(erin.getByRole('heading', { name: 'Credential applications', level: 1 })).toBeVisible();
   await erin.goto('/ui/admin/administrators');
-  await expect(erin.getByText('You do not have access to Administrators: it needs the permission access.manage.')).toBeVisible();
+  await expect(
+    erin.getByText('You do not have access to Administrators: it needs the permission access.manage.'),
+  ).toBeVisible();
 
   // Disabled, her session ends at once and she cannot sign in again.
   await page.getByRole('button', { name: 'Disable erin…' }).click();
-  await page.getByRole('dialog', { name: 'Disable erin?' }).getByRole('button', { name: 'Disable', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Disable erin?' })
+    .getByRole('button', { name: 'Disable', exact: true })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Disabled erin' })).toBeVisible();
   await erin.goto('/ui/admin/credentials');
   await expect(erin.getByRole('button', { name: 'Sign in' })).toBeVisible();
@@ -78,7 +97,11 @@ test('a role group and an administrator made in the console: the one-time passwo
   await screen(erin, 'admin-disabled-sign-in');
 });
 
-test('an administrator who manages access but is not super is offered nothing on a super administrator\'s row', async ({ page, browser, baseURL }) => {
+test("an administrator who manages access but is not super is offered nothing on a super administrator's row", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signIn(page, 'admin', ADMIN_PASSWORD);
   const nav = page.getByRole('navigation', { name: 'Administrator console' });
   await nav.getByRole('link', { name: 'Role groups' }).click();
@@ -94,7 +117,10 @@ test('an administrator who manages access but is not super is offered nothing on
 
   const frank = await (await browser.newContext({ baseURL })).newPage();
   await signIn(frank, 'frank', password);
-  await frank.getByRole('navigation', { name: 'Administrator console' }).getByRole('link', { name: 'Administrators' }).click();
+  await frank
+    .getByRole('navigation', { name: 'Administrator console' })
+    .getByRole('link', { name: 'Administrators' })
+    .click();
   const superRow = frank.getByRole('row').filter({ has: frank.getByRole('cell', { name: 'admin', exact: true }) });
   await expect(superRow).toContainText('Only a super administrator can disable or reset a super administrator');
   await expect(superRow.getByRole('button')).toHaveCount(0);

@@ -9,7 +9,11 @@ async function signInAdmin(page: Page, username: string, password: string) {
   await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
 }
 
-test('an add-on installed with page roles is seen by an administrator of that role group', async ({ page, browser, baseURL }) => {
+test('an add-on installed with page roles is seen by an administrator of that role group', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signInAdmin(page, 'admin', ADMIN_PASSWORD);
   await page.getByRole('link', { name: 'Application center' }).click();
   const helpdesk = page.getByRole('article', { name: /Helpdesk/ });
@@ -28,7 +32,10 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await screen(page, 'admin-install-page-roles');
 
   // Each box sits under its "view" or "manage" heading, and on a phone the headings stay.
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(viewport);
     const headings = helpdesk.locator('table.page-roles thead');
     await expect(headings).toBeVisible();
@@ -72,18 +79,35 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   const carol = await (await browser.newContext({ baseURL })).newPage();
   await signInAdmin(carol, 'carol', 'carol-password-1');
   const nav = carol.getByRole('navigation', { name: 'Administrator console' });
-  await expect(nav.getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract', 'Your account']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Application center',
+    'Role groups',
+    'Audit',
+    'Contract',
+    'Your account',
+  ]);
   // An auditor lands on the audit, not on the first screen of the navigation.
   await expect(carol).toHaveURL(/\/ui\/admin\/audit$/);
   await expect(carol.getByRole('heading', { name: 'Member history' })).toBeVisible();
   // A screen its group may not use says so, with the permission it needs: never another screen in its place.
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await carol.setViewportSize(viewport);
     await carol.goto('/ui/admin/credentials');
-    await expect(carol.getByText('You do not have access to Credentials: it needs the permission credential.review.')).toBeVisible();
+    await expect(
+      carol.getByText('You do not have access to Credentials: it needs the permission credential.review.'),
+    ).toBeVisible();
     await expect(carol).toHaveURL(/\/ui\/admin\/credentials$/);
     await expect(carol.getByRole('heading', { name: 'Application center' })).toHaveCount(0);
-    await expect(carol.getByRole('main').locator('section').getByRole('link')).toHaveText(['Application center', 'Role groups', 'Audit', 'Contract', 'Your account']);
+    await expect(carol.getByRole('main').locator('section').getByRole('link')).toHaveText([
+      'Application center',
+      'Role groups',
+      'Audit',
+      'Contract',
+      'Your account',
+    ]);
     await screen(carol, `fix-admin-no-access-${viewport.width}`);
     await carol.goto('/ui/admin/nowhere');
     await expect(carol.getByRole('heading', { name: 'There is no page at this address' })).toBeVisible();
@@ -116,7 +140,9 @@ test('an add-on installed with page roles is seen by an administrator of that ro
   await expect(helpdesk).toContainText('not installed');
 });
 
-test('on a phone the page-roles editor keeps the page names in view and says that more role groups lie to the side', async ({ page }) => {
+test('on a phone the page-roles editor keeps the page names in view and says that more role groups lie to the side', async ({
+  page,
+}) => {
   // A third role group: at 390 px its boxes no longer fit beside the page names.
   const created = platformCli(['roles', 'create', '--name', 'Reviewers', '--permissions', 'credential.review']);
   const id = /id (\d+)/.exec(created)![1]!;
@@ -144,7 +170,8 @@ test('on a phone the page-roles editor keeps the page names in view and says tha
     await scroller.evaluate((el) => (el.scrollLeft = el.scrollWidth));
     await expect(more).toHaveText(/More role groups to the left/);
     expect(await shown(helpdesk.getByRole('columnheader', { name: 'Page', exact: true }))).toBe(true);
-    for (const title of ['Tickets', 'Queues', 'Reports']) expect(await shown(helpdesk.getByRole('rowheader', { name: new RegExp(`^${title} `) })), title).toBe(true);
+    for (const title of ['Tickets', 'Queues', 'Reports'])
+      expect(await shown(helpdesk.getByRole('rowheader', { name: new RegExp(`^${title} `) })), title).toBe(true);
     expect(await shown(helpdesk.getByLabel('Reviewers may manage Reports', { exact: true }))).toBe(true);
     await screen(page, 'fix-page-roles-390-scrolled');
 
@@ -167,6 +194,8 @@ test('on a phone the page-roles editor keeps the page names in view and says tha
 test('the administrator reads the full contract', async ({ page }) => {
   await signInAdmin(page, 'admin', ADMIN_PASSWORD);
   await page.getByRole('link', { name: 'Contract' }).click();
-  await expect(page.getByRole('heading', { name: /POST \/api\/v1\/credentials\/\{member_id\}\/approve/ })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: /POST \/api\/v1\/credentials\/\{member_id\}\/approve/ }),
+  ).toBeVisible();
   await screen(page, 'admin-contract');
 });

@@ -2,12 +2,26 @@ import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
 
 const DAY_MS = 86_400_000;
 
-test('an administrator approves an application with a 30-day expiry, and the credential carries it', async ({ page, request }) => {
+test('an administrator approves an application with a 30-day expiry, and the credential carries it', async ({
+  page,
+  request,
+}) => {
   // A member applies through the API: the story is the administrator's.
-  const token = async () => ((await (await request.get('/api/v1/developer/session')).json()).data.csrf_token) as string;
+  const token = async () => (await (await request.get('/api/v1/developer/session')).json()).data.csrf_token as string;
   const username = `exp${Date.now().toString(36)}`;
-  expect((await request.post('/api/v1/developer/register', { headers: { 'X-CSRF-Token': await token() }, data: { username, password: 'secret1', email: 'e@example.com' } })).status()).toBe(200);
-  expect((await request.post('/api/v1/developer/credential', { headers: { 'X-CSRF-Token': await token() }, data: {} })).status()).toBe(200);
+  expect(
+    (
+      await request.post('/api/v1/developer/register', {
+        headers: { 'X-CSRF-Token': await token() },
+        data: { username, password: 'secret1', email: 'e@example.com' },
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (
+      await request.post('/api/v1/developer/credential', { headers: { 'X-CSRF-Token': await token() }, data: {} })
+    ).status(),
+  ).toBe(200);
 
   await page.goto('/ui/admin/login');
   await page.getByLabel('Username').fill('admin');
@@ -32,7 +46,10 @@ test('an administrator approves an application with a 30-day expiry, and the cre
   await expect(notice).toBeFocused();
 
   // The credential carries the expiry: 30 days from the approval, in the member's own view.
-  const credential = (await (await request.get('/api/v1/developer/dashboard')).json()).data.credential as { status: string; expires_at: string };
+  const credential = (await (await request.get('/api/v1/developer/dashboard')).json()).data.credential as {
+    status: string;
+    expires_at: string;
+  };
   expect(credential.status).toBe('approved');
   const lifetime = Date.parse(credential.expires_at) - before;
   expect(lifetime).toBeGreaterThanOrEqual(30 * DAY_MS - 1000);

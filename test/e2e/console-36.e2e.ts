@@ -11,7 +11,7 @@ const PASSWORD = 'secret-36';
 const tag = Date.now().toString(36);
 
 async function token(client: APIRequestContext, realm: 'developer' | 'admin' = 'developer'): Promise<string> {
-  return ((await (await client.get(`${API}/${realm}/session`)).json()).data.csrf_token) as string;
+  return (await (await client.get(`${API}/${realm}/session`)).json()).data.csrf_token as string;
 }
 
 async function post(client: APIRequestContext, path: string, data: object, realm: 'developer' | 'admin' = 'developer') {
@@ -23,12 +23,19 @@ async function post(client: APIRequestContext, path: string, data: object, realm
 /** A member with an active credential who asked for both scopes; answers the member's client, id, API id and key. */
 async function activeMember(newContext: () => Promise<APIRequestContext>, admin: APIRequestContext, username: string) {
   const client = await newContext();
-  const member = await post(client, '/developer/register', { username, password: PASSWORD, email: `${username}@example.com` });
+  const member = await post(client, '/developer/register', {
+    username,
+    password: PASSWORD,
+    email: `${username}@example.com`,
+  });
   await post(client, '/developer/credential', {});
   await post(admin, `/credentials/${member.id}/approve`, {}, 'admin');
   const claimed = await post(client, '/developer/claim', {});
-  await post(client, '/developer/scopes', { scopes: ['addons.read', 'member-groups.read'], reason: 'show the catalogue on our site' });
-  return { client, id: (member.id) as number, apiid: claimed.apiid as string, apikey: claimed.apikey as string };
+  await post(client, '/developer/scopes', {
+    scopes: ['addons.read', 'member-groups.read'],
+    reason: 'show the catalogue on our site',
+  });
+  return { client, id: member.id as number, apiid: claimed.apiid as string, apikey: claimed.apikey as string };
 }
 
 async function both(page: Page, name: string) {
@@ -38,14 +45,22 @@ async function both(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('issue 36: scope queue at scale, sessions that keep work, stale decisions, usage, audit search', async ({ page, playwright, baseURL }) => {
+test('issue 36: scope queue at scale, sessions that keep work, stale decisions, usage, audit search', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   const newContext = () => playwright.request.newContext({ baseURL });
   const admin = await newContext();
   await post(admin, '/admin/login', { username: 'admin', password: ADMIN_PASSWORD }, 'admin');
   const names = ['ada', 'bob', 'cy'].map((n) => `${n}${tag}`);
   const members = [];
   for (const name of names) members.push(await activeMember(newContext, admin, name));
-  const [ada, bob, cy] = members as [Awaited<ReturnType<typeof activeMember>>, Awaited<ReturnType<typeof activeMember>>, Awaited<ReturnType<typeof activeMember>>];
+  const [ada, bob, cy] = members as [
+    Awaited<ReturnType<typeof activeMember>>,
+    Awaited<ReturnType<typeof activeMember>>,
+    Awaited<ReturnType<typeof activeMember>>,
+  ];
 
   // The scope queue: counts per status, a search in the address, two requests approved at once.
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -79,9 +94,13 @@ test('issue 36: scope queue at scale, sessions that keep work, stale decisions, 
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/ui/admin/scopes\\?q=${names[1]}`));
-  await expect(page.getByLabel(`Reason for rejecting addons.read for ${names[1]}`)).toHaveValue('the purpose does not name the site');
+  await expect(page.getByLabel(`Reason for rejecting addons.read for ${names[1]}`)).toHaveValue(
+    'the purpose does not name the site',
+  );
   await page.getByRole('button', { name: `Reject addons.read for ${names[1]}`, exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Rejected' })).toContainText(`Rejected addons.read for ${names[1]}.`);
+  await expect(page.getByRole('status').filter({ hasText: 'Rejected' })).toContainText(
+    `Rejected addons.read for ${names[1]}.`,
+  );
 
   // Another administrator decides while this one types: the refusal says who and when, and keeps the text.
   await page.getByRole('button', { name: `Reject member-groups.read for ${names[1]}…` }).click();
@@ -95,12 +114,19 @@ test('issue 36: scope queue at scale, sessions that keep work, stale decisions, 
 
   // Usage: calls with the previous key and the current one after a rotation, read on the dashboard.
   await post(admin, `/credentials/${cy.id}/scopes/addons.read/approve`, {}, 'admin');
-  const call = (key: string) => page.request.get(`${API}/open/addons`, { headers: { 'X-API-ID': cy.apiid, 'X-API-Key': key } });
+  const call = (key: string) =>
+    page.request.get(`${API}/open/addons`, { headers: { 'X-API-ID': cy.apiid, 'X-API-Key': key } });
   for (let i = 0; i < 3; i++) expect((await call(cy.apikey)).status()).toBe(200);
   const rotated = await post(cy.client, '/developer/rotate', { grace_seconds: 7200 });
   expect((await call(cy.apikey)).status()).toBe(200);
   expect((await call(rotated.apikey)).status()).toBe(200);
-  expect((await page.request.get(`${API}/open/member-groups`, { headers: { 'X-API-ID': cy.apiid, 'X-API-Key': rotated.apikey } })).status()).toBe(403);
+  expect(
+    (
+      await page.request.get(`${API}/open/member-groups`, {
+        headers: { 'X-API-ID': cy.apiid, 'X-API-Key': rotated.apikey },
+      })
+    ).status(),
+  ).toBe(403);
   const developer = await (await page.context().browser()!.newContext({ baseURL })).newPage();
   await developer.setViewportSize({ width: 1280, height: 800 });
   await signIn(developer, 'developer', names[2]!, PASSWORD);

@@ -15,7 +15,10 @@ async function fitsNarrow(page: Page, area: string, screens: [path: string, name
   }
 }
 
-test('the console is served with its caching and content security policy; deep links load it', async ({ request, page }) => {
+test('the console is served with its caching and content security policy; deep links load it', async ({
+  request,
+  page,
+}) => {
   const root = await request.get('/', { maxRedirects: 0 });
   expect(root.status()).toBe(302);
   expect(root.headers().location).toBe('/ui/');
@@ -67,7 +70,9 @@ test('an expired session asks to sign in again over the screen, which stays as i
     await expect(page.getByRole('button', { name: 'Request' })).toHaveCount(0);
     await screen(page, `developer-scopes-without-credential-${viewport.width}`);
     await page.getByRole('link', { name: 'Claim', exact: true }).click();
-    await expect(page.getByText('There is no key to claim yet: you have not applied for API credentials.')).toBeVisible();
+    await expect(
+      page.getByText('There is no key to claim yet: you have not applied for API credentials.'),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Claim the key' })).toHaveCount(0);
     await screen(page, `developer-claim-without-credential-${viewport.width}`);
   }
@@ -114,7 +119,8 @@ test('at 375 px wide every screen fits without sideways scrolling', async ({ pag
 
 /** A write through the API on this client's session, with its CSRF token: the data of a 2xx answer. */
 async function write(api: APIRequestContext, path: string, data: object = {}) {
-  const token = ((await (await api.get('/api/v1/developer/session')).json()) as { data: { csrf_token: string } }).data.csrf_token;
+  const token = ((await (await api.get('/api/v1/developer/session')).json()) as { data: { csrf_token: string } }).data
+    .csrf_token;
   const res = await api.post(`/api/v1${path}`, { data, headers: { 'X-CSRF-Token': token } });
   expect(res.status(), `POST ${path}: ${await res.text()}`).toBeLessThan(300);
   return ((await res.json()) as { data: { id?: number } }).data;
@@ -136,7 +142,9 @@ async function decisionsInTheirRows(page: Page, wide: boolean) {
     const rowBox = (await row.boundingBox())!;
     const cell = row.locator('td[data-label="Decision"]');
     if (wide) {
-      expect(await cell.evaluate((td) => td.ownerDocument.defaultView!.getComputedStyle(td).display)).toBe('table-cell');
+      expect(await cell.evaluate((td) => td.ownerDocument.defaultView!.getComputedStyle(td).display)).toBe(
+        'table-cell',
+      );
       const cellBox = (await cell.boundingBox())!;
       expect(Math.abs(cellBox.y - rowBox.y)).toBeLessThan(1);
       expect(Math.abs(cellBox.height - rowBox.height)).toBeLessThan(1);
@@ -151,13 +159,22 @@ async function decisionsInTheirRows(page: Page, wide: boolean) {
   for (const name of await page.locator('td[data-label="Scope"] code').all()) expect(await linesOf(name)).toBe(1);
 }
 
-test('each decision stays in the row it decides, and labels and names stay readable, at 1280 and 390 px wide', async ({ page, browser, baseURL, playwright }) => {
+test('each decision stays in the row it decides, and labels and names stay readable, at 1280 and 390 px wide', async ({
+  page,
+  browser,
+  baseURL,
+  playwright,
+}) => {
   // A member with an active credential and two scopes: one approved (revoke), one pending (approve, reject).
   const member = await playwright.request.newContext({ baseURL });
   const admin = await playwright.request.newContext({ baseURL });
   // A long name, as a company's integration account has: the way out still fits on one line beside it.
   const username = 'queued-partner-integration-team';
-  const { id } = await write(member, '/developer/register', { username, password: 'queued-password', email: 'queued@example.com' });
+  const { id } = await write(member, '/developer/register', {
+    username,
+    password: 'queued-password',
+    email: 'queued@example.com',
+  });
   await write(member, '/developer/credential');
   await write(admin, '/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
   await write(admin, `/credentials/${id}/approve`);
@@ -174,11 +191,17 @@ test('each decision stays in the row it decides, and labels and names stay reada
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
 
-    for (const [viewport, size] of [[DESKTOP, 'desktop'], [PHONE, '390']] as const) {
+    for (const [viewport, size] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, '390'],
+    ] as const) {
       await page.setViewportSize(viewport);
       await page.goto('/ui/admin/scopes');
       await page.getByLabel('Status').selectOption('');
-      const approved = page.getByRole('row').filter({ hasText: 'addons.read' }).filter({ hasText: `#${id}` });
+      const approved = page
+        .getByRole('row')
+        .filter({ hasText: 'addons.read' })
+        .filter({ hasText: `#${id}` });
       await expect(approved.getByRole('button', { name: `Revoke addons.read for ${username}…` })).toBeVisible();
       await decisionsInTheirRows(page, size === 'desktop');
       expect(await linesOf(page.getByRole('button', { name: 'Sign out' }))).toBe(1);
@@ -206,7 +229,8 @@ test('each decision stays in the row it decides, and labels and names stay reada
     for (const name of await scopes.locator('code').all()) expect(await linesOf(name)).toBe(1);
     await screen(developer, 'developer-scopes-desktop');
     await developer.setViewportSize(PHONE);
-    const labelOf = (cell: Locator) => cell.evaluate((td) => td.ownerDocument.defaultView!.getComputedStyle(td, '::before').content);
+    const labelOf = (cell: Locator) =>
+      cell.evaluate((td) => td.ownerDocument.defaultView!.getComputedStyle(td, '::before').content);
     const firstRow = scopes.locator('tbody tr').first();
     expect(await labelOf(firstRow.locator('td').nth(2))).toBe('"Your reason: "');
     expect(await labelOf(firstRow.locator('td').nth(3))).toBe('"Decision: "');
@@ -221,9 +245,17 @@ test('each decision stays in the row it decides, and labels and names stay reada
   }
 });
 
-test('registration asks for one of e-mail and mobile, shows each refusal once at its field, and a failed load can be tried again', async ({ page, baseURL, playwright }) => {
+test('registration asks for one of e-mail and mobile, shows each refusal once at its field, and a failed load can be tried again', async ({
+  page,
+  baseURL,
+  playwright,
+}) => {
   const other = await playwright.request.newContext({ baseURL });
-  await write(other, '/developer/register', { username: 'casey', password: 'casey-password', mobile: '+4915112345679' });
+  await write(other, '/developer/register', {
+    username: 'casey',
+    password: 'casey-password',
+    mobile: '+4915112345679',
+  });
   await other.dispose();
 
   for (const viewport of [DESKTOP, PHONE]) {

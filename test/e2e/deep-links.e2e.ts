@@ -1,7 +1,11 @@
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
 
-test("a member's history has an address of its own: a search puts it in the URL, a shared link opens it after sign-in, a reload keeps it", async ({ page, browser, baseURL }) => {
+test("a member's history has an address of its own: a search puts it in the URL, a shared link opens it after sign-in, a reload keeps it", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const developer = await (await browser.newContext({ baseURL })).newPage();
   await developer.goto('/ui/developer/register');
   await developer.getByLabel('Username').fill('dora');

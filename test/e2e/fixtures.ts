@@ -18,7 +18,10 @@ export async function screen(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
   const { violations } = await new AxeBuilder({ page }).analyze();
   const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
+  expect(
+    severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    `axe on ${name}`,
+  ).toEqual([]);
 }
 
 /** The administration CLI on the service's data directory, as an operator would run it. */
@@ -31,7 +34,12 @@ export function platformCli(args: string[], input?: string): string {
 }
 
 /** Signs in on an area's sign-in screen. */
-export async function signIn(page: Page, area: 'developer' | 'admin', username: string, password: string): Promise<void> {
+export async function signIn(
+  page: Page,
+  area: 'developer' | 'admin',
+  username: string,
+  password: string,
+): Promise<void> {
   await page.goto(`/ui/${area}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);

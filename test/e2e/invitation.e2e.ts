@@ -1,7 +1,11 @@
 import { ADMIN_PASSWORD, expect, signIn, test } from './fixtures';
 import { atBothWidths, mailedLink } from './story-helpers';
 
-test('an administrator invited by mail chooses a password from the mailed link, signs in, and changes it on "Your account"', async ({ page, browser, baseURL }) => {
+test('an administrator invited by mail chooses a password from the mailed link, signs in, and changes it on "Your account"', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const username = `inv${Date.now().toString(36)}`;
   const email = `${username}@example.com`;
@@ -14,7 +18,9 @@ test('an administrator invited by mail chooses a password from the mailed link, 
   await page.getByLabel('Role group').selectOption({ label: 'Auditors: addon.view, audit.read' });
   await page.getByLabel(/^Email/).fill(email);
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Created ${username}. Invitation mailed to ${email}: its link lets them choose their password, once, within 72 hours.`);
+  await expect(page.getByRole('status')).toHaveText(
+    `Created ${username}. Invitation mailed to ${email}: its link lets them choose their password, once, within 72 hours.`,
+  );
   await expect(page.getByTestId('one-time-password')).toHaveCount(0);
   await expect(page.getByRole('cell', { name: username, exact: true })).toBeVisible();
 

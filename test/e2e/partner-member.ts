@@ -13,15 +13,27 @@ export async function post(request: APIRequestContext, area: 'developer' | 'admi
  * A member with a claimed key and addons.read approved, made through the API (the stories using it
  * are about other screens): registered in `member`'s session, decided by an administrator's session.
  */
-export async function partnerMember(member: APIRequestContext, playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, prefix: string) {
+export async function partnerMember(
+  member: APIRequestContext,
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+  prefix: string,
+) {
   const username = `${prefix}${Date.now().toString(36)}`;
-  const { id } = (await post(member, 'developer', '/developer/register', { username, password: 'secret-pass', email: `${username}@example.com` })) as { id: number };
+  const { id } = (await post(member, 'developer', '/developer/register', {
+    username,
+    password: 'secret-pass',
+    email: `${username}@example.com`,
+  })) as { id: number };
   await post(member, 'developer', '/developer/credential');
   const admin = await playwright.request.newContext({ baseURL });
   await post(admin, 'admin', '/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
   await post(admin, 'admin', `/credentials/${id}/approve`);
   const { apiid, apikey } = (await post(member, 'developer', '/developer/claim')) as { apiid: string; apikey: string };
-  await post(member, 'developer', '/developer/scopes', { scopes: ['addons.read'], reason: 'List the add-ons on our partner site' });
+  await post(member, 'developer', '/developer/scopes', {
+    scopes: ['addons.read'],
+    reason: 'List the add-ons on our partner site',
+  });
   await post(admin, 'admin', `/credentials/${id}/scopes/addons.read/approve`);
   await admin.dispose();
   return { id, username, apiid, apikey };

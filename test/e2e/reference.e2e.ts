@@ -1,7 +1,12 @@
 import { expect, screen, test } from './fixtures';
 import { partnerMember } from './partner-member';
 
-test('the partner reference calls the open API from the page with a claimed key, and shows a refusal as sent', async ({ page, context, playwright, baseURL }) => {
+test('the partner reference calls the open API from the page with a claimed key, and shows a refusal as sent', async ({
+  page,
+  context,
+  playwright,
+  baseURL,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const { username, apiid, apikey } = await partnerMember(page.request, playwright, baseURL!, 'ref');
 
@@ -34,13 +39,17 @@ test('the partner reference calls the open API from the page with a claimed key,
   const groups = page.getByRole('article', { name: 'GET /api/v1/open/member-groups' });
   await groups.getByRole('button', { name: 'Send GET /open/member-groups' }).click();
   await expect(groups.getByText('Answered 403 Forbidden')).toBeVisible();
-  await expect(groups.getByLabel('Body of the answer to GET /open/member-groups', { exact: true })).toContainText('member-groups.read');
+  await expect(groups.getByLabel('Body of the answer to GET /open/member-groups', { exact: true })).toContainText(
+    'member-groups.read',
+  );
 
   // A wrong key: 401 and its envelope.
   await page.getByLabel('API key (X-API-Key)').fill('sk_not-the-key');
   await addons.getByRole('button', { name: 'Send GET /open/addons' }).click();
   await expect(tried.getByText('Answered 401 Unauthorized')).toBeVisible();
-  await expect(tried.getByLabel('Body of the answer to GET /open/addons', { exact: true })).toContainText('"error": "api_credentials_invalid"');
+  await expect(tried.getByLabel('Body of the answer to GET /open/addons', { exact: true })).toContainText(
+    '"error": "api_credentials_invalid"',
+  );
   await screen(page, 'developer-reference-401');
   await page.setViewportSize({ width: 390, height: 844 });
   // The answer's long header values and body wrap: nothing scrolls sideways.
@@ -50,7 +59,9 @@ test('the partner reference calls the open API from the page with a claimed key,
 
   // The key was kept in the page's memory only, and is gone once the member leaves the screen.
   await page.getByLabel('API key (X-API-Key)').fill(apikey);
-  const kept = (await page.evaluate('JSON.stringify([location.href, document.cookie, { ...localStorage }, { ...sessionStorage }])')) as string;
+  const kept = (await page.evaluate(
+    'JSON.stringify([location.href, document.cookie, { ...localStorage }, { ...sessionStorage }])',
+  )) as string;
   expect(kept).not.toContain(apikey);
   const nav = page.getByRole('navigation', { name: 'Developer center' });
   await nav.getByRole('link', { name: 'Dashboard' }).click();

@@ -7,7 +7,9 @@ async function sentDuring(page: Page, act: () => Promise<unknown>): Promise<Reco
   const sent: Record<string, number> = {};
   const count = (request: { method(): string; url(): string }) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith('/api/')) sent[`${request.method()} ${url.pathname}${url.search}`] = (sent[`${request.method()} ${url.pathname}${url.search}`] ?? 0) + 1;
+    if (url.pathname.startsWith('/api/'))
+      sent[`${request.method()} ${url.pathname}${url.search}`] =
+        (sent[`${request.method()} ${url.pathname}${url.search}`] ?? 0) + 1;
   };
   page.on('request', count);
   await act();
@@ -18,7 +20,12 @@ async function sentDuring(page: Page, act: () => Promise<unknown>): Promise<Reco
 
 const twice = (sent: Record<string, number>) => Object.entries(sent).filter(([, times]) => times > 1);
 
-test('each screen asks the service for each thing once on its first load, and after signing in', async ({ page, browser, playwright, baseURL }) => {
+test('each screen asks the service for each thing once on its first load, and after signing in', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const { id, username } = await partnerMember(page.request, playwright, baseURL!, 'once');
 
@@ -41,7 +48,16 @@ test('each screen asks the service for each thing once on its first load, and af
   const adminSignedIn = await sentDuring(admin, () => admin.getByRole('button', { name: 'Sign in' }).click());
   expect(adminSignedIn).toHaveProperty(['GET /api/v1/context']);
   expect(twice(adminSignedIn), 'administrator sign-in').toEqual([]);
-  const screens = ['/ui/admin/credentials', '/ui/admin/scopes', '/ui/admin/addons', '/ui/admin/roles', '/ui/admin/audit', `/ui/admin/audit/members/${id}`, '/ui/admin/webhooks', '/ui/admin/contract'];
+  const screens = [
+    '/ui/admin/credentials',
+    '/ui/admin/scopes',
+    '/ui/admin/addons',
+    '/ui/admin/roles',
+    '/ui/admin/audit',
+    `/ui/admin/audit/members/${id}`,
+    '/ui/admin/webhooks',
+    '/ui/admin/contract',
+  ];
   for (const path of screens) {
     const sent = await sentDuring(admin, () => admin.goto(path));
     expect(sent, path).toHaveProperty(['GET /api/v1/context']);

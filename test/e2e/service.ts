@@ -23,12 +23,29 @@ export default async function startService(): Promise<() => Promise<void>> {
   let mailed = 0;
   const sink = await smtpSink((mail) => {
     const to = mail.to && !Array.isArray(mail.to) ? mail.to.text : '';
-    writeFileSync(join(mailDir, `${String((mailed += 1)).padStart(5, '0')}.json`), JSON.stringify({ to, subject: mail.subject, text: mail.text }));
+    writeFileSync(
+      join(mailDir, `${String((mailed += 1)).padStart(5, '0')}.json`),
+      JSON.stringify({ to, subject: mail.subject, text: mail.text }),
+    );
   });
   // Every story registers its members from 127.0.0.1 on this one service: the per-address
   // registration limit (10 an hour) would refuse the later stories, not test them.
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, LOG_LEVEL: 'warn', METRICS_PORT: 'off', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', AUDIT_CHECKPOINT_SECONDS: '1', REGISTRATION_LIMIT: '1000', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, PUBLIC_URL: base },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      METRICS_PORT: 'off',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1h',
+      AUDIT_CHECKPOINT_SECONDS: '1',
+      REGISTRATION_LIMIT: '1000',
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      PUBLIC_URL: base,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await untilHealthy(base, child);

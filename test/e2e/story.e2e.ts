@@ -9,7 +9,13 @@ async function adminPage(browser: Browser, baseURL: string) {
   return page;
 }
 
-test('a developer gets a key through the console, an administrator reviews it, the auditor replays it', async ({ page, browser, baseURL, context, request }) => {
+test('a developer gets a key through the console, an administrator reviews it, the auditor replays it', async ({
+  page,
+  browser,
+  baseURL,
+  context,
+  request,
+}) => {
   // Every screen of the story, in two browsers: close to a minute on two cores shared with other work,
   // where the default 60 s cut it short at its last step.
   test.setTimeout(120_000);
@@ -101,7 +107,10 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await page.goto('/ui/developer/claim');
   await expect(page.getByText('You have claimed your key already.', { exact: false })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Claim the key' })).toHaveCount(0);
-  await expect(page.getByRole('main').getByRole('link', { name: 'Rotate the key on your dashboard' })).toHaveAttribute('href', '/ui/developer');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Rotate the key on your dashboard' })).toHaveAttribute(
+    'href',
+    '/ui/developer',
+  );
 
   // The partner reference: the open endpoints with a curl call naming this member's API id.
   await page.getByRole('link', { name: 'API reference' }).click();
@@ -156,7 +165,8 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await page.getByLabel('I have stored the key somewhere safe').check();
   await page.getByRole('button', { name: 'Done: hide the key' }).click();
   await expect(page.getByText(rotated)).toHaveCount(0);
-  const withKey = (key: string) => request.get('/api/v1/open/addons', { headers: { 'X-API-ID': apiid, 'X-API-Key': key } });
+  const withKey = (key: string) =>
+    request.get('/api/v1/open/addons', { headers: { 'X-API-ID': apiid, 'X-API-Key': key } });
   expect((await withKey(rotated)).status()).toBe(200);
   expect((await withKey(apikey)).status()).toBe(200);
 
@@ -201,7 +211,10 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await admin.getByRole('button', { name: 'Download the NDJSON export' }).click();
   expect((await download).suggestedFilename()).toBe('platform-events.ndjson');
   await expect(admin.getByTestId('export-saved')).toHaveText('Downloaded platform-events.ndjson.');
-  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string; more?: boolean });
+  const lines = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type?: string; more?: boolean });
   expect(lines.at(-1)).toMatchObject({ more: false });
   expect(lines.some((l) => l.type === 'CredentialRevoked')).toBe(true);
 });

@@ -33,11 +33,22 @@ async function wordsCut(page: Page): Promise<string[]> {
   })()`);
 }
 
-test('at 390 px, headings wrap between words, never inside one that fits on a line', async ({ page, browser, playwright, baseURL }) => {
+test('at 390 px, headings wrap between words, never inside one that fits on a line', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const { id } = await partnerMember(page.request, playwright, baseURL!, 'titles');
-  for (const path of ['/ui/', '/ui/developer', '/ui/developer/claim', '/ui/developer/scopes', '/ui/developer/reference']) {
+  for (const path of [
+    '/ui/',
+    '/ui/developer',
+    '/ui/developer/claim',
+    '/ui/developer/scopes',
+    '/ui/developer/reference',
+  ]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await wordsCut(page), path).toEqual([]);
@@ -47,7 +58,15 @@ test('at 390 px, headings wrap between words, never inside one that fits on a li
   await admin.getByLabel('Username').fill('admin');
   await admin.getByLabel('Password').fill(ADMIN_PASSWORD);
   await admin.getByRole('button', { name: 'Sign in' }).click();
-  for (const path of ['/ui/admin/credentials', '/ui/admin/scopes', '/ui/admin/addons', '/ui/admin/audit', `/ui/admin/audit/members/${id}`, '/ui/admin/webhooks', '/ui/admin/contract']) {
+  for (const path of [
+    '/ui/admin/credentials',
+    '/ui/admin/scopes',
+    '/ui/admin/addons',
+    '/ui/admin/audit',
+    `/ui/admin/audit/members/${id}`,
+    '/ui/admin/webhooks',
+    '/ui/admin/contract',
+  ]) {
     await admin.goto(path);
     await expect(admin.getByRole('heading', { level: 1 })).toBeVisible();
     await admin.waitForLoadState('networkidle');

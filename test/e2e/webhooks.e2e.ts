@@ -13,14 +13,21 @@ async function openWebhooks(page: Page): Promise<void> {
 
 /** The screen as it is, at 1280 px and at 390 px (`name-1280`, `name-390`), then back to 1280. */
 async function screenAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(viewport);
     await screen(page, `${name}-${viewport.width}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('an administrator registers a webhook, stores its secret, sees its failed delivery and retries it', async ({ context, page, request }) => {
+test('an administrator registers a webhook, stores its secret, sees its failed delivery and retries it', async ({
+  context,
+  page,
+  request,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // A receiver that refuses the first delivery and takes the next.
   let received = 0;
@@ -49,7 +56,7 @@ test('an administrator registers a webhook, stores its secret, sees its failed d
     // Leaving before it is stored asks in the page; staying keeps the secret.
     await page.getByRole('link', { name: 'Credentials' }).click();
     const leaving = page.getByRole('dialog', { name: 'Leave without storing it?' });
-    await expect(leaving).toContainText("signing secret is shown only this once");
+    await expect(leaving).toContainText('signing secret is shown only this once');
     await screenAtBothWidths(page, 'admin-webhook-secret-leave-asked');
     await leaving.getByRole('button', { name: 'Stay' }).click();
     await expect(page.getByTestId('webhook-secret')).toHaveText(secret);
@@ -62,9 +69,18 @@ test('an administrator registers a webhook, stores its secret, sees its failed d
     const session = await request.get('/api/v1/developer/session');
     const token = (await session.json()).data.csrf_token as string;
     const username = `hook${Date.now().toString(36)}`;
-    expect((await request.post('/api/v1/developer/register', { headers: { 'X-CSRF-Token': token }, data: { username, password: 'secret1', email: 'h@example.com' } })).status()).toBe(200);
-    const again = ((await (await request.get('/api/v1/developer/session')).json()).data.csrf_token) as string;
-    expect((await request.post('/api/v1/developer/credential', { headers: { 'X-CSRF-Token': again }, data: {} })).status()).toBe(200);
+    expect(
+      (
+        await request.post('/api/v1/developer/register', {
+          headers: { 'X-CSRF-Token': token },
+          data: { username, password: 'secret1', email: 'h@example.com' },
+        })
+      ).status(),
+    ).toBe(200);
+    const again = (await (await request.get('/api/v1/developer/session')).json()).data.csrf_token as string;
+    expect(
+      (await request.post('/api/v1/developer/credential', { headers: { 'X-CSRF-Token': again }, data: {} })).status(),
+    ).toBe(200);
 
     await expect.poll(() => received, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     const row = page.getByRole('row', { name: /credential\.applied/ });
@@ -122,7 +138,9 @@ test('an administrator sends a test, reads its request and answer, and edits the
     await form.getByLabel('URL').fill(`${base}/coffee`);
     await form.getByLabel('scope.requested').check();
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText(`Saved: ${base}/coffee now hears of credential.approved, scope.requested.`)).toBeVisible();
+    await expect(
+      page.getByText(`Saved: ${base}/coffee now hears of credential.approved, scope.requested.`),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: `Send a test to ${base}/coffee` })).toBeVisible();
     await page.getByRole('button', { name: `Send a test to ${base}/coffee` }).click();
     await expect(page.getByRole('row', { name: /ping/ })).toHaveCount(2);

@@ -10,7 +10,11 @@ let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestPlatform;
 beforeAll(async () => {
   sink = await smtpSink(undefined, (address) => address === REFUSING);
-  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'platform@example.com', METRICS_PORT: 0 });
+  t = await startPlatform({
+    SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    MAIL_FROM: 'platform@example.com',
+    METRICS_PORT: 0,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -37,7 +41,7 @@ async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean,
 }
 
 describe('one refused address among member mails', () => {
-  it('is dead at once with the server\'s answer, while the 100 other members get their mail within 60 s; an administrator lists and retries it', async () => {
+  it("is dead at once with the server's answer, while the 100 other members get their mail within 60 s; an administrator lists and retries it", async () => {
     const admin = t.client();
     const adminToken = await logInAdmin(admin);
     const applied = async (email: string) => {
@@ -61,12 +65,9 @@ describe('one refused address among member mails', () => {
     expect(delivered.has(REFUSING)).toBe(false);
     expect(seconds).toBeLessThan(60);
 
-    const deadMails = async (): Promise<ListedMail[]> => (await admin.get(`${API}/mails?status=dead`).expect(200)).body.data.list;
-    const dead = await until(
-      deadMails,
-      (list) => list.length > 0,
-      5000,
-    );
+    const deadMails = async (): Promise<ListedMail[]> =>
+      (await admin.get(`${API}/mails?status=dead`).expect(200)).body.data.list;
+    const dead = await until(deadMails, (list) => list.length > 0, 5000);
     expect(dead).toEqual([
       expect.objectContaining({
         kind: 'member',
@@ -87,21 +88,32 @@ describe('one refused address among member mails', () => {
     expect(valueOf(samples, 'platform_mail_attempts_total', { outcome: 'dead' })).toBe(1);
     expect(valueOf(samples, 'platform_mail_attempts_total', { outcome: 'delivered' })).toBe(ACCEPTING);
 
-    const retry = await admin.post(`${API}/mails/${encodeURIComponent(refusedMail.id)}/retry`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    const retry = await admin
+      .post(`${API}/mails/${encodeURIComponent(refusedMail.id)}/retry`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(200);
     expect(retry.body.data).toMatchObject({ id: refusedMail.id, status: 'pending' });
     // Still refused: dead again after one more attempt, with the new answer.
-    const again = await until(
-      deadMails,
-      (list) => list[0]?.attempts === 2,
-      5000,
-    );
-    expect(again).toEqual([expect.objectContaining({ id: refusedMail.id, status: 'dead', attempts: 2, cause: expect.stringContaining('550') })]);
+    const again = await until(deadMails, (list) => list[0]?.attempts === 2, 5000);
+    expect(again).toEqual([
+      expect.objectContaining({
+        id: refusedMail.id,
+        status: 'dead',
+        attempts: 2,
+        cause: expect.stringContaining('550'),
+      }),
+    ]);
   }, 180_000);
 
   it('is for administrators only, and a mail the outbox never held is 404', async () => {
     const admin = t.client();
     const adminToken = await logInAdmin(admin);
-    const missing = await admin.post(`${API}/mails/member:999999/retry`).set('X-CSRF-Token', adminToken).send({}).expect(404);
+    const missing = await admin
+      .post(`${API}/mails/member:999999/retry`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(404);
     expect(missing.body.data.error).toBe('mail_not_found');
     const anonymous = await t.client().get(`${API}/mails`);
     expect(anonymous.status).toBe(401);

@@ -7,7 +7,11 @@ let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestPlatform;
 beforeAll(async () => {
   sink = await smtpSink();
-  t = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: 'platform@example.com', PUBLIC_URL: 'https://portal.example.com' });
+  t = await startPlatform({
+    SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    MAIL_FROM: 'platform@example.com',
+    PUBLIC_URL: 'https://portal.example.com',
+  });
 });
 afterAll(async () => {
   await t.close();

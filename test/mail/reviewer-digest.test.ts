@@ -27,11 +27,23 @@ let t: TestPlatform;
 const arrivals: number[] = [];
 
 const to = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? mail.to.text : '');
-const mailsTo = (address: string) => sink.mails.map((m, i) => ({ mail: m, at: arrivals[i]! })).filter(({ mail }) => to(mail) === address);
+const mailsTo = (address: string) =>
+  sink.mails.map((m, i) => ({ mail: m, at: arrivals[i]! })).filter(({ mail }) => to(mail) === address);
 
 // Only the clock is faked, and it stands still until the test moves it: a window passes at once,
 // and nothing is due before the test says so. Timers, I/O and eventually() keep real time.
-const REAL = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const REAL = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 const windowPasses = () => jest.setSystemTime(Date.now() + WINDOW_MS);
 
 /** Turns the digest notifier began: each starts by reading its checkpoint. */
@@ -55,7 +67,9 @@ async function aTurnLater(): Promise<void> {
 /** Until the notifier has collected this member's application, to mail it with the next digest. */
 async function waiting(member: { id: number }): Promise<void> {
   const state = async () => (await t.platform.stores.documents.get<DigestState>('admin_digest', 'state'))?.doc;
-  await eventually(async () => (await state())?.items.some((item) => item.member_id === member.id), { what: `member ${member.id} waiting for the next digest` });
+  await eventually(async () => (await state())?.items.some((item) => item.member_id === member.id), {
+    what: `member ${member.id} waiting for the next digest`,
+  });
 }
 
 const start = () => startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir, countingTurns);
@@ -72,8 +86,20 @@ beforeAll(async () => {
   t = await start();
   const cli = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
   // An auditor (no credential.review) with an address, and a reviewer without one: neither is mailed.
-  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' }, SHELL, cli);
-  await createAdmin(t.platform.stores.events, argon2Hasher(), { username: 'operator', password: 'secret1', is_super: false, role_id: 1 }, SHELL, cli);
+  await createAdmin(
+    t.platform.stores.events,
+    argon2Hasher(),
+    { username: 'auditor', password: 'secret1', is_super: false, role_id: 2, email: 'auditor@example.com' },
+    SHELL,
+    cli,
+  );
+  await createAdmin(
+    t.platform.stores.events,
+    argon2Hasher(),
+    { username: 'operator', password: 'secret1', is_super: false, role_id: 1 },
+    SHELL,
+    cli,
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -94,8 +120,16 @@ describe('the reviewers digest', () => {
     await alice.post(`${API}/developer/credential`).set('X-CSRF-Token', a.token).send({}).expect(200);
     await admin.post(`${API}/credentials/${a.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
     await alice.post(`${API}/developer/claim`).set('X-CSRF-Token', a.token).send({}).expect(200);
-    await alice.post(`${API}/developer/scopes`).set('X-CSRF-Token', a.token).send({ scopes: ['addons.read', 'member-groups.read'], reason: 'to list add-ons' }).expect(200);
-    await admin.post(`${API}/credentials/${a.id}/scopes/member-groups.read/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    await alice
+      .post(`${API}/developer/scopes`)
+      .set('X-CSRF-Token', a.token)
+      .send({ scopes: ['addons.read', 'member-groups.read'], reason: 'to list add-ons' })
+      .expect(200);
+    await admin
+      .post(`${API}/credentials/${a.id}/scopes/member-groups.read/approve`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(200);
     await bob.post(`${API}/developer/credential`).set('X-CSRF-Token', b.token).send({}).expect(200);
 
     await waiting(b);
@@ -108,7 +142,10 @@ describe('the reviewers digest', () => {
     expect(digest.subject).toBe('To review: 1 application(s) and 1 scope request(s)');
     expect(digest.from?.text).toBe('platform@example.com');
     const entries = (digest.text ?? '').split('\n').filter((line) => line.startsWith('- '));
-    expect(entries).toEqual([`- member ${b.id}, ${b.username}`, `- member ${a.id}, ${a.username}: addons.read, because "to list add-ons"`]);
+    expect(entries).toEqual([
+      `- member ${b.id}, ${b.username}`,
+      `- member ${a.id}, ${a.username}: addons.read, because "to list add-ons"`,
+    ]);
     expect(digest.text).toContain('https://portal.example.com/ui/admin/credentials');
     expect(digest.text).toContain('https://portal.example.com/ui/admin/scopes');
 

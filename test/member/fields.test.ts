@@ -18,7 +18,9 @@ describe('registration rules', () => {
   });
 
   it('requires at least one of email and mobile', () => {
-    expect(problems({ username: 'bob', password: 'secret1' })).toEqual({ email: 'give at least one of email and mobile' });
+    expect(problems({ username: 'bob', password: 'secret1' })).toEqual({
+      email: 'give at least one of email and mobile',
+    });
   });
 
   it('treats empty email and mobile as not given', () => {

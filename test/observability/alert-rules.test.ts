@@ -15,12 +15,17 @@ const found = spawnSync(PROMTOOL, ['--version'], { encoding: 'utf8' }).status ==
 const required = process.env.CI === 'true';
 
 const promtool = (cwd: string, ...args: string[]) => {
-  if (!found) throw new Error(`no promtool (${PROMTOOL}): under CI=true it is required; install it with 'apt-get install prometheus' (scripts/promtool.sh), or set PROMTOOL_PATH`);
+  if (!found)
+    throw new Error(
+      `no promtool (${PROMTOOL}): under CI=true it is required; install it with 'apt-get install prometheus' (scripts/promtool.sh), or set PROMTOOL_PATH`,
+    );
   return spawnSync(PROMTOOL, args, { cwd, encoding: 'utf8' });
 };
 
 if (!found && !required) {
-  process.stdout.write(`SKIPPED alert rule tests: no promtool (${PROMTOOL}). Install it with 'apt-get install prometheus' (as root), or set PROMTOOL_PATH\n`);
+  process.stdout.write(
+    `SKIPPED alert rule tests: no promtool (${PROMTOOL}). Install it with 'apt-get install prometheus' (as root), or set PROMTOOL_PATH\n`,
+  );
 }
 
 (found || required ? describe : describe.skip)('the alert rules, under promtool', () => {
@@ -38,7 +43,9 @@ if (!found && !required) {
 
   it('fail when the projector has no absent() rule: the tests would catch a rule taken away', () => {
     const dir = mkdtempSync(join(tmpdir(), 'alert-rules-'));
-    const rules = JSON.parse(readFileSync(join(PROMETHEUS, 'alerts.yml'), 'utf8')) as { groups: { rules: { alert: string }[] }[] };
+    const rules = JSON.parse(readFileSync(join(PROMETHEUS, 'alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert: string }[] }[];
+    };
     for (const group of rules.groups) group.rules = group.rules.filter((r) => r.alert !== 'PlatformProjectorAbsent');
     writeFileSync(join(dir, 'alerts.yml'), JSON.stringify(rules));
     mkdirSync(join(dir, 'tests'));

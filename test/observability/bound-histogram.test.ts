@@ -6,12 +6,18 @@ describe('a bound histogram', () => {
   const buckets = [0.001, 0.01, 0.1];
   const values = [0.0005, 0.001, 0.002, 0.05, 0.1, 0.5, 3, 0.0001];
 
-  it('exposes what prom-client\'s own histogram exposes for the same observations, and counts them', async () => {
+  it("exposes what prom-client's own histogram exposes for the same observations, and counts them", async () => {
     const ours = new Registry();
     const theirs = new Registry();
     const bound = new BoundHistogram('latency_seconds', 'latency', ['scope', 'outcome'], buckets, ours);
     countOf(bound, 'calls_total', 'calls', ours);
-    const reference = new Histogram({ name: 'latency_seconds', help: 'latency', labelNames: ['scope', 'outcome'], buckets, registers: [theirs] });
+    const reference = new Histogram({
+      name: 'latency_seconds',
+      help: 'latency',
+      labelNames: ['scope', 'outcome'],
+      buckets,
+      registers: [theirs],
+    });
     const ok = bound.bind({ scope: 'addons.read', outcome: 'ok' });
     const refused = bound.bind({ scope: 'addons.read', outcome: 'revoked' });
     values.forEach((v, i) => {
@@ -35,7 +41,9 @@ describe('a bound histogram', () => {
     bound.bind({ route: '/a' });
     bound.bind({ route: '/a' })(0.05);
     const samples = parseExposition(await registry.metrics());
-    expect(samples.filter((s) => s.name === 'h_seconds_count')).toEqual([{ name: 'h_seconds_count', labels: { route: '/a' }, value: 1 }]);
+    expect(samples.filter((s) => s.name === 'h_seconds_count')).toEqual([
+      { name: 'h_seconds_count', labels: { route: '/a' }, value: 1 },
+    ]);
     expect(samples.find((s) => s.name === 'h_seconds_bucket' && s.labels.le === '0.01')?.value).toBe(0);
   });
 });

@@ -34,15 +34,25 @@ export async function serverSpanOf(trust: boolean): Promise<ExportedSpan> {
     const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
     const t = await startPlatform({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_TRUST_INCOMING_TRACE: trust });
     try {
-      await t.client().get('/api/v1/developer/session').set('traceparent', `00-${CALLERS_TRACE}-${CALLERS_SPAN}-01`).expect(200);
+      await t
+        .client()
+        .get('/api/v1/developer/session')
+        .set('traceparent', `00-${CALLERS_TRACE}-${CALLERS_SPAN}-01`)
+        .expect(200);
     } finally {
       await t.close();
     }
   } finally {
     await new Promise((resolve) => collector.close(resolve));
   }
-  const spans = bodies.flatMap((b) => (JSON.parse(b) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-  const linked = spans.filter((s) => s.kind === SERVER && (s.traceId === CALLERS_TRACE || s.links?.some((l) => l.traceId === CALLERS_TRACE)));
+  const spans = bodies.flatMap((b) =>
+    (JSON.parse(b) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+      r.scopeSpans.flatMap((s) => s.spans),
+    ),
+  );
+  const linked = spans.filter(
+    (s) => s.kind === SERVER && (s.traceId === CALLERS_TRACE || s.links?.some((l) => l.traceId === CALLERS_TRACE)),
+  );
   expect(linked).toHaveLength(1);
   return linked[0]!;
 }

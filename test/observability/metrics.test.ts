@@ -7,7 +7,7 @@ const API = '/api/v1';
 const REQUESTS = 'http_server_request_duration_seconds_count';
 const OPEN_API = 'platform_open_api_requests_total';
 
-describe('operators\' metrics', () => {
+describe("operators' metrics", () => {
   let t: TestPlatform;
   let partner: Partner;
 
@@ -40,21 +40,39 @@ describe('operators\' metrics', () => {
     await request(t.server).get(`${API}/credentials/456/history`).expect(401);
     const { samples } = await scrape(t);
     const route = '/api/v1/credentials/{member_id}/history';
-    expect(valueOf(samples, REQUESTS, { http_request_method: 'GET', http_route: route, http_response_status_code: '401' })).toBe(2);
+    expect(
+      valueOf(samples, REQUESTS, { http_request_method: 'GET', http_route: route, http_response_status_code: '401' }),
+    ).toBe(2);
     expect(samples.some((s) => /123|456/.test(JSON.stringify(s.labels)))).toBe(false);
     // Sessions, logins, approvals: every request the router matched is under its template.
-    expect(valueOf(samples, REQUESTS, { http_request_method: 'POST', http_route: '/api/v1/credentials/{member_id}/approve', http_response_status_code: '200' })).toBe(1);
+    expect(
+      valueOf(samples, REQUESTS, {
+        http_request_method: 'POST',
+        http_route: '/api/v1/credentials/{member_id}/approve',
+        http_response_status_code: '200',
+      }),
+    ).toBe(1);
   });
 
   it('add no series for paths no route matches, however many', async () => {
-    const series = async () => (await scrape(t)).samples.filter((s) => s.name.startsWith('http_server_request_duration_seconds')).length;
+    const series = async () =>
+      (await scrape(t)).samples.filter((s) => s.name.startsWith('http_server_request_duration_seconds')).length;
     const before = await series();
-    for (let i = 0; i < 60; i++) await request(t.server).get(`${API}/no-such-thing-${i}/${'x'.repeat(i)}`).expect(404);
+    for (let i = 0; i < 60; i++)
+      await request(t.server)
+        .get(`${API}/no-such-thing-${i}/${'x'.repeat(i)}`)
+        .expect(404);
     for (let i = 0; i < 5; i++) await request(t.server).get(`/console-deep-link-${i}`);
     expect(await series()).toBe(before);
     const { text, samples } = await scrape(t);
     expect(text).not.toContain('no-such-thing');
-    expect(valueOf(samples, REQUESTS, { http_request_method: 'GET', http_route: 'unmatched', http_response_status_code: '404' })).toBeGreaterThanOrEqual(60);
+    expect(
+      valueOf(samples, REQUESTS, {
+        http_request_method: 'GET',
+        http_route: 'unmatched',
+        http_response_status_code: '404',
+      }),
+    ).toBeGreaterThanOrEqual(60);
   });
 
   it('count a method outside the standard ones as _OTHER', async () => {
@@ -66,29 +84,54 @@ describe('operators\' metrics', () => {
 
   it('count open-API calls by scope and outcome, on the partner lane and through koa alike, with no API id or member in any label', async () => {
     const before = (await scrape(t)).samples;
-    const count = (samples: typeof before, outcome: string, scope = 'addons.read') => valueOf(samples, OPEN_API, { scope, outcome }) ?? 0;
+    const count = (samples: typeof before, outcome: string, scope = 'addons.read') =>
+      valueOf(samples, OPEN_API, { scope, outcome }) ?? 0;
     await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
     await openCall(t, '/open/addons?page=1', partner.apiid, partner.apikey).expect(422);
-    await request(t.server).head(`${API}/open/addons`).set('X-API-ID', partner.apiid).set('X-API-Key', partner.apikey).expect(200);
+    await request(t.server)
+      .head(`${API}/open/addons`)
+      .set('X-API-ID', partner.apiid)
+      .set('X-API-Key', partner.apikey)
+      .expect(200);
     await openCall(t, '/open/addons', partner.apiid, mistypedKey(partner.apikey)).expect(401);
     await request(t.server).get(`${API}/open/addons`).expect(401);
     await openCall(t, '/open/member-groups', partner.apiid, partner.apikey).expect(403);
-    const after = (await scrape(t));
+    const after = await scrape(t);
     expect(count(after.samples, 'ok') - count(before, 'ok')).toBe(2);
     expect(count(after.samples, 'invalid_key') - count(before, 'invalid_key')).toBe(2);
     // Through koa (a query string): the credential accepted, the request refused.
     expect(count(after.samples, 'invalid_request') - count(before, 'invalid_request')).toBe(1);
-    expect(count(after.samples, 'scope_missing', 'member-groups.read') - count(before, 'scope_missing', 'member-groups.read')).toBe(1);
+    expect(
+      count(after.samples, 'scope_missing', 'member-groups.read') -
+        count(before, 'scope_missing', 'member-groups.read'),
+    ).toBe(1);
     // Every outcome of every scope is there from the start, at 0 until it happens.
     expect(valueOf(after.samples, OPEN_API, { scope: 'addons.read', outcome: 'revoked' })).toBe(0);
-    expect(valueOf(after.samples, 'platform_open_api_request_duration_seconds_count', { scope: 'addons.read', outcome: 'invalid_key' })).toBeGreaterThanOrEqual(2);
-    expect(valueOf(after.samples, REQUESTS, { http_request_method: 'GET', http_route: '/api/v1/open/addons', http_response_status_code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(after.samples, 'platform_open_api_request_duration_seconds_count', {
+        scope: 'addons.read',
+        outcome: 'invalid_key',
+      }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      valueOf(after.samples, REQUESTS, {
+        http_request_method: 'GET',
+        http_route: '/api/v1/open/addons',
+        http_response_status_code: '200',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     for (const secret of [partner.apiid, partner.apikey, partner.member.username]) {
       expect(after.samples.filter((s) => Object.values(s.labels).some((v) => v.includes(secret)))).toEqual([]);
     }
     // A histogram's bucket bound `le` may be any number; no other label may be the member's id.
-    expect(after.samples.filter((s) => Object.entries(s.labels).some(([k, v]) => k !== 'le' && v === String(partner.member.id)))).toEqual([]);
-    expect(after.samples.filter((s) => ['apiid', 'api_id', 'member', 'member_id'].some((l) => l in s.labels))).toEqual([]);
+    expect(
+      after.samples.filter((s) =>
+        Object.entries(s.labels).some(([k, v]) => k !== 'le' && v === String(partner.member.id)),
+      ),
+    ).toEqual([]);
+    expect(after.samples.filter((s) => ['apiid', 'api_id', 'member', 'member_id'].some((l) => l in s.labels))).toEqual(
+      [],
+    );
   });
 
   it('tell where each projection stands: position, and a lag of 0 at the head of the log', async () => {
@@ -104,13 +147,17 @@ describe('operators\' metrics', () => {
     expect(valueOf(samples, 'platform_projection_dead_letters')).toBe(0);
   });
 
-  it('show the key ring in touch, the stores up, and the stores\' calls timed', async () => {
+  it("show the key ring in touch, the stores up, and the stores' calls timed", async () => {
     const { samples } = await scrape(t);
     expect(valueOf(samples, 'platform_key_ring_staleness_seconds')).toBe(0);
     expect(valueOf(samples, 'platform_key_ring_max_staleness_seconds')).toBe(5);
     expect(valueOf(samples, 'platform_store_up', { store: 'sqlite' })).toBe(1);
-    expect(valueOf(samples, 'platform_event_store_operation_duration_seconds_count', { operation: 'append' })).toBeGreaterThan(5);
-    expect(valueOf(samples, 'platform_document_store_operation_duration_seconds_count', { operation: 'write' })).toBeGreaterThan(0);
+    expect(
+      valueOf(samples, 'platform_event_store_operation_duration_seconds_count', { operation: 'append' }),
+    ).toBeGreaterThan(5);
+    expect(
+      valueOf(samples, 'platform_document_store_operation_duration_seconds_count', { operation: 'write' }),
+    ).toBeGreaterThan(0);
     expect(valueOf(samples, 'platform_password_checks_in_flight')).toBe(0);
   });
 
@@ -118,7 +165,11 @@ describe('operators\' metrics', () => {
     const client = t.client();
     const member = await registerMember(client);
     const token = (await client.get(`${API}/developer/session`)).body.data.csrf_token as string;
-    await client.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username: member.username, password: 'wrong-password' }).expect(401);
+    await client
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', token)
+      .send({ username: member.username, password: 'wrong-password' })
+      .expect(401);
     const { samples } = await scrape(t);
     expect(valueOf(samples, 'platform_logins_total', { realm: 'member', outcome: 'wrong_password' })).toBe(1);
     expect(valueOf(samples, 'platform_logins_total', { realm: 'admin', outcome: 'success' })).toBeGreaterThanOrEqual(1);

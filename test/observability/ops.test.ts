@@ -14,13 +14,30 @@ interface Rule {
 }
 
 // JSON is YAML: Prometheus reads the file as YAML, and this test as JSON, without a YAML library.
-const rules = (JSON.parse(readFileSync(join(OPS, 'prometheus/alerts.yml'), 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
-const dashboard = JSON.parse(readFileSync(join(OPS, 'grafana/dashboards/platform.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+const rules = (
+  JSON.parse(readFileSync(join(OPS, 'prometheus/alerts.yml'), 'utf8')) as { groups: { rules: Rule[] }[] }
+).groups.flatMap((g) => g.rules);
+const dashboard = JSON.parse(readFileSync(join(OPS, 'grafana/dashboards/platform.json'), 'utf8')) as {
+  panels: { title: string; targets?: { expr: string }[] }[];
+};
 
 // Series Prometheus writes itself for every target: `up` says whether the scrape answered.
 const PROMETHEUS_OWN = new Set(['up']);
 
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'le']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'le',
+]);
 
 /** The metric names a PromQL expression reads: identifiers that are neither functions, keywords, labels nor strings. */
 function metricsOf(expr: string): string[] {
@@ -29,7 +46,9 @@ function metricsOf(expr: string): string[] {
     .replace(/\{[^}]*\}/g, '')
     .replace(/\[[^\]]*\]/g, '')
     .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, '');
-  return [...bare.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\()?/g)].filter((m) => !m[2] && !KEYWORDS.has(m[1]!)).map((m) => m[1]!);
+  return [...bare.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\()?/g)]
+    .filter((m) => !m[2] && !KEYWORDS.has(m[1]!))
+    .map((m) => m[1]!);
 }
 
 describe('the alert rules and the dashboard in ops/', () => {
@@ -44,12 +63,19 @@ describe('the alert rules and the dashboard in ops/', () => {
   });
   afterAll(() => t.close());
 
-  const known = (name: string) => PROMETHEUS_OWN.has(name) || exported.has(name) || exported.has(name.replace(/_(bucket|count|sum)$/, ''));
+  const known = (name: string) =>
+    PROMETHEUS_OWN.has(name) || exported.has(name) || exported.has(name.replace(/_(bucket|count|sum)$/, ''));
 
   it('alert on what the issue names: projection lag over 30 s, a store unavailable, the key ring stale, dead letters, dead webhook deliveries', () => {
     const byName = new Map(rules.map((r) => [r.alert, r]));
     expect(byName.get('PlatformProjectionLagging')?.expr).toMatch(/platform_projection_lag_seconds\)? > 30$/);
-    for (const alert of ['PlatformStoreUnavailable', 'PlatformKeyRingStale', 'PlatformDeadLetters', 'PlatformWebhookDeliveriesDead']) expect(byName.has(alert)).toBe(true);
+    for (const alert of [
+      'PlatformStoreUnavailable',
+      'PlatformKeyRingStale',
+      'PlatformDeadLetters',
+      'PlatformWebhookDeliveriesDead',
+    ])
+      expect(byName.has(alert)).toBe(true);
   });
 
   it("watch each job's scrape and each process's series, so a dead process is seen even though its own series vanish with it", () => {
@@ -58,7 +84,13 @@ describe('the alert rules and the dashboard in ops/', () => {
       expect(rules.some((r) => r.expr === `up{job="${job}"} == 0`)).toBe(true);
       expect(rules.some((r) => r.expr.startsWith('absent(') && r.expr.includes(`job="${job}"`))).toBe(true);
     }
-    for (const alert of ['PlatformProjectorHeartbeatStale', 'PlatformHttpServerErrors', 'PlatformReadModelLagging', 'PlatformMailDead']) expect(byName.has(alert)).toBe(true);
+    for (const alert of [
+      'PlatformProjectorHeartbeatStale',
+      'PlatformHttpServerErrors',
+      'PlatformReadModelLagging',
+      'PlatformMailDead',
+    ])
+      expect(byName.has(alert)).toBe(true);
   });
 
   it('are each complete: a duration, a severity, and a summary and description pointing at what to do', () => {
@@ -75,15 +107,24 @@ describe('the alert rules and the dashboard in ops/', () => {
     for (const rule of rules) {
       const names = metricsOf(rule.expr);
       expect(names.length).toBeGreaterThan(0);
-      expect({ alert: rule.alert, unknown: names.filter((n) => !known(n)) }).toEqual({ alert: rule.alert, unknown: [] });
+      expect({ alert: rule.alert, unknown: names.filter((n) => !known(n)) }).toEqual({
+        alert: rule.alert,
+        unknown: [],
+      });
     }
     for (const panel of dashboard.panels) {
-      for (const { expr } of panel.targets ?? []) expect({ panel: panel.title, unknown: metricsOf(expr).filter((n) => !known(n)) }).toEqual({ panel: panel.title, unknown: [] });
+      for (const { expr } of panel.targets ?? [])
+        expect({ panel: panel.title, unknown: metricsOf(expr).filter((n) => !known(n)) }).toEqual({
+          panel: panel.title,
+          unknown: [],
+        });
     }
   });
 
   it('the extraction itself finds a misspelt metric', () => {
-    expect(metricsOf('sum by (job) (increase(platform_mail_total{outcome="failed"}[15m])) > 0').filter((n) => !known(n))).toEqual(['platform_mail_total']);
+    expect(
+      metricsOf('sum by (job) (increase(platform_mail_total{outcome="failed"}[15m])) > 0').filter((n) => !known(n)),
+    ).toEqual(['platform_mail_total']);
   });
 
   it('each alert is explained in docs/operations.md', () => {

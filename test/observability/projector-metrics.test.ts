@@ -14,11 +14,15 @@ describe('`platform project`', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    projector = spawn(process.execPath, ['-r', join(ROOT, 'test/support/load-ts.js'), '-e', "require('./src/project').project(process.env)"], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'info', METRICS_PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    projector = spawn(
+      process.execPath,
+      ['-r', join(ROOT, 'test/support/load-ts.js'), '-e', "require('./src/project').project(process.env)"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'info', METRICS_PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((done, fail) => {
       let seen = '';
       projector.stdout!.on('data', (chunk) => {

@@ -1,4 +1,9 @@
-import { ATTEMPT_OUTCOMES, DOCUMENT_STORE_OPERATIONS, EVENT_STORE_OPERATIONS, STORE_FAILURE_KINDS } from '../../src/observability/label-values';
+import {
+  ATTEMPT_OUTCOMES,
+  DOCUMENT_STORE_OPERATIONS,
+  EVENT_STORE_OPERATIONS,
+  STORE_FAILURE_KINDS,
+} from '../../src/observability/label-values';
 import { logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 import { scrape, valueOf } from '../support/metrics';
 
@@ -16,10 +21,12 @@ describe('a fresh process, before any failure', () => {
   it('exports every store failure series at 0', async () => {
     const { samples } = await scrape(t);
     for (const operation of EVENT_STORE_OPERATIONS) {
-      for (const kind of STORE_FAILURE_KINDS) expect(valueOf(samples, 'platform_event_store_failures_total', { operation, kind })).toBe(0);
+      for (const kind of STORE_FAILURE_KINDS)
+        expect(valueOf(samples, 'platform_event_store_failures_total', { operation, kind })).toBe(0);
     }
     for (const operation of DOCUMENT_STORE_OPERATIONS) {
-      for (const kind of STORE_FAILURE_KINDS) expect(valueOf(samples, 'platform_document_store_failures_total', { operation, kind })).toBe(0);
+      for (const kind of STORE_FAILURE_KINDS)
+        expect(valueOf(samples, 'platform_document_store_failures_total', { operation, kind })).toBe(0);
     }
   });
 

@@ -3,7 +3,11 @@ import { parseSettings } from '../../src/config';
 describe('metrics and trace settings', () => {
   it('listen on 127.0.0.1:9464 by default, and trace nowhere', () => {
     const settings = parseSettings({});
-    expect(settings).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: '127.0.0.1', OTEL_SERVICE_NAME: 'platform-api' });
+    expect(settings).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: '127.0.0.1',
+      OTEL_SERVICE_NAME: 'platform-api',
+    });
     expect(settings.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
   });
 
@@ -15,7 +19,12 @@ describe('metrics and trace settings', () => {
 
   it('refuse anything else, naming the variable and what it takes', () => {
     expect(() => parseSettings({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT: .*65535/);
-    for (const value of ['none', '0x50', '-1']) expect(() => parseSettings({ METRICS_PORT: value })).toThrow(/METRICS_PORT: must be a port number, 0 for any free port, or off/);
-    expect(() => parseSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/);
+    for (const value of ['none', '0x50', '-1'])
+      expect(() => parseSettings({ METRICS_PORT: value })).toThrow(
+        /METRICS_PORT: must be a port number, 0 for any free port, or off/,
+      );
+    expect(() => parseSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/,
+    );
   });
 });

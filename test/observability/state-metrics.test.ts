@@ -21,11 +21,28 @@ describe('projection lag', () => {
   });
 
   const append = (stream: string, secondsAgo: number) =>
-    stores.events.append(stream, [{ type: 'Happened', data: {}, metadata: { actor: { kind: 'system', id: 'test' }, request_id: stream, time: new Date(Date.now() - secondsAgo * 1000).toISOString() } }], 'no_stream');
+    stores.events.append(
+      stream,
+      [
+        {
+          type: 'Happened',
+          data: {},
+          metadata: {
+            actor: { kind: 'system', id: 'test' },
+            request_id: stream,
+            time: new Date(Date.now() - secondsAgo * 1000).toISOString(),
+          },
+        },
+      ],
+      'no_stream',
+    );
 
   async function gauges(checkpoints: Record<string, Position>) {
     const metrics = createMetrics();
-    registerStateGauges(metrics, { stores, projections: { names: Object.keys(checkpoints), checkpoint: (name) => checkpoints[name] } });
+    registerStateGauges(metrics, {
+      stores,
+      projections: { names: Object.keys(checkpoints), checkpoint: (name) => checkpoints[name] },
+    });
     return parseExposition(await metrics.registry.metrics());
   }
 
@@ -44,7 +61,11 @@ describe('projection lag', () => {
   it('keeps a scrape answering when a store cannot be read, with the store shown down', async () => {
     await append('a-1', 5);
     const metrics = createMetrics();
-    const broken = { ...stores, events: { ...stores.events, headPosition: () => Promise.reject(new Error('gone')) }, health: async () => [{ name: 'eventstore', ok: false }] };
+    const broken = {
+      ...stores,
+      events: { ...stores.events, headPosition: () => Promise.reject(new Error('gone')) },
+      health: async () => [{ name: 'eventstore', ok: false }],
+    };
     registerStateGauges(metrics, { stores: broken, projections: { names: ['p'], checkpoint: () => START } });
     const samples = parseExposition(await metrics.registry.metrics());
     expect(valueOf(samples, 'platform_store_up', { store: 'eventstore' })).toBe(0);

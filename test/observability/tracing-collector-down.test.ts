@@ -18,7 +18,9 @@ describe('traces, with the collector down', () => {
     }
     // A stop cut short by the failed flush would have left the stores open, and close() rejected.
     expect(closed).toBe(true);
-    const warnings = t.logLines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40);
+    const warnings = t.logLines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40);
     expect(warnings.map((line) => line.msg)).toContainEqual(expect.stringContaining('spans'));
   });
 });

@@ -14,25 +14,50 @@ interface ExportedSpan {
   attributes: Record<string, unknown>;
 }
 
-type OtlpValue = { stringValue?: string; intValue?: number | string; boolValue?: boolean; arrayValue?: { values: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: number | string;
+  boolValue?: boolean;
+  arrayValue?: { values: OtlpValue[] };
+};
 
-const valueOf = (v: OtlpValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.boolValue ?? v.arrayValue?.values.map(valueOf));
+const valueOf = (v: OtlpValue): unknown =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.arrayValue?.values.map(valueOf)));
 
 function spansOf(body: string): ExportedSpan[] {
-  const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (Omit<ExportedSpan, 'attributes'> & { attributes?: { key: string; value: OtlpValue }[] })[] }[] }[] };
+  const payload = JSON.parse(body) as {
+    resourceSpans: {
+      scopeSpans: {
+        spans: (Omit<ExportedSpan, 'attributes'> & { attributes?: { key: string; value: OtlpValue }[] })[];
+      }[];
+    }[];
+  };
   return payload.resourceSpans.flatMap((r) =>
-    r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ ...span, attributes: Object.fromEntries((span.attributes ?? []).map((a) => [a.key, valueOf(a.value)])) }))),
+    r.scopeSpans.flatMap((s) =>
+      s.spans.map((span) => ({
+        ...span,
+        attributes: Object.fromEntries((span.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
+      })),
+    ),
   );
 }
 
 /** A plain loopback HTTP server standing in for an OpenTelemetry collector: it keeps what is posted to /v1/traces. */
-async function otlpReceiver(): Promise<{ server: Server; url: string; exports: { path: string; type: string; body: string }[] }> {
+async function otlpReceiver(): Promise<{
+  server: Server;
+  url: string;
+  exports: { path: string; type: string; body: string }[];
+}> {
   const exports: { path: string; type: string; body: string }[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      exports.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: Buffer.concat(chunks).toString('utf8') });
+      exports.push({
+        path: req.url ?? '',
+        type: String(req.headers['content-type']),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
@@ -55,7 +80,10 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       const partner = await activePartner(t);
       ({ apikey, apiid } = partner);
       laneRequestId = (await openCall(t, '/open/addons', apiid, apikey).expect(200)).headers['x-request-id'] as string;
-      const res = await request(t.server).get('/api/v1/credentials/42/history?as_of=x').set('X-API-Key', apikey).expect(401);
+      const res = await request(t.server)
+        .get('/api/v1/credentials/42/history?as_of=x')
+        .set('X-API-Key', apikey)
+        .expect(401);
       requestId = res.headers['x-request-id'] as string;
     } finally {
       // Closing flushes the spans still buffered.
@@ -71,16 +99,24 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(spans.length).toBeGreaterThan(10);
   });
 
-  it('have a server span per request, named by its route template, with the semantic conventions\' attributes and the request id', () => {
+  it("have a server span per request, named by its route template, with the semantic conventions' attributes and the request id", () => {
     const server = spans.filter((s) => s.kind === 2);
     const history = server.find((s) => s.attributes['platform.request_id'] === requestId);
     expect(history).toMatchObject({
       name: 'GET /api/v1/credentials/{member_id}/history',
-      attributes: { 'http.request.method': 'GET', 'http.route': '/api/v1/credentials/{member_id}/history', 'http.response.status_code': 401, 'url.path': '/api/v1/credentials/42/history' },
+      attributes: {
+        'http.request.method': 'GET',
+        'http.route': '/api/v1/credentials/{member_id}/history',
+        'http.response.status_code': 401,
+        'url.path': '/api/v1/credentials/42/history',
+      },
     });
     // The partner lane's answers too, ahead of koa, with the request id the partner was answered.
     expect(laneRequestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(server.find((s) => s.name === 'GET /api/v1/open/addons')?.attributes).toMatchObject({ 'http.response.status_code': 200, 'platform.request_id': laneRequestId });
+    expect(server.find((s) => s.name === 'GET /api/v1/open/addons')?.attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'platform.request_id': laneRequestId,
+    });
   });
 
   it('have a child span per command, with its read, decide and append', () => {

@@ -15,9 +15,15 @@ describe('webhook delivery metrics', () => {
 
   beforeAll(async () => {
     // 500 to the first delivery, 204 to the next: one failed attempt, then one delivered.
-    receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(answered++ === 0 ? 500 : 204).end()));
+    receiver = createServer((req, res) =>
+      req.resume().on('end', () => res.writeHead(answered++ === 0 ? 500 : 204).end()),
+    );
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    t = await startPlatform({ METRICS_PORT: 0, WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s,1s') });
+    t = await startPlatform({
+      METRICS_PORT: 0,
+      WEBHOOK_ALLOW_PRIVATE: true,
+      WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s,1s'),
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -28,7 +34,11 @@ describe('webhook delivery metrics', () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url, events: ['credential.approved'] }).expect(200);
+    await admin
+      .post(`${API}/webhooks`)
+      .set('X-CSRF-Token', token)
+      .send({ url, events: ['credential.approved'] })
+      .expect(200);
     await approvedMember(t);
     const deadline = Date.now() + 15_000;
     let samples = (await scrape(t)).samples;

@@ -31,7 +31,13 @@ const UPTIME_MS = { min: 1500, spread: 2500 };
 const CATCH_UP_MS = 30_000;
 /** Each client's administrator logs in at once after a restart: simultaneous logins count as attempts until they succeed. */
 // Every simulated browser comes from 127.0.0.1: the per-address limits would stop the traffic, not test it.
-const LIMITS = { LOGIN_MAX_FAILURES: '1000', LOGIN_ADDRESS_MAX_FAILURES: '100000', REGISTRATION_LIMIT: '100000', ANONYMOUS_SESSION_LIMIT: '1000000', PASSWORD_CHECKS_IN_FLIGHT: '1000' };
+const LIMITS = {
+  LOGIN_MAX_FAILURES: '1000',
+  LOGIN_ADDRESS_MAX_FAILURES: '100000',
+  REGISTRATION_LIMIT: '100000',
+  ANONYMOUS_SESSION_LIMIT: '1000000',
+  PASSWORD_CHECKS_IN_FLIGHT: '1000',
+};
 
 /** Runs a client's steps until stopped, pausing briefly while the service does not answer. */
 async function drive(client: { step(): Promise<boolean> }, running: () => boolean): Promise<void> {
@@ -44,26 +50,43 @@ async function servedState(origin: string, members: KnownMember[]): Promise<stri
   const check = async (member: KnownMember) => {
     const browser = request.agent(origin);
     const token = await csrfOf(browser);
-    const login = await browser.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username: member.username, password: member.password });
+    const login = await browser
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', token)
+      .send({ username: member.username, password: member.password });
     if (login.status !== 200 || login.body.data.id !== member.id) {
-      problems.push(`member ${member.id} (${member.username}) cannot log in: ${login.status} ${JSON.stringify(login.body)}`);
+      problems.push(
+        `member ${member.id} (${member.username}) cannot log in: ${login.status} ${JSON.stringify(login.body)}`,
+      );
       return;
     }
     const dashboard = await browser.get(`${API}/developer/dashboard`);
-    if (dashboard.status !== 200 || dashboard.body.data.member.id !== member.id || dashboard.body.data.member.username !== member.username) {
+    if (
+      dashboard.status !== 200 ||
+      dashboard.body.data.member.id !== member.id ||
+      dashboard.body.data.member.username !== member.username
+    ) {
       problems.push(`member ${member.id}: dashboard answers ${dashboard.status} ${JSON.stringify(dashboard.body)}`);
     }
     if (member.key) {
-      const call = await request(origin).get(`${API}/open/addons`).set('X-API-ID', member.key.apiid).set('X-API-Key', member.key.apikey);
+      const call = await request(origin)
+        .get(`${API}/open/addons`)
+        .set('X-API-ID', member.key.apiid)
+        .set('X-API-Key', member.key.apikey);
       const expected = member.addonsRead ? [200] : [200, 403];
-      if (!expected.includes(call.status)) problems.push(`member ${member.id}: its last acknowledged key answers ${call.status}, expected ${expected.join(' or ')}`);
+      if (!expected.includes(call.status))
+        problems.push(
+          `member ${member.id}: its last acknowledged key answers ${call.status}, expected ${expected.join(' or ')}`,
+        );
     }
   };
   // A few at a time: each login verifies an argon2 hash.
   const queue = [...members];
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let member = queue.shift(); member; member = queue.shift()) await check(member);
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let member = queue.shift(); member; member = queue.shift()) await check(member);
+    }),
+  );
   return problems;
 }
 
@@ -82,10 +105,14 @@ describe('the service killed with SIGKILL while it serves a stream of commands',
     const origin = `http://127.0.0.1:${port}`;
     const traffic = new Traffic(origin, 'crash');
     const known = new Map<number, KnownMember>();
-    const developer = (name: string, seed: number) => new DeveloperClient(traffic, new Administrator(traffic), seededRandom(seed), known, name);
+    const developer = (name: string, seed: number) =>
+      new DeveloperClient(traffic, new Administrator(traffic), seededRandom(seed), known, name);
 
     let running = true;
-    const clients = [...Array.from({ length: DEVELOPERS }, (_, i) => developer(`dev${i}`, SEED + i + 1)), new AddonOperator(new Administrator(traffic), seededRandom(SEED - 1))];
+    const clients = [
+      ...Array.from({ length: DEVELOPERS }, (_, i) => developer(`dev${i}`, SEED + i + 1)),
+      new AddonOperator(new Administrator(traffic), seededRandom(SEED - 1)),
+    ];
     const loops = clients.map((client) => drive(client, () => running));
     const bursts: Promise<unknown>[] = [];
     let killedMidBurst = 0;
@@ -94,7 +121,9 @@ describe('the service killed with SIGKILL while it serves a stream of commands',
         await sleep(UPTIME_MS.min + random() * UPTIME_MS.spread);
         if (n % 2 === 0) {
           // A burst's registrations each take an argon2 hash (tens of ms): the kill comes while they run.
-          bursts.push(...Array.from({ length: BURST }, (_, i) => developer(`burst${n}n${i}`, SEED * 31 + n * BURST + i).step()));
+          bursts.push(
+            ...Array.from({ length: BURST }, (_, i) => developer(`burst${n}n${i}`, SEED * 31 + n * BURST + i).step()),
+          );
           await sleep(5 + random() * 60);
           killedMidBurst += 1;
         }
@@ -122,7 +151,12 @@ describe('the service killed with SIGKILL while it serves a stream of commands',
       expect(ledger.missing(log)).toEqual([]);
       expect(ledger.refusedThatLanded(log)).toEqual([]);
       expect(duplicates(log)).toEqual([]);
-      for (const [type, field] of [['MemberRegistered', 'member_id'], ['MemberRegistered', 'username'], ['MemberIdAllocated', 'member_id'], ['CredentialClaimed', 'apiid']] as const) {
+      for (const [type, field] of [
+        ['MemberRegistered', 'member_id'],
+        ['MemberRegistered', 'username'],
+        ['MemberIdAllocated', 'member_id'],
+        ['CredentialClaimed', 'apiid'],
+      ] as const) {
         expect([type, field, repeated(log, type, field)]).toEqual([type, field, []]);
       }
       await expectReadModelsEqualRebuild(stores, head);
@@ -132,7 +166,17 @@ describe('the service killed with SIGKILL while it serves a stream of commands',
       expect(counts.acknowledged).toBeGreaterThan(300);
       expect(counts.unknown).toBeGreaterThanOrEqual(KILLS);
       const types = new Set(log.map((e) => e.type));
-      for (const type of ['MemberRegistered', 'CredentialApproved', 'CredentialRejected', 'CredentialClaimed', 'ScopeRequested', 'ScopeApproved', 'KeyRotated', 'AddonInstalled', 'PageRolesSet']) {
+      for (const type of [
+        'MemberRegistered',
+        'CredentialApproved',
+        'CredentialRejected',
+        'CredentialClaimed',
+        'ScopeRequested',
+        'ScopeApproved',
+        'KeyRotated',
+        'AddonInstalled',
+        'PageRolesSet',
+      ]) {
         expect([type, types.has(type)]).toEqual([type, true]);
       }
     } finally {

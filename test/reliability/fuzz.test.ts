@@ -39,8 +39,10 @@ const BODY_LIMIT_KB = 64;
 
 type CallerKind = 'none' | 'member' | 'admin' | 'partner';
 type CookieChoice = 'caller' | 'none' | 'stranger' | 'caller+stranger' | 'stranger+caller' | { garbage: string };
-type CsrfChoice = 'current' | 'none' | 'stale' | 'stranger' | 'current twice' | 'current+stranger' | { garbage: string };
-type ApiChoice = 'caller' | 'none' | 'id only' | 'key only' | 'wrong key' | 'key twice' | 'two ids' | { garbage: string };
+type CsrfChoice =
+  'current' | 'none' | 'stale' | 'stranger' | 'current twice' | 'current+stranger' | { garbage: string };
+type ApiChoice =
+  'caller' | 'none' | 'id only' | 'key only' | 'wrong key' | 'key twice' | 'two ids' | { garbage: string };
 
 /** One hostile request, as data: what it aims at, who sends it, and how each header and the body are spoiled. */
 interface Hostile {
@@ -106,7 +108,20 @@ const STOPPED_EARLY = new Set([
   'too_many_login_failures',
 ]);
 
-const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'LOCK', 'PURGE', 'SEARCH'];
+const OTHER_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'PROPFIND',
+  'LOCK',
+  'PURGE',
+  'SEARCH',
+];
 
 let t: TestPlatform;
 let port: number;
@@ -124,7 +139,9 @@ function send(method: string, target: string, headers: OutgoingHttpHeaders, body
     const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -133,7 +150,9 @@ function send(method: string, target: string, headers: OutgoingHttpHeaders, body
 }
 
 function sessionCookieOf(reply: Reply): string {
-  const cookie = (reply.headers['set-cookie'] ?? []).find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
+  const cookie = (reply.headers['set-cookie'] ?? []).find(
+    (c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'),
+  );
   if (!cookie) throw new Error(`no session cookie in ${reply.status} ${reply.text}`);
   return cookie.split(';')[0]!;
 }
@@ -145,11 +164,18 @@ async function tokenOf(cookie: string): Promise<string> {
 
 async function anonymousSession(): Promise<Session> {
   const reply = await send('GET', `${API}/developer/session`, {});
-  return { cookie: sessionCookieOf(reply), token: JSON.parse(reply.text).data.csrf_token as string, stale: randomBytes(32).toString('base64url') };
+  return {
+    cookie: sessionCookieOf(reply),
+    token: JSON.parse(reply.text).data.csrf_token as string,
+    stale: randomBytes(32).toString('base64url'),
+  };
 }
 
 /** A session logged in at `path` with these credentials, and its current CSRF token. */
-async function loggedIn(path: '/developer/login' | '/admin/login', credentials: { username: string; password: string }): Promise<Session> {
+async function loggedIn(
+  path: '/developer/login' | '/admin/login',
+  credentials: { username: string; password: string },
+): Promise<Session> {
   const anonymous = await anonymousSession();
   const reply = await send(
     'POST',
@@ -162,7 +188,8 @@ async function loggedIn(path: '/developer/login' | '/admin/login', credentials: 
   return { cookie, token: await tokenOf(cookie), stale: anonymous.token };
 }
 
-const keysOf = (schema: z.ZodType | undefined): string[] => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+const keysOf = (schema: z.ZodType | undefined): string[] =>
+  schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 
 /** The mounted route with its path parameters filled: valid-looking values or hostile ones. */
 function filledPath(endpoint: Endpoint, valid: Record<string, string[]>): fc.Arbitrary<string> {
@@ -174,7 +201,8 @@ function filledPath(endpoint: Endpoint, valid: Record<string, string[]>): fc.Arb
   return fc.tuple(...parts).map((segments) => `${API}${segments.join('/')}`);
 }
 
-const callerOf = (endpoint: Endpoint): CallerKind => (endpoint.caller.kind === 'anyone' ? 'none' : endpoint.caller.kind);
+const callerOf = (endpoint: Endpoint): CallerKind =>
+  endpoint.caller.kind === 'anyone' ? 'none' : endpoint.caller.kind;
 
 function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>): fc.Arbitrary<Hostile> {
   const anyCaller = fc.constantFrom<CallerKind>('none', 'member', 'admin', 'partner');
@@ -183,7 +211,12 @@ function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>)
     cookie: fc.oneof(
       { weight: 8, arbitrary: fc.constant<CookieChoice>('caller') },
       fc.constantFrom<CookieChoice>('none', 'stranger', 'caller+stranger', 'stranger+caller'),
-      fc.oneof(garbage, fc.constantFrom('PHPSESSID', 'PHPSESSID=', 'PHPSESSID=%', '=;=;', 'PHPSESSID=a; PHPSESSID=b').map((g) => ({ garbage: g }))),
+      fc.oneof(
+        garbage,
+        fc
+          .constantFrom('PHPSESSID', 'PHPSESSID=', 'PHPSESSID=%', '=;=;', 'PHPSESSID=a; PHPSESSID=b')
+          .map((g) => ({ garbage: g })),
+      ),
     ),
     csrf: fc.oneof(
       { weight: 8, arbitrary: fc.constant<CsrfChoice>('current') },
@@ -202,8 +235,13 @@ function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>)
   const toRoute = fc.constantFrom(...endpoints).chain((endpoint) =>
     fc.record({
       caller: fc.oneof({ weight: 3, arbitrary: fc.constant(callerOf(endpoint)) }, anyCaller),
-      method: endpoint.method === 'GET' ? fc.oneof({ weight: 9, arbitrary: fc.constant('GET') }, fc.constant('HEAD')) : fc.constant(endpoint.method),
-      target: fc.tuple(filledPath(endpoint, valid), hostileQuery(keysOf(endpoint.query))).map(([path, query]) => path + query),
+      method:
+        endpoint.method === 'GET'
+          ? fc.oneof({ weight: 9, arbitrary: fc.constant('GET') }, fc.constant('HEAD'))
+          : fc.constant(endpoint.method),
+      target: fc
+        .tuple(filledPath(endpoint, valid), hostileQuery(keysOf(endpoint.query)))
+        .map(([path, query]) => path + query),
       route: fc.constant(`${endpoint.method} ${openApiPath(endpoint.path)}`),
       body: hostileBody(keysOf(endpoint.body), BODY_LIMIT_KB * 1024),
       ...spoiling,
@@ -212,7 +250,9 @@ function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>)
   const wrongMethod = fc.constantFrom(...endpoints).chain((endpoint) =>
     fc.record({
       caller: anyCaller,
-      method: fc.constantFrom(...OTHER_METHODS.filter((m) => m !== endpoint.method && !(m === 'HEAD' && endpoint.method === 'GET'))),
+      method: fc.constantFrom(
+        ...OTHER_METHODS.filter((m) => m !== endpoint.method && !(m === 'HEAD' && endpoint.method === 'GET')),
+      ),
       target: filledPath(endpoint, valid),
       route: fc.constant(null),
       body: hostileBody(keysOf(endpoint.body), BODY_LIMIT_KB * 1024),
@@ -226,8 +266,27 @@ function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>)
       .tuple(
         fc.oneof(
           fc.array(hostileSegment, { minLength: 1, maxLength: 4 }).map((segments) => `${API}/${segments.join('/')}`),
-          fc.constantFrom('/', '*', '/api', API, `${API}/`, '/api/v2/health', `${API}//health`, `${API}/health/..`, `${API}/./health`, `${API}/developer`, `${API}/open/`, '/favicon.ico', `${API}/credentials/1/scopes`, '/%', `${API}/%ZZ`),
-          fc.constantFrom(...endpoints).chain((e) => filledPath(e, valid)).map((path) => `${path}/extra`),
+          fc.constantFrom(
+            '/',
+            '*',
+            '/api',
+            API,
+            `${API}/`,
+            '/api/v2/health',
+            `${API}//health`,
+            `${API}/health/..`,
+            `${API}/./health`,
+            `${API}/developer`,
+            `${API}/open/`,
+            '/favicon.ico',
+            `${API}/credentials/1/scopes`,
+            '/%',
+            `${API}/%ZZ`,
+          ),
+          fc
+            .constantFrom(...endpoints)
+            .chain((e) => filledPath(e, valid))
+            .map((path) => `${path}/extra`),
         ),
         hostileQuery([]),
       )
@@ -236,7 +295,11 @@ function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>)
     body: hostileBody([], BODY_LIMIT_KB * 1024),
     ...spoiling,
   });
-  return fc.oneof({ weight: 16, arbitrary: toRoute }, { weight: 2, arbitrary: wrongMethod }, { weight: 2, arbitrary: unknownPath });
+  return fc.oneof(
+    { weight: 16, arbitrary: toRoute },
+    { weight: 2, arbitrary: wrongMethod },
+    { weight: 2, arbitrary: unknownPath },
+  );
 }
 
 /** The headers and body of a hostile request, with the callers' current sessions and credentials. */
@@ -292,7 +355,12 @@ function wire(h: Hostile, callers: Callers): { headers: OutgoingHttpHeaders; bod
 }
 
 function described(h: Hostile): string {
-  const body = h.body.kind === 'text' ? JSON.stringify(h.body.text.slice(0, 300)) : h.body.kind === 'none' ? 'no body' : `${h.body.kind} ${h.body.bytes.length} bytes`;
+  const body =
+    h.body.kind === 'text'
+      ? JSON.stringify(h.body.text.slice(0, 300))
+      : h.body.kind === 'none'
+        ? 'no body'
+        : `${h.body.kind} ${h.body.bytes.length} bytes`;
   return `${h.caller} → ${h.method} ${h.target.slice(0, 300)} cookie=${JSON.stringify(h.cookie)} csrf=${JSON.stringify(h.csrf)} api=${JSON.stringify(h.api)} content-type=${JSON.stringify(h.contentType)} content-encoding=${h.contentEncoding} body=${body}`;
 }
 
@@ -303,10 +371,13 @@ function problemWith(h: Hostile, reply: Reply, raw: boolean, logGrew: boolean): 
   if (h.method === 'HEAD') return null;
   // The root sends browsers to the web console (src/http/console.ts); it is no API answer.
   if (h.method === 'GET' && (h.target === '/' || h.target.startsWith('/?'))) {
-    return reply.status === 302 && reply.headers.location === '/ui/' ? null : `the root answered ${reply.status}, not a redirect to /ui/`;
+    return reply.status === 302 && reply.headers.location === '/ui/'
+      ? null
+      : `the root answered ${reply.status}, not a redirect to /ui/`;
   }
   if (raw && reply.status < 300) return null;
-  if (!String(reply.headers['content-type']).startsWith('application/json')) return `answered ${reply.headers['content-type']}, not JSON`;
+  if (!String(reply.headers['content-type']).startsWith('application/json'))
+    return `answered ${reply.headers['content-type']}, not JSON`;
   let body: { code?: unknown; message?: unknown; data?: unknown };
   try {
     body = JSON.parse(reply.text);
@@ -320,12 +391,15 @@ function problemWith(h: Hostile, reply: Reply, raw: boolean, logGrew: boolean): 
   if (reply.status < 400) return `answered ${reply.status}`;
   if (body.code !== reply.status) return `code ${String(body.code)} is not the status`;
   const data = body.data as { error?: unknown } | null;
-  if (typeof data !== 'object' || data === null || typeof data.error !== 'string' || !/^[a-z_]+$/.test(data.error)) return 'data.error is not a stable reason';
+  if (typeof data !== 'object' || data === null || typeof data.error !== 'string' || !/^[a-z_]+$/.test(data.error))
+    return 'data.error is not a stable reason';
   return null;
 }
 
 const prototypeKeys = () =>
-  [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Reflect.ownKeys(p).map(String).sort().join(','));
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) =>
+    Reflect.ownKeys(p).map(String).sort().join(','),
+  );
 
 it(`answers ${MIN_REQUESTS}+ hostile requests over every route below 500, in the envelope, without a refused write`, async () => {
   process.stdout.write(`fuzz seed ${SEED}: replay with FUZZ_SEED=${SEED}\n`);
@@ -336,7 +410,12 @@ it(`answers ${MIN_REQUESTS}+ hostile requests over every route below 500, in the
   const victim = await registerMember(t.client());
   const victimSession = await loggedIn('/developer/login', victim);
   // A pending application, so that the administrator's approvals and rejections can succeed.
-  const applied = await send('POST', `${API}/developer/credential`, { cookie: victimSession.cookie, 'x-csrf-token': victimSession.token, 'content-type': 'application/json' }, '{}');
+  const applied = await send(
+    'POST',
+    `${API}/developer/credential`,
+    { cookie: victimSession.cookie, 'x-csrf-token': victimSession.token, 'content-type': 'application/json' },
+    '{}',
+  );
   expect(applied.status).toBe(200);
   const logInAll = async (): Promise<Callers> => ({
     member: await loggedIn('/developer/login', victim),
@@ -346,7 +425,9 @@ it(`answers ${MIN_REQUESTS}+ hostile requests over every route below 500, in the
     partner: { apiid: partner.apiid, apikey: partner.apikey },
   });
   let callers = await logInAll();
-  const addons = JSON.parse((await send('GET', `${API}/addons`, { cookie: callers.admin.cookie })).text).data.list as { key: string }[];
+  const addons = JSON.parse((await send('GET', `${API}/addons`, { cookie: callers.admin.cookie })).text).data.list as {
+    key: string;
+  }[];
   // The partner's own member id is left out, so that an approved revocation cannot end the partner's part of the run.
   const valid: Record<string, string[]> = {
     member_id: [String(victim.id), '999999'],
@@ -375,15 +456,20 @@ it(`answers ${MIN_REQUESTS}+ hostile requests over every route below 500, in the
       const operation = t.answered.slice(answersBefore).at(-1)?.operation ?? null;
       const problem = problemWith(h, reply, operation !== null && raw.has(operation), logGrew);
       if (problem) {
-        const errors = t.logLines.slice(logBefore).filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
-        throw new Error(`${problem}\nrequest: ${described(h)}\nanswer: ${reply.status} ${reply.text.slice(0, 500)}\nlogged: ${errors.join('\n')}`);
+        const errors = t.logLines
+          .slice(logBefore)
+          .filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+        throw new Error(
+          `${problem}\nrequest: ${described(h)}\nanswer: ${reply.status} ${reply.text.slice(0, 500)}\nlogged: ${errors.join('\n')}`,
+        );
       }
 
       statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
       if (h.route) {
         aimed.set(h.route, (aimed.get(h.route) ?? 0) + 1);
         const error = reply.status >= 400 && h.method !== 'HEAD' ? (JSON.parse(reply.text).data.error as string) : null;
-        if (reply.status < 400 ? h.method !== 'HEAD' : !STOPPED_EARLY.has(error!)) reached.set(h.route, (reached.get(h.route) ?? 0) + 1);
+        if (reply.status < 400 ? h.method !== 'HEAD' : !STOPPED_EARLY.has(error!))
+          reached.set(h.route, (reached.get(h.route) ?? 0) + 1);
       }
       // An administrator gave the member a one-time password: it is the member's password from now on,
       // and every session of the member ended.

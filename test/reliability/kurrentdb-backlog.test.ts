@@ -13,7 +13,13 @@ const APPENDS = 1_000;
 function run(path: 'adapter' | 'client') {
   const child = spawnSync(
     process.execPath,
-    ['-r', './test/support/load-ts.js', join('test', 'reliability', 'support', 'append-backlog.ts'), path, String(APPENDS)],
+    [
+      '-r',
+      './test/support/load-ts.js',
+      join('test', 'reliability', 'support', 'append-backlog.ts'),
+      path,
+      String(APPENDS),
+    ],
     { cwd: join(__dirname, '..', '..'), encoding: 'utf8', timeout: 25_000 },
   );
   const summary = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number | string>;
@@ -29,7 +35,7 @@ describe('KurrentDB appends backed up when the connection dies (stand-in peer, r
     expect(status).toBe(0);
   }, 30_000);
 
-  it('the client\'s own appendToStream (one shared batch stream) leaks rejections under the same fault: why the adapter does not use it', () => {
+  it("the client's own appendToStream (one shared batch stream) leaks rejections under the same fault: why the adapter does not use it", () => {
     const { status, summary } = run('client');
     expect(summary.exitsAsked).toBeGreaterThan(0);
     expect(status).toBe(1);

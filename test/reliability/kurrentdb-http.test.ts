@@ -19,7 +19,11 @@ beforeEach(async () => {
   peer = await KurrentDbStandIn.start();
   const events = new EventStoreDbEventStore(KurrentDBClient.connectionString(peer.url()), {
     operationTimeoutMs: 1_000,
-    retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' }, random: () => 0, sleep: async () => undefined },
+    retry: {
+      policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' },
+      random: () => 0,
+      sleep: async () => undefined,
+    },
   });
   const onKurrent = (stores: Stores): Stores => ({
     ...stores,
@@ -40,11 +44,22 @@ afterEach(async () => {
 async function register() {
   const browser = service.client();
   const token = await csrfOf(browser);
-  return browser.post('/api/v1/developer/register').set('X-CSRF-Token', token).send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' });
+  return browser
+    .post('/api/v1/developer/register')
+    .set('X-CSRF-Token', token)
+    .send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' });
 }
 
-function expectStoreUnavailable(res: { status: number; body: { data?: { error?: string } }; headers: Record<string, string> }) {
-  expect({ status: res.status, error: res.body.data?.error, retryAfter: res.headers['retry-after'] }).toEqual({ status: 503, error: 'store_unavailable', retryAfter: '5' });
+function expectStoreUnavailable(res: {
+  status: number;
+  body: { data?: { error?: string } };
+  headers: Record<string, string>;
+}) {
+  expect({ status: res.status, error: res.body.data?.error, retryAfter: res.headers['retry-after'] }).toEqual({
+    status: 503,
+    error: 'store_unavailable',
+    retryAfter: '5',
+  });
 }
 
 describe('a command while KurrentDB is away (whole service, real client, stand-in peer)', () => {

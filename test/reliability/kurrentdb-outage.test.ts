@@ -16,7 +16,11 @@ const silent = pino({ level: 'silent' });
 /** Short limits so that a stall costs a test seconds, not the production 10 s per attempt. */
 const LIMITS = {
   operationTimeoutMs: 800,
-  retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' as const }, random: () => 0, sleep: (ms: number) => sleep(ms) },
+  retry: {
+    policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' as const },
+    random: () => 0,
+    sleep: (ms: number) => sleep(ms),
+  },
 };
 
 const opened = new Opened(LIMITS);
@@ -47,7 +51,12 @@ async function answers(store: EventStoreDbEventStore) {
 }
 
 const UNAVAILABLE = { status: 503, error: 'store_unavailable', retryAfter: '5' };
-const ALL_UNAVAILABLE = { readStream: UNAVAILABLE, readAll: UNAVAILABLE, headPosition: UNAVAILABLE, append: UNAVAILABLE };
+const ALL_UNAVAILABLE = {
+  readStream: UNAVAILABLE,
+  readAll: UNAVAILABLE,
+  headPosition: UNAVAILABLE,
+  append: UNAVAILABLE,
+};
 const ALL_ANSWERED = { readStream: 'answered', readAll: 'answered', headPosition: 'answered', append: 'answered' };
 
 describe('KurrentDB outages as the service answers them (real client, stand-in peer)', () => {
@@ -100,7 +109,8 @@ describe('KurrentDB outages as the service answers them (real client, stand-in p
     const dropped: unknown[] = [];
     const delivered: RecordedEvent[] = [];
     const following = (async () => {
-      for await (const e of reader.subscribeAll(START, stop.signal, { onDropped: (error) => dropped.push(error) })) delivered.push(e);
+      for await (const e of reader.subscribeAll(START, stop.signal, { onDropped: (error) => dropped.push(error) }))
+        delivered.push(e);
     })();
     await until(() => delivered.length === 3);
     peer.proxy.cut();

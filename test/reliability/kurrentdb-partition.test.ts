@@ -62,7 +62,7 @@ describe('KurrentDB failover and partitions (real client, stand-in peer)', () =>
     expect(peer.leaderReads.every(Boolean)).toBe(true);
   });
 
-  it('a checkpoint ahead of a lagging node\'s log is retried, and followed once the log has it', async () => {
+  it("a checkpoint ahead of a lagging node's log is retried, and followed once the log has it", async () => {
     const peer = await standIn();
     const store = storeOn(peer.url());
     for (let i = 0; i < 2; i++) await store.append('note-1', [event()], 'any');
@@ -76,7 +76,7 @@ describe('KurrentDB failover and partitions (real client, stand-in peer)', () =>
     expect(following.delivered.map((e) => e.revision)).toEqual([4]);
   });
 
-  it('fails for good once a refused checkpoint outlasts the grace: another database\'s', async () => {
+  it("fails for good once a refused checkpoint outlasts the grace: another database's", async () => {
     const peer = await standIn();
     const store = storeOn(peer.url(), { refusalGraceMs: 500 });
     await store.append('note-1', [event()], 'any');
@@ -96,7 +96,9 @@ describe('KurrentDB failover and partitions (real client, stand-in peer)', () =>
     peer.proxy.stall();
     const detected = await until(() => following.dropped.length > 0);
     const refused = await until(() => !following.contact.vouches());
-    process.stdout.write(`silent partition: drop reported after ${detected} ms, key ring refused ${Date.now() - partitioned} ms after the partition (staleness 1000 ms)\n`);
+    process.stdout.write(
+      `silent partition: drop reported after ${detected} ms, key ring refused ${Date.now() - partitioned} ms after the partition (staleness 1000 ms)\n`,
+    );
     expect(detected).toBeLessThanOrEqual(LIVENESS_PROBE.everyMs + LIVENESS_PROBE.timeoutMs + 500);
     expect(detected + refused).toBeLessThanOrEqual(LIVENESS_PROBE.everyMs + LIVENESS_PROBE.timeoutMs + 1_000 + 600);
     await following.stop();
@@ -105,7 +107,11 @@ describe('KurrentDB failover and partitions (real client, stand-in peer)', () =>
   it('a black hole (accepts, never answers) is 503 store_unavailable within the time limit', async () => {
     const hole = opened.add(await blackHole());
     const store = storeOn(`kurrentdb://127.0.0.1:${hole.port}?tls=false`, {
-      retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' }, random: () => 0, sleep: (ms) => sleep(ms) },
+      retry: {
+        policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' },
+        random: () => 0,
+        sleep: (ms) => sleep(ms),
+      },
     });
     const started = Date.now();
     await expect(store.readStream('note-1')).rejects.toBeInstanceOf(StoreUnavailable);

@@ -23,12 +23,58 @@ const opened: EventStoreDbEventStore[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kurrentdb-tls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=Stand-in test CA');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'server.ext');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=Stand-in test CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=localhost',
+  );
+  writeFileSync(
+    join(dir, 'server.ext'),
+    'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'server.ext',
+  );
   ca = join(dir, 'ca.pem');
-  peer = await KurrentDbStandIn.start({ tls: { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) } });
+  peer = await KurrentDbStandIn.start({
+    tls: { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) },
+  });
 });
 
 afterEach(async () => {
@@ -43,14 +89,22 @@ afterAll(async () => {
 const url = (options = '') => peer.url(options).replace('127.0.0.1', 'localhost');
 
 function event(): NewEvent {
-  return { type: 'Noted', data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: 'r', time: '2026-01-01T00:00:00.000Z' } };
+  return {
+    type: 'Noted',
+    data: {},
+    metadata: { actor: { kind: 'cli', id: null }, request_id: 'r', time: '2026-01-01T00:00:00.000Z' },
+  };
 }
 
 /** Whether a read and an append each reached the stand-in through a client made from `connection`. */
 async function reach(connection: string) {
   const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(connection), {
     operationTimeoutMs: 2_000,
-    retry: { policy: { attempts: 1, initialMs: 1, maxMs: 1, jitter: 'full' }, random: () => 0, sleep: async () => undefined },
+    retry: {
+      policy: { attempts: 1, initialMs: 1, maxMs: 1, jitter: 'full' },
+      random: () => 0,
+      sleep: async () => undefined,
+    },
   });
   opened.push(store);
   const outcome = (error: unknown) => (error instanceof StoreUnavailable ? 'store_unavailable' : error);
@@ -62,10 +116,14 @@ async function reach(connection: string) {
 
 /** reach() in a process of its own started with `env`, as a service process reads its trust settings at start. */
 async function reachFrom(env: Record<string, string>, how: 'as-given' | 'as-the-service-connects') {
-  const child = spawn(process.execPath, ['-r', './test/support/load-ts.js', join('test', 'reliability', 'support', 'tls-reach.ts'), url(), how], {
-    cwd: join(__dirname, '..', '..'),
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', './test/support/load-ts.js', join('test', 'reliability', 'support', 'tls-reach.ts'), url(), how],
+    {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, ...env },
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await once(child, 'exit');
@@ -82,7 +140,10 @@ describe('KurrentDB over TLS: one trust store for reads and appends (real client
   it('without tlsCAFile, a CA only the operating system trusts: as the client comes, reads pass and appends fail; as the service connects, both agree', async () => {
     const env = { SSL_CERT_FILE: ca };
     expect(await reachFrom(env, 'as-given')).toEqual({ read: 'answered', append: 'store_unavailable' });
-    expect(await reachFrom(env, 'as-the-service-connects')).toEqual({ read: 'store_unavailable', append: 'store_unavailable' });
+    expect(await reachFrom(env, 'as-the-service-connects')).toEqual({
+      read: 'store_unavailable',
+      append: 'store_unavailable',
+    });
   });
 
   it('without tlsCAFile, a private CA added the Node way (NODE_EXTRA_CA_CERTS): as the client comes, both fail; as the service connects, both trust it', async () => {

@@ -69,7 +69,12 @@ async function inPool<T, R>(items: T[], concurrency: number, task: (item: T) => 
 }
 
 /** A partner server calling GET /open/addons in a loop on its keep-alive connection until stopped. */
-async function callOpenApi(api: string, partner: Partner, running: () => boolean, outcome: { calls: number; problems: string[] }): Promise<void> {
+async function callOpenApi(
+  api: string,
+  partner: Partner,
+  running: () => boolean,
+  outcome: { calls: number; problems: string[] },
+): Promise<void> {
   const headers = { 'X-API-ID': partner.apiid, 'X-API-Key': partner.apikey };
   while (running()) {
     const res = await fetch(`${api}/open/addons`, { headers });
@@ -91,82 +96,90 @@ describe('the service under load', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`serves ${PARTNERS} partners and ${REGISTRATION_LOOPS} concurrent registrations for ${LOAD_SECONDS} s: no 5xx, no event lost or doubled, memory back to its baseline`, async () => {
-    const port = await freePort();
-    service = await startService({
-      dataDir,
-      port,
-      entry: join(__dirname, 'support/serve-with-memory-probe.ts'),
-      nodeFlags: ['--expose-gc'],
-      // Limits are not what this test measures: far above what a partner reaches here, and above the
-      // set-up's simultaneous administrator logins, which each count until they succeed.
-      // Every simulated browser comes from 127.0.0.1: the per-address limits would stop the load, not measure it.
-      env: {
-        OPEN_API_RATE_LIMIT: '1000000',
-        OPEN_API_RATE_WINDOW_SECONDS: '60',
-        LOGIN_MAX_FAILURES: '1000',
-        LOGIN_ADDRESS_MAX_FAILURES: '100000',
-        REGISTRATION_LIMIT: '100000',
-        ANONYMOUS_SESSION_LIMIT: '1000000',
-        MAX_CONNECTIONS_PER_ADDRESS: '0',
-        PASSWORD_CHECKS_IN_FLIGHT: '1000',
-      },
-    });
-    const origin = `http://127.0.0.1:${port}`;
-    const api = `${origin}${API}`;
+  it(
+    `serves ${PARTNERS} partners and ${REGISTRATION_LOOPS} concurrent registrations for ${LOAD_SECONDS} s: no 5xx, no event lost or doubled, memory back to its baseline`,
+    async () => {
+      const port = await freePort();
+      service = await startService({
+        dataDir,
+        port,
+        entry: join(__dirname, 'support/serve-with-memory-probe.ts'),
+        nodeFlags: ['--expose-gc'],
+        // Limits are not what this test measures: far above what a partner reaches here, and above the
+        // set-up's simultaneous administrator logins, which each count until they succeed.
+        // Every simulated browser comes from 127.0.0.1: the per-address limits would stop the load, not measure it.
+        env: {
+          OPEN_API_RATE_LIMIT: '1000000',
+          OPEN_API_RATE_WINDOW_SECONDS: '60',
+          LOGIN_MAX_FAILURES: '1000',
+          LOGIN_ADDRESS_MAX_FAILURES: '100000',
+          REGISTRATION_LIMIT: '100000',
+          ANONYMOUS_SESSION_LIMIT: '1000000',
+          MAX_CONNECTIONS_PER_ADDRESS: '0',
+          PASSWORD_CHECKS_IN_FLIGHT: '1000',
+        },
+      });
+      const origin = `http://127.0.0.1:${port}`;
+      const api = `${origin}${API}`;
 
-    const setupStarted = Date.now();
-    const partners = await inPool(Array.from({ length: PARTNERS }), SETUP_CONCURRENCY, () => activePartner({ client: () => request.agent(origin) }));
-    const setupSeconds = (Date.now() - setupStarted) / 1000;
-    const before = await heapAfterGc(service);
+      const setupStarted = Date.now();
+      const partners = await inPool(Array.from({ length: PARTNERS }), SETUP_CONCURRENCY, () =>
+        activePartner({ client: () => request.agent(origin) }),
+      );
+      const setupSeconds = (Date.now() - setupStarted) / 1000;
+      const before = await heapAfterGc(service);
 
-    const traffic = new Traffic(origin, 'load');
-    const open = { calls: 0, problems: [] as string[] };
-    let registrations = 0;
-    let running = true;
-    const loadStarted = Date.now();
-    const loops = [
-      ...partners.map((partner) => callOpenApi(api, partner, () => running, open)),
-      ...Array.from({ length: REGISTRATION_LOOPS }, async (_, loop) => {
-        for (let i = 0; running; i++) {
-          const { answer } = await register(traffic, `load${loop}n${i}`);
-          if (answer?.status === 200) registrations += 1;
-        }
-      }),
-    ];
-    await sleep(LOAD_SECONDS * 1000);
-    running = false;
-    await Promise.all(loops);
-    const loadSeconds = (Date.now() - loadStarted) / 1000;
-    const after = await heapAfterGc(service);
+      const traffic = new Traffic(origin, 'load');
+      const open = { calls: 0, problems: [] as string[] };
+      let registrations = 0;
+      let running = true;
+      const loadStarted = Date.now();
+      const loops = [
+        ...partners.map((partner) => callOpenApi(api, partner, () => running, open)),
+        ...Array.from({ length: REGISTRATION_LOOPS }, async (_, loop) => {
+          for (let i = 0; running; i++) {
+            const { answer } = await register(traffic, `load${loop}n${i}`);
+            if (answer?.status === 200) registrations += 1;
+          }
+        }),
+      ];
+      await sleep(LOAD_SECONDS * 1000);
+      running = false;
+      await Promise.all(loops);
+      const loadSeconds = (Date.now() - loadStarted) / 1000;
+      const after = await heapAfterGc(service);
 
-    process.stdout.write(
-      `load: ${loadSeconds.toFixed(1)} s; setup of ${PARTNERS} partners ${setupSeconds.toFixed(1)} s; GET /open/addons ${open.calls} calls ` +
-        `(${Math.round(open.calls / loadSeconds)}/s); registrations ${registrations} (${(registrations / loadSeconds).toFixed(1)}/s); ` +
-        `heap after GC ${mb(before.heapUsed)} MB before, ${mb(after.heapUsed)} MB after (rss ${mb(before.rss)} -> ${mb(after.rss)} MB)\n`,
-    );
+      process.stdout.write(
+        `load: ${loadSeconds.toFixed(1)} s; setup of ${PARTNERS} partners ${setupSeconds.toFixed(1)} s; GET /open/addons ${open.calls} calls ` +
+          `(${Math.round(open.calls / loadSeconds)}/s); registrations ${registrations} (${(registrations / loadSeconds).toFixed(1)}/s); ` +
+          `heap after GC ${mb(before.heapUsed)} MB before, ${mb(after.heapUsed)} MB after (rss ${mb(before.rss)} -> ${mb(after.rss)} MB)\n`,
+      );
 
-    expect(open.problems.slice(0, 10)).toEqual([]);
-    expect(traffic.problems.slice(0, 10)).toEqual([]);
-    expect([...traffic.tally].filter(([answer]) => !answer.endsWith(' 200'))).toEqual([]);
-    expect(traffic.ledger.counts()).toEqual({ acknowledged: registrations, refused: 0, unknown: 0 });
+      expect(open.problems.slice(0, 10)).toEqual([]);
+      expect(traffic.problems.slice(0, 10)).toEqual([]);
+      expect([...traffic.tally].filter(([answer]) => !answer.endsWith(' 200'))).toEqual([]);
+      expect(traffic.ledger.counts()).toEqual({ acknowledged: registrations, refused: 0, unknown: 0 });
 
-    const stores = openSqliteStores(dataDir);
-    try {
-      const head = await caughtUp(stores, 30_000);
-      const log = await stores.events.readAll(START, Number.MAX_SAFE_INTEGER);
-      expect(traffic.ledger.missing(log)).toEqual([]);
-      expect(duplicates(log)).toEqual([]);
-      expect(repeated(log, 'MemberRegistered', 'member_id')).toEqual([]);
-      expect(repeated(log, 'MemberRegistered', 'username')).toEqual([]);
-      const registered = log.filter((e) => e.type === 'MemberRegistered').length;
-      expect(registered).toBe(registrations + PARTNERS);
-      expect(await stores.documents.find('members', {})).toHaveLength(registered);
-      await expectReadModelsEqualRebuild(stores, head);
-    } finally {
-      await stores.close();
-    }
+      const stores = openSqliteStores(dataDir);
+      try {
+        const head = await caughtUp(stores, 30_000);
+        const log = await stores.events.readAll(START, Number.MAX_SAFE_INTEGER);
+        expect(traffic.ledger.missing(log)).toEqual([]);
+        expect(duplicates(log)).toEqual([]);
+        expect(repeated(log, 'MemberRegistered', 'member_id')).toEqual([]);
+        expect(repeated(log, 'MemberRegistered', 'username')).toEqual([]);
+        const registered = log.filter((e) => e.type === 'MemberRegistered').length;
+        expect(registered).toBe(registrations + PARTNERS);
+        expect(await stores.documents.find('members', {})).toHaveLength(registered);
+        await expectReadModelsEqualRebuild(stores, head);
+      } finally {
+        await stores.close();
+      }
 
-    expect(after.heapUsed).toBeLessThanOrEqual(Math.max(before.heapUsed * HEAP_TOLERANCE.ratio, before.heapUsed + HEAP_TOLERANCE.bytes));
-  }, (LOAD_SECONDS + 150) * 1000);
+      expect(after.heapUsed).toBeLessThanOrEqual(
+        Math.max(before.heapUsed * HEAP_TOLERANCE.ratio, before.heapUsed + HEAP_TOLERANCE.bytes),
+      );
+    },
+    (LOAD_SECONDS + 150) * 1000,
+  );
 });

@@ -1,25 +1,48 @@
 import { Registry, Slice } from '../../src/shared/slice';
 
-const slice = (name: string, permissions?: Record<string, string>): Slice<never, never> => ({ name, events: {}, permissions, projections: [], endpoints: () => [] });
+const slice = (name: string, permissions?: Record<string, string>): Slice<never, never> => ({
+  name,
+  events: {},
+  permissions,
+  projections: [],
+  endpoints: () => [],
+});
 
 describe('the registry of what the slices register', () => {
   it('lists the permissions of the slices in the order given, then those of the others as listed', () => {
-    const registry = new Registry([slice('a', { 'a.one': 'first of a' }), slice('b', { 'b.one': 'only of b' }), slice('c'), slice('d', { 'd.one': 'only of d' })], {
-      permissionOrder: ['b'],
-    });
+    const registry = new Registry(
+      [
+        slice('a', { 'a.one': 'first of a' }),
+        slice('b', { 'b.one': 'only of b' }),
+        slice('c'),
+        slice('d', { 'd.one': 'only of d' }),
+      ],
+      {
+        permissionOrder: ['b'],
+      },
+    );
     expect(registry.permissions).toEqual(['b.one', 'a.one', 'd.one']);
     expect(registry.permissionDescriptions.get('a.one')).toBe('first of a');
   });
 
   it('refuses a permission two slices register', () => {
-    expect(() => new Registry([slice('a', { 'x.manage': 'a' }), slice('b', { 'x.manage': 'b' })])).toThrow('the permission x.manage is registered twice');
+    expect(() => new Registry([slice('a', { 'x.manage': 'a' }), slice('b', { 'x.manage': 'b' })])).toThrow(
+      'the permission x.manage is registered twice',
+    );
   });
 });
 
 describe("the streams of a member's history", () => {
   it('are the streams each slice declares for the member, in the order of the slices; a slice that declares none adds none', () => {
-    const holding = (name: string, streams: (m: { id: number; username: string }) => string[]): Slice<never, never> => ({ ...slice(name), memberStreams: streams });
-    const registry = new Registry([holding('account', (m) => [`account-${m.username}`]), slice('other'), holding('key', (m) => [`key-${m.id}`])]);
+    const holding = (
+      name: string,
+      streams: (m: { id: number; username: string }) => string[],
+    ): Slice<never, never> => ({ ...slice(name), memberStreams: streams });
+    const registry = new Registry([
+      holding('account', (m) => [`account-${m.username}`]),
+      slice('other'),
+      holding('key', (m) => [`key-${m.id}`]),
+    ]);
     expect(registry.memberStreams({ id: 7, username: 'alice' })).toEqual(['account-alice', 'key-7']);
   });
 });

@@ -14,7 +14,11 @@ import { SHELL } from '../../src/access/grantor';
 const API = '/api/v1';
 
 /** A valid manifest for `key`, with the given pages. */
-export function manifest(key: string, pages: string[] = ['home', 'settings'], changes: Partial<AddonManifest> = {}): AddonManifest {
+export function manifest(
+  key: string,
+  pages: string[] = ['home', 'settings'],
+  changes: Partial<AddonManifest> = {},
+): AddonManifest {
   return {
     key,
     name: `Add-on ${key}`,
@@ -63,7 +67,11 @@ export async function superAdmin(t: TestPlatform): Promise<AdminBrowser> {
 }
 
 /** The context of a command run from the CLI, outside any HTTP request. */
-export const cliContext = (): CommandContext => ({ actor: { kind: 'cli', id: 'test' }, requestId: 'test', now: new Date() });
+export const cliContext = (): CommandContext => ({
+  actor: { kind: 'cli', id: 'test' },
+  requestId: 'test',
+  now: new Date(),
+});
 
 /** A new administrator in role group `role_id`, logged in on a browser of its own. */
 export async function roleAdmin(t: TestPlatform, role_id: number): Promise<AdminBrowser & { id: number }> {
@@ -80,4 +88,3 @@ export function act(admin: AdminBrowser, key: string, action: string, body: obje
 export function putAccess(admin: AdminBrowser, key: string, body: object): request.Test {
   return admin.client.put(`${API}/addons/${key}/access`).set('X-CSRF-Token', admin.token).send(body);
 }
-

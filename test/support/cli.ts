@@ -11,10 +11,14 @@ export interface Run {
 
 /** The real `platform` command line, as a user runs it, with `stdin` as its whole input. */
 export function platform(dataDir: string, args: string[], stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/load-ts.js'), join(ROOT, 'src/cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'test/support/load-ts.js'), join(ROOT, 'src/cli.ts'), ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));

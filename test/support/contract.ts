@@ -20,7 +20,15 @@ interface DocumentedResponse {
 type Headers = Record<string, unknown>;
 
 /** Header fields the contract must declare wherever the service sends them. */
-const WATCHED = ['set-cookie', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-request-id'];
+const WATCHED = [
+  'set-cookie',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'x-request-id',
+];
 
 /** One answer of the service as the contract judges it. */
 export interface Checked {
@@ -57,16 +65,32 @@ export class ContractChecker {
    * Problems with this answer; none when the contract documents it exactly. With the answer's
    * header fields (names in lower case), those the contract declares are judged too.
    */
-  problems(method: string, path: string | null, status: number, contentType: string, body: unknown, headers?: Headers): string[] {
+  problems(
+    method: string,
+    path: string | null,
+    status: number,
+    contentType: string,
+    body: unknown,
+    headers?: Headers,
+  ): string[] {
     const where = `${method} ${path ?? '(no route)'} → ${status}`;
     if (path === null) return this.check('#/components/schemas/Refusal', body, where);
     // HEAD is GET without the body going out (RFC 9110 §9.3.2): the contract documents it as GET.
     const documented = method === 'HEAD' ? 'get' : method.toLowerCase();
-    const operation = (this.document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)[path]?.[documented];
+    const operation = (
+      this.document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>
+    )[path]?.[documented];
     if (!operation) return [`${where}: the contract has no such operation`];
     const response = operation.responses[String(status)];
     if (!response) return [`${where}: status ${status} is not documented for this operation`];
-    const headerProblems = headers ? this.headerProblems(response, headers, `#/${pointer('paths', path, documented, 'responses', String(status), 'headers')}`, where) : [];
+    const headerProblems = headers
+      ? this.headerProblems(
+          response,
+          headers,
+          `#/${pointer('paths', path, documented, 'responses', String(status), 'headers')}`,
+          where,
+        )
+      : [];
     return [...headerProblems, ...this.bodyProblems(response, path, documented, status, contentType, body, where)];
   }
 
@@ -74,9 +98,9 @@ export class ContractChecker {
   private headerProblems(response: DocumentedResponse, headers: Headers, at: string, where: string): string[] {
     const declared = response.headers ?? {};
     const names = Object.keys(declared);
-    const problems = WATCHED.filter((name) => headers[name] !== undefined && !names.some((n) => n.toLowerCase() === name)).map(
-      (name) => `${where}: header ${name} is sent but not declared`,
-    );
+    const problems = WATCHED.filter(
+      (name) => headers[name] !== undefined && !names.some((n) => n.toLowerCase() === name),
+    ).map((name) => `${where}: header ${name} is sent but not declared`);
     problems.push(...cookiesSetTwice(headers).map((name) => `${where}: Set-Cookie sets ${name} more than once`));
     for (const [name, header] of Object.entries(declared)) {
       const value = headers[name.toLowerCase()];
@@ -90,15 +114,30 @@ export class ContractChecker {
     return problems;
   }
 
-  private bodyProblems(response: DocumentedResponse, path: string, documented: string, status: number, contentType: string, body: unknown, where: string): string[] {
+  private bodyProblems(
+    response: DocumentedResponse,
+    path: string,
+    documented: string,
+    status: number,
+    contentType: string,
+    body: unknown,
+    where: string,
+  ): string[] {
     const mediaType = Object.keys(response.content ?? {})[0];
     if (!mediaType) return [];
-    if (!contentType.startsWith(mediaType)) return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
-    const schemaOf = (keyword: string) => `#/${pointer('paths', path, documented, 'responses', String(status), 'content', mediaType, keyword)}`;
+    if (!contentType.startsWith(mediaType))
+      return [`${where}: answered ${contentType}, the contract says ${mediaType}`];
+    const schemaOf = (keyword: string) =>
+      `#/${pointer('paths', path, documented, 'responses', String(status), 'content', mediaType, keyword)}`;
     if (mediaType === 'application/x-ndjson') {
       // The body is a string of lines; each line is judged by the schema beside it.
       const lines = String(body).split('\n').filter(Boolean);
-      return [...this.check(schemaOf('schema'), String(body), where), ...lines.flatMap((line, i) => this.check(schemaOf('x-line-schema'), JSON.parse(line), `${where} line ${i + 1}`))];
+      return [
+        ...this.check(schemaOf('schema'), String(body), where),
+        ...lines.flatMap((line, i) =>
+          this.check(schemaOf('x-line-schema'), JSON.parse(line), `${where} line ${i + 1}`),
+        ),
+      ];
     }
     return this.check(schemaOf('schema'), body, where);
   }
@@ -129,7 +168,16 @@ export class ContractChecker {
       seen.push({ operation: path && `${ctx.method} ${path}`, status: ctx.status });
       // A streamed body is judged by the test that reads it, with problems(); no bytes pass here.
       if (body !== null && typeof body === 'object' && 'pipe' in body) return;
-      found.push(...this.problems(ctx.method, path, ctx.status, ctx.response.type || 'application/json', body, ctx.response.headers));
+      found.push(
+        ...this.problems(
+          ctx.method,
+          path,
+          ctx.status,
+          ctx.response.type || 'application/json',
+          body,
+          ctx.response.headers,
+        ),
+      );
     };
   }
 
@@ -149,12 +197,19 @@ export class ContractChecker {
         Object.assign(res, {
           writeHead: (status: number, headers?: OutgoingHttpHeaders) => {
             contentType = String(headers?.['Content-Type'] ?? '');
-            written = Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+            written = Object.fromEntries(
+              Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+            );
             return writeHead(status, headers);
           },
           end: (chunk?: unknown) => {
             seen.push({ operation: `GET ${path}`, status: res.statusCode });
-            found.push(...this.problems('GET', path, res.statusCode, contentType, JSON.parse(String(chunk)), { ...res.getHeaders(), ...written }));
+            found.push(
+              ...this.problems('GET', path, res.statusCode, contentType, JSON.parse(String(chunk)), {
+                ...res.getHeaders(),
+                ...written,
+              }),
+            );
             return end(chunk);
           },
         });

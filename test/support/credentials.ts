@@ -16,13 +16,24 @@ export interface Partner {
  * A member whose credential went through the whole flow over HTTP: applied, approved, claimed,
  * and the given scopes requested and approved.
  */
-export async function activePartner(t: Pick<TestPlatform, 'client'>, scopes: string[] = ['addons.read']): Promise<Partner> {
+export async function activePartner(
+  t: Pick<TestPlatform, 'client'>,
+  scopes: string[] = ['addons.read'],
+): Promise<Partner> {
   const { developer, member, admin, adminToken } = await approvedMember(t);
   const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
   if (scopes.length > 0) {
-    await developer.post(`${API}/developer/scopes`).set('X-CSRF-Token', member.token).send({ scopes, reason: 'integration' }).expect(200);
+    await developer
+      .post(`${API}/developer/scopes`)
+      .set('X-CSRF-Token', member.token)
+      .send({ scopes, reason: 'integration' })
+      .expect(200);
     for (const scope of scopes) {
-      await admin.post(`${API}/credentials/${member.id}/scopes/${scope}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+      await admin
+        .post(`${API}/credentials/${member.id}/scopes/${scope}/approve`)
+        .set('X-CSRF-Token', adminToken)
+        .send({})
+        .expect(200);
     }
   }
   return { developer, admin, adminToken, member, apiid: claimed.body.data.apiid, apikey: claimed.body.data.apikey };
@@ -33,13 +44,20 @@ export async function activePartner(t: Pick<TestPlatform, 'client'>, scopes: str
  * claimed. A function is asked for the body at the approval itself, after the password hashing
  * before it: an expiry a moment ahead is then a moment ahead of the approval, however loaded the machine.
  */
-export async function approvedMember(t: Pick<TestPlatform, 'client'>, approval: Record<string, unknown> | (() => Record<string, unknown>) = {}) {
+export async function approvedMember(
+  t: Pick<TestPlatform, 'client'>,
+  approval: Record<string, unknown> | (() => Record<string, unknown>) = {},
+) {
   const developer = t.client();
   const member = await registerMember(developer);
   await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
   const admin = t.client();
   const adminToken = await logInAdmin(admin);
-  await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send(typeof approval === 'function' ? approval() : approval).expect(200);
+  await admin
+    .post(`${API}/credentials/${member.id}/approve`)
+    .set('X-CSRF-Token', adminToken)
+    .send(typeof approval === 'function' ? approval() : approval)
+    .expect(200);
   return { developer, member, admin, adminToken };
 }
 
@@ -50,7 +68,11 @@ export function openCall(t: TestPlatform, path: string, apiid: string, apikey: s
 
 /** Rotates the partner's key on its developer session; answers the new key. */
 export async function rotate(p: Partner, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await p.developer.post(`${API}/developer/rotate`).set('X-CSRF-Token', await csrfOf(p.developer)).send(body).expect(200);
+  const res = await p.developer
+    .post(`${API}/developer/rotate`)
+    .set('X-CSRF-Token', await csrfOf(p.developer))
+    .send(body)
+    .expect(200);
   return res.body.data.apikey as string;
 }
 

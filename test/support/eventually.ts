@@ -18,7 +18,10 @@ type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
  * saying what it waited for. Timed with perf_hooks and timers/promises, not Date and the global
  * timers, so that it still waits in a test that fakes the clock.
  */
-export async function eventually<T>(read: () => T | Promise<T>, { within = 5000, every = 20, what = 'the condition' }: Patience = {}): Promise<Truthy<T>> {
+export async function eventually<T>(
+  read: () => T | Promise<T>,
+  { within = 5000, every = 20, what = 'the condition' }: Patience = {},
+): Promise<Truthy<T>> {
   const deadline = performance.now() + within;
   for (;;) {
     const value = await read();

@@ -1,11 +1,5 @@
 import { EventEmitter, once } from 'node:events';
-import type {
-  DocumentStore,
-  EventStore,
-  RecordedEvent,
-  Stores,
-  SubscriptionObserver,
-} from '../../src/stores/ports';
+import type { DocumentStore, EventStore, RecordedEvent, Stores, SubscriptionObserver } from '../../src/stores/ports';
 
 /**
  * How an outage looks to a caller: 'fail' answers every operation at once with InjectedOutage
@@ -17,7 +11,10 @@ export type OutageMode = 'fail' | 'stall';
 
 /** The error a failing store answers with while an outage lasts. */
 export class InjectedOutage extends Error {
-  constructor(readonly store: string, readonly operation: string) {
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+  ) {
     super(`${operation}: ${store} is unreachable (injected outage)`);
     this.name = 'InjectedOutage';
   }
@@ -128,8 +125,10 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
       faults.gate('replaceCollection', () => store.replaceCollection(target, source, checkpoint)),
     resetCheckpoint: (projection) => faults.gate('resetCheckpoint', () => store.resetCheckpoint(projection)),
     idempotency: {
-      begin: (key, holder, fingerprint, leaseMs) => faults.gate('idempotency', () => store.idempotency.begin(key, holder, fingerprint, leaseMs)),
-      answered: (key, holder, answer, ttlMs) => faults.gate('idempotency', () => store.idempotency.answered(key, holder, answer, ttlMs)),
+      begin: (key, holder, fingerprint, leaseMs) =>
+        faults.gate('idempotency', () => store.idempotency.begin(key, holder, fingerprint, leaseMs)),
+      answered: (key, holder, answer, ttlMs) =>
+        faults.gate('idempotency', () => store.idempotency.answered(key, holder, answer, ttlMs)),
       release: (key, holder) => faults.gate('idempotency', () => store.idempotency.release(key, holder)),
     },
     close: () => store.close(),

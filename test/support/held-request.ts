@@ -46,7 +46,13 @@ export interface Held {
  * sent: the service has loaded the session and waits for the body, as a slow upload does.
  * Resolves once the session is loaded (the stores must be wrapped with countingSessionLoads).
  */
-export async function holdPost(server: Server, path: string, cookie: string, token: string, body: unknown = {}): Promise<Held> {
+export async function holdPost(
+  server: Server,
+  path: string,
+  cookie: string,
+  token: string,
+  body: unknown = {},
+): Promise<Held> {
   const { port } = server.address() as AddressInfo;
   const json = JSON.stringify(body);
   const before = sessionLoads.count;
@@ -55,7 +61,12 @@ export async function holdPost(server: Server, path: string, cookie: string, tok
     port,
     path,
     method: 'POST',
-    headers: { Cookie: cookie, 'X-CSRF-Token': token, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(json)) },
+    headers: {
+      Cookie: cookie,
+      'X-CSRF-Token': token,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(json)),
+    },
   });
   const answer = new Promise<HeldAnswer>((resolve, reject) => {
     req.on('error', reject);
@@ -63,7 +74,9 @@ export async function holdPost(server: Server, path: string, cookie: string, tok
       let text = '';
       res.on('data', (chunk) => (text += String(chunk)));
       res.on('end', () => {
-        const set = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'));
+        const set = (res.headers['set-cookie'] ?? []).find(
+          (c) => c.startsWith('PHPSESSID=') && !c.startsWith('PHPSESSID=;'),
+        );
         resolve({ status: res.statusCode ?? 0, body: text, cookie: set?.slice(0, set.indexOf(';')) });
       });
     });

@@ -9,12 +9,31 @@
  * stalled (accepts, never answers), slow, or cut mid-stream.
  */
 import { randomUUID } from 'node:crypto';
-import { Metadata, Server, ServerCredentials, status, type ServerDuplexStream, type ServerReadableStream, type ServerWritableStream, type sendUnaryData } from '@grpc/grpc-js';
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  status,
+  type ServerDuplexStream,
+  type ServerReadableStream,
+  type ServerWritableStream,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 import { StreamsService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_grpc_pb';
 import { ServerFeaturesService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/serverfeatures_grpc_pb';
-import { SupportedMethod, SupportedMethods } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/serverfeatures_pb';
+import {
+  SupportedMethod,
+  SupportedMethods,
+} from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/serverfeatures_pb';
 import { AllStreamPosition, Empty, UUID } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb';
-import { AppendReq, AppendResp, BatchAppendReq, BatchAppendResp, ReadReq, ReadResp } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
+import {
+  AppendReq,
+  AppendResp,
+  BatchAppendReq,
+  BatchAppendResp,
+  ReadReq,
+  ReadResp,
+} from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
 import { Status } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/status_pb';
 import { Empty as GoogleEmpty } from 'google-protobuf/google/protobuf/empty_pb';
 import { TcpFaultProxy } from './tcp-faults';
@@ -109,7 +128,8 @@ export class KurrentDbStandIn {
   private endRead(call: ReadCall, sent: number): void {
     const planned = this.#midRead;
     this.#midRead = undefined;
-    if (planned && planned.fault !== 'lose-answer' && sent >= (planned.fault.afterEvents ?? 0)) return planned.fail(grpcError(planned.fault));
+    if (planned && planned.fault !== 'lose-answer' && sent >= (planned.fault.afterEvents ?? 0))
+      return planned.fail(grpcError(planned.fault));
     call.end();
   }
 
@@ -125,7 +145,8 @@ export class KurrentDbStandIn {
     });
     this.server.addService(StreamsService, {
       read: (call: ReadCall) => this.read(call),
-      append: (call: ServerReadableStream<AppendReq, AppendResp>, done: sendUnaryData<AppendResp>) => this.append(call, done),
+      append: (call: ServerReadableStream<AppendReq, AppendResp>, done: sendUnaryData<AppendResp>) =>
+        this.append(call, done),
       batchAppend: (call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>) => this.batchAppend(call),
     });
   }
@@ -136,7 +157,8 @@ export class KurrentDbStandIn {
     // `ReadStream` faults reach only reads of one stream (a command's), never the $all reads that
     // subscriptions and liveness probes make meanwhile.
     const refuse = (error: Error) => answerError(call, error);
-    if (!this.count('Read') || this.fault('Read', refuse) || (options?.hasStream() && this.fault('ReadStream', refuse))) return;
+    if (!this.count('Read') || this.fault('Read', refuse) || (options?.hasStream() && this.fault('ReadStream', refuse)))
+      return;
     if (!options) return answerError(call, Object.assign(new Error('no options'), { code: status.INVALID_ARGUMENT }));
     const uuids: UUIDOption = options.getUuidOption()?.hasStructured() ? 'structured' : 'string';
     const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
@@ -147,10 +169,18 @@ export class KurrentDbStandIn {
       const stream = Buffer.from(streamOptions.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
       const events = this.log.stream(stream);
       if (events.length === 0) {
-        call.write(new ReadResp().setStreamNotFound(new ReadResp.StreamNotFound().setStreamIdentifier(streamOptions.getStreamIdentifier())));
+        call.write(
+          new ReadResp().setStreamNotFound(
+            new ReadResp.StreamNotFound().setStreamIdentifier(streamOptions.getStreamIdentifier()),
+          ),
+        );
         return void call.end();
       }
-      const from = streamOptions.hasRevision() ? BigInt(streamOptions.getRevision()) : streamOptions.hasEnd() ? BigInt(events.length) : -1n;
+      const from = streamOptions.hasRevision()
+        ? BigInt(streamOptions.getRevision())
+        : streamOptions.hasEnd()
+          ? BigInt(events.length)
+          : -1n;
       const chosen = backwards
         ? events.filter((e) => e.revision <= from).reverse()
         : events.filter((e) => e.revision >= (from < 0n ? 0n : from));
@@ -162,10 +192,16 @@ export class KurrentDbStandIn {
     const position = all.hasPosition() ? BigInt(all.getPosition()?.getCommitPosition() ?? '0') : undefined;
     if (options.hasSubscription()) return this.subscribe(call, all.hasEnd() ? this.log.head() : position, uuids);
     if (position !== undefined && !this.log.beginsAt(position)) {
-      return answerError(call, Object.assign(new Error('Trying to read from an invalid position.'), { code: status.UNKNOWN }));
+      return answerError(
+        call,
+        Object.assign(new Error('Trying to read from an invalid position.'), { code: status.UNKNOWN }),
+      );
     }
     const chosen = backwards
-      ? this.log.all().filter((e) => all.hasEnd() || position === undefined || e.position <= position).reverse()
+      ? this.log
+          .all()
+          .filter((e) => all.hasEnd() || position === undefined || e.position <= position)
+          .reverse()
       : this.log.all().filter((e) => all.hasStart() || position === undefined || e.position >= position);
     const sent = chosen.slice(0, count);
     for (const event of sent) send(event, true);
@@ -175,7 +211,8 @@ export class KurrentDbStandIn {
   private subscribe(call: ReadCall, after: bigint | undefined, uuids: UUIDOption): void {
     const subscription = { call, after, uuids };
     call.write(new ReadResp().setConfirmation(new ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID())));
-    for (const event of this.log.all()) if (after === undefined || event.position > after) call.write(eventResponse(event, true, uuids));
+    for (const event of this.log.all())
+      if (after === undefined || event.position > after) call.write(eventResponse(event, true, uuids));
     this.#subscriptions.add(subscription);
     const forget = () => this.#subscriptions.delete(subscription);
     call.on('cancelled', forget).on('close', forget).on('error', forget);
@@ -192,7 +229,13 @@ export class KurrentDbStandIn {
       const options = req.getOptions();
       if (options) {
         stream = Buffer.from(options.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
-        expected = options.hasRevision() ? BigInt(options.getRevision()) : options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any';
+        expected = options.hasRevision()
+          ? BigInt(options.getRevision())
+          : options.hasNoStream()
+            ? 'no_stream'
+            : options.hasStreamExists()
+              ? 'stream_exists'
+              : 'any';
       }
       const message = req.getProposedMessage();
       if (message) proposed.push(toProposed(message));
@@ -207,10 +250,15 @@ export class KurrentDbStandIn {
         return done(null, new AppendResp().setWrongExpectedVersion(wrong));
       }
       this.publish(outcome.written);
-      if (fault) return done(Object.assign(new Error('connection lost after the commit'), { code: status.UNAVAILABLE }));
+      if (fault)
+        return done(Object.assign(new Error('connection lost after the commit'), { code: status.UNAVAILABLE }));
       const success = new AppendResp.Success()
         .setCurrentRevision(outcome.revision.toString())
-        .setPosition(new AppendResp.Position().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()));
+        .setPosition(
+          new AppendResp.Position()
+            .setCommitPosition(outcome.position.toString())
+            .setPreparePosition(outcome.position.toString()),
+        );
       done(null, new AppendResp().setSuccess(success));
     });
   }
@@ -224,7 +272,13 @@ export class KurrentDbStandIn {
       const entry = pending.get(id) ?? { stream: '', expected: 'any' as Expected, proposed: [] };
       if (options) {
         entry.stream = Buffer.from(options.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
-        entry.expected = options.hasStreamPosition() ? BigInt(options.getStreamPosition()) : options.hasNoStream() ? 'no_stream' : options.hasStreamExists() ? 'stream_exists' : 'any';
+        entry.expected = options.hasStreamPosition()
+          ? BigInt(options.getStreamPosition())
+          : options.hasNoStream()
+            ? 'no_stream'
+            : options.hasStreamExists()
+              ? 'stream_exists'
+              : 'any';
       }
       for (const message of req.getProposedMessagesList()) entry.proposed.push(toProposed(message));
       pending.set(id, entry);
@@ -235,14 +289,19 @@ export class KurrentDbStandIn {
       if ('actual' in outcome) return call.write(resp.setError(wrongVersionStatus()));
       const success = new BatchAppendResp.Success()
         .setCurrentRevision(outcome.revision.toString())
-        .setPosition(new AllStreamPosition().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()));
+        .setPosition(
+          new AllStreamPosition()
+            .setCommitPosition(outcome.position.toString())
+            .setPreparePosition(outcome.position.toString()),
+        );
       call.write(resp.setSuccess(success).setAny(new GoogleEmpty()));
       this.publish(outcome.written);
     });
   }
 
   private publish(events: Stored[]): void {
-    for (const { call, uuids } of this.#subscriptions) for (const event of events) call.write(eventResponse(event, true, uuids));
+    for (const { call, uuids } of this.#subscriptions)
+      for (const event of events) call.write(eventResponse(event, true, uuids));
   }
 }
 
@@ -252,7 +311,8 @@ type UUIDOption = 'string' | 'structured';
  * A gRPC error answered to the call: at once, or (reads only) after `afterEvents` events were
  * sent, as a server failing in the middle of a read does; or `lose-answer` (appends).
  */
-export type Fault = { code: status; details?: string; metadata?: Record<string, string>; afterEvents?: number } | 'lose-answer';
+export type Fault =
+  { code: status; details?: string; metadata?: Record<string, string>; afterEvents?: number } | 'lose-answer';
 
 /**
  * Ends a read with a gRPC status, as a server does. destroy(error) would not: the stream is gone
@@ -265,7 +325,11 @@ function answerError(call: ReadCall, error: Error): void {
 function grpcError(fault: Exclude<Fault, 'lose-answer'>): Error {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(fault.metadata ?? {})) metadata.set(key, value);
-  return Object.assign(new Error(fault.details ?? 'injected fault'), { code: fault.code, details: fault.details ?? 'injected fault', metadata });
+  return Object.assign(new Error(fault.details ?? 'injected fault'), {
+    code: fault.code,
+    details: fault.details ?? 'injected fault',
+    metadata,
+  });
 }
 
 function toProposed(message: AppendReq.ProposedMessage): Proposed {

@@ -14,14 +14,17 @@ export function parseExposition(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!;
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key!] = value!;
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
 }
 
 /** GET /metrics on the platform's metrics listener. */
-export async function scrape(t: TestPlatform): Promise<{ text: string; samples: Sample[]; contentType: string | null }> {
+export async function scrape(
+  t: TestPlatform,
+): Promise<{ text: string; samples: Sample[]; contentType: string | null }> {
   const address = t.platform.metrics.address();
   if (!address) throw new Error('the platform was started without a metrics listener: give it METRICS_PORT 0');
   const res = await fetch(`http://127.0.0.1:${address.port}/metrics`);

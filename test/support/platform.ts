@@ -59,11 +59,27 @@ export async function startPlatform(
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'platform-test-'));
   // Every test client comes from 127.0.0.1: the per-address limits apply only where a test sets them;
   // so does the per-member write limit, as a test's member writes faster than a person does.
-  const unlimited = { REGISTRATION_LIMIT: 100_000, ANONYMOUS_SESSION_LIMIT: 1_000_000, LOGIN_ADDRESS_MAX_FAILURES: 100_000, MEMBER_WRITE_LIMIT: 100_000 };
+  const unlimited = {
+    REGISTRATION_LIMIT: 100_000,
+    ANONYMOUS_SESSION_LIMIT: 1_000_000,
+    LOGIN_ADDRESS_MAX_FAILURES: 100_000,
+    MEMBER_WRITE_LIMIT: 100_000,
+  };
   // No metrics listener unless a test asks for one (METRICS_PORT 0: any free port): the default port is fixed.
   // No audit checkpoint appended in the background unless a test asks for them: they would count among its events.
-  const quiet = { METRICS_PORT: 'off' as const, AUDIT_CHECKPOINT_SECONDS: 86_400, AUDIT_SIGNING_KEY_FILE: join(dir, 'audit-signing-key.pem') };
-  const settings = { ...parseSettings({}), LOG_LEVEL: 'info' as const, ADMIN_PASSWORD, ...unlimited, ...quiet, ...overrides };
+  const quiet = {
+    METRICS_PORT: 'off' as const,
+    AUDIT_CHECKPOINT_SECONDS: 86_400,
+    AUDIT_SIGNING_KEY_FILE: join(dir, 'audit-signing-key.pem'),
+  };
+  const settings = {
+    ...parseSettings({}),
+    LOG_LEVEL: 'info' as const,
+    ADMIN_PASSWORD,
+    ...unlimited,
+    ...quiet,
+    ...overrides,
+  };
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -164,7 +180,8 @@ export type Answer = {
  * Events no request appends: the expiry watch's, as time passes. Under load one may land while a
  * refusal is checked, from a key an earlier test let expire or approved to expire within days.
  */
-const byTheClock = ({ metadata: { actor } }: RecordedEvent): boolean => actor.kind === EXPIRY_WATCH_ACTOR.kind && actor.id === EXPIRY_WATCH_ACTOR.id;
+const byTheClock = ({ metadata: { actor } }: RecordedEvent): boolean =>
+  actor.kind === EXPIRY_WATCH_ACTOR.kind && actor.id === EXPIRY_WATCH_ACTOR.id;
 
 /** Asserts a refusal: the status, the stable reason, the envelope, and not one event appended by it. */
 export async function expectRefusal(

@@ -58,7 +58,6 @@ export function project<Doc extends object>(projection: Projection<Doc>, events:
   return docs;
 }
 
-
 /** Given these events, then a projection's documents: how every projection test reads. */
 export function givenEvents<Doc extends object>(projection: Projection<Doc>, events: RecordedEvent[]) {
   const documents = project(projection, events);

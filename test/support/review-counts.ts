@@ -13,5 +13,6 @@ function countsOf<S extends string>(statuses: readonly S[], given: Partial<Recor
  * its schemas, 0 unless given. A test that counts names what it expects, and does not break when
  * the slice adds a status.
  */
-export const applicationCounts = (given: Partial<Record<ApplicationStatus, number>>) => countsOf(APPLICATION_STATUSES, given);
+export const applicationCounts = (given: Partial<Record<ApplicationStatus, number>>) =>
+  countsOf(APPLICATION_STATUSES, given);
 export const scopeRequestCounts = (given: Partial<Record<ScopeStatus, number>>) => countsOf(SCOPE_STATUSES, given);

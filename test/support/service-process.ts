@@ -23,7 +23,10 @@ export async function untilHealthy(base: string, child: ChildProcess): Promise<v
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`the service exited with ${child.exitCode ?? child.signalCode} while starting`);
     }
-    const healthy = await fetch(`${base}/api/v1/readyz`).then((r) => r.status === 200, () => false);
+    const healthy = await fetch(`${base}/api/v1/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (healthy) return;
     await sleep(50);
   }

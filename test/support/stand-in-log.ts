@@ -86,7 +86,11 @@ export function toRecordedEvent(event: Stored, uuids: 'string' | 'structured'): 
   else {
     const hex = event.id.replace(/-/g, '');
     const signed = (part: string) => BigInt.asIntN(64, BigInt(`0x${part}`)).toString();
-    id.setStructured(new UUID.Structured().setMostSignificantBits(signed(hex.slice(0, 16))).setLeastSignificantBits(signed(hex.slice(16))));
+    id.setStructured(
+      new UUID.Structured()
+        .setMostSignificantBits(signed(hex.slice(0, 16)))
+        .setLeastSignificantBits(signed(hex.slice(16))),
+    );
   }
   const recorded = new ReadResp.ReadEvent.RecordedEvent()
     .setId(id)
@@ -96,6 +100,10 @@ export function toRecordedEvent(event: Stored, uuids: 'string' | 'structured'): 
     .setPreparePosition(event.position.toString())
     .setData(event.data)
     .setCustomMetadata(event.metadata);
-  recorded.getMetadataMap().set('type', event.type).set('content-type', event.contentType).set('created', event.created.toString());
+  recorded
+    .getMetadataMap()
+    .set('type', event.type)
+    .set('content-type', event.contentType)
+    .set('created', event.created.toString());
   return recorded;
 }

@@ -34,7 +34,11 @@ describe('the bench flow client', () => {
     const client = new FlowClient(url, agent, 'koa.sess=abc; koa.sess.sig=xyz');
     const answer = await client.post('/apply', 'token-1', { scope: 'addons.read' });
     expect(answer).toEqual({ status: 200, body: '{"ok":true}' });
-    expect(seen.at(-1)).toEqual({ cookie: 'koa.sess=abc; koa.sess.sig=xyz', token: 'token-1', body: '{"scope":"addons.read"}' });
+    expect(seen.at(-1)).toEqual({
+      cookie: 'koa.sess=abc; koa.sess.sig=xyz',
+      token: 'token-1',
+      body: '{"scope":"addons.read"}',
+    });
   });
 
   it('keeps what Set-Cookie sends, replacing a cookie of the same name', async () => {

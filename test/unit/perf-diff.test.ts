@@ -2,7 +2,7 @@ import { costsOf, differences } from '../../bench/perf-diff';
 
 describe('bench/perf-diff', () => {
   const report = [
-    '# Samples: 20K of event \'cpu-clock\'',
+    "# Samples: 20K of event 'cpu-clock'",
     '#',
     '    17.33%  [k] pvm_irq_enable',
     '     1.59%  [.] JS:*serve /repo/dist/shared/http/partner-lane.js:33:25',
@@ -19,8 +19,14 @@ describe('bench/perf-diff', () => {
   });
 
   it('ranks symbols by what (a) spends beyond (c), those only one side has included', () => {
-    const a = new Map([['writev', 2], ['hash', 0.5]]);
-    const c = new Map([['writev', 1.5], ['koa', 0.8]]);
+    const a = new Map([
+      ['writev', 2],
+      ['hash', 0.5],
+    ]);
+    const c = new Map([
+      ['writev', 1.5],
+      ['koa', 0.8],
+    ]);
     expect(differences(a, c).map((r) => [r.symbol, r.more])).toEqual([
       ['writev', 0.5],
       ['hash', 0.5],

@@ -28,7 +28,9 @@ describe('ADMIN_PASSWORD', () => {
 
 describe('numeric settings', () => {
   it('take their default when blank, as any unset variable', () => {
-    expect(parseSettings({ PORT: '', READ_WAIT_MS: '', KEY_RING_MAX_STALENESS_MS: '', SHUTDOWN_GRACE_MS: '' })).toMatchObject({
+    expect(
+      parseSettings({ PORT: '', READ_WAIT_MS: '', KEY_RING_MAX_STALENESS_MS: '', SHUTDOWN_GRACE_MS: '' }),
+    ).toMatchObject({
       PORT: 3000,
       READ_WAIT_MS: 2000,
       KEY_RING_MAX_STALENESS_MS: 5000,
@@ -37,7 +39,14 @@ describe('numeric settings', () => {
   });
 
   it('read decimal digits, and fractions where the setting takes them', () => {
-    expect(parseSettings({ PORT: '8080', SESSION_IDLE_MINUTES: '0.5', ADMIN_DIGEST_MINUTES: '2.5', EXPIRY_REMINDER_DAYS: '14,3' })).toMatchObject({
+    expect(
+      parseSettings({
+        PORT: '8080',
+        SESSION_IDLE_MINUTES: '0.5',
+        ADMIN_DIGEST_MINUTES: '2.5',
+        EXPIRY_REMINDER_DAYS: '14,3',
+      }),
+    ).toMatchObject({
       PORT: 8080,
       SESSION_IDLE_MINUTES: 0.5,
       ADMIN_DIGEST_MINUTES: 2.5,
@@ -64,17 +73,24 @@ describe('numeric settings', () => {
   });
 
   it('refuse a reminder day of 0, naming the list item', () => {
-    expect(() => parseSettings({ EXPIRY_REMINDER_DAYS: '30,0' })).toThrow('EXPIRY_REMINDER_DAYS.1: Too small: expected number to be >=1');
+    expect(() => parseSettings({ EXPIRY_REMINDER_DAYS: '30,0' })).toThrow(
+      'EXPIRY_REMINDER_DAYS.1: Too small: expected number to be >=1',
+    );
   });
 });
 
 describe('paths', () => {
   it('refuse a heartbeat file in a directory that does not exist, and an add-on directory named on purpose that does not', () => {
     for (const file of ['/nonexistent/dir/heartbeat', tmpdir(), `${__filename}/heartbeat`]) {
-      expect(() => parseSettings({ HEARTBEAT_FILE: file })).toThrow('HEARTBEAT_FILE: must be a file in a directory that exists');
+      expect(() => parseSettings({ HEARTBEAT_FILE: file })).toThrow(
+        'HEARTBEAT_FILE: must be a file in a directory that exists',
+      );
     }
-    for (const dir of ['/nonexistent/addons', __filename]) expect(() => parseSettings({ ADDONS_DIR: dir })).toThrow('ADDONS_DIR: not a directory (missing, or a file)');
-    expect(parseSettings({ HEARTBEAT_FILE: join(tmpdir(), 'heartbeat'), ADDONS_DIR: tmpdir() })).toMatchObject({ ADDONS_DIR: tmpdir() });
+    for (const dir of ['/nonexistent/addons', __filename])
+      expect(() => parseSettings({ ADDONS_DIR: dir })).toThrow('ADDONS_DIR: not a directory (missing, or a file)');
+    expect(parseSettings({ HEARTBEAT_FILE: join(tmpdir(), 'heartbeat'), ADDONS_DIR: tmpdir() })).toMatchObject({
+      ADDONS_DIR: tmpdir(),
+    });
   });
 
   it('take the default add-on directory even when it is missing: no add-ons then', () => {
@@ -85,9 +101,13 @@ describe('paths', () => {
 describe('settings that bound one another, and the webhook key', () => {
   it('refuse a default key lifetime beyond MAX_KEY_LIFETIME_DAYS, and a header timeout beyond the request timeout', () => {
     expect(parseSettings({}).MAX_KEY_LIFETIME_DAYS).toBe(730);
-    expect(() => parseSettings({ KEY_LIFETIME_DAYS: '800' })).toThrow(/KEY_LIFETIME_DAYS \(800\) is more than MAX_KEY_LIFETIME_DAYS \(730\)/);
+    expect(() => parseSettings({ KEY_LIFETIME_DAYS: '800' })).toThrow(
+      /KEY_LIFETIME_DAYS \(800\) is more than MAX_KEY_LIFETIME_DAYS \(730\)/,
+    );
     expect(parseSettings({ KEY_LIFETIME_DAYS: '800', MAX_KEY_LIFETIME_DAYS: '800' }).KEY_LIFETIME_DAYS).toBe(800);
-    expect(() => parseSettings({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS \(40000\) is more than REQUEST_TIMEOUT_MS \(30000\)/);
+    expect(() => parseSettings({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /HEADERS_TIMEOUT_MS \(40000\) is more than REQUEST_TIMEOUT_MS \(30000\)/,
+    );
   });
 
   it('take WEBHOOK_SECRET_KEY only as 32 bytes in base64, never echoing it', () => {
@@ -105,27 +125,47 @@ describe('settings that bound one another, and the webhook key', () => {
     writeFileSync(file, `${key}\n`);
     expect(parseSettings({ WEBHOOK_SECRET_KEY_FILE: file }).WEBHOOK_SECRET_KEY).toBe(key);
     const exported = Buffer.alloc(32, 3).toString('base64');
-    expect(parseSettings({ WEBHOOK_SECRET_KEY_FILE: file, WEBHOOK_SECRET_KEY: exported }).WEBHOOK_SECRET_KEY).toBe(exported);
-    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: join(dir, 'missing.key') })).toThrow(/WEBHOOK_SECRET_KEY_FILE .*missing\.key cannot be read \(ENOENT\)/);
+    expect(parseSettings({ WEBHOOK_SECRET_KEY_FILE: file, WEBHOOK_SECRET_KEY: exported }).WEBHOOK_SECRET_KEY).toBe(
+      exported,
+    );
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: join(dir, 'missing.key') })).toThrow(
+      /WEBHOOK_SECRET_KEY_FILE .*missing\.key cannot be read \(ENOENT\)/,
+    );
     writeFileSync(file, 'too short');
-    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: file })).toThrow(/WEBHOOK_SECRET_KEY: must be 32 random bytes/);
+    expect(() => parseSettings({ WEBHOOK_SECRET_KEY_FILE: file })).toThrow(
+      /WEBHOOK_SECRET_KEY: must be 32 random bytes/,
+    );
   });
 });
 
 describe('AUDIT_SIGNING_KEY_FILE', () => {
-  const production = { EVENTSTORE_URL: 'kurrentdb://localhost:2113?tls=false', MONGODB_URL: 'mongodb://localhost:27017/platform' };
+  const production = {
+    EVENTSTORE_URL: 'kurrentdb://localhost:2113?tls=false',
+    MONGODB_URL: 'mongodb://localhost:27017/platform',
+  };
 
   it('defaults to the data directory on the embedded stores, where the first start creates it', () => {
-    expect(parseSettings({ DATA_DIR: '/var/lib/platform' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: join('/var/lib/platform', 'audit-signing-key.pem'), createAuditSigningKey: true });
-    expect(parseSettings({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem', createAuditSigningKey: true });
+    expect(parseSettings({ DATA_DIR: '/var/lib/platform' })).toMatchObject({
+      AUDIT_SIGNING_KEY_FILE: join('/var/lib/platform', 'audit-signing-key.pem'),
+      createAuditSigningKey: true,
+    });
+    expect(parseSettings({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({
+      AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem',
+      createAuditSigningKey: true,
+    });
   });
 
   it('is required with the production stores, where every process reads the one key and none creates it', () => {
     for (const env of [production, { ...production, AUDIT_SIGNING_KEY_FILE: '' }]) {
       expect(() => parseSettings(env)).toThrow(ConfigurationError);
-      expect(() => parseSettings(env)).toThrow(/set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file .* every API instance and the projector read, created once with `platform audit key --create`/);
+      expect(() => parseSettings(env)).toThrow(
+        /set AUDIT_SIGNING_KEY_FILE with the production stores: the one Ed25519 key file .* every API instance and the projector read, created once with `platform audit key --create`/,
+      );
     }
-    expect(parseSettings({ ...production, AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({ AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem', createAuditSigningKey: false });
+    expect(parseSettings({ ...production, AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem' })).toMatchObject({
+      AUDIT_SIGNING_KEY_FILE: '/keys/audit.pem',
+      createAuditSigningKey: false,
+    });
   });
 });
 
@@ -137,13 +177,15 @@ describe('COOKIE_SECURE', () => {
   });
 
   it('is what it says when set, either way', () => {
-    expect(parseSettings({ PUBLIC_URL: 'https://portal.example.com', COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(false);
+    expect(parseSettings({ PUBLIC_URL: 'https://portal.example.com', COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(
+      false,
+    );
     expect(parseSettings({ PUBLIC_URL: 'http://localhost:3000', COOKIE_SECURE: 'true' }).COOKIE_SECURE).toBe(true);
   });
 });
 
 describe('OTEL_TRUST_INCOMING_TRACE', () => {
-  it('is off unless set: a caller\'s traceparent is only linked', () => {
+  it("is off unless set: a caller's traceparent is only linked", () => {
     expect(parseSettings({}).OTEL_TRUST_INCOMING_TRACE).toBe(false);
     expect(parseSettings({ OTEL_TRUST_INCOMING_TRACE: 'true' }).OTEL_TRUST_INCOMING_TRACE).toBe(true);
   });

@@ -9,11 +9,14 @@ import { errorEnvelope } from '../../src/shared/http/errors';
 
 /** The body as bytes (decoded by the client from the Content-Encoding it got), Accept-Encoding as given. */
 function getBytes(app: ReturnType<Koa['callback']>, path: string, acceptEncoding?: string) {
-  const req = request(app).get(path).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const req = request(app)
+    .get(path)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
   // superagent asks for gzip unless told otherwise; "identity" is what a client without compression sends.
   return req.set('Accept-Encoding', acceptEncoding ?? 'identity');
 }

@@ -11,7 +11,9 @@ describe('the web console build (npm run build:web)', () => {
   const app = new Koa().use(webConsole(CONSOLE_DIR)).callback();
   // What index.html makes the browser fetch before the first screen: the entry and its preloads.
   const index = readFileSync(join(CONSOLE_DIR, 'index.html'), 'utf8');
-  const scripts = [...index.matchAll(/<script[^>]*\ssrc="(\/ui\/[^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="(\/ui\/[^"]+)"/g)].map((m) => m[1] ?? m[2]!);
+  const scripts = [
+    ...index.matchAll(/<script[^>]*\ssrc="(\/ui\/[^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="(\/ui\/[^"]+)"/g),
+  ].map((m) => m[1] ?? m[2]!);
 
   async function sentBytes(acceptEncoding: string, expectedEncoding: string): Promise<number> {
     let total = 0;

@@ -26,10 +26,15 @@ const url = (address: string) => `http://${address.includes(':') ? `[${address}]
 describe('webhook addresses: only globally routable unicast', () => {
   it.each(RESERVED)('refuses %s (%s)', (address) => expect(isPrivate(address)).toBe(true));
 
-  it.each(['93.184.216.34', '::ffff:93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'])('lets %s through', (address) => expect(isPrivate(address)).toBe(false));
+  it.each(['93.184.216.34', '::ffff:93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'])(
+    'lets %s through',
+    (address) => expect(isPrivate(address)).toBe(false),
+  );
 
   it.each(RESERVED)('refuses to send to %s (%s) before connecting', async (address) => {
-    await expect(postJson(url(address), {}, '{}', { allowPrivate: false, timeoutMs: 1000 })).rejects.toBeInstanceOf(RefusedAddress);
+    await expect(postJson(url(address), {}, '{}', { allowPrivate: false, timeoutMs: 1000 })).rejects.toBeInstanceOf(
+      RefusedAddress,
+    );
   });
 
   describe('at registration', () => {
@@ -42,7 +47,16 @@ describe('webhook addresses: only globally routable unicast', () => {
     it.each(RESERVED)('refuses %s (%s) 422 invalid_webhook_url', async (address) => {
       const admin = t.client();
       const token = await logInAdmin(admin);
-      await expectRefusal(t, () => admin.post('/api/v1/webhooks').set('X-CSRF-Token', token).send({ url: url(address), events: ['scope.requested'] }), 422, 'invalid_webhook_url');
+      await expectRefusal(
+        t,
+        () =>
+          admin
+            .post('/api/v1/webhooks')
+            .set('X-CSRF-Token', token)
+            .send({ url: url(address), events: ['scope.requested'] }),
+        422,
+        'invalid_webhook_url',
+      );
     });
   });
 });

@@ -87,7 +87,11 @@ describe('webhook secrets at rest', () => {
   it('no file of the data directory holds the secret, and the key file is 0600', async () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
-    const res = await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: hookUrl, events: ['credential.approved'] }).expect(200);
+    const res = await admin
+      .post(`${API}/webhooks`)
+      .set('X-CSRF-Token', token)
+      .send({ url: hookUrl, events: ['credential.approved'] })
+      .expect(200);
     const secret = res.body.data.secret as string;
     expect(secret).toMatch(/^whsec_/);
     expect(verifies(secret, await deliveryAfterApproval())).toBe(true);
@@ -100,9 +104,25 @@ describe('webhook secrets at rest', () => {
   it('rotation: the new secret, shown once, signs the deliveries from then on; the old one no more', async () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
-    const created = (await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: hookUrl, events: ['credential.approved'] }).expect(200)).body.data;
-    const rotated = await admin.post(`${API}/webhooks/${created.id}/rotate-secret`).set('X-CSRF-Token', token).send({}).expect(200);
-    expect(rotated.body.data).toEqual({ id: created.id, url: hookUrl, events: ['credential.approved'], created_at: created.created_at, secret: expect.stringMatching(/^whsec_/) });
+    const created = (
+      await admin
+        .post(`${API}/webhooks`)
+        .set('X-CSRF-Token', token)
+        .send({ url: hookUrl, events: ['credential.approved'] })
+        .expect(200)
+    ).body.data;
+    const rotated = await admin
+      .post(`${API}/webhooks/${created.id}/rotate-secret`)
+      .set('X-CSRF-Token', token)
+      .send({})
+      .expect(200);
+    expect(rotated.body.data).toEqual({
+      id: created.id,
+      url: hookUrl,
+      events: ['credential.approved'],
+      created_at: created.created_at,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const fresh = rotated.body.data.secret as string;
     expect(fresh).not.toBe(created.secret);
     const delivery = await deliveryAfterApproval();
@@ -110,32 +130,70 @@ describe('webhook secrets at rest', () => {
     expect(filesHolding(fresh)).toEqual([]);
     const listed = (await admin.get(`${API}/webhooks`).expect(200)).body.data.list;
     expect(JSON.stringify(listed)).not.toContain(fresh);
-    await expectRefusal(t, () => admin.post(`${API}/webhooks/${randomUUID()}/rotate-secret`).set('X-CSRF-Token', token).send({}), 404, 'webhook_not_found');
-    await expectRefusal(t, () => admin.post(`${API}/webhooks/${created.id}/rotate-secret`).send({}), 419, 'csrf_token_missing');
+    await expectRefusal(
+      t,
+      () => admin.post(`${API}/webhooks/${randomUUID()}/rotate-secret`).set('X-CSRF-Token', token).send({}),
+      404,
+      'webhook_not_found',
+    );
+    await expectRefusal(
+      t,
+      () => admin.post(`${API}/webhooks/${created.id}/rotate-secret`).send({}),
+      419,
+      'csrf_token_missing',
+    );
     await admin.delete(`${API}/webhooks/${created.id}`).set('X-CSRF-Token', token).expect(200);
   });
 
   it('removing a webhook destroys its data key: the sealed secret left in the log opens no more', async () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
-    const created = (await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: hookUrl, events: ['credential.approved'] }).expect(200)).body.data;
+    const created = (
+      await admin
+        .post(`${API}/webhooks`)
+        .set('X-CSRF-Token', token)
+        .send({ url: hookUrl, events: ['credential.approved'] })
+        .expect(200)
+    ).body.data;
     const [registered] = await t.platform.stores.events.readStream(webhookStream(created.id));
     const sealed = { sealed_secret: registered!.data.sealed_secret as string };
-    const secrets = new WebhookSecrets(t.platform.stores.documents, readFileSync(join(t.dataDir, 'webhook-secret.key')));
+    const secrets = new WebhookSecrets(
+      t.platform.stores.documents,
+      readFileSync(join(t.dataDir, 'webhook-secret.key')),
+    );
     expect(await secrets.open(created.id, sealed)).toBe(created.secret);
 
     await admin.delete(`${API}/webhooks/${created.id}`).set('X-CSRF-Token', token).expect(200);
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).toBeNull();
     expect(await secrets.open(created.id, sealed)).toBeNull();
-    await expectRefusal(t, () => admin.post(`${API}/webhooks/${created.id}/rotate-secret`).set('X-CSRF-Token', token).send({}), 404, 'webhook_not_found');
+    await expectRefusal(
+      t,
+      () => admin.post(`${API}/webhooks/${created.id}/rotate-secret`).set('X-CSRF-Token', token).send({}),
+      404,
+      'webhook_not_found',
+    );
   });
 
   it('a removal recorded by a process that stopped before destroying the key: the next start destroys it', async () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
-    const created = (await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: hookUrl, events: ['credential.approved'] }).expect(200)).body.data;
-    const metadata = { actor: { kind: 'cli' as const, id: 'test' }, request_id: 'crashed', time: new Date().toISOString() };
-    await t.platform.stores.events.append(webhookStream(created.id), [{ type: 'WebhookRemoved', data: { webhook_id: created.id }, metadata }], 'any');
+    const created = (
+      await admin
+        .post(`${API}/webhooks`)
+        .set('X-CSRF-Token', token)
+        .send({ url: hookUrl, events: ['credential.approved'] })
+        .expect(200)
+    ).body.data;
+    const metadata = {
+      actor: { kind: 'cli' as const, id: 'test' },
+      request_id: 'crashed',
+      time: new Date().toISOString(),
+    };
+    await t.platform.stores.events.append(
+      webhookStream(created.id),
+      [{ type: 'WebhookRemoved', data: { webhook_id: created.id }, metadata }],
+      'any',
+    );
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).not.toBeNull();
     await webhookSecretsOf({}, t.platform.stores).start(t.platform.stores.events);
     expect(await t.platform.stores.documents.get(WEBHOOK_KEYS.name, created.id)).toBeNull();
@@ -145,7 +203,17 @@ describe('webhook secrets at rest', () => {
     const webhook_id = randomUUID();
     const secret = `whsec_${Buffer.from(randomUUID()).toString('base64')}`;
     const legacy = { webhook_id, url: hookUrl, events: ['credential.approved'], secret };
-    await t.platform.stores.events.append(webhookStream(webhook_id), [{ type: 'WebhookRegistered', data: legacy, metadata: { actor: { kind: 'cli', id: 'test' }, request_id: 'legacy', time: new Date().toISOString() } }], 'no_stream');
+    await t.platform.stores.events.append(
+      webhookStream(webhook_id),
+      [
+        {
+          type: 'WebhookRegistered',
+          data: legacy,
+          metadata: { actor: { kind: 'cli', id: 'test' }, request_id: 'legacy', time: new Date().toISOString() },
+        },
+      ],
+      'no_stream',
+    );
     const delivery = await deliveryAfterApproval();
     expect(verifies(secret, delivery)).toBe(true);
     // The search of the data directory finds a secret that is there.

@@ -30,7 +30,11 @@ function receiver(status: number): Promise<{ server: Server; url: string; receiv
       res.end(`answer ${'x'.repeat(5000)}`);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }),
+    ),
+  );
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webhook-ping-'));
@@ -48,7 +52,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const ping = (admin: AdminBrowser, id: string) => admin.client.post(`${API}/webhooks/${id}/test`).set('X-CSRF-Token', admin.token).send({});
+const ping = (admin: AdminBrowser, id: string) =>
+  admin.client.post(`${API}/webhooks/${id}/test`).set('X-CSRF-Token', admin.token).send({});
 
 describe('POST /webhooks/{id}/test', () => {
   it('sends a ping signed with the webhook secret, answers the delivery and lists it with what was exchanged', async () => {
@@ -61,9 +66,20 @@ describe('POST /webhooks/{id}/test', () => {
     const payload = new Webhook(secret).verify(sent.body, sent.headers as Record<string, string>);
     expect(payload).toEqual({ type: 'ping', timestamp: expect.any(String), data: { webhook_id: id, url: taking.url } });
     const delivery = res.body.data;
-    expect(delivery).toMatchObject({ id: sent.headers['webhook-id'], event_type: 'ping', status: 'delivered', attempts: 1, last_status_code: 202 });
+    expect(delivery).toMatchObject({
+      id: sent.headers['webhook-id'],
+      event_type: 'ping',
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 202,
+    });
     expect(delivery.last_exchange.request).toEqual({
-      headers: { 'content-type': 'application/json', 'webhook-id': delivery.id, 'webhook-timestamp': sent.headers['webhook-timestamp'], 'webhook-signature': sent.headers['webhook-signature'] },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': delivery.id,
+        'webhook-timestamp': sent.headers['webhook-timestamp'],
+        'webhook-signature': sent.headers['webhook-signature'],
+      },
       body: sent.body,
     });
     expect(delivery.last_exchange.response).toEqual({ status: 202, body: `answer ${'x'.repeat(1024 - 7)}` });
@@ -83,19 +99,41 @@ describe('POST /webhooks/{id}/test', () => {
     expect(res.body.data).toMatchObject({ status: 'dead', attempts: 1, last_status_code: 503, next_attempt_at: null });
     expect(res.body.data.last_exchange.response.body).toMatch(/^answer x+$/);
     const before = refusing.received.length;
-    await admin.client.post(`${API}/webhooks/${id}/deliveries/${res.body.data.id}/retry`).set('X-CSRF-Token', admin.token).send({}).expect(200);
+    await admin.client
+      .post(`${API}/webhooks/${id}/deliveries/${res.body.data.id}/retry`)
+      .set('X-CSRF-Token', admin.token)
+      .send({})
+      .expect(200);
     const deadline = Date.now() + 5000;
     while (refusing.received.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(JSON.parse(refusing.received.at(-1)!.body)).toMatchObject({ type: 'ping' });
   });
 
   it("only the webhook's role group (or a super administrator) may test it; a malformed body is refused; nothing is sent then", async () => {
-    const group = async (name: string) => (await defineRoleGroup(t.platform.stores.events, { name, permissions: ['webhook.manage'] }, { registered: REGISTRY.permissions, by: SHELL }, cliContext())).id;
+    const group = async (name: string) =>
+      (
+        await defineRoleGroup(
+          t.platform.stores.events,
+          { name, permissions: ['webhook.manage'] },
+          { registered: REGISTRY.permissions, by: SHELL },
+          cliContext(),
+        )
+      ).id;
     const [owners, others] = [await roleAdmin(t, await group('Hooks')), await roleAdmin(t, await group('Others'))];
     const { id } = await registerWebhook(owners, taking.url);
     const before = taking.received.length;
     await expectRefusal(t, () => ping(others, id), 404, 'webhook_not_found');
-    await expectRefusal(t, () => owners.client.post(`${API}/webhooks/${id}/test`).set('X-CSRF-Token', owners.token).set('Content-Type', 'application/json').send('{"oops'), 422, 'malformed_json');
+    await expectRefusal(
+      t,
+      () =>
+        owners.client
+          .post(`${API}/webhooks/${id}/test`)
+          .set('X-CSRF-Token', owners.token)
+          .set('Content-Type', 'application/json')
+          .send('{"oops'),
+      422,
+      'malformed_json',
+    );
     await expectRefusal(t, () => ping(owners, '00000000-0000-4000-8000-000000000000'), 404, 'webhook_not_found');
     expect(taking.received.length).toBe(before);
     expect((await others.client.get(`${API}/webhooks/${id}/deliveries`)).status).toBe(404);
@@ -112,7 +150,10 @@ describe('POST /webhooks/{id}/test', () => {
     const before = taking.received.length;
     const res = await ping(strict, id).expect(200);
     expect(res.body.data).toMatchObject({ status: 'dead', last_status_code: null });
-    expect(res.body.data.last_exchange).toMatchObject({ response: null, error: expect.stringMatching(/^not sent: .*127\.0\.0\.1.*private/) });
+    expect(res.body.data.last_exchange).toMatchObject({
+      response: null,
+      error: expect.stringMatching(/^not sent: .*127\.0\.0\.1.*private/),
+    });
     expect(res.body.message).toMatch(/^not delivered: not sent/);
     expect(taking.received.length).toBe(before);
   });

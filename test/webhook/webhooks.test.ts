@@ -29,7 +29,11 @@ function flakyReceiver(): Promise<{ server: Server; url: string; received: Recei
       res.end();
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }),
+    ),
+  );
 }
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
@@ -58,11 +62,17 @@ describe('signed webhooks', () => {
   it('delivers a decision signed, after a failed first attempt, once, and not again after a restart', async () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
-    const created = await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: receiver.url, events: ['credential.approved'] }).expect(200);
+    const created = await admin
+      .post(`${API}/webhooks`)
+      .set('X-CSRF-Token', token)
+      .send({ url: receiver.url, events: ['credential.approved'] })
+      .expect(200);
     const { id, secret } = created.body.data as { id: string; secret: string };
     expect(secret).toMatch(/^whsec_/);
     const listed = (await admin.get(`${API}/webhooks`).expect(200)).body.data.list;
-    expect(listed).toEqual([{ id, url: receiver.url, events: ['credential.approved'], created_at: expect.any(String) }]);
+    expect(listed).toEqual([
+      { id, url: receiver.url, events: ['credential.approved'], created_at: expect.any(String) },
+    ]);
 
     const { member } = await approvedMember(t);
     await until(() => receiver.received.some((r) => r.answered === 204));
@@ -70,8 +80,15 @@ describe('signed webhooks', () => {
     const [first, second] = receiver.received as [Received, Received];
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     // Verifies the signature, and throws on a wrong one.
-    const payload = new Webhook(secret).verify(second.body, second.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-    expect(payload).toEqual({ type: 'credential.approved', timestamp: expect.any(String), data: { member_id: member.id, username: member.username, expires_at: null } });
+    const payload = new Webhook(secret).verify(second.body, second.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(payload).toEqual({
+      type: 'credential.approved',
+      timestamp: expect.any(String),
+      data: { member_id: member.id, username: member.username, expires_at: null },
+    });
     expect(second.body).not.toMatch(/digest|apikey/i);
 
     const deliveries = (await admin.get(`${API}/webhooks/${id}/deliveries`).expect(200)).body.data.list;
@@ -87,7 +104,13 @@ describe('signed webhooks', () => {
         // The last attempt as sent (signed, the secret nowhere) and as answered.
         last_exchange: {
           sent_at: expect.any(String),
-          request: { headers: expect.objectContaining({ 'webhook-id': second.headers['webhook-id'], 'webhook-signature': second.headers['webhook-signature'] }), body: second.body },
+          request: {
+            headers: expect.objectContaining({
+              'webhook-id': second.headers['webhook-id'],
+              'webhook-signature': second.headers['webhook-signature'],
+            }),
+            body: second.body,
+          },
           response: { status: 204, body: '' },
           error: null,
           duration_ms: expect.any(Number),
@@ -105,7 +128,11 @@ describe('signed webhooks', () => {
     const again = t.client();
     const againToken = await logInAdmin(again);
     const deliveryId = String(second.headers['webhook-id']);
-    const retried = await again.post(`${API}/webhooks/${id}/deliveries/${deliveryId}/retry`).set('X-CSRF-Token', againToken).send({}).expect(200);
+    const retried = await again
+      .post(`${API}/webhooks/${id}/deliveries/${deliveryId}/retry`)
+      .set('X-CSRF-Token', againToken)
+      .send({})
+      .expect(200);
     expect(retried.body.data.status).toBe('pending');
     await until(() => receiver.received.length === 3);
     expect(receiver.received[2]!.headers['webhook-id']).toBe(deliveryId);
@@ -135,8 +162,16 @@ describe('signed webhooks', () => {
       const admin = t.client();
       const token = await logInAdmin(admin);
       const events = ['credential.applied', 'credential.approved', 'credential.claimed'];
-      await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: `${base}/hang`, events }).expect(200);
-      await admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: `${base}/fast`, events }).expect(200);
+      await admin
+        .post(`${API}/webhooks`)
+        .set('X-CSRF-Token', token)
+        .send({ url: `${base}/hang`, events })
+        .expect(200);
+      await admin
+        .post(`${API}/webhooks`)
+        .set('X-CSRF-Token', token)
+        .send({ url: `${base}/fast`, events })
+        .expect(200);
       const { developer, member } = await approvedMember(t);
       await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
       // Well within the 10 s the notifier gives the hanging receiver.
@@ -153,10 +188,34 @@ describe('signed webhooks', () => {
     try {
       const admin = strict.client();
       const token = await logInAdmin(admin);
-      for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://localhost/x', 'ftp://example.com/x']) {
-        await expectRefusal(strict, () => admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url, events: ['scope.requested'] }), 422, 'invalid_webhook_url');
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'http://10.1.2.3/x',
+        'http://[::1]/x',
+        'http://localhost/x',
+        'ftp://example.com/x',
+      ]) {
+        await expectRefusal(
+          strict,
+          () =>
+            admin
+              .post(`${API}/webhooks`)
+              .set('X-CSRF-Token', token)
+              .send({ url, events: ['scope.requested'] }),
+          422,
+          'invalid_webhook_url',
+        );
       }
-      await expectRefusal(strict, () => admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send({ url: 'https://example.com/x', events: ['nope'] }), 422, 'validation_failed');
+      await expectRefusal(
+        strict,
+        () =>
+          admin
+            .post(`${API}/webhooks`)
+            .set('X-CSRF-Token', token)
+            .send({ url: 'https://example.com/x', events: ['nope'] }),
+        422,
+        'validation_failed',
+      );
     } finally {
       await strict.close();
     }

@@ -33,7 +33,9 @@ it('the front door says what the platform is and offers the developer center, th
 describe('a screen change', () => {
   beforeEach(() => {
     // Signed out: every screen of the developer center is its sign-in or registration.
-    globalThis.fetch = jest.fn(async () => envelope(401, { code: 401, message: 'sign in first', data: { error: 'not_logged_in' } })) as typeof fetch;
+    globalThis.fetch = jest.fn(async () =>
+      envelope(401, { code: 401, message: 'sign in first', data: { error: 'not_logged_in' } }),
+    ) as typeof fetch;
   });
 
   it('names the screen and its area in the window title', async () => {
@@ -66,9 +68,22 @@ describe("a member's history at its own address", () => {
     globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       asked.push(url.pathname);
-      if (url.pathname.endsWith('/context')) return envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] }, role_groups: [] } });
+      if (url.pathname.endsWith('/context'))
+        return envelope(200, {
+          code: 0,
+          message: 'ok',
+          data: {
+            account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] },
+            role_groups: [],
+          },
+        });
       const member = Number(/\/credentials\/(\d+)\/history$/.exec(url.pathname)?.[1]);
-      if (member) return envelope(200, { code: 0, message: 'ok', data: { member_id: member, username: `member${member}`, events: [] } });
+      if (member)
+        return envelope(200, {
+          code: 0,
+          message: 'ok',
+          data: { member_id: member, username: `member${member}`, events: [] },
+        });
       return envelope(200, { code: 0, message: 'ok', data: { member_id: 8, username: 'member8' } });
     }) as typeof fetch;
   });
@@ -76,18 +91,27 @@ describe("a member's history at its own address", () => {
   it('opens on that history when loaded there, and follows the back and forward buttons to another member', async () => {
     history.replaceState(null, '', '/ui/admin/audit/members/7');
     render(<App />);
-    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of member7 (member #7): 0 events.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('history-found').textContent).toBe('History of member7 (member #7): 0 events.'),
+    );
     act(() => {
       history.pushState(null, '', '/ui/admin/audit/members/8');
       dispatchEvent(new PopStateEvent('popstate'));
     });
-    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of member8 (member #8): 0 events.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('history-found').textContent).toBe('History of member8 (member #8): 0 events.'),
+    );
     expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#8');
-    expect(asked.filter((p) => p.endsWith('/history'))).toEqual(['/api/v1/credentials/7/history', '/api/v1/credentials/8/history']);
+    expect(asked.filter((p) => p.endsWith('/history'))).toEqual([
+      '/api/v1/credentials/7/history',
+      '/api/v1/credentials/8/history',
+    ]);
 
     // Back at the search's own address (the Audit link), the search starts over.
     act(() => navigate('/admin/audit'));
-    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe(''));
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe(''),
+    );
     expect(screen.getByTestId('history-found').textContent).toBe('');
     expect(screen.queryByRole('heading', { level: 2, name: /member8/ })).toBeNull();
   });

@@ -9,8 +9,9 @@ export function Landing() {
         Platform API
       </ScreenHeading>
       <p class="lead">
-        The platform lets partner servers call its open API with scoped credentials. Developers register, apply for an API key and ask for the scopes they need;
-        administrators review each request, run the application center and keep an audited history of every decision.
+        The platform lets partner servers call its open API with scoped credentials. Developers register, apply for an
+        API key and ask for the scopes they need; administrators review each request, run the application center and
+        keep an audited history of every decision.
       </p>
       <ul class="doors">
         <li>
@@ -19,7 +20,10 @@ export function Landing() {
         </li>
         <li>
           <Link to="/admin">Administrator console</Link>
-          <p>Review credential applications and scope requests, manage add-ons, role groups and webhooks, and replay the audit history.</p>
+          <p>
+            Review credential applications and scope requests, manage add-ons, role groups and webhooks, and replay the
+            audit history.
+          </p>
         </li>
         <li>
           <Link to="/developer/reference">API reference</Link>

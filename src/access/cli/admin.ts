@@ -24,7 +24,10 @@ export function adminCommand(): Command {
     .requiredOption('--username <name>', 'login name: a letter, then 2 to 31 letters, digits, _ . or -')
     .addOption(new Option('--super', 'holds every permission, in no role group').conflicts('role'))
     .addOption(new Option('--role <id>', 'the role group whose permissions it holds').argParser(parseId))
-    .option('--email <address>', 'where the digest of new applications and scope requests goes, when it holds credential.review')
+    .option(
+      '--email <address>',
+      'where the digest of new applications and scope requests goes, when it holds credential.review',
+    )
     .option('--password-stdin', 'read the password from the first line of stdin instead of generating one')
     .action(createAction);
   return admin;

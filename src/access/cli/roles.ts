@@ -16,11 +16,15 @@ export function rolesCommand(registered: readonly string[]): Command {
     .command('create')
     .description('define a role group under the next free id; it starts enabled')
     .requiredOption('--name <name>', '1 to 64 characters')
-    .requiredOption('--permissions <list>', `comma-separated, from ${registered.join(', ')}`, (list) => parsePermissions(list, registered))
+    .requiredOption('--permissions <list>', `comma-separated, from ${registered.join(', ')}`, (list) =>
+      parsePermissions(list, registered),
+    )
     .action((options: { name: string; permissions: string[] }) =>
       withStores(async (stores, ctx) => {
         const { id } = await defineRoleGroup(stores.events, options, { registered, by: SHELL }, ctx);
-        process.stdout.write(`Role group created: id ${id}, name "${visible(options.name)}", ${permissionList(options.permissions)}.\n`);
+        process.stdout.write(
+          `Role group created: id ${id}, name "${visible(options.name)}", ${permissionList(options.permissions)}.\n`,
+        );
       }),
     );
   roles
@@ -39,7 +43,12 @@ export function rolesCommand(registered: readonly string[]): Command {
           process.stdout.write(`${JSON.stringify(groups, null, 2)}\n`);
           return;
         }
-        const rows = groups.map((g) => [String(g.id), g.name, g.enabled ? 'yes' : 'no', g.permissions.join(',') || '-']);
+        const rows = groups.map((g) => [
+          String(g.id),
+          g.name,
+          g.enabled ? 'yes' : 'no',
+          g.permissions.join(',') || '-',
+        ]);
         process.stdout.write(`${formatTable(['ID', 'NAME', 'ENABLED', 'PERMISSIONS'], rows)}\n`);
       }),
     );

@@ -29,7 +29,14 @@ export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStand
     switch (event.type) {
       case 'AdminCreated': {
         const admin = event.data;
-        return { id: admin.admin_id, username: admin.username, is_super: admin.is_super, role_id: admin.role_id, email: admin.email, enabled: true };
+        return {
+          id: admin.admin_id,
+          username: admin.username,
+          is_super: admin.is_super,
+          role_id: admin.role_id,
+          email: admin.email,
+          enabled: true,
+        };
       }
       case 'AdminDisabled':
         return doc && { ...doc, enabled: false };

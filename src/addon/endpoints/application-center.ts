@@ -77,12 +77,16 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
 
   const manifestOf = (key: string): AddonManifest => {
     const manifest = catalogue.get(key);
-    if (!manifest) throw new HttpError(404, 'addon_not_found', `no add-on has the key ${key}: GET /addons lists the catalogue`);
+    if (!manifest)
+      throw new HttpError(404, 'addon_not_found', `no add-on has the key ${key}: GET /addons lists the catalogue`);
     return manifest;
   };
-  const roleRefs = async (): Promise<RoleRef[]> => (await readModels.roleGroups()).map(({ id, enabled }) => ({ id, enabled }));
+  const roleRefs = async (): Promise<RoleRef[]> =>
+    (await readModels.roleGroups()).map(({ id, enabled }) => ({ id, enabled }));
   const enabledRoleGroups = async () =>
-    (await readModels.roleGroups()).filter((g) => g.enabled).map(({ id, name, permissions }) => ({ id, name, permissions }));
+    (await readModels.roleGroups())
+      .filter((g) => g.enabled)
+      .map(({ id, name, permissions }) => ({ id, name, permissions }));
   const decide = (ctx: AppContext, command: AddonCommand) => () =>
     withRouteHints(() => decideAddon(events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id })));
   // The add-on as this decision left it: a write of another administrator right after it may
@@ -118,7 +122,11 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       response: listOf(addonSchema),
       handler: async () => {
         const installed = new Map((await readModels.addons()).map((doc) => [doc.key, doc]));
-        return { data: { list: [...catalogue.values()].map((manifest) => addonView(manifest, installed.get(manifest.key) ?? null)) } };
+        return {
+          data: {
+            list: [...catalogue.values()].map((manifest) => addonView(manifest, installed.get(manifest.key) ?? null)),
+          },
+        };
       },
     }),
     endpoint({
@@ -135,7 +143,11 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       handler: async (ctx, { params: { key } }) => {
         manifestOf(key);
         const doc = await readModels.addon(key);
-        if (!doc?.enabled) return { data: { list: [] }, message: `add-on ${key} is ${doc ? 'disabled' : 'not installed'}: it has no page to open` };
+        if (!doc?.enabled)
+          return {
+            data: { list: [] },
+            message: `add-on ${key} is ${doc ? 'disabled' : 'not installed'}: it has no page to open`,
+          };
         const admin = adminOf(ctx);
         const group = await readModels.roleGroup(admin.role_id);
         const viewer = { is_super: admin.is_super, role_id: admin.role_id, role_enabled: group?.enabled ?? false };
@@ -166,12 +178,19 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       response: savedPageRolesSchema,
       refusals: [
         unknownKey,
-        { status: 422, when: 'the add-on is not installed, or page_roles does not name exactly its pages with enabled role groups' },
+        {
+          status: 422,
+          when: 'the add-on is not installed, or page_roles does not name exactly its pages with enabled role groups',
+        },
         concurrentChange,
       ],
       handler: async (ctx, { params: { key }, body: { page_roles } }) => {
         const manifest = manifestOf(key);
-        const doc = await decideThenRead(ctx, decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }), addonAfter);
+        const doc = await decideThenRead(
+          ctx,
+          decide(ctx, { type: 'SetPageRoles', data: { key, page_roles, role_groups: await roleRefs() } }),
+          addonAfter,
+        );
         return { data: { page_roles: expectWritten(doc).page_roles }, message: `${manifest.name}: page roles saved` };
       },
     }),
@@ -186,7 +205,11 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       params: addonActionParams,
       body: actionRequestSchema,
       response: addonSchema,
-      refusals: [unknownKey, { status: 422, when: "the add-on's status does not allow the action, or page_roles breaks the rules" }, concurrentChange],
+      refusals: [
+        unknownKey,
+        { status: 422, when: "the add-on's status does not allow the action, or page_roles breaks the rules" },
+        concurrentChange,
+      ],
       handler: async (ctx, { params: { key, action }, body }) => {
         const manifest = manifestOf(key);
         const roles = action === 'install' || action === 'reinstall' ? await roleRefs() : [];

@@ -16,7 +16,18 @@ const catalogueEntrySchema = z
     description: z.string().optional().meta({ description: 'What it does, in its own words' }),
     author: z.string().optional().meta({ description: 'Who made it' }),
   })
-  .meta({ id: 'CatalogueEntry', examples: [{ key: 'helpdesk', name: 'Helpdesk', version: '1.0.0', description: 'Customer support tickets, agent queues and response-time reports.', author: 'Acme Support Tools' }] });
+  .meta({
+    id: 'CatalogueEntry',
+    examples: [
+      {
+        key: 'helpdesk',
+        name: 'Helpdesk',
+        version: '1.0.0',
+        description: 'Customer support tickets, agent queues and response-time reports.',
+        author: 'Acme Support Tools',
+      },
+    ],
+  });
 
 const memberGroupSchema = z
   .object({
@@ -24,7 +35,10 @@ const memberGroupSchema = z
     name: z.string().meta({ description: 'Its name' }),
     description: z.string().meta({ description: 'What its members have in common' }),
   })
-  .meta({ id: 'MemberGroup', examples: [{ id: 1, name: 'Default', description: 'Members not placed in another group' }] });
+  .meta({
+    id: 'MemberGroup',
+    examples: [{ id: 1, name: 'Default', description: 'Members not placed in another group' }],
+  });
 
 export interface OpenDeps {
   readModels: ReadModels;
@@ -49,7 +63,9 @@ export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDe
       answer: () => {
         const list = [...catalogue.keys()].flatMap((key) => {
           const addon = installedAddons.lookup(key);
-          return addon?.enabled ? [{ key, name: addon.name, version: addon.version, description: addon.description, author: addon.author }] : [];
+          return addon?.enabled
+            ? [{ key, name: addon.name, version: addon.version, description: addon.description, author: addon.author }]
+            : [];
         });
         return { data: { list } };
       },
@@ -60,7 +76,11 @@ export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDe
       summary: 'The member groups',
       response: listOf(memberGroupSchema),
       answer: async () => {
-        const list = (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({ id, name, description }));
+        const list = (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({
+          id,
+          name,
+          description,
+        }));
         return { data: { list } };
       },
     }),

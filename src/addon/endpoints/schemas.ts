@@ -26,7 +26,10 @@ export const actionRequestSchema = z
       }),
     page_roles: sentPageRoles
       .optional()
-      .meta({ description: 'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise' }),
+      .meta({
+        description:
+          'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise',
+      }),
   })
   .meta({ id: 'ActionRequest' });
 
@@ -45,12 +48,16 @@ export const addonSchema = z
   .meta({ id: 'Addon' });
 
 export const addonPageAccessSchema = addonPageSchema
-  .extend({ can_manage: z.boolean().meta({ description: 'Whether the account may operate the page, not only view it' }) })
+  .extend({
+    can_manage: z.boolean().meta({ description: 'Whether the account may operate the page, not only view it' }),
+  })
   .meta({ id: 'AddonPageAccess' });
 
 export const addonAccessSchema = z
   .object({
-    pages: z.array(addonPageSchema).meta({ description: "The installed version's pages; the catalogue's when not installed" }),
+    pages: z
+      .array(addonPageSchema)
+      .meta({ description: "The installed version's pages; the catalogue's when not installed" }),
     page_roles: pageRolesSchema.nullable().meta({ description: 'The saved whitelist; null when not installed' }),
   })
   .meta({ id: 'AddonAccess' });
@@ -62,7 +69,9 @@ const adminContextOver = (registered: readonly string[]) => {
   return z
     .object({
       account: adminIdentitySchema.extend({
-        permissions: z.array(permission).meta({ description: "Every permission for a super administrator; the role group's while it is enabled" }),
+        permissions: z
+          .array(permission)
+          .meta({ description: "Every permission for a super administrator; the role group's while it is enabled" }),
       }),
       role_groups: z.array(roleGroup).meta({ description: 'The enabled role groups' }),
     })

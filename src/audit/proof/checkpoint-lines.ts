@@ -98,7 +98,10 @@ export class CheckpointLines {
     if (rotation) {
       const signedBy = (key: NoteKey) => opened.signedBy.some((k) => k.verifierKey === key.verifierKey);
       if (!signedBy(rotation.old) || !signedBy(rotation.next)) {
-        throw new Refused(n, `the checkpoint after the key rotation on line ${rotation.n} is not signed by both the old key and the new one: the new key ${rotation.next.name}+${rotation.next.hash} is not to be trusted`);
+        throw new Refused(
+          n,
+          `the checkpoint after the key rotation on line ${rotation.n} is not signed by both the old key and the new one: the new key ${rotation.next.name}+${rotation.next.hash} is not to be trusted`,
+        );
       }
       this.keys.add(rotation.next);
       this.rotation = null;
@@ -109,7 +112,8 @@ export class CheckpointLines {
     } catch (err) {
       throw new Refused(n, `the checkpoint's note is not a checkpoint: ${(err as Error).message}`);
     }
-    if (head.size !== size) throw new Refused(n, `the checkpoint says size ${size} beside a note signed for size ${head.size}`);
+    if (head.size !== size)
+      throw new Refused(n, `the checkpoint says size ${size} beside a note signed for size ${head.size}`);
     this.covers(n, size, parsed.data.position, (at) => at.root.equals(head.root));
     return { size, time: head.time, root: head.root, note, origin: head.origin };
   }
@@ -119,20 +123,50 @@ export class CheckpointLines {
     if (!parsed.success) throw new Refused(n, `checkpoint at position ${position} is not one the checkpointer writes`);
     const c = parsed.data;
     if (!this.keys.holdsLegacySignature(checkpointPayload(c), c.signature)) {
-      throw new Refused(n, `checkpoint ${c.number} at position ${position} does not verify: it was changed or forged, or signed with another key`);
+      throw new Refused(
+        n,
+        `checkpoint ${c.number} at position ${position} does not verify: it was changed or forged, or signed with another key`,
+      );
     }
     // Signed over digest leaves where it was deployed, over the full leaves since: either binds the events.
-    this.covers(n, c.count, c.position, (at) => at.digestRoot.toString('hex') === c.root || at.root.toString('hex') === c.root);
+    this.covers(
+      n,
+      c.count,
+      c.position,
+      (at) => at.digestRoot.toString('hex') === c.root || at.root.toString('hex') === c.root,
+    );
     return { size: c.count, time: c.signed_at, root: null, note: null, origin: null };
   }
 
   /** Whether the checkpoint's root and last position are those of the first `size` events above it. */
-  private covers(n: number, size: number, position: string, holds: (at: NonNullable<ReturnType<LogPrefix['at']>>) => boolean): void {
+  private covers(
+    n: number,
+    size: number,
+    position: string,
+    holds: (at: NonNullable<ReturnType<LogPrefix['at']>>) => boolean,
+  ): void {
     const at = this.prefix.at(size);
-    if (size > this.prefix.count) this.fromStart(new Refused(n, `the checkpoint signs ${size} events, more than the ${this.prefix.count} lines above it: events were taken out`));
-    else if (!at) this.fromStart(new Refused(n, `the checkpoint signs the first ${size} events, too far above it to check (${this.prefix.count} events read)`));
+    if (size > this.prefix.count)
+      this.fromStart(
+        new Refused(
+          n,
+          `the checkpoint signs ${size} events, more than the ${this.prefix.count} lines above it: events were taken out`,
+        ),
+      );
+    else if (!at)
+      this.fromStart(
+        new Refused(
+          n,
+          `the checkpoint signs the first ${size} events, too far above it to check (${this.prefix.count} events read)`,
+        ),
+      );
     else if (!holds(at) || (at.position !== null && at.position !== position)) {
-      this.fromStart(new Refused(n, `the checkpoint signed ${size} events up to position ${position}, and the lines above it differ: an event up to it was changed, taken out or reordered`));
+      this.fromStart(
+        new Refused(
+          n,
+          `the checkpoint signed ${size} events up to position ${position}, and the lines above it differ: an event up to it was changed, taken out or reordered`,
+        ),
+      );
     }
   }
 

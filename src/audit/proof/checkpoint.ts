@@ -26,7 +26,9 @@ export const legacyCheckpointSchema = z.object({
 export type LegacyCheckpoint = z.infer<typeof legacyCheckpointSchema>;
 
 /** What a legacy checkpoint's signature covers; `kind` kept it from passing for an export's head. */
-export const checkpointPayload = (c: Pick<LegacyCheckpoint, 'number' | 'position' | 'count' | 'root' | 'signed_at'>) => ({
+export const checkpointPayload = (
+  c: Pick<LegacyCheckpoint, 'number' | 'position' | 'count' | 'root' | 'signed_at'>,
+) => ({
   kind: 'checkpoint',
   number: c.number,
   position: c.position,
@@ -57,4 +59,8 @@ export const keyRotatedSchema = z.object({ previous: verifierKey, next: verifier
 
 export type KeyRotated = z.infer<typeof keyRotatedSchema>;
 
-export const auditEventSchemas = { [CHECKPOINT_TYPE]: checkpointSchema, [LEGACY_CHECKPOINT_TYPE]: legacyCheckpointSchema, [KEY_ROTATED_TYPE]: keyRotatedSchema };
+export const auditEventSchemas = {
+  [CHECKPOINT_TYPE]: checkpointSchema,
+  [LEGACY_CHECKPOINT_TYPE]: legacyCheckpointSchema,
+  [KEY_ROTATED_TYPE]: keyRotatedSchema,
+};

@@ -33,7 +33,11 @@ export class AuditCheckpointer {
     private readonly intervalMs: number,
     private readonly log: Logger,
   ) {
-    this.ticker = new Ticker(() => this.turn(), TICK_MS, (err) => log.error({ err }, 'the audit checkpointer failed a turn; it tries again on the next'));
+    this.ticker = new Ticker(
+      () => this.turn(),
+      TICK_MS,
+      (err) => log.error({ err }, 'the audit checkpointer failed a turn; it tries again on the next'),
+    );
   }
 
   /** Refuses to start with a key that did not sign the log's latest checkpoint (./key-ring.ts). */
@@ -87,11 +91,23 @@ export class AuditCheckpointer {
 
   private async checkpoint(tree: TreeBuilder, ring: KeyRing): Promise<void> {
     const now = new Date();
-    const text = treeHeadText({ origin: this.keys.origin, size: tree.size, root: tree.root(), time: now.toISOString() });
-    const note = signedNote(text, signersFor(ring, tree.rotation).map((k) => k.noteSigner));
+    const text = treeHeadText({
+      origin: this.keys.origin,
+      size: tree.size,
+      root: tree.root(),
+      time: now.toISOString(),
+    });
+    const note = signedNote(
+      text,
+      signersFor(ring, tree.rotation).map((k) => k.noteSigner),
+    );
     const checkpoint: Checkpoint = { note, size: tree.size, position: tree.position, frontier: tree.frontier() };
     // Its request id names the tree size: an append retried after an unknown outcome is applied once.
-    const ctx: CommandContext = { actor: { kind: 'system', id: 'audit-checkpoints' }, requestId: `audit-checkpoint-${tree.size}`, now };
+    const ctx: CommandContext = {
+      actor: { kind: 'system', id: 'audit-checkpoints' },
+      requestId: `audit-checkpoint-${tree.size}`,
+      now,
+    };
     await appendDecided(this.events, CHECKPOINT_STREAM, [{ type: CHECKPOINT_TYPE, data: checkpoint }], ctx, this.end);
     this.signedAt = now.getTime();
     tree.signed();
@@ -103,9 +119,13 @@ export class AuditCheckpointer {
 function signersFor(ring: KeyRing, rotation: KeyRotated | null): KeyRing['current'][] {
   if (!rotation) return [ring.current];
   const held = [ring.current, ...ring.previous];
-  const named = [rotation.previous, rotation.next].map((verifierKey) => held.find((k) => k.noteKey.verifierKey === verifierKey));
+  const named = [rotation.previous, rotation.next].map((verifierKey) =>
+    held.find((k) => k.noteKey.verifierKey === verifierKey),
+  );
   if (named.some((k) => k === undefined)) {
-    throw new Error(`the log rotated the audit signing key from ${rotation.previous} to ${rotation.next}, and AUDIT_SIGNING_KEY_FILE and its .previous-<hash> files do not hold both`);
+    throw new Error(
+      `the log rotated the audit signing key from ${rotation.previous} to ${rotation.next}, and AUDIT_SIGNING_KEY_FILE and its .previous-<hash> files do not hold both`,
+    );
   }
   return named as KeyRing['current'][];
 }

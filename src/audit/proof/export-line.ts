@@ -47,7 +47,12 @@ export function leafFieldsOfLine(e: EventLine): LeafFields {
 }
 
 /** What the event's digest covers: its leaf's fields but its place in the log and its own digest. */
-export function chainFieldsOfLeaf({ id: _id, position: _position, digest: _digest, ...chain }: LeafFields): ChainFields {
+export function chainFieldsOfLeaf({
+  id: _id,
+  position: _position,
+  digest: _digest,
+  ...chain
+}: LeafFields): ChainFields {
   return chain;
 }
 

@@ -27,7 +27,9 @@ export function exportTree(verified: Verified): { size: number; root: Buffer } {
   if (verified.fromStart) return { size: verified.size, root: verified.root };
   const last = verified.lastCheckpoint;
   if (last?.root) return { size: last.size, root: last.root };
-  throw new NotFresh('the export neither starts at the beginning of the log nor holds a signed checkpoint note: there is no tree to prove it a prefix of the newer one');
+  throw new NotFresh(
+    'the export neither starts at the beginning of the log nor holds a signed checkpoint note: there is no tree to prove it a prefix of the newer one',
+  );
 }
 
 export function openCheckpoint(note: string, keys: TrustedKeys, what: string): TreeHead {
@@ -43,24 +45,48 @@ export function openCheckpoint(note: string, keys: TrustedKeys, what: string): T
 export function consistencyAnswerOf(answer: unknown): ConsistencyAnswer {
   const data = typeof answer === 'object' && answer !== null && 'data' in answer ? answer.data : answer;
   const parsed = consistencyAnswerSchema.safeParse(data);
-  if (!parsed.success) throw new NotFresh('the consistency answer holds no proof: save the answer of GET /audit/consistency?from=M&to=N');
+  if (!parsed.success)
+    throw new NotFresh('the consistency answer holds no proof: save the answer of GET /audit/consistency?from=M&to=N');
   return parsed.data;
 }
 
 /** The sentence that says the export is a prefix of `newer`; throws NotFresh otherwise. */
-export function checkFreshness(verified: Verified, origin: string, newer: TreeHead, answer: ConsistencyAnswer, keys: TrustedKeys): string {
-  if (newer.origin !== origin) throw new NotFresh(`the newer checkpoint is of the log ${newer.origin}, the export of ${origin}`);
+export function checkFreshness(
+  verified: Verified,
+  origin: string,
+  newer: TreeHead,
+  answer: ConsistencyAnswer,
+  keys: TrustedKeys,
+): string {
+  if (newer.origin !== origin)
+    throw new NotFresh(`the newer checkpoint is of the log ${newer.origin}, the export of ${origin}`);
   const tree = exportTree(verified);
   const sameTree = (head: TreeHead, size: number, root: Buffer) => head.size === size && head.root.equals(root);
-  if (answer.from_checkpoint && !sameTree(openCheckpoint(answer.from_checkpoint, keys, 'the consistency answer\'s from_checkpoint'), tree.size, tree.root)) {
+  if (
+    answer.from_checkpoint &&
+    !sameTree(
+      openCheckpoint(answer.from_checkpoint, keys, "the consistency answer's from_checkpoint"),
+      tree.size,
+      tree.root,
+    )
+  ) {
     throw new NotFresh(`the consistency answer starts from another tree than the export's (size ${tree.size})`);
   }
-  if (answer.to_checkpoint && !sameTree(openCheckpoint(answer.to_checkpoint, keys, 'the consistency answer\'s to_checkpoint'), newer.size, newer.root)) {
+  if (
+    answer.to_checkpoint &&
+    !sameTree(
+      openCheckpoint(answer.to_checkpoint, keys, "the consistency answer's to_checkpoint"),
+      newer.size,
+      newer.root,
+    )
+  ) {
     throw new NotFresh(`the consistency answer ends at another tree than the newer checkpoint (size ${newer.size})`);
   }
   const proof = answer.proof.map((hash) => Buffer.from(hash, 'base64'));
   if (!holdsConsistency(tree.size, newer.size, tree.root, newer.root, proof)) {
-    throw new NotFresh(`the export's ${tree.size} events are not a prefix of the checkpoint of size ${newer.size} signed at ${newer.time}: the log was rewritten after it, or the proof is not for these trees`);
+    throw new NotFresh(
+      `the export's ${tree.size} events are not a prefix of the checkpoint of size ${newer.size} signed at ${newer.time}: the log was rewritten after it, or the proof is not for these trees`,
+    );
   }
   return `the export's first ${tree.size} events of the log are a prefix of the checkpoint of size ${newer.size} signed at ${newer.time}`;
 }

@@ -25,7 +25,8 @@ export class GrowingTree {
 
   add(leaf: Buffer): void {
     let top: Subtree = { hash: leaf, leaves: 1, left: this.top };
-    while (top.left && top.left.leaves === top.leaves) top = { hash: nodeHash(top.left.hash, top.hash), leaves: top.leaves * 2, left: top.left.left };
+    while (top.left && top.left.leaves === top.leaves)
+      top = { hash: nodeHash(top.left.hash, top.hash), leaves: top.leaves * 2, left: top.left.left };
     this.top = top;
     this.size += 1;
     this.frontiers.set(this.size, top);

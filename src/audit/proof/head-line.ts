@@ -24,7 +24,12 @@ export function checkHeadLine(value: unknown, keys: TrustedKeys, n: number): Exp
   const line = headLineSchema.safeParse(value);
   if (!line.success) {
     const issue = line.error.issues[0]!;
-    throw new Refused(n, issue.code === 'unrecognized_keys' ? `the export head holds a field no head has (${issue.keys.join(', ')})` : `the export head's ${issue.path.join('.')} is not as an export writes it`);
+    throw new Refused(
+      n,
+      issue.code === 'unrecognized_keys'
+        ? `the export head holds a field no head has (${issue.keys.join(', ')})`
+        : `the export head's ${issue.path.join('.')} is not as an export writes it`,
+    );
   }
   let opened: ReturnType<TrustedKeys['open']>;
   try {
@@ -39,10 +44,12 @@ export function checkHeadLine(value: unknown, keys: TrustedKeys, n: number): Exp
   } catch (err) {
     throw new Refused(n, `the export's signed head is not an export head: ${(err as Error).message}`);
   }
-  if (!opened.signedBy.some((key) => key.name === head.origin)) throw new Refused(n, `the export head names the log ${head.origin}, and no key of that name signed it`);
+  if (!opened.signedBy.some((key) => key.name === head.origin))
+    throw new Refused(n, `the export head names the log ${head.origin}, and no key of that name signed it`);
   const said = exportHeadLine(head, line.data.note) as unknown as Record<string, unknown>;
   const shown = line.data as Record<string, unknown>;
   const otherwise = Object.keys(said).find((field) => canonicalJson(said[field]) !== canonicalJson(shown[field]));
-  if (otherwise) throw new Refused(n, `the export head shows a ${otherwise} its signed note does not say: it was changed`);
+  if (otherwise)
+    throw new Refused(n, `the export head shows a ${otherwise} its signed note does not say: it was changed`);
   return head;
 }

@@ -69,7 +69,10 @@ export async function openKeyRing(files: KeyFiles, events: EventStore): Promise<
  * rotation to the log before anything changes on disk, so a failed append leaves the old key in
  * place, and a key in place was always announced in the log first.
  */
-export async function rotateKeyFile(files: KeyFiles, record: (previous: SigningKey, next: SigningKey) => Promise<void>): Promise<{ previous: SigningKey; next: SigningKey }> {
+export async function rotateKeyFile(
+  files: KeyFiles,
+  record: (previous: SigningKey, next: SigningKey) => Promise<void>,
+): Promise<{ previous: SigningKey; next: SigningKey }> {
   const previous = loadSigningKey(files.file, { create: false, origin: files.origin });
   const { temporary } = writeNewKey(files.file);
   try {
@@ -103,14 +106,19 @@ function signedByOneOf(checkpoint: Stored, keys: SigningKey[]): boolean {
     return keys.some((k) => holdsSignature(k.publicKeyPem, checkpointPayload(legacy), legacy.signature));
   }
   try {
-    openNote(String(checkpoint.data.note), keys.map((k) => k.noteKey));
+    openNote(
+      String(checkpoint.data.note),
+      keys.map((k) => k.noteKey),
+    );
     return true;
   } catch {
     return false;
   }
 }
 
-export const keyFilesOf = (settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>): KeyFiles => ({
+export const keyFilesOf = (
+  settings: Pick<Settings, 'AUDIT_SIGNING_KEY_FILE' | 'createAuditSigningKey' | 'AUDIT_LOG_ORIGIN'>,
+): KeyFiles => ({
   file: settings.AUDIT_SIGNING_KEY_FILE,
   origin: settings.AUDIT_LOG_ORIGIN,
   create: settings.createAuditSigningKey,

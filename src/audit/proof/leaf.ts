@@ -21,8 +21,14 @@ export const leafBytes = (fields: LeafFields): Buffer => Buffer.from(canonicalJs
 /** The leaf fields of a stored event: read from what it says, never from a digest it claims. */
 export function leafFieldsOf(event: RecordedEvent): LeafFields {
   const metadata: unknown = event.metadata;
-  const digest = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>).digest : undefined;
-  return { ...chainFieldsOf(event), id: event.id ?? null, position: event.position, digest: typeof digest === 'string' ? digest : null };
+  const digest =
+    typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>).digest : undefined;
+  return {
+    ...chainFieldsOf(event),
+    id: event.id ?? null,
+    position: event.position,
+    digest: typeof digest === 'string' ? digest : null,
+  };
 }
 
 export const leafOf = (event: RecordedEvent): Buffer => leafHash(leafBytes(leafFieldsOf(event)));

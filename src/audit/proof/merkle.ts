@@ -36,8 +36,12 @@ export class MerkleFrontier {
   /** Resumes from a frontier as `hex()` gave it, for a tree of `count` leaves. */
   static from(hexes: readonly string[], count: number): MerkleFrontier {
     const bits = count.toString(2).replace(/0/g, '').length;
-    if (hexes.length !== (count === 0 ? 0 : bits)) throw new Error(`a frontier of ${count} leaves has ${bits} subtrees, not ${hexes.length}`);
-    return new MerkleFrontier(hexes.map((h) => Buffer.from(h, 'hex')), count);
+    if (hexes.length !== (count === 0 ? 0 : bits))
+      throw new Error(`a frontier of ${count} leaves has ${bits} subtrees, not ${hexes.length}`);
+    return new MerkleFrontier(
+      hexes.map((h) => Buffer.from(h, 'hex')),
+      count,
+    );
   }
 
   get count(): number {

@@ -27,12 +27,14 @@ export interface NoteKey {
 
 export function rawPublicKey(publicKey: KeyObject): Buffer {
   const der = publicKey.export({ type: 'spki', format: 'der' });
-  if (publicKey.asymmetricKeyType !== 'ed25519' || !der.subarray(0, SPKI_PREFIX.length).equals(SPKI_PREFIX)) throw new Error('not an Ed25519 public key');
+  if (publicKey.asymmetricKeyType !== 'ed25519' || !der.subarray(0, SPKI_PREFIX.length).equals(SPKI_PREFIX))
+    throw new Error('not an Ed25519 public key');
   return der.subarray(SPKI_PREFIX.length);
 }
 
 export function noteKeyOf(name: string, publicKey: KeyObject): NoteKey {
-  if (!isKeyName(name)) throw new Error(`"${name}" cannot name a note key: it must be non-empty, without white space or '+'`);
+  if (!isKeyName(name))
+    throw new Error(`"${name}" cannot name a note key: it must be non-empty, without white space or '+'`);
   const raw = Buffer.concat([Buffer.from([ED25519]), rawPublicKey(publicKey)]);
   const hash = createHash('sha256').update(`${name}\n`).update(raw).digest().subarray(0, 4).toString('hex');
   return { name, hash, publicKey, verifierKey: `${name}+${hash}+${raw.toString('base64')}` };
@@ -43,10 +45,16 @@ export function parseVerifierKey(text: string): NoteKey {
   const match = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+={0,2})$/.exec(text.trim());
   if (!match) throw new Error('a verifier key reads <name>+<8 hex digits>+<base64 key>');
   const raw = Buffer.from(match[3]!, 'base64');
-  if (raw.length !== 33 || raw[0] !== ED25519) throw new Error('the verifier key is not an Ed25519 key (0x01 and 32 bytes)');
-  const publicKey = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw.subarray(1)]), format: 'der', type: 'spki' });
+  if (raw.length !== 33 || raw[0] !== ED25519)
+    throw new Error('the verifier key is not an Ed25519 key (0x01 and 32 bytes)');
+  const publicKey = createPublicKey({
+    key: Buffer.concat([SPKI_PREFIX, raw.subarray(1)]),
+    format: 'der',
+    type: 'spki',
+  });
   const key = noteKeyOf(match[1]!, publicKey);
-  if (key.hash !== match[2]) throw new Error(`the verifier key's hash ${match[2]} is not the hash of its name and key (${key.hash})`);
+  if (key.hash !== match[2])
+    throw new Error(`the verifier key's hash ${match[2]} is not the hash of its name and key (${key.hash})`);
   return key;
 }
 
@@ -58,9 +66,13 @@ export interface NoteSignature {
 
 /** A note with its signature lines appended; `sign` returns the 64-byte Ed25519 signature over the text. */
 export function signedNote(text: string, signers: readonly { key: NoteKey; sign: (text: Buffer) => Buffer }[]): string {
-  if (!text.endsWith('\n') || !isNoteText(text)) throw new Error('a note text ends in a newline and holds no other control character');
+  if (!text.endsWith('\n') || !isNoteText(text))
+    throw new Error('a note text ends in a newline and holds no other control character');
   const bytes = Buffer.from(text, 'utf8');
-  const lines = signers.map(({ key, sign }) => `${SIGNATURE_PREFIX}${key.name} ${Buffer.concat([Buffer.from(key.hash, 'hex'), sign(bytes)]).toString('base64')}\n`);
+  const lines = signers.map(
+    ({ key, sign }) =>
+      `${SIGNATURE_PREFIX}${key.name} ${Buffer.concat([Buffer.from(key.hash, 'hex'), sign(bytes)]).toString('base64')}\n`,
+  );
   return `${text}\n${lines.join('')}`;
 }
 
@@ -73,19 +85,22 @@ export class MalformedNote extends Error {}
 
 /** Splits a signed note into its text and signatures, as sumdb/note's Open reads it; verifies none. */
 export function parseNote(note: string): { text: string; signatures: NoteSignature[] } {
-  if (!isNoteText(note)) throw new MalformedNote('the note holds a control character other than a newline, or is not UTF-8');
+  if (!isNoteText(note))
+    throw new MalformedNote('the note holds a control character other than a newline, or is not UTF-8');
   const split = note.lastIndexOf('\n\n');
   if (split < 0) throw new MalformedNote('the note has no blank line before its signatures');
   const text = note.slice(0, split + 1);
   const block = note.slice(split + 2);
-  if (block === '' || !block.endsWith('\n')) throw new MalformedNote('the note has no signature line, or its last line does not end in a newline');
+  if (block === '' || !block.endsWith('\n'))
+    throw new MalformedNote('the note has no signature line, or its last line does not end in a newline');
   const signatures = block
     .slice(0, -1)
     .split('\n')
     .map((line) => {
       const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/u.exec(line);
       const bytes = match ? Buffer.from(match[2]!, 'base64') : Buffer.alloc(0);
-      if (!match || !isKeyName(match[1]!) || bytes.length < 5) throw new MalformedNote(`"${line}" is not a signature line (— <name> <base64>)`);
+      if (!match || !isKeyName(match[1]!) || bytes.length < 5)
+        throw new MalformedNote(`"${line}" is not a signature line (— <name> <base64>)`);
       return { name: match[1]!, hash: bytes.subarray(0, 4).toString('hex'), signature: bytes.subarray(4) };
     });
   return { text, signatures };
@@ -102,7 +117,8 @@ export function openNote(note: string, known: readonly NoteKey[]): { text: strin
   for (const s of signatures) {
     const key = known.find((k) => k.name === s.name && k.hash === s.hash);
     if (!key) continue;
-    if (!verify(null, Buffer.from(text, 'utf8'), key.publicKey, s.signature)) throw new MalformedNote(`the signature of ${s.name}+${s.hash} does not verify: the note was changed`);
+    if (!verify(null, Buffer.from(text, 'utf8'), key.publicKey, s.signature))
+      throw new MalformedNote(`the signature of ${s.name}+${s.hash} does not verify: the note was changed`);
     if (!signedBy.includes(key)) signedBy.push(key);
   }
   if (signedBy.length === 0) {

@@ -54,7 +54,13 @@ export function consistencyRanges(m: number, n: number): Range[] {
 }
 
 /** RFC 9162, 2.1.3.2: whether the path leads from the leaf hash at `index` of a tree of `size` leaves to `root`. */
-export function holdsInclusion(index: number, size: number, leaf: Buffer, path: readonly Buffer[], root: Buffer): boolean {
+export function holdsInclusion(
+  index: number,
+  size: number,
+  leaf: Buffer,
+  path: readonly Buffer[],
+  root: Buffer,
+): boolean {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return false;
   let fn = index;
   let sn = size - 1;
@@ -80,7 +86,13 @@ export function holdsInclusion(index: number, size: number, leaf: Buffer, path: 
  * RFC 9162, 2.1.4.2: whether `proof` shows the tree of `first` leaves with root `firstRoot` to be a
  * prefix of the tree of `second` leaves with root `secondRoot`.
  */
-export function holdsConsistency(first: number, second: number, firstRoot: Buffer, secondRoot: Buffer, proof: readonly Buffer[]): boolean {
+export function holdsConsistency(
+  first: number,
+  second: number,
+  firstRoot: Buffer,
+  secondRoot: Buffer,
+  proof: readonly Buffer[],
+): boolean {
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(second) || first < 0 || first > second) return false;
   if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);
   // The empty tree is a prefix of every tree; RFC 9162 gives no proof for it.

@@ -44,10 +44,15 @@ export class ProofRefused extends Error {}
 export function checkProof(answer: unknown, keys: TrustedKeys): string {
   const data = typeof answer === 'object' && answer !== null && 'data' in answer ? answer.data : answer;
   if (typeof data === 'object' && data !== null && 'event' in data && 'path' in data) {
-    throw new ProofRefused('this proof is in the shape from before signed notes (event, path, a checkpoint object): ask GET /audit/proof again of a service that answers leaf, audit_path and a checkpoint note');
+    throw new ProofRefused(
+      'this proof is in the shape from before signed notes (event, path, a checkpoint object): ask GET /audit/proof again of a service that answers leaf, audit_path and a checkpoint note',
+    );
   }
   const parsed = proofSchema.safeParse(data);
-  if (!parsed.success) throw new ProofRefused('not a proof: save the answer of GET /audit/proof (leaf_index, leaf, audit_path, checkpoint)');
+  if (!parsed.success)
+    throw new ProofRefused(
+      'not a proof: save the answer of GET /audit/proof (leaf_index, leaf, audit_path, checkpoint)',
+    );
   const proof = parsed.data;
   const bytes = Buffer.from(proof.leaf, 'base64');
   const leaf = leafOf(bytes);
@@ -61,7 +66,9 @@ export function checkProof(answer: unknown, keys: TrustedKeys): string {
   const named = `event ${leaf.type} #${leaf.revision} of ${leaf.stream} at position ${leaf.position}`;
   const path = proof.audit_path.map((hash) => Buffer.from(hash, 'base64'));
   if (!holdsInclusion(proof.leaf_index, head.size, leafHash(bytes), path, head.root)) {
-    throw new ProofRefused(`the path does not lead from ${named} to the root of the checkpoint of size ${head.size}: the leaf, the path or the index was changed`);
+    throw new ProofRefused(
+      `the path does not lead from ${named} to the root of the checkpoint of size ${head.size}: the leaf, the path or the index was changed`,
+    );
   }
   return [
     `OK: ${named} is leaf ${proof.leaf_index} of the ${head.size} events of the checkpoint of ${head.origin} signed at ${head.time}`,
@@ -82,7 +89,9 @@ function leafOf(bytes: Buffer): LeafFields {
     throw err;
   }
   const fields = leafSchema.safeParse(value);
-  if (!fields.success) throw new ProofRefused('the leaf does not hold the fields of an event (docs/audit.md, "Leaves")');
-  if (canonicalJson(value) !== text || !Buffer.from(text, 'utf8').equals(bytes)) throw new ProofRefused('the leaf is not in canonical JSON: its bytes are not the ones a leaf hash is made of');
+  if (!fields.success)
+    throw new ProofRefused('the leaf does not hold the fields of an event (docs/audit.md, "Leaves")');
+  if (canonicalJson(value) !== text || !Buffer.from(text, 'utf8').equals(bytes))
+    throw new ProofRefused('the leaf is not in canonical JSON: its bytes are not the ones a leaf hash is made of');
   return fields.data as LeafFields;
 }

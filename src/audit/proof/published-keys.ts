@@ -22,8 +22,18 @@ const published = (key: NoteKey, current: boolean): PublishedKey => ({
  * key: every API process answers the same list, the keys that signed the earlier checkpoints first.
  */
 export async function auditKeysOf(events: EventStore, current: SigningKey) {
-  const rotations = (await events.readStream(KEY_STREAM)).filter((e) => e.type === KEY_ROTATED_TYPE).map((e) => e.data as KeyRotated);
-  const named = [...new Set(rotations.flatMap((r) => [r.previous, r.next]))].filter((k) => k !== current.noteKey.verifierKey);
+  const rotations = (await events.readStream(KEY_STREAM))
+    .filter((e) => e.type === KEY_ROTATED_TYPE)
+    .map((e) => e.data as KeyRotated);
+  const named = [...new Set(rotations.flatMap((r) => [r.previous, r.next]))].filter(
+    (k) => k !== current.noteKey.verifierKey,
+  );
   const keys = [...named.map((k) => published(parseVerifierKey(k), false)), published(current.noteKey, true)];
-  return { algorithm: 'Ed25519' as const, public_key: current.publicKeyPem, verifier_key: current.noteKey.verifierKey, key_hash: current.noteKey.hash, keys };
+  return {
+    algorithm: 'Ed25519' as const,
+    public_key: current.publicKeyPem,
+    verifier_key: current.noteKey.verifierKey,
+    key_hash: current.noteKey.hash,
+    keys,
+  };
 }

@@ -1,4 +1,12 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes, sign, verify } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  KeyObject,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigurationError } from '../../config';
@@ -47,9 +55,12 @@ export function loadSigningKey(file: string, { create, origin }: { create: boole
   try {
     privateKey = createPrivateKey(pem);
   } catch {
-    throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds no private key in PEM: give an Ed25519 key (openssl genpkey -algorithm ed25519), or remove the file to have one created`);
+    throw new Error(
+      `AUDIT_SIGNING_KEY_FILE ${file} holds no private key in PEM: give an Ed25519 key (openssl genpkey -algorithm ed25519), or remove the file to have one created`,
+    );
   }
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds a ${privateKey.asymmetricKeyType} key: give an Ed25519 key`);
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`AUDIT_SIGNING_KEY_FILE ${file} holds a ${privateKey.asymmetricKeyType} key: give an Ed25519 key`);
   const publicKey = createPublicKey(privateKey);
   const noteKey = noteKeyOf(origin, publicKey);
   const noteSigner: NoteSigner = { key: noteKey, sign: (bytes) => sign(null, bytes, privateKey) };
@@ -94,7 +105,12 @@ export function writeNewKey(file: string): { pem: string; temporary: string } {
 export function holdsSignature(publicKeyPem: string, payload: Record<string, unknown>, signature: unknown): boolean {
   if (typeof signature !== 'string') return false;
   try {
-    return verify(null, Buffer.from(canonicalJson(payload)), createPublicKey(publicKeyPem), Buffer.from(signature, 'base64'));
+    return verify(
+      null,
+      Buffer.from(canonicalJson(payload)),
+      createPublicKey(publicKeyPem),
+      Buffer.from(signature, 'base64'),
+    );
   } catch {
     return false;
   }

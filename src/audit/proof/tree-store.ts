@@ -70,7 +70,10 @@ export class AuditTree {
     const tiles = new Map(ids.map((id, i) => [id, Buffer.from(found[i]?.doc.hashes ?? '', 'base64')]));
     const nodeAt = (node: NodeRef): Buffer => {
       const hash = hashInTile(tiles.get(tileIdOf(node))!, node);
-      if (!hash) throw new Error(`the audit tree holds no node ${node.level}/${node.index}: its read model is behind its checkpoints`);
+      if (!hash)
+        throw new Error(
+          `the audit tree holds no node ${node.level}/${node.index}: its read model is behind its checkpoints`,
+        );
       return hash;
     };
     return plans.map((plan) => hashOf(plan, nodeAt));
@@ -101,7 +104,10 @@ export class TreeBuilder {
     const head = (await new AuditTree(documents).head()) ?? { ...EMPTY };
     const open = openTilesOf(head.size);
     const stored = await documents.getMany<TileDoc>(TREE.name, open);
-    return new TreeBuilder(head, new Map(open.map((id, i) => [id, hashesIn(Buffer.from(stored[i]?.doc.hashes ?? '', 'base64'))])));
+    return new TreeBuilder(
+      head,
+      new Map(open.map((id, i) => [id, hashesIn(Buffer.from(stored[i]?.doc.hashes ?? '', 'base64'))])),
+    );
   }
 
   get size(): number {
@@ -143,22 +149,43 @@ export class TreeBuilder {
   }
 
   add(event: RecordedEvent): void {
-    if (event.id) this.writes.push({ collection: TREE_LEAVES.name, id: event.id, doc: { index: this.tree.count, after: this.head.position }, position: event.position });
+    if (event.id)
+      this.writes.push({
+        collection: TREE_LEAVES.name,
+        id: event.id,
+        doc: { index: this.tree.count, after: this.head.position },
+        position: event.position,
+      });
     this.tree.add(leafOf(event), (level, index, hash) => this.store({ level, index }, hash));
     this.head.position = event.position;
   }
 
   /** A checkpoint read from the log: found by its size from now on. */
   checkpointRead(entry: CheckpointEntry): void {
-    this.writes.push({ collection: TREE_CHECKPOINTS.name, id: String(entry.size), doc: { ...entry }, position: this.head.position });
+    this.writes.push({
+      collection: TREE_CHECKPOINTS.name,
+      id: String(entry.size),
+      doc: { ...entry },
+      position: this.head.position,
+    });
     this.head.checkpoint = Math.max(entry.size, this.head.checkpoint ?? 0);
   }
 
   async flush(documents: DocumentStore): Promise<void> {
     if (this.head.position === START) return;
     const position = this.head.position;
-    const tiles = [...this.touched].map((id) => ({ collection: TREE.name, id, doc: { hashes: Buffer.concat(this.tiles.get(id)!).toString('base64') }, position }));
-    const head = { collection: TREE.name, id: HEAD, doc: { ...this.head, size: this.tree.count, frontier: this.tree.hex() }, position };
+    const tiles = [...this.touched].map((id) => ({
+      collection: TREE.name,
+      id,
+      doc: { hashes: Buffer.concat(this.tiles.get(id)!).toString('base64') },
+      position,
+    }));
+    const head = {
+      collection: TREE.name,
+      id: HEAD,
+      doc: { ...this.head, size: this.tree.count, frontier: this.tree.hex() },
+      position,
+    };
     await documents.write([...tiles, ...this.writes, head]);
     for (const id of this.touched) if (this.tiles.get(id)!.length === TILE_WIDTH) this.tiles.delete(id);
     this.touched.clear();
@@ -174,4 +201,5 @@ export class TreeBuilder {
   }
 }
 
-const hashesIn = (tile: Buffer): Buffer[] => Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
+const hashesIn = (tile: Buffer): Buffer[] =>
+  Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));

@@ -29,15 +29,22 @@ export class TrustedKeys {
           throw new Error(`${file} holds a PEM block that is no public key: save data.public_key of GET /audit/key`);
         }
       }
-      const rest = text.replace(PEM_BLOCK, '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      const rest = text
+        .replace(PEM_BLOCK, '')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
       for (const line of rest) {
         try {
           named.push(parseVerifierKey(line));
         } catch (err) {
-          throw new Error(`${file}: "${line}" is neither a PEM block nor a note verifier key: ${(err as Error).message}`);
+          throw new Error(
+            `${file}: "${line}" is neither a PEM block nor a note verifier key: ${(err as Error).message}`,
+          );
         }
       }
-      if (blocks.length === 0 && rest.length === 0) throw new Error(`${file} holds no key: save data.public_key or data.verifier_key of GET /audit/key`);
+      if (blocks.length === 0 && rest.length === 0)
+        throw new Error(`${file} holds no key: save data.public_key or data.verifier_key of GET /audit/key`);
     }
     return new TrustedKeys(pems, named);
   }
@@ -48,7 +55,10 @@ export class TrustedKeys {
   }
 
   holds(key: NoteKey): boolean {
-    return this.named.some((k) => k.verifierKey === key.verifierKey) || this.pems.some((pem) => noteKeyOf(key.name, pem).verifierKey === key.verifierKey);
+    return (
+      this.named.some((k) => k.verifierKey === key.verifierKey) ||
+      this.pems.some((pem) => noteKeyOf(key.name, pem).verifierKey === key.verifierKey)
+    );
   }
 
   /** The note's text and the trusted keys (and `also`) that signed it; throws MalformedNote otherwise. */

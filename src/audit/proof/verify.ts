@@ -43,7 +43,12 @@ export interface Verified {
 
 const named = (e: EventLine) => `event ${e.type} #${e.revision} of ${e.stream} at position ${e.position}`;
 
-const newPage = () => ({ count: 0, tree: MerkleFrontier.empty(), bytes: createHash('sha256') as Hash, last: null as string | null });
+const newPage = () => ({
+  count: 0,
+  tree: MerkleFrontier.empty(),
+  bytes: createHash('sha256') as Hash,
+  last: null as string | null,
+});
 
 export class ExportVerifier {
   private readonly streams = new Map<string, { revision: number; digest: string | null }>();
@@ -78,7 +83,8 @@ export class ExportVerifier {
       if (err instanceof NotStrictJson) throw new Refused(n, err.message);
       throw err;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refused(n, 'is not a JSON object');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Refused(n, 'is not a JSON object');
     if ('note' in value) this.head(value, n);
     else this.event(value, text, n);
   }
@@ -86,7 +92,8 @@ export class ExportVerifier {
   /** After the last line: what held. Throws Refused when the file ends inside a page. */
   end(): Verified {
     if (this.lines === 0) throw new Refused(0, 'the file holds no line: it is not an export');
-    if (this.lastHead === null || this.page.count > 0) throw new Refused(this.lines, 'the export ends without its signed head: lines were taken off its end');
+    if (this.lastHead === null || this.page.count > 0)
+      throw new Refused(this.lines, 'the export ends without its signed head: lines were taken off its end');
     return {
       ...this.counts,
       lastCheckpoint: this.lastCheckpoint,
@@ -103,9 +110,11 @@ export class ExportVerifier {
     if (typeof e === 'string') throw new Refused(n, `not an export line: ${e}`);
     const leaf = leafFieldsOfLine(e);
     const shown = fieldShownOtherwise(e, leaf, this.describe);
-    if (shown !== null) throw new Refused(n, `${named(e)} shows its ${shown} otherwise than its recorded fields make it: it was changed`);
+    if (shown !== null)
+      throw new Refused(n, `${named(e)} shows its ${shown} otherwise than its recorded fields make it: it was changed`);
     const digest = digestOf(chainFieldsOfLeaf(leaf));
-    if (leaf.digest !== null && leaf.digest !== digest) throw new Refused(n, `${named(e)} does not match its digest: a field of it was changed`);
+    if (leaf.digest !== null && leaf.digest !== digest)
+      throw new Refused(n, `${named(e)} does not match its digest: a field of it was changed`);
     this.link(e, leaf.digest, n);
     const leafHashed = leafHash(leafBytes(leaf));
     this.prefix.add(leafHashed, leafHash(Buffer.from(digest, 'hex')), e.position);
@@ -114,7 +123,13 @@ export class ExportVerifier {
     this.page.last = e.position;
     this.page.count += 1;
     this.counts.events += 1;
-    const checkpoint = this.checkpoints.take({ n, stream: e.stream, type: e.type, position: e.position, data: leaf.data });
+    const checkpoint = this.checkpoints.take({
+      n,
+      stream: e.stream,
+      type: e.type,
+      position: e.position,
+      data: leaf.data,
+    });
     if (checkpoint) {
       if (checkpoint.origin !== null) this.sameLog(checkpoint.origin, n);
       this.lastCheckpoint = checkpoint;
@@ -126,11 +141,24 @@ export class ExportVerifier {
   private link(e: EventLine, digest: string | null, n: number): void {
     const before = this.streams.get(e.stream);
     if (before && e.revision !== before.revision + 1) {
-      throw new Refused(n, `${named(e)} follows #${before.revision} of its stream: an event between them was taken out, or the lines reordered or repeated`);
+      throw new Refused(
+        n,
+        `${named(e)} follows #${before.revision} of its stream: an event between them was taken out, or the lines reordered or repeated`,
+      );
     }
-    if (!before && e.revision !== 0) this.ifFromStart(new Refused(n, `${named(e)} is the first of its stream in an export from the beginning of the log: the events before it were taken out`));
+    if (!before && e.revision !== 0)
+      this.ifFromStart(
+        new Refused(
+          n,
+          `${named(e)} is the first of its stream in an export from the beginning of the log: the events before it were taken out`,
+        ),
+      );
     if (digest !== null && (before || e.revision === 0)) {
-      if ((e.prev_digest ?? null) !== (before?.digest ?? null)) throw new Refused(n, `${named(e)} does not link to the event before it in its stream: that one was changed or taken out`);
+      if ((e.prev_digest ?? null) !== (before?.digest ?? null))
+        throw new Refused(
+          n,
+          `${named(e)} does not link to the event before it in its stream: that one was changed or taken out`,
+        );
       this.counts.links += 1;
     }
     this.streams.set(e.stream, { revision: e.revision, digest });
@@ -143,13 +171,23 @@ export class ExportVerifier {
       this.fromStart = head.from === '';
       if (this.fromStart && this.deferred) throw this.deferred;
     } else if (head.from !== this.lastHead.next) {
-      throw new Refused(n, `this page starts after ${head.from === '' ? 'the beginning of the log' : `position ${head.from}`}, not where the page before it ended (${this.lastHead.next}): a page is missing`);
+      throw new Refused(
+        n,
+        `this page starts after ${head.from === '' ? 'the beginning of the log' : `position ${head.from}`}, not where the page before it ended (${this.lastHead.next}): a page is missing`,
+      );
     }
     const { count, tree, bytes, last } = this.page;
     if (head.count !== count || !head.root.equals(tree.root()) || !head.lines.equals(bytes.digest())) {
-      throw new Refused(n, `the page's signed head covers ${head.count} event lines, and they are not the ${count} lines above it: an event line was changed, taken out, added or reordered`);
+      throw new Refused(
+        n,
+        `the page's signed head covers ${head.count} event lines, and they are not the ${count} lines above it: an event line was changed, taken out, added or reordered`,
+      );
     }
-    if (head.next !== (last ?? head.from)) throw new Refused(n, `the page's signed head ends at position ${head.next}, and its last event line is at ${last ?? 'none'}: the lines are not the ones it signed`);
+    if (head.next !== (last ?? head.from))
+      throw new Refused(
+        n,
+        `the page's signed head ends at position ${head.next}, and its last event line is at ${last ?? 'none'}: the lines are not the ones it signed`,
+      );
     this.lastHead = head;
     this.page = newPage();
     this.counts.heads += 1;
@@ -164,6 +202,10 @@ export class ExportVerifier {
   /** Every head and checkpoint names one log: two services' exports spliced name two. */
   private sameLog(origin: string, n: number): void {
     this.origin ??= origin;
-    if (origin !== this.origin) throw new Refused(n, `this line is signed for the log ${origin}, the lines before it for ${this.origin}: two logs' exports were spliced`);
+    if (origin !== this.origin)
+      throw new Refused(
+        n,
+        `this line is signed for the log ${origin}, the lines before it for ${this.origin}: two logs' exports were spliced`,
+      );
   }
 }

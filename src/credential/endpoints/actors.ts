@@ -20,7 +20,11 @@ export const unknownMember: Refusal = { status: 404, when: 'there is no member w
  */
 async function requireKnownMember(memberExists: ReviewerDeps['memberExists'], memberId: number): Promise<void> {
   if (await memberExists(memberId)) return;
-  throw new HttpError(404, 'member_not_found', `there is no member ${memberId}: check the id in the list of applications`);
+  throw new HttpError(
+    404,
+    'member_not_found',
+    `there is no member ${memberId}: check the id in the list of applications`,
+  );
 }
 
 /** A member deciding about their own credential: the member, and the command context naming them as actor. */
@@ -45,9 +49,15 @@ const LOOK_BACK = 50;
  * administrator): the last event an administrator recorded on the same matter (the scope named,
  * or the credential itself), with who and when; null when no administrator decided it.
  */
-async function decisionBefore(deps: ReviewerDeps, command: CredentialCommand): Promise<{ decided_by: string | null; decided_at: string } | null> {
+async function decisionBefore(
+  deps: ReviewerDeps,
+  command: CredentialCommand,
+): Promise<{ decided_by: string | null; decided_at: string } | null> {
   const scope = 'scope' in command.data ? command.data.scope : undefined;
-  const events = await deps.events.readStream(credentialStream(command.data.member_id), { direction: 'backwards', maxCount: LOOK_BACK });
+  const events = await deps.events.readStream(credentialStream(command.data.member_id), {
+    direction: 'backwards',
+    maxCount: LOOK_BACK,
+  });
   const decision = events.find((e) => e.metadata.actor.kind === 'admin' && e.data.scope === scope);
   if (!decision || typeof decision.metadata.actor.id !== 'number') return null;
   return { decided_by: await deps.adminName(decision.metadata.actor.id), decided_at: decision.metadata.time };
@@ -58,7 +68,14 @@ async function staleRefusal(deps: ReviewerDeps, command: CredentialCommand, err:
   const decision = await decisionBefore(deps, command);
   if (!decision) return err;
   const by = decision.decided_by ?? 'an administrator no longer known';
-  return new HttpError(422, err.error, `${err.message}: ${by} decided it at ${decision.decided_at}`, err.problems, undefined, decision);
+  return new HttpError(
+    422,
+    err.error,
+    `${err.message}: ${by} decided it at ${decision.decided_at}`,
+    err.problems,
+    undefined,
+    decision,
+  );
 }
 
 /**
@@ -70,9 +87,14 @@ export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: Credent
   return async () => {
     await requireKnownMember(deps.memberExists, command.data.member_id);
     try {
-      return await decideCredential(deps.events, command, commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason));
+      return await decideCredential(
+        deps.events,
+        command,
+        commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason),
+      );
     } catch (err) {
-      if (err instanceof DomainError && err.error.endsWith('_not_pending')) throw await staleRefusal(deps, command, err);
+      if (err instanceof DomainError && err.error.endsWith('_not_pending'))
+        throw await staleRefusal(deps, command, err);
       throw err;
     }
   };

@@ -38,7 +38,9 @@ const scopeRequestSchema = z.strictObject({
   scopes: z
     // Plain strings to the validation, so that an unknown name is unknown_scope, not a shape error;
     // the names themselves to a client generated from the contract.
-    .array(z.string({ error: 'each scope must be a string' }).meta({ override: { enum: SCOPE_NAMES } }), { error: 'scopes is required and must be an array of scope names' })
+    .array(z.string({ error: 'each scope must be a string' }).meta({ override: { enum: SCOPE_NAMES } }), {
+      error: 'scopes is required and must be an array of scope names',
+    })
     .min(1, 'name at least one scope')
     .max(SCOPE_NAMES.length, `name at most ${SCOPE_NAMES.length} scopes`)
     .meta({ override: { uniqueItems: true } }),
@@ -53,7 +55,12 @@ const issuedKeySchema = z
   .meta({ id: 'IssuedKey' });
 
 const rotatedKeySchema = issuedKeySchema
-  .extend({ previous_key_valid_until: z.iso.datetime().nullable().meta({ description: 'Until when the old key is still accepted' }) })
+  .extend({
+    previous_key_valid_until: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'Until when the old key is still accepted' }),
+  })
   .meta({ id: 'RotatedKey' });
 
 const scopeOfferSchema = z.object({
@@ -62,13 +69,19 @@ const scopeOfferSchema = z.object({
   status: z.enum(['none', ...SCOPE_STATUSES]),
 });
 
-const notActive: Refusal = { status: 422, when: 'the credential is not in a state that allows this (see the dashboard)' };
+const notActive: Refusal = {
+  status: 422,
+  when: 'the credential is not in a state that allows this (see the dashboard)',
+};
 
 /** The member's credential and scopes (docs/credentials.md). */
 export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // The member's credential, once its read model holds the change just decided.
-  const credential = (member_id: number) => async ({ position }: Written) => reads.credential(member_id, position);
+  const credential =
+    (member_id: number) =>
+    async ({ position }: Written) =>
+      reads.credential(member_id, position);
 
   const untilKeyWorks = async <Issued extends IssuedKey>(issued: Issued) => {
     await deps.readModels.untilKeyWorks(issued.position);
@@ -83,10 +96,26 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Apply for API credentials; an administrator reviews the application',
       body: emptyBody,
       response: credentialSchema,
-      refusals: [{ status: 422, when: 'an application is pending, or approved or active and not expired (credential_already_applied)' }, concurrentChange],
+      refusals: [
+        {
+          status: 422,
+          when: 'an application is pending, or approved or active and not expired (credential_already_applied)',
+        },
+        concurrentChange,
+      ],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
-        const apply = () => withRouteHints(() => decideCredential(deps.events, { type: 'ApplyCredential', data: { member_id: member.id, username: member.username, now: context.now.toISOString() } }, context));
+        const apply = () =>
+          withRouteHints(() =>
+            decideCredential(
+              deps.events,
+              {
+                type: 'ApplyCredential',
+                data: { member_id: member.id, username: member.username, now: context.now.toISOString() },
+              },
+              context,
+            ),
+          );
         const applied = await decideThenRead(ctx, apply, credential(member.id));
         return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
       },
@@ -99,12 +128,25 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       secretInAnswer: true,
       body: emptyBody,
       response: issuedKeySchema,
-      refusals: [{ status: 422, when: 'the application is not approved, was claimed already, or its approval expired before the claim (credential_expired)' }, concurrentChange],
+      refusals: [
+        {
+          status: 422,
+          when: 'the application is not approved, was claimed already, or its approval expired before the claim (credential_expired)',
+        },
+        concurrentChange,
+      ],
       handler: async (ctx) => {
         const { member, context } = asMember(ctx);
         // The clear key is answered whatever the read models do: it waits at most for the key ring.
-        const issued = await decideThenRead(ctx, () => withRouteHints(() => claimCredential(deps.events, member.id, context)), untilKeyWorks);
-        return { data: { apiid: issued.apiid, apikey: issued.apikey }, message: 'claimed: the API key is shown this once, store it now' };
+        const issued = await decideThenRead(
+          ctx,
+          () => withRouteHints(() => claimCredential(deps.events, member.id, context)),
+          untilKeyWorks,
+        );
+        return {
+          data: { apiid: issued.apiid, apikey: issued.apikey },
+          message: 'claimed: the API key is shown this once, store it now',
+        };
       },
     }),
     endpoint({
@@ -115,12 +157,24 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       secretInAnswer: true,
       body: rotateSchema,
       response: rotatedKeySchema,
-      refusals: [notActive, { status: 422, when: 'the credential expired: no new key would be accepted (credential_expired)' }, concurrentChange],
+      refusals: [
+        notActive,
+        { status: 422, when: 'the credential expired: no new key would be accepted (credential_expired)' },
+        concurrentChange,
+      ],
       handler: async (ctx, { body: { grace_seconds } }) => {
         const { member, context } = asMember(ctx);
-        const issued = await decideThenRead(ctx, () => withRouteHints(() => rotateKey(deps.events, member.id, grace_seconds, context)), untilKeyWorks);
+        const issued = await decideThenRead(
+          ctx,
+          () => withRouteHints(() => rotateKey(deps.events, member.id, grace_seconds, context)),
+          untilKeyWorks,
+        );
         return {
-          data: { apiid: issued.apiid, apikey: issued.apikey, previous_key_valid_until: issued.previous_key_valid_until },
+          data: {
+            apiid: issued.apiid,
+            apikey: issued.apikey,
+            previous_key_valid_until: issued.previous_key_valid_until,
+          },
           message: 'rotated: the new API key is shown this once, store it now',
         };
       },
@@ -149,12 +203,26 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       summary: 'Request scopes for the claimed credential, one request each, with the purpose of use',
       body: scopeRequestSchema,
       response: z.object({ scopes: z.array(scopeSchema) }),
-      refusals: [notActive, { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' }, concurrentChange],
+      refusals: [
+        notActive,
+        { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' },
+        concurrentChange,
+      ],
       handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
-        const request = () => withRouteHints(() => decideCredential(deps.events, { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } }, context));
+        const request = () =>
+          withRouteHints(() =>
+            decideCredential(
+              deps.events,
+              { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } },
+              context,
+            ),
+          );
         const requested = await decideThenRead(ctx, request, credential(member.id));
-        return { data: { scopes: requested?.scopes ?? [] }, message: 'requested: an administrator will review each scope' };
+        return {
+          data: { scopes: requested?.scopes ?? [] },
+          message: 'requested: an administrator will review each scope',
+        };
       },
     }),
   ];

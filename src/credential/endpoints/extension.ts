@@ -19,14 +19,20 @@ export interface ExtensionDeps extends ReviewerDeps {
   maxKeyLifetimeDays: number;
 }
 
-const requestBodyWithin = (maxDays: number) => z
-  .strictObject({ ...expiryFieldsWithin(maxDays), reason: reasonSchema })
-  .refine(notBoth, { error: NOT_BOTH })
-  .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, { error: 'give expires_at or expires_in_days' })
-  // Exactly one of the two, for a client generated from the contract.
-  .meta({ oneOf: [{ required: ['expires_at'] }, { required: ['expires_in_days'] }] });
+const requestBodyWithin = (maxDays: number) =>
+  z
+    .strictObject({ ...expiryFieldsWithin(maxDays), reason: reasonSchema })
+    .refine(notBoth, { error: NOT_BOTH })
+    .refine((body) => body.expires_at !== undefined || body.expires_in_days !== undefined, {
+      error: 'give expires_at or expires_in_days',
+    })
+    // Exactly one of the two, for a client generated from the contract.
+    .meta({ oneOf: [{ required: ['expires_at'] }, { required: ['expires_in_days'] }] });
 
-const notNow = { status: 422, when: 'the credential is not active, never expires, or has no extension in the state this needs' } as const;
+const notNow = {
+  status: 422,
+  when: 'the credential is not active, never expires, or has no extension in the state this needs',
+} as const;
 
 /** A member asks for a later expiry; an administrator approves or rejects it, with a reason. */
 export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
@@ -47,7 +53,10 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
         const now = new Date();
         const expires_at = expiresAtFor(body, now, null)!;
         assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
-        const command: CredentialCommand = { type: 'RequestExtension', data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() } };
+        const command: CredentialCommand = {
+          type: 'RequestExtension',
+          data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() },
+        };
         const decide = () => decideCredential(deps.events, command, context);
         return decideThenRead(ctx, decide, async ({ position }) => ({
           data: credentialView(await reads.credential(member.id, position)),
@@ -65,7 +74,11 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id } }) =>
-        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveExtension', data: { member_id } }), answer(member_id, (c) => `extension approved: the key now expires at ${String(c.expires_at)}`)),
+        decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'ApproveExtension', data: { member_id } }),
+          answer(member_id, (c) => `extension approved: the key now expires at ${String(c.expires_at)}`),
+        ),
     }),
     endpoint({
       method: 'POST',
@@ -77,7 +90,11 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [unknownMember, notNow, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) =>
-        decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason), answer(member_id, 'extension rejected: the key keeps its expiry')),
+        decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'RejectExtension', data: { member_id, reason } }, reason),
+          answer(member_id, 'extension rejected: the key keeps its expiry'),
+        ),
     }),
   ];
 }

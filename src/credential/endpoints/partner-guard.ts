@@ -10,7 +10,13 @@ import { PartnerQuota } from '../../shared/http/open-api-limit';
 import { refused } from '../../shared/http/open-api-refusals';
 import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 import { andThen } from '../../shared/eventually';
-import { CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIALS_MISSING, CREDENTIALS_NOT_ACCEPTED, SCOPE_NOT_APPROVED } from '../open-api-refusals';
+import {
+  CREDENTIAL_EXPIRED,
+  CREDENTIAL_REVOKED,
+  CREDENTIALS_MISSING,
+  CREDENTIALS_NOT_ACCEPTED,
+  SCOPE_NOT_APPROVED,
+} from '../open-api-refusals';
 
 export interface KeyRing {
   /** The claimed credential with this API id, from memory; throws when the ring cannot vouch for it. */
@@ -32,7 +38,10 @@ const NOT_ACCEPTED = refused(CREDENTIALS_NOT_ACCEPTED, 'X-API-ID and X-API-Key a
 const REVOKED = refused(CREDENTIAL_REVOKED, 'this credential was revoked: apply again in the developer center');
 
 const expired = (expiresAt: string): Refused =>
-  refused(CREDENTIAL_EXPIRED, `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`);
+  refused(
+    CREDENTIAL_EXPIRED,
+    `this credential expired at ${expiresAt}: ask for an extension or apply again in the developer center`,
+  );
 
 const scopeNotApproved = (scope: string): Refused =>
   refused(

@@ -28,7 +28,10 @@ const reasonBody = z.strictObject({ reason: reasonSchema });
 
 // The statuses a listing filters by are those its documents hold.
 const statusQuery = (statuses: readonly string[]) =>
-  z.object({ status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional(), ...pageQuery });
+  z.object({
+    status: z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` }).optional(),
+    ...pageQuery,
+  });
 
 const APPLICATION_STATUSES = applicationSchema.shape.status.options;
 
@@ -48,7 +51,8 @@ const credentialStatusQuery = statusQuery(APPLICATION_STATUSES).extend(searchQue
 /** The search of the review list: part of a username, or the start of an API id. */
 const matches = (q: string) => {
   const wanted = q.toLowerCase();
-  return (doc: CredentialDocument) => doc.username.toLowerCase().includes(wanted) || (doc.apiid?.startsWith(wanted) ?? false);
+  return (doc: CredentialDocument) =>
+    doc.username.toLowerCase().includes(wanted) || (doc.apiid?.startsWith(wanted) ?? false);
 };
 
 /** How many of what the search found are in each status, whatever the status filter. */
@@ -60,7 +64,9 @@ function countsOf<S extends string>(statuses: readonly S[], docs: { status: S }[
 
 /** The counts' schema in the contract: one whole number per status. */
 const countsSchema = <S extends string>(statuses: readonly S[], what: string) =>
-  z.object(Object.fromEntries(statuses.map((s) => [s, z.int().min(0)])) as Record<S, z.ZodInt>).meta({ description: `How many ${what} the search (q) finds in each status, whatever the status filter` });
+  z
+    .object(Object.fromEntries(statuses.map((s) => [s, z.int().min(0)])) as Record<S, z.ZodInt>)
+    .meta({ description: `How many ${what} the search (q) finds in each status, whatever the status filter` });
 
 const SCOPE_STATUSES = scopeRequestSchema.shape.status.options;
 const scopeStatusQuery = statusQuery(SCOPE_STATUSES).extend(searchQuery);
@@ -72,7 +78,9 @@ const applicationsPage = pageOf(reviewedApplicationSchema).extend({
     .number()
     .int()
     .nullable()
-    .meta({ description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires' }),
+    .meta({
+      description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires',
+    }),
   counts: countsSchema(APPLICATION_STATUSES, 'applications'),
 });
 
@@ -85,27 +93,50 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
   const reads = credentialReads(deps.readModels);
   // What a decision answers: the application or scope request it changed, once its read model holds the change.
   const answer = credentialAfter(deps.readModels);
-  const scopeRequest = (member_id: number, scope: string, message: string) => async ({ position }: Written) => {
-    const [doc, usernames] = await Promise.all([reads.scopeRequest(member_id, scope, position), reads.usernames([member_id])]);
-    const username = usernames.get(member_id) ?? null;
-    return { data: scopeRequestView(expectWritten(doc), username), message: `${scope} for ${username ?? `member ${member_id}`} ${message}` };
-  };
-  const wrongState = (what: string): Refusal => ({ status: 422, when: `the ${what} is not in a state that allows this decision` });
+  const scopeRequest =
+    (member_id: number, scope: string, message: string) =>
+    async ({ position }: Written) => {
+      const [doc, usernames] = await Promise.all([
+        reads.scopeRequest(member_id, scope, position),
+        reads.usernames([member_id]),
+      ]);
+      const username = usernames.get(member_id) ?? null;
+      return {
+        data: scopeRequestView(expectWritten(doc), username),
+        message: `${scope} for ${username ?? `member ${member_id}`} ${message}`,
+      };
+    };
+  const wrongState = (what: string): Refusal => ({
+    status: 422,
+    when: `the ${what} is not in a state that allows this decision`,
+  });
 
   return [
     endpoint({
       method: 'GET',
       path: '/credentials',
       caller: review,
-      summary: 'List credential applications, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, with the count in each status',
+      summary:
+        'List credential applications, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, with the count in each status',
       query: credentialStatusQuery,
       response: applicationsPage,
       handler: async (_ctx, { query }) => {
         const [all, lastUsed] = await Promise.all([reads.credentials({}), deps.usage.lastUsed()]);
         const found = query.q ? all.filter(matches(query.q)) : all;
-        const page = paginate(query.status ? found.filter((doc) => doc.status === query.status) : found, (doc) => [doc.member_id, ''], query);
+        const page = paginate(
+          query.status ? found.filter((doc) => doc.status === query.status) : found,
+          (doc) => [doc.member_id, ''],
+          query,
+        );
         const list = page.list.map((c) => ({ ...applicationView(c), last_used_at: lastUsed.get(c.member_id) ?? null }));
-        return { data: { list, next: page.next, key_lifetime_days: deps.keyLifetimeDays, counts: countsOf(APPLICATION_STATUSES, found) } };
+        return {
+          data: {
+            list,
+            next: page.next,
+            key_lifetime_days: deps.keyLifetimeDays,
+            counts: countsOf(APPLICATION_STATUSES, found),
+          },
+        };
       },
     }),
     endpoint({
@@ -116,15 +147,26 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: approvalExpirySchema(deps.maxKeyLifetimeDays),
       response: applicationSchema,
-      refusals: [wrongState('application'), { status: 422, when: 'expires_at is not in the future' }, expiryTooFar, unknownMember, concurrentChange],
+      refusals: [
+        wrongState('application'),
+        { status: 422, when: 'expires_at is not in the future' },
+        expiryTooFar,
+        unknownMember,
+        concurrentChange,
+      ],
       handler: async (ctx, { params: { member_id }, body }) => {
         const now = new Date();
         const expires_at = expiresAtFor(body, now, deps.keyLifetimeDays);
         // Never (KEY_LIFETIME_DAYS unset, or `expires_at: null` said outright) is the reviewer's choice
         // the console offers beside the presets: only a given date or number of days is bounded.
-        if (expires_at !== null && (body.expires_at !== undefined || body.expires_in_days !== undefined)) assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
+        if (expires_at !== null && (body.expires_at !== undefined || body.expires_in_days !== undefined))
+          assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
         const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at, now: now.toISOString() } };
-        return decideThenRead(ctx, asReviewer(deps, ctx, command), answer(member_id, 'application approved: the member can claim the credential'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, command),
+          answer(member_id, 'application approved: the member can claim the credential'),
+        );
       },
     }),
     endpoint({
@@ -137,7 +179,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('application'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason), answer(member_id, 'application rejected'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason),
+          answer(member_id, 'application rejected'),
+        );
       },
     }),
     endpoint({
@@ -150,22 +196,33 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: applicationSchema,
       refusals: [wrongState('credential'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason), answer(member_id, 'credential revoked: it is refused from now on'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason),
+          answer(member_id, 'credential revoked: it is refused from now on'),
+        );
       },
     }),
     endpoint({
       method: 'GET',
       path: '/scope-requests',
       caller: review,
-      summary: 'List scope requests, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, then scope names, with the count in each status',
+      summary:
+        'List scope requests, optionally by status and a search of usernames and API ids, a page at a time in the order of member ids, then scope names, with the count in each status',
       query: scopeStatusQuery,
       response: scopeRequestsPage,
       handler: async (_ctx, { query }) => {
         const [requests, credentials] = await Promise.all([reads.scopeRequests({}), reads.credentials({})]);
         const members = new Map(credentials.map((doc) => [doc.member_id, doc]));
         const wanted = query.q ? matches(query.q) : null;
-        const found = wanted ? requests.filter((doc) => members.has(doc.member_id) && wanted(members.get(doc.member_id)!)) : requests;
-        const page = paginate(query.status ? found.filter((doc) => doc.status === query.status) : found, (doc) => [doc.member_id, doc.scope], query);
+        const found = wanted
+          ? requests.filter((doc) => members.has(doc.member_id) && wanted(members.get(doc.member_id)!))
+          : requests;
+        const page = paginate(
+          query.status ? found.filter((doc) => doc.status === query.status) : found,
+          (doc) => [doc.member_id, doc.scope],
+          query,
+        );
         const list = page.list.map((doc) => scopeRequestView(doc, members.get(doc.member_id)?.username ?? null));
         return { data: { list, next: page.next, counts: countsOf(SCOPE_STATUSES, found) } };
       },
@@ -180,7 +237,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }), scopeRequest(member_id, scope, 'approved'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'ApproveScope', data: { member_id, scope } }),
+          scopeRequest(member_id, scope, 'approved'),
+        );
       },
     }),
     endpoint({
@@ -193,7 +254,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'rejected'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason),
+          scopeRequest(member_id, scope, 'rejected'),
+        );
       },
     }),
     endpoint({
@@ -206,7 +271,11 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       response: scopeRequestSchema,
       refusals: [wrongState('scope request'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(ctx, asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason), scopeRequest(member_id, scope, 'revoked'));
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason),
+          scopeRequest(member_id, scope, 'revoked'),
+        );
       },
     }),
   ];

@@ -20,7 +20,8 @@ export function usageEndpoints(deps: UsageDeps): Endpoint[] {
       method: 'GET',
       path: '/developer/usage',
       caller: { kind: 'member' },
-      summary: "The member's own credential's open-API calls per day over the last 30 days, and when it was last used, with each key's share",
+      summary:
+        "The member's own credential's open-API calls per day over the last 30 days, and when it was last used, with each key's share",
       response: usageSchema,
       handler: async (ctx) => {
         const { id } = memberOf(ctx);
@@ -31,13 +32,18 @@ export function usageEndpoints(deps: UsageDeps): Endpoint[] {
       method: 'GET',
       path: '/credentials/:member_id/usage',
       caller: { kind: 'admin', permission: 'credential.review' },
-      summary: "A member's credential's open-API calls per day over the last 30 days, and when it was last used, with each key's share",
+      summary:
+        "A member's credential's open-API calls per day over the last 30 days, and when it was last used, with each key's share",
       params: memberParams,
       response: usageSchema,
       refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
       handler: async (_ctx, { params: { member_id } }) => {
         if (!(await reads.credential(member_id))) {
-          throw new HttpError(404, 'credential_not_found', `member ${member_id} never applied for a credential (or does not exist)`);
+          throw new HttpError(
+            404,
+            'credential_not_found',
+            `member ${member_id} never applied for a credential (or does not exist)`,
+          );
         }
         return { data: await deps.usage.usage(member_id, await reads.keyRing(member_id)) };
       },

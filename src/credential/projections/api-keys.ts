@@ -20,7 +20,9 @@ export interface ApiKeyDocument {
 function approvedAfter(approved: string[], event: Recorded<CredentialEvent>): string[] {
   const named = scopeNamed(event);
   const names = named === undefined || approved.includes(named) ? approved : [...approved, named];
-  return names.filter((name) => scopeStatusAfter(name, approved.includes(name) ? 'approved' : undefined, event) === 'approved');
+  return names.filter(
+    (name) => scopeStatusAfter(name, approved.includes(name) ? 'approved' : undefined, event) === 'approved',
+  );
 }
 
 /** Claimed credentials by member, found by API id: the source of every instance's in-memory key ring. */
@@ -31,7 +33,15 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
   collection: { name: 'api_keys', indexes: [] },
   // Partners are told what they cannot do, not which read model failed.
   unavailable: { error: 'credentials_unavailable', what: 'credentials cannot be checked' },
-  handles: ['CredentialApplied', 'CredentialClaimed', 'KeyRotated', 'CredentialRevoked', 'ScopeApproved', 'ScopeRevoked', 'ExtensionApproved'],
+  handles: [
+    'CredentialApplied',
+    'CredentialClaimed',
+    'KeyRotated',
+    'CredentialRevoked',
+    'ScopeApproved',
+    'ScopeRevoked',
+    'ExtensionApproved',
+  ],
   documentIds: (event) => [String(event.data.member_id)],
 
   evolve(doc, event) {
@@ -54,7 +64,9 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
     switch (event.type) {
       case 'KeyRotated': {
         const current = { digest: event.data.key_digest, valid_until: null };
-        return changed(doc, { keys: [current, ...keysInGraceAfterRotation(event.data, doc.keys, event.metadata.time)] });
+        return changed(doc, {
+          keys: [current, ...keysInGraceAfterRotation(event.data, doc.keys, event.metadata.time)],
+        });
       }
       case 'CredentialRevoked':
         return changed(doc, { revoked: true, scopes: approvedAfter(doc.scopes, event) });
@@ -71,6 +83,13 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
  * several times as fast as a spread, and a rebuild copies a key document for most scope events.
  */
 function changed(doc: ApiKeyDocument, changes: Partial<ApiKeyDocument>): ApiKeyDocument {
-  const copy: ApiKeyDocument = { member_id: doc.member_id, apiid: doc.apiid, revoked: doc.revoked, expires_at: doc.expires_at, keys: doc.keys, scopes: doc.scopes };
+  const copy: ApiKeyDocument = {
+    member_id: doc.member_id,
+    apiid: doc.apiid,
+    revoked: doc.revoked,
+    expires_at: doc.expires_at,
+    keys: doc.keys,
+    scopes: doc.scopes,
+  };
   return Object.assign(copy, changes);
 }

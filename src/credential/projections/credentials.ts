@@ -8,7 +8,14 @@ import { evolveScopes } from './scope-view';
  * An application nobody has decided on yet, completed by `changed`: a literal spreading
  * NOTHING_DECIDED for each application took V8's slow path and cost a rebuild over a second.
  */
-const NEW_APPLICATION: CredentialDocument = { ...NOTHING_DECIDED, member_id: 0, username: '', status: 'pending', applied_at: null, scopes: [] };
+const NEW_APPLICATION: CredentialDocument = {
+  ...NOTHING_DECIDED,
+  member_id: 0,
+  username: '',
+  status: 'pending',
+  applied_at: null,
+  scopes: [],
+};
 
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
@@ -24,12 +31,22 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
     const time = event.metadata.time;
     const scopes = evolveScopes(doc?.scopes ?? [], event);
     if (event.type === 'CredentialApplied') {
-      return changed(NEW_APPLICATION, { member_id: event.data.member_id, username: event.data.username, applied_at: time, scopes });
+      return changed(NEW_APPLICATION, {
+        member_id: event.data.member_id,
+        username: event.data.username,
+        applied_at: time,
+        scopes,
+      });
     }
     if (!doc) throw new Error(`${event.type} for member ${event.data.member_id}, who never applied`);
     switch (event.type) {
       case 'CredentialApproved':
-        return changed(doc, { status: 'approved', reviewed_at: time, expires_at: event.data.expires_at, extension: null });
+        return changed(doc, {
+          status: 'approved',
+          reviewed_at: time,
+          expires_at: event.data.expires_at,
+          extension: null,
+        });
       case 'CredentialRejected':
         return changed(doc, { status: 'rejected', reviewed_at: time, reject_reason: event.data.reason });
       case 'CredentialClaimed':
@@ -48,11 +65,30 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
 function evolveExtension(doc: CredentialDocument, event: CredentialEvent, time: string): CredentialDocument {
   switch (event.type) {
     case 'ExtensionRequested':
-      return changed(doc, { extension: { status: 'pending', expires_at: event.data.expires_at, reason: event.data.reason, requested_at: time, reviewed_at: null, reject_reason: null } });
+      return changed(doc, {
+        extension: {
+          status: 'pending',
+          expires_at: event.data.expires_at,
+          reason: event.data.reason,
+          requested_at: time,
+          reviewed_at: null,
+          reject_reason: null,
+        },
+      });
     case 'ExtensionApproved':
-      return changed(doc, { expires_at: event.data.expires_at, extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time } });
+      return changed(doc, {
+        expires_at: event.data.expires_at,
+        extension: doc.extension && { ...doc.extension, status: 'approved', reviewed_at: time },
+      });
     case 'ExtensionRejected':
-      return changed(doc, { extension: doc.extension && { ...doc.extension, status: 'rejected', reviewed_at: time, reject_reason: event.data.reason } });
+      return changed(doc, {
+        extension: doc.extension && {
+          ...doc.extension,
+          status: 'rejected',
+          reviewed_at: time,
+          reject_reason: event.data.reason,
+        },
+      });
     default:
       return doc;
   }

@@ -33,4 +33,5 @@ export const scopeRequestsProjection: Projection<ScopeRequestDocument, Credentia
 
 const toView = (doc: ScopeRequestDocument): ScopeView => withScopeFields({ name: doc.scope }, doc);
 
-const toDocument = (member_id: number, view: ScopeView): ScopeRequestDocument => withScopeFields({ member_id, scope: view.name }, view);
+const toDocument = (member_id: number, view: ScopeView): ScopeRequestDocument =>
+  withScopeFields({ member_id, scope: view.name }, view);

@@ -18,7 +18,16 @@ export function evolveScope(view: ScopeView | null, event: Recorded<CredentialEv
 }
 
 function requested(name: string, status: ScopeView['status'], reason: string, time: string): ScopeView {
-  return { name, status, reason, requested_at: time, reviewed_at: null, reject_reason: null, revoked_at: null, revoke_reason: null };
+  return {
+    name,
+    status,
+    reason,
+    requested_at: time,
+    reviewed_at: null,
+    reject_reason: null,
+    revoked_at: null,
+    revoke_reason: null,
+  };
 }
 
 /** A requested scope after an administrator's decision on it, or on its whole credential. */

@@ -37,7 +37,11 @@ export class UsageLedger {
     log: Logger,
     flushMs = 1000,
   ) {
-    this.ticker = new Ticker(() => this.write(), flushMs, (err) => log.warn({ err }, 'could not write the key usage counts; trying again with the next flush'));
+    this.ticker = new Ticker(
+      () => this.write(),
+      flushMs,
+      (err) => log.warn({ err }, 'could not write the key usage counts; trying again with the next flush'),
+    );
   }
 
   async start(): Promise<void> {
@@ -71,7 +75,16 @@ export class UsageLedger {
     let count = this.today.get(memberId);
     if (!count) {
       const id = `${memberId}:${this.day.date}:${this.instance}`;
-      count = this.counts.get(id) ?? { id, member_id: memberId, date: this.day.date, calls: 0, refused: 0, wrong_key: 0, last_used_ms: 0, keys: new Map() };
+      count = this.counts.get(id) ?? {
+        id,
+        member_id: memberId,
+        date: this.day.date,
+        calls: 0,
+        refused: 0,
+        wrong_key: 0,
+        last_used_ms: 0,
+        keys: new Map(),
+      };
       this.counts.set(id, count);
       this.today.set(memberId, count);
     }
@@ -91,13 +104,21 @@ export class UsageLedger {
     // A position per flush, increasing within this instance: the store keeps the latest totals.
     const position = stamp();
     try {
-      await this.documents.write(ids.map((id) => ({ collection: USAGE_COLLECTION.name, id, doc: { ...dayCount(this.counts.get(id)!) }, position })));
+      await this.documents.write(
+        ids.map((id) => ({
+          collection: USAGE_COLLECTION.name,
+          id,
+          doc: { ...dayCount(this.counts.get(id)!) },
+          position,
+        })),
+      );
     } catch (err) {
       for (const id of ids) this.dirty.add(id);
       throw err;
     }
     const old = Date.now() - KEEP_DAYS_MS;
-    for (const [id, count] of this.counts) if (!this.dirty.has(id) && Date.parse(count.date) < old) this.counts.delete(id);
+    for (const [id, count] of this.counts)
+      if (!this.dirty.has(id) && Date.parse(count.date) < old) this.counts.delete(id);
   }
 
   /**
@@ -116,9 +137,14 @@ export class UsageLedger {
   async lastUsed(): Promise<Map<number, string>> {
     const stored = await this.documents.find<DayCount>(USAGE_COLLECTION.name, {});
     const mine = `:${this.instance}`;
-    const all = [...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc), ...[...this.counts.values()].map(dayCount)];
+    const all = [
+      ...stored.filter((d) => !d.id.endsWith(mine)).map((d) => d.doc),
+      ...[...this.counts.values()].map(dayCount),
+    ];
     const last = new Map<number, string>();
-    for (const c of all) if (c.last_used_at !== null && (last.get(c.member_id) ?? '') < c.last_used_at) last.set(c.member_id, c.last_used_at);
+    for (const c of all)
+      if (c.last_used_at !== null && (last.get(c.member_id) ?? '') < c.last_used_at)
+        last.set(c.member_id, c.last_used_at);
     return last;
   }
 
@@ -148,5 +174,7 @@ const instantOf = (ms: number): string | null => (ms === 0 ? null : new Date(ms)
 const dayCount = ({ id: _id, last_used_ms, keys, ...count }: Tally): DayCount => ({
   ...count,
   last_used_at: instantOf(last_used_ms),
-  by_key: Object.fromEntries([...keys].map(([key, c]) => [key, { calls: c.calls, refused: c.refused, last_used_at: instantOf(c.last_used_ms) }])),
+  by_key: Object.fromEntries(
+    [...keys].map(([key, c]) => [key, { calls: c.calls, refused: c.refused, last_used_at: instantOf(c.last_used_ms) }]),
+  ),
 });

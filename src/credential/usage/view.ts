@@ -16,15 +16,24 @@ export const usageSchema = z
     last_used_at: z.iso
       .datetime()
       .nullable()
-      .meta({ description: "The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it" }),
+      .meta({
+        description:
+          "The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it",
+      }),
     days: z
       .array(
         z.object({
           date: z.iso.date(),
-          calls: z.int().min(0).meta({ description: "Open-API calls made with the credential's key that day (UTC), refused ones included" }),
+          calls: z
+            .int()
+            .min(0)
+            .meta({
+              description: "Open-API calls made with the credential's key that day (UTC), refused ones included",
+            }),
           refused: z.int().min(0).meta({ description: 'Those of the calls answered with an error' }),
           wrong_key: z.int().min(0).meta({
-            description: 'Calls that named this API id with a well-formed key that did not match, all refused: counted apart and never in calls, since anyone who knows the API id can make them',
+            description:
+              'Calls that named this API id with a well-formed key that did not match, all refused: counted apart and never in calls, since anyone who knows the API id can make them',
           }),
         }),
       )
@@ -32,15 +41,32 @@ export const usageSchema = z
     keys: z
       .array(
         z.object({
-          key: z.string().meta({ description: "The key's fingerprint: the first 8 hex digits of its SHA-256 digest, never the key" }),
-          state: z.enum(['current', 'in_grace', 'stopped']).meta({ description: 'current: the key the last claim or rotation issued; in_grace: rotated away and still accepted until valid_until; stopped: no longer accepted' }),
-          valid_until: z.iso.datetime().nullable().meta({ description: 'When a key in grace stops being accepted; null for the others' }),
-          calls: z.int().min(0).meta({ description: `Calls made with this key over the last ${USAGE_DAYS} days, refused ones included` }),
+          key: z
+            .string()
+            .meta({
+              description: "The key's fingerprint: the first 8 hex digits of its SHA-256 digest, never the key",
+            }),
+          state: z
+            .enum(['current', 'in_grace', 'stopped'])
+            .meta({
+              description:
+                'current: the key the last claim or rotation issued; in_grace: rotated away and still accepted until valid_until; stopped: no longer accepted',
+            }),
+          valid_until: z.iso
+            .datetime()
+            .nullable()
+            .meta({ description: 'When a key in grace stops being accepted; null for the others' }),
+          calls: z
+            .int()
+            .min(0)
+            .meta({ description: `Calls made with this key over the last ${USAGE_DAYS} days, refused ones included` }),
           refused: z.int().min(0),
           last_used_at: z.iso.datetime().nullable(),
         }),
       )
-      .meta({ description: `Each key accepted now or called in the last ${USAGE_DAYS} days: the current key first, then the others, latest used first. Calls counted before keys were told apart are in days only` }),
+      .meta({
+        description: `Each key accepted now or called in the last ${USAGE_DAYS} days: the current key first, then the others, latest used first. Calls counted before keys were told apart are in days only`,
+      }),
   })
   .meta({ id: 'Usage' });
 export type Usage = z.infer<typeof usageSchema>;
@@ -64,20 +90,34 @@ type KeyUse = Usage['keys'][number];
 /** What the credential's keys did in the window: those in its ring now, and any other key called in it. */
 function keysOf(counts: DayCount[], dates: Set<string>, ring: AcceptedKey[]): KeyUse[] {
   const keys = new Map<string, KeyUse>(
-    ring.map((k) => [keyFingerprint(k.digest), { key: keyFingerprint(k.digest), state: k.valid_until === null ? 'current' : 'in_grace', valid_until: k.valid_until, calls: 0, refused: 0, last_used_at: null }]),
+    ring.map((k) => [
+      keyFingerprint(k.digest),
+      {
+        key: keyFingerprint(k.digest),
+        state: k.valid_until === null ? 'current' : 'in_grace',
+        valid_until: k.valid_until,
+        calls: 0,
+        refused: 0,
+        last_used_at: null,
+      },
+    ]),
   );
   for (const count of counts) {
     if (!dates.has(count.date)) continue;
     for (const [key, c] of Object.entries(count.by_key ?? {})) {
       let use = keys.get(key);
-      if (!use) keys.set(key, (use = { key, state: 'stopped', valid_until: null, calls: 0, refused: 0, last_used_at: null }));
+      if (!use)
+        keys.set(key, (use = { key, state: 'stopped', valid_until: null, calls: 0, refused: 0, last_used_at: null }));
       use.calls += c.calls;
       use.refused += c.refused;
-      if (c.last_used_at !== null && (use.last_used_at === null || c.last_used_at > use.last_used_at)) use.last_used_at = c.last_used_at;
+      if (c.last_used_at !== null && (use.last_used_at === null || c.last_used_at > use.last_used_at))
+        use.last_used_at = c.last_used_at;
     }
   }
   const rank = (k: KeyUse) => (k.state === 'current' ? 0 : 1);
-  return [...keys.values()].sort((a, b) => rank(a) - rank(b) || (b.last_used_at ?? '').localeCompare(a.last_used_at ?? ''));
+  return [...keys.values()].sort(
+    (a, b) => rank(a) - rank(b) || (b.last_used_at ?? '').localeCompare(a.last_used_at ?? ''),
+  );
 }
 
 /** The UTC date of an instant (epoch milliseconds), as YYYY-MM-DD. */

@@ -23,12 +23,24 @@ export function projectionsCommand(all: Projection[]): Command {
   const projections = new Command('projections').description('the read models: rebuild them from the event log');
   projections
     .command('rebuild')
-    .description('rebuild one read model, or all, beside the live ones; the running API or projector then swaps them in')
+    .description(
+      'rebuild one read model, or all, beside the live ones; the running API or projector then swaps them in',
+    )
     .argument('[name]', `one of ${all.map((p) => p.name).join(', ')}`, (name) => parseProjection(all, name))
-    .option('--wait <seconds>', 'how long to wait for the projection runner to swap the rebuild in', parseSeconds, DEFAULT_WAIT_SECONDS)
+    .option(
+      '--wait <seconds>',
+      'how long to wait for the projection runner to swap the rebuild in',
+      parseSeconds,
+      DEFAULT_WAIT_SECONDS,
+    )
     .option('--replace', 'discard a rebuild still waiting to be swapped in (only while no API or projector runs)')
     .action((projection: Projection | undefined, options: { wait: number; replace?: true }) =>
-      withStores((stores) => rebuildAndHandOver(stores, projection ? [projection] : all, { waitSeconds: options.wait, replace: options.replace === true })),
+      withStores((stores) =>
+        rebuildAndHandOver(stores, projection ? [projection] : all, {
+          waitSeconds: options.wait,
+          replace: options.replace === true,
+        }),
+      ),
     );
   return projections;
 }
@@ -39,7 +51,11 @@ export function projectionsCommand(all: Projection[]): Command {
  * docs/projections.md). Throws, after handing over the others, when a read model meets an event
  * its projection cannot apply: that one stays as it is and gets a dead letter.
  */
-export async function rebuildAndHandOver(stores: Stores, projections: Projection[], options: HandOverOptions): Promise<void> {
+export async function rebuildAndHandOver(
+  stores: Stores,
+  projections: Projection[],
+  options: HandOverOptions,
+): Promise<void> {
   const { events, documents } = stores;
   const out = process.stdout;
   await refuseWaiting(documents, projections, options.replace);
@@ -52,7 +68,9 @@ export async function rebuildAndHandOver(stores: Stores, projections: Projection
   const rate = Math.round(built.events / Math.max(seconds, 0.001));
   // Two significant digits under a second: a short log's rebuild is not '0.0 s' at 1,370 events/s.
   const took = seconds < 1 ? seconds.toPrecision(2) : seconds.toFixed(1);
-  out.write(`Rebuilt ${names} from ${built.events} events in ${took} s (${rate} events/s), up to position ${built.position || 'START'}.\n`);
+  out.write(
+    `Rebuilt ${names} from ${built.events} events in ${took} s (${rate} events/s), up to position ${built.position || 'START'}.\n`,
+  );
 
   for (const poison of built.poisoned) await recordDeadLetter(documents, poison);
   const rebuilt = projections.filter((p) => !built.poisoned.some((poison) => poison.projection === p.name));
@@ -63,11 +81,15 @@ export async function rebuildAndHandOver(stores: Stores, projections: Projection
   const swapped = rebuilt.map((p) => p.name).filter((name) => !waiting.has(name) && !refused.has(name));
   if (swapped.length > 0) out.write(`Swapped in by the running projection runner: ${swapped.join(', ')}.\n`);
   if (waiting.size > 0) {
-    out.write(`Waiting to be swapped in: ${[...waiting].join(', ')}; the API (PROJECTIONS=inline) or \`platform project\` does it as soon as it runs.\n`);
+    out.write(
+      `Waiting to be swapped in: ${[...waiting].join(', ')}; the API (PROJECTIONS=inline) or \`platform project\` does it as soon as it runs.\n`,
+    );
   }
   const failures = [...built.poisoned.map((p) => p.message), ...refused.values()];
   if (failures.length > 0) {
-    throw new Error(`${failures.join('; ')}. Recorded as dead letters (GET /health); the live read models concerned are unchanged`);
+    throw new Error(
+      `${failures.join('; ')}. Recorded as dead letters (GET /health); the live read models concerned are unchanged`,
+    );
   }
 }
 
@@ -83,7 +105,11 @@ async function refuseWaiting(documents: DocumentStore, projections: Projection[]
 }
 
 /** The names still offered when the wait ends. */
-async function waitForSwaps(documents: DocumentStore, projections: Projection[], waitSeconds: number): Promise<Set<string>> {
+async function waitForSwaps(
+  documents: DocumentStore,
+  projections: Projection[],
+  waitSeconds: number,
+): Promise<Set<string>> {
   const deadline = Date.now() + waitSeconds * 1000;
   for (;;) {
     const offered = new Set((await rebuildOffers(documents)).map((o) => o.projection));
@@ -94,11 +120,18 @@ async function waitForSwaps(documents: DocumentStore, projections: Projection[],
 }
 
 /** The runner's catch-up met an event it cannot apply: it withdrew the offer and recorded why. */
-async function deadLettersSince(documents: DocumentStore, projections: Projection[], since: Date): Promise<Map<string, string>> {
+async function deadLettersSince(
+  documents: DocumentStore,
+  projections: Projection[],
+  since: Date,
+): Promise<Map<string, string>> {
   const refused = new Map<string, string>();
   for (const letter of await openDeadLetters(documents)) {
     if (letter.time >= since.toISOString() && projections.some((p) => p.name === letter.projection)) {
-      refused.set(letter.projection, `projection ${letter.projection} cannot apply ${letter.event_type} at position ${letter.position}: ${letter.error}`);
+      refused.set(
+        letter.projection,
+        `projection ${letter.projection} cannot apply ${letter.event_type} at position ${letter.position}: ${letter.error}`,
+      );
     }
   }
   return refused;
@@ -106,12 +139,16 @@ async function deadLettersSince(documents: DocumentStore, projections: Projectio
 
 function parseProjection(all: Projection[], name: string): Projection {
   const projection = all.find((p) => p.name === name);
-  if (!projection) throw new InvalidArgumentError(`no read model is called ${name}; choose one of ${all.map((p) => p.name).join(', ')}.`);
+  if (!projection)
+    throw new InvalidArgumentError(
+      `no read model is called ${name}; choose one of ${all.map((p) => p.name).join(', ')}.`,
+    );
   return projection;
 }
 
 export function parseSeconds(value: string): number {
   const seconds = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seconds)) throw new InvalidArgumentError('give a whole number of seconds.');
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seconds))
+    throw new InvalidArgumentError('give a whole number of seconds.');
   return seconds;
 }

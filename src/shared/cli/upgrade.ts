@@ -13,15 +13,24 @@ import { withStores } from './run';
  */
 export function upgradeCommand(projections: Projection[]): Command {
   return new Command('upgrade')
-    .description('rebuild every read model built by an older projection version; the running API or projector swaps them in')
-    .option('--wait <seconds>', 'how long to wait for the projection runner to swap the rebuilds in', parseSeconds, DEFAULT_WAIT_SECONDS)
+    .description(
+      'rebuild every read model built by an older projection version; the running API or projector swaps them in',
+    )
+    .option(
+      '--wait <seconds>',
+      'how long to wait for the projection runner to swap the rebuilds in',
+      parseSeconds,
+      DEFAULT_WAIT_SECONDS,
+    )
     .action((options: { wait: number }) =>
       withStores(async (stores) => {
         const { outdated } = await checkVersions(stores.documents, projections);
         const offers = await rebuildOffers(stores.documents);
         const waiting = outdated.filter((p) => offers.some((o) => o.projection === p.name && o.version === p.version));
         for (const projection of waiting) {
-          process.stdout.write(`${projection.name}: already rebuilt for version ${projection.version}, waiting to be swapped in.\n`);
+          process.stdout.write(
+            `${projection.name}: already rebuilt for version ${projection.version}, waiting to be swapped in.\n`,
+          );
         }
         const toRebuild = outdated.filter((p) => !waiting.includes(p));
         if (toRebuild.length === 0) {

@@ -64,7 +64,9 @@ export function setChaining(on: boolean): void {
  */
 export function streamEnd(last: { revision: number; metadata: { digest?: string } } | undefined): StreamEnd {
   // An event written before the chain has no digest: the first link after it starts a chain.
-  return last === undefined ? { expected: 'no_stream', digest: null } : { expected: last.revision, digest: last.metadata.digest ?? null };
+  return last === undefined
+    ? { expected: 'no_stream', digest: null }
+    : { expected: last.revision, digest: last.metadata.digest ?? null };
 }
 
 /**
@@ -96,6 +98,16 @@ export function toNewEvents(events: DomainEvent[], ctx: CommandContext, stream: 
  * event's index: an append the adapter retries after an unknown outcome, or the client sends again
  * under the same key, is recognised by the store and applied once.
  */
-export function appendDecided(store: EventStore, stream: string, events: DomainEvent[], ctx: CommandContext, end: StreamEnd): Promise<AppendResult> {
-  return store.append(stream, eventIds(stream, end.expected, toNewEvents(events, ctx, stream, end), ctx.idempotency?.key), end.expected);
+export function appendDecided(
+  store: EventStore,
+  stream: string,
+  events: DomainEvent[],
+  ctx: CommandContext,
+  end: StreamEnd,
+): Promise<AppendResult> {
+  return store.append(
+    stream,
+    eventIds(stream, end.expected, toNewEvents(events, ctx, stream, end), ctx.idempotency?.key),
+    end.expected,
+  );
 }

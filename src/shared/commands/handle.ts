@@ -26,13 +26,18 @@ export function handle<Command, Event extends DomainEvent, State>(
 ): Promise<Decision<Event, State>> {
   return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, (_, here) =>
     retryOnConflict(stream, ATTEMPTS, async () => {
-      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, () => loadStream<Event>(store, stream));
+      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, () =>
+        loadStream<Event>(store, stream),
+      );
       const before = fold(decider, recorded);
       const recordedEarlier = ctx.idempotency && earlierWrite(ctx.idempotency, stream, recorded);
       if (recordedEarlier) return { events: [], position: recordedEarlier, state: before };
       const events = await inSpan('decide', {}, here, (span) => {
         const decided = decider.decide(command, before);
-        span.setAttribute('platform.events', decided.map((e) => e.type));
+        span.setAttribute(
+          'platform.events',
+          decided.map((e) => e.type),
+        );
         return decided;
       });
       if (events.length === 0) return { events, position: null, state: before };
@@ -49,14 +54,19 @@ export function handle<Command, Event extends DomainEvent, State>(
  * the stream, when its answer was lost (a 503 after the append took effect): the retry answers from
  * it instead of deciding again. An answer that carried a secret cannot be given again.
  */
-function earlierWrite(write: IdempotentWrite, stream: string, recorded: readonly Recorded<DomainEvent>[]): string | undefined {
+function earlierWrite(
+  write: IdempotentWrite,
+  stream: string,
+  recorded: readonly Recorded<DomainEvent>[],
+): string | undefined {
   const first = writtenBy(write.key, stream, recorded);
   if (!first) return undefined;
   if (write.secretInAnswer) throw new SecretAlreadyIssued();
   const expected = first.revision === 0 ? 'no_stream' : first.revision - 1;
   const start = recorded.indexOf(first);
   let last = first;
-  for (let index = 1; recorded[start + index]?.id === eventId(write.key, stream, expected, index); index++) last = recorded[start + index]!;
+  for (let index = 1; recorded[start + index]?.id === eventId(write.key, stream, expected, index); index++)
+    last = recorded[start + index]!;
   return last.position;
 }
 
@@ -69,7 +79,10 @@ const spanName = (command: unknown, stream: string): string => {
   return typeof type === 'string' ? type : `command ${categoryOf(stream)}`;
 };
 
-const commandAttributes = (stream: string, ctx: CommandContext) => ({ 'platform.aggregate': categoryOf(stream), 'platform.request_id': ctx.requestId });
+const commandAttributes = (stream: string, ctx: CommandContext) => ({
+  'platform.aggregate': categoryOf(stream),
+  'platform.request_id': ctx.requestId,
+});
 
 /**
  * Reads a stream for folding: every event upcast to its current version and validated, so a
@@ -120,6 +133,10 @@ export async function createStream<Command, Event extends DomainEvent, State>(
 ): Promise<string> {
   return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, async (_, here) => {
     const events = await inSpan('decide', {}, here, () => decider.decide(command, decider.initialState));
-    return (await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () => appendDecided(store, stream, events, ctx, streamEnd(undefined)))).position;
+    return (
+      await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () =>
+        appendDecided(store, stream, events, ctx, streamEnd(undefined)),
+      )
+    ).position;
   });
 }

@@ -78,7 +78,10 @@ export function reasonOf(data: Record<string, unknown>, metadata: Record<string,
 /** The fields of a stored (or decided) event that its digest covers. */
 export function chainFieldsOf(event: ChainSource): ChainFields {
   // An event written by other means than this service (or damaged) may hold no object here.
-  const metadata = (typeof event.metadata === 'object' && event.metadata !== null ? event.metadata : {}) as Record<string, unknown>;
+  const metadata = (typeof event.metadata === 'object' && event.metadata !== null ? event.metadata : {}) as Record<
+    string,
+    unknown
+  >;
   const visible = withoutSecrets(event.data);
   const whole = canonicalJson(event.data);
   const actor = metadata.actor as { kind?: unknown; id?: unknown } | null | undefined;

@@ -28,7 +28,8 @@ export function decideByType<Command extends { type: string }, Event, State>(
 ): (command: Command, state: State) => Event[] {
   // The mapped type pairs each type with its function; TypeScript cannot follow that pairing through
   // an index by a union, hence the one widening here.
-  return (command, state) => (decisions[command.type as Command['type']] as (command: Command, state: State) => Event[])(command, state);
+  return (command, state) =>
+    (decisions[command.type as Command['type']] as (command: Command, state: State) => Event[])(command, state);
 }
 
 /** A rule of the domain refused the command; nothing is appended. */

@@ -74,7 +74,8 @@ export function knownEventTypes(): string[] {
 /** The version new events of this type are appended with. */
 export function schemaVersion(type: string): number {
   const codec = codecs.get(type);
-  if (!codec) throw new Error(`no schema for event type ${type}: register it in the events of its slice (docs/architecture.md)`);
+  if (!codec)
+    throw new Error(`no schema for event type ${type}: register it in the events of its slice (docs/architecture.md)`);
   return (codec.upcasters?.length ?? 0) + 1;
 }
 
@@ -95,7 +96,9 @@ export class InvalidEvent extends Error {
   ) {
     // Paths and zod's messages only: they never quote the value, so no digest can leak here.
     const listed = issues.map((i) => `${i.path.map(String).join('.') || '(event)'}: ${i.message}`).join('; ');
-    super(`event ${event.type} #${event.revision} of ${event.stream} at position ${event.position} is invalid: ${listed}`);
+    super(
+      `event ${event.type} #${event.revision} of ${event.stream} at position ${event.position} is invalid: ${listed}`,
+    );
     this.name = 'InvalidEvent';
     this.type = event.type;
     this.stream = event.stream;
@@ -106,7 +109,11 @@ export class InvalidEvent extends Error {
 const under = (prefix: string, issues: z.core.$ZodIssue[]): EventIssue[] =>
   issues.map((issue) => ({ path: [prefix, ...issue.path], message: issue.message }));
 
-const upcastWith = (upcasters: readonly Upcaster[], data: Record<string, unknown>, written: number): Record<string, unknown> => {
+const upcastWith = (
+  upcasters: readonly Upcaster[],
+  data: Record<string, unknown>,
+  written: number,
+): Record<string, unknown> => {
   let upcast = data;
   for (let version = written; version <= upcasters.length; version++) upcast = upcasters[version - 1]!(upcast);
   return upcast;
@@ -124,7 +131,9 @@ export function upcastData(type: string, data: Record<string, unknown>, written:
 export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
   const codec = codecs.get(recorded.type);
   if (!codec) {
-    throw new InvalidEvent(recorded, [{ path: ['type'], message: 'no event of this type is known to this version of the service' }]);
+    throw new InvalidEvent(recorded, [
+      { path: ['type'], message: 'no event of this type is known to this version of the service' },
+    ]);
   }
   const metadata = eventMetadataSchema.safeParse(recorded.metadata);
   if (!metadata.success) throw new InvalidEvent(recorded, under('metadata', metadata.error.issues));
@@ -133,7 +142,12 @@ export function decodeEvent(recorded: RecordedEvent): RecordedEvent {
   const written = metadata.data.schema_version ?? 1;
   const current = upcasters.length + 1;
   if (written > current) {
-    throw new InvalidEvent(recorded, [{ path: ['metadata', 'schema_version'], message: `version ${written} is newer than this service knows (${current})` }]);
+    throw new InvalidEvent(recorded, [
+      {
+        path: ['metadata', 'schema_version'],
+        message: `version ${written} is newer than this service knows (${current})`,
+      },
+    ]);
   }
   const data = codec.schema.safeParse(upcastWith(upcasters, recorded.data, written));
   if (!data.success) throw new InvalidEvent(recorded, under('data', data.error.issues));

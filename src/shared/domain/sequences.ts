@@ -14,7 +14,11 @@ export interface Sequence {
   field: string;
 }
 
-export const MEMBER_IDS: Sequence = { stream: 'sequence-member_id', eventType: 'MemberIdAllocated', field: 'member_id' };
+export const MEMBER_IDS: Sequence = {
+  stream: 'sequence-member_id',
+  eventType: 'MemberIdAllocated',
+  field: 'member_id',
+};
 export const ADMIN_IDS: Sequence = { stream: 'sequence-admin_id', eventType: 'AdminIdAllocated', field: 'admin_id' };
 
 export type IdAllocated = DomainEvent<string, Record<string, number>>;

@@ -33,7 +33,8 @@ const methodNotAllowed: Middleware<AppState> = async (ctx, next) => {
   if (ctx.body !== undefined || ctx.status !== 404) return;
   const matched = (ctx as { matched?: { methods: string[] }[] }).matched ?? [];
   const allowed = [...new Set(matched.flatMap((layer) => layer.methods))].join(', ');
-  if (allowed) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${allowed} only`, undefined, { Allow: allowed });
+  if (allowed)
+    throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows ${allowed} only`, undefined, { Allow: allowed });
 };
 
 export interface HttpDeps {
@@ -68,7 +69,9 @@ export function createHttpApp(deps: HttpDeps): { app: Koa<AppState>; router: Rou
   });
 
   // Only what the envelope could not answer gets here: a streamed body that failed after its headers went out.
-  app.on('error', (err: unknown, ctx?: AppContext) => (ctx?.state.log ?? deps.log).error({ err }, 'response failed after it started'));
+  app.on('error', (err: unknown, ctx?: AppContext) =>
+    (ctx?.state.log ?? deps.log).error({ err }, 'response failed after it started'),
+  );
   for (const instrument of deps.instruments ?? []) app.use(instrument);
   app.use(requestLog(deps.log));
   app.use(errorEnvelope);

@@ -13,11 +13,16 @@ const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function jsonBody(limitKb: number): Middleware<AppState>[] {
   const requireJson: Middleware<AppState> = async (ctx, next) => {
     if (!WITHOUT_BODY.has(ctx.method) && !sentNoBody(ctx)) {
-      if (ctx.request.is('application/json', '+json') === false) throw new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
+      if (ctx.request.is('application/json', '+json') === false)
+        throw new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
       // JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read wrongly.
       const charset = ctx.request.charset.toLowerCase();
       if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
-        throw new HttpError(415, 'unsupported_media_type', `the body is declared as ${charset.slice(0, 40)}: send JSON in UTF-8 (charset=utf-8, or no charset)`);
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          `the body is declared as ${charset.slice(0, 40)}: send JSON in UTF-8 (charset=utf-8, or no charset)`,
+        );
       }
     }
     await next();

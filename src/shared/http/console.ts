@@ -38,7 +38,10 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
     // Other methods on the root stay the API's: a 404 or 405 in the envelope.
     if (!isConsolePath(ctx.path) || (ctx.path === '/' && !reading)) return next();
     if (ctx.path === '/') return ctx.redirect(CONSOLE_PREFIX);
-    if (!reading) throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows GET, HEAD only`, undefined, { Allow: 'GET, HEAD' });
+    if (!reading)
+      throw new HttpError(405, 'method_not_allowed', `${ctx.path} allows GET, HEAD only`, undefined, {
+        Allow: 'GET, HEAD',
+      });
     if (ctx.path === '/ui') return ctx.redirect(CONSOLE_PREFIX);
 
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -60,7 +63,11 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
       return;
     }
     if (!existsSync(join(root, 'index.html'))) {
-      throw new HttpError(503, 'console_not_built', 'the web console is not built: run npm run build:web (npm install does it)');
+      throw new HttpError(
+        503,
+        'console_not_built',
+        'the web console is not built: run npm run build:web (npm install does it)',
+      );
     }
     await send(ctx, 'index.html', { root, index: false, ...PRECOMPRESSED });
     ctx.set('Cache-Control', 'no-cache');

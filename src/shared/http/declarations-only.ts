@@ -5,13 +5,20 @@
  */
 export function declarationsOnly<T>(path = 'dependencies', known: Partial<T> = {}): T {
   // `known` as own properties of the target too, so that spreading the stand-in keeps them.
-  const standIn: object = new Proxy(Object.assign(function unavailable() {}, known), {
-    // What a declaration reads (a setting that bounds an input) is `known`; everything else stands in.
-    get: (_target, property) =>
-      property in known ? known[property as keyof T] : property === 'then' ? undefined : declarationsOnly(`${path}.${String(property)}`),
-    apply: () => {
-      throw new Error(`${path} is not available: these endpoints were declared for their contract only`);
+  const standIn: object = new Proxy(
+    Object.assign(function unavailable() {}, known),
+    {
+      // What a declaration reads (a setting that bounds an input) is `known`; everything else stands in.
+      get: (_target, property) =>
+        property in known
+          ? known[property as keyof T]
+          : property === 'then'
+            ? undefined
+            : declarationsOnly(`${path}.${String(property)}`),
+      apply: () => {
+        throw new Error(`${path} is not available: these endpoints were declared for their contract only`);
+      },
     },
-  });
+  );
   return standIn as T;
 }

@@ -88,7 +88,10 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * replaced is told nobody is logged in (401), not that the token is stale (419).
    */
   callerBeforeCsrf?: boolean;
-  handler(ctx: AppContext, input: Input<z.output<P>, z.output<Q>, z.output<B>>): Promise<Reply<z.input<R>> | void> | Reply<z.input<R>> | void;
+  handler(
+    ctx: AppContext,
+    input: Input<z.output<P>, z.output<Q>, z.output<B>>,
+  ): Promise<Reply<z.input<R>> | void> | Reply<z.input<R>> | void;
   /**
    * The answer carries a secret shown once (an API key, a webhook secret, a one-time password):
    * never kept under an idempotency key, a retry is told it was issued (409 secret_already_issued).
@@ -101,13 +104,19 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
 export type Endpoint = EndpointSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>;
 
 /** Declares an endpoint, typing its handler's input and answer from its schemas. */
-export function endpoint<P extends AnyObject = z.ZodObject<Record<string, never>>, Q extends AnyObject = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(
-  spec: EndpointSpec<P, Q, B, R>,
-): Endpoint {
+export function endpoint<
+  P extends AnyObject = z.ZodObject<Record<string, never>>,
+  Q extends AnyObject = z.ZodObject<Record<string, never>>,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodType,
+>(spec: EndpointSpec<P, Q, B, R>): Endpoint {
   return spec as unknown as Endpoint;
 }
 
-type PartnerSpec<R extends z.ZodType> = Pick<EndpointSpec<AnyObject, AnyObject, z.ZodUndefined, R>, 'path' | 'summary' | 'description' | 'response'> &
+type PartnerSpec<R extends z.ZodType> = Pick<
+  EndpointSpec<AnyObject, AnyObject, z.ZodUndefined, R>,
+  'path' | 'summary' | 'description' | 'response'
+> &
   LaneAnswer<z.input<R>> & { scope: string };
 
 /**
@@ -139,8 +148,15 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
     refuseRepeatedQuery(ctx.query);
     // koa answers null when the request has no body at all, and an empty body parses as {}: either
     // would pass for one.
-    if (bodyIsRequired(endpoint.body) && (ctx.request.is('application/json', '+json') === null || !ctx.request.rawBody)) {
-      throw new HttpError(415, 'unsupported_media_type', 'this endpoint needs a JSON body: send one as application/json');
+    if (
+      bodyIsRequired(endpoint.body) &&
+      (ctx.request.is('application/json', '+json') === null || !ctx.request.rawBody)
+    ) {
+      throw new HttpError(
+        415,
+        'unsupported_media_type',
+        'this endpoint needs a JSON body: send one as application/json',
+      );
     }
     const input = {
       params: endpoint.params ? parse(endpoint.params, paramsOf(ctx), 'invalid_path_parameter', '(path)') : {},
@@ -164,7 +180,13 @@ export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller
  * username), then its idempotency key, then the input against the declared schemas. A caller who
  * may not call the endpoint is told so whatever it sent.
  */
-export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], guards: Guards, body: Middleware<AppState>[], records: IdempotencyRecords): void {
+export function mountEndpoints(
+  router: Router<AppState>,
+  endpoints: Endpoint[],
+  guards: Guards,
+  body: Middleware<AppState>[],
+  records: IdempotencyRecords,
+): void {
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
     const callerChecks: Middleware<AppState>[] = [];
@@ -173,12 +195,14 @@ export function mountEndpoints(router: Router<AppState>, endpoints: Endpoint[], 
     if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
     const csrf = method === 'GET' ? [] : [requireCsrf];
-    const gone = method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
+    const gone =
+      method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
     // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
     const reading = endpoint.body ? body : [];
-    const idempotent = method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
+    const idempotent =
+      method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
     router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

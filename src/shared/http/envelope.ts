@@ -36,7 +36,13 @@ export interface Refused {
  */
 export function refusalEnvelope(refusal: Refused): Envelope<{ error: string; issues?: Issue[] }> {
   const data = refusal.issues
-    ? { error: refusal.error, issues: refusal.issues.map(({ path, message }) => ({ path: withoutApiKeys(path), message: withoutApiKeys(message) })) }
+    ? {
+        error: refusal.error,
+        issues: refusal.issues.map(({ path, message }) => ({
+          path: withoutApiKeys(path),
+          message: withoutApiKeys(message),
+        })),
+      }
     : { error: refusal.error };
   if (refusal.details) Object.assign(data, refusal.details);
   return { code: refusal.status, message: withoutApiKeys(refusal.message), data };
@@ -57,6 +63,13 @@ export class HttpError extends Error implements Refused {
   }
 
   static from(refusal: Refused): HttpError {
-    return new HttpError(refusal.status, refusal.error, refusal.message, refusal.issues, refusal.headers, refusal.details);
+    return new HttpError(
+      refusal.status,
+      refusal.error,
+      refusal.message,
+      refusal.issues,
+      refusal.headers,
+      refusal.details,
+    );
   }
 }

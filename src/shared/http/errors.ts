@@ -14,7 +14,11 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
   try {
     await next();
     if (ctx.body === undefined && ctx.status === 404) {
-      throw new HttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`);
+      throw new HttpError(
+        404,
+        'not_found',
+        `no endpoint ${ctx.method} ${ctx.path}: check the path against the contract`,
+      );
     }
   } catch (err) {
     answerRefusal(ctx, err);
@@ -44,10 +48,18 @@ export const secretAlreadyIssued = () =>
 export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
   const refusal = toHttpError(err);
   if (refusal.error === 'internal_error') requestLog().error({ err }, 'request failed');
-  else if (err instanceof StoreUnavailable && err.permanent) requestLog().error({ err }, 'request refused: a store refuses this service (credentials, rights): the operator must act');
+  else if (err instanceof StoreUnavailable && err.permanent)
+    requestLog().error(
+      { err },
+      'request refused: a store refuses this service (credentials, rights): the operator must act',
+    );
   else if (refusal.error === 'store_unavailable') requestLog().warn({ err }, 'request refused: a store is unreachable');
   // One line an operator can act on, without the stack: the cause is known.
-  else if (refusal.error === 'storage_full') requestLog().error({ reason: err instanceof Error ? err.message : String(err) }, 'request refused: a store is out of space');
+  else if (refusal.error === 'storage_full')
+    requestLog().error(
+      { reason: err instanceof Error ? err.message : String(err) },
+      'request refused: a store is out of space',
+    );
   return refusal;
 }
 
@@ -60,7 +72,10 @@ function toHttpError(err: unknown): HttpError {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
   }
   if (err instanceof ReplicaUnavailable) {
-    const { error, what } = err.refusal ?? { error: 'read_model_unavailable', what: `the ${err.projection} read model cannot be read` };
+    const { error, what } = err.refusal ?? {
+      error: 'read_model_unavailable',
+      what: `the ${err.projection} read model cannot be read`,
+    };
     return new HttpError(503, error, `${what} right now: retry in a moment`, undefined, { 'Retry-After': '1' });
   }
   if (err instanceof ProjectionLag) {
@@ -70,20 +85,39 @@ function toHttpError(err: unknown): HttpError {
   }
   if (err instanceof StoreUnavailable) {
     // Whether an append took effect is unknown; the adapter's own retries reused its event ids, so it applied at most once.
-    return new HttpError(503, 'store_unavailable', 'the service cannot reach its stores right now: retry in a few seconds', undefined, {
-      'Retry-After': '5',
-    });
+    return new HttpError(
+      503,
+      'store_unavailable',
+      'the service cannot reach its stores right now: retry in a few seconds',
+      undefined,
+      {
+        'Retry-After': '5',
+      },
+    );
   }
   if (isStorageFull(err)) {
     // A write refused for space stored nothing; one that was stored before (a session saved after it) is in the log.
-    return new HttpError(503, 'storage_full', 'the service has run out of storage space and cannot record anything now: retry later', undefined, {
-      'Retry-After': '60',
-    });
+    return new HttpError(
+      503,
+      'storage_full',
+      'the service has run out of storage space and cannot record anything now: retry later',
+      undefined,
+      {
+        'Retry-After': '60',
+      },
+    );
   }
   if (err instanceof StreamDeleted) {
-    return new HttpError(409, 'stream_deleted', 'an operator deleted the history of this resource: it cannot change any more');
+    return new HttpError(
+      409,
+      'stream_deleted',
+      'an operator deleted the history of this resource: it cannot change any more',
+    );
   }
-  return fromBodyParser(err) ?? new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs');
+  return (
+    fromBodyParser(err) ??
+    new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs')
+  );
 }
 
 // What co-body's strict mode throws for valid JSON that is neither an object nor an array.
@@ -102,12 +136,17 @@ function fromBodyParser(err: unknown): HttpError | null {
   }
   // zlib refused a body sent with Content-Encoding gzip or deflate (Z_*), or its Brotli decoder one sent as br (ERR__ERROR_*).
   if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
-    return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
+    return new HttpError(
+      422,
+      'malformed_body',
+      'the request body could not be decompressed: check its Content-Encoding',
+    );
   }
   if (status === 400) {
-    const message = (err as { message?: unknown }).message === NOT_OBJECT_OR_ARRAY
-      ? 'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least'
-      : 'the request body is not valid JSON: send a JSON object';
+    const message =
+      (err as { message?: unknown }).message === NOT_OBJECT_OR_ARRAY
+        ? 'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least'
+        : 'the request body is not valid JSON: send a JSON object';
     return new HttpError(422, 'malformed_json', message);
   }
   return null;

@@ -40,12 +40,20 @@ const fingerprintOf = (ctx: AppContext) => digest(ctx.method, ctx.path, ctx.quer
  * events it appends, so one the first request wrote is found rather than written twice. An answer
  * that carries a secret shown once is never stored: a retry is told it was issued.
  */
-export function idempotentWrites(records: IdempotencyRecords, caller: CallerKind, secretInAnswer: boolean): Middleware<AppState> {
+export function idempotentWrites(
+  records: IdempotencyRecords,
+  caller: CallerKind,
+  secretInAnswer: boolean,
+): Middleware<AppState> {
   return async (ctx, next) => {
     if (ctx.get('Idempotency-Key') === '' && ctx.headers['idempotency-key'] === undefined) return next();
     const offered = ctx.get('Idempotency-Key');
     if (!KEY.test(offered)) {
-      throw new HttpError(400, 'idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)');
+      throw new HttpError(
+        400,
+        'idempotency_key_invalid',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)',
+      );
     }
     const key = digest(callerOf(ctx, caller), offered);
     const fingerprint = fingerprintOf(ctx);
@@ -60,8 +68,12 @@ export function idempotentWrites(records: IdempotencyRecords, caller: CallerKind
     }
     const answer = keptOf(ctx, secretInAnswer);
     // What cannot be stored is released: the lease would otherwise refuse retries for its minute.
-    await (answer ? records.answered(key, holder, answer, KEPT_FOR_MS) : records.release(key, holder)).catch((err: unknown) =>
-      ctx.state.log.warn({ err }, 'the answer under an idempotency key was not kept: a retry within the minute is told it is in flight'),
+    await (answer ? records.answered(key, holder, answer, KEPT_FOR_MS) : records.release(key, holder)).catch(
+      (err: unknown) =>
+        ctx.state.log.warn(
+          { err },
+          'the answer under an idempotency key was not kept: a retry within the minute is told it is in flight',
+        ),
     );
   };
 }
@@ -72,24 +84,44 @@ export function idempotentWrites(records: IdempotencyRecords, caller: CallerKind
  */
 function asksForRetry(ctx: AppContext): boolean {
   const error = (ctx.body as { data?: { error?: unknown } } | null | undefined)?.data?.error;
-  return ctx.status >= 500 || ctx.status === 429 || Boolean(ctx.response.get('Retry-After')) || error === 'concurrent_modification';
+  return (
+    ctx.status >= 500 ||
+    ctx.status === 429 ||
+    Boolean(ctx.response.get('Retry-After')) ||
+    error === 'concurrent_modification'
+  );
 }
 
 /** The answer to keep, or null when a retry must run again, or the body is not JSON. */
 function keptOf(ctx: AppContext, secretInAnswer: boolean): KeptAnswer | null {
-  if (asksForRetry(ctx) || (ctx.body !== undefined && ctx.body !== null && typeof ctx.body !== 'object') || Buffer.isBuffer(ctx.body)) return null;
+  if (
+    asksForRetry(ctx) ||
+    (ctx.body !== undefined && ctx.body !== null && typeof ctx.body !== 'object') ||
+    Buffer.isBuffer(ctx.body)
+  )
+    return null;
   const succeeded = ctx.status < 300;
   return { status: ctx.status, body: succeeded && secretInAnswer ? null : JSON.stringify(ctx.body ?? null) };
 }
 
 function answerAgain(ctx: AppContext, held: IdempotencyRecord, fingerprint: string): void {
   if (held.fingerprint !== fingerprint) {
-    throw new HttpError(422, 'idempotency_key_reused', 'this Idempotency-Key was sent with another request: use a new key for each request');
+    throw new HttpError(
+      422,
+      'idempotency_key_reused',
+      'this Idempotency-Key was sent with another request: use a new key for each request',
+    );
   }
   if (held.state === 'in_flight') {
-    throw new HttpError(409, 'idempotency_key_in_use', 'the first request under this Idempotency-Key is still running: retry in a moment', undefined, {
-      'Retry-After': '1',
-    });
+    throw new HttpError(
+      409,
+      'idempotency_key_in_use',
+      'the first request under this Idempotency-Key is still running: retry in a moment',
+      undefined,
+      {
+        'Retry-After': '1',
+      },
+    );
   }
   if (held.answer.body === null) throw secretAlreadyIssued();
   ctx.status = held.answer.status;

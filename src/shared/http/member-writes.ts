@@ -12,7 +12,8 @@ export function memberWritePolicy(settings: Pick<Settings, 'MEMBER_WRITE_LIMIT'>
   return { name: 'member-write', points: settings.MEMBER_WRITE_LIMIT, windowSeconds: 60, blockSeconds: 0 };
 }
 
-export const TOO_MANY_CHANGES = 'too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After';
+export const TOO_MANY_CHANGES =
+  'too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After';
 
 /**
  * Counts every write of a signed-in member against the member (not the address: one session is
@@ -24,7 +25,10 @@ export function limitMemberWrites(limiter: RateLimiter, policy: LimitPolicy): Mi
   return async (ctx, next) => {
     const allowance = await limiter.consume(String(memberOf(ctx).id));
     for (const [name, value] of rateLimitFields(policy, allowance)) ctx.set(name, value);
-    if (!allowance.allowed) throw HttpError.from(tooManyRequests('too_many_changes', 'too many changes to this account in a minute', allowance.resetMs));
+    if (!allowance.allowed)
+      throw HttpError.from(
+        tooManyRequests('too_many_changes', 'too many changes to this account in a minute', allowance.resetMs),
+      );
     await next();
   };
 }

@@ -14,7 +14,9 @@ export const CONTRACT_VERSION = '1.1.0';
 type ErrorStatus = Refusal['status'] | 400 | 403 | 413 | 415 | 419 | 500;
 
 const csrfHeader = z.object({
-  'X-CSRF-Token': z.string().meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
+  'X-CSRF-Token': z
+    .string()
+    .meta({ description: "The session's current token, from GET /developer/session or /admin/session" }),
 });
 
 /** One parameter component, referenced by every write (docs/rules.md, "Idempotency keys"). */
@@ -33,18 +35,30 @@ const writeHeaders = csrfHeader.extend({
 const idempotentReplayed = z
   .literal('true')
   .optional()
-  .meta({ description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time' });
+  .meta({
+    description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
+  });
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
 const requestId = {
-  'X-Request-Id': z.string().meta({ description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it" }),
+  'X-Request-Id': z
+    .string()
+    .meta({
+      description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
+    }),
 };
 
 /** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
 const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
-  'RateLimit-Limit': z.int().min(1).meta({ description: `${perWindow} per window` }),
-  'RateLimit-Remaining': z.int().min(0).meta({ description: `${counted} left in the current window` }),
+  'RateLimit-Limit': z
+    .int()
+    .min(1)
+    .meta({ description: `${perWindow} per window` }),
+  'RateLimit-Remaining': z
+    .int()
+    .min(0)
+    .meta({ description: `${counted} left in the current window` }),
   'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
   'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
 });
@@ -53,7 +67,8 @@ const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
 
 const sessionCookie = z.string().meta({
   id: 'SessionCookie',
-  description: 'PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id',
+  description:
+    'PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id',
 });
 
 /**
@@ -92,7 +107,13 @@ function securityOf({ caller, method }: Endpoint): Record<string, string[]>[] | 
 }
 
 /** Fields may be added to an answer, never renamed (docs/rules.md): a client must not refuse one it does not know. */
-function answersMayGrow({ jsonSchema, io }: { jsonSchema: { additionalProperties?: unknown }; io: 'input' | 'output' }): void {
+function answersMayGrow({
+  jsonSchema,
+  io,
+}: {
+  jsonSchema: { additionalProperties?: unknown };
+  io: 'input' | 'output';
+}): void {
   if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
 }
 
@@ -118,10 +139,15 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
   const refusals = new Map<ErrorStatus, string[]>();
   const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
 
-  if (method !== 'GET') add(419, 'X-CSRF-Token is missing or is not this session\'s current token');
+  if (method !== 'GET') add(419, "X-CSRF-Token is missing or is not this session's current token");
   if (caller.kind === 'member') add(401, 'no member is logged into this session');
-  if (caller.kind === 'admin') add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
-  if (caller.kind === 'admin' && caller.permission) add(403, `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`);
+  if (caller.kind === 'admin')
+    add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
+  if (caller.kind === 'admin' && caller.permission)
+    add(
+      403,
+      `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`,
+    );
   if (caller.kind === 'partner') {
     for (const refusal of [...partnerRefusals, RATE_LIMITED]) add(refusal.status, refusal.when(caller.scope));
     add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
@@ -134,25 +160,50 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
   if (endpoint.body) {
     add(422, 'the body is malformed JSON or breaks a rule; data.issues names each');
     add(413, 'the body is too large');
-    add(415, bodyIsRequired(endpoint.body) ? 'the body is missing or not application/json' : 'the body is not application/json');
+    add(
+      415,
+      bodyIsRequired(endpoint.body)
+        ? 'the body is missing or not application/json'
+        : 'the body is not application/json',
+    );
   }
   if (isLimitedMemberWrite(endpoint)) add(429, TOO_MANY_CHANGES);
-  if (endpoint.login) add(429, 'too many failed logins for this username, or for any username, from this client address; retry after Retry-After');
+  if (endpoint.login)
+    add(
+      429,
+      'too many failed logins for this username, or for any username, from this client address; retry after Retry-After',
+    );
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (caller.kind === 'member') {
     // Every member endpoint documents 403 and 422 whatever it answers today: a client written against
     // the contract handles them before any endpoint uses them.
     add(403, 'reserved for a member the developer center refuses; every logged-in member is admitted today');
     if (!refusals.has(422)) {
-      add(422, 'reserved for a request the member\'s state does not allow; this endpoint takes no input and refuses none today');
+      add(
+        422,
+        "reserved for a request the member's state does not allow; this endpoint takes no input and refuses none today",
+      );
     }
   }
   if (method !== 'GET') {
-    add(409, 'stream_deleted: an operator deleted this resource\'s history from the event store; it cannot change any more');
+    add(
+      409,
+      "stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more",
+    );
     add(400, 'idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters');
-    add(409, 'idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After');
-    add(422, 'idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)');
-    if (endpoint.secretInAnswer) add(409, 'secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept');
+    add(
+      409,
+      'idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After',
+    );
+    add(
+      422,
+      'idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)',
+    );
+    if (endpoint.secretInAnswer)
+      add(
+        409,
+        'secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept',
+      );
   }
   add(503, 'store_unavailable: the event store or the document store cannot be reached; retry after Retry-After');
   add(500, 'server error: never to be taken as success');
@@ -180,7 +231,10 @@ function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null,
     case 200:
       return z.object({ ...requestId, ...counted, ...replayed });
     case 409:
-      return z.object({ ...requestId, ...z.object({ 'Retry-After': retryAfter, ...counted, ...replayed }).partial().shape });
+      return z.object({
+        ...requestId,
+        ...z.object({ 'Retry-After': retryAfter, ...counted, ...replayed }).partial().shape,
+      });
     case 429:
       return z.object({ ...requestId, 'Retry-After': retryAfter, ...counted });
     case 503:
@@ -191,11 +245,17 @@ function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null,
 }
 
 function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiResponsesObject {
-  const limited = endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
+  const limited =
+    endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
   const success = endpoint.raw
-    ? { description: `${endpoint.summary}; without the envelope`, content: { [endpoint.raw]: { schema: endpoint.response } } }
+    ? {
+        description: `${endpoint.summary}; without the envelope`,
+        content: { [endpoint.raw]: { schema: endpoint.response } },
+      }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = { '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200)) } };
+  const responses: ZodOpenApiResponsesObject = {
+    '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200)) },
+  };
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
@@ -221,7 +281,12 @@ function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
       ...(endpoint.query && { query: endpoint.query }),
       ...(endpoint.method !== 'GET' && { header: writeHeaders }),
     },
-    ...(endpoint.body && { requestBody: { required: bodyIsRequired(endpoint.body), content: { 'application/json': { schema: endpoint.body } } } }),
+    ...(endpoint.body && {
+      requestBody: {
+        required: bodyIsRequired(endpoint.body),
+        content: { 'application/json': { schema: endpoint.body } },
+      },
+    }),
     responses: responsesOf(endpoint, partnerRefusals),
   };
 }
@@ -233,46 +298,65 @@ function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
  * `closedAnswers` keeps answers' objects closed, as the tests judge the service's own answers:
  * every field it sends must be documented, though a client must accept more.
  */
-export function contractOf(endpoints: Endpoint[], partnerRefusals: readonly OpenApiRefusal[], { closedAnswers = false } = {}) {
+export function contractOf(
+  endpoints: Endpoint[],
+  partnerRefusals: readonly OpenApiRefusal[],
+  { closedAnswers = false } = {},
+) {
   const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const endpoint of endpoints) {
     const path = openApiPath(endpoint.path);
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operationOf(endpoint, partnerRefusals) };
   }
-  return describeNdjsonByLine(createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Platform API',
-      version: CONTRACT_VERSION,
-      'x-implementation-version': IMPLEMENTATION_VERSION,
-      description:
-        'Developer membership, API credentials with scopes reviewed by administrators, the open API for partner servers, and the application center.',
-      contact: { name: 'Platform API maintainers' },
-    },
-    // Absolute, as tools that proxy or call the service (Prism, generated clients) need.
-    servers: [
+  return describeNdjsonByLine(
+    createDocument(
       {
-        url: '{base_url}/api/v1',
-        variables: { base_url: { default: 'http://localhost:3000', description: 'Scheme, host and port the service is reached at' } },
-      },
-    ],
-    tags: TAGS,
-    security: DEFAULT_SECURITY,
-    paths,
-    components: {
-      securitySchemes: {
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'PHPSESSID',
+        openapi: '3.1.0',
+        info: {
+          title: 'Platform API',
+          version: CONTRACT_VERSION,
+          'x-implementation-version': IMPLEMENTATION_VERSION,
           description:
-            'The session cookie, set by GET /developer/session or /admin/session with the CSRF token; an administrator (the default), a member, or before a login or registration no one',
+            'Developer membership, API credentials with scopes reviewed by administrators, the open API for partner servers, and the application center.',
+          contact: { name: 'Platform API maintainers' },
         },
-        apiId: { type: 'apiKey', in: 'header', name: 'X-API-ID', description: 'The API id, with X-API-Key' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key, with X-API-ID; never in a URL' },
+        // Absolute, as tools that proxy or call the service (Prism, generated clients) need.
+        servers: [
+          {
+            url: '{base_url}/api/v1',
+            variables: {
+              base_url: {
+                default: 'http://localhost:3000',
+                description: 'Scheme, host and port the service is reached at',
+              },
+            },
+          },
+        ],
+        tags: TAGS,
+        security: DEFAULT_SECURITY,
+        paths,
+        components: {
+          securitySchemes: {
+            session: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'PHPSESSID',
+              description:
+                'The session cookie, set by GET /developer/session or /admin/session with the CSRF token; an administrator (the default), a member, or before a login or registration no one',
+            },
+            apiId: { type: 'apiKey', in: 'header', name: 'X-API-ID', description: 'The API id, with X-API-Key' },
+            apiKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-API-Key',
+              description: 'The API key, with X-API-ID; never in a URL',
+            },
+          },
+        },
       },
-    },
-  }, closedAnswers ? {} : { override: answersMayGrow }));
+      closedAnswers ? {} : { override: answersMayGrow },
+    ),
+  );
 }
 
 type Document = ReturnType<typeof createDocument>;
@@ -288,11 +372,16 @@ interface MediaType {
  */
 function describeNdjsonByLine(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, MediaType> }> }>)) {
+    for (const operation of Object.values(
+      item as Record<string, { responses?: Record<string, { content?: Record<string, MediaType> }> }>,
+    )) {
       const media = operation.responses?.['200']?.content?.['application/x-ndjson'];
       if (!media) continue;
       media['x-line-schema'] = media.schema;
-      media.schema = { type: 'string', description: 'Newline-delimited JSON: one object per line, each as x-line-schema describes' };
+      media.schema = {
+        type: 'string',
+        description: 'Newline-delimited JSON: one object per line, each as x-line-schema describes',
+      };
     }
   }
   return document;

@@ -38,10 +38,7 @@ export const pageQuery = {
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     list: z.array(item),
-    next: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass it as `after` for the next page; null on the last page' }),
+    next: z.string().nullable().meta({ description: 'Pass it as `after` for the next page; null on the last page' }),
   });
 
 /**
@@ -55,14 +52,23 @@ const cursorOf = ([n, s]: SortKey): string => (s === '' ? String(n) : `${n}:${s}
 
 function parseCursor(after: string): SortKey {
   const match = /^([0-9]{1,15})(?::(.+))?$/.exec(after);
-  if (!match) throw new HttpError(422, 'invalid_cursor', 'after is not the next of an earlier page: omit it to start from the first');
+  if (!match)
+    throw new HttpError(
+      422,
+      'invalid_cursor',
+      'after is not the next of an earlier page: omit it to start from the first',
+    );
   return [Number(match[1]), match[2] ?? ''];
 }
 
 const compare = (a: SortKey, b: SortKey): number => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
 /** The page of `items` after the cursor, in the order of their sort keys. */
-export function paginate<T>(items: T[], keyOf: (item: T) => SortKey, page: { limit: number; after?: string }): { list: T[]; next: string | null } {
+export function paginate<T>(
+  items: T[],
+  keyOf: (item: T) => SortKey,
+  page: { limit: number; after?: string },
+): { list: T[]; next: string | null } {
   const after = page.after === undefined ? null : parseCursor(page.after);
   const sorted = items
     .map((item) => ({ item, key: keyOf(item) }))

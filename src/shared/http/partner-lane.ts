@@ -70,13 +70,25 @@ const uncounted = (_status: number) => {};
  * do not vary. A request with anything the router would judge (another method, HEAD, a query
  * string, a path spelled otherwise) goes on to koa, which serves the same endpoints behind the same gate.
  */
-export function partnerLane(endpoints: Endpoint[], gate: PartnerGate, log: Logger, meter: LaneMeter = unmetered): PartnerLane {
+export function partnerLane(
+  endpoints: Endpoint[],
+  gate: PartnerGate,
+  log: Logger,
+  meter: LaneMeter = unmetered,
+): PartnerLane {
   const routes = new Map<string, Route>();
   for (const endpoint of endpoints) {
     const { caller, lane } = endpoint;
     if (caller.kind === 'partner' && endpoint.method === 'GET' && lane) {
       const path = `${API_PREFIX}${endpoint.path}`;
-      routes.set(path, { path, endpoint, scope: caller.scope, lane, cached: null, record: meter.forRoute(path, caller.scope) });
+      routes.set(path, {
+        path,
+        endpoint,
+        scope: caller.scope,
+        lane,
+        cached: null,
+        record: meter.forRoute(path, caller.scope),
+      });
     }
   }
   const writeLine = requestLineWriter(log);
@@ -160,8 +172,19 @@ function refuse(res: ServerResponse, requestId: string, fields: HeaderFields, re
   return refusal.status;
 }
 
-function write(res: ServerResponse, status: number, requestId: string, fields: HeaderFields, more: Record<string, string> | undefined, body: Buffer): void {
-  const headers: Record<string, string | number> = { 'X-Request-Id': requestId, 'Cache-Control': NO_STORE['Cache-Control'], 'X-Content-Type-Options': NO_STORE['X-Content-Type-Options'] };
+function write(
+  res: ServerResponse,
+  status: number,
+  requestId: string,
+  fields: HeaderFields,
+  more: Record<string, string> | undefined,
+  body: Buffer,
+): void {
+  const headers: Record<string, string | number> = {
+    'X-Request-Id': requestId,
+    'Cache-Control': NO_STORE['Cache-Control'],
+    'X-Content-Type-Options': NO_STORE['X-Content-Type-Options'],
+  };
   for (const [name, value] of fields) headers[name] = value;
   if (more) for (const name in more) headers[name] = more[name]!;
   headers['Content-Type'] = JSON_TYPE;

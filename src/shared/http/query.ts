@@ -26,7 +26,9 @@ export function refuseRepeatedQuery(query: ParsedUrlQuery): void {
   throw new HttpError(
     422,
     'validation_failed',
-    repeated.map(([name, values]) => `the query parameter "${name}" is given ${values.length} times: give it once`).join('; '),
+    repeated
+      .map(([name, values]) => `the query parameter "${name}" is given ${values.length} times: give it once`)
+      .join('; '),
     repeated.map(([name]) => ({ path: name, message: 'given more than once' })),
   );
 }

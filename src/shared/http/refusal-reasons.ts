@@ -17,10 +17,16 @@ type KernelStatus = keyof typeof KERNEL_REASONS;
 
 const refusalOf = (status: KernelStatus) =>
   refusalSchema
-    .extend({ data: refusalSchema.shape.data.extend({ error: z.enum(KERNEL_REASONS[status]).meta({ description: 'Stable snake_case reason' }) }) })
+    .extend({
+      data: refusalSchema.shape.data.extend({
+        error: z.enum(KERNEL_REASONS[status]).meta({ description: 'Stable snake_case reason' }),
+      }),
+    })
     .meta({ id: `Refusal${status}` });
 
-const REFUSALS = Object.fromEntries(Object.keys(KERNEL_REASONS).map((status) => [status, refusalOf(Number(status) as KernelStatus)]));
+const REFUSALS = Object.fromEntries(
+  Object.keys(KERNEL_REASONS).map((status) => [status, refusalOf(Number(status) as KernelStatus)]),
+);
 
 /** The refusal schema of an answer with this status: its reasons listed where the kernel alone answers it. */
 export function refusalSchemaOf(status: number): z.ZodType {

@@ -9,7 +9,9 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The caller's X-Request-Id when it is safe to log beside ours (and no API key sent by mistake). */
 export function clientRequestId(offered: unknown): string | undefined {
-  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) && withoutApiKeys(offered) === offered ? offered : undefined;
+  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) && withoutApiKeys(offered) === offered
+    ? offered
+    : undefined;
 }
 
 /**
@@ -26,13 +28,23 @@ export function requestLog(log: Logger): Middleware<AppState> {
     ctx.state.requestId = requestId;
     // Made when something logs for this request: most requests log nothing but the line below.
     let requestLog: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (requestLog ??= log.child({ request_id: requestId, client_request_id })), enumerable: true });
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (requestLog ??= log.child({ request_id: requestId, client_request_id })),
+      enumerable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
       const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
-      writeLine({ request_id: requestId, client_request_id, method: ctx.method, path: withoutApiKeys(ctx.path), status: ctx.status, duration_ms });
+      writeLine({
+        request_id: requestId,
+        client_request_id,
+        method: ctx.method,
+        path: withoutApiKeys(ctx.path),
+        status: ctx.status,
+        duration_ms,
+      });
     }
   };
 }

@@ -32,7 +32,14 @@ export const refusalSchema = z
     data: z.looseObject({
       error: z.string().meta({ description: 'Stable snake_case reason' }),
       issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-      decided_by: z.string().nullable().optional().meta({ description: 'A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known)' }),
+      decided_by: z
+        .string()
+        .nullable()
+        .optional()
+        .meta({
+          description:
+            'A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known)',
+        }),
       decided_at: z.iso.datetime().optional().meta({ description: 'With decided_by: when that decision was made' }),
     }),
   })
@@ -40,9 +47,13 @@ export const refusalSchema = z
 
 /** The envelope of every JSON answer. */
 // `code` is an integer; a zod literal alone would be rendered as a JSON number.
-export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
+export const envelopeOf = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
 
 export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };
 
 /** Optimistic concurrency gave up: the aggregate kept changing under simultaneous writers. */
-export const concurrentChange: Refusal = { status: 409, when: 'the resource kept changing under simultaneous requests: retry' };
+export const concurrentChange: Refusal = {
+  status: 409,
+  when: 'the resource kept changing under simultaneous requests: retry',
+};

@@ -82,7 +82,10 @@ export function createHttpServer(listener: RequestListener, bounds?: ClientBound
     connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
   };
   const server = createServer(timeouts ?? {});
-  const admitted = bounds && bounds.maxConnectionsPerAddress > 0 ? capConnectionsPerAddress(server, bounds.maxConnectionsPerAddress, bounds.addressKey ?? ((address) => address)) : () => true;
+  const admitted =
+    bounds && bounds.maxConnectionsPerAddress > 0
+      ? capConnectionsPerAddress(server, bounds.maxConnectionsPerAddress, bounds.addressKey ?? ((address) => address))
+      : () => true;
   server.on('request', (req, res) => {
     if (admitted(req.socket)) listener(req, res);
   });

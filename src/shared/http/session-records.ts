@@ -47,7 +47,11 @@ const moving = new WeakMap<object, PendingMove>();
  * Runs koa-session's `regenerate` as a move of this request's session (`SessionStore.regenerate`),
  * decided against the session as it is then; answers the data stored under the new id.
  */
-export async function moveSession(ctx: object, move: PendingMove['move'], regenerate: () => Promise<void>): Promise<Record<string, unknown>> {
+export async function moveSession(
+  ctx: object,
+  move: PendingMove['move'],
+  regenerate: () => Promise<void>,
+): Promise<Record<string, unknown>> {
   const pending: PendingMove = { move };
   moving.set(ctx, pending);
   try {
@@ -91,14 +95,23 @@ function signedIn(data: Record<string, unknown>): boolean {
 export function sessionRecords(store: SessionStore, lifetimes: SessionLifetimes) {
   const ttlOf = (data: Record<string, unknown>) => (signedIn(data) ? lifetimes.idleMs : lifetimes.anonymousMs);
   return {
-    async get(sessionId: string, _maxAge?: unknown, options?: { ctx?: object }): Promise<Record<string, unknown> | null> {
+    async get(
+      sessionId: string,
+      _maxAge?: unknown,
+      options?: { ctx?: object },
+    ): Promise<Record<string, unknown> | null> {
       const data = await store.get(recordId(sessionId));
       if (!data && options?.ctx) cameWithGoneSession.add(options.ctx);
       // The store keeps the expiry (renewals move only its own): koa-session's copy would be stale.
       if (data) delete data._expire;
       return data;
     },
-    async set(sessionId: string, data: Record<string, unknown>, _maxAge: number, { changed, ctx }: SaveOptions): Promise<void> {
+    async set(
+      sessionId: string,
+      data: Record<string, unknown>,
+      _maxAge: number,
+      { changed, ctx }: SaveOptions,
+    ): Promise<void> {
       const id = recordId(sessionId);
       const pending = ctx && moving.get(ctx);
       if (ctx && unsaved.get(ctx)?.delete(sessionId)) {

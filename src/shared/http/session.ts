@@ -5,7 +5,15 @@ import { Middleware } from 'koa';
 import { SessionStore } from '../../stores/ports';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
-import { moveSession, newIdOf, newSessionId, recordId, SessionLifetimes, sessionEndedMeanwhile, sessionRecords } from './session-records';
+import {
+  moveSession,
+  newIdOf,
+  newSessionId,
+  recordId,
+  SessionLifetimes,
+  sessionEndedMeanwhile,
+  sessionRecords,
+} from './session-records';
 
 /** Who an administrator session holds; role and super flag as they were at login. */
 export interface AdminIdentity {
@@ -111,7 +119,8 @@ export function sessionOf(ctx: AppContext): SessionData {
 const ANONYMOUS_TOKEN_KEY = randomBytes(32);
 
 /** The token of a session without an identity: its id, signed (OWASP's signed double-submit cookie). */
-const anonymousToken = (sessionId: string): string => createHmac('sha256', ANONYMOUS_TOKEN_KEY).update(sessionId).digest('base64url');
+const anonymousToken = (sessionId: string): string =>
+  createHmac('sha256', ANONYMOUS_TOKEN_KEY).update(sessionId).digest('base64url');
 
 /** The current token, created on first use; the same one until login, registration or logout. */
 export function csrfToken(ctx: AppContext): string {
@@ -163,7 +172,8 @@ export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData
  */
 export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin'): Promise<void> {
   const csrf_token = newCsrfToken();
-  const without = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([key]) => key !== side));
+  const without = (data: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(data).filter(([key]) => key !== side));
   await changeSession(ctx, {
     change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
     successor: without,
@@ -183,11 +193,15 @@ function digest(value: string): Buffer {
 export const requireCsrf: Middleware<AppState> = async (ctx, next) => {
   const offered = ctx.get('X-CSRF-Token');
   if (!offered) {
-    throw new HttpError(419, 'csrf_token_missing', 'send the X-CSRF-Token header: GET /developer/session or /admin/session returns it');
+    throw new HttpError(
+      419,
+      'csrf_token_missing',
+      'send the X-CSRF-Token header: GET /developer/session or /admin/session returns it',
+    );
   }
   const expected = expectedCsrfToken(ctx);
   if (!expected || !timingSafeEqual(digest(offered), digest(expected))) {
-    throw new HttpError(419, 'csrf_token_invalid', 'the CSRF token is not this session\'s current one: fetch it again');
+    throw new HttpError(419, 'csrf_token_invalid', "the CSRF token is not this session's current one: fetch it again");
   }
   await next();
 };

@@ -7,7 +7,10 @@ import { HttpError } from './envelope';
  * every administrator endpoint answers 503 until `platform upgrade` has rebuilt it. Checked before the
  * administrator's own guard, so the answer is the same whoever calls.
  */
-export function unlessUpgradeRequired(outdated: () => Promise<string[]>, guard: Middleware<AppState>): Middleware<AppState> {
+export function unlessUpgradeRequired(
+  outdated: () => Promise<string[]>,
+  guard: Middleware<AppState>,
+): Middleware<AppState> {
   return async (ctx, next) => {
     const names = await outdated();
     if (names.length > 0) {

@@ -42,6 +42,7 @@ export function parse<Schema extends z.ZodType>(
   }));
   const listed = issues.map((i) => (i.path === whole ? i.message : `${i.path}: ${i.message}`)).join('; ');
   const more = all.length - issues.length;
-  const summary = more > 0 ? `${listed}; and ${more} more issues (the first ${LISTED_ISSUES} of ${all.length} are listed)` : listed;
+  const summary =
+    more > 0 ? `${listed}; and ${more} more issues (the first ${LISTED_ISSUES} of ${all.length} are listed)` : listed;
   throw new HttpError(422, error, summary, issues);
 }

@@ -22,7 +22,9 @@ interface Held {
 }
 
 const held = (found: StoredDocument | null): Held =>
-  found ? { doc: found.doc, position: found.position, unstored: false } : { doc: null, position: START, unstored: false };
+  found
+    ? { doc: found.doc, position: found.position, unstored: false }
+    : { doc: null, position: START, unstored: false };
 
 /**
  * Events applied to one projection's documents in memory, to be stored in one write: a batch of
@@ -110,7 +112,10 @@ export class ProjectionBatch {
     let changes = 0;
     for (const id of ids) {
       const document = this.known.get(id);
-      if (document === undefined) throw new Error(`${this.projection.name}: document ${id} was not loaded before ${event.type} at ${event.position}`);
+      if (document === undefined)
+        throw new Error(
+          `${this.projection.name}: document ${id} was not loaded before ${event.type} at ${event.position}`,
+        );
       // Already applied (a replay after a crash): evolving again could only fail or be thrown away.
       if (document.doc && document.position >= event.position) continue;
       let doc: object | null;
@@ -157,7 +162,8 @@ export class ProjectionBatch {
   pending(): DocumentWrite[] {
     const writes: DocumentWrite[] = [];
     for (const [id, document] of this.known) if (document.unstored) writes.push(this.toWrite(id, document));
-    for (const [id, document] of this.older) if (document.unstored && !this.known.has(id)) writes.push(this.toWrite(id, document));
+    for (const [id, document] of this.older)
+      if (document.unstored && !this.known.has(id)) writes.push(this.toWrite(id, document));
     return writes;
   }
 

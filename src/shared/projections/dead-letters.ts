@@ -25,7 +25,9 @@ export class PoisonEvent extends Error {
     readonly event: RecordedEvent,
     readonly reason: string,
   ) {
-    super(`projection ${projection} cannot apply ${event.type} at position ${event.position} (stream ${event.stream}): ${reason}`);
+    super(
+      `projection ${projection} cannot apply ${event.type} at position ${event.position} (stream ${event.stream}): ${reason}`,
+    );
     this.name = 'PoisonEvent';
   }
 }
@@ -44,7 +46,11 @@ export class ProjectionHalted extends ProjectionLag {
 
 const idOf = (projection: string, position: Position): string => `${projection}@${position}`;
 
-export async function recordDeadLetter(documents: DocumentStore, poison: PoisonEvent, now = new Date()): Promise<DeadLetter> {
+export async function recordDeadLetter(
+  documents: DocumentStore,
+  poison: PoisonEvent,
+  now = new Date(),
+): Promise<DeadLetter> {
   const { event } = poison;
   const letter: DeadLetter = {
     projection: poison.projection,
@@ -56,21 +62,39 @@ export async function recordDeadLetter(documents: DocumentStore, poison: PoisonE
     time: now.toISOString(),
     resolved_at: null,
   };
-  await documents.write([{ collection: DEAD_LETTERS.name, id: idOf(letter.projection, letter.position), doc: { ...letter }, position: stamp(now) }]);
+  await documents.write([
+    {
+      collection: DEAD_LETTERS.name,
+      id: idOf(letter.projection, letter.position),
+      doc: { ...letter },
+      position: stamp(now),
+    },
+  ]);
   return letter;
 }
 
 /** Unresolved dead letters, oldest position first; of one projection when named. */
 export async function openDeadLetters(documents: DocumentStore, projection?: string): Promise<DeadLetter[]> {
   const open = (await documents.find<DeadLetter>(DEAD_LETTERS.name, { resolved_at: null })).map((d) => d.doc);
-  return open.filter((l) => projection === undefined || l.projection === projection).sort((a, b) => (a.position < b.position ? -1 : 1));
+  return open
+    .filter((l) => projection === undefined || l.projection === projection)
+    .sort((a, b) => (a.position < b.position ? -1 : 1));
 }
 
-export async function resolveDeadLetters(documents: DocumentStore, letters: DeadLetter[], now = new Date()): Promise<void> {
+export async function resolveDeadLetters(
+  documents: DocumentStore,
+  letters: DeadLetter[],
+  now = new Date(),
+): Promise<void> {
   if (letters.length === 0) return;
   const resolved_at = now.toISOString();
   await documents.write(
-    letters.map((l) => ({ collection: DEAD_LETTERS.name, id: idOf(l.projection, l.position), doc: { ...l, resolved_at }, position: stamp(now) })),
+    letters.map((l) => ({
+      collection: DEAD_LETTERS.name,
+      id: idOf(l.projection, l.position),
+      doc: { ...l, resolved_at },
+      position: stamp(now),
+    })),
   );
 }
 

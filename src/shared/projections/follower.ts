@@ -24,7 +24,11 @@ export function follow(documents: DocumentStore, projection: Projection, checkpo
 }
 
 /** The poison event that keeps `position` out of reach: of any follower, or of the named projection's. */
-export function haltedBy(followers: Map<string, Follower>, position: Position, projection?: string): PoisonEvent | null {
+export function haltedBy(
+  followers: Map<string, Follower>,
+  position: Position,
+  projection?: string,
+): PoisonEvent | null {
   for (const [name, { halted }] of followers) {
     if (projection !== undefined && name !== projection) continue;
     if (halted && halted.event.position <= position) return halted;

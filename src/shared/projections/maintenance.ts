@@ -40,7 +40,10 @@ export class ReadModelMaintenance {
     if (outdated.length === 0) return;
     const names = outdated.map((p) => p.name);
     if (!rebuildOutdated) {
-      this.log.warn({ projections: names }, 'read models are outdated; administrator endpoints answer 503 until `platform upgrade` rebuilds them');
+      this.log.warn(
+        { projections: names },
+        'read models are outdated; administrator endpoints answer 503 until `platform upgrade` rebuilds them',
+      );
       return;
     }
     this.log.info({ projections: names }, 'rebuilding outdated read models');
@@ -51,7 +54,10 @@ export class ReadModelMaintenance {
       if (!built.poisoned.some((p) => p.projection === projection.name)) await this.swap(projection, built.position);
     }
     const seconds = (performance.now() - started) / 1000;
-    this.log.info({ projections: names, events: built.events, seconds: Number(seconds.toFixed(1)) }, 'rebuilt outdated read models');
+    this.log.info(
+      { projections: names, events: built.events, seconds: Number(seconds.toFixed(1)) },
+      'rebuilt outdated read models',
+    );
   }
 
   /** Swaps in what `platform projections rebuild` built aside, for the projections this runner runs. */
@@ -65,7 +71,10 @@ export class ReadModelMaintenance {
         const key = `${offer.projection}@${offer.built_at}`;
         if (!this.ignoredOffers.has(key)) {
           this.ignoredOffers.add(key);
-          this.log.warn({ projection: offer.projection, offered: offer.version, running: follower.projection.version }, 'ignoring a rebuild made by another version of the service');
+          this.log.warn(
+            { projection: offer.projection, offered: offer.version, running: follower.projection.version },
+            'ignoring a rebuild made by another version of the service',
+          );
         }
         continue;
       }
@@ -94,7 +103,13 @@ export class ReadModelMaintenance {
   private async couldNotRebuild(poison: PoisonEvent): Promise<void> {
     const letter = await recordDeadLetter(this.documents, poison);
     this.log.error(
-      { projection: poison.projection, position: letter.position, type: letter.event_type, stream: letter.stream, error: letter.error },
+      {
+        projection: poison.projection,
+        position: letter.position,
+        type: letter.event_type,
+        stream: letter.stream,
+        error: letter.error,
+      },
       'could not rebuild a read model: it meets an event it cannot apply; the live one is left as it was',
     );
   }

@@ -60,6 +60,8 @@ export function evolveOrExplain<Doc extends object>(
   try {
     return projection.evolve(doc, decodeOnce(event));
   } catch (err) {
-    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, { cause: err });
+    throw new Error(`projection ${projection.name} cannot apply ${event.type} at ${event.position}: ${String(err)}`, {
+      cause: err,
+    });
   }
 }

@@ -64,7 +64,11 @@ export class ReadModels {
    * there within READ_WAIT_MS (its projector lags or is down) refuses with ProjectionLag (503
    * read_model_lagging), rather than call missing what it may not have applied yet.
    */
-  async after<Doc extends object>(projection: Projection<Doc>, id: string, after?: Position | null): Promise<Doc | null> {
+  async after<Doc extends object>(
+    projection: Projection<Doc>,
+    id: string,
+    after?: Position | null,
+  ): Promise<Doc | null> {
     await this.waitFor(after, projection.name);
     const found = await this.now(projection, id);
     if (found) return found;

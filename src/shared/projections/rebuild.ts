@@ -19,7 +19,13 @@ export function asideOf(projection: Projection): CollectionSpec {
 
 /** A batch building `projection` in its aside collection; `emptied`: the aside was emptied for it. */
 export function asideBatch(documents: DocumentStore, projection: Projection, emptied = false): ProjectionBatch {
-  return new ProjectionBatch(documents, projection, asideOf(projection).name, KEEP, emptied ? new StoredIds() : undefined);
+  return new ProjectionBatch(
+    documents,
+    projection,
+    asideOf(projection).name,
+    KEEP,
+    emptied ? new StoredIds() : undefined,
+  );
 }
 
 export interface ReplayProgress {

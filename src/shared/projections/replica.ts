@@ -81,7 +81,8 @@ export class Replica<Doc extends object> {
   lookup(value: string): Doc | null {
     if (!this.vouches()) throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
     const id = this.byKey.get(value);
-    if (id !== undefined && this.poisoned.has(id)) throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
+    if (id !== undefined && this.poisoned.has(id))
+      throw new ReplicaUnavailable(this.projection.name, this.projection.unavailable);
     return id === undefined ? null : (this.docs.get(id)?.doc ?? null);
   }
 
@@ -140,7 +141,10 @@ export class Replica<Doc extends object> {
       } catch (err) {
         if (this.abort.signal.aborted) return;
         this.live = false;
-        this.log.error({ err, projection: this.projection.name }, 'replica lost the log; lookups refused until it resumes');
+        this.log.error(
+          { err, projection: this.projection.name },
+          'replica lost the log; lookups refused until it resumes',
+        );
         await sleep(RESUBSCRIBE_MS, undefined, { signal: this.abort.signal }).catch(() => undefined);
       }
     }
@@ -156,7 +160,10 @@ export class Replica<Doc extends object> {
       ids = documentsOf(this.projection, event);
     } catch (err) {
       this.halted = true;
-      this.log.error({ err, projection: this.projection.name, position: event.position, type: event.type }, 'replica cannot tell which documents an event changes; every lookup refused');
+      this.log.error(
+        { err, projection: this.projection.name, position: event.position, type: event.type },
+        'replica cannot tell which documents an event changes; every lookup refused',
+      );
       return;
     }
     for (const id of ids) {
@@ -168,7 +175,10 @@ export class Replica<Doc extends object> {
         doc = evolveOrExplain(this.projection, stored?.doc ?? null, event);
       } catch (err) {
         this.poisoned.add(id);
-        this.log.error({ err, projection: this.projection.name, document: id, position: event.position }, 'replica cannot apply an event; lookups of its document refused');
+        this.log.error(
+          { err, projection: this.projection.name, document: id, position: event.position },
+          'replica cannot apply an event; lookups of its document refused',
+        );
         continue;
       }
       if (stored) this.remove(stored);

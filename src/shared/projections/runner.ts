@@ -1,7 +1,15 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../../stores/ports';
 import { Follower, follow, haltedBy } from './follower';
-import { DEAD_LETTERS, DeadLetter, openDeadLetters, PoisonEvent, ProjectionHalted, recordDeadLetter, resolveDeadLetters } from './dead-letters';
+import {
+  DEAD_LETTERS,
+  DeadLetter,
+  openDeadLetters,
+  PoisonEvent,
+  ProjectionHalted,
+  recordDeadLetter,
+  resolveDeadLetters,
+} from './dead-letters';
 import { Projection } from './projection';
 import { ReadModelMaintenance } from './maintenance';
 import { REBUILD_OFFERS } from './swap';
@@ -96,7 +104,10 @@ export class ProjectionRunner {
     this.loop = this.follow();
     this.every(CHECKPOINT_FLUSH_MS, () => this.pending.flush());
     this.every(OFFER_POLL_MS, () => this.exclusive(() => this.maintenance.adoptRebuilds()));
-    this.every(OFFER_POLL_MS, async () => void (this.outages.exhausted() && this.giveUp(this.outages.exhausted()?.error)));
+    this.every(
+      OFFER_POLL_MS,
+      async () => void (this.outages.exhausted() && this.giveUp(this.outages.exhausted()?.error)),
+    );
   }
 
   /** Resolves once every projection, or the named one, has applied the event at `position`. */
@@ -108,7 +119,8 @@ export class ProjectionRunner {
     if (this.failure) return Promise.reject(this.failure);
     // A halt fails every waiter at once; one waiting for another projection waits on.
     return this.waiters.wait(position, timeoutMs).catch((err: unknown) => {
-      const elsewhere = err instanceof ProjectionHalted && projection !== undefined && err.poison.projection !== projection;
+      const elsewhere =
+        err instanceof ProjectionHalted && projection !== undefined && err.poison.projection !== projection;
       if (!elsewhere) throw err;
       return this.waitFor(position, timeoutMs, projection);
     });
@@ -152,7 +164,10 @@ export class ProjectionRunner {
     try {
       await this.waitFor(await this.events.headPosition(), STOP_CATCH_UP_MS);
     } catch (err) {
-      this.log.warn({ err }, 'stopping before the read models reached the end of the log; the next start applies the rest');
+      this.log.warn(
+        { err },
+        'stopping before the read models reached the end of the log; the next start applies the rest',
+      );
     }
   }
 
@@ -164,9 +179,16 @@ export class ProjectionRunner {
   private async follow(): Promise<void> {
     const { store } = this.outages;
     const retrying = (err: unknown, retryInMs: number) =>
-      this.log.warn({ err, retryInMs: Math.round(retryInMs), outageMs: store.lasted() }, 'projection runner cut off from a store; retrying');
+      this.log.warn(
+        { err, retryInMs: Math.round(retryInMs), outageMs: store.lasted() },
+        'projection runner cut off from a store; retrying',
+      );
     const attempt = async () => (store.ongoing ? this.recover() : Promise.resolve()).then(() => this.followOnce());
-    await keepTrying(store, this.abort.signal, attempt, { fatal: (err) => this.fail(err), giveUp: (err) => this.giveUp(err), retrying });
+    await keepTrying(store, this.abort.signal, attempt, {
+      fatal: (err) => this.fail(err),
+      giveUp: (err) => this.giveUp(err),
+      retrying,
+    });
   }
 
   /** Stores the batch kept in memory and asks both stores something: the outage is over once they answer. */
@@ -178,11 +200,12 @@ export class ProjectionRunner {
   }
 
   private async followOnce(): Promise<void> {
-    const iterator = this.events.subscribeAll(this.applied, this.abort.signal, this.outages.observer)[Symbol.asyncIterator]();
+    const subscription = this.events.subscribeAll(this.applied, this.abort.signal, this.outages.observer);
+    const iterator = subscription[Symbol.asyncIterator]();
     const spans = batchSpans('projection batch', 'platform.projection.events');
     let inBatch = 0;
     try {
-      for (let next = iterator.next(); ; ) {
+      for (let next = iterator.next(); ;) {
         const { done, value } = await next;
         if (done) return;
         this.outages.log.ended();
@@ -248,7 +271,13 @@ export class ProjectionRunner {
     const letter = await recordDeadLetter(this.documents, poison);
     follower.deadLetters.set(letter.position, letter);
     this.log.error(
-      { projection: poison.projection, position: letter.position, type: letter.event_type, stream: letter.stream, error: letter.error },
+      {
+        projection: poison.projection,
+        position: letter.position,
+        type: letter.event_type,
+        stream: letter.stream,
+        error: letter.error,
+      },
       'projection halted on an event it cannot apply; the other projections go on',
     );
   }
@@ -266,7 +295,8 @@ export class ProjectionRunner {
   /** Follows the projection on from `position`, with a fresh batch: a rebuild was swapped in there. */
   restartAt(projection: Projection, position: Position): void {
     const follower = follow(this.documents, projection, position);
-    for (const [at, letter] of this.followers.get(projection.name)!.deadLetters) if (at > position) follower.deadLetters.set(at, letter);
+    for (const [at, letter] of this.followers.get(projection.name)!.deadLetters)
+      if (at > position) follower.deadLetters.set(at, letter);
     this.followers.set(projection.name, follower);
     this.pending.delete(projection.name);
   }
@@ -295,6 +325,8 @@ export class ProjectionRunner {
   }
 
   private every(ms: number, work: () => Promise<void>): void {
-    this.timers.push(every(ms, work, (err) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried')));
+    this.timers.push(
+      every(ms, work, (err) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried')),
+    );
   }
 }

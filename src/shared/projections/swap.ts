@@ -28,9 +28,21 @@ export interface RebuildOffer {
   swapping?: { position: Position; documents: number };
 }
 
-export async function offerRebuild(documents: DocumentStore, projection: Projection, position: Position, now = new Date()): Promise<void> {
-  const offer: RebuildOffer = { projection: projection.name, version: projection.version, position, built_at: now.toISOString() };
-  await documents.write([{ collection: REBUILD_OFFERS.name, id: projection.name, doc: { ...offer }, position: stamp(now) }]);
+export async function offerRebuild(
+  documents: DocumentStore,
+  projection: Projection,
+  position: Position,
+  now = new Date(),
+): Promise<void> {
+  const offer: RebuildOffer = {
+    projection: projection.name,
+    version: projection.version,
+    position,
+    built_at: now.toISOString(),
+  };
+  await documents.write([
+    { collection: REBUILD_OFFERS.name, id: projection.name, doc: { ...offer }, position: stamp(now) },
+  ]);
 }
 
 export async function rebuildOffers(documents: DocumentStore): Promise<RebuildOffer[]> {
@@ -77,8 +89,14 @@ export async function swapIn(
   return finishSwap(documents, projection, position);
 }
 
-async function markSwapping(documents: DocumentStore, offer: RebuildOffer, swapping: RebuildOffer['swapping']): Promise<void> {
-  await documents.write([{ collection: REBUILD_OFFERS.name, id: offer.projection, doc: { ...offer, swapping }, position: stamp() }]);
+async function markSwapping(
+  documents: DocumentStore,
+  offer: RebuildOffer,
+  swapping: RebuildOffer['swapping'],
+): Promise<void> {
+  await documents.write([
+    { collection: REBUILD_OFFERS.name, id: offer.projection, doc: { ...offer, swapping }, position: stamp() },
+  ]);
 }
 
 /** What follows the replacement: the version record and the dead letters the rebuild got past. */

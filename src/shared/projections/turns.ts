@@ -17,7 +17,13 @@ export function every(ms: number, work: () => Promise<void>, failed: (err: unkno
 
 /** Whether the promise settles before the event loop turns: the log had the next event at hand. */
 export function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
-  return Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(resolve, false)),
+  ]);
 }
 
 /** Runs each piece of work given after the one before has settled, failed or not: one at a time. */

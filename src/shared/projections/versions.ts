@@ -20,21 +20,31 @@ export interface VersionCheck {
 
 export async function checkVersions(documents: DocumentStore, projections: Projection[]): Promise<VersionCheck> {
   const stored = new Map(
-    (await documents.find<VersionDocument>(PROJECTION_VERSIONS.name, {})).map(({ doc }) => [doc.projection, doc.version]),
+    (await documents.find<VersionDocument>(PROJECTION_VERSIONS.name, {})).map(({ doc }) => [
+      doc.projection,
+      doc.version,
+    ]),
   );
   const check: VersionCheck = { outdated: [], unrecorded: [] };
   for (const projection of projections) {
     const version = stored.get(projection.name);
     if (version === projection.version) continue;
-    if (version === undefined && (await documents.checkpoint(projection.name)) === START) check.unrecorded.push(projection);
+    if (version === undefined && (await documents.checkpoint(projection.name)) === START)
+      check.unrecorded.push(projection);
     else check.outdated.push(projection);
   }
   return check;
 }
 
 export async function recordVersion(documents: DocumentStore, projection: Projection, now = new Date()): Promise<void> {
-  const doc: VersionDocument = { projection: projection.name, version: projection.version, recorded_at: now.toISOString() };
-  await documents.write([{ collection: PROJECTION_VERSIONS.name, id: projection.name, doc: { ...doc }, position: stamp(now) }]);
+  const doc: VersionDocument = {
+    projection: projection.name,
+    version: projection.version,
+    recorded_at: now.toISOString(),
+  };
+  await documents.write([
+    { collection: PROJECTION_VERSIONS.name, id: projection.name, doc: { ...doc }, position: stamp(now) },
+  ]);
 }
 
 /**
@@ -42,7 +52,11 @@ export async function recordVersion(documents: DocumentStore, projection: Projec
  * guard on every administrator request costs a lookup in memory, and an upgrade done by another
  * process shows within `ttlMs` without a restart.
  */
-export function outdatedReadModels(documents: DocumentStore, projections: Projection[], ttlMs: number): () => Promise<string[]> {
+export function outdatedReadModels(
+  documents: DocumentStore,
+  projections: Projection[],
+  ttlMs: number,
+): () => Promise<string[]> {
   let cached: { at: number; names: Promise<string[]> } | null = null;
   return () => {
     if (!cached || Date.now() - cached.at >= ttlMs) {

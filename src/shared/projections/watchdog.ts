@@ -14,14 +14,21 @@ export const STALLED_AFTER_MS = 2 * STALE_AFTER_MS;
  * one that is merely unhealthy. A store that refuses writes is not a stall: the beats end, and the
  * runner's own outage limit (PROJECTION_GIVE_UP_MS) decides.
  */
-export function watchBeats(stalled: (sinceMs: number) => void, limitMs = STALLED_AFTER_MS, now = Date.now): { beat(): void; stop(): void } {
+export function watchBeats(
+  stalled: (sinceMs: number) => void,
+  limitMs = STALLED_AFTER_MS,
+  now = Date.now,
+): { beat(): void; stop(): void } {
   let last = now();
-  const timer = setInterval(() => {
-    const since = now() - last;
-    if (since <= limitMs) return;
-    clearInterval(timer);
-    stalled(since);
-  }, Math.max(10, Math.floor(limitMs / 10)));
+  const timer = setInterval(
+    () => {
+      const since = now() - last;
+      if (since <= limitMs) return;
+      clearInterval(timer);
+      stalled(since);
+    },
+    Math.max(10, Math.floor(limitMs / 10)),
+  );
   timer.unref();
   return { beat: () => void (last = now()), stop: () => clearInterval(timer) };
 }

@@ -49,7 +49,11 @@ export function sendAppend(
   options: { streamState: AppendStreamState; deadline: number },
 ): Promise<ClientAppendResult> {
   // batchAppendSize is the batch path's and unused here; the type asks for it.
-  return unaryAppend.call(client, stream, events, { ...options, requiresLeader: true, batchAppendSize: 3 * 1024 * 1024 });
+  return unaryAppend.call(client, stream, events, {
+    ...options,
+    requiresLeader: true,
+    batchAppendSize: 3 * 1024 * 1024,
+  });
 }
 
 /** Each event under its own id, or a fresh one drawn once, so that every retry sends the same ids. */

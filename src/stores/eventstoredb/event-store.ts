@@ -19,7 +19,14 @@ import {
   type RecordedEvent,
   type SubscriptionObserver,
 } from '../ports';
-import { DEFAULT_RETRY, appendWithRetry, isDeletedStream, sendAppend, toEventData, type AppendRetryDeps } from './append';
+import {
+  DEFAULT_RETRY,
+  appendWithRetry,
+  isDeletedStream,
+  sendAppend,
+  toEventData,
+  type AppendRetryDeps,
+} from './append';
 import { asStoreFailure } from './failures';
 import { decodePosition, encodePosition } from './positions';
 import { isServiceEvent, positionOf, toRecorded } from './reads';
@@ -80,7 +87,10 @@ export class EventStoreDbEventStore implements EventStore {
     const retry = this.options.retry ?? {
       ...DEFAULT_RETRY,
       onRetry: (err: unknown, attempt: number, waitMs: number) =>
-        this.options.log?.warn({ err, stream, attempt, retryInMs: Math.round(waitMs) }, 'append outcome unknown; retrying with the same event ids'),
+        this.options.log?.warn(
+          { err, stream, attempt, retryInMs: Math.round(waitMs) },
+          'append outcome unknown; retrying with the same event ids',
+        ),
     };
     let result;
     try {
@@ -88,7 +98,11 @@ export class EventStoreDbEventStore implements EventStore {
         stream,
         (remainingMs) => {
           const limit = Math.max(1, Math.min(this.timeoutMs, remainingMs));
-          return within(sendAppend(this.client, stream, data, { streamState, deadline: limit }), limit, `append to ${stream}`);
+          return within(
+            sendAppend(this.client, stream, data, { streamState, deadline: limit }),
+            limit,
+            `append to ${stream}`,
+          );
         },
         retry,
       );
@@ -96,9 +110,11 @@ export class EventStoreDbEventStore implements EventStore {
       if (isClientWrongExpectedVersion(error)) throw toPortWrongExpectedVersion(error, expected);
       throw error;
     }
-    const position = result.position ?? (await this.positionOfEvent(stream, data[data.length - 1]?.id ?? '').catch((error: unknown) => {
-      throw asStoreFailure(error, `append to ${stream}`);
-    }));
+    const position =
+      result.position ??
+      (await this.positionOfEvent(stream, data[data.length - 1]?.id ?? '').catch((error: unknown) => {
+        throw asStoreFailure(error, `append to ${stream}`);
+      }));
     return { nextExpectedRevision: toPortRevision(result.nextExpectedRevision), position: encodePosition(position) };
   }
 
@@ -131,7 +147,12 @@ export class EventStoreDbEventStore implements EventStore {
       // One more than needed: a read from a position includes the event at that position.
       const requested = Math.min(maxCount - events.length, PAGE) + 1;
       const page = await drainWithin(
-        this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(cursor), maxCount: requested, ...LEADER }),
+        this.client.readAll({
+          direction: FORWARDS,
+          fromPosition: toReadPosition(cursor),
+          maxCount: requested,
+          ...LEADER,
+        }),
         this.timeoutMs,
         'read $all',
       ).catch((error: unknown) => {
@@ -179,13 +200,21 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async *subscribeAll(from: Position, signal?: AbortSignal, observer?: SubscriptionObserver): AsyncGenerator<RecordedEvent> {
+  async *subscribeAll(
+    from: Position,
+    signal?: AbortSignal,
+    observer?: SubscriptionObserver,
+  ): AsyncGenerator<RecordedEvent> {
     const closing = new AbortController();
     this.#subscriptions.add(closing);
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     try {
       const ping = (timeoutMs: number) =>
-        drainWithin(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...LEADER }), timeoutMs, 'liveness probe');
+        drainWithin(
+          this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...LEADER }),
+          timeoutMs,
+          'liveness probe',
+        );
       yield* followAll(this.client, from, stop, () => this.headPosition(), { ...this.options, observer }, ping);
     } finally {
       this.#subscriptions.delete(closing);
@@ -194,7 +223,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** Each call's limit: the adapter's own, or what is left of the request's store budget when less. */
   private get timeoutMs(): number {
-    return Math.max(1, Math.min(this.options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS, budgetLeftMs() ?? Number.POSITIVE_INFINITY));
+    return Math.max(
+      1,
+      Math.min(this.options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS, budgetLeftMs() ?? Number.POSITIVE_INFINITY),
+    );
   }
 
   async close(): Promise<void> {
@@ -211,6 +243,8 @@ export class EventStoreDbEventStore implements EventStore {
     for (const { event } of await drainWithin(read, this.timeoutMs, `read ${stream}`)) {
       if (event?.id === id) return positionOf(event);
     }
-    throw new Error(`append to ${stream}: the server returned no log position, and event ${id} is not among the last ${PAGE}`);
+    throw new Error(
+      `append to ${stream}: the server returned no log position, and event ${id} is not among the last ${PAGE}`,
+    );
   }
 }

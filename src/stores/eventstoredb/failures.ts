@@ -19,14 +19,18 @@ import { OperationTimedOut } from './timeouts';
  * client passes some of them on raw (a grpc-js ServiceError, not one of its own classes): the
  * capability probe it makes after every reconnect, and a unary append whose stream errors.
  */
-const TRANSIENT_CODES: ReadonlySet<number> = new Set([/* CANCELLED */ 1, /* DEADLINE_EXCEEDED */ 4, /* UNAVAILABLE */ 14]);
+const TRANSIENT_CODES: ReadonlySet<number> = new Set([
+  /* CANCELLED */ 1, /* DEADLINE_EXCEEDED */ 4, /* UNAVAILABLE */ 14,
+]);
 
 /**
  * gRPC codes that no retry overcomes: the server refuses the service itself (its credentials, its
  * rights, a method it lacks). Still 503 to the client, who can do nothing else; an error in the
  * log, for the operator who can.
  */
-const PERMANENT_CODES: ReadonlySet<number> = new Set([/* PERMISSION_DENIED */ 7, /* UNIMPLEMENTED */ 12, /* UNAUTHENTICATED */ 16]);
+const PERMANENT_CODES: ReadonlySet<number> = new Set([
+  /* PERMISSION_DENIED */ 7, /* UNIMPLEMENTED */ 12, /* UNAUTHENTICATED */ 16,
+]);
 
 /** The client's answers about the request itself, which the adapter turns into the port's own. */
 const ANSWERS = [StreamNotFoundError, StreamDeletedError, StreamTombstonedError, WrongExpectedVersionError];
@@ -73,5 +77,7 @@ function grpcCodeOf(error: unknown): number | undefined {
 
 /** A store failure as the port reports it (503 store_unavailable); anything else unchanged. */
 export function asStoreFailure(error: unknown, operation: string): unknown {
-  return isStoreFailure(error) ? new StoreUnavailable(operation, { cause: error, permanent: isPermanent(error) }) : error;
+  return isStoreFailure(error)
+    ? new StoreUnavailable(operation, { cause: error, permanent: isPermanent(error) })
+    : error;
 }

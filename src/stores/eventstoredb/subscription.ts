@@ -105,17 +105,19 @@ export async function* followAll(
       stop.addEventListener('abort', end, { once: true });
       let unanswered: unknown;
       let probing = false;
-      const prober = ping && setInterval(() => {
-        if (probing) return;
-        probing = true;
-        ping(probe.timeoutMs).then(
-          () => (probing = false),
-          (error: unknown) => {
-            unanswered ??= error;
-            end();
-          },
-        );
-      }, probe.everyMs);
+      const prober =
+        ping &&
+        setInterval(() => {
+          if (probing) return;
+          probing = true;
+          ping(probe.timeoutMs).then(
+            () => (probing = false),
+            (error: unknown) => {
+              unanswered ??= error;
+              end();
+            },
+          );
+        }, probe.everyMs);
       try {
         const iterator = subscription[Symbol.asyncIterator]();
         for (;;) {
@@ -163,7 +165,10 @@ export async function* followAll(
  * Throws InvalidPosition when `position` is after the last event of the log; a head that cannot
  * be read (the server is away) is a failure to retry like a dropped subscription.
  */
-export async function checkAgainstHead(position: Position, head: () => Promise<Position>): Promise<{ failure: unknown } | { ok: true }> {
+export async function checkAgainstHead(
+  position: Position,
+  head: () => Promise<Position>,
+): Promise<{ failure: unknown } | { ok: true }> {
   if (position === START) return { ok: true };
   let last: Position;
   try {
@@ -189,7 +194,10 @@ const REBUILD_ADVICE = 'rebuild the projections (platform projections rebuild) a
  */
 export function refusedPosition(failure: unknown, position: Position): InvalidPosition | undefined {
   if (!(failure instanceof Error) || !/invalid position/i.test(failure.message)) return undefined;
-  return new InvalidPosition(position, `not where an event of this log begins: a checkpoint from another or a restored database; ${REBUILD_ADVICE}`);
+  return new InvalidPosition(
+    position,
+    `not where an event of this log begins: a checkpoint from another or a restored database; ${REBUILD_ADVICE}`,
+  );
 }
 
 type Pulled = IteratorResult<AllStreamResolvedEvent> | { dropped: unknown };

@@ -14,11 +14,21 @@ import { rootCertificates } from 'node:tls';
  */
 export function withOneTrustStore(url: string, env: NodeJS.ProcessEnv = process.env): string {
   const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-  const options = new Map([...new URLSearchParams(query)].map(([key, value]) => [key.toLowerCase().replace(/[_-]/g, ''), value]));
-  if (options.get('tls')?.toLowerCase() === 'false' || options.has('tlscafile') || options.get('tlsverifycert')?.toLowerCase() === 'false') return url;
+  const options = new Map(
+    [...new URLSearchParams(query)].map(([key, value]) => [key.toLowerCase().replace(/[_-]/g, ''), value]),
+  );
+  if (
+    options.get('tls')?.toLowerCase() === 'false' ||
+    options.has('tlscafile') ||
+    options.get('tlsverifycert')?.toLowerCase() === 'false'
+  )
+    return url;
   const extra = env.NODE_EXTRA_CA_CERTS ? [readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8')] : [];
   const bundle = [...rootCertificates, ...extra].join('\n');
-  const file = join(tmpdir(), `platform-kurrentdb-ca-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.pem`);
+  const file = join(
+    tmpdir(),
+    `platform-kurrentdb-ca-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.pem`,
+  );
   writeFileSync(file, bundle, { mode: 0o644 });
   return `${url}${query === '' ? (url.endsWith('?') ? '' : '?') : '&'}tlsCAFile=${file}`;
 }

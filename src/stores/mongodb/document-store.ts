@@ -100,22 +100,33 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async get<Doc = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<Doc> | null> {
-    const record = await unavailableOnOutage('read', () => this.collection(collection).findOne({ _id: id }, { maxTimeMS: READ_MAX_TIME_MS }));
+    const record = await unavailableOnOutage('read', () =>
+      this.collection(collection).findOne({ _id: id }, { maxTimeMS: READ_MAX_TIME_MS }),
+    );
     if (!record || record.doc === null) return null;
     return storedOf<Doc>(record);
   }
 
-  async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
+  async getMany<Doc = Record<string, unknown>>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<(StoredDocument<Doc> | null)[]> {
     const records = await unavailableOnOutage('read', () =>
       this.collection(collection)
-        .find({ _id: { $in: [...ids] }, doc: { $ne: null } }, { projection: { doc: 1, position: 1 }, maxTimeMS: READ_MAX_TIME_MS })
+        .find(
+          { _id: { $in: [...ids] }, doc: { $ne: null } },
+          { projection: { doc: 1, position: 1 }, maxTimeMS: READ_MAX_TIME_MS },
+        )
         .toArray(),
     );
     const found = new Map(records.map((record) => [record._id, storedOf<Doc>(record)]));
     return ids.map((id) => found.get(id) ?? null);
   }
 
-  async find<Doc = Record<string, unknown>>(collection: string, where: Record<string, Scalar>): Promise<StoredDocument<Doc>[]> {
+  async find<Doc = Record<string, unknown>>(
+    collection: string,
+    where: Record<string, Scalar>,
+  ): Promise<StoredDocument<Doc>[]> {
     const filter: Record<string, unknown> = { doc: { $ne: null } };
     for (const [field, value] of Object.entries(where)) filter[`doc.${checkName('field', field)}`] = value;
     // No hint: MongoDB refuses a query whose hint names an index that does not exist, and the port
@@ -124,7 +135,10 @@ export class MongoDocumentStore implements DocumentStore {
     return this.findAll(collection, filter as Filter<ReadModelRecord>, ID_ORDER, where);
   }
 
-  async findInRange<Doc = Record<string, unknown>>(collection: string, range: StringRange): Promise<StoredDocument<Doc>[]> {
+  async findInRange<Doc = Record<string, unknown>>(
+    collection: string,
+    range: StringRange,
+  ): Promise<StoredDocument<Doc>[]> {
     const path = `doc.${checkName('field', range.field)}`;
     const bounds: Record<string, unknown> = { $type: 'string', $lte: range.upTo };
     if (range.after !== undefined) bounds.$gt = range.after;
@@ -132,7 +146,12 @@ export class MongoDocumentStore implements DocumentStore {
     return this.findAll(collection, filter, { [path]: 1, ...ID_ORDER }, range);
   }
 
-  private async findAll<Doc>(collection: string, filter: Filter<ReadModelRecord>, sort: Record<string, 1>, asked: object): Promise<StoredDocument<Doc>[]> {
+  private async findAll<Doc>(
+    collection: string,
+    filter: Filter<ReadModelRecord>,
+    sort: Record<string, 1>,
+    asked: object,
+  ): Promise<StoredDocument<Doc>[]> {
     const read = () =>
       this.collection(collection)
         .find(filter, { projection: { doc: 1, position: 1 }, sort, limit: FIND_LIMIT + 1, maxTimeMS: READ_MAX_TIME_MS })
@@ -143,7 +162,9 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async count(collection: string): Promise<number> {
-    return unavailableOnOutage('count', () => this.collection(collection).countDocuments({ doc: { $ne: null } }, { maxTimeMS: READ_MAX_TIME_MS }));
+    return unavailableOnOutage('count', () =>
+      this.collection(collection).countDocuments({ doc: { $ne: null } }, { maxTimeMS: READ_MAX_TIME_MS }),
+    );
   }
 
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
@@ -160,7 +181,9 @@ export class MongoDocumentStore implements DocumentStore {
 
   async checkpoints(projections: readonly string[]): Promise<Position[]> {
     const records = await unavailableOnOutage('checkpoint read', () =>
-      this.checkpointCollection().find({ _id: { $in: [...projections] } }, { maxTimeMS: READ_MAX_TIME_MS }).toArray(),
+      this.checkpointCollection()
+        .find({ _id: { $in: [...projections] } }, { maxTimeMS: READ_MAX_TIME_MS })
+        .toArray(),
     );
     const stored = new Map(records.map((record) => [record._id, record.position]));
     return projections.map((projection) => stored.get(projection) ?? START);
@@ -179,7 +202,11 @@ export class MongoDocumentStore implements DocumentStore {
    * renameCollection with dropTarget replaces the target in one step (replica sets; sharded
    * collections cannot be renamed), then the checkpoint follows.
    */
-  async replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void> {
+  async replaceCollection(
+    target: string,
+    source: string,
+    checkpoint: { projection: string; position: Position },
+  ): Promise<void> {
     await unavailableOnOutage('swap', async () => {
       try {
         await this.collection(source).rename(this.collectionName(target), { dropTarget: true });
@@ -207,13 +234,23 @@ export class MongoDocumentStore implements DocumentStore {
   private async upsert(collection: string, writes: DocumentWrite[]): Promise<void> {
     const records = this.collection(collection);
     const raced = await duplicateKeysOf(records.bulkWrite(writes.map(toUpsert), { ordered: false }));
-    if (raced.length > 0) await skipStale(records.bulkWrite(raced.map((i) => toUpsert(writes[i]!)), { ordered: false }));
+    if (raced.length > 0)
+      await skipStale(
+        records.bulkWrite(
+          raced.map((i) => toUpsert(writes[i]!)),
+          { ordered: false },
+        ),
+      );
   }
 
   /** Forward only: a late or replayed write cannot take a checkpoint back. */
   private async moveCheckpoint(checkpoint: { projection: string; position: Position }): Promise<void> {
     const move = () =>
-      this.checkpointCollection().updateOne({ _id: checkpoint.projection, ...olderThan(checkpoint.position) }, { $set: { position: checkpoint.position } }, { upsert: true });
+      this.checkpointCollection().updateOne(
+        { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
+        { $set: { position: checkpoint.position } },
+        { upsert: true },
+      );
     // As for documents: a duplicate key may be another process's first checkpoint, not a newer one.
     if ((await duplicateKeysOf(move())).length > 0) await skipStale(move());
   }
@@ -239,6 +276,7 @@ async function dropIfPresent(collection: Collection, index: string): Promise<voi
   try {
     await collection.dropIndex(index);
   } catch (error) {
-    if (!(error instanceof MongoServerError && [INDEX_NOT_FOUND, NAMESPACE_NOT_FOUND].includes(Number(error.code)))) throw error;
+    if (!(error instanceof MongoServerError && [INDEX_NOT_FOUND, NAMESPACE_NOT_FOUND].includes(Number(error.code))))
+      throw error;
   }
 }

@@ -17,7 +17,9 @@ interface Kept {
 /** The TTL index that deletes a record once expired (MongoDB's monitor runs about once a minute; reads check the expiry too). */
 export async function buildIdempotencyIndexes(indexDb: Db): Promise<void> {
   await unavailableOnOutage('index build', () =>
-    indexDb.collection<Kept>(COLLECTION).createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+    indexDb
+      .collection<Kept>(COLLECTION)
+      .createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
   );
 }
 
@@ -37,7 +39,12 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     return unavailableOnOutage('idempotency record', () => this.take(key, holder, fingerprint, leaseMs));
   }
 
-  private async take(key: string, holder: string, fingerprint: string, leaseMs: number): Promise<IdempotencyRecord | null> {
+  private async take(
+    key: string,
+    holder: string,
+    fingerprint: string,
+    leaseMs: number,
+  ): Promise<IdempotencyRecord | null> {
     for (;;) {
       const now = new Date();
       const record = { fingerprint, holder, expires_at: new Date(now.getTime() + leaseMs) };
@@ -47,18 +54,26 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
       } catch (error) {
         if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
       }
-      const expired = await this.records.updateOne({ _id: key, expires_at: { $lte: now } }, { $set: record, $unset: { answer: '' } });
+      const expired = await this.records.updateOne(
+        { _id: key, expires_at: { $lte: now } },
+        { $set: record, $unset: { answer: '' } },
+      );
       if (expired.modifiedCount > 0) return null;
       const found = await this.records.findOne({ _id: key, expires_at: { $gt: now } });
       // Released or expired since the insert failed: the key is free again, for this request to take.
       if (!found) continue;
-      return found.answer ? { state: 'answered', fingerprint: found.fingerprint, answer: found.answer } : { state: 'in_flight', fingerprint: found.fingerprint };
+      return found.answer
+        ? { state: 'answered', fingerprint: found.fingerprint, answer: found.answer }
+        : { state: 'in_flight', fingerprint: found.fingerprint };
     }
   }
 
   async answered(key: string, holder: string, answer: KeptAnswer, ttlMs: number): Promise<void> {
     await unavailableOnOutage('idempotency record', () =>
-      this.records.updateOne({ _id: key, holder }, { $set: { answer, expires_at: new Date(Date.now() + ttlMs) }, $unset: { holder: '' } }),
+      this.records.updateOne(
+        { _id: key, holder },
+        { $set: { answer, expires_at: new Date(Date.now() + ttlMs) }, $unset: { holder: '' } },
+      ),
     );
   }
 

@@ -18,24 +18,19 @@ import { StoreUnavailable } from '../ports';
  * once on most of them; what still fails after that is an outage to the caller.
  */
 const UNAVAILABLE_CODES = new Set([
-  6 /* HostUnreachable */,
-  7 /* HostNotFound */,
-  50 /* MaxTimeMSExpired */,
-  64 /* WriteConcernFailed (wtimeout) */,
-  89 /* NetworkTimeout */,
-  91 /* ShutdownInProgress */,
-  189 /* PrimarySteppedDown */,
-  262 /* ExceededTimeLimit */,
-  9001 /* SocketException */,
-  10107 /* NotWritablePrimary */,
-  11600 /* InterruptedAtShutdown */,
-  11602 /* InterruptedDueToReplStateChange */,
-  13435 /* NotPrimaryNoSecondaryOk */,
-  13436 /* NotPrimaryOrSecondary */,
+  6 /* HostUnreachable */, 7 /* HostNotFound */, 50 /* MaxTimeMSExpired */, 64 /* WriteConcernFailed (wtimeout) */,
+  89 /* NetworkTimeout */, 91 /* ShutdownInProgress */, 189 /* PrimarySteppedDown */, 262 /* ExceededTimeLimit */,
+  9001 /* SocketException */, 10107 /* NotWritablePrimary */, 11600 /* InterruptedAtShutdown */,
+  11602 /* InterruptedDueToReplStateChange */, 13435 /* NotPrimaryNoSecondaryOk */, 13436 /* NotPrimaryOrSecondary */,
 ]);
 
 /** Labels the driver puts on failures that a later attempt of the same operation may overcome. */
-const TRANSIENT_LABELS = [MongoErrorLabel.RetryableWriteError, MongoErrorLabel.ResetPool, MongoErrorLabel.TransientTransactionError, MongoErrorLabel.RetryableError];
+const TRANSIENT_LABELS = [
+  MongoErrorLabel.RetryableWriteError,
+  MongoErrorLabel.ResetPool,
+  MongoErrorLabel.TransientTransactionError,
+  MongoErrorLabel.RetryableError,
+];
 
 /**
  * Whether a driver failure means MongoDB could not be reached or could not answer in time
@@ -61,7 +56,9 @@ export function isMongoOutage(error: unknown): boolean {
     // The driver wraps a failure to send the batch (no server, a closed topology) in a bulk write
     // error of its own, with no write error, no write-concern error and no server code.
     if (writeErrors.length === 0 && !writeConcernError && error.code === undefined) return true;
-    return [...writeErrors.map((e) => e.code), writeConcernError?.code].some((code) => UNAVAILABLE_CODES.has(Number(code)));
+    return [...writeErrors.map((e) => e.code), writeConcernError?.code].some((code) =>
+      UNAVAILABLE_CODES.has(Number(code)),
+    );
   }
   const writeConcernCode = (error as { writeConcernError?: { code?: unknown } }).writeConcernError?.code;
   return UNAVAILABLE_CODES.has(Number(writeConcernCode));

@@ -56,7 +56,9 @@ function mongoCounter(db: Db, policy: LimitPolicy): RateLimiterMongo {
 
 /** The collection's indexes, the same for every limit: a unique index on the key and a TTL index on the expiry. */
 export async function buildRateLimitIndexes(indexDb: Db): Promise<void> {
-  await unavailableOnOutage('index build', () => mongoCounter(indexDb, { name: 'indexes', points: 1, windowSeconds: 1, blockSeconds: 0 }).createIndexes());
+  await unavailableOnOutage('index build', () =>
+    mongoCounter(indexDb, { name: 'indexes', points: 1, windowSeconds: 1, blockSeconds: 0 }).createIndexes(),
+  );
 }
 
 /**
@@ -67,7 +69,11 @@ export async function buildRateLimitIndexes(indexDb: Db): Promise<void> {
 export function mongoRateLimits(db: Db, log?: StoreLog): RateLimits {
   return {
     async limiter(policy: LimitPolicy): Promise<RateLimiter> {
-      const limiter = standInWhileSlow(mongoCounter(db, policy), new CountingInMemoryMeanwhile(libraryOptions(policy), log), ANSWER_WITHIN_MS);
+      const limiter = standInWhileSlow(
+        mongoCounter(db, policy),
+        new CountingInMemoryMeanwhile(libraryOptions(policy), log),
+        ANSWER_WITHIN_MS,
+      );
       return {
         consume: (key) => limiter.consume(key),
         reset: (key) => unavailableOnOutage('rate limit reset', () => limiter.reset(key)),

@@ -35,25 +35,34 @@ export class MongoSessionStore implements SessionStore {
   static async open(db: Db, indexDb: Db = db): Promise<MongoSessionStore> {
     // expireAfterSeconds 0: each document expires at the instant stored in expires_at.
     await unavailableOnOutage('index build', () =>
-      indexDb.collection<SessionRecord>(COLLECTION).createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+      indexDb
+        .collection<SessionRecord>(COLLECTION)
+        .createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
     );
     return new MongoSessionStore(db);
   }
 
   async get(id: string): Promise<Record<string, unknown> | null> {
-    const record = await unavailableOnOutage('session read', () => this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() }, ...LIVE }));
+    const record = await unavailableOnOutage('session read', () =>
+      this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() }, ...LIVE }),
+    );
     return record?.data ?? null;
   }
 
   async create(id: string, data: Record<string, unknown>, ttlMs: number): Promise<void> {
-    await unavailableOnOutage('session write', () => this.sessions.insertOne({ _id: id, data, expires_at: new Date(Date.now() + ttlMs), version: 0 }));
+    await unavailableOnOutage('session write', () =>
+      this.sessions.insertOne({ _id: id, data, expires_at: new Date(Date.now() + ttlMs), version: 0 }),
+    );
   }
 
   async update(id: string, data: Record<string, unknown>, ttlMs: number): Promise<boolean> {
     // Never an upsert: a session destroyed since the request read it stays gone.
     const now = Date.now();
     const result = await unavailableOnOutage('session write', () =>
-      this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now) }, ...LIVE }, { $set: { data, expires_at: new Date(now + ttlMs) }, $inc: { version: 1 } }),
+      this.sessions.updateOne(
+        { _id: id, expires_at: { $gt: new Date(now) }, ...LIVE },
+        { $set: { data, expires_at: new Date(now + ttlMs) }, $inc: { version: 1 } },
+      ),
     );
     return result.matchedCount > 0;
   }
@@ -66,9 +75,16 @@ export class MongoSessionStore implements SessionStore {
     const now = Date.now();
     const { needed, until } = sessionRenewal(now, ttlMs);
     // One round trip in the common case, as the guarded update it replaces cost: a write only when due.
-    const live = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date(now) }, ...LIVE }, { projection: { expires_at: 1 } });
+    const live = await this.sessions.findOne(
+      { _id: id, expires_at: { $gt: new Date(now) }, ...LIVE },
+      { projection: { expires_at: 1 } },
+    );
     if (!live) return false;
-    if (live.expires_at.getTime() < needed) await this.sessions.updateOne({ _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) }, ...LIVE }, { $set: { expires_at: new Date(until) } });
+    if (live.expires_at.getTime() < needed)
+      await this.sessions.updateOne(
+        { _id: id, expires_at: { $gt: new Date(now), $lt: new Date(needed) }, ...LIVE },
+        { $set: { expires_at: new Date(until) } },
+      );
     return true;
   }
 
@@ -85,12 +101,19 @@ export class MongoSessionStore implements SessionStore {
       const old = await this.sessions.findOne({ _id: from, expires_at: { $gt: new Date() } });
       const live = old !== null && !old.moved_to;
       const data = move.change(live ? old.data : null);
-      await this.sessions.replaceOne({ _id: to }, { data, expires_at: new Date(Date.now() + move.ttlMs(data)), version: 0 }, { upsert: true });
+      await this.sessions.replaceOne(
+        { _id: to },
+        { data, expires_at: new Date(Date.now() + move.ttlMs(data)), version: 0 },
+        { upsert: true },
+      );
       if (!live) {
         if (old?.moved_to && move.successor) await this.changeSuccessor(old.moved_to, move.successor);
         return data;
       }
-      const moved = await this.sessions.updateOne({ _id: from, ...sameVersion(old.version), ...LIVE }, { $set: { moved_to: to, data: {} }, $inc: { version: 1 } });
+      const moved = await this.sessions.updateOne(
+        { _id: from, ...sameVersion(old.version), ...LIVE },
+        { $set: { moved_to: to, data: {} }, $inc: { version: 1 } },
+      );
       if (moved.matchedCount > 0) return data;
     }
   }
@@ -101,7 +124,10 @@ export class MongoSessionStore implements SessionStore {
       const record = await this.sessions.findOne({ _id: id, expires_at: { $gt: new Date() } });
       if (!record) return;
       if (record.moved_to) return this.changeSuccessor(record.moved_to, successor);
-      const changed = await this.sessions.updateOne({ _id: id, ...sameVersion(record.version), ...LIVE }, { $set: { data: successor(record.data) }, $inc: { version: 1 } });
+      const changed = await this.sessions.updateOne(
+        { _id: id, ...sameVersion(record.version), ...LIVE },
+        { $set: { data: successor(record.data) }, $inc: { version: 1 } },
+      );
       if (changed.matchedCount > 0) return;
     }
   }

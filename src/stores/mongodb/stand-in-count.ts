@@ -11,7 +11,11 @@ const TIMED_OUT = Symbol('timed out');
  * so once it lands the stand-in takes its own count back: an attempt is counted once, in MongoDB
  * when MongoDB counted it, in memory only when it never did.
  */
-export function standInWhileSlow(shared: RateLimiterAbstract, standIn: RateLimiterAbstract, answerWithinMs: number): RateLimiter {
+export function standInWhileSlow(
+  shared: RateLimiterAbstract,
+  standIn: RateLimiterAbstract,
+  answerWithinMs: number,
+): RateLimiter {
   const sharedCounts = rateLimiterOver(shared);
   const standInCounts = rateLimiterOver(standIn);
   return {

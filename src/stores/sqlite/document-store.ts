@@ -1,6 +1,14 @@
 import type { Statement, Transaction } from 'better-sqlite3';
 import { START } from '../ports';
-import type { CollectionSpec, DocumentStore, DocumentWrite, Position, Scalar, StoredDocument, StringRange } from '../ports';
+import type {
+  CollectionSpec,
+  DocumentStore,
+  DocumentWrite,
+  Position,
+  Scalar,
+  StoredDocument,
+  StringRange,
+} from '../ports';
 import { checkName } from '../names';
 import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { SqliteIdempotencyRecords } from './idempotency-records';
@@ -85,8 +93,12 @@ export class SqliteDocumentStore implements DocumentStore {
     this.getDocuments = db.prepare(
       'SELECT id, doc, position FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?)) AND doc IS NOT NULL',
     );
-    this.countDocuments = db.prepare('SELECT count(*) AS documents FROM documents WHERE collection = ? AND doc IS NOT NULL');
-    this.getCheckpoints = db.prepare('SELECT projection, position FROM checkpoints WHERE projection IN (SELECT value FROM json_each(?))');
+    this.countDocuments = db.prepare(
+      'SELECT count(*) AS documents FROM documents WHERE collection = ? AND doc IS NOT NULL',
+    );
+    this.getCheckpoints = db.prepare(
+      'SELECT projection, position FROM checkpoints WHERE projection IN (SELECT value FROM json_each(?))',
+    );
     this.deleteCheckpoint = db.prepare('DELETE FROM checkpoints WHERE projection = ?');
     this.deleteCollection = db.prepare('DELETE FROM documents WHERE collection = ?');
     const upsert = db.prepare<[string, string, string | null, Position]>(UPSERT);
@@ -108,7 +120,11 @@ export class SqliteDocumentStore implements DocumentStore {
       setCheckpoint.run(checkpoint.projection, checkpoint.position);
     });
     this.idempotency = new SqliteIdempotencyRecords(db);
-    this.scratch = new ScratchWriter(db.name, { upsert: UPSERT, checkpointPages: SCRATCH_CHECKPOINT_PAGES, busyTimeoutMs: BUSY_TIMEOUT_MS });
+    this.scratch = new ScratchWriter(db.name, {
+      upsert: UPSERT,
+      checkpointPages: SCRATCH_CHECKPOINT_PAGES,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
   }
 
   /**
@@ -136,7 +152,10 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? storedOf<Doc>(id, row) : null;
   }
 
-  async getMany<Doc = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<(StoredDocument<Doc> | null)[]> {
+  async getMany<Doc = Record<string, unknown>>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<(StoredDocument<Doc> | null)[]> {
     const found = new Map<string, StoredDocument<Doc> | null>();
     const unread: string[] = [];
     for (const id of ids) {
@@ -145,7 +164,8 @@ export class SqliteDocumentStore implements DocumentStore {
       else found.set(id, pending);
     }
     if (unread.length > 0) {
-      for (const row of this.getDocuments.all(collection, JSON.stringify(unread))) found.set(row.id, storedOf<Doc>(row.id, row));
+      for (const row of this.getDocuments.all(collection, JSON.stringify(unread)))
+        found.set(row.id, storedOf<Doc>(row.id, row));
     }
     return ids.map((id) => found.get(id) ?? null);
   }
@@ -167,7 +187,10 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /** The range on the field's partial index (ensureCollections); SQLite compares text bytewise, as MongoDB does. */
-  async findInRange<Doc = Record<string, unknown>>(collection: string, range: StringRange): Promise<StoredDocument<Doc>[]> {
+  async findInRange<Doc = Record<string, unknown>>(
+    collection: string,
+    range: StringRange,
+  ): Promise<StoredDocument<Doc>[]> {
     if (this.scratch.busy()) await this.scratch.drain([collection]);
     const path = `json_extract(doc, '$.${checkName('field', range.field)}')`;
     const sql = [
@@ -189,7 +212,11 @@ export class SqliteDocumentStore implements DocumentStore {
    * Scratch writes go to the second thread (scratch-writer.ts), which stores them while the
    * rebuild goes on; a scratch write with a checkpoint is stored as any other.
    */
-  async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }, scratch = false): Promise<void> {
+  async write(
+    writes: DocumentWrite[],
+    checkpoint?: { projection: string; position: Position },
+    scratch = false,
+  ): Promise<void> {
     if (scratch && !checkpoint) return this.scratch.write(writes);
     if (this.scratch.busy()) {
       // Every scratch write handed over before is stored first, whatever its collection: another
@@ -206,7 +233,9 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async checkpoints(projections: readonly string[]): Promise<Position[]> {
-    const stored = new Map(this.getCheckpoints.all(JSON.stringify(projections)).map((row) => [row.projection, row.position]));
+    const stored = new Map(
+      this.getCheckpoints.all(JSON.stringify(projections)).map((row) => [row.projection, row.position]),
+    );
     return projections.map((projection) => stored.get(projection) ?? START);
   }
 
@@ -222,7 +251,11 @@ export class SqliteDocumentStore implements DocumentStore {
     this.deleteCollection.run(collection);
   }
 
-  async replaceCollection(target: string, source: string, checkpoint: { projection: string; position: Position }): Promise<void> {
+  async replaceCollection(
+    target: string,
+    source: string,
+    checkpoint: { projection: string; position: Position },
+  ): Promise<void> {
     await this.scratch.drain();
     this.replaceTransaction.immediate(checkName('collection', target), checkName('collection', source), checkpoint);
   }

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Statement, Transaction } from 'better-sqlite3';
 import { InvalidPosition, START, WrongExpectedVersion } from '../ports';
-import type { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, Position, ReadStreamOptions, RecordedEvent, SubscriptionObserver } from '../ports';
+import type {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscriptionObserver,
+} from '../ports';
 import type { Database } from './database';
 import { LogSync } from './log-sync';
 
@@ -17,7 +27,15 @@ const NORMAL = 1;
  * which a rebuild reading a million events feels.
  */
 const COLUMNS = 'position, stream, revision, type, data, metadata, id';
-type EventRow = [position: number, stream: string, revision: number, type: string, data: string, metadata: string, id: string | null];
+type EventRow = [
+  position: number,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+  id: string | null,
+];
 
 /** Zero-padded so that string order is commit order, as the port promises. */
 function encodePosition(sequence: number): Position {
@@ -97,8 +115,14 @@ export class SqliteEventStore implements EventStore {
       'INSERT INTO events (stream, revision, type, data, metadata, id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.byId = db.prepare('SELECT stream, revision, position, type, data, metadata FROM events WHERE id = ?');
-    this.forwards = db.prepare<[string, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision LIMIT ?`).raw();
-    this.backwards = db.prepare<[string, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?`).raw();
+    this.forwards = db
+      .prepare<[string, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision LIMIT ?`)
+      .raw();
+    this.backwards = db
+      .prepare<[string, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT ?`,
+      )
+      .raw();
     this.head = db.prepare('SELECT max(position) AS position FROM events');
     this.appendTransaction = db.transaction((stream, events, expected) => {
       const forms = events.map(storedForm);
@@ -116,7 +140,9 @@ export class SqliteEventStore implements EventStore {
       return { nextExpectedRevision: revision, position: encodePosition(sequence) };
     });
     this.after = db
-      .prepare<[number, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`)
+      .prepare<[number, number, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+      )
       .raw();
     this.sync = db.pragma('synchronous', { simple: true }) === NORMAL ? new LogSync(db) : undefined;
   }
@@ -185,10 +211,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** The file is always there: the observer hears once that the subscription is live, and never of a drop. */
-  async *subscribeAll(from: Position, signal?: AbortSignal, observer?: SubscriptionObserver): AsyncIterable<RecordedEvent> {
+  async *subscribeAll(
+    from: Position,
+    signal?: AbortSignal,
+    observer?: SubscriptionObserver,
+  ): AsyncIterable<RecordedEvent> {
     const head = await this.headPosition();
     if (from > head) {
-      throw new InvalidPosition(from, `after the head of the log (${head || 'empty'}): a checkpoint from another database`);
+      throw new InvalidPosition(
+        from,
+        `after the head of the log (${head || 'empty'}): a checkpoint from another database`,
+      );
     }
     observer?.onLive?.();
     let last = from;

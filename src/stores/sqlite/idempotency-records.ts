@@ -23,8 +23,12 @@ export class SqliteIdempotencyRecords implements IdempotencyRecords {
       ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, fingerprint = excluded.fingerprint, status = NULL, body = NULL,
         expires_at = excluded.expires_at
       WHERE idempotency_keys.expires_at <= ?`);
-    this.select = db.prepare('SELECT fingerprint, holder, status, body FROM idempotency_keys WHERE key = ? AND expires_at > ?');
-    this.answer = db.prepare('UPDATE idempotency_keys SET status = ?, body = ?, expires_at = ?, holder = NULL WHERE key = ? AND holder = ?');
+    this.select = db.prepare(
+      'SELECT fingerprint, holder, status, body FROM idempotency_keys WHERE key = ? AND expires_at > ?',
+    );
+    this.answer = db.prepare(
+      'UPDATE idempotency_keys SET status = ?, body = ?, expires_at = ?, holder = NULL WHERE key = ? AND holder = ?',
+    );
     this.remove = db.prepare('DELETE FROM idempotency_keys WHERE key = ? AND holder = ?');
     this.purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
   }

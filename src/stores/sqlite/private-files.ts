@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { dirname } from 'node:path';
 
@@ -51,7 +61,8 @@ export function privateKey(file: string): Buffer {
   }
   chmodSync(file, 0o600);
   const key = readFileSync(file);
-  if (key.length !== KEY_BYTES) throw new Error(`${file} must hold ${KEY_BYTES} bytes (a key this service made): it holds ${key.length}`);
+  if (key.length !== KEY_BYTES)
+    throw new Error(`${file} must hold ${KEY_BYTES} bytes (a key this service made): it holds ${key.length}`);
   return key;
 }
 
@@ -63,5 +74,6 @@ export function privateKey(file: string): Buffer {
 export function tightenDataDirectory(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) chmodIfPresent(join(dir, entry.name), 0o600);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isFile()) chmodIfPresent(join(dir, entry.name), 0o600);
 }

@@ -31,7 +31,15 @@ export class SqliteRateLimits implements RateLimits {
     const options = libraryOptions(policy);
     if (policy.hot) return memoryRateLimiter(policy);
     const storeClient = this.database();
-    return rateLimiterOver(new RateLimiterSQLite({ ...options, storeClient, storeType: 'better-sqlite3', tableName: TABLE, tableCreated: true }));
+    return rateLimiterOver(
+      new RateLimiterSQLite({
+        ...options,
+        storeClient,
+        storeType: 'better-sqlite3',
+        tableName: TABLE,
+        tableCreated: true,
+      }),
+    );
   }
 
   close(): void {

@@ -54,7 +54,12 @@ export class ScratchWriter {
   /** Hands the writes to the thread; resolves once no more than MOST_ON_THEIR_WAY are still on their way. */
   async write(writes: DocumentWrite[]): Promise<void> {
     this.throwFailure();
-    const rows = writes.map((w): Row => [w.collection, w.id, w.doc === null ? null : JSON.stringify(w.doc), w.position]);
+    const rows = writes.map((w): Row => [
+      w.collection,
+      w.id,
+      w.doc === null ? null : JSON.stringify(w.doc),
+      w.position,
+    ]);
     for (const row of rows) this.onTheirWay.set(keyOf(row[0], row[1]), row);
     let settle!: () => void;
     const stored = new Promise<void>((resolve) => (settle = resolve));
@@ -83,7 +88,8 @@ export class ScratchWriter {
    * given (the thread stores them in order); throws what went wrong with them.
    */
   async drain(collections?: readonly string[]): Promise<void> {
-    const concerned = (touched: ReadonlySet<string>): boolean => !collections || collections.some((c) => touched.has(c));
+    const concerned = (touched: ReadonlySet<string>): boolean =>
+      !collections || collections.some((c) => touched.has(c));
     const last = this.handed.findLast((h) => concerned(h.collections));
     if (last) await last.stored;
     if (this.failure && concerned(this.failure.collections)) this.throwFailure();
@@ -126,7 +132,11 @@ export class ScratchWriter {
   private stored(error: string | null): void {
     const done = this.handed.shift();
     if (!done) return;
-    if (error !== null) this.failure ??= { error: new Error(`storing a rebuild's documents failed: ${error}`), collections: done.collections };
+    if (error !== null)
+      this.failure ??= {
+        error: new Error(`storing a rebuild's documents failed: ${error}`),
+        collections: done.collections,
+      };
     for (const row of done.rows) {
       const key = keyOf(row[0], row[1]);
       // A later write of the same document may be on its way behind this one.
@@ -142,7 +152,10 @@ export class ScratchWriter {
     const lost = this.handed.splice(0);
     if (lost.length === 0) return;
     const collections = new Set(lost.flatMap((h) => [...h.collections]));
-    this.failure ??= { error: new Error(`storing a rebuild's documents failed: ${err.message}`, { cause: err }), collections };
+    this.failure ??= {
+      error: new Error(`storing a rebuild's documents failed: ${err.message}`, { cause: err }),
+      collections,
+    };
     this.onTheirWay.clear();
     for (const handed of lost) handed.settle();
   }

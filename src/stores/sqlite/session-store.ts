@@ -27,12 +27,16 @@ export class SqliteSessionStore implements SessionStore {
     this.select = db.prepare('SELECT data, expires_at, moved_to FROM sessions WHERE id = ?');
     this.insert = db.prepare('INSERT INTO sessions (id, data, expires_at) VALUES (?, ?, ?)');
     // Only a live row: one destroyed, moved or expired since the request read it stays gone.
-    this.replace = db.prepare('UPDATE sessions SET data = ?, expires_at = ? WHERE id = ? AND expires_at > ? AND moved_to IS NULL');
+    this.replace = db.prepare(
+      'UPDATE sessions SET data = ?, expires_at = ? WHERE id = ? AND expires_at > ? AND moved_to IS NULL',
+    );
     // The data alone while the session lives long enough: moving its expiry in the index made an
     // update five times as costly, and a write request updates the session.
     this.replaceData = db.prepare('UPDATE sessions SET data = ? WHERE id = ? AND expires_at >= ? AND moved_to IS NULL');
     // Only when the session would end before it must: a renewal that changes nothing writes nothing.
-    this.renew = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ? AND moved_to IS NULL');
+    this.renew = db.prepare(
+      'UPDATE sessions SET expires_at = ? WHERE id = ? AND expires_at > ? AND expires_at < ? AND moved_to IS NULL',
+    );
     this.liveUntil = db.prepare('SELECT expires_at FROM sessions WHERE id = ? AND expires_at > ? AND moved_to IS NULL');
     // A moved row keeps only the way to its successor, for the logouts still running on it.
     this.markMoved = db.prepare("UPDATE sessions SET moved_to = ?, data = '{}' WHERE id = ?");

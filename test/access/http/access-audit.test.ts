@@ -46,7 +46,9 @@ describe('failed administrator sign-ins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
     // Every try checked at once: the bound on password checks in flight (503 when over it) is not what this tests.
     const first = await startPlatform({ LOGIN_MAX_FAILURES: 100_000, PASSWORD_CHECKS_IN_FLIGHT: FLOOD }, dir);
-    const answers = await Promise.all(Array.from({ length: FLOOD }, () => tryLogin(first, { username: 'admin', password: 'not-the-password' })));
+    const answers = await Promise.all(
+      Array.from({ length: FLOOD }, () => tryLogin(first, { username: 'admin', password: 'not-the-password' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 401));
     // Unlike the log, nothing else in the tries was lost: a later right password still signs in.
     expect((await tryLogin(first, { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
@@ -61,14 +63,23 @@ describe('failed administrator sign-ins', () => {
       expect(failed[0]!.data).toMatchObject({ username: 'admin', address: '127.0.0.1' });
       const found = await searched(again, 'AdministratorSignInFailed');
       expect(found).toHaveLength(failed.length);
-      expect(found[0]!.summary).toMatch(/^\d+ failed sign-ins? as the administrator "admin" from 127\.0\.0\.1 in the minute from /);
+      expect(found[0]!.summary).toMatch(
+        /^\d+ failed sign-ins? as the administrator "admin" from 127\.0\.0\.1 in the minute from /,
+      );
       const root = await adminBrowser(again);
-      const exported = (await root.client.get('/api/v1/audit/events').buffer(true).parse((res, done) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        res.on('end', () => done(null, text));
-      })).body as string;
-      expect(exported.split('\n').filter((line) => line.includes('"AdministratorSignInFailed"'))).toHaveLength(failed.length);
+      const exported = (
+        await root.client
+          .get('/api/v1/audit/events')
+          .buffer(true)
+          .parse((res, done) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+            res.on('end', () => done(null, text));
+          })
+      ).body as string;
+      expect(exported.split('\n').filter((line) => line.includes('"AdministratorSignInFailed"'))).toHaveLength(
+        failed.length,
+      );
     } finally {
       await again.close();
       rmSync(dir, { recursive: true, force: true });

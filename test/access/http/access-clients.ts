@@ -1,5 +1,13 @@
 import request from 'supertest';
-import { ADMIN_PASSWORD, Answer, expectRefusal, logInAdmin, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+import {
+  ADMIN_PASSWORD,
+  Answer,
+  expectRefusal,
+  logInAdmin,
+  startPlatform,
+  TestPlatform,
+  uniqueUsername,
+} from '../../support/platform';
 
 /** A browser logged in as an administrator: its cookie jar and its current CSRF token. */
 export interface AdminBrowser {
@@ -34,12 +42,21 @@ export async function groupWithAdmin(by: AdminBrowser, permissions: string[]) {
   const group = await by.post('/role-groups', { name: `Group ${uniqueUsername('g')}`, permissions }).expect(200);
   const username = uniqueUsername('op');
   const created = await by.post('/administrators', { username, role_group_id: group.body.data.id }).expect(200);
-  return { role_id: group.body.data.id as number, id: created.body.data.id as number, username, password: created.body.data.password as string };
+  return {
+    role_id: group.body.data.id as number,
+    id: created.body.data.id as number,
+    username,
+    password: created.body.data.password as string,
+  };
 }
 
 /** This file's platform, with the super administrator signed in on `root`, and its refusals asserted on it. */
 export function accessPlatform() {
-  const files = {} as { t: TestPlatform; root: AdminBrowser; refused(send: () => PromiseLike<Answer>, status: number, error: string): Promise<Answer> };
+  const files = {} as {
+    t: TestPlatform;
+    root: AdminBrowser;
+    refused(send: () => PromiseLike<Answer>, status: number, error: string): Promise<Answer>;
+  };
   files.refused = (send, status, error) => expectRefusal(files.t, send, status, error);
   beforeAll(async () => {
     files.t = await startPlatform();

@@ -46,7 +46,11 @@ function mountedRoutes(): Route[] {
 
 function declaredRoutes(): DeclaredRoute[] {
   // The router joins the prefix and the root route `/` into the bare prefix.
-  return t.platform.endpoints.map((e) => ({ method: e.method, path: e.path === '/' ? API : `${API}${e.path}`, caller: e.caller }));
+  return t.platform.endpoints.map((e) => ({
+    method: e.method,
+    path: e.path === '/' ? API : `${API}${e.path}`,
+    caller: e.caller,
+  }));
 }
 
 function declaredBy(kind: Caller['kind']): DeclaredRoute[] {
@@ -59,14 +63,24 @@ function callerOf(route: Route): Caller | undefined {
 
 /** Valid values, so that a refusal can only come from the check under test, not from a parameter. */
 function parameterValues(): Record<string, string> {
-  return { member_id: String(member.id), role_id: '1', admin_id: '1', scope: 'addons.read', key: 'demo_addon', action: 'install', id: '00000000-0000-4000-8000-000000000000', delivery_id: '00000000-0000-4000-8000-000000000001' };
+  return {
+    member_id: String(member.id),
+    role_id: '1',
+    admin_id: '1',
+    scope: 'addons.read',
+    key: 'demo_addon',
+    action: 'install',
+    id: '00000000-0000-4000-8000-000000000000',
+    delivery_id: '00000000-0000-4000-8000-000000000001',
+  };
 }
 
 function urlOf(route: Route): string {
   const values = parameterValues();
   return route.path.replace(/:(\w+)/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new Error(`no test value for the path parameter :${name}: add one to parameterValues()`);
+    if (value === undefined)
+      throw new Error(`no test value for the path parameter :${name}: add one to parameterValues()`);
     return value;
   });
 }
@@ -129,11 +143,14 @@ beforeAll(async () => {
   // call was refused for the credential it offered and for nothing else.
   const asMember = (path: string, body: object = {}) =>
     member.client.post(`${API}${path}`).set('X-CSRF-Token', member.token).send(body).expect(200);
-  const asAdmin = (path: string) => admin.client.post(`${API}${path}`).set('X-CSRF-Token', admin.token).send({}).expect(200);
+  const asAdmin = (path: string) =>
+    admin.client.post(`${API}${path}`).set('X-CSRF-Token', admin.token).send({}).expect(200);
   await asMember('/developer/credential');
   await asAdmin(`/credentials/${member.id}/approve`);
   partnerKey = (await asMember('/developer/claim')).body.data;
-  const scopes = [...new Set(t.platform.endpoints.flatMap((e) => (e.caller.kind === 'partner' ? [e.caller.scope] : [])))];
+  const scopes = [
+    ...new Set(t.platform.endpoints.flatMap((e) => (e.caller.kind === 'partner' ? [e.caller.scope] : []))),
+  ];
   if (scopes.length > 0) {
     await asMember('/developer/scopes', { scopes, reason: 'access-control test of the open API' });
     for (const scope of scopes) await asAdmin(`/credentials/${member.id}/scopes/${scope}/approve`);
@@ -178,25 +195,45 @@ describe('CSRF on every write', () => {
     eachRoute(writes(), async (route) => {
       const session = sessionFor(route);
       expect(session.preLoginToken).not.toBe(session.token);
-      await expectRefusal(t, () => call(session.client, route).set('X-CSRF-Token', session.preLoginToken), 419, 'csrf_token_invalid');
+      await expectRefusal(
+        t,
+        () => call(session.client, route).set('X-CSRF-Token', session.preLoginToken),
+        419,
+        'csrf_token_invalid',
+      );
     }));
 
   it('refuses a write with a made-up token with 419 csrf_token_invalid', () =>
     eachRoute(writes(), async (route) => {
       const madeUp = randomBytes(32).toString('base64url');
-      await expectRefusal(t, () => call(sessionFor(route).client, route).set('X-CSRF-Token', madeUp), 419, 'csrf_token_invalid');
+      await expectRefusal(
+        t,
+        () => call(sessionFor(route).client, route).set('X-CSRF-Token', madeUp),
+        419,
+        'csrf_token_invalid',
+      );
     }));
 });
 
 describe('administrator endpoints', () => {
   it('refuse a session that is not logged in at all with 401', () =>
     eachRoute(declaredBy('admin'), async (route) => {
-      await expectRefusal(t, () => call(anonymous.client, route).set('X-CSRF-Token', anonymous.token), 401, 'admin_not_logged_in');
+      await expectRefusal(
+        t,
+        () => call(anonymous.client, route).set('X-CSRF-Token', anonymous.token),
+        401,
+        'admin_not_logged_in',
+      );
     }));
 
   it('refuse a session logged in as a member with 401: a member is not an administrator', () =>
     eachRoute(declaredBy('admin'), async (route) => {
-      await expectRefusal(t, () => call(member.client, route).set('X-CSRF-Token', member.token), 401, 'admin_not_logged_in');
+      await expectRefusal(
+        t,
+        () => call(member.client, route).set('X-CSRF-Token', member.token),
+        401,
+        'admin_not_logged_in',
+      );
     }));
 });
 
@@ -224,15 +261,26 @@ describe('partner endpoints', () => {
 
   it('refuse a call with only one of the two headers with 401', () =>
     eachRoute(partners(), async (route) => {
-      await expectRefusal(t, () => call(server(), route).set('X-API-ID', partnerKey.apiid), 401, 'api_credentials_missing');
-      await expectRefusal(t, () => call(server(), route).set('X-API-Key', partnerKey.apikey), 401, 'api_credentials_missing');
+      await expectRefusal(
+        t,
+        () => call(server(), route).set('X-API-ID', partnerKey.apiid),
+        401,
+        'api_credentials_missing',
+      );
+      await expectRefusal(
+        t,
+        () => call(server(), route).set('X-API-Key', partnerKey.apikey),
+        401,
+        'api_credentials_missing',
+      );
     }));
 
   it('refuse an unknown API id or a wrong key with 401 api_credentials_invalid', () =>
     eachRoute(partners(), async (route) => {
       const unknownId = formatApiId(randomBytes(API_ID_RANDOM_BYTES));
       const otherKey = formatApiKey(randomBytes(API_KEY_RANDOM_BYTES));
-      const send = (apiid: string, apikey: string) => () => call(server(), route).set('X-API-ID', apiid).set('X-API-Key', apikey);
+      const send = (apiid: string, apikey: string) => () =>
+        call(server(), route).set('X-API-ID', apiid).set('X-API-Key', apikey);
       await expectRefusal(t, send(unknownId, partnerKey.apikey), 401, 'api_credentials_invalid');
       await expectRefusal(t, send(partnerKey.apiid, otherKey), 401, 'api_credentials_invalid');
       await expectRefusal(t, send(partnerKey.apiid, mistypedKey(partnerKey.apikey)), 401, 'api_credentials_invalid');

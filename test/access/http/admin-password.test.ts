@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const change = (by: AdminBrowser, current_password: string, new_password = 'a-new-secret') => by.post('/admin/password', { current_password, new_password });
+const change = (by: AdminBrowser, current_password: string, new_password = 'a-new-secret') =>
+  by.post('/admin/password', { current_password, new_password });
 
 describe('POST /admin/password: wrong current passwords are limited as logins are', () => {
   it('of many wrong guesses sent at once, only the limit reach the check; then even the right one waits, with Retry-After', async () => {
@@ -17,7 +18,10 @@ describe('POST /admin/password: wrong current passwords are limited as logins ar
     const guesser = await adminBrowser(t, { username, password });
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => change(guesser, `wrong-guess-${i}`)));
     const counted = answers.map((a) => `${a.status} ${a.body.data.error}`).sort();
-    expect(counted).toEqual([...Array(3).fill('422 wrong_current_password'), ...Array(5).fill('429 too_many_password_failures')]);
+    expect(counted).toEqual([
+      ...Array(3).fill('422 wrong_current_password'),
+      ...Array(5).fill('429 too_many_password_failures'),
+    ]);
 
     const blocked = await expectRefusal(t, () => change(guesser, password), 429, 'too_many_password_failures');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(500);

@@ -33,7 +33,8 @@ const CREDENTIALS = '/api/v1/credentials';
 
 const SUPER = { username: 'admin', password: ADMIN_PASSWORD };
 
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 /** The session id a response sets, without the cookie's attributes. */
 const sessionId = (res: { headers: Record<string, unknown> }) => sessionCookie(res)?.split(';')[0];
@@ -50,7 +51,11 @@ async function adminInRoleGroup(role_id: number) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The permission check reads the role-group read model, which follows the log asynchronously. */
-async function untilStatus(send: () => PromiseLike<{ status: number }>, status: number, withinMs = 2000): Promise<void> {
+async function untilStatus(
+  send: () => PromiseLike<{ status: number }>,
+  status: number,
+  withinMs = 2000,
+): Promise<void> {
   const deadline = Date.now() + withinMs;
   while ((await send()).status !== status && Date.now() < deadline) await sleep(20);
 }
@@ -59,7 +64,11 @@ describe('GET /admin/session', () => {
   it('returns a CSRF token and sets the PHPSESSID cookie, one session with the developer side', async () => {
     const client = t.client();
     const res = await client.get(SESSION).expect(200);
-    expect(res.body).toEqual({ code: 0, message: 'ok', data: { csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+    expect(res.body).toEqual({
+      code: 0,
+      message: 'ok',
+      data: { csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
     expect(sessionId(res)).toBeDefined();
     expect(await csrfOf(client)).toBe(res.body.data.csrf_token);
   });
@@ -94,7 +103,11 @@ describe('POST /admin/login', () => {
       'invalid_credentials',
     );
     const unknown = await expectRefusal(
-      () => client.post(LOGIN).set('X-CSRF-Token', token).send({ username: uniqueUsername('ghost'), password: ADMIN_PASSWORD }),
+      () =>
+        client
+          .post(LOGIN)
+          .set('X-CSRF-Token', token)
+          .send({ username: uniqueUsername('ghost'), password: ADMIN_PASSWORD }),
       401,
       'invalid_credentials',
     );
@@ -105,7 +118,11 @@ describe('POST /admin/login', () => {
   it("refuses the administrator's credentials on the member login with 401: administrators are not members", async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    await expectRefusal(() => client.post(MEMBER_LOGIN).set('X-CSRF-Token', token).send(SUPER), 401, 'invalid_credentials');
+    await expectRefusal(
+      () => client.post(MEMBER_LOGIN).set('X-CSRF-Token', token).send(SUPER),
+      401,
+      'invalid_credentials',
+    );
     await expectRefusal(() => client.get(DASHBOARD), 401, 'not_logged_in');
     await expectRefusal(() => client.get(CREDENTIALS), 401, 'admin_not_logged_in');
   });
@@ -115,7 +132,8 @@ describe('POST /admin/login', () => {
     const client = t.client();
     const token = await csrfOf(client);
     await expectRefusal(
-      () => client.post(LOGIN).set('X-CSRF-Token', token).send({ username: member.username, password: member.password }),
+      () =>
+        client.post(LOGIN).set('X-CSRF-Token', token).send({ username: member.username, password: member.password }),
       401,
       'invalid_credentials',
     );

@@ -20,7 +20,9 @@ describe('administrators over the API', () => {
   it('creates one in a role group: without mail, even with an e-mail address, its one-time password signs in, the group permission holds, another is refused', async () => {
     const group = await p.root.post('/role-groups', { name: 'Viewers', permissions: ['addon.view'] }).expect(200);
     const username = uniqueUsername('aud');
-    const created = await p.root.post('/administrators', { username, role_group_id: group.body.data.id, email: 'aud@example.com' }).expect(200);
+    const created = await p.root
+      .post('/administrators', { username, role_group_id: group.body.data.id, email: 'aud@example.com' })
+      .expect(200);
     expect(created.body.data).toEqual({
       id: expect.any(Number),
       username,
@@ -43,9 +45,21 @@ describe('administrators over the API', () => {
   });
 
   it('refuses an unknown role group, a bad username and an unknown field, creating nothing', async () => {
-    await p.refused(() => p.root.post('/administrators', { username: uniqueUsername('x'), role_group_id: 9999 }), 422, 'role_group_not_found');
-    await p.refused(() => p.root.post('/administrators', { username: '1bad', role_group_id: 1 }), 422, 'invalid_username');
-    await p.refused(() => p.root.post('/administrators', { username: uniqueUsername('x'), role_group_id: 1, is_super: true }), 422, 'validation_failed');
+    await p.refused(
+      () => p.root.post('/administrators', { username: uniqueUsername('x'), role_group_id: 9999 }),
+      422,
+      'role_group_not_found',
+    );
+    await p.refused(
+      () => p.root.post('/administrators', { username: '1bad', role_group_id: 1 }),
+      422,
+      'invalid_username',
+    );
+    await p.refused(
+      () => p.root.post('/administrators', { username: uniqueUsername('x'), role_group_id: 1, is_super: true }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('lets exactly one of two simultaneous creations of one username win', async () => {
@@ -53,7 +67,9 @@ describe('administrators over the API', () => {
     const answers = await Promise.all([1, 2].map(() => p.root.post('/administrators', { username, role_group_id: 1 })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 409)!.body.data.error).toBe('admin_username_taken');
-    const named = (await p.root.get('/administrators')).body.data.list.filter((a: { username: string }) => a.username === username);
+    const named = (await p.root.get('/administrators')).body.data.list.filter(
+      (a: { username: string }) => a.username === username,
+    );
     expect(named).toHaveLength(1);
   });
 
@@ -96,13 +112,18 @@ describe('administrators over the API', () => {
     const other = await superByCli();
     // Only a super administrator disables a super one: each of the two disables the other at once.
     const [a, b] = await Promise.all([adminBrowser(p.t), adminBrowser(p.t, other)]);
-    const answers = await Promise.all([a.post(`/administrators/${other.id}/disable`), b.post('/administrators/1/disable')]);
+    const answers = await Promise.all([
+      a.post(`/administrators/${other.id}/disable`),
+      b.post('/administrators/1/disable'),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(answers.find((r) => r.status === 409)!.body.data.error).toBe('last_super_admin');
 
     // The one still enabled reads the list and enables the other again.
     const still = answers[0]!.status === 200 ? a : b;
-    const supers = (await still.get('/administrators').expect(200)).body.data.list.filter((x: { is_super: boolean }) => x.is_super);
+    const supers = (await still.get('/administrators').expect(200)).body.data.list.filter(
+      (x: { is_super: boolean }) => x.is_super,
+    );
     expect(supers.filter((x: { enabled: boolean }) => x.enabled)).toHaveLength(1);
     const off = supers.find((x: { enabled: boolean }) => !x.enabled);
     await still.post(`/administrators/${off.id}/enable`).expect(200);
@@ -114,7 +135,11 @@ describe('administrators over the API', () => {
     const other = await superByCli();
     const asOther = await adminBrowser(p.t, other);
     const manager = await adminBrowser(p.t, await groupWithAdmin(p.root, ['access.manage']));
-    const reset = await p.refused(() => manager.post(`/administrators/${other.id}/password-reset`), 403, 'super_admin_only');
+    const reset = await p.refused(
+      () => manager.post(`/administrators/${other.id}/password-reset`),
+      403,
+      'super_admin_only',
+    );
     expect(reset.body.message).toContain('only a super administrator');
     expect(reset.body.data.password).toBeUndefined();
     await p.refused(() => manager.post(`/administrators/${other.id}/disable`), 403, 'super_admin_only');
@@ -143,10 +168,22 @@ describe('administrators over the API', () => {
   it('refuses each of these writes to an administrator without access.manage', async () => {
     const operator = await groupWithAdmin(p.root, ['addon.view', 'addon.manage']);
     const asOperator = await adminBrowser(p.t, operator);
-    await p.refused(() => asOperator.post('/administrators', { username: uniqueUsername('x'), role_group_id: 1 }), 403, 'permission_denied');
+    await p.refused(
+      () => asOperator.post('/administrators', { username: uniqueUsername('x'), role_group_id: 1 }),
+      403,
+      'permission_denied',
+    );
     await p.refused(() => asOperator.post('/administrators/1/disable'), 403, 'permission_denied');
     await p.refused(() => asOperator.post(`/administrators/${operator.id}/password-reset`), 403, 'permission_denied');
-    await p.refused(() => p.root.client.post('/api/v1/administrators').set('X-CSRF-Token', 'stale').send({ username: 'x', role_group_id: 1 }), 419, 'csrf_token_invalid');
+    await p.refused(
+      () =>
+        p.root.client
+          .post('/api/v1/administrators')
+          .set('X-CSRF-Token', 'stale')
+          .send({ username: 'x', role_group_id: 1 }),
+      419,
+      'csrf_token_invalid',
+    );
   });
 });
 
@@ -155,7 +192,9 @@ describe('POST /admin/password', () => {
     const operator = await groupWithAdmin(p.root, ['addon.view']);
     const here = await adminBrowser(p.t, operator);
     const elsewhere = await adminBrowser(p.t, operator);
-    const res = await here.post('/admin/password', { current_password: operator.password, new_password: 'a-new-secret' }).expect(200);
+    const res = await here
+      .post('/admin/password', { current_password: operator.password, new_password: 'a-new-secret' })
+      .expect(200);
     expect(res.body.message).toMatch(/1 other session ended/);
     await here.get('/addons').expect(200);
     await p.refused(() => elsewhere.get('/addons'), 401, 'session_expired');
@@ -165,8 +204,16 @@ describe('POST /admin/password', () => {
 
   it('refuses a wrong current password and a too short new one, changing nothing', async () => {
     const here = await adminBrowser(p.t, SUPER);
-    await p.refused(() => here.post('/admin/password', { current_password: 'not-it', new_password: 'whatever1' }), 422, 'wrong_current_password');
-    await p.refused(() => here.post('/admin/password', { current_password: SUPER.password, new_password: '123' }), 422, 'validation_failed');
+    await p.refused(
+      () => here.post('/admin/password', { current_password: 'not-it', new_password: 'whatever1' }),
+      422,
+      'wrong_current_password',
+    );
+    await p.refused(
+      () => here.post('/admin/password', { current_password: SUPER.password, new_password: '123' }),
+      422,
+      'validation_failed',
+    );
     await p.refused(() => p.t.client().post('/api/v1/admin/password').send({}), 419, 'csrf_token_missing');
   });
 });
@@ -177,7 +224,9 @@ describe('the audit trail', () => {
     await p.root.post(`/administrators/${operator.id}/disable`).expect(200);
     await p.root.post(`/administrators/${operator.id}/enable`).expect(200);
     await p.root.post(`/administrators/${operator.id}/password-reset`).expect(200);
-    const ours = (await p.t.allEvents()).filter((e) => e.data.admin_id === operator.id && e.type !== 'AdminIdAllocated');
+    const ours = (await p.t.allEvents()).filter(
+      (e) => e.data.admin_id === operator.id && e.type !== 'AdminIdAllocated',
+    );
     expect(ours.map((e) => [e.type, e.metadata.actor])).toEqual([
       ['AdminCreated', { kind: 'admin', id: 1 }],
       ['AdminDisabled', { kind: 'admin', id: 1 }],

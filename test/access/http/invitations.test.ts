@@ -10,12 +10,14 @@ let role_group_id: number;
 beforeAll(async () => {
   ({ sink, t } = await startWithMail({ PUBLIC_URL: 'https://portal.example.com' }));
   root = await adminBrowser(t);
-  role_group_id = (await root.post('/role-groups', { name: 'Invitees', permissions: ['addon.view'] }).expect(200)).body.data.id;
+  role_group_id = (await root.post('/role-groups', { name: 'Invitees', permissions: ['addon.view'] }).expect(200)).body
+    .data.id;
 });
 afterAll(() => stopWithMail({ sink, t }));
 
 const ACCEPT = '/api/v1/admin/invitation/accept';
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 /** The invitee's browser: no session but the anonymous one, and its CSRF token, as the console's page has. */
 async function accept(token: string, password: string, client: request.Agent = t.client()) {
@@ -38,19 +40,38 @@ async function invite(prefix = 'inv') {
   return { username, email, id: created.body.data.id as number, created: created.body, mail, token };
 }
 
-async function auditLines(): Promise<{ type: string; summary: string; actor: { kind: string; id: unknown } | null; data: Record<string, unknown> }[]> {
-  const text = (await root.get('/audit/events').buffer(true).parse((res, done) => {
-    let body = '';
-    res.on('data', (chunk: Buffer) => (body += String(chunk)));
-    res.on('end', () => done(null, body));
-  })).body as string;
-  return text.trim().split('\n').map((line) => JSON.parse(line));
+async function auditLines(): Promise<
+  { type: string; summary: string; actor: { kind: string; id: unknown } | null; data: Record<string, unknown> }[]
+> {
+  const text = (
+    await root
+      .get('/audit/events')
+      .buffer(true)
+      .parse((res, done) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += String(chunk)));
+        res.on('end', () => done(null, body));
+      })
+  ).body as string;
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 describe('inviting an administrator by mail', () => {
   it('answers no password, mails a link that sets one once, and the administrator signs in with it', async () => {
     const { username, email, id, created, mail, token } = await invite();
-    expect(created.data).toEqual({ id, username, is_super: false, role_id: role_group_id, email, enabled: true, password: null, invitation_sent_to: email });
+    expect(created.data).toEqual({
+      id,
+      username,
+      is_super: false,
+      role_id: role_group_id,
+      email,
+      enabled: true,
+      password: null,
+      invitation_sent_to: email,
+    });
     expect(created.message).toContain(`mailed to ${email}`);
     expect(mail.subject).toBe('You are invited to administer the API platform');
     expect(mail.text).toContain('https://portal.example.com/ui/admin/invitation?token=');
@@ -75,7 +96,9 @@ describe('inviting an administrator by mail', () => {
       ['AdminInvited', 'admin', 1],
       ['AdminInvitationAccepted', 'admin', id],
     ]);
-    expect(ours[1]!.summary).toMatch(new RegExp(`^mailed administrator ${id} an invitation to choose their password, good until \\d{4}-`));
+    expect(ours[1]!.summary).toMatch(
+      new RegExp(`^mailed administrator ${id} an invitation to choose their password, good until \\d{4}-`),
+    );
     expect(ours[2]!.summary).toBe(`administrator ${id} chose their password through their invitation link`);
     expect(JSON.stringify(ours)).not.toMatch(/token_digest|password_hash/);
   });
@@ -125,7 +148,11 @@ describe('inviting an administrator by mail', () => {
     const username = uniqueUsername('plain');
     const before = sink.mails.length;
     const created = await root.post('/administrators', { username, role_group_id }).expect(200);
-    expect(created.body.data).toMatchObject({ email: null, invitation_sent_to: null, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(created.body.data).toMatchObject({
+      email: null,
+      invitation_sent_to: null,
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
     expect((await tryLogin(t, { username, password: created.body.data.password })).status).toBe(200);
     expect(sink.mails.length).toBe(before);
   });

@@ -13,13 +13,22 @@ describe('first start on an empty store', () => {
 
   it('seeds once even when two instances start together, and shows a generated password once', async () => {
     // The second as the docs have it beside the first: one process runs the projections.
-    started.push(...(await Promise.all([{}, { PROJECTIONS: 'off' as const }].map((more) => startPlatform({ ADMIN_PASSWORD: undefined, ...more }, dir)))));
+    started.push(
+      ...(await Promise.all(
+        [{}, { PROJECTIONS: 'off' as const }].map((more) => startPlatform({ ADMIN_PASSWORD: undefined, ...more }, dir)),
+      )),
+    );
     const [a] = started as [TestPlatform];
 
     const events = await a.allEvents();
-    const seeded = events.filter((e) => ['RoleGroupDefined', 'MemberGroupDefined', 'AdminCreated', 'PlatformSeeded'].includes(e.type));
+    const seeded = events.filter((e) =>
+      ['RoleGroupDefined', 'MemberGroupDefined', 'AdminCreated', 'PlatformSeeded'].includes(e.type),
+    );
     expect(seeded.map((e) => [e.type, e.data])).toEqual([
-      ['RoleGroupDefined', { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] }],
+      [
+        'RoleGroupDefined',
+        { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
+      ],
       ['RoleGroupDefined', { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] }],
       ['MemberGroupDefined', { member_group_id: 1, name: 'Default', description: expect.any(String) }],
       ['AdminCreated', expect.objectContaining({ username: 'admin', is_super: true, role_id: null })],

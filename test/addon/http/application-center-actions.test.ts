@@ -1,7 +1,17 @@
 import { rmSync } from 'node:fs';
 import { AddressInfo, connect } from 'node:net';
 import { ADDON_ACTIONS, AddonAction } from '../../../src/addon/decider';
-import { act, AdminBrowser, addonEventTypes, addonsDir, manifest, openTo, putAccess, roleAdmin, superAdmin } from '../../support/addons';
+import {
+  act,
+  AdminBrowser,
+  addonEventTypes,
+  addonsDir,
+  manifest,
+  openTo,
+  putAccess,
+  roleAdmin,
+  superAdmin,
+} from '../../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../../support/platform';
 
 /**
@@ -56,7 +66,9 @@ const TABLE: Record<AddonAction, Record<State, Outcome>> = {
 
 // One add-on per cell, so that every cell starts from its own state.
 const keyOf = (action: AddonAction, state: State) => `${action}_${state.replace(' ', '_')}`;
-const CELLS = ADDON_ACTIONS.flatMap((action) => STATES.map((state) => ({ action, state, outcome: TABLE[action][state] })));
+const CELLS = ADDON_ACTIONS.flatMap((action) =>
+  STATES.map((state) => ({ action, state, outcome: TABLE[action][state] })),
+);
 const CELL_ADDONS = CELLS.map(({ action, state }) => manifest(keyOf(action, state)));
 const helpdesk = manifest('helpdesk', ['tickets', 'reports']);
 const newsroom = manifest('newsroom', ['articles']);
@@ -101,7 +113,11 @@ describe('every action in every add-on state', () => {
     }
     const res = await act(admin, key, action, bodyFor(action, key)).expect(200);
     expect((await addonEventTypes(t, key)).slice(before.length)).toEqual(outcome.events);
-    expect(res.body).toEqual({ code: 0, message: expect.any(String), data: { ...manifestFields(key), ...outcome.answer } });
+    expect(res.body).toEqual({
+      code: 0,
+      message: expect.any(String),
+      data: { ...manifestFields(key), ...outcome.answer },
+    });
   });
 });
 
@@ -121,7 +137,9 @@ describe('the action body', () => {
   it('installs with the menu shown unless show_menu is false', async () => {
     expect((await act(admin, key, 'install', { page_roles: roles }).expect(200)).body.data.show_menu).toBe(true);
     await act(admin, key, 'uninstall').expect(200);
-    expect((await act(admin, key, 'install', { page_roles: roles, show_menu: false }).expect(200)).body.data.show_menu).toBe(false);
+    expect(
+      (await act(admin, key, 'install', { page_roles: roles, show_menu: false }).expect(200)).body.data.show_menu,
+    ).toBe(false);
   });
 
   it('sets the menu entry to shown when show_menu is left out', async () => {
@@ -140,10 +158,20 @@ describe('the action body', () => {
   });
 
   it('refuses install with page_roles that miss a page or name a disabled or unknown role group, naming the page', async () => {
-    const missing = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: { tickets: roles.tickets } }), 422, 'invalid_page_roles');
+    const missing = await expectRefusal(
+      t,
+      () => act(admin, key, 'install', { page_roles: { tickets: roles.tickets } }),
+      422,
+      'invalid_page_roles',
+    );
     expect(missing.body.message).toContain("page 'reports' is missing");
     const unknown = { ...roles, reports: { view: [99], manage: [] } };
-    const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: unknown }), 422, 'invalid_page_roles');
+    const res = await expectRefusal(
+      t,
+      () => act(admin, key, 'install', { page_roles: unknown }),
+      422,
+      'invalid_page_roles',
+    );
     expect(res.body.message).toContain("page 'reports' view: role 99 does not exist");
     expect(res.body.message).toMatch(/\(GET \/roles lists the enabled role groups\)$/);
   });
@@ -156,7 +184,10 @@ describe('the action body', () => {
     expect(res.body.message).toContain("page 'reports': a page has exactly view and manage: remove edit");
     expect(res.body.data.issues).toEqual(
       expect.arrayContaining([
-        { path: 'page_roles.tickets.manage', message: 'manage role 2 is not in view: whoever operates a page must see it' },
+        {
+          path: 'page_roles.tickets.manage',
+          message: 'manage role 2 is not in view: whoever operates a page must see it',
+        },
         { path: 'page_roles.reports.view.0', message: 'view holds role ids: integers of at least 1' },
       ]),
     );
@@ -166,19 +197,46 @@ describe('the action body', () => {
     for (const key_ of ['tickéts', '', 'toString']) {
       const page_roles = { ...roles, [key_]: { view: [], manage: [] } };
       const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles }), 422, 'invalid_page_roles');
-      expect(res.body.data.issues).toEqual([{ path: `page_roles.${key_}`, message: expect.stringMatching(/^not a page id: a page id is a lower-case letter/) }]);
+      expect(res.body.data.issues).toEqual([
+        {
+          path: `page_roles.${key_}`,
+          message: expect.stringMatching(/^not a page id: a page id is a lower-case letter/),
+        },
+      ]);
     }
-    const res = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: { ...roles, reports: { view: [-1], manage: [] } } }), 422, 'invalid_page_roles');
-    expect(res.body.data.issues).toEqual([{ path: 'page_roles.reports.view.0', message: 'view holds role ids: integers of at least 1' }]);
+    const res = await expectRefusal(
+      t,
+      () => act(admin, key, 'install', { page_roles: { ...roles, reports: { view: [-1], manage: [] } } }),
+      422,
+      'invalid_page_roles',
+    );
+    expect(res.body.data.issues).toEqual([
+      { path: 'page_roles.reports.view.0', message: 'view holds role ids: integers of at least 1' },
+    ]);
   });
 
   it('refuses an unknown field, a show_menu that is not a boolean, and a body that is not JSON', async () => {
-    const unknown = await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, menu: true }), 422, 'validation_failed');
+    const unknown = await expectRefusal(
+      t,
+      () => act(admin, key, 'install', { page_roles: roles, menu: true }),
+      422,
+      'validation_failed',
+    );
     expect(unknown.body.message).toBe('unknown field "menu": not taken here, remove it');
-    await expectRefusal(t, () => act(admin, key, 'install', { page_roles: roles, show_menu: 'yes' }), 422, 'validation_failed');
     await expectRefusal(
       t,
-      () => admin.client.post('/api/v1/addons/helpdesk/actions/install').set('X-CSRF-Token', admin.token).type('text/plain').send('install'),
+      () => act(admin, key, 'install', { page_roles: roles, show_menu: 'yes' }),
+      422,
+      'validation_failed',
+    );
+    await expectRefusal(
+      t,
+      () =>
+        admin.client
+          .post('/api/v1/addons/helpdesk/actions/install')
+          .set('X-CSRF-Token', admin.token)
+          .type('text/plain')
+          .send('install'),
       415,
       'unsupported_media_type',
     );
@@ -189,14 +247,20 @@ describe('the action body', () => {
  * A write sent as `curl -X POST` sends it: no Content-Length and no Transfer-Encoding, which koa
  * reads as no body at all. HTTP clients such as supertest send `Content-Length: 0` instead.
  */
-async function withoutBody(browser: AdminBrowser, method: 'POST' | 'PUT', path: string): Promise<{ status: number; body: { data: { error: string }; message: string } }> {
+async function withoutBody(
+  browser: AdminBrowser,
+  method: 'POST' | 'PUT',
+  path: string,
+): Promise<{ status: number; body: { data: { error: string }; message: string } }> {
   const seen = browser.client.get('/api/v1/addons');
   await seen;
   const cookies = (seen as unknown as { cookies: string }).cookies;
   const { port } = t.server.address() as AddressInfo;
   const answer = await new Promise<string>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookies}\r\nX-CSRF-Token: ${browser.token}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookies}\r\nX-CSRF-Token: ${browser.token}\r\nConnection: close\r\n\r\n`,
+      );
     });
     let text = '';
     socket.on('data', (chunk) => (text += String(chunk)));
@@ -212,16 +276,31 @@ describe('a request without a body', () => {
     await act(admin, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }).expect(200);
     const before = (await admin.client.get('/api/v1/addons').expect(200)).body.data;
     const appended = (await t.allEvents()).length;
-    for (const [method, path] of [['POST', '/api/v1/addons/helpdesk/actions/disable'], ['PUT', '/api/v1/addons/helpdesk/access']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/v1/addons/helpdesk/actions/disable'],
+      ['PUT', '/api/v1/addons/helpdesk/access'],
+    ] as const) {
       const answer = await withoutBody(admin, method, path);
       expect(answer.status).toBe(415);
       expect(answer.body.data.error).toBe('unsupported_media_type');
       expect(answer.body.message).toContain('needs a JSON body');
     }
     // An empty body with Content-Length: 0 is refused too, with or without a JSON media type.
-    await expectRefusal(t, () => admin.client.post('/api/v1/addons/helpdesk/actions/disable').set('X-CSRF-Token', admin.token), 415, 'unsupported_media_type');
-    for (const [method, path] of [['post', '/api/v1/addons/helpdesk/actions/disable'], ['put', '/api/v1/addons/helpdesk/access']] as const) {
-      const empty = () => admin.client[method](path).set('X-CSRF-Token', admin.token).set('Content-Type', 'application/json').set('Content-Length', '0');
+    await expectRefusal(
+      t,
+      () => admin.client.post('/api/v1/addons/helpdesk/actions/disable').set('X-CSRF-Token', admin.token),
+      415,
+      'unsupported_media_type',
+    );
+    for (const [method, path] of [
+      ['post', '/api/v1/addons/helpdesk/actions/disable'],
+      ['put', '/api/v1/addons/helpdesk/access'],
+    ] as const) {
+      const empty = () =>
+        admin.client[method](path)
+          .set('X-CSRF-Token', admin.token)
+          .set('Content-Type', 'application/json')
+          .set('Content-Length', '0');
       await expectRefusal(t, empty, 415, 'unsupported_media_type');
     }
     expect((await admin.client.get('/api/v1/addons').expect(200)).body.data).toEqual(before);
@@ -236,9 +315,12 @@ describe('path parameters', () => {
     expect(res.body.message).toContain('no_such_addon');
   });
 
-  it.each(['Helpdesk', 'h', '9lives', 'help-desk', `a${'b'.repeat(80)}`])('refuses the key %p with 422', async (key) => {
-    await expectRefusal(t, () => act(admin, key, 'enable'), 422, 'invalid_path_parameter');
-  });
+  it.each(['Helpdesk', 'h', '9lives', 'help-desk', `a${'b'.repeat(80)}`])(
+    'refuses the key %p with 422',
+    async (key) => {
+      await expectRefusal(t, () => act(admin, key, 'enable'), 422, 'invalid_path_parameter');
+    },
+  );
 
   it('refuses an unknown action with 422, listing the actions', async () => {
     const res = await expectRefusal(t, () => act(admin, 'helpdesk', 'upgrade'), 422, 'invalid_path_parameter');
@@ -249,10 +331,19 @@ describe('path parameters', () => {
 describe('permissions', () => {
   it('refuses actions to a role group without addon.manage with 403, and lets it list add-ons with addon.view', async () => {
     const auditor = await roleAdmin(t, 2);
-    await expectRefusal(t, () => act(auditor, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }), 403, 'permission_denied');
+    await expectRefusal(
+      t,
+      () => act(auditor, 'helpdesk', 'install', { page_roles: openTo(helpdesk) }),
+      403,
+      'permission_denied',
+    );
     // Whatever the body: the caller is checked before it is read.
     const post = (type: string, body: string) => () =>
-      auditor.client.post('/api/v1/addons/helpdesk/actions/enable').set('X-CSRF-Token', auditor.token).set('Content-Type', type).send(body);
+      auditor.client
+        .post('/api/v1/addons/helpdesk/actions/enable')
+        .set('X-CSRF-Token', auditor.token)
+        .set('Content-Type', type)
+        .send(body);
     await expectRefusal(t, post('application/json', '{bad'), 403, 'permission_denied');
     await expectRefusal(t, post('text/plain', 'enable it'), 403, 'permission_denied');
     await auditor.client.get('/api/v1/addons').expect(200);
@@ -273,16 +364,26 @@ describe('concurrency', () => {
     const admins = [admin, await superAdmin(t), await superAdmin(t), await superAdmin(t)];
     const answers = await Promise.all(admins.map((a) => act(a, key, 'install', { page_roles: openTo(helpdesk) })));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 422, 422, 422]);
-    expect(answers.filter((r) => r.status === 422).map((r) => r.body.data.error)).toEqual(Array(3).fill('addon_already_installed'));
+    expect(answers.filter((r) => r.status === 422).map((r) => r.body.data.error)).toEqual(
+      Array(3).fill('addon_already_installed'),
+    );
     expect((await addonEventTypes(t, key)).slice(before.length)).toEqual(['AddonInstalled']);
   });
 
   it("answers each action with the add-on as that action left it, while other administrators' actions land right after", async () => {
     const key = 'newsroom';
-    const [installer, editor, remover, reinstaller, menuSetter] = [admin, await superAdmin(t), await superAdmin(t), await superAdmin(t), await superAdmin(t)];
+    const [installer, editor, remover, reinstaller, menuSetter] = [
+      admin,
+      await superAdmin(t),
+      await superAdmin(t),
+      await superAdmin(t),
+      await superAdmin(t),
+    ];
     const page_roles = openTo(newsroom);
     type ActionAnswer = { action: string; status: number; body: { message: string; data: Record<string, unknown> } };
-    const answered = (action: string) => (r: Omit<ActionAnswer, 'action'>): ActionAnswer => ({ action, status: r.status, body: r.body });
+    const answered =
+      (action: string) =>
+      (r: Omit<ActionAnswer, 'action'>): ActionAnswer => ({ action, status: r.status, body: r.body });
     const answers: ActionAnswer[] = [];
     for (let round = 0; round < 15; round++) {
       await act(installer, key, 'install', { page_roles }).expect(200);
@@ -295,13 +396,19 @@ describe('concurrency', () => {
         ])),
       );
     }
-    expect(answers.filter((a) => a.status !== 200 && !(a.status === 422 && a.body.data.error === 'addon_not_installed'))).toEqual([]);
+    expect(
+      answers.filter((a) => a.status !== 200 && !(a.status === 422 && a.body.data.error === 'addon_not_installed')),
+    ).toEqual([]);
     const done = answers.filter((a) => a.status === 200);
     for (const { action, body } of done) {
       if (action === 'access') expect(body.data).toEqual({ page_roles });
       else if (action === 'uninstall') expect(body.data).toMatchObject({ installed: false, installed_version: null });
       else if (action === 'menu') expect(body.data).toMatchObject({ installed: true, show_menu: false });
-      else expect(body).toMatchObject({ message: `${newsroom.name}: reinstalled version ${newsroom.version}`, data: { installed: true, installed_version: newsroom.version } });
+      else
+        expect(body).toMatchObject({
+          message: `${newsroom.name}: reinstalled version ${newsroom.version}`,
+          data: { installed: true, installed_version: newsroom.version },
+        });
     }
     expect(done.filter((a) => a.action === 'uninstall')).toHaveLength(15);
     expect(new Set(done.map((a) => a.action))).toEqual(new Set(['access', 'reinstall', 'menu', 'uninstall']));

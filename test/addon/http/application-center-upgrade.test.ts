@@ -10,7 +10,11 @@ import { expectRefusal, startPlatform } from '../../support/platform';
  * installed version stays until an administrator reinstalls.
  */
 const SHIPPED = join(__dirname, '../../../addons/helpdesk');
-const V1_ROLES = { tickets: { view: [1, 2], manage: [1] }, queues: { view: [1], manage: [1] }, reports: { view: [1, 2], manage: [] } };
+const V1_ROLES = {
+  tickets: { view: [1, 2], manage: [1] },
+  queues: { view: [1], manage: [1] },
+  reports: { view: [1, 2], manage: [] },
+};
 
 describe('upgrading an add-on', () => {
   const root = mkdtempSync(join(tmpdir(), 'platform-upgrade-'));
@@ -32,11 +36,18 @@ describe('upgrading an add-on', () => {
     try {
       const admin = await superAdmin(t);
       const listed = await admin.client.get('/api/v1/addons').expect(200);
-      expect(listed.body.data.list).toEqual([expect.objectContaining({ key: 'helpdesk', version: '1.1.0', installed_version: '1.0.0' })]);
+      expect(listed.body.data.list).toEqual([
+        expect.objectContaining({ key: 'helpdesk', version: '1.1.0', installed_version: '1.0.0' }),
+      ]);
       const pages = await admin.client.get('/api/v1/addons/helpdesk/pages').expect(200);
       expect(pages.body.data.list.map((p: { id: string }) => p.id)).toEqual(['tickets', 'queues', 'reports']);
 
-      const outdated = await expectRefusal(t, () => act(admin, 'helpdesk', 'reinstall', {}), 422, 'page_roles_outdated');
+      const outdated = await expectRefusal(
+        t,
+        () => act(admin, 'helpdesk', 'reinstall', {}),
+        422,
+        'page_roles_outdated',
+      );
       expect(outdated.body.message).toContain("page 'sla-policies' is missing");
 
       const page_roles = { ...V1_ROLES, 'sla-policies': { view: [1], manage: [1] } };
@@ -44,7 +55,12 @@ describe('upgrading an add-on', () => {
       expect(reinstalled.body.data).toMatchObject({ version: '1.1.0', installed_version: '1.1.0', enabled: true });
       const access = await admin.client.get('/api/v1/addons/helpdesk/access').expect(200);
       expect(access.body.data.page_roles).toEqual(page_roles);
-      expect(access.body.data.pages.map((p: { id: string }) => p.id)).toEqual(['tickets', 'queues', 'reports', 'sla-policies']);
+      expect(access.body.data.pages.map((p: { id: string }) => p.id)).toEqual([
+        'tickets',
+        'queues',
+        'reports',
+        'sla-policies',
+      ]);
     } finally {
       await t.close();
     }

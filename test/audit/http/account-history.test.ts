@@ -15,10 +15,14 @@ beforeAll(async () => {
 afterAll(() => stopWithMail({ sink, t }));
 
 const API = '/api/v1';
-const history = (memberId: number, asOf?: string) => root.get(`/credentials/${memberId}/history${asOf === undefined ? '' : `?as_of=${encodeURIComponent(asOf)}`}`);
+const history = (memberId: number, asOf?: string) =>
+  root.get(`/credentials/${memberId}/history${asOf === undefined ? '' : `?as_of=${encodeURIComponent(asOf)}`}`);
 
 async function put(client: request.Agent, path: string, body: object) {
-  return client.put(path).set('X-CSRF-Token', await csrfOf(client)).send(body);
+  return client
+    .put(path)
+    .set('X-CSRF-Token', await csrfOf(client))
+    .send(body);
 }
 
 /** Waits until the clock has moved past the last event's millisecond, so that the next event is strictly later. */
@@ -27,7 +31,14 @@ async function nextMillisecond(): Promise<void> {
   while (new Date().toISOString() <= last) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-type Listed = { type: string; time: string; stream: string; position: string; summary: string; actor: { kind: string; id: unknown; username: string | null } };
+type Listed = {
+  type: string;
+  time: string;
+  stream: string;
+  position: string;
+  summary: string;
+  actor: { kind: string; id: unknown; username: string | null };
+};
 
 /**
  * A member who changes everything an account holds, each change by its real actor, with a
@@ -36,19 +47,33 @@ type Listed = { type: string; time: string; stream: string; position: string; su
 async function accountLivedIn() {
   const browser = t.client();
   const member = await registerMember(browser, { email: uniqueEmail('hist'), nickname: 'First' });
-  await put(browser, `${API}/developer/account`, { nickname: 'Second', email: member.email }).then((r) => expect(r.status).toBe(200));
+  await put(browser, `${API}/developer/account`, { nickname: 'Second', email: member.email }).then((r) =>
+    expect(r.status).toBe(200),
+  );
   await nextMillisecond();
   await post(browser, `${API}/developer/credential`, {}).then((r) => expect(r.status).toBe(200));
   await nextMillisecond();
   const newEmail = uniqueEmail('moved');
-  await put(browser, `${API}/developer/account`, { nickname: 'Second', email: newEmail, current_password: member.password }).then((r) => expect(r.status).toBe(200));
+  await put(browser, `${API}/developer/account`, {
+    nickname: 'Second',
+    email: newEmail,
+    current_password: member.password,
+  }).then((r) => expect(r.status).toBe(200));
   const emailToken = (await mailedToken(sink, newEmail)).token;
-  await post(t.client(), `${API}/developer/account/confirm-email`, { token: emailToken }).then((r) => expect(r.status).toBe(200));
-  await post(browser, `${API}/developer/password`, { current_password: member.password, new_password: 'changed-secret' }).then((r) => expect(r.status).toBe(200));
+  await post(t.client(), `${API}/developer/account/confirm-email`, { token: emailToken }).then((r) =>
+    expect(r.status).toBe(200),
+  );
+  await post(browser, `${API}/developer/password`, {
+    current_password: member.password,
+    new_password: 'changed-secret',
+  }).then((r) => expect(r.status).toBe(200));
   await post(t.client(), `${API}/developer/password-reset`, { login: member.username });
   // The second link mailed to the new address: the first confirmed it.
   const resetToken = (await mailedToken(sink, newEmail, 2)).token;
-  await post(t.client(), `${API}/developer/password-reset/confirm`, { token: resetToken, password: 'link-secret' }).then((r) => expect(r.status).toBe(200));
+  await post(t.client(), `${API}/developer/password-reset/confirm`, {
+    token: resetToken,
+    password: 'link-secret',
+  }).then((r) => expect(r.status).toBe(200));
   await nextMillisecond();
   const oneTime = (await root.post(`/members/${member.id}/password-reset`).expect(200)).body.data.password as string;
   return { member, secrets: [emailToken, resetToken, oneTime, 'changed-secret', 'link-secret', member.password] };
@@ -61,7 +86,8 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
     const events = res.body.data.events as Listed[];
     const asMember = { kind: 'member', id: member.id, username: member.username };
     const system = { kind: 'system', id: null, username: null };
-    const superAdmin = (await t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!.data.admin_id;
+    const superAdmin = (await t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!.data
+      .admin_id;
     expect(events.map((e) => [e.type, e.actor])).toEqual([
       ['MemberRegistered', asMember],
       ['ProfileUpdated', asMember],
@@ -81,9 +107,12 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
       PasswordResetByAdministrator: `administrator ${String(superAdmin)} reset member ${member.id}'s password to a one-time password; every session of theirs ended`,
       PasswordReset: expect.stringContaining('through a mailed reset link'),
     });
-    expect(new Set(events.map((e) => e.stream))).toEqual(new Set([memberStream(member.username), `credential-${member.id}`]));
+    expect(new Set(events.map((e) => e.stream))).toEqual(
+      new Set([memberStream(member.username), `credential-${member.id}`]),
+    );
     expect([...events.map((e) => e.position)].sort()).toEqual(events.map((e) => e.position));
-    for (const secret of [...secrets, 'password_hash', 'token_digest', '$argon2id$']) expect(res.text).not.toContain(secret);
+    for (const secret of [...secrets, 'password_hash', 'token_digest', '$argon2id$'])
+      expect(res.text).not.toContain(secret);
   });
 
   it('with as_of, lists the account events until then, and the credential as it stood: none before the application, pending after', async () => {
@@ -100,7 +129,11 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
     const afterReset = (await history(member.id, timeOf('PasswordReset')).expect(200)).body.data;
     expect(afterReset.events.map((e: Listed) => e.type)).toEqual(until(timeOf('PasswordReset')));
     expect(afterReset.events.map((e: Listed) => e.type)).not.toContain('PasswordResetByAdministrator');
-    expect(afterReset.state).toEqual({ credential: expect.objectContaining({ status: 'pending' }), scopes: [], expired: false });
+    expect(afterReset.state).toEqual({
+      credential: expect.objectContaining({ status: 'pending' }),
+      scopes: [],
+      expired: false,
+    });
   });
 
   it("keeps the credential's state readable when an account event is not: that event is listed, marked invalid", async () => {
@@ -108,18 +141,33 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
     const member = await registerMember(browser);
     await post(browser, `${API}/developer/credential`, {}).then((r) => expect(r.status).toBe(200));
     // What a newer release, rolled back, leaves in the log: a type this version does not know.
-    const metadata = { actor: { kind: 'member' as const, id: member.id }, request_id: 'rollback', time: new Date().toISOString() };
-    await t.platform.stores.events.append(memberStream(member.username), [{ type: 'MemberNamedTwice', data: { member_id: member.id }, metadata }], 'any');
+    const metadata = {
+      actor: { kind: 'member' as const, id: member.id },
+      request_id: 'rollback',
+      time: new Date().toISOString(),
+    };
+    await t.platform.stores.events.append(
+      memberStream(member.username),
+      [{ type: 'MemberNamedTwice', data: { member_id: member.id }, metadata }],
+      'any',
+    );
     await nextMillisecond();
     const now = (await history(member.id, new Date().toISOString()).expect(200)).body.data;
     expect(now.state.credential.status).toBe('pending');
-    expect(now.events.at(-1)).toMatchObject({ type: 'MemberNamedTwice', invalid: expect.stringContaining('no event of this type') });
+    expect(now.events.at(-1)).toMatchObject({
+      type: 'MemberNamedTwice',
+      invalid: expect.stringContaining('no event of this type'),
+    });
   });
 
   it("answers a member who never applied with their account's events, and 404 member_not_found for an id no member has", async () => {
     const member = await registerMember(t.client());
     const res = (await history(member.id).expect(200)).body.data;
-    expect(res).toEqual({ member_id: member.id, username: member.username, events: [expect.objectContaining({ type: 'MemberRegistered' })] });
+    expect(res).toEqual({
+      member_id: member.id,
+      username: member.username,
+      events: [expect.objectContaining({ type: 'MemberRegistered' })],
+    });
     const none = await expectRefusal(t, () => history(999_999), 404, 'member_not_found');
     expect(none.body.message).toContain('no member has the id 999999');
   });

@@ -38,7 +38,9 @@ const signedHead = {
   root: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/),
   lines: expect.stringMatching(/^[0-9a-f]{64}$/),
   signed_at: expect.any(String),
-  note: expect.stringMatching(/\/export\nfrom "[^"]*"\nnext "[^"]*"\ncount \d+\nmore (true|false)\nroot \S+\nlines [0-9a-f]{64}\ntime \S+\n\n\u2014 \S+ \S+\n$/),
+  note: expect.stringMatching(
+    /\/export\nfrom "[^"]*"\nnext "[^"]*"\ncount \d+\nmore (true|false)\nroot \S+\nlines [0-9a-f]{64}\ntime \S+\n\n\u2014 \S+ \S+\n$/,
+  ),
 };
 
 interface Line {
@@ -52,7 +54,10 @@ interface Line {
 /** An NDJSON body as a list of parsed lines. */
 function linesOf(text: string): Line[] {
   expect(text.endsWith('\n')).toBe(true);
-  return text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Line);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);
 }
 
 /** GET /audit/events with its body as text, whatever the content type. */
@@ -78,7 +83,11 @@ beforeAll(async () => {
   // Enough events for several batches and more than the default limit.
   const ctx = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
   for (let i = 1; i <= 1100; i++) {
-    await decideCredential(t.platform.stores.events, { type: 'ApplyCredential', data: { member_id: 100_000 + i, username: `bulk${i}`, now: ctx.now.toISOString() } }, ctx);
+    await decideCredential(
+      t.platform.stores.events,
+      { type: 'ApplyCredential', data: { member_id: 100_000 + i, username: `bulk${i}`, now: ctx.now.toISOString() } },
+      ctx,
+    );
   }
 });
 afterAll(() => t.close());
@@ -96,7 +105,15 @@ describe('GET /audit/events', () => {
     expect(Math.max(...reads)).toBeLessThanOrEqual(BATCH_SIZE);
 
     // Every line, the end line included, fits the line schema the contract gives for this stream.
-    expect(new ContractChecker(t.platform.endpoints).problems('GET', '/audit/events', 200, String(res.headers['content-type']), res.body)).toEqual([]);
+    expect(
+      new ContractChecker(t.platform.endpoints).problems(
+        'GET',
+        '/audit/events',
+        200,
+        String(res.headers['content-type']),
+        res.body,
+      ),
+    ).toEqual([]);
 
     const lines = linesOf(res.body as string);
     const end = lines.pop()!;
@@ -124,11 +141,23 @@ describe('GET /audit/events', () => {
     const from = log[10]!.position;
     const first = linesOf((await exportFrom({ from, limit: 250 }).expect(200)).body as string);
     const firstEnd = first.pop()!;
-    expect(firstEnd).toEqual({ next: log[260]!.position, count: 250, more: true, from: log[10]!.position, ...signedHead });
+    expect(firstEnd).toEqual({
+      next: log[260]!.position,
+      count: 250,
+      more: true,
+      from: log[10]!.position,
+      ...signedHead,
+    });
 
     const rest = linesOf((await exportFrom({ from: firstEnd.next!, limit: 10_000 }).expect(200)).body as string);
     const restEnd = rest.pop()!;
-    expect(restEnd).toEqual({ next: log.at(-1)!.position, count: log.length - 261, more: false, from: log[260]!.position, ...signedHead });
+    expect(restEnd).toEqual({
+      next: log.at(-1)!.position,
+      count: log.length - 261,
+      more: false,
+      from: log[260]!.position,
+      ...signedHead,
+    });
     expect([...first, ...rest].map((l) => l.position)).toEqual(log.slice(11).map((e) => e.position));
 
     // At the head of the log: nothing more, and the same position to come back with later.
@@ -146,8 +175,12 @@ describe('GET /audit/events', () => {
 
   it('never holds a password hash, a key digest or a key', async () => {
     const log: RecordedEvent[] = await t.platform.stores.events.readAll(START, 100_000);
-    const secrets = log.flatMap((e) => [e.data.password_hash, e.data.key_digest, e.data.previous_key_digest]).filter((s) => typeof s === 'string');
-    expect(log.filter((e) => e.type === 'MemberRegistered' || e.type === 'AdminCreated').length).toBeGreaterThanOrEqual(2);
+    const secrets = log
+      .flatMap((e) => [e.data.password_hash, e.data.key_digest, e.data.previous_key_digest])
+      .filter((s) => typeof s === 'string');
+    expect(log.filter((e) => e.type === 'MemberRegistered' || e.type === 'AdminCreated').length).toBeGreaterThanOrEqual(
+      2,
+    );
     expect(secrets.length).toBeGreaterThanOrEqual(5);
 
     const text = (await exportFrom({ limit: 10_000 }).expect(200)).body as string;
@@ -162,13 +195,19 @@ describe('GET /audit/events', () => {
     } finally {
       failing = () => false;
     }
-    expect(t.logLines.some((line) => line.includes('audit export failed midway') && line.includes('the event store went away'))).toBe(true);
+    expect(
+      t.logLines.some(
+        (line) => line.includes('audit export failed midway') && line.includes('the event store went away'),
+      ),
+    ).toBe(true);
   });
 
   it('refuses a limit outside 1 to 10000 and a from it cannot read, before streaming anything', async () => {
     for (const limit of ['0', '10001', 'ten', '-1', '1.5']) {
       const res = await expectRefusal(t, () => auditor.get(EXPORT).query({ limit }), 422, 'validation_failed');
-      expect(res.body.data.issues).toEqual([{ path: 'limit', message: 'limit must be a whole number from 1 to 10000' }]);
+      expect(res.body.data.issues).toEqual([
+        { path: 'limit', message: 'limit must be a whole number from 1 to 10000' },
+      ]);
     }
     await expectRefusal(t, () => auditor.get(EXPORT).query({ from: '' }), 422, 'validation_failed');
     await expectRefusal(t, () => auditor.get(EXPORT).query({ from: 'x'.repeat(101) }), 422, 'validation_failed');

@@ -15,7 +15,11 @@ let operator: { client: request.Agent; token: string; id: number; username: stri
 /** An administrator in a seeded role group (1 Operators, 2 Auditors), logged in on a client of its own. */
 async function adminInRoleGroup(role_id: number) {
   const account = { username: uniqueUsername('adm'), password: 'role-secret', is_super: false, role_id };
-  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, SHELL, { actor: { kind: 'cli', id: 'test' }, requestId: 'test', now: new Date() });
+  const { id } = await createAdmin(t.platform.stores.events, argon2Hasher(), account, SHELL, {
+    actor: { kind: 'cli', id: 'test' },
+    requestId: 'test',
+    now: new Date(),
+  });
   const client = t.client();
   const token = await logInAdmin(client, { username: account.username, password: account.password });
   return { client, token, id, username: account.username };
@@ -54,9 +58,17 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
       .send({ scopes: ['addons.read', 'member-groups.read'], reason: 'show our users the add-ons' })
       .expect(200);
     await nextMillisecond();
-    await admin.post(`${API}/credentials/${member.id}/scopes/addons.read/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
+    await admin
+      .post(`${API}/credentials/${member.id}/scopes/addons.read/approve`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(200);
     await nextMillisecond();
-    await admin.post(`${API}/credentials/${member.id}/revoke`).set('X-CSRF-Token', adminToken).send({ reason: 'contract ended' }).expect(200);
+    await admin
+      .post(`${API}/credentials/${member.id}/revoke`)
+      .set('X-CSRF-Token', adminToken)
+      .send({ reason: 'contract ended' })
+      .expect(200);
 
     const all = (await history(member.id).expect(200)).body.data.events as { type: string; time: string }[];
     // The member's registration comes first: the history holds their account's events too.
@@ -77,7 +89,12 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
     expect(pending.as_of).toBe(inUtcPlus8(timeOf('CredentialApplied')));
     expect(pending.events.map((e: { type: string }) => e.type)).toEqual(['MemberRegistered', 'CredentialApplied']);
     expect(pending.state).toEqual({
-      credential: expect.objectContaining({ status: 'pending', applied_at: timeOf('CredentialApplied'), reviewed_at: null, apiid: null }),
+      credential: expect.objectContaining({
+        status: 'pending',
+        applied_at: timeOf('CredentialApplied'),
+        reviewed_at: null,
+        apiid: null,
+      }),
       scopes: [],
       expired: false,
     });
@@ -85,7 +102,11 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
     // 2. After the scope decision, before the revocation.
     const active = (await history(member.id, timeOf('ScopeApproved')).expect(200)).body.data;
     expect(active.events).toHaveLength(7);
-    expect(active.state.credential).toMatchObject({ status: 'active', apiid: expect.stringMatching(/^ak_/), revoked_at: null });
+    expect(active.state.credential).toMatchObject({
+      status: 'active',
+      apiid: expect.stringMatching(/^ak_/),
+      revoked_at: null,
+    });
     expect(active.state.scopes).toEqual([
       expect.objectContaining({ name: 'addons.read', status: 'approved', reviewed_at: timeOf('ScopeApproved') }),
       expect.objectContaining({ name: 'member-groups.read', status: 'pending', reason: 'show our users the add-ons' }),
@@ -105,18 +126,27 @@ describe('GET /credentials/{member_id}/history?as_of=', () => {
     const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1).toISOString();
     const none = (await history(member.id, before).expect(200)).body.data;
     expect(none.events.map((e: { stream: string }) => e.stream)).not.toContain(credentialStream(member.id));
-    expect(none.state).toEqual({ credential: expect.objectContaining({ status: 'none', apiid: null, applied_at: null }), scopes: [], expired: false });
+    expect(none.state).toEqual({
+      credential: expect.objectContaining({ status: 'none', apiid: null, applied_at: null }),
+      scopes: [],
+      expired: false,
+    });
   });
 
   it('says whether the key had expired at the instant, as the open API then refused it', async () => {
     // Expiring in a moment: an instant can only be asked about once it has passed.
-    const { developer, member } = await approvedMember(t, () => ({ expires_at: new Date(Date.now() + 1500).toISOString() }));
+    const { developer, member } = await approvedMember(t, () => ({
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    }));
     await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
     const expiresAt = (await history(member.id).expect(200)).body.data.events.at(-1).data.expires_at as string;
     await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 10));
     const justBefore = new Date(Date.parse(expiresAt) - 1).toISOString();
     const atExpiry = (await history(member.id, expiresAt).expect(200)).body.data.state;
-    expect((await history(member.id, justBefore).expect(200)).body.data.state).toMatchObject({ credential: { status: 'active' }, expired: false });
+    expect((await history(member.id, justBefore).expect(200)).body.data.state).toMatchObject({
+      credential: { status: 'active' },
+      expired: false,
+    });
     expect(atExpiry).toMatchObject({ credential: { status: 'active', expires_at: expiresAt }, expired: true });
   });
 
@@ -160,16 +190,25 @@ describe('GET /credentials/{member_id}/history', () => {
       .expect(200);
 
     const res = await history(member.id).expect(200);
-    const superAdmin = (await t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!.data.admin_id;
+    const superAdmin = (await t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!.data
+      .admin_id;
     const asMember = { kind: 'member', id: member.id, username: member.username };
     const asSuper = { kind: 'admin', id: superAdmin, username: 'admin' };
     const asOperator = { kind: 'admin', id: operator.id, username: operator.username };
     expect(res.body.data).toEqual({ member_id: member.id, username: member.username, events: expect.any(Array) });
     expect(res.body.data.events).toEqual([
       expect.objectContaining({ type: 'MemberRegistered', actor: asMember }),
-      expect.objectContaining({ type: 'CredentialApplied', actor: asMember, data: { member_id: member.id, username: member.username } }),
+      expect.objectContaining({
+        type: 'CredentialApplied',
+        actor: asMember,
+        data: { member_id: member.id, username: member.username },
+      }),
       expect.objectContaining({ type: 'CredentialApproved', actor: asSuper }),
-      expect.objectContaining({ type: 'CredentialClaimed', actor: asMember, data: { member_id: member.id, apiid: partner.apiid, expires_at: null } }),
+      expect.objectContaining({
+        type: 'CredentialClaimed',
+        actor: asMember,
+        data: { member_id: member.id, apiid: partner.apiid, expires_at: null },
+      }),
       expect.objectContaining({ type: 'ScopeRequested', actor: asMember, reason: 'integration' }),
       expect.objectContaining({ type: 'ScopeApproved', actor: asSuper }),
       expect.objectContaining({ type: 'ScopeRequested', actor: asMember, reason: 'list member groups' }),
@@ -177,7 +216,12 @@ describe('GET /credentials/{member_id}/history', () => {
       expect.objectContaining({
         type: 'KeyRotated',
         actor: asMember,
-        data: { member_id: member.id, apiid: partner.apiid, previous_key_valid_until: expect.any(String), earlier_keys: [] },
+        data: {
+          member_id: member.id,
+          apiid: partner.apiid,
+          previous_key_valid_until: expect.any(String),
+          earlier_keys: [],
+        },
       }),
       expect.objectContaining({ type: 'CredentialRevoked', actor: asOperator, reason: 'contract ended' }),
     ]);
@@ -187,10 +231,14 @@ describe('GET /credentials/{member_id}/history', () => {
     expect(ofCredential).toHaveLength(events.length - 1);
     expect(events.every((e) => /^\d{4}-\d\d-\d\dT/.test(e.time))).toBe(true);
     expect([...events.map((e) => e.position)].sort()).toEqual(events.map((e) => e.position));
-    expect(res.body.data.events.find((e: { type: string }) => e.type === 'CredentialApproved')).not.toHaveProperty('reason');
+    expect(res.body.data.events.find((e: { type: string }) => e.type === 'CredentialApproved')).not.toHaveProperty(
+      'reason',
+    );
 
     const stored = await t.platform.stores.events.readStream(credentialStream(member.id));
-    const digests = stored.flatMap((e) => [e.data.key_digest, e.data.previous_key_digest]).filter((d): d is string => typeof d === 'string');
+    const digests = stored
+      .flatMap((e) => [e.data.key_digest, e.data.previous_key_digest])
+      .filter((d): d is string => typeof d === 'string');
     expect(digests).toHaveLength(3);
     for (const secret of [...digests, partner.apikey, newKey, 'key_digest']) expect(res.text).not.toContain(secret);
   });
@@ -230,17 +278,30 @@ describe('GET /audit/members: the auditor finds a member without the review queu
     const p = await activePartner(t);
     await expectRefusal(t, () => auditor.get(`${API}/credentials`), 403, 'permission_denied');
     const expected = { member_id: p.member.id, username: p.member.username };
-    expect((await auditor.get(`${API}/audit/members`).query({ username: p.member.username.toUpperCase() }).expect(200)).body.data).toEqual(expected);
-    expect((await auditor.get(`${API}/audit/members`).query({ apiid: p.apiid }).expect(200)).body.data).toEqual(expected);
+    expect(
+      (await auditor.get(`${API}/audit/members`).query({ username: p.member.username.toUpperCase() }).expect(200)).body
+        .data,
+    ).toEqual(expected);
+    expect((await auditor.get(`${API}/audit/members`).query({ apiid: p.apiid }).expect(200)).body.data).toEqual(
+      expected,
+    );
   });
 
   it('finds the member by an API id the member claimed before applying again', async () => {
     const p = await activePartner(t);
     const { developer, member, admin, adminToken } = p;
-    await admin.post(`${API}/credentials/${member.id}/revoke`).set('X-CSRF-Token', adminToken).send({ reason: 'contract ended' }).expect(200);
+    await admin
+      .post(`${API}/credentials/${member.id}/revoke`)
+      .set('X-CSRF-Token', adminToken)
+      .send({ reason: 'contract ended' })
+      .expect(200);
     await developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({}).expect(200);
     await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
-    const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const claimed = await developer
+      .post(`${API}/developer/claim`)
+      .set('X-CSRF-Token', member.token)
+      .send({})
+      .expect(200);
     expect(claimed.body.data.apiid).not.toBe(p.apiid);
     const expected = { member_id: member.id, username: member.username };
     for (const apiid of [p.apiid, claimed.body.data.apiid]) {
@@ -250,18 +311,43 @@ describe('GET /audit/members: the auditor finds a member without the review queu
 
   it('answers 404 for a name nobody has, masking a key typed by mistake, and 422 without exactly one of username and apiid', async () => {
     const p = await activePartner(t);
-    const unknown = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: 'nobody-here' }), 404, 'member_not_found');
+    const unknown = await expectRefusal(
+      t,
+      () => auditor.get(`${API}/audit/members`).query({ username: 'nobody-here' }),
+      404,
+      'member_not_found',
+    );
     expect(unknown.body.message).toContain('"nobody-here"');
-    const key = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ apiid: p.apikey }), 404, 'member_not_found');
+    const key = await expectRefusal(
+      t,
+      () => auditor.get(`${API}/audit/members`).query({ apiid: p.apikey }),
+      404,
+      'member_not_found',
+    );
     expect(key.body.message).not.toContain(p.apikey.slice(3, 46));
     const neither = await expectRefusal(t, () => auditor.get(`${API}/audit/members`), 422, 'validation_failed');
     expect(neither.body.data.issues).toEqual([{ path: '(query)', message: 'give username or apiid, one of them' }]);
-    const empty = await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: '' }), 422, 'validation_failed');
+    const empty = await expectRefusal(
+      t,
+      () => auditor.get(`${API}/audit/members`).query({ username: '' }),
+      422,
+      'validation_failed',
+    );
     expect(empty.body.message).toBe('username: username is empty: give the username, or leave the parameter out');
-    await expectRefusal(t, () => auditor.get(`${API}/audit/members`).query({ username: p.member.username, apiid: p.apiid }), 422, 'validation_failed');
+    await expectRefusal(
+      t,
+      () => auditor.get(`${API}/audit/members`).query({ username: p.member.username, apiid: p.apiid }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('is refused to an administrator without audit.read', async () => {
-    await expectRefusal(t, () => operator.client.get(`${API}/audit/members`).query({ username: 'x' }), 403, 'permission_denied');
+    await expectRefusal(
+      t,
+      () => operator.client.get(`${API}/audit/members`).query({ username: 'x' }),
+      403,
+      'permission_denied',
+    );
   });
 });

@@ -10,7 +10,13 @@ let auditor: request.Agent;
 const members: { id: number; username: string }[] = [];
 let between = '';
 
-type Found = { type: string; actor: { username: string | null } | null; member_id: number | null; time: string; position: string };
+type Found = {
+  type: string;
+  actor: { username: string | null } | null;
+  member_id: number | null;
+  time: string;
+  position: string;
+};
 type Page = { list: Found[]; next: string | null };
 
 beforeAll(async () => {
@@ -28,7 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const search = async (query: string): Promise<Page> => (await auditor.get(`${API}/audit/search?${query}`).expect(200)).body.data as Page;
+const search = async (query: string): Promise<Page> =>
+  (await auditor.get(`${API}/audit/search?${query}`).expect(200)).body.data as Page;
 
 it('finds the events of one type across members, each with the member it is about', async () => {
   const page = await search('type=CredentialApproved');

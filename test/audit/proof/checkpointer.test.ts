@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { Checkpoint, checkpointPayload, CHECKPOINT_STREAM, CHECKPOINT_TYPE, LEGACY_CHECKPOINT_TYPE } from '../../../src/audit/proof/checkpoint';
+import {
+  Checkpoint,
+  checkpointPayload,
+  CHECKPOINT_STREAM,
+  CHECKPOINT_TYPE,
+  LEGACY_CHECKPOINT_TYPE,
+} from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
 import { KeyFiles } from '../../../src/audit/proof/key-ring';
 import { leafOf } from '../../../src/audit/proof/leaf';
@@ -30,22 +36,37 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const ctx = () => ({ actor: { kind: 'system' as const, id: 'test' }, requestId: `req-${Math.random()}`, now: new Date() });
-async function appendTo(stores: Stores, stream: string, count: number, type = 'PlatformSeeded', data: Record<string, unknown> = {}) {
+const ctx = () => ({
+  actor: { kind: 'system' as const, id: 'test' },
+  requestId: `req-${Math.random()}`,
+  now: new Date(),
+});
+async function appendTo(
+  stores: Stores,
+  stream: string,
+  count: number,
+  type = 'PlatformSeeded',
+  data: Record<string, unknown> = {},
+) {
   for (let i = 0; i < count; i++) {
     const [last] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
     await appendDecided(stores.events, stream, [{ type, data }], ctx(), streamEnd(last));
   }
 }
-const signed = async (stores: Stores) => (await stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => e.data as Checkpoint);
-const checkpointer = (stores: Stores, keys: KeyFiles, intervalMs = 100) => new AuditCheckpointer(stores.events, stores.documents, keys, intervalMs, pino({ level: 'silent' }));
+const signed = async (stores: Stores) =>
+  (await stores.events.readStream(CHECKPOINT_STREAM))
+    .filter((e) => e.type === CHECKPOINT_TYPE)
+    .map((e) => e.data as Checkpoint);
+const checkpointer = (stores: Stores, keys: KeyFiles, intervalMs = 100) =>
+  new AuditCheckpointer(stores.events, stores.documents, keys, intervalMs, pino({ level: 'silent' }));
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let tries = 0; tries < 200 && !(await check()); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** MTH of the first `size` events of the log, from the events themselves. */
-const rootOfLog = async (stores: Stores, size: number) => treeRoot((await stores.events.readAll(START, size)).map(leafOf));
+const rootOfLog = async (stores: Stores, size: number) =>
+  treeRoot((await stores.events.readAll(START, size)).map(leafOf));
 
 describe('the audit checkpointer', () => {
   it('signs C2SP checkpoint notes over the whole log while events arrive, and resumes after a restart', async () => {
@@ -101,8 +122,18 @@ describe('the audit checkpointer', () => {
     const { stores, keys } = fresh();
     const key = loadSigningKey(keys.file, { create: true, origin: ORIGIN });
     await appendTo(stores, 'a-1', 3);
-    const covered = { number: 1, position: await stores.events.headPosition(), count: 3, root: 'a'.repeat(64), signed_at: new Date().toISOString() };
-    await appendTo(stores, CHECKPOINT_STREAM, 1, LEGACY_CHECKPOINT_TYPE, { ...covered, signature: key.sign(checkpointPayload(covered)), frontier: ['a'.repeat(64), 'b'.repeat(64)] });
+    const covered = {
+      number: 1,
+      position: await stores.events.headPosition(),
+      count: 3,
+      root: 'a'.repeat(64),
+      signed_at: new Date().toISOString(),
+    };
+    await appendTo(stores, CHECKPOINT_STREAM, 1, LEGACY_CHECKPOINT_TYPE, {
+      ...covered,
+      signature: key.sign(checkpointPayload(covered)),
+      frontier: ['a'.repeat(64), 'b'.repeat(64)],
+    });
     await appendTo(stores, 'a-1', 1);
 
     const resumed = checkpointer(stores, keys);
@@ -112,7 +143,9 @@ describe('the audit checkpointer', () => {
 
     const [checkpoint] = await signed(stores);
     expect(checkpoint!.size).toBe(5);
-    expect(parseTreeHead(openNote(checkpoint!.note, [key.noteKey]).text).root.equals(await rootOfLog(stores, 5))).toBe(true);
+    expect(parseTreeHead(openNote(checkpoint!.note, [key.noteKey]).text).root.equals(await rootOfLog(stores, 5))).toBe(
+      true,
+    );
     // Chained after the legacy checkpoint in the one stream.
     const [legacy, next] = await stores.events.readStream(CHECKPOINT_STREAM);
     expect(next!.metadata.prev_digest).toBe(legacy!.metadata.digest);

@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { Checkpoint, CHECKPOINT_STREAM, CHECKPOINT_TYPE, KEY_ROTATED_TYPE, KEY_STREAM } from '../../../src/audit/proof/checkpoint';
+import {
+  Checkpoint,
+  CHECKPOINT_STREAM,
+  CHECKPOINT_TYPE,
+  KEY_ROTATED_TYPE,
+  KEY_STREAM,
+} from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
 import { KeyFiles, previousKeyFile, readKeyRing, rotateKeyFile } from '../../../src/audit/proof/key-ring';
 import { parseNote } from '../../../src/audit/proof/note';
@@ -15,7 +21,11 @@ import { startPlatform } from '../../support/platform';
 
 const ORIGIN = 'test.example/audit';
 const fresh = () => mkdtempSync(join(tmpdir(), 'audit-key-ring-'));
-const ctx = () => ({ actor: { kind: 'system' as const, id: 'test' }, requestId: `req-${Math.random()}`, now: new Date() });
+const ctx = () => ({
+  actor: { kind: 'system' as const, id: 'test' },
+  requestId: `req-${Math.random()}`,
+  now: new Date(),
+});
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let tries = 0; tries < 200 && !(await check()); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -33,11 +43,17 @@ describe('a process whose key did not sign the log', () => {
     rmSync(file);
     const gone = startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
     await expect(gone).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(gone).rejects.toThrow(new RegExp(`^AUDIT_SIGNING_KEY_FILE ${file}: no such file, and the audit log holds checkpoints signed by \\S+\\+[0-9a-f]{8}\\. Restore the key file from your backup`));
+    await expect(gone).rejects.toThrow(
+      new RegExp(
+        `^AUDIT_SIGNING_KEY_FILE ${file}: no such file, and the audit log holds checkpoints signed by \\S+\\+[0-9a-f]{8}\\. Restore the key file from your backup`,
+      ),
+    );
     expect(existsSync(file)).toBe(false);
 
     loadSigningKey(file, { create: true, origin: ORIGIN });
-    await expect(startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir)).rejects.toThrow(/holds the key [0-9a-f]{8}, and the audit log's latest checkpoint is signed by .*: restore the key file that signed it/);
+    await expect(startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir)).rejects.toThrow(
+      /holds the key [0-9a-f]{8}, and the audit log's latest checkpoint is signed by .*: restore the key file that signed it/,
+    );
 
     writeFileSync(file, original);
     const restored = await startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
@@ -67,7 +83,9 @@ describe('a rotation of the signing key', () => {
   it('changes nothing on disk when the log cannot record it', async () => {
     const keys: KeyFiles = { file: join(fresh(), 'key.pem'), origin: ORIGIN, create: true };
     const old = loadSigningKey(keys.file, { create: true, origin: ORIGIN });
-    await expect(rotateKeyFile(keys, () => Promise.reject(new Error('the store is down')))).rejects.toThrow('the store is down');
+    await expect(rotateKeyFile(keys, () => Promise.reject(new Error('the store is down')))).rejects.toThrow(
+      'the store is down',
+    );
     expect(readKeyRing(keys)).toMatchObject({ current: { publicKeyPem: old.publicKeyPem }, previous: [] });
     expect(existsSync(previousKeyFile(keys.file, old))).toBe(false);
   });
@@ -79,19 +97,27 @@ describe('a rotation of the signing key', () => {
     const checkpointer = new AuditCheckpointer(stores.events, stores.documents, keys, 50, pino({ level: 'silent' }));
     await checkpointer.start();
     const signers = async () =>
-      (await stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
+      (await stores.events.readStream(CHECKPOINT_STREAM))
+        .filter((e) => e.type === CHECKPOINT_TYPE)
+        .map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
     const event = async (stream: string, type = 'PlatformSeeded', data: Record<string, unknown> = {}) => {
       const [last] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
       await appendDecided(stores.events, stream, [{ type, data }], ctx(), streamEnd(last));
     };
     await event('a-1');
     await until(async () => (await signers()).length === 1);
-    const { previous, next } = await rotateKeyFile(keys, (p, n) => event(KEY_STREAM, KEY_ROTATED_TYPE, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }));
+    const { previous, next } = await rotateKeyFile(keys, (p, n) =>
+      event(KEY_STREAM, KEY_ROTATED_TYPE, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }),
+    );
     await until(async () => (await signers()).length === 2);
     await event('a-1');
     await until(async () => (await signers()).length === 3);
     await checkpointer.stop();
-    expect(await signers()).toEqual([[previous.noteKey.hash], [previous.noteKey.hash, next.noteKey.hash], [next.noteKey.hash]]);
+    expect(await signers()).toEqual([
+      [previous.noteKey.hash],
+      [previous.noteKey.hash, next.noteKey.hash],
+      [next.noteKey.hash],
+    ]);
     await stores.close();
     rmSync(dir, { recursive: true, force: true });
   });

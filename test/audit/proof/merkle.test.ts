@@ -14,7 +14,8 @@ function mth(leaves: Buffer[]): Buffer {
 
 const digests = Array.from({ length: 33 }, (_, i) => sha256(Buffer.from(`event ${i}`)).toString('hex'));
 const leaves = digests.map((d) => leafHash(Buffer.from(d, 'utf8')));
-const hashes = (size: number, plan: readonly (readonly [number, number])[]) => plan.map(([lo, hi]) => treeRoot(leaves.slice(0, size).slice(lo, hi)));
+const hashes = (size: number, plan: readonly (readonly [number, number])[]) =>
+  plan.map(([lo, hi]) => treeRoot(leaves.slice(0, size).slice(lo, hi)));
 
 describe('the Merkle tree of the checkpoints (RFC 9162)', () => {
   it('hashes a leaf as SHA-256(0x00 || its bytes)', () => {

@@ -23,7 +23,11 @@ let tree: AuditTree;
 let log: RecordedEvent[];
 let sizes: number[];
 
-const ctx = () => ({ actor: { kind: 'system' as const, id: 'test' }, requestId: `req-${Math.random()}`, now: new Date() });
+const ctx = () => ({
+  actor: { kind: 'system' as const, id: 'test' },
+  requestId: `req-${Math.random()}`,
+  now: new Date(),
+});
 const rootOf = (note: string) => parseTreeHead(parseNote(note).text).root;
 
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -34,15 +38,28 @@ beforeAll(async () => {
   stores = openSqliteStores(dir);
   tree = new AuditTree(stores.documents);
   const started = async () => {
-    const checkpointer = new AuditCheckpointer(stores.events, stores.documents, { file: join(dir, 'key.pem'), origin: 'test.example/audit', create: true }, 50, pino({ level: 'silent' }));
+    const checkpointer = new AuditCheckpointer(
+      stores.events,
+      stores.documents,
+      { file: join(dir, 'key.pem'), origin: 'test.example/audit', create: true },
+      50,
+      pino({ level: 'silent' }),
+    );
     await checkpointer.start();
     return checkpointer;
   };
   let checkpointer = await started();
   for (let i = 0; i < EVENTS; i += 50) {
     const batch = Array.from({ length: 50 }, (_, n) => ({ type: 'PlatformSeeded', data: { n: i + n } }));
-    await stores.events.append(`s-${i}`, toNewEvents(batch, ctx(), `s-${i}`, { expected: 'no_stream', digest: null }), 'no_stream');
-    if (i % 200 === 0) await until(async () => (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).size > i));
+    await stores.events.append(
+      `s-${i}`,
+      toNewEvents(batch, ctx(), `s-${i}`, { expected: 'no_stream', digest: null }),
+      'no_stream',
+    );
+    if (i % 200 === 0)
+      await until(async () =>
+        (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).size > i),
+      );
     // A restart midway: the next one goes on from the tiles the first left half full.
     if (i === 300) {
       await checkpointer.stop();
@@ -50,12 +67,16 @@ beforeAll(async () => {
     }
   }
   const head = await stores.events.headPosition();
-  await until(async () => (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).position === head));
+  await until(async () =>
+    (await stores.events.readStream(CHECKPOINT_STREAM)).some((c) => (c.data as Checkpoint).position === head),
+  );
   // Its own last checkpoint read into the tree, then stopped.
   await until(async () => (await tree.head())?.position === (await stores.events.headPosition()));
   await checkpointer.stop();
   log = await stores.events.readAll(START, 10_000);
-  sizes = (await stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => (e.data as Checkpoint).size);
+  sizes = (await stores.events.readStream(CHECKPOINT_STREAM))
+    .filter((e) => e.type === CHECKPOINT_TYPE)
+    .map((e) => (e.data as Checkpoint).size);
 });
 afterAll(async () => {
   await stores.close();
@@ -71,7 +92,9 @@ describe('proofs from the stored tree', () => {
         const proof = await inclusionProof(tree, stores.events, event.id!, size);
         expect(proof.leaf_index).toBe(index);
         expect(leafHash(proof.leaf).equals(leafOf(event))).toBe(true);
-        expect(holdsInclusion(index, size, leafHash(proof.leaf), proof.audit_path, rootOf(proof.checkpoint))).toBe(true);
+        expect(holdsInclusion(index, size, leafHash(proof.leaf), proof.audit_path, rootOf(proof.checkpoint))).toBe(
+          true,
+        );
       }
     }
   });
@@ -80,7 +103,9 @@ describe('proofs from the stored tree', () => {
     for (const [i, from] of sizes.entries()) {
       for (const to of sizes.slice(i)) {
         const proof = await consistencyProof(tree, from, to);
-        expect(holdsConsistency(from, to, rootOf(proof.from_checkpoint!), rootOf(proof.to_checkpoint), proof.proof)).toBe(true);
+        expect(
+          holdsConsistency(from, to, rootOf(proof.from_checkpoint!), rootOf(proof.to_checkpoint), proof.proof),
+        ).toBe(true);
       }
     }
   });
@@ -98,8 +123,12 @@ describe('proofs from the stored tree', () => {
   it('answer the latest checkpoint when no size is given, and say why when there is no proof', async () => {
     expect((await checkpointOf(tree)).size).toBe(sizes.at(-1));
     const latest = log[log.length - 1]!;
-    await expect(inclusionProof(tree, stores.events, latest.id!, sizes[0])).rejects.toMatchObject({ reason: 'event_not_checkpointed' });
-    await expect(inclusionProof(tree, stores.events, 'no-such-id')).rejects.toMatchObject({ reason: 'event_not_checkpointed' });
+    await expect(inclusionProof(tree, stores.events, latest.id!, sizes[0])).rejects.toMatchObject({
+      reason: 'event_not_checkpointed',
+    });
+    await expect(inclusionProof(tree, stores.events, 'no-such-id')).rejects.toMatchObject({
+      reason: 'event_not_checkpointed',
+    });
     await expect(checkpointOf(tree, sizes[0]! + 1)).rejects.toBeInstanceOf(NoProof);
     await expect(consistencyProof(tree, sizes[1]!, sizes[0]!)).rejects.toMatchObject({ reason: 'sizes_out_of_order' });
     const emptyDir = mkdtempSync(join(tmpdir(), 'audit-empty-'));

@@ -1,7 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Checkpoint, CHECKPOINT_STREAM, CHECKPOINT_TYPE, KEY_ROTATED_TYPE, KEY_STREAM } from '../../../src/audit/proof/checkpoint';
+import {
+  Checkpoint,
+  CHECKPOINT_STREAM,
+  CHECKPOINT_TYPE,
+  KEY_ROTATED_TYPE,
+  KEY_STREAM,
+} from '../../../src/audit/proof/checkpoint';
 import { parseNote } from '../../../src/audit/proof/note';
 import { platform } from '../../support/cli';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
@@ -18,7 +24,9 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`gave up waiting for ${what}`);
 }
 const signers = async (t: TestPlatform) =>
-  (await t.platform.stores.events.readStream(CHECKPOINT_STREAM)).filter((e) => e.type === CHECKPOINT_TYPE).map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
+  (await t.platform.stores.events.readStream(CHECKPOINT_STREAM))
+    .filter((e) => e.type === CHECKPOINT_TYPE)
+    .map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
 
 describe('platform audit key --rotate', () => {
   it('records the rotation as the operator, keeps the old key beside the new one, and the next checkpoint is signed by both', async () => {
@@ -28,13 +36,19 @@ describe('platform audit key --rotate', () => {
 
     const run = await platform(dir, ['audit', 'key', '--rotate']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const [, previous, kept, next] = /^rotated the audit signing key: (\S+) kept as (\S+); now (\S+)\n$/.exec(run.stdout)!;
+    const [, previous, kept, next] = /^rotated the audit signing key: (\S+) kept as (\S+); now (\S+)\n$/.exec(
+      run.stdout,
+    )!;
     expect(kept).toBe(join(dir, `audit-signing-key.pem.previous-${previous!.split('+')[1]}`));
     expect(existsSync(kept!)).toBe(true);
 
     const after = await startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
     const [rotation] = await after.platform.stores.events.readStream(KEY_STREAM);
-    expect(rotation).toMatchObject({ type: KEY_ROTATED_TYPE, data: { previous, next }, metadata: { actor: { kind: 'cli' } } });
+    expect(rotation).toMatchObject({
+      type: KEY_ROTATED_TYPE,
+      data: { previous, next },
+      metadata: { actor: { kind: 'cli' } },
+    });
     await registerMember(after.client());
     const [oldHash, newHash] = [previous!.split('+')[1], next!.split('+')[1]];
     await until(async () => (await signers(after)).some((s) => s.length === 2), 'a checkpoint after the rotation');
@@ -42,7 +56,9 @@ describe('platform audit key --rotate', () => {
 
     const auditor = after.client();
     await logInAdmin(auditor);
-    const { data } = (await auditor.get(`${API}/audit/key`).expect(200)).body as { data: { verifier_key: string; keys: { verifier_key: string; current: boolean }[] } };
+    const { data } = (await auditor.get(`${API}/audit/key`).expect(200)).body as {
+      data: { verifier_key: string; keys: { verifier_key: string; current: boolean }[] };
+    };
     expect(data.verifier_key).toBe(next);
     expect(data.keys.map((k) => [k.verifier_key, k.current])).toEqual([
       [previous, false],

@@ -19,14 +19,19 @@ import { REGISTRY } from '../../support/registry';
  * built with the core's functions, and exported with the service's own export.
  */
 
-export const signingKey = (origin: string): SigningKey => loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin });
+export const signingKey = (origin: string): SigningKey =>
+  loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin });
 
 /** The note signed by every key given, one signature line each. */
 export function signedByAll(text: string, keys: readonly SigningKey[]): string {
   return keys.map((key, i) => (i === 0 ? key.signNote(text) : key.signNote(text).slice(text.length + 1))).join('');
 }
 
-const metadata = (requestId: string) => ({ actor: { kind: 'system' as const, id: 'audit-checkpoints' }, request_id: requestId, time: new Date().toISOString() });
+const metadata = (requestId: string) => ({
+  actor: { kind: 'system' as const, id: 'audit-checkpoints' },
+  request_id: requestId,
+  time: new Date().toISOString(),
+});
 
 export class SignedLog {
   readonly stores: Stores;
@@ -40,7 +45,13 @@ export class SignedLog {
   async record(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       const ctx = { actor: { kind: 'system' as const, id: 'test' }, requestId: `req-${this.streams}`, now: new Date() };
-      await appendDecided(this.stores.events, `test-${this.streams++}`, [{ type: 'PlatformSeeded', data: {} }], ctx, streamEnd(undefined));
+      await appendDecided(
+        this.stores.events,
+        `test-${this.streams++}`,
+        [{ type: 'PlatformSeeded', data: {} }],
+        ctx,
+        streamEnd(undefined),
+      );
     }
   }
 
@@ -51,26 +62,50 @@ export class SignedLog {
   /** The checkpoint note over the whole log so far, signed by these keys. */
   async note(keys: readonly SigningKey[], size?: number): Promise<string> {
     const leaves = (await this.all()).map(leafOf).slice(0, size);
-    return signedByAll(treeHeadText({ origin: this.origin, size: leaves.length, root: treeRoot(leaves), time: new Date().toISOString() }), keys);
+    return signedByAll(
+      treeHeadText({
+        origin: this.origin,
+        size: leaves.length,
+        root: treeRoot(leaves),
+        time: new Date().toISOString(),
+      }),
+      keys,
+    );
   }
 
   /** Appends a checkpoint over the whole log so far. */
   async checkpoint(keys: readonly SigningKey[]): Promise<void> {
     const events = await this.all();
     const data = { note: await this.note(keys), size: events.length, position: events.at(-1)!.position, frontier: [] };
-    await this.stores.events.append('audit-checkpoints', [{ type: 'AuditCheckpointSigned', data, metadata: metadata(`checkpoint-${events.length}`) }], 'any');
+    await this.stores.events.append(
+      'audit-checkpoints',
+      [{ type: 'AuditCheckpointSigned', data, metadata: metadata(`checkpoint-${events.length}`) }],
+      'any',
+    );
   }
 
   async rotate(old: SigningKey, next: SigningKey): Promise<void> {
     const data = { previous: old.noteKey.verifierKey, next: next.noteKey.verifierKey };
-    await this.stores.events.append('audit-signing-keys', [{ type: 'AuditSigningKeyRotated', data, metadata: metadata(`rotation-${next.noteKey.hash}`) }], 'any');
+    await this.stores.events.append(
+      'audit-signing-keys',
+      [{ type: 'AuditSigningKeyRotated', data, metadata: metadata(`rotation-${next.noteKey.hash}`) }],
+      'any',
+    );
   }
 
   /** The export's text, as GET /audit/events sends it. */
   async exportText(key: SigningKey, from = START, limit = 10_000): Promise<string> {
     const names = new ActorNames({ member: async () => null, admin: async () => null });
     let text = '';
-    for await (const line of await auditExport(this.stores.events, names, (type, data) => REGISTRY.describe(type, data), from, limit, key)) text += line;
+    for await (const line of await auditExport(
+      this.stores.events,
+      names,
+      (type, data) => REGISTRY.describe(type, data),
+      from,
+      limit,
+      key,
+    ))
+      text += line;
     return text;
   }
 
@@ -82,11 +117,23 @@ export class SignedLog {
   }
 
   /** GET /audit/proof's answer for the event at `index`, against a checkpoint over the whole log. */
-  async proof(index: number, keys: readonly SigningKey[]): Promise<{ data: { leaf_index: number; leaf: string; audit_path: string[]; checkpoint: string } }> {
+  async proof(
+    index: number,
+    keys: readonly SigningKey[],
+  ): Promise<{ data: { leaf_index: number; leaf: string; audit_path: string[]; checkpoint: string } }> {
     const events = await this.all();
     const leaves = events.map(leafOf);
-    const audit_path = inclusionRanges(index, leaves.length).map(([lo, hi]) => treeRoot(leaves.slice(lo, hi)).toString('base64'));
-    return { data: { leaf_index: index, leaf: leafBytes(leafFieldsOf(events[index]!)).toString('base64'), audit_path, checkpoint: await this.note(keys) } };
+    const audit_path = inclusionRanges(index, leaves.length).map(([lo, hi]) =>
+      treeRoot(leaves.slice(lo, hi)).toString('base64'),
+    );
+    return {
+      data: {
+        leaf_index: index,
+        leaf: leafBytes(leafFieldsOf(events[index]!)).toString('base64'),
+        audit_path,
+        checkpoint: await this.note(keys),
+      },
+    };
   }
 }
 

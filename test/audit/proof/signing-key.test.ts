@@ -18,7 +18,9 @@ describe('the audit signing key', () => {
     const file = join(fresh(), 'key.pem');
     const created = loadSigningKey(file, { create: true, origin: 'test.example/audit' });
     expect(existsSync(file)).toBe(true);
-    expect(loadSigningKey(file, { create: false, origin: 'test.example/audit' }).publicKeyPem).toBe(created.publicKeyPem);
+    expect(loadSigningKey(file, { create: false, origin: 'test.example/audit' }).publicKeyPem).toBe(
+      created.publicKeyPem,
+    );
   });
 
   it('is created readable by its owner alone (0600), in a directory of theirs alone (0700) when it makes one', () => {
@@ -34,7 +36,11 @@ describe('the audit signing key', () => {
     const file = join(fresh(), 'key.pem');
     const load = () => loadSigningKey(file, { create: false, origin: 'test.example/audit' });
     expect(load).toThrow(ConfigurationError);
-    expect(load).toThrow(new RegExp(`AUDIT_SIGNING_KEY_FILE ${file}: no such file\\. Every process must sign with the one key: create it once \\(\`platform audit key --create\``));
+    expect(load).toThrow(
+      new RegExp(
+        `AUDIT_SIGNING_KEY_FILE ${file}: no such file\\. Every process must sign with the one key: create it once \\(\`platform audit key --create\``,
+      ),
+    );
     expect(existsSync(file)).toBe(false);
   });
 

@@ -19,7 +19,12 @@ async function haltTheMembersProjection(): Promise<void> {
   const poison: NewEvent = {
     type: 'MemberRegistered',
     data: { member_id: 'seven', username: 'poison' },
-    metadata: { actor: { kind: 'system', id: null }, request_id: 'poison', time: '2025-06-01T00:00:00.000Z', schema_version: 1 },
+    metadata: {
+      actor: { kind: 'system', id: null },
+      request_id: 'poison',
+      time: '2025-06-01T00:00:00.000Z',
+      schema_version: 1,
+    },
   };
   await t.platform.stores.events.append('member-poison', [poison], 'no_stream');
 }
@@ -31,7 +36,11 @@ describe('a claim or rotation while an unrelated projection is halted', () => {
     // The halt is in the health report before the claim, so the claim really comes after it.
     for (let i = 0; (await t.client().get(`${API}/health`)).status === 200; i++) expect(i).toBeLessThan(100);
 
-    const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    const claimed = await developer
+      .post(`${API}/developer/claim`)
+      .set('X-CSRF-Token', member.token)
+      .send({})
+      .expect(200);
     const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
     await openCall(t, '/open/addons', apiid, apikey).expect(403); // accepted: only the scope is missing
 

@@ -63,7 +63,10 @@ describe('concurrent credential commands', () => {
       b.post(`${API}/credentials/${member.id}/reject`).set('X-CSRF-Token', tokenB).send({ reason: 'incomplete' }),
     ]);
     expect(answers.map((x) => x.status).sort()).toEqual([200, 422]);
-    const decisions = [...(await eventsOf(member.id, 'CredentialApproved')), ...(await eventsOf(member.id, 'CredentialRejected'))];
+    const decisions = [
+      ...(await eventsOf(member.id, 'CredentialApproved')),
+      ...(await eventsOf(member.id, 'CredentialRejected')),
+    ];
     expect(decisions).toHaveLength(1);
   });
 });

@@ -31,12 +31,27 @@ describe('the whole credential flow over HTTP', () => {
     );
 
     // Claiming before approval is refused and appends nothing.
-    await expectRefusal(t, () => developer.post(`${API}/developer/claim`).set('X-CSRF-Token', token).send({}), 422, 'credential_not_approved');
+    await expectRefusal(
+      t,
+      () => developer.post(`${API}/developer/claim`).set('X-CSRF-Token', token).send({}),
+      422,
+      'credential_not_approved',
+    );
 
-    const approved = await admin.post(`${API}/credentials/${member.id}/approve`).set('X-CSRF-Token', adminToken).send({}).expect(200);
-    expect(approved.body.data).toMatchObject({ member_id: member.id, status: 'approved', reviewed_at: expect.any(String) });
+    const approved = await admin
+      .post(`${API}/credentials/${member.id}/approve`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(200);
+    expect(approved.body.data).toMatchObject({
+      member_id: member.id,
+      status: 'approved',
+      reviewed_at: expect.any(String),
+    });
     // Named, so that an administrator deciding down a queue sees which application changed.
-    expect(approved.body.message).toBe(`${member.username}'s application approved: the member can claim the credential`);
+    expect(approved.body.message).toBe(
+      `${member.username}'s application approved: the member can claim the credential`,
+    );
 
     const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', token).send({}).expect(200);
     const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
@@ -59,7 +74,14 @@ describe('the whole credential flow over HTTP', () => {
     const queue = await admin.get(`${API}/scope-requests?status=pending`).expect(200);
     expect(queue.body.data.list).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ member_id: member.id, username: member.username, scope: 'addons.read', name: 'addons.read', status: 'pending', reason: 'sync the catalogue to our portal' }),
+        expect.objectContaining({
+          member_id: member.id,
+          username: member.username,
+          scope: 'addons.read',
+          name: 'addons.read',
+          status: 'pending',
+          reason: 'sync the catalogue to our portal',
+        }),
         expect.objectContaining({ member_id: member.id, name: 'member-groups.read', status: 'pending' }),
       ]),
     );
@@ -69,14 +91,23 @@ describe('the whole credential flow over HTTP', () => {
       .set('X-CSRF-Token', adminToken)
       .send({})
       .expect(200);
-    expect(scopeApproved.body.data).toMatchObject({ member_id: member.id, username: member.username, scope: 'addons.read', name: 'addons.read', status: 'approved' });
+    expect(scopeApproved.body.data).toMatchObject({
+      member_id: member.id,
+      username: member.username,
+      scope: 'addons.read',
+      name: 'addons.read',
+      status: 'approved',
+    });
     expect(scopeApproved.body.message).toBe(`addons.read for ${member.username} approved`);
     const scopeRejected = await admin
       .post(`${API}/credentials/${member.id}/scopes/member-groups.read/reject`)
       .set('X-CSRF-Token', adminToken)
       .send({ reason: 'not needed for a catalogue sync' })
       .expect(200);
-    expect(scopeRejected.body.data).toMatchObject({ status: 'rejected', reject_reason: 'not needed for a catalogue sync' });
+    expect(scopeRejected.body.data).toMatchObject({
+      status: 'rejected',
+      reject_reason: 'not needed for a catalogue sync',
+    });
 
     const addons = await partner('/open/addons', apiid, apikey).expect(200);
     expect(addons.body).toEqual({ code: 0, message: 'ok', data: { list: [] } });
@@ -86,13 +117,21 @@ describe('the whole credential flow over HTTP', () => {
     expect(dashboard.body.data.credential).toMatchObject({ status: 'active', apiid, claimed_at: expect.any(String) });
     expect(dashboard.body.data.scopes).toEqual([
       expect.objectContaining({ name: 'addons.read', status: 'approved', reviewed_at: expect.any(String) }),
-      expect.objectContaining({ name: 'member-groups.read', status: 'rejected', reject_reason: 'not needed for a catalogue sync' }),
+      expect.objectContaining({
+        name: 'member-groups.read',
+        status: 'rejected',
+        reject_reason: 'not needed for a catalogue sync',
+      }),
     ]);
 
     // Rotation without grace: the old key is refused from that moment.
     token = await csrfOf(developer);
     const rotated = await developer.post(`${API}/developer/rotate`).set('X-CSRF-Token', token).send({}).expect(200);
-    expect(rotated.body.data).toMatchObject({ apiid, apikey: expect.stringMatching(/^sk_/), previous_key_valid_until: null });
+    expect(rotated.body.data).toMatchObject({
+      apiid,
+      apikey: expect.stringMatching(/^sk_/),
+      previous_key_valid_until: null,
+    });
     const newKey = rotated.body.data.apikey as string;
     expect(newKey).not.toBe(apikey);
     await expectRefusal(t, () => partner('/open/addons', apiid, apikey), 401, 'api_credentials_invalid');
@@ -106,7 +145,10 @@ describe('the whole credential flow over HTTP', () => {
     await expectRefusal(t, () => partner('/open/addons', apiid, newKey), 401, 'credential_revoked');
 
     const after = await developer.get(`${API}/developer/dashboard`).expect(200);
-    expect(after.body.data.credential).toMatchObject({ status: 'revoked', revoke_reason: 'the partner contract ended' });
+    expect(after.body.data.credential).toMatchObject({
+      status: 'revoked',
+      revoke_reason: 'the partner contract ended',
+    });
     expect(after.body.data.scopes).toEqual([
       expect.objectContaining({ name: 'addons.read', status: 'revoked' }),
       expect.objectContaining({ name: 'member-groups.read', status: 'rejected' }),

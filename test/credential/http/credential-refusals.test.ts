@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { Answer, expectRefusal as refusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+import {
+  Answer,
+  expectRefusal as refusal,
+  logInAdmin,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+} from '../../support/platform';
 
 /**
  * The unhappy paths of the credential endpoints. Members in each credential state are set up once:
@@ -28,7 +35,8 @@ let active: Developer; // claimed; member-groups.read pending, addons.read never
 let granted: Developer; // claimed; addons.read approved
 let fixtures: Record<'fresh' | 'pending' | 'approved' | 'active' | 'granted', Developer>;
 
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 function send(developer: Developer, path: string, body: string | object = {}) {
   return developer.client.post(`${API}${path}`).set('X-CSRF-Token', developer.token).send(body);
@@ -76,7 +84,13 @@ beforeAll(async () => {
   t = await startPlatform();
   admin = t.client();
   adminToken = await logInAdmin(admin);
-  [fresh, pending, approved, active, granted] = await Promise.all([registered(), applied(), approvedOne(), claimed(), claimed()]);
+  [fresh, pending, approved, active, granted] = await Promise.all([
+    registered(),
+    applied(),
+    approvedOne(),
+    claimed(),
+    claimed(),
+  ]);
   await send(active, '/developer/scopes', { scopes: ['member-groups.read'], reason: REASON }).expect(200);
   await send(granted, '/developer/scopes', { scopes: ['addons.read'], reason: REASON }).expect(200);
   await review(`/credentials/${granted.id}/scopes/addons.read/approve`).expect(200);
@@ -93,7 +107,11 @@ describe('POST /developer/credential', () => {
   );
 
   it('refuses a property in its empty body with 422', async () => {
-    const res = await expectRefusal(() => send(fresh, '/developer/credential', { scopes: ['addons.read'] }), 422, 'validation_failed');
+    const res = await expectRefusal(
+      () => send(fresh, '/developer/credential', { scopes: ['addons.read'] }),
+      422,
+      'validation_failed',
+    );
     expectIssue(res, '(body)');
   });
 
@@ -114,7 +132,11 @@ describe('POST /developer/credential', () => {
   });
 
   const declared = (developer: Developer, charset: string) =>
-    developer.client.post(`${API}/developer/credential`).set('X-CSRF-Token', developer.token).set('Content-Type', `application/json; charset=${charset}`).send('{}');
+    developer.client
+      .post(`${API}/developer/credential`)
+      .set('X-CSRF-Token', developer.token)
+      .set('Content-Type', `application/json; charset=${charset}`)
+      .send('{}');
 
   it('refuses a JSON body declared in a charset other than UTF-8 with 415, and takes utf-8 in any case', async () => {
     for (const charset of ['utf-16', 'latin1', 'bogus-xyz']) {
@@ -126,7 +148,8 @@ describe('POST /developer/credential', () => {
 
   it('accepts a POST with no body at all, as fetch and most HTTP clients send it: Content-Length 0, no type', async () => {
     const developer = await registered();
-    const bodyless = (path: string) => developer.client.post(`${API}${path}`).set('X-CSRF-Token', developer.token).set('Content-Length', '0');
+    const bodyless = (path: string) =>
+      developer.client.post(`${API}${path}`).set('X-CSRF-Token', developer.token).set('Content-Length', '0');
     const res = await bodyless('/developer/credential').expect(200);
     expect(res.body.data.status).toBe('pending');
     // An endpoint that needs a body still says so.
@@ -163,7 +186,11 @@ describe('POST /credentials/{member_id}/revoke', () => {
   it.each(['fresh', 'pending'] as const)(
     'refuses a credential that is neither approved nor active (%s) with 422 credential_not_active',
     async (state) => {
-      await expectRefusal(() => review(`/credentials/${fixtures[state].id}/revoke`, { reason: REASON }), 422, 'credential_not_active');
+      await expectRefusal(
+        () => review(`/credentials/${fixtures[state].id}/revoke`, { reason: REASON }),
+        422,
+        'credential_not_active',
+      );
     },
   );
 
@@ -192,7 +219,9 @@ describe('decisions that need a reason', () => {
     ['a 501-character reason', { reason: LONG_REASON }],
     ['a reason that is not a string', { reason: 42 }],
   ];
-  const cases = decisions.flatMap(([decision, path]) => reasons.map(([label, body]) => [decision, label, path, body] as const));
+  const cases = decisions.flatMap(([decision, path]) =>
+    reasons.map(([label, body]) => [decision, label, path, body] as const),
+  );
 
   it.each(cases)('%s: refuses %s with 422 naming reason', async (_decision, _label, path, body) => {
     const res = await expectRefusal(() => review(path(), body), 422, 'validation_failed');
@@ -206,7 +235,11 @@ describe('extra body properties', () => {
     ['reject an application', () => `/credentials/${pending.id}/reject`, { reason: REASON, note: 'ok' }],
     ['revoke a credential', () => `/credentials/${granted.id}/revoke`, { reason: REASON, note: 'ok' }],
     ['approve a scope', () => `/credentials/${active.id}/scopes/member-groups.read/approve`, { note: 'ok' }],
-    ['reject a scope', () => `/credentials/${active.id}/scopes/member-groups.read/reject`, { reason: REASON, note: 'ok' }],
+    [
+      'reject a scope',
+      () => `/credentials/${active.id}/scopes/member-groups.read/reject`,
+      { reason: REASON, note: 'ok' },
+    ],
     ['revoke a scope', () => `/credentials/${granted.id}/scopes/addons.read/revoke`, { reason: REASON, note: 'ok' }],
   ];
   it.each(cases)('%s: refused with 422', async (_name, path, body) => {
@@ -243,13 +276,14 @@ describe('path parameters', () => {
   );
 
   const scopeWrites = writes.filter(([name]) => name.endsWith('scope'));
-  it.each(scopeWrites.flatMap(([name, path, body]) => ['bogus.read', 'toString'].map((scope) => [name, scope, path, body] as const)))(
-    '%s: unknown scope %s is 422 invalid_path_parameter',
-    async (_name, scope, path, body) => {
-      const res = await expectRefusal(() => review(path(String(active.id), scope), body), 422, 'invalid_path_parameter');
-      expectIssue(res, 'scope');
-    },
-  );
+  it.each(
+    scopeWrites.flatMap(([name, path, body]) =>
+      ['bogus.read', 'toString'].map((scope) => [name, scope, path, body] as const),
+    ),
+  )('%s: unknown scope %s is 422 invalid_path_parameter', async (_name, scope, path, body) => {
+    const res = await expectRefusal(() => review(path(String(active.id), scope), body), 422, 'invalid_path_parameter');
+    expectIssue(res, 'scope');
+  });
 });
 
 describe('status filters of the review queues', () => {
@@ -271,41 +305,64 @@ describe('POST /developer/claim', () => {
     await expectRefusal(() => send(developer, '/developer/claim'), 422, 'credential_already_claimed');
   });
 
-  it.each(['fresh', 'pending'] as const)('refuses a claim before approval (%s) with 422 credential_not_approved', async (state) => {
-    await expectRefusal(() => send(fixtures[state], '/developer/claim'), 422, 'credential_not_approved');
-  });
+  it.each(['fresh', 'pending'] as const)(
+    'refuses a claim before approval (%s) with 422 credential_not_approved',
+    async (state) => {
+      await expectRefusal(() => send(fixtures[state], '/developer/claim'), 422, 'credential_not_approved');
+    },
+  );
 
   it('tells a member who never applied what to do next, and the route that does it', async () => {
     const refused = await expectRefusal(() => send(fixtures.fresh, '/developer/claim'), 422, 'credential_not_approved');
-    expect(refused.body.message).toBe('cannot claim a credential whose status is none: apply first (apply with POST /developer/credential)');
+    expect(refused.body.message).toBe(
+      'cannot claim a credential whose status is none: apply first (apply with POST /developer/credential)',
+    );
   });
 });
 
 describe('POST /developer/rotate', () => {
-  it.each(['fresh', 'pending', 'approved'] as const)('refuses a rotation before the claim (%s) with 422 credential_not_active', async (state) => {
-    await expectRefusal(() => send(fixtures[state], '/developer/rotate'), 422, 'credential_not_active');
-  });
+  it.each(['fresh', 'pending', 'approved'] as const)(
+    'refuses a rotation before the claim (%s) with 422 credential_not_active',
+    async (state) => {
+      await expectRefusal(() => send(fixtures[state], '/developer/rotate'), 422, 'credential_not_active');
+    },
+  );
 
-  it.each([[-1], [86_401], [1.5], ['10'], [null]])('refuses grace_seconds %p with 422 naming grace_seconds', async (grace_seconds) => {
-    const res = await expectRefusal(() => send(granted, '/developer/rotate', { grace_seconds }), 422, 'validation_failed');
-    expectIssue(res, 'grace_seconds');
-  });
+  it.each([[-1], [86_401], [1.5], ['10'], [null]])(
+    'refuses grace_seconds %p with 422 naming grace_seconds',
+    async (grace_seconds) => {
+      const res = await expectRefusal(
+        () => send(granted, '/developer/rotate', { grace_seconds }),
+        422,
+        'validation_failed',
+      );
+      expectIssue(res, 'grace_seconds');
+    },
+  );
 });
 
 describe('POST /developer/scopes', () => {
-  it.each(['fresh', 'pending', 'approved'] as const)('refuses a request before the claim (%s) with 422 credential_not_active', async (state) => {
-    await expectRefusal(
-      () => send(fixtures[state], '/developer/scopes', { scopes: ['addons.read'], reason: REASON }),
-      422,
-      'credential_not_active',
-    );
-  });
+  it.each(['fresh', 'pending', 'approved'] as const)(
+    'refuses a request before the claim (%s) with 422 credential_not_active',
+    async (state) => {
+      await expectRefusal(
+        () => send(fixtures[state], '/developer/scopes', { scopes: ['addons.read'], reason: REASON }),
+        422,
+        'credential_not_active',
+      );
+    },
+  );
 
   // Every body names addons.read, which alone would be granted: the whole request must be refused.
   const cases: [string, object, string, string | null][] = [
     ['an unknown scope', { scopes: ['addons.read', 'bogus.read'], reason: REASON }, 'unknown_scope', null],
     ['a duplicate name', { scopes: ['addons.read', 'addons.read'], reason: REASON }, 'duplicate_scope', null],
-    ['an already pending scope', { scopes: ['addons.read', 'member-groups.read'], reason: REASON }, 'scope_already_requested', null],
+    [
+      'an already pending scope',
+      { scopes: ['addons.read', 'member-groups.read'], reason: REASON },
+      'scope_already_requested',
+      null,
+    ],
     ['a reason over 500 characters', { scopes: ['addons.read'], reason: LONG_REASON }, 'validation_failed', 'reason'],
     ['a missing reason', { scopes: ['addons.read'] }, 'validation_failed', 'reason'],
     ['a blank reason', { scopes: ['addons.read'], reason: ' ' }, 'validation_failed', 'reason'],
@@ -318,7 +375,11 @@ describe('POST /developer/scopes', () => {
   });
 
   it('refuses an empty list with 422 naming scopes', async () => {
-    const res = await expectRefusal(() => send(active, '/developer/scopes', { scopes: [], reason: REASON }), 422, 'validation_failed');
+    const res = await expectRefusal(
+      () => send(active, '/developer/scopes', { scopes: [], reason: REASON }),
+      422,
+      'validation_failed',
+    );
     expectIssue(res, 'scopes');
   });
 
@@ -351,17 +412,26 @@ describe('scope decisions', () => {
   });
 
   it('refuses to approve a scope that is already approved with 422 scope_not_pending', async () => {
-    await expectRefusal(() => review(`/credentials/${granted.id}/scopes/addons.read/approve`), 422, 'scope_not_pending');
+    await expectRefusal(
+      () => review(`/credentials/${granted.id}/scopes/addons.read/approve`),
+      422,
+      'scope_not_pending',
+    );
   });
 
   it('refuses to revoke a scope that is not approved with 422 scope_not_approved', async () => {
-    const revoke = (scope: string) => () => review(`/credentials/${active.id}/scopes/${scope}/revoke`, { reason: REASON });
+    const revoke = (scope: string) => () =>
+      review(`/credentials/${active.id}/scopes/${scope}/revoke`, { reason: REASON });
     await expectRefusal(revoke('member-groups.read'), 422, 'scope_not_approved');
     await expectRefusal(revoke('addons.read'), 422, 'scope_not_approved');
   });
 
   it('refuses any scope decision on a credential that is not active with 422 credential_not_active', async () => {
-    await expectRefusal(() => review(`/credentials/${approved.id}/scopes/addons.read/approve`), 422, 'credential_not_active');
+    await expectRefusal(
+      () => review(`/credentials/${approved.id}/scopes/addons.read/approve`),
+      422,
+      'credential_not_active',
+    );
   });
 });
 
@@ -375,7 +445,10 @@ describe('applying again', () => {
 
   it('after a revocation: approved and claimed again, under a new API id and with no scope carried over', async () => {
     const developer = await claimed();
-    await send(developer, '/developer/scopes', { scopes: ['addons.read', 'member-groups.read'], reason: REASON }).expect(200);
+    await send(developer, '/developer/scopes', {
+      scopes: ['addons.read', 'member-groups.read'],
+      reason: REASON,
+    }).expect(200);
     await review(`/credentials/${developer.id}/scopes/addons.read/approve`).expect(200);
     await review(`/credentials/${developer.id}/revoke`, { reason: 'the partner contract ended' }).expect(200);
 
@@ -390,7 +463,8 @@ describe('applying again', () => {
     expect(scopes.body.data.list.length).toBeGreaterThan(0);
     for (const scope of scopes.body.data.list) expect(scope).toMatchObject({ status: 'none' });
 
-    const partner = (id: string, key: string) => () => t.client().get(`${API}/open/addons`).set('X-API-ID', id).set('X-API-Key', key);
+    const partner = (id: string, key: string) => () =>
+      t.client().get(`${API}/open/addons`).set('X-API-ID', id).set('X-API-Key', key);
     await expectRefusal(partner(apiid, apikey), 403, 'scope_not_approved');
     await expectRefusal(partner(developer.apiid, developer.apikey), 401, 'api_credentials_invalid');
   });

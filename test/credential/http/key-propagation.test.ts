@@ -30,7 +30,8 @@ describe('two API instances on one store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const status = async (t: TestPlatform, apiid: string, key: string) => (await openCall(t, '/open/addons', apiid, key)).status;
+  const status = async (t: TestPlatform, apiid: string, key: string) =>
+    (await openCall(t, '/open/addons', apiid, key)).status;
 
   it('a key claimed on one instance works on the other, and a rotation there stops the old key within one second', async () => {
     const p = await activePartner(a);

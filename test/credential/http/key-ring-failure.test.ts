@@ -46,7 +46,11 @@ describe('the key ring when its subscription breaks', () => {
     await registerMember(t.client()); // any event: the ring's subscription fails on it
     await sleep(50);
     const refused = await openCall(t, '/open/addons', p.apiid, p.apikey).expect(503);
-    expect(refused.body).toEqual({ code: 503, message: expect.any(String), data: { error: 'credentials_unavailable' } });
+    expect(refused.body).toEqual({
+      code: 503,
+      message: expect.any(String),
+      data: { error: 'credentials_unavailable' },
+    });
     expect(refused.headers['retry-after']).toBe('1');
     const health = await p.admin.get('/api/v1/health').expect(503);
     expect(health.body.data).toMatchObject({ status: 'degraded', key_ring: 'resubscribing' });

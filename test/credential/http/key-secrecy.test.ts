@@ -67,7 +67,12 @@ describe('a key sent where it does not belong', () => {
     expect(asParameter.body.data.issues).toEqual([expect.objectContaining({ path: 'sk_[redacted]' })]);
 
     // Percent-encoded: the raw path the log and the 404 see still spells the key.
-    const encoded = await openCall(t, `/open/addons/%73k${p.apikey.slice(2).replace('_', '%5F')}`, p.apiid, p.apikey).expect(404);
+    const encoded = await openCall(
+      t,
+      `/open/addons/%73k${p.apikey.slice(2).replace('_', '%5F')}`,
+      p.apiid,
+      p.apikey,
+    ).expect(404);
     expect(encoded.body.message).toContain('/open/addons/sk_[redacted]');
 
     const answers = JSON.stringify([inPath.body, wrongMethod.body, inConsole.body, asParameter.body, encoded.body]);

@@ -52,13 +52,25 @@ describe('usage per key', () => {
     expect(mine.days).toHaveLength(30);
     // The other partner's key is well formed but not this credential's: counted apart, not as a call.
     expect(mine.days[29]).toEqual({ date: today(), calls: 4, refused: 1, wrong_key: 1 });
-    expect(mine.keys).toEqual([{ key: expect.stringMatching(/^[0-9a-f]{8}$/), state: 'current', valid_until: null, calls: 4, refused: 1, last_used_at: mine.last_used_at }]);
+    expect(mine.keys).toEqual([
+      {
+        key: expect.stringMatching(/^[0-9a-f]{8}$/),
+        state: 'current',
+        valid_until: null,
+        calls: 4,
+        refused: 1,
+        last_used_at: mine.last_used_at,
+      },
+    ]);
     expect(mine.days.slice(0, 29).every((d: { calls: number }) => d.calls === 0)).toBe(true);
     expect(Date.parse(mine.last_used_at)).toBeGreaterThanOrEqual(before - 5);
 
     const reviewed = (await p.admin.get(`${API}/credentials/${p.member.id}/usage`).expect(200)).body.data;
     expect(reviewed).toEqual(mine);
-    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as { member_id: number; last_used_at: string | null }[];
+    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as {
+      member_id: number;
+      last_used_at: string | null;
+    }[];
     expect(listed.find((c) => c.member_id === p.member.id)?.last_used_at).toBe(mine.last_used_at);
 
     await t.close();
@@ -75,10 +87,17 @@ describe('usage per key', () => {
     const usage = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
     expect(usage.last_used_at).toBeNull();
     expect(usage.days[29]).toEqual({ date: today(), calls: 0, refused: 0, wrong_key: 5 });
-    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as { member_id: number; last_used_at: string | null }[];
+    const listed = (await p.admin.get(`${API}/credentials`).expect(200)).body.data.list as {
+      member_id: number;
+      last_used_at: string | null;
+    }[];
     expect(listed.find((c) => c.member_id === p.member.id)?.last_used_at).toBeNull();
 
-    await p.admin.post(`${API}/credentials/${p.member.id}/revoke`).set('X-CSRF-Token', p.adminToken).send({ reason: 'test' }).expect(200);
+    await p.admin
+      .post(`${API}/credentials/${p.member.id}/revoke`)
+      .set('X-CSRF-Token', p.adminToken)
+      .send({ reason: 'test' })
+      .expect(200);
     for (let i = 0; i < 5; i++) await openCall(t, '/open/addons', p.apiid, madeUp()).expect(401);
     const revoked = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
     expect(revoked.last_used_at).toBeNull();
@@ -107,7 +126,11 @@ describe('usage per key', () => {
     // A rotation without grace stops the previous key: its calls stay, said stopped.
     await rotate({ ...p, apikey: rotated }, { grace_seconds: 0 });
     const after = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
-    expect(after.keys.map((k: { state: string; calls: number }) => [k.state, k.calls])).toEqual([['current', 0], ['stopped', 1], ['stopped', 3]]);
+    expect(after.keys.map((k: { state: string; calls: number }) => [k.state, k.calls])).toEqual([
+      ['current', 0],
+      ['stopped', 1],
+      ['stopped', 3],
+    ]);
   });
 
   it('writes the counts at most once a second, however many calls', async () => {
@@ -119,7 +142,8 @@ describe('usage per key', () => {
     }
     expect(usageWrites.length).toBeGreaterThanOrEqual(1);
     expect(usageWrites.length).toBeLessThanOrEqual(3);
-    for (let i = 1; i < usageWrites.length; i++) expect(usageWrites[i]! - usageWrites[i - 1]!).toBeGreaterThanOrEqual(900);
+    for (let i = 1; i < usageWrites.length; i++)
+      expect(usageWrites[i]! - usageWrites[i - 1]!).toBeGreaterThanOrEqual(900);
   });
 
   it('a member who never applied has no use; the reviewers get 404 for them', async () => {

@@ -24,7 +24,12 @@ function counting(stores: Stores, calls: string[]): Stores {
         };
       },
     });
-  return { ...stores, events: watch('events', stores.events), documents: watch('documents', stores.documents), sessions: watch('sessions', stores.sessions) };
+  return {
+    ...stores,
+    events: watch('events', stores.events),
+    documents: watch('documents', stores.documents),
+    sessions: watch('sessions', stores.sessions),
+  };
 }
 
 let t: TestPlatform;

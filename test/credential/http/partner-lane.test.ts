@@ -43,21 +43,36 @@ async function sameAnswer(call: Call) {
   return lane;
 }
 
-const get = (path: string, headers: Record<string, string> = {}) => (server: Server) => request(server).get(`/api/v1${path}`).set(headers);
+const get =
+  (path: string, headers: Record<string, string> = {}) =>
+  (server: Server) =>
+    request(server).get(`/api/v1${path}`).set(headers);
 const keyOf = (p: Partner) => ({ 'X-API-ID': p.apiid, 'X-API-Key': p.apikey });
 
 describe('the partner lane answers as koa does', () => {
   it('an accepted call, with the request id and rate-limit fields', async () => {
     const answer = await sameAnswer(get('/open/addons', keyOf(both)));
     expect(answer.status).toBe(200);
-    expect(answer.names).toEqual(expect.arrayContaining(['x-request-id', 'ratelimit-remaining', 'ratelimit-reset', 'cache-control', 'content-type']));
+    expect(answer.names).toEqual(
+      expect.arrayContaining([
+        'x-request-id',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'cache-control',
+        'content-type',
+      ]),
+    );
     await sameAnswer(get('/open/member-groups', keyOf(both)));
   });
 
   it('the refusals of the key check and the scope check', async () => {
-    expect((await sameAnswer(get('/open/addons', { ...keyOf(both), 'X-API-Key': mistypedKey(both.apikey) }))).status).toBe(401);
+    expect(
+      (await sameAnswer(get('/open/addons', { ...keyOf(both), 'X-API-Key': mistypedKey(both.apikey) }))).status,
+    ).toBe(401);
     expect((await sameAnswer(get('/open/addons', { 'X-API-ID': both.apiid }))).status).toBe(401);
-    expect((await sameAnswer(get('/open/addons', { ...keyOf(both), 'X-API-ID': 'ak_aaaaaaaaaaaaaaaaaaaa' }))).status).toBe(401);
+    expect(
+      (await sameAnswer(get('/open/addons', { ...keyOf(both), 'X-API-ID': 'ak_aaaaaaaaaaaaaaaaaaaa' }))).status,
+    ).toBe(401);
     const forbidden = await sameAnswer(get('/open/member-groups', keyOf(addonsOnly)));
     expect(forbidden.body).toMatchObject({ code: 403, data: { error: 'scope_not_approved' } });
   });
@@ -71,7 +86,11 @@ describe('the partner lane answers as koa does', () => {
 
   it('logs one line per call, naming the call and never the key', async () => {
     const before = t.logLines.length;
-    const res = await request(t.server).get('/api/v1/open/addons').set(keyOf(both)).set('X-Request-Id', 'partner-trace-1').expect(200);
+    const res = await request(t.server)
+      .get('/api/v1/open/addons')
+      .set(keyOf(both))
+      .set('X-Request-Id', 'partner-trace-1')
+      .expect(200);
     const lines = t.logLines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       expect.objectContaining({
@@ -90,7 +109,9 @@ describe('the partner lane answers as koa does', () => {
 
 describe('what the lane leaves to koa', () => {
   it('a query string: judged by the router, after the same key check', async () => {
-    const wrongKey = await request(t.server).get('/api/v1/open/addons?page=1').set({ ...keyOf(both), 'X-API-Key': mistypedKey(both.apikey) });
+    const wrongKey = await request(t.server)
+      .get('/api/v1/open/addons?page=1')
+      .set({ ...keyOf(both), 'X-API-Key': mistypedKey(both.apikey) });
     expect(wrongKey.body).toMatchObject({ code: 401, data: { error: 'api_credentials_invalid' } });
     const unknown = await request(t.server).get('/api/v1/open/addons?page=1').set(keyOf(both));
     expect(unknown.body).toMatchObject({ code: 422, data: { error: 'unknown_query_parameter' } });

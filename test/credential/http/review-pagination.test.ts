@@ -63,7 +63,9 @@ it('without limit, a page holds up to 50; a filter and the cursor go together', 
   const first = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<unknown>;
   expect(first).toMatchObject({ list: expect.any(Array), next: null });
   expect(first.list).toHaveLength(3);
-  const pending = (await admin.get(`${API}/scope-requests?status=pending&limit=1`).expect(200)).body.data as Page<{ status: string }>;
+  const pending = (await admin.get(`${API}/scope-requests?status=pending&limit=1`).expect(200)).body.data as Page<{
+    status: string;
+  }>;
   expect(pending.list).toEqual([expect.objectContaining({ status: 'pending' })]);
   expect(pending.next).toEqual(expect.any(String));
 });
@@ -78,13 +80,20 @@ it.each([
 });
 
 it('GET /credentials searches usernames (any case) and the start of API ids, and counts what it finds in each status', async () => {
-  const all = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<{ member_id: number; username: string; apiid: string }> & { counts: Record<string, number> };
+  const all = (await admin.get(`${API}/credentials`).expect(200)).body.data as Page<{
+    member_id: number;
+    username: string;
+    apiid: string;
+  }> & { counts: Record<string, number> };
   expect(all.counts).toEqual(applicationCounts({ active: 3 }));
   const [first] = all.list;
-  const byName = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username.toUpperCase())}`).expect(200)).body.data;
+  const byName = (
+    await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username.toUpperCase())}`).expect(200)
+  ).body.data;
   expect(byName.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
   expect(byName.counts).toMatchObject({ active: 1, pending: 0 });
-  const byApiId = (await admin.get(`${API}/credentials?q=${first!.apiid.slice(0, 12)}&status=active`).expect(200)).body.data;
+  const byApiId = (await admin.get(`${API}/credentials?q=${first!.apiid.slice(0, 12)}&status=active`).expect(200)).body
+    .data;
   expect(byApiId.list.map((a: { member_id: number }) => a.member_id)).toEqual([first!.member_id]);
   const none = (await admin.get(`${API}/credentials?q=nobody-has-this&status=active`).expect(200)).body.data;
   expect(none).toMatchObject({ list: [], next: null, counts: { active: 0 } });
@@ -92,20 +101,37 @@ it('GET /credentials searches usernames (any case) and the start of API ids, and
 });
 
 it('GET /scope-requests searches usernames and API ids, counts what it finds in each status, and pages the search', async () => {
-  const all = (await admin.get(`${API}/scope-requests`).expect(200)).body.data as Page<{ member_id: number; username: string }> & { counts: Record<string, number> };
+  const all = (await admin.get(`${API}/scope-requests`).expect(200)).body.data as Page<{
+    member_id: number;
+    username: string;
+  }> & { counts: Record<string, number> };
   expect(all.counts).toEqual(scopeRequestCounts({ pending: 6 }));
   const [first] = all.list;
-  const byName = (await admin.get(`${API}/scope-requests?q=${encodeURIComponent(first!.username.toUpperCase())}&limit=1`).expect(200)).body.data;
+  const byName = (
+    await admin.get(`${API}/scope-requests?q=${encodeURIComponent(first!.username.toUpperCase())}&limit=1`).expect(200)
+  ).body.data;
   expect(byName.list.map((r: { member_id: number }) => r.member_id)).toEqual([first!.member_id]);
   expect(byName.counts).toEqual(scopeRequestCounts({ pending: 2 }));
-  const second = (await admin.get(`${API}/scope-requests?q=${encodeURIComponent(first!.username)}&limit=1&after=${encodeURIComponent(byName.next)}`).expect(200)).body.data;
+  const second = (
+    await admin
+      .get(
+        `${API}/scope-requests?q=${encodeURIComponent(first!.username)}&limit=1&after=${encodeURIComponent(byName.next)}`,
+      )
+      .expect(200)
+  ).body.data;
   expect(second).toMatchObject({ list: [expect.objectContaining({ member_id: first!.member_id })], next: null });
-  const application = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username)}`).expect(200)).body.data.list[0] as { apiid: string };
-  const byApiId = (await admin.get(`${API}/scope-requests?q=${application.apiid.slice(0, 12)}&status=approved`).expect(200)).body.data;
+  const application = (await admin.get(`${API}/credentials?q=${encodeURIComponent(first!.username)}`).expect(200)).body
+    .data.list[0] as { apiid: string };
+  const byApiId = (
+    await admin.get(`${API}/scope-requests?q=${application.apiid.slice(0, 12)}&status=approved`).expect(200)
+  ).body.data;
   expect(byApiId).toMatchObject({ list: [], next: null, counts: { pending: 2, approved: 0 } });
 });
 
-it.each([['q=%20'], ['q=' + 'x'.repeat(101)], ['status=active'], ['limit=0']])('GET /scope-requests refuses %s with 422, naming the field', async (query) => {
-  const res = await expectRefusal(t, () => admin.get(`${API}/scope-requests?${query}`), 422, 'validation_failed');
-  expect(res.body.data.issues?.[0]?.path).toBe(query.split('=')[0]);
-});
+it.each([['q=%20'], ['q=' + 'x'.repeat(101)], ['status=active'], ['limit=0']])(
+  'GET /scope-requests refuses %s with 422, naming the field',
+  async (query) => {
+    const res = await expectRefusal(t, () => admin.get(`${API}/scope-requests?${query}`), 422, 'validation_failed');
+    expect(res.body.data.issues?.[0]?.path).toBe(query.split('=')[0]);
+  },
+);

@@ -11,11 +11,14 @@ afterAll(() => stopWithMail({ sink, t }));
 
 const ACCOUNT = '/api/v1/developer/account';
 const PASSWORD = '/api/v1/developer/password';
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 async function write(client: request.Agent, method: 'post' | 'put', path: string, body: unknown) {
   const csrf = await csrfOf(client);
-  return client[method](path).set('X-CSRF-Token', csrf).send(body as object);
+  return client[method](path)
+    .set('X-CSRF-Token', csrf)
+    .send(body as object);
 }
 
 describe('GET and PUT /developer/account', () => {
@@ -23,10 +26,27 @@ describe('GET and PUT /developer/account', () => {
     const client = t.client();
     const member = await registerMember(client, { email: uniqueEmail('acct'), nickname: 'Old' });
     const before = await client.get(ACCOUNT).expect(200);
-    expect(before.body.data).toEqual({ id: member.id, username: member.username, nickname: 'Old', email: member.email, pending_email: null, mobile: null, password_reset_by: null });
-    const res = await write(client, 'put', ACCOUNT, { nickname: 'New name', email: member.email, mobile: '+8613800138000' });
+    expect(before.body.data).toEqual({
+      id: member.id,
+      username: member.username,
+      nickname: 'Old',
+      email: member.email,
+      pending_email: null,
+      mobile: null,
+      password_reset_by: null,
+    });
+    const res = await write(client, 'put', ACCOUNT, {
+      nickname: 'New name',
+      email: member.email,
+      mobile: '+8613800138000',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ nickname: 'New name', email: member.email, mobile: '+8613800138000', pending_email: null });
+    expect(res.body.data).toMatchObject({
+      nickname: 'New name',
+      email: member.email,
+      mobile: '+8613800138000',
+      pending_email: null,
+    });
     expect((await client.get('/api/v1/developer/dashboard').expect(200)).body.data.member.nickname).toBe('New name');
     const updated = (await t.allEvents()).filter((e) => e.type === 'ProfileUpdated' && e.data.member_id === member.id);
     expect(updated).toHaveLength(1);
@@ -45,23 +65,43 @@ describe('GET and PUT /developer/account', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.data).toEqual({ username: member.username, email: next });
     expect((await client.get(ACCOUNT).expect(200)).body.data).toMatchObject({ email: next, pending_email: null });
-    await expectRefusal(() => write(t.client(), 'post', `${ACCOUNT}/confirm-email`, { token }), 422, 'email_token_unknown');
+    await expectRefusal(
+      () => write(t.client(), 'post', `${ACCOUNT}/confirm-email`, { token }),
+      422,
+      'email_token_unknown',
+    );
   });
 
   it('refuses what registration refuses, listing each field, and changes nothing', async () => {
     const client = t.client();
     await registerMember(client, { email: uniqueEmail('rules') });
-    const res = await expectRefusal(() => write(client, 'put', ACCOUNT, { nickname: 'a\u202Eb', email: 'not-an-address', mobile: '12' }), 422, 'validation_failed');
+    const res = await expectRefusal(
+      () => write(client, 'put', ACCOUNT, { nickname: 'a\u202Eb', email: 'not-an-address', mobile: '12' }),
+      422,
+      'validation_failed',
+    );
     expect(res.body.data.issues!.map((issue) => issue.path).sort()).toEqual(['email', 'mobile', 'nickname']);
     await expectRefusal(() => write(client, 'put', ACCOUNT, { nickname: 'x' }), 422, 'validation_failed');
-    await expectRefusal(() => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), username: 'renamed' }), 422, 'validation_failed');
+    await expectRefusal(
+      () => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), username: 'renamed' }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('refuses a caller who is not signed in, and a wrong CSRF token', async () => {
     await expectRefusal(() => t.client().get(ACCOUNT), 401, 'not_logged_in');
     const client = t.client();
     await registerMember(client, { email: uniqueEmail('csrf') });
-    await expectRefusal(() => client.put(ACCOUNT).set('X-CSRF-Token', 'stale').send({ email: uniqueEmail('y') }), 419, 'csrf_token_invalid');
+    await expectRefusal(
+      () =>
+        client
+          .put(ACCOUNT)
+          .set('X-CSRF-Token', 'stale')
+          .send({ email: uniqueEmail('y') }),
+      419,
+      'csrf_token_invalid',
+    );
   });
 });
 
@@ -71,13 +111,19 @@ describe('POST /developer/password and /developer/sessions/end-others', () => {
     const member = await registerMember(here, { email: uniqueEmail('pw') });
     const elsewhere = t.client();
     await logIn(elsewhere, member);
-    const res = await write(here, 'post', PASSWORD, { current_password: member.password, new_password: 'changed-secret' });
+    const res = await write(here, 'post', PASSWORD, {
+      current_password: member.password,
+      new_password: 'changed-secret',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ sessions_ended: 1 });
     await here.get(ACCOUNT).expect(200);
     await expectRefusal(() => elsewhere.get(ACCOUNT), 401, 'session_expired');
     await logIn(t.client(), { username: member.username, password: 'changed-secret' });
-    const old = await write(t.client(), 'post', '/api/v1/developer/login', { username: member.username, password: member.password });
+    const old = await write(t.client(), 'post', '/api/v1/developer/login', {
+      username: member.username,
+      password: member.password,
+    });
     expect(old.status).toBe(401);
   });
 
@@ -85,19 +131,32 @@ describe('POST /developer/password and /developer/sessions/end-others', () => {
     const client = t.client();
     const member = await registerMember(client, { email: uniqueEmail('guess') });
     for (let i = 0; i < 5; i++) {
-      await expectRefusal(() => write(client, 'post', PASSWORD, { current_password: 'wrong-guess', new_password: 'whatever-secret' }), 422, 'wrong_current_password');
+      await expectRefusal(
+        () => write(client, 'post', PASSWORD, { current_password: 'wrong-guess', new_password: 'whatever-secret' }),
+        422,
+        'wrong_current_password',
+      );
     }
-    await expectRefusal(() => write(client, 'post', PASSWORD, { current_password: member.password, new_password: 'whatever-secret' }), 429, 'too_many_password_failures');
+    await expectRefusal(
+      () => write(client, 'post', PASSWORD, { current_password: member.password, new_password: 'whatever-secret' }),
+      429,
+      'too_many_password_failures',
+    );
     await logIn(t.client(), member);
   });
 
   it('records nothing for the current password given as the new one', async () => {
     const client = t.client();
     const member = await registerMember(client, { email: uniqueEmail('same') });
-    const res = await write(client, 'post', PASSWORD, { current_password: member.password, new_password: member.password });
+    const res = await write(client, 'post', PASSWORD, {
+      current_password: member.password,
+      new_password: member.password,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ sessions_ended: 0 });
-    expect((await t.allEvents()).filter((e) => e.type === 'PasswordChanged' && e.data.member_id === member.id)).toHaveLength(0);
+    expect(
+      (await t.allEvents()).filter((e) => e.type === 'PasswordChanged' && e.data.member_id === member.id),
+    ).toHaveLength(0);
   });
 
   it('signs out everywhere else', async () => {
@@ -114,7 +173,7 @@ describe('POST /developer/password and /developer/sessions/end-others', () => {
   });
 });
 
-describe('an e-mail change: the current password, a notice to the old address, a day\'s limit', () => {
+describe("an e-mail change: the current password, a notice to the old address, a day's limit", () => {
   async function changeTo(client: request.Agent, password: string) {
     const next = uniqueEmail('moved');
     return { next, answer: await write(client, 'put', ACCOUNT, { email: next, current_password: password }) };
@@ -123,10 +182,25 @@ describe('an e-mail change: the current password, a notice to the old address, a
   it('refuses a new address without the current password, or with a wrong one, counting the wrong one as a failed login', async () => {
     const client = t.client();
     const member = await registerMember(client, { email: uniqueEmail('pwd') });
-    await expectRefusal(() => write(client, 'put', ACCOUNT, { email: uniqueEmail('x') }), 422, 'current_password_required');
-    for (let i = 0; i < 5; i++) await expectRefusal(() => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), current_password: 'wrong-guess' }), 422, 'wrong_current_password');
-    await expectRefusal(() => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), current_password: member.password }), 429, 'too_many_password_failures');
-    expect((await t.allEvents()).filter((e) => e.type === 'EmailChangeRequested' && e.data.member_id === member.id)).toHaveLength(0);
+    await expectRefusal(
+      () => write(client, 'put', ACCOUNT, { email: uniqueEmail('x') }),
+      422,
+      'current_password_required',
+    );
+    for (let i = 0; i < 5; i++)
+      await expectRefusal(
+        () => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), current_password: 'wrong-guess' }),
+        422,
+        'wrong_current_password',
+      );
+    await expectRefusal(
+      () => write(client, 'put', ACCOUNT, { email: uniqueEmail('x'), current_password: member.password }),
+      429,
+      'too_many_password_failures',
+    );
+    expect(
+      (await t.allEvents()).filter((e) => e.type === 'EmailChangeRequested' && e.data.member_id === member.id),
+    ).toHaveLength(0);
     // Nickname and mobile alone need no password.
     expect((await write(client, 'put', ACCOUNT, { nickname: 'Still me', email: member.email })).status).toBe(200);
   });
@@ -149,7 +223,11 @@ describe('an e-mail change: the current password, a notice to the old address, a
     expect(restored.status).toBe(200);
     expect(restored.body.data).toEqual({ username: member.username, email: member.email });
     await expectRefusal(() => client.get(ACCOUNT), 401, 'session_expired');
-    await expectRefusal(() => write(t.client(), 'post', `${ACCOUNT}/restore-email`, { token: restore }), 422, 'restore_token_spent');
+    await expectRefusal(
+      () => write(t.client(), 'post', `${ACCOUNT}/restore-email`, { token: restore }),
+      422,
+      'restore_token_spent',
+    );
     const again = t.client();
     await logIn(again, member);
     expect((await again.get(ACCOUNT).expect(200)).body.data.email).toBe(member.email);

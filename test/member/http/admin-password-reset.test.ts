@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopWithMail({ sink, t }));
 
-const refused = (send: () => PromiseLike<Answer>, status: number, error: string) => expectRefusal(t, send, status, error);
+const refused = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  expectRefusal(t, send, status, error);
 
 /** A member logged in on `browser`, with an e-mail address. */
 async function member(prefix: string) {
@@ -29,10 +30,16 @@ describe('POST /members/:member_id/password-reset', () => {
     const m = await member('otp');
     await m.browser.get('/api/v1/developer/dashboard').expect(200);
     const answer = await reset(root, m.id).expect(200);
-    expect(answer.body.data).toEqual({ member_id: m.id, username: m.username, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(answer.body.data).toEqual({
+      member_id: m.id,
+      username: m.username,
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
     expect(answer.body.message).toMatch(/not shown again/);
     await refused(() => m.browser.get('/api/v1/developer/dashboard'), 401, 'session_expired');
-    expect((await post(t.client(), '/api/v1/developer/login', { username: m.username, password: m.password })).status).toBe(401);
+    expect(
+      (await post(t.client(), '/api/v1/developer/login', { username: m.username, password: m.password })).status,
+    ).toBe(401);
     const again = t.client();
     await logIn(again, { username: m.username, password: answer.body.data.password });
     await again.get('/api/v1/developer/dashboard').expect(200);
@@ -43,7 +50,11 @@ describe('POST /members/:member_id/password-reset', () => {
     await post(t.client(), '/api/v1/developer/password-reset', { login: m.username });
     const { token } = await mailedToken(sink, m.email);
     await reset(root, m.id).expect(200);
-    await refused(() => post(t.client(), '/api/v1/developer/password-reset/confirm', { token, password: 'link-secret' }), 422, 'reset_token_spent');
+    await refused(
+      () => post(t.client(), '/api/v1/developer/password-reset/confirm', { token, password: 'link-secret' }),
+      422,
+      'reset_token_spent',
+    );
   });
 
   it('refuses an administrator without access.manage (403), changing nothing', async () => {
@@ -67,13 +78,21 @@ describe('POST /members/:member_id/password-reset', () => {
     const answer = await reset(asManager, m.id).expect(200);
     const password = answer.body.data.password as string;
 
-    const events = (await t.allEvents()).filter((e) => e.type === 'PasswordResetByAdministrator' && e.data.member_id === m.id);
-    expect(events.map((e) => [e.data.admin_id, e.metadata.actor])).toEqual([[manager.id, { kind: 'admin', id: manager.id }]]);
+    const events = (await t.allEvents()).filter(
+      (e) => e.type === 'PasswordResetByAdministrator' && e.data.member_id === m.id,
+    );
+    expect(events.map((e) => [e.data.admin_id, e.metadata.actor])).toEqual([
+      [manager.id, { kind: 'admin', id: manager.id }],
+    ]);
     expect(String(events[0]!.data.password_hash)).toMatch(/^\$argon2id\$/);
-    const search = await asManager.get(`/audit/search?type=PasswordResetByAdministrator&actor=${manager.username}`).expect(200);
+    const search = await asManager
+      .get(`/audit/search?type=PasswordResetByAdministrator&actor=${manager.username}`)
+      .expect(200);
     const found = search.body.data.list.filter((e: { member_id: number }) => e.member_id === m.id);
     expect(found).toHaveLength(1);
-    expect(found[0].summary).toBe(`administrator ${manager.id} reset member ${m.id}'s password to a one-time password; every session of theirs ended`);
+    expect(found[0].summary).toBe(
+      `administrator ${manager.id} reset member ${m.id}'s password to a one-time password; every session of theirs ended`,
+    );
     expect(found[0].actor).toMatchObject({ kind: 'admin', id: manager.id, username: manager.username });
 
     expect(JSON.stringify(await t.allEvents())).not.toContain(password);
@@ -103,7 +122,9 @@ describe('POST /members/:member_id/password-reset', () => {
 
     // A second acknowledgement has nothing to acknowledge: nothing is recorded.
     await post(again, '/api/v1/developer/account/acknowledge-reset', {});
-    const told = (await t.allEvents()).filter((e) => e.type === 'AdministratorResetAcknowledged' && e.data.member_id === m.id);
+    const told = (await t.allEvents()).filter(
+      (e) => e.type === 'AdministratorResetAcknowledged' && e.data.member_id === m.id,
+    );
     expect(told).toHaveLength(1);
   });
 });

@@ -11,7 +11,10 @@ afterAll(() => t.close());
 const ACCOUNT = '/api/v1/developer/account';
 
 async function put(client: request.Agent, body: object) {
-  return client.put(ACCOUNT).set('X-CSRF-Token', await csrfOf(client)).send(body);
+  return client
+    .put(ACCOUNT)
+    .set('X-CSRF-Token', await csrfOf(client))
+    .send(body);
 }
 
 describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
@@ -21,7 +24,11 @@ describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
     for (let i = 0; i < LIMIT; i++) {
       const saved = await put(client, { nickname: `n${i}`, mobile: '+8613800138000' });
       expect(saved.status).toBe(200);
-      expect([saved.headers['ratelimit-policy'], saved.headers['ratelimit-limit'], saved.headers['ratelimit-remaining']]).toEqual([`${LIMIT};w=60`, String(LIMIT), String(LIMIT - 1 - i)]);
+      expect([
+        saved.headers['ratelimit-policy'],
+        saved.headers['ratelimit-limit'],
+        saved.headers['ratelimit-remaining'],
+      ]).toEqual([`${LIMIT};w=60`, String(LIMIT), String(LIMIT - 1 - i)]);
     }
     const refused = await put(client, { nickname: 'one more', mobile: '+8613800138000' });
     expect(refused.status).toBe(429);
@@ -29,7 +36,10 @@ describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
     expect(refused.body.data.error).toBe('too_many_changes');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    const passwordToo = await client.post('/api/v1/developer/password').set('X-CSRF-Token', await csrfOf(client)).send({ current_password: member.password, new_password: 'another1' });
+    const passwordToo = await client
+      .post('/api/v1/developer/password')
+      .set('X-CSRF-Token', await csrfOf(client))
+      .send({ current_password: member.password, new_password: 'another1' });
     expect(passwordToo.body.data.error).toBe('too_many_changes');
     await client.get(ACCOUNT).expect(200);
     const updated = (await t.allEvents()).filter((e) => e.type === 'ProfileUpdated' && e.data.member_id === member.id);
@@ -38,7 +48,10 @@ describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
     const neighbour = t.client();
     await registerMember(neighbour, { mobile: '+8613800138001' });
     expect((await put(neighbour, { nickname: 'mine', mobile: '+8613800138001' })).status).toBe(200);
-    await client.post('/api/v1/developer/logout').set('X-CSRF-Token', await csrfOf(client)).expect(200);
+    await client
+      .post('/api/v1/developer/logout')
+      .set('X-CSRF-Token', await csrfOf(client))
+      .expect(200);
   });
 
   it('appends nothing for a change to the same value', async () => {

@@ -28,7 +28,11 @@ describe('GET /developer/session', () => {
   it('returns a CSRF token and sets an HttpOnly, SameSite=Lax PHPSESSID cookie', async () => {
     const client = t.client();
     const res = await client.get('/api/v1/developer/session').expect(200);
-    expect(res.body).toEqual({ code: 0, message: 'ok', data: { csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+    expect(res.body).toEqual({
+      code: 0,
+      message: 'ok',
+      data: { csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
     const cookie = sessionCookie(res);
     expect(cookie).toMatch(/httponly/i);
     expect(cookie).toMatch(/samesite=lax/i);
@@ -96,7 +100,11 @@ describe('POST /developer/register', () => {
     await csrfOf(client);
     const body = { username: uniqueUsername(), password: 'secret1', email: 'a@example.com' };
     await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', other).send(body), 419, 'csrf_token_invalid');
-    await expectRefusal(() => t.client().post(REGISTER).set('X-CSRF-Token', other).send(body), 419, 'csrf_token_invalid');
+    await expectRefusal(
+      () => t.client().post(REGISTER).set('X-CSRF-Token', other).send(body),
+      419,
+      'csrf_token_invalid',
+    );
   });
 
   describe('refuses each broken registration rule with 422 and names the field', () => {
@@ -134,7 +142,11 @@ describe('POST /developer/register', () => {
   it('lists every failing field in data.issues', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    const res = await client.post(REGISTER).set('X-CSRF-Token', token).send({ username: 'x', password: '1' }).expect(422);
+    const res = await client
+      .post(REGISTER)
+      .set('X-CSRF-Token', token)
+      .send({ username: 'x', password: '1' })
+      .expect(422);
     expect(res.body.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(['email', 'password', 'username']);
   });
 
@@ -158,7 +170,8 @@ describe('POST /developer/register', () => {
     const client = t.client();
     const token = await csrfOf(client);
     const res = await expectRefusal(
-      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send('{"username":'),
+      () =>
+        client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send('{"username":'),
       422,
       'malformed_json',
     );
@@ -175,9 +188,15 @@ describe('POST /developer/register', () => {
         'malformed_json',
       );
       // Valid JSON, but not an object: the message does not call it invalid.
-      expect(res.body.message).toBe('the request body is a JSON string, number, boolean or null: send a JSON object, {} at least');
+      expect(res.body.message).toBe(
+        'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least',
+      );
     }
-    const array = await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]), 422, 'validation_failed');
+    const array = await expectRefusal(
+      () => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]),
+      422,
+      'validation_failed',
+    );
     expect(array.body.message).toBe('the request body must be a JSON object, {} at least');
   });
 
@@ -205,7 +224,13 @@ describe('POST /developer/register', () => {
       'malformed_body',
     );
     await expectRefusal(
-      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').set('Content-Encoding', 'br').send('not brotli at all'),
+      () =>
+        client
+          .post(REGISTER)
+          .set('X-CSRF-Token', token)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', 'br')
+          .send('not brotli at all'),
       422,
       'malformed_body',
     );
@@ -224,7 +249,12 @@ describe('POST /developer/register', () => {
   it('refuses an oversized body with 413', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    const body = { username: uniqueUsername(), password: 'secret1', email: 'a@example.com', nickname: 'x'.repeat(70_000) };
+    const body = {
+      username: uniqueUsername(),
+      password: 'secret1',
+      email: 'a@example.com',
+      nickname: 'x'.repeat(70_000),
+    };
     await expectRefusal(() => client.post(REGISTER).set('X-CSRF-Token', token).send(body), 413, 'payload_too_large');
   });
 
@@ -274,12 +304,17 @@ describe('POST /developer/login', () => {
     const client = t.client();
     const token = await csrfOf(client);
     const wrong = await expectRefusal(
-      () => client.post(LOGIN).set('X-CSRF-Token', token).send({ username: member.username, password: 'wrong-password' }),
+      () =>
+        client.post(LOGIN).set('X-CSRF-Token', token).send({ username: member.username, password: 'wrong-password' }),
       401,
       'invalid_credentials',
     );
     const unknown = await expectRefusal(
-      () => client.post(LOGIN).set('X-CSRF-Token', token).send({ username: uniqueUsername('ghost'), password: 'secret1' }),
+      () =>
+        client
+          .post(LOGIN)
+          .set('X-CSRF-Token', token)
+          .send({ username: uniqueUsername('ghost'), password: 'secret1' }),
       401,
       'invalid_credentials',
     );
@@ -291,7 +326,11 @@ describe('POST /developer/login', () => {
     const member = await registerMember(t.client());
     const client = t.client();
     const stale = await csrfOf(client);
-    await client.post(LOGIN).set('X-CSRF-Token', stale).send({ username: member.username, password: 'secret1' }).expect(200);
+    await client
+      .post(LOGIN)
+      .set('X-CSRF-Token', stale)
+      .send({ username: member.username, password: 'secret1' })
+      .expect(200);
     await expectRefusal(
       () => client.post(LOGIN).send({ username: member.username, password: 'secret1' }),
       419,
@@ -307,7 +346,11 @@ describe('POST /developer/login', () => {
   it('refuses a body without username and password with 422', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    const res = await expectRefusal(() => client.post(LOGIN).set('X-CSRF-Token', token).send({}), 422, 'validation_failed');
+    const res = await expectRefusal(
+      () => client.post(LOGIN).set('X-CSRF-Token', token).send({}),
+      422,
+      'validation_failed',
+    );
     expect(res.body.data.issues?.map((i) => i.path).sort()).toEqual(['password', 'username']);
   });
 });
@@ -331,7 +374,11 @@ describe('POST /developer/logout', () => {
     const client = t.client();
     const member = await registerMember(client);
     await expectRefusal(() => client.post(LOGOUT).send({}), 419, 'csrf_token_missing');
-    await expectRefusal(() => client.post(LOGOUT).set('X-CSRF-Token', member.token).send({ all: true }), 422, 'validation_failed');
+    await expectRefusal(
+      () => client.post(LOGOUT).set('X-CSRF-Token', member.token).send({ all: true }),
+      422,
+      'validation_failed',
+    );
     await client.get(DASHBOARD).expect(200);
   });
 });
@@ -347,11 +394,15 @@ describe('GET /developer/dashboard', () => {
     const documents = t.platform.stores.documents;
     const stored = (await documents.get('members', String(member.id)))!;
     // As a read model being rebuilt or repaired may be for a moment.
-    await documents.write([{ collection: 'members', id: String(member.id), doc: null, position: `${stored.position}~` }]);
+    await documents.write([
+      { collection: 'members', id: String(member.id), doc: null, position: `${stored.position}~` },
+    ]);
     const res = await expectRefusal(() => client.get(DASHBOARD), 503, 'read_model_unavailable');
     expect(res.headers['retry-after']).toBe('1');
 
-    await documents.write([{ collection: 'members', id: String(member.id), doc: stored.doc, position: `${stored.position}~~` }]);
+    await documents.write([
+      { collection: 'members', id: String(member.id), doc: stored.doc, position: `${stored.position}~~` },
+    ]);
     expect((await client.get(DASHBOARD).expect(200)).body.data.member.username).toBe(member.username);
   });
 });
@@ -367,24 +418,34 @@ describe('the envelope for everything else', () => {
   });
 
   it('answers OPTIONS and methods the service does not implement (TRACE) in the envelope: 405 on a known path, 404 elsewhere', async () => {
-    const options = await expectRefusal(() => t.client().options('/api/v1/developer/session'), 405, 'method_not_allowed');
+    const options = await expectRefusal(
+      () => t.client().options('/api/v1/developer/session'),
+      405,
+      'method_not_allowed',
+    );
     expect(options.headers['allow']).toBe('HEAD, GET');
     const trace = await expectRefusal(() => t.client().trace('/api/v1/developer/register'), 405, 'method_not_allowed');
     expect(trace.headers['allow']).toBe('POST');
     await expectRefusal(() => t.client().trace('/api/v1/developer/nothing-here'), 404, 'not_found');
   });
 
-  it('answers its own request id, whatever the client sent, and logs the client\'s beside it', async () => {
+  it("answers its own request id, whatever the client sent, and logs the client's beside it", async () => {
     const first = await t.client().get('/api/v1/developer/session').set('X-Request-Id', 'trace-me-123').expect(200);
     const second = await t.client().get('/api/v1/developer/session').set('X-Request-Id', 'trace-me-123').expect(200);
     const ids = [first.headers['x-request-id'], second.headers['x-request-id']];
     for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(ids[0]).not.toBe(ids[1]);
-    const lines = t.logLines.map((l) => JSON.parse(l)).filter((l) => l.client_request_id === 'trace-me-123' && l.msg === 'request');
-    expect(lines).toEqual(ids.map((id) => expect.objectContaining({ request_id: id, method: 'GET', path: '/api/v1/developer/session', status: 200 })));
+    const lines = t.logLines
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.client_request_id === 'trace-me-123' && l.msg === 'request');
+    expect(lines).toEqual(
+      ids.map((id) =>
+        expect.objectContaining({ request_id: id, method: 'GET', path: '/api/v1/developer/session', status: 200 }),
+      ),
+    );
   });
 
-  it('stores its own request id in the events, not the client\'s', async () => {
+  it("stores its own request id in the events, not the client's", async () => {
     const client = t.client();
     const token = await csrfOf(client);
     const res = await client
@@ -399,8 +460,16 @@ describe('the envelope for everything else', () => {
   });
 
   it('answers /livez and /readyz to anyone with a status and nothing else', async () => {
-    expect((await t.client().get('/api/v1/livez').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ok' } });
-    expect((await t.client().get('/api/v1/readyz').expect(200)).body).toEqual({ code: 0, message: expect.any(String), data: { status: 'ready' } });
+    expect((await t.client().get('/api/v1/livez').expect(200)).body).toEqual({
+      code: 0,
+      message: expect.any(String),
+      data: { status: 'ok' },
+    });
+    expect((await t.client().get('/api/v1/readyz').expect(200)).body).toEqual({
+      code: 0,
+      message: expect.any(String),
+      data: { status: 'ready' },
+    });
   });
 
   it('keeps the detailed GET /health for administrators: no path or store error for anyone else', async () => {

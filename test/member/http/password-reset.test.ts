@@ -1,18 +1,30 @@
 import { Agent } from 'node:http';
 import request from 'supertest';
-import { Answer, csrfOf, expectRefusal as refusal, logIn, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+import {
+  Answer,
+  csrfOf,
+  expectRefusal as refusal,
+  logIn,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+} from '../../support/platform';
 import { mailedToken, mailsTo, post, Sink, uniqueEmail, startWithMail, stopWithMail } from '../mailed-links';
 
 let sink: Sink;
 let t: TestPlatform;
 beforeAll(async () => {
-  ({ sink, t } = await startWithMail({ PUBLIC_URL: 'https://portal.example.com', PASSWORD_RESET_ADDRESS_LIMIT: 10_000 }));
+  ({ sink, t } = await startWithMail({
+    PUBLIC_URL: 'https://portal.example.com',
+    PASSWORD_RESET_ADDRESS_LIMIT: 10_000,
+  }));
 });
 afterAll(() => stopWithMail({ sink, t }));
 
 const RESET = '/api/v1/developer/password-reset';
 const CONFIRM = '/api/v1/developer/password-reset/confirm';
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) => refusal(t, send, status, error);
+const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  refusal(t, send, status, error);
 
 const ask = (client: request.Agent, login: string) => post(client, RESET, { login });
 const confirm = (client: request.Agent, token: string, password: string) => post(client, CONFIRM, { token, password });
@@ -43,7 +55,8 @@ describe('POST /developer/password-reset', () => {
     const client = t.client();
     expect((await ask(client, member.username)).status).toBe(200);
     await client.get(RESET).expect(200);
-    const recorded = async () => (await t.allEvents()).filter((e) => e.type === 'PasswordResetRequested' && e.data.member_id === member.id);
+    const recorded = async () =>
+      (await t.allEvents()).filter((e) => e.type === 'PasswordResetRequested' && e.data.member_id === member.id);
     expect(await recorded()).toHaveLength(0);
     await mailedToken(sink, member.email);
     expect(await recorded()).toHaveLength(1);
@@ -77,13 +90,21 @@ describe('POST /developer/password-reset', () => {
     const client = t.client();
     const csrf = await csrfOf(client);
     await expectRefusal(() => client.post(RESET).set('X-CSRF-Token', csrf).send({}), 422, 'validation_failed');
-    await expectRefusal(() => client.post(RESET).set('X-CSRF-Token', csrf).set('Content-Type', 'application/json').send('{"login": '), 422, 'malformed_json');
+    await expectRefusal(
+      () => client.post(RESET).set('X-CSRF-Token', csrf).set('Content-Type', 'application/json').send('{"login": '),
+      422,
+      'malformed_json',
+    );
   });
 
   it('refuses a request without the CSRF token of the session (419)', async () => {
     const client = t.client();
     await csrfOf(client);
-    await expectRefusal(() => client.post(RESET).set('X-CSRF-Token', 'not-the-token').send({ login: 'anyone' }), 419, 'csrf_token_invalid');
+    await expectRefusal(
+      () => client.post(RESET).set('X-CSRF-Token', 'not-the-token').send({ login: 'anyone' }),
+      419,
+      'csrf_token_invalid',
+    );
   });
 });
 
@@ -119,20 +140,32 @@ describe('POST /developer/password-reset/confirm', () => {
 
   it('lets exactly one of two simultaneous uses of one link win', async () => {
     const { member, token } = await linkFor('race');
-    const answers = await Promise.all(['race-one-secret', 'race-two-secret'].map((password) => confirm(t.client(), token, password)));
+    const answers = await Promise.all(
+      ['race-one-secret', 'race-two-secret'].map((password) => confirm(t.client(), token, password)),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
     expect(answers.find((a) => a.status === 422)!.body.data.error).toBe('reset_token_spent');
     const winner = answers[0]!.status === 200 ? 'race-one-secret' : 'race-two-secret';
     await logIn(t.client(), { username: member.username, password: winner });
-    expect((await t.allEvents()).filter((e) => e.type === 'PasswordReset' && e.data.member_id === member.id)).toHaveLength(1);
+    expect(
+      (await t.allEvents()).filter((e) => e.type === 'PasswordReset' && e.data.member_id === member.id),
+    ).toHaveLength(1);
   });
 
   it('refuses an unknown or malformed token, and a password the registration would refuse', async () => {
     const { token } = await linkFor('unknown');
     const [id] = token.split('.');
-    await expectRefusal(() => confirm(t.client(), `${id}.${'A'.repeat(43)}`, 'whatever-secret'), 422, 'reset_token_unknown');
+    await expectRefusal(
+      () => confirm(t.client(), `${id}.${'A'.repeat(43)}`, 'whatever-secret'),
+      422,
+      'reset_token_unknown',
+    );
     await expectRefusal(() => confirm(t.client(), 'not-a-token', 'whatever-secret'), 422, 'reset_token_unknown');
-    await expectRefusal(() => confirm(t.client(), `999999.${'A'.repeat(43)}`, 'whatever-secret'), 422, 'reset_token_unknown');
+    await expectRefusal(
+      () => confirm(t.client(), `999999.${'A'.repeat(43)}`, 'whatever-secret'),
+      422,
+      'reset_token_unknown',
+    );
     await expectRefusal(() => confirm(t.client(), token, 'short'), 422, 'validation_failed');
     expect((await confirm(t.client(), token, 'long-enough')).status).toBe(200);
   });

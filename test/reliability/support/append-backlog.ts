@@ -24,7 +24,11 @@ async function main(path: string, appends: number): Promise<void> {
   const client = KurrentDBClient.connectionString(standIn.url());
   const store = new EventStoreDbEventStore(client, {
     operationTimeoutMs: 3_000,
-    retry: { policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' }, random: () => 0, sleep: (ms) => sleep(ms) },
+    retry: {
+      policy: { attempts: 2, initialMs: 10, maxMs: 10, jitter: 'full' },
+      random: () => 0,
+      sleep: (ms) => sleep(ms),
+    },
   });
   const metadata = { actor: { kind: 'cli' as const, id: null }, request_id: 'r', time: '2026-01-01T00:00:00.000Z' };
   const append = (i: number) =>
@@ -33,7 +37,12 @@ async function main(path: string, appends: number): Promise<void> {
       : store.append(`fill-${i}`, [{ type: 'Filled', data: { i, PAYLOAD }, metadata }], 'no_stream');
   // The connection is up, and the client has what it asks on a new connection, before the burst.
   await append(-1);
-  const settled = Array.from({ length: appends }, (_, i) => append(i).then(() => 'committed', (error: unknown) => error));
+  const settled = Array.from({ length: appends }, (_, i) =>
+    append(i).then(
+      () => 'committed',
+      (error: unknown) => error,
+    ),
+  );
   await sleep(100);
   standIn.proxy.stall();
   await sleep(500);

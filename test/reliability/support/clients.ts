@@ -46,10 +46,20 @@ class Session {
   }
 
   /** Sends a write with the token; forgets the token when the answer is not a plain success. */
-  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<TrafficAnswer> {
+  async send(
+    method: 'post' | 'put',
+    label: string,
+    path: string,
+    body: object,
+    expected: Expect,
+  ): Promise<TrafficAnswer> {
     const token = await this.csrf();
     if (!token) return undefined;
-    const answer = await this.traffic.write(label, () => this.browser[method](`${API}${path}`).set('X-CSRF-Token', token).send(body), expected);
+    const answer = await this.traffic.write(
+      label,
+      () => this.browser[method](`${API}${path}`).set('X-CSRF-Token', token).send(body),
+      expected,
+    );
     if (answer?.status !== 200) this.token = null;
     return answer;
   }
@@ -63,12 +73,21 @@ class Session {
  * Registers a member on a browser of its own, as the ledger's write with the events it must
  * append; afterwards the session is the member's (its token is fetched again when needed).
  */
-export async function register(traffic: Traffic, username: string): Promise<{ session: Session; answer: TrafficAnswer }> {
+export async function register(
+  traffic: Traffic,
+  username: string,
+): Promise<{ session: Session; answer: TrafficAnswer }> {
   const session = new Session(traffic, '/developer/session');
-  const answer = await session.send('post', 'POST /developer/register', '/developer/register', { username, password: PASSWORD, email: `${username}@example.com` }, (data) => [
-    { type: 'MemberIdAllocated', data: { member_id: data.id } },
-    { type: 'MemberRegistered', data: { member_id: data.id, username } },
-  ]);
+  const answer = await session.send(
+    'post',
+    'POST /developer/register',
+    '/developer/register',
+    { username, password: PASSWORD, email: `${username}@example.com` },
+    (data) => [
+      { type: 'MemberIdAllocated', data: { member_id: data.id } },
+      { type: 'MemberRegistered', data: { member_id: data.id, username } },
+    ],
+  );
   session.forgetToken();
   return { session, answer };
 }
@@ -83,7 +102,13 @@ export class Administrator {
   }
 
   /** An administrator write; no answer when there was none. */
-  async send(method: 'post' | 'put', label: string, path: string, body: object, expected: Expect): Promise<TrafficAnswer> {
+  async send(
+    method: 'post' | 'put',
+    label: string,
+    path: string,
+    body: object,
+    expected: Expect,
+  ): Promise<TrafficAnswer> {
     if (!this.loggedIn && !(await this.logIn())) return undefined;
     const answer = await this.session.send(method, label, path, body, expected);
     if (answer?.status === 401) this.loggedIn = false;
@@ -100,7 +125,13 @@ export class Administrator {
   private async logIn(): Promise<boolean> {
     this.session = new Session(this.traffic, '/admin/session');
     // A sign-in is an audit event of its own (docs/security.md): the log holds it under the login's request id.
-    const answer = await this.session.send('post', 'POST /admin/login', '/admin/login', { username: 'admin', password: ADMIN_PASSWORD }, () => [{ type: 'AdministratorSignedIn', data: {} }]);
+    const answer = await this.session.send(
+      'post',
+      'POST /admin/login',
+      '/admin/login',
+      { username: 'admin', password: ADMIN_PASSWORD },
+      () => [{ type: 'AdministratorSignedIn', data: {} }],
+    );
     this.session.forgetToken();
     this.loggedIn = answer?.status === 200;
     return this.loggedIn;
@@ -135,7 +166,9 @@ export class DeveloperClient {
   async step(): Promise<boolean> {
     if (this.unsure) return this.logIn(this.unsure);
     if (!this.member) return this.register();
-    const dashboard = await this.traffic.read('GET /developer/dashboard', () => this.session.browser.get(`${API}/developer/dashboard`));
+    const dashboard = await this.traffic.read('GET /developer/dashboard', () =>
+      this.session.browser.get(`${API}/developer/dashboard`),
+    );
     if (!dashboard) return false;
     if (dashboard.status === 401) return this.logIn(this.member.username);
     if (dashboard.status !== 200) return true;
@@ -149,21 +182,41 @@ export class DeveloperClient {
     return this.next(this.member, data.credential.status, data.scopes);
   }
 
-  private async next(member: KnownMember, status: string, scopes: { name: string; status: string }[]): Promise<boolean> {
+  private async next(
+    member: KnownMember,
+    status: string,
+    scopes: { name: string; status: string }[],
+  ): Promise<boolean> {
     const member_id = member.id;
     switch (status) {
       case 'none':
       case 'rejected':
       case 'revoked':
-        return answered(await this.memberWrite('POST /developer/credential', '/developer/credential', {}, () => [{ type: 'CredentialApplied', data: { member_id } }]));
+        return answered(
+          await this.memberWrite('POST /developer/credential', '/developer/credential', {}, () => [
+            { type: 'CredentialApplied', data: { member_id } },
+          ]),
+        );
       case 'pending':
         if (this.random() < 0.8) {
-          return answered(await this.admin.send('post', 'POST /credentials/:id/approve', `/credentials/${member_id}/approve`, {}, () => [{ type: 'CredentialApproved', data: { member_id } }]));
+          return answered(
+            await this.admin.send(
+              'post',
+              'POST /credentials/:id/approve',
+              `/credentials/${member_id}/approve`,
+              {},
+              () => [{ type: 'CredentialApproved', data: { member_id } }],
+            ),
+          );
         }
         return answered(
-          await this.admin.send('post', 'POST /credentials/:id/reject', `/credentials/${member_id}/reject`, { reason: 'incomplete' }, () => [
-            { type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } },
-          ]),
+          await this.admin.send(
+            'post',
+            'POST /credentials/:id/reject',
+            `/credentials/${member_id}/reject`,
+            { reason: 'incomplete' },
+            () => [{ type: 'CredentialRejected', data: { member_id, reason: 'incomplete' } }],
+          ),
         );
       case 'approved':
         return this.issueKey('POST /developer/claim', '/developer/claim', {}, 'CredentialClaimed');
@@ -180,7 +233,8 @@ export class DeveloperClient {
     const requestable = SCOPE_NAMES.filter((name) => statusOf(name) !== 'pending' && statusOf(name) !== 'approved');
     const pending = SCOPE_NAMES.filter((name) => statusOf(name) === 'pending');
     const roll = this.random();
-    if (!member.key || roll < 0.1) return this.issueKey('POST /developer/rotate', '/developer/rotate', { grace_seconds: 0 }, 'KeyRotated');
+    if (!member.key || roll < 0.1)
+      return this.issueKey('POST /developer/rotate', '/developer/rotate', { grace_seconds: 0 }, 'KeyRotated');
     if (pending.length > 0 && roll < 0.55) {
       const scope = pending[Math.floor(this.random() * pending.length)]!;
       const approve = this.random() < 0.8;
@@ -198,8 +252,11 @@ export class DeveloperClient {
       const wanted = requestable.filter(() => this.random() < 0.7);
       const asked = wanted.length > 0 ? wanted : requestable.slice(0, 1);
       return answered(
-        await this.memberWrite('POST /developer/scopes', '/developer/scopes', { scopes: asked, reason: 'integration' }, () =>
-          asked.map((scope) => ({ type: 'ScopeRequested', data: { member_id, scope } })),
+        await this.memberWrite(
+          'POST /developer/scopes',
+          '/developer/scopes',
+          { scopes: asked, reason: 'integration' },
+          () => asked.map((scope) => ({ type: 'ScopeRequested', data: { member_id, scope } })),
         ),
       );
     }
@@ -208,19 +265,29 @@ export class DeveloperClient {
       member.key = null;
       member.addonsRead = false;
       return answered(
-        await this.admin.send('post', 'POST /credentials/:id/revoke', `/credentials/${member_id}/revoke`, { reason: 'leaked' }, () => [
-          { type: 'CredentialRevoked', data: { member_id } },
-        ]),
+        await this.admin.send(
+          'post',
+          'POST /credentials/:id/revoke',
+          `/credentials/${member_id}/revoke`,
+          { reason: 'leaked' },
+          () => [{ type: 'CredentialRevoked', data: { member_id } }],
+        ),
       );
     }
     const { apiid, apikey } = member.key;
-    return answered(await this.traffic.read('GET /open/addons', () => this.traffic.browser().get(`${API}/open/addons`).set('X-API-ID', apiid).set('X-API-Key', apikey)));
+    return answered(
+      await this.traffic.read('GET /open/addons', () =>
+        this.traffic.browser().get(`${API}/open/addons`).set('X-API-ID', apiid).set('X-API-Key', apikey),
+      ),
+    );
   }
 
   /** Claim or rotate: the key in the answer is the one that works, unless the answer was lost. */
   private async issueKey(label: string, path: string, body: object, type: string): Promise<boolean> {
     const member = this.member!;
-    const answer = await this.memberWrite(label, path, body, (data) => [{ type, data: { member_id: member.id, apiid: data.apiid } }]);
+    const answer = await this.memberWrite(label, path, body, (data) => [
+      { type, data: { member_id: member.id, apiid: data.apiid } },
+    ]);
     member.key = answer?.status === 200 ? (answer.body.data as { apiid: string; apikey: string }) : null;
     return answered(answer);
   }
@@ -240,13 +307,25 @@ export class DeveloperClient {
 
   private async logIn(username: string): Promise<boolean> {
     this.session = new Session(this.traffic, '/developer/session');
-    const answer = await this.session.send('post', 'POST /developer/login', '/developer/login', { username, password: PASSWORD }, () => []);
+    const answer = await this.session.send(
+      'post',
+      'POST /developer/login',
+      '/developer/login',
+      { username, password: PASSWORD },
+      () => [],
+    );
     this.session.forgetToken();
     if (!answer || answer.status >= 500) return false;
     this.unsure = null;
     if (answer.status === 200) {
       // A member whose registration answer was lost is not in `known`: only acknowledged ones are checked at the end.
-      this.member = this.known.get(answer.body.data.id as number) ?? { id: answer.body.data.id as number, username, password: PASSWORD, key: null, addonsRead: false };
+      this.member = this.known.get(answer.body.data.id as number) ?? {
+        id: answer.body.data.id as number,
+        username,
+        password: PASSWORD,
+        key: null,
+        addonsRead: false,
+      };
     } else {
       this.member = null;
     }
@@ -276,17 +355,34 @@ export class AddonOperator {
     const addons = listed.body.data.list as { key: string; installed: boolean; enabled: boolean; show_menu: boolean }[];
     const addon = addons.filter((a) => ADDON_KEYS.includes(a.key))[Math.floor(this.random() * ADDON_KEYS.length)]!;
     const { key } = addon;
-    const pageRoles = Object.fromEntries(this.pages.get(key)!.map((id) => [id, { view: [1, 2], manage: this.random() < 0.5 ? [1] : [] }]));
+    const pageRoles = Object.fromEntries(
+      this.pages.get(key)!.map((id) => [id, { view: [1, 2], manage: this.random() < 0.5 ? [1] : [] }]),
+    );
     const act = (action: string, body: object, type: string) =>
-      this.admin.send('post', `POST /addons/:key/actions/${action}`, `/addons/${key}/actions/${action}`, body, () => [{ type, data: { key } }]);
-    if (!addon.installed) return answered(await act('install', { page_roles: pageRoles, show_menu: this.random() < 0.5 }, 'AddonInstalled'));
+      this.admin.send('post', `POST /addons/:key/actions/${action}`, `/addons/${key}/actions/${action}`, body, () => [
+        { type, data: { key } },
+      ]);
+    if (!addon.installed)
+      return answered(
+        await act('install', { page_roles: pageRoles, show_menu: this.random() < 0.5 }, 'AddonInstalled'),
+      );
     const roll = this.random();
-    if (roll < 0.25) return answered(await act(addon.enabled ? 'disable' : 'enable', {}, addon.enabled ? 'AddonDisabled' : 'AddonEnabled'));
+    if (roll < 0.25)
+      return answered(
+        await act(addon.enabled ? 'disable' : 'enable', {}, addon.enabled ? 'AddonDisabled' : 'AddonEnabled'),
+      );
     if (roll < 0.45) return answered(await act('menu', { show_menu: !addon.show_menu }, 'MenuSet'));
-    if (roll < 0.6) return answered(await act('reinstall', this.random() < 0.5 ? { page_roles: pageRoles } : {}, 'AddonReinstalled'));
+    if (roll < 0.6)
+      return answered(await act('reinstall', this.random() < 0.5 ? { page_roles: pageRoles } : {}, 'AddonReinstalled'));
     if (roll < 0.9) {
       return answered(
-        await this.admin.send('put', 'PUT /addons/:key/access', `/addons/${key}/access`, { page_roles: pageRoles }, () => [{ type: 'PageRolesSet', data: { key } }]),
+        await this.admin.send(
+          'put',
+          'PUT /addons/:key/access',
+          `/addons/${key}/access`,
+          { page_roles: pageRoles },
+          () => [{ type: 'PageRolesSet', data: { key } }],
+        ),
       );
     }
     return answered(await act('uninstall', {}, 'AddonUninstalled'));
@@ -294,7 +390,9 @@ export class AddonOperator {
 }
 
 function manifestPages(key: string): string[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'addons', key, 'addon.json'), 'utf8')) as { pages: { id: string }[] };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'addons', key, 'addon.json'), 'utf8')) as {
+    pages: { id: string }[];
+  };
   return manifest.pages.map((p) => p.id);
 }
 

@@ -64,7 +64,9 @@ const PLAUSIBLE: unknown[] = [...Object.values(PLAUSIBLE_FIELDS).flat(), 86_401,
 
 // Object.hasOwn: the keys tried include `constructor` and `__proto__`.
 const plausibleFor = (field: string) =>
-  fc.constantFrom(...(Object.hasOwn(PLAUSIBLE_FIELDS, field) ? PLAUSIBLE_FIELDS[field]! : PLAUSIBLE)).map((v) => JSON.stringify(v));
+  fc
+    .constantFrom(...(Object.hasOwn(PLAUSIBLE_FIELDS, field) ? PLAUSIBLE_FIELDS[field]! : PLAUSIBLE))
+    .map((v) => JSON.stringify(v));
 
 const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype'];
 
@@ -75,20 +77,38 @@ export const hostileText = fc.oneof(
   fc.constantFrom(...NASTY),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme-composite', maxLength: 20 }),
-  fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), loneSurrogate, fc.constantFrom(...NASTY)), { maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), loneSurrogate, fc.constantFrom(...NASTY)), {
+      maxLength: 8,
+    })
+    .map((parts) => parts.join('')),
 );
 
 /** A string of an eighth of `limitBytes` up to a quarter over it, in characters of 1 to 6 JSON bytes. */
 function hugeText(limitBytes: number) {
   return fc
-    .tuple(fc.constantFrom('a', 'é', '😀', '\u0000', '\uD800', '"'), fc.integer({ min: limitBytes / 8, max: limitBytes * 1.25 }))
+    .tuple(
+      fc.constantFrom('a', 'é', '😀', '\u0000', '\uD800', '"'),
+      fc.integer({ min: limitBytes / 8, max: limitBytes * 1.25 }),
+    )
     .map(([char, bytes]) => char.repeat(Math.ceil(bytes / Buffer.byteLength(JSON.stringify(char).slice(1, -1)))));
 }
 
 /** JSON text, built by hand so that keys such as __proto__ and duplicated keys reach the wire as written. */
 function jsonText(keys: fc.Arbitrary<string>, strings: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const scalar = fc.oneof(
-    fc.constantFrom('null', 'true', 'false', '0', '-0', '1e308', '-1e-308', '9007199254740993', '123456789012345678901234567890', '1.5'),
+    fc.constantFrom(
+      'null',
+      'true',
+      'false',
+      '0',
+      '-0',
+      '1e308',
+      '-1e-308',
+      '9007199254740993',
+      '123456789012345678901234567890',
+      '1.5',
+    ),
     fc.double().map((n) => JSON.stringify(n)),
     fc.integer().map(String),
     strings.map((s) => JSON.stringify(s)),
@@ -108,7 +128,10 @@ function objectText(entries: [string, string][]): string {
 
 /** An object of the endpoint's own fields (plausible or hostile values), now and then a stranger or a polluting key. */
 function fieldsObject(fields: string[], limitBytes: number): fc.Arbitrary<string> {
-  const key = fields.length > 0 ? fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fields) }, fc.constantFrom(...POLLUTION_KEYS), hostileText) : fc.oneof(fc.constantFrom(...POLLUTION_KEYS), hostileText);
+  const key =
+    fields.length > 0
+      ? fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fields) }, fc.constantFrom(...POLLUTION_KEYS), hostileText)
+      : fc.oneof(fc.constantFrom(...POLLUTION_KEYS), hostileText);
   const entry = key.chain((k) =>
     fc.tuple(
       fc.constant(k),
@@ -173,10 +196,23 @@ export function hostileBody(fields: string[], limitBytes: number): fc.Arbitrary<
     { weight: 1, arbitrary: fc.constant<Body>({ kind: 'text', text: '' }) },
     { weight: 8, arbitrary: text(fieldsObject(fields, limitBytes)) },
     { weight: 3, arbitrary: text(plausibleObject(fields)) },
-    { weight: 2, arbitrary: text(jsonText(fc.oneof(fc.constantFrom(...fields, ...POLLUTION_KEYS), hostileText), hostileText)) },
+    {
+      weight: 2,
+      arbitrary: text(jsonText(fc.oneof(fc.constantFrom(...fields, ...POLLUTION_KEYS), hostileText), hostileText)),
+    },
     { weight: 2, arbitrary: text(fc.constantFrom(...MALFORMED)) },
-    { weight: 1, arbitrary: text(fc.tuple(fieldsObject(fields, 64), fc.nat()).map(([t, n]) => t.slice(0, n % Math.max(t.length, 1)))) },
-    { weight: 1, arbitrary: text(fc.tuple(fc.integer({ min: 100, max: 10_000 }), fc.boolean()).map(([depth, arrays]) => nested(depth, arrays))) },
+    {
+      weight: 1,
+      arbitrary: text(
+        fc.tuple(fieldsObject(fields, 64), fc.nat()).map(([t, n]) => t.slice(0, n % Math.max(t.length, 1))),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: text(
+        fc.tuple(fc.integer({ min: 100, max: 10_000 }), fc.boolean()).map(([depth, arrays]) => nested(depth, arrays)),
+      ),
+    },
     {
       weight: 1,
       arbitrary: text(
@@ -185,14 +221,26 @@ export function hostileBody(fields: string[], limitBytes: number): fc.Arbitrary<
           .map(([field, depth, arrays]) => `{${JSON.stringify(field)}:${nested(depth, arrays)}}`),
       ),
     },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 512 }).map((b): Body => ({ kind: 'bytes', bytes: Buffer.from(b) })) },
+    {
+      weight: 1,
+      arbitrary: fc.uint8Array({ maxLength: 512 }).map((b): Body => ({ kind: 'bytes', bytes: Buffer.from(b) })),
+    },
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.constantFrom(...fields, 'a'), fc.constantFrom([0xff, 0xfe], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82]))
-        .map(([field, bytes]): Body => ({ kind: 'bytes', bytes: Buffer.concat([Buffer.from(`{${JSON.stringify(field)}:"`), Buffer.from(bytes), Buffer.from('"}')]) })),
+        .tuple(
+          fc.constantFrom(...fields, 'a'),
+          fc.constantFrom([0xff, 0xfe], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82]),
+        )
+        .map(([field, bytes]): Body => ({
+          kind: 'bytes',
+          bytes: Buffer.concat([Buffer.from(`{${JSON.stringify(field)}:"`), Buffer.from(bytes), Buffer.from('"}')]),
+        })),
     },
-    { weight: 1, arbitrary: fc.constantFrom<Body>({ kind: 'gzip', bytes: GZIP_BOMB }, { kind: 'gzip', bytes: gzipSync('{}') }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Body>({ kind: 'gzip', bytes: GZIP_BOMB }, { kind: 'gzip', bytes: gzipSync('{}') }),
+    },
   );
 }
 
@@ -233,20 +281,51 @@ export const contentEncoding = fc.oneof(
 /** Path parameters that break their rule: hostile text percent-encoded, and malformed percent-escapes. */
 export const hostileSegment = fc.oneof(
   hostileText.map(encodeSegment),
-  fc.constantFrom('%', '%zz', '%ED%A0%80', '%C0%AF', '%00', '..', '%2e%2e', '%2F..%2F', '%FF%FE', ';x=1', '0', '-1', '1.5', '1e3', '0x1', '9'.repeat(30), 'a'.repeat(500)),
+  fc.constantFrom(
+    '%',
+    '%zz',
+    '%ED%A0%80',
+    '%C0%AF',
+    '%00',
+    '..',
+    '%2e%2e',
+    '%2F..%2F',
+    '%FF%FE',
+    ';x=1',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x1',
+    '9'.repeat(30),
+    'a'.repeat(500),
+  ),
 );
 
 /** Query strings with repeated keys (arrays), bracket keys, polluting keys and hostile values. */
 export function hostileQuery(keys: string[]): fc.Arbitrary<string> {
   const key = fc.oneof(
     { weight: 4, arbitrary: keys.length > 0 ? fc.constantFrom(...keys) : fc.constant('status') },
-    fc.constantFrom('__proto__', 'constructor', 'prototype', '__proto__[polluted]', 'constructor[prototype][polluted]', 'a[]', 'a[b]'),
+    fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      '__proto__[polluted]',
+      'constructor[prototype][polluted]',
+      'a[]',
+      'a[b]',
+    ),
     hostileText,
   );
-  const value = fc.oneof(fc.constantFrom('pending', 'active', '1', '100', '10001', '2024-01-01T00:00:00Z', 'yes'), hostileText);
+  const value = fc.oneof(
+    fc.constantFrom('pending', 'active', '1', '100', '10001', '2024-01-01T00:00:00Z', 'yes'),
+    hostileText,
+  );
   return fc
     .array(fc.tuple(key, value), { maxLength: 4 })
-    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}`));
+    .map((pairs) =>
+      pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}`,
+    );
 }
 
 const hex = (byte: number) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;

@@ -31,7 +31,10 @@ async function both(outage: string, store: EventStoreDbEventStore): Promise<void
       ['in a request', (work: () => Promise<unknown>) => withStoreBudget(REQUEST_BUDGET_MS, work)],
     ] as const) {
       const started = Date.now();
-      const outcome = await within(run).then(() => 'answered', (error: unknown) => (error as Error).name);
+      const outcome = await within(run).then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      );
       process.stdout.write(`${outage}: ${operation}, ${where}: ${outcome} in ${Date.now() - started} ms\n`);
     }
   }
@@ -42,23 +45,44 @@ async function statuses(): Promise<void> {
   const peer = await KurrentDbStandIn.start();
   const store = storeOn(peer.url());
   for (let i = 0; i < 3; i++) await store.append('note-1', [{ type: 'Noted', data: {}, metadata }], 'any');
-  for (const name of ['CANCELLED', 'UNKNOWN', 'DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED', 'ABORTED', 'INTERNAL', 'UNAVAILABLE', 'PERMISSION_DENIED'] as const) {
+  for (const name of [
+    'CANCELLED',
+    'UNKNOWN',
+    'DEADLINE_EXCEEDED',
+    'RESOURCE_EXHAUSTED',
+    'ABORTED',
+    'INTERNAL',
+    'UNAVAILABLE',
+    'PERMISSION_DENIED',
+  ] as const) {
     const code = status[name];
     for (const [what, plan, run] of [
       ['read refused', () => peer.failNext('ReadStream', { code }), () => store.readStream('note-1')],
-      ['read failing after one event', () => peer.failNext('ReadStream', { code, afterEvents: 1 }), () => store.readStream('note-1')],
-      ['append refused', () => peer.failNext('Append', { code }, { code }, { code }, { code }), () => store.append('note-1', [{ type: 'Noted', data: {}, metadata }], 'any')],
+      [
+        'read failing after one event',
+        () => peer.failNext('ReadStream', { code, afterEvents: 1 }),
+        () => store.readStream('note-1'),
+      ],
+      [
+        'append refused',
+        () => peer.failNext('Append', { code }, { code }, { code }, { code }),
+        () => store.append('note-1', [{ type: 'Noted', data: {}, metadata }], 'any'),
+      ],
     ] as const) {
       plan();
       const started = Date.now();
-      const outcome = await withStoreBudget<unknown>(REQUEST_BUDGET_MS, run).then(() => 'answered', (error: unknown) => (error as Error).name);
+      const outcome = await withStoreBudget<unknown>(REQUEST_BUDGET_MS, run).then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      );
       process.stdout.write(`${name}: ${what}: ${outcome} in ${Date.now() - started} ms\n`);
     }
   }
   await peer.close();
 }
 
-const storeOn = (url: string, options = {}) => new EventStoreDbEventStore(KurrentDBClient.connectionString(url), options);
+const storeOn = (url: string, options = {}) =>
+  new EventStoreDbEventStore(KurrentDBClient.connectionString(url), options);
 
 /** How long after a silent partition an open subscription reports the drop. */
 async function partition(how: string, options: object): Promise<void> {
@@ -69,7 +93,10 @@ async function partition(how: string, options: object): Promise<void> {
   let partitioned = 0;
   const reported = new Promise<number>((resolve) => {
     void (async () => {
-      for await (const event of store.subscribeAll(START, stop.signal, { onDropped: () => resolve(Date.now() - partitioned) })) void event;
+      for await (const event of store.subscribeAll(START, stop.signal, {
+        onDropped: () => resolve(Date.now() - partitioned),
+      }))
+        void event;
     })();
   });
   await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -23,7 +23,9 @@ export class Opened {
   }
 
   storeOn(url: string, options: EventStoreDbOptions = {}): EventStoreDbEventStore {
-    return this.add(new EventStoreDbEventStore(KurrentDBClient.connectionString(url), { ...this.defaults, ...options }));
+    return this.add(
+      new EventStoreDbEventStore(KurrentDBClient.connectionString(url), { ...this.defaults, ...options }),
+    );
   }
 
   /** Closes what was opened, the last first. */
@@ -36,5 +38,9 @@ let noted = 0;
 /** A new event, each with a request id of its own. */
 export function note(): NewEvent {
   noted += 1;
-  return { type: 'Noted', data: { n: noted }, metadata: { actor: { kind: 'cli', id: null }, request_id: `req-${noted}`, time: '2026-01-01T00:00:00.000Z' } };
+  return {
+    type: 'Noted',
+    data: { n: noted },
+    metadata: { actor: { kind: 'cli', id: null }, request_id: `req-${noted}`, time: '2026-01-01T00:00:00.000Z' },
+  };
 }

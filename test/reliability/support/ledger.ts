@@ -69,12 +69,16 @@ export class Ledger {
     const problems: string[] = [];
     for (const [requestId, expected] of this.acknowledged) {
       const found = byRequest.get(requestId) ?? [];
-      const matching = (e: Expected) => found.filter((event) => event.type === e.type && includes(event.data, e.data)).length;
+      const matching = (e: Expected) =>
+        found.filter((event) => event.type === e.type && includes(event.data, e.data)).length;
       const wrong = expected.filter((e) => matching(e) !== 1);
       if (wrong.length > 0 || found.length !== expected.length) {
         // Only the fields expected: the others hold password hashes and key digests.
         const fields = new Set(expected.flatMap((e) => Object.keys(e.data)));
-        const shown = found.map(({ type, data }) => ({ type, data: Object.fromEntries(Object.entries(data).filter(([k]) => fields.has(k))) }));
+        const shown = found.map(({ type, data }) => ({
+          type,
+          data: Object.fromEntries(Object.entries(data).filter(([k]) => fields.has(k))),
+        }));
         problems.push(`${requestId}: expected ${describe(expected)}, the log holds ${describe(shown)}`);
       }
     }

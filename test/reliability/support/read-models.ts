@@ -12,7 +12,8 @@ export async function caughtUp(stores: Stores, timeoutMs: number): Promise<Posit
     const head = await stores.events.headPosition();
     const checkpoints = await Promise.all(PROJECTIONS.map((p) => stores.documents.checkpoint(p.name)));
     if (checkpoints.every((c) => c === head)) return head;
-    if (Date.now() > deadline) throw new Error(`projections still behind the head ${head} after ${timeoutMs} ms: ${checkpoints.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`projections still behind the head ${head} after ${timeoutMs} ms: ${checkpoints.join(', ')}`);
     await sleep(50);
   }
 }

@@ -26,22 +26,26 @@ export interface ServiceOptions {
 /** Starts the service and resolves once /readyz answers 200. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const entry = options.entry ?? join(ROOT, 'src/main.ts');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '-r', join(ROOT, 'test/support/load-ts.js'), entry], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: options.dataDir,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD,
-      ADDONS_DIR: join(ROOT, 'addons'),
-      // Errors only: a 500's log line shows beside the failing test, a request log per call would drown it.
-      LOG_LEVEL: 'error',
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeFlags ?? []), '-r', join(ROOT, 'test/support/load-ts.js'), entry],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: options.dataDir,
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        ADMIN_PASSWORD,
+        ADDONS_DIR: join(ROOT, 'addons'),
+        // Errors only: a 500's log line shows beside the failing test, a request log per call would drown it.
+        LOG_LEVEL: 'error',
+        ...options.env,
+      },
+      // The IPC channel is for test-only entry points that answer messages; src/main.ts ignores it.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
-    // The IPC channel is for test-only entry points that answer messages; src/main.ts ignores it.
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  );
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const service = { child, api: `http://127.0.0.1:${options.port}/api/v1`, exited };
   try {

@@ -4,7 +4,9 @@ import { Expected, Ledger } from './ledger';
 export const API = '/api/v1';
 
 /** An answer, or nothing when the connection failed or was cut before one came. */
-export type TrafficAnswer = { status: number; body: { code: number; message: string; data: Record<string, unknown> }; requestId?: string } | undefined;
+export type TrafficAnswer =
+  | { status: number; body: { code: number; message: string; data: Record<string, unknown> }; requestId?: string }
+  | undefined;
 
 // The service is down or was killed with the request in flight: the request may or may not have landed.
 const CUT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
@@ -38,7 +40,11 @@ export class Traffic {
   }
 
   /** A write: acknowledged (2xx) with the events `expected` names from its answer, or unknown. */
-  async write(label: string, send: () => request.Test, expected: (data: Record<string, unknown>) => Expected[]): Promise<TrafficAnswer> {
+  async write(
+    label: string,
+    send: () => request.Test,
+    expected: (data: Record<string, unknown>) => Expected[],
+  ): Promise<TrafficAnswer> {
     const sent = this.ledger.nextRequestId();
     const answer = await this.call(label, send().set('X-Request-Id', sent));
     // The service stores its own id in the events, and answers with it; a cut write is known by ours only.

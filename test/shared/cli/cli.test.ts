@@ -25,7 +25,14 @@ describe('platform CLI on a store the API never started', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates a role group under the first free id and lists it', async () => {
-    const created = await platform(dir, ['roles', 'create', '--name', 'Reviewers', '--permissions', 'credential.review,audit.read']);
+    const created = await platform(dir, [
+      'roles',
+      'create',
+      '--name',
+      'Reviewers',
+      '--permissions',
+      'credential.review,audit.read',
+    ]);
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(created.stdout).toContain('id 1');
 
@@ -42,11 +49,20 @@ describe('platform CLI on a store the API never started', () => {
     expect((await platform(dir, ['roles', 'enable', '1'])).code).toBe(0);
 
     const table = await platform(dir, ['roles', 'list']);
-    expect(table.stdout).toMatch(/^ID +NAME +ENABLED +PERMISSIONS\n1 +Reviewers +yes +credential\.review,audit\.read\n$/);
+    expect(table.stdout).toMatch(
+      /^ID +NAME +ENABLED +PERMISSIONS\n1 +Reviewers +yes +credential\.review,audit\.read\n$/,
+    );
   });
 
   it('creates a member group and lists it', async () => {
-    const created = await platform(dir, ['member-groups', 'create', '--name', 'Partners', '--description', 'Partner firms']);
+    const created = await platform(dir, [
+      'member-groups',
+      'create',
+      '--name',
+      'Partners',
+      '--description',
+      'Partner firms',
+    ]);
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(created.stdout).toContain('id 1');
 
@@ -66,7 +82,11 @@ describe('platform CLI on a store the API never started', () => {
   });
 
   it('creates administrators whose passwords then log in to the API', async () => {
-    const carol = await platform(dir, ['admin', 'create', '--username', 'carol', '--role', '1', '--password-stdin'], 'carol-secret\n');
+    const carol = await platform(
+      dir,
+      ['admin', 'create', '--username', 'carol', '--role', '1', '--password-stdin'],
+      'carol-secret\n',
+    );
     expect(carol).toMatchObject({ code: 0, stderr: '' });
     expect(carol.stdout).not.toContain('carol-secret');
     const carolId = Number(/id (\d+)/.exec(carol.stdout)?.[1]);
@@ -95,8 +115,16 @@ describe('platform CLI on a store the API never started', () => {
       expect(asErin.status).toBe(200);
       expect(asErin.body.data).toMatchObject({ username: 'erin', is_super: true, role_id: null });
       // Where the reviewers' digest will reach erin; carol gave no address.
-      const admins = await service.platform.stores.documents.find<{ username: string; email: string | null }>('admins', {});
-      expect(admins.map((a) => [a.doc.username, a.doc.email])).toEqual(expect.arrayContaining([['erin', 'erin@example.com'], ['carol', null]]));
+      const admins = await service.platform.stores.documents.find<{ username: string; email: string | null }>(
+        'admins',
+        {},
+      );
+      expect(admins.map((a) => [a.doc.username, a.doc.email])).toEqual(
+        expect.arrayContaining([
+          ['erin', 'erin@example.com'],
+          ['carol', null],
+        ]),
+      );
 
       expect((await adminLogin(service.client(), 'dave', 'whatever')).status).toBe(401);
     } finally {
@@ -108,7 +136,11 @@ describe('platform CLI on a store the API never started', () => {
 describe('platform openapi', () => {
   it('stops quietly, exit code 0, when its reader stops early (platform openapi | head)', async () => {
     const root = join(__dirname, '../../..');
-    const child = spawn(process.execPath, ['-r', join(root, 'test/support/load-ts.js'), join(root, 'src/cli.ts'), 'openapi'], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      ['-r', join(root, 'test/support/load-ts.js'), join(root, 'src/cli.ts'), 'openapi'],
+      { cwd: root },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += String(chunk)));
     // The contract is larger than a pipe holds: the command is still writing when the reader leaves.

@@ -58,14 +58,20 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
 
   it('AUTO_UPGRADE=false: readiness says an upgrade is required', async () => {
     const res = await service.client().get('/api/v1/readyz').expect(503);
-    expect(res.body).toEqual({ code: 503, message: expect.stringContaining('platform upgrade'), data: { error: 'upgrade_required' } });
+    expect(res.body).toEqual({
+      code: 503,
+      message: expect.stringContaining('platform upgrade'),
+      data: { error: 'upgrade_required' },
+    });
   });
 
   it('platform upgrade rebuilds the outdated read models, the running API swaps them in and stops answering 503', async () => {
     const run = await platform(dir, ['upgrade']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^Rebuilt ${NAMES} from \\d+ events in [\\d.]+ s \\(\\d+ events/s\\), up to position \\d+\\.$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^Rebuilt ${NAMES} from \\d+ events in [\\d.]+ s \\(\\d+ events/s\\), up to position \\d+\\.$`),
+    );
     expect(lines[1]).toBe(`Swapped in by the running projection runner: ${NAMES}.`);
     // Not a terminal: no progress bar, only the lines above.
     expect(lines).toHaveLength(2);
@@ -80,7 +86,11 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
     expect(status).toBe(200);
     await service.client().get('/api/v1/readyz').expect(200);
 
-    expect(await platform(dir, ['upgrade'])).toEqual({ code: 0, stdout: 'Every read model is up to date: nothing to upgrade.\n', stderr: '' });
+    expect(await platform(dir, ['upgrade'])).toEqual({
+      code: 0,
+      stdout: 'Every read model is up to date: nothing to upgrade.\n',
+      stderr: '',
+    });
   });
 
   it('platform projections rebuild rebuilds one read model while the API serves, and the API swaps it in', async () => {
@@ -88,14 +98,19 @@ describe('platform upgrade and platform projections rebuild, with the API runnin
     const member = await registerMember(client);
     const run = await platform(dir, ['projections', 'rebuild', 'members']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/^Rebuilt members from \d+ events in [\d.]+ s \(\d+ events\/s\), up to position \d+\.\nSwapped in by the running projection runner: members\.\n$/);
+    expect(run.stdout).toMatch(
+      /^Rebuilt members from \d+ events in [\d.]+ s \(\d+ events\/s\), up to position \d+\.\nSwapped in by the running projection runner: members\.\n$/,
+    );
 
     const dashboard = await client.get('/api/v1/developer/dashboard').expect(200);
     expect(dashboard.body.data.member).toMatchObject({ id: member.id, username: member.username });
   });
 
   it('refuses an unknown read model with one line', async () => {
-    expectRefused(await platform(dir, ['projections', 'rebuild', 'nobody']), /no read model is called nobody; choose one of members/);
+    expectRefused(
+      await platform(dir, ['projections', 'rebuild', 'nobody']),
+      /no read model is called nobody; choose one of members/,
+    );
   });
 });
 

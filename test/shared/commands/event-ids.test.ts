@@ -5,7 +5,15 @@ import { Decider } from '../../../src/shared/domain/decider';
 import { CommandContext, toNewEvents } from '../../../src/shared/commands/context';
 import { handle } from '../../../src/shared/commands/handle';
 import { openSqliteStores } from '../../../src/stores/sqlite';
-import { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StoreUnavailable, Stores } from '../../../src/stores/ports';
+import {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StoreUnavailable,
+  Stores,
+} from '../../../src/stores/ports';
 
 // Any event type the registry knows, with no data: the handler's ids and revisions are what is tested.
 type Seeded = { type: 'PlatformSeeded'; data: Record<string, never> };
@@ -14,7 +22,11 @@ const noting: Decider<{ text: string }, Seeded, number> = {
   decide: () => [{ type: 'PlatformSeeded', data: {} }],
   evolve: (state) => state + 1,
 };
-const ctx = (requestId: string): CommandContext => ({ actor: { kind: 'system', id: null }, requestId, now: new Date() });
+const ctx = (requestId: string): CommandContext => ({
+  actor: { kind: 'system', id: null },
+  requestId,
+  now: new Date(),
+});
 
 let stores: Stores;
 beforeEach(async () => {
@@ -71,8 +83,16 @@ describe('the command handler appends with deterministic event ids', () => {
   });
 
   it('takes the expected revision from the last event read, not from how many were read (a truncated stream)', async () => {
-    const [old] = toNewEvents([{ type: 'PlatformSeeded', data: {} }], ctx('old'), 'note-3', { expected: 'no_stream', digest: null });
-    const truncated: RecordedEvent[] = [5, 6].map((revision) => ({ ...old!, stream: 'note-3', revision, position: String(revision) }));
+    const [old] = toNewEvents([{ type: 'PlatformSeeded', data: {} }], ctx('old'), 'note-3', {
+      expected: 'no_stream',
+      digest: null,
+    });
+    const truncated: RecordedEvent[] = [5, 6].map((revision) => ({
+      ...old!,
+      stream: 'note-3',
+      revision,
+      position: String(revision),
+    }));
     let expectedSeen: ExpectedRevision | undefined;
     const store = replacing(stores.events, {
       readStream: async () => truncated,

@@ -5,14 +5,30 @@ import { RecordedEvent } from '../../../src/stores/ports';
 
 const DIGEST = 'd'.repeat(64);
 const PREVIOUS_DIGEST = 'e'.repeat(64);
-const metadata: EventMetadata = { actor: { kind: 'member', id: 7 }, request_id: 'req-1', time: '2025-03-01T10:00:00.000Z' };
+const metadata: EventMetadata = {
+  actor: { kind: 'member', id: 7 },
+  request_id: 'req-1',
+  time: '2025-03-01T10:00:00.000Z',
+};
 
 function recorded(type: string, data: Record<string, unknown>, meta: Partial<EventMetadata> = {}): RecordedEvent {
-  return { type, data, metadata: { ...metadata, ...meta }, stream: 'credential-7', revision: 3, position: '00000000000000000042' };
+  return {
+    type,
+    data,
+    metadata: { ...metadata, ...meta },
+    stream: 'credential-7',
+    revision: 3,
+    position: '00000000000000000042',
+  };
 }
 
 /** KeyRotated as it was written before rotation had a grace period. */
-const keyRotatedV1 = { member_id: 7, apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', key_digest: DIGEST, previous_key_digest: PREVIOUS_DIGEST };
+const keyRotatedV1 = {
+  member_id: 7,
+  apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+  key_digest: DIGEST,
+  previous_key_digest: PREVIOUS_DIGEST,
+};
 
 function invalid(event: RecordedEvent): InvalidEvent {
   try {
@@ -51,22 +67,36 @@ describe('decoding stored events', () => {
   it('refuses data that breaks its schema, naming the type, stream, position and every issue', () => {
     const err = invalid(recorded('CredentialClaimed', { member_id: '7', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa' }));
     expect(err).toMatchObject({ type: 'CredentialClaimed', stream: 'credential-7', position: '00000000000000000042' });
-    expect(err.issues.map((i) => i.path)).toEqual([['data', 'member_id'], ['data', 'key_digest']]);
-    expect(err.message).toMatch(/^event CredentialClaimed #3 of credential-7 at position 00000000000000000042 is invalid: /);
+    expect(err.issues.map((i) => i.path)).toEqual([
+      ['data', 'member_id'],
+      ['data', 'key_digest'],
+    ]);
+    expect(err.message).toMatch(
+      /^event CredentialClaimed #3 of credential-7 at position 00000000000000000042 is invalid: /,
+    );
     expect(err.message).toContain('data.member_id: ');
     expect(err.message).toContain('data.key_digest: ');
   });
 
   it('never quotes the stored values, so a key digest cannot leak through the error', () => {
     const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, member_id: 0 }, { schema_version: 3 }));
-    expect(err.issues.map((i) => i.path)).toEqual([['data', 'member_id'], ['data', 'previous_key_valid_until'], ['data', 'earlier_keys']]);
+    expect(err.issues.map((i) => i.path)).toEqual([
+      ['data', 'member_id'],
+      ['data', 'previous_key_valid_until'],
+      ['data', 'earlier_keys'],
+    ]);
     expect(err.message).not.toContain(DIGEST);
     expect(err.message).not.toContain(PREVIOUS_DIGEST);
   });
 
   it('refuses metadata that breaks its schema', () => {
-    const err = invalid(recorded('CredentialApproved', { member_id: 7 }, { actor: { kind: 'robot' as 'cli', id: 1 }, time: 'yesterday' }));
-    expect(err.issues.map((i) => i.path)).toEqual([['metadata', 'actor', 'kind'], ['metadata', 'time']]);
+    const err = invalid(
+      recorded('CredentialApproved', { member_id: 7 }, { actor: { kind: 'robot' as 'cli', id: 1 }, time: 'yesterday' }),
+    );
+    expect(err.issues.map((i) => i.path)).toEqual([
+      ['metadata', 'actor', 'kind'],
+      ['metadata', 'time'],
+    ]);
   });
 
   it('refuses an event type this service does not know: whatever folds it would go wrong', () => {
@@ -75,7 +105,13 @@ describe('decoding stored events', () => {
   });
 
   it('refuses a version newer than the code knows, rather than guess at its shape', () => {
-    const err = invalid(recorded('KeyRotated', { ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: [] }, { schema_version: 4 }));
+    const err = invalid(
+      recorded(
+        'KeyRotated',
+        { ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: [] },
+        { schema_version: 4 },
+      ),
+    );
     expect(err.issues[0]!.path).toEqual(['metadata', 'schema_version']);
   });
 });
@@ -84,11 +120,14 @@ describe('upcasting KeyRotated: version 1 (no grace period), version 2 (no decis
   it.each([
     ['without a schema version', {}],
     ['marked version 1', { schema_version: 1 }],
-  ])('reads a version 1 event %s as version 3: the previous key stopped at once, earlier keys undecided', (_label, meta) => {
-    const decoded = decodeEvent(recorded('KeyRotated', keyRotatedV1, meta));
-    expect(decoded.data).toEqual({ ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: null });
-    expect(decoded.metadata.schema_version).toBe(3);
-  });
+  ])(
+    'reads a version 1 event %s as version 3: the previous key stopped at once, earlier keys undecided',
+    (_label, meta) => {
+      const decoded = decodeEvent(recorded('KeyRotated', keyRotatedV1, meta));
+      expect(decoded.data).toEqual({ ...keyRotatedV1, previous_key_valid_until: null, earlier_keys: null });
+      expect(decoded.metadata.schema_version).toBe(3);
+    },
+  );
 
   it('keeps the grace period of a rotation stored before versions were recorded', () => {
     const unversioned = { ...keyRotatedV1, previous_key_valid_until: '2025-03-01T11:00:00.000Z' };
@@ -101,7 +140,11 @@ describe('upcasting KeyRotated: version 1 (no grace period), version 2 (no decis
   });
 
   it('leaves a version 3 event as it is', () => {
-    const v3 = { ...keyRotatedV1, previous_key_valid_until: '2025-03-01T11:00:00.000Z', earlier_keys: [{ digest: 'f'.repeat(64), valid_until: '2025-03-01T10:30:00.000Z' }] };
+    const v3 = {
+      ...keyRotatedV1,
+      previous_key_valid_until: '2025-03-01T11:00:00.000Z',
+      earlier_keys: [{ digest: 'f'.repeat(64), valid_until: '2025-03-01T10:30:00.000Z' }],
+    };
     expect(decodeEvent(recorded('KeyRotated', v3, { schema_version: 3 })).data).toEqual(v3);
   });
 

@@ -49,7 +49,10 @@ describe("the projector's heartbeat, as an API with PROJECTIONS=off reads it", (
     const stop = await beat(stores.documents, projector('running'), pino({ level: 'silent' }));
     await stop();
     const later = () => Date.now() + 3 * HEARTBEAT_MS + 1000;
-    expect(await projectorStatus(stores.documents, later)).toMatchObject({ status: 'stale', age_ms: expect.any(Number) });
+    expect(await projectorStatus(stores.documents, later)).toMatchObject({
+      status: 'stale',
+      age_ms: expect.any(Number),
+    });
     expect((await projectorStatus(stores.documents, later)).age_ms).toBeGreaterThan(3 * HEARTBEAT_MS);
   });
 });

@@ -21,22 +21,32 @@ let replica: Replica<ApiKeyDocument>;
 
 /** What another API instance, still in touch with the event store, appends. */
 function appendElsewhere(expected: number | 'no_stream', ...events: CredentialEvent[]) {
-  const metadata = { actor: { kind: 'admin' as const, id: 1 }, request_id: 'elsewhere', time: new Date().toISOString() };
-  return stores.events.append(credentialStream(1), events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })), expected);
+  const metadata = {
+    actor: { kind: 'admin' as const, id: 1 },
+    request_id: 'elsewhere',
+    time: new Date().toISOString(),
+  };
+  return stores.events.append(
+    credentialStream(1),
+    events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata })),
+    expected,
+  );
 }
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'staleness-'));
   stores = openSqliteStores(dir);
-  await appendElsewhere(
-    'no_stream',
-    applied(),
-    approved(),
-    claimed(APIID, 'k1'),
-  );
+  await appendElsewhere('no_stream', applied(), approved(), claimed(APIID, 'k1'));
   faults = new FaultSwitch('event store');
   // This instance's replica reaches the event store only through the switch: a partition.
-  replica = new Replica(faultyEventStore(stores.events, faults), stores.documents, apiKeysProjection, 'apiid', pino({ level: 'silent' }), BOUND_MS);
+  replica = new Replica(
+    faultyEventStore(stores.events, faults),
+    stores.documents,
+    apiKeysProjection,
+    'apiid',
+    pino({ level: 'silent' }),
+    BOUND_MS,
+  );
   await replica.start();
 });
 afterEach(async () => {

@@ -84,7 +84,10 @@ afterEach(async () => {
 
 /** MongoDB at a peer that is not there, as the service connects to it, with a short server selection. */
 function mongoAt(port: number) {
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/platform`, { ...MONGO_TIMEOUTS, serverSelectionTimeoutMS: 300 });
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/platform`, {
+    ...MONGO_TIMEOUTS,
+    serverSelectionTimeoutMS: 300,
+  });
   clients.push(client);
   return client.db();
 }
@@ -126,10 +129,18 @@ describe.each([
 
     const client = t.client();
     const token = await csrfOf(client);
-    const wrong = await client.post('/api/v1/developer/login').set('X-CSRF-Token', token).send({ username: member.username, password: 'wrong-password' });
+    const wrong = await client
+      .post('/api/v1/developer/login')
+      .set('X-CSRF-Token', token)
+      .send({ username: member.username, password: 'wrong-password' });
     expect(wrong.status).toBe(401);
     const login = { username: member.username, password: member.password };
-    expectStoreUnavailable(await client.post('/api/v1/developer/login').set('X-CSRF-Token', await csrfOf(client)).send(login));
+    expectStoreUnavailable(
+      await client
+        .post('/api/v1/developer/login')
+        .set('X-CSRF-Token', await csrfOf(client))
+        .send(login),
+    );
   });
 
   it('never leaves a rejection unhandled', () => {

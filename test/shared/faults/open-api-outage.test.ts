@@ -43,6 +43,9 @@ describe('an API instance cut off from the event store (fault injection)', () =>
 
     eventStore.heal();
     await eventually(async () => (await call()).status === 200, { every: 50, what: 'partners answered again' });
-    await eventually(async () => (await request(t.server).get('/api/v1/readyz')).status === 200, { every: 50, what: 'ready again' });
+    await eventually(async () => (await request(t.server).get('/api/v1/readyz')).status === 200, {
+      every: 50,
+      what: 'ready again',
+    });
   });
 });

@@ -37,14 +37,28 @@ afterEach(async () => {
 });
 
 async function startRunner(options: RunnerOptions = {}): Promise<void> {
-  runner = new ProjectionRunner(faulty.stores.events, faulty.stores.documents, PROJECTIONS, pino({ level: 'silent' }), options);
+  runner = new ProjectionRunner(
+    faulty.stores.events,
+    faulty.stores.documents,
+    PROJECTIONS,
+    pino({ level: 'silent' }),
+    options,
+  );
   await runner.start();
 }
 
 /** A member's credential, claimed: appended straight to the event store, as an API instance that still reaches it does. */
 function claim(member_id: number): Promise<Position> {
-  const metadata = { actor: { kind: 'admin' as const, id: 1 }, request_id: `claim-${member_id}`, time: new Date().toISOString() };
-  const events = [applied(member_id), approved(member_id), claimed(`ak_${String(member_id).padStart(20, 'a')}`, `k${member_id}`, member_id)];
+  const metadata = {
+    actor: { kind: 'admin' as const, id: 1 },
+    request_id: `claim-${member_id}`,
+    time: new Date().toISOString(),
+  };
+  const events = [
+    applied(member_id),
+    approved(member_id),
+    claimed(`ak_${String(member_id).padStart(20, 'a')}`, `k${member_id}`, member_id),
+  ];
   const list = events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata }));
   return stores.events.append(credentialStream(member_id), list, 'no_stream').then((r) => r.position);
 }
@@ -73,7 +87,8 @@ async function survives(faults: FaultSwitch): Promise<void> {
 }
 
 describe('the projection runner through a store outage (fault injection on the embedded stores)', () => {
-  it('survives a 10-second document store outage and catches up, not ready meanwhile', () => survives(faulty.documents));
+  it('survives a 10-second document store outage and catches up, not ready meanwhile', () =>
+    survives(faulty.documents));
 
   it('survives a 10-second event store outage and catches up, not ready meanwhile', () => survives(faulty.events));
 

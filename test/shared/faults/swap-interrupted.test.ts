@@ -16,18 +16,25 @@ jest.setTimeout(30_000);
 const TARGET = 'members';
 type Step = { name: string; fails(operation: string, writes?: DocumentWrite[], target?: string): boolean };
 const writesTo = (collection: string, deleting: boolean) => (operation: string, writes?: DocumentWrite[]) =>
-  operation === 'write' && (writes ?? []).some((w) => w.collection === collection && w.id === TARGET && (w.doc === null) === deleting);
+  operation === 'write' &&
+  (writes ?? []).some((w) => w.collection === collection && w.id === TARGET && (w.doc === null) === deleting);
 
 /** Each step of swapping a rebuild in, before and after the live collection is replaced. */
 const STEPS: Step[] = [
   { name: 'marking the offer as being swapped in', fails: writesTo(REBUILD_OFFERS.name, false) },
-  { name: 'replacing the live collection', fails: (operation, _writes, target) => operation === 'replaceCollection' && target === TARGET },
+  {
+    name: 'replacing the live collection',
+    fails: (operation, _writes, target) => operation === 'replaceCollection' && target === TARGET,
+  },
   { name: 'recording the projection version', fails: writesTo(PROJECTION_VERSIONS.name, false) },
   { name: 'withdrawing the offer', fails: writesTo(REBUILD_OFFERS.name, true) },
 ];
 
 /** The document store with one step of the swap failing, once, as MongoDB failing over would. */
-function failingOnce(documents: DocumentStore, step: Step): { documents: DocumentStore; arm: () => void; failed: () => boolean } {
+function failingOnce(
+  documents: DocumentStore,
+  step: Step,
+): { documents: DocumentStore; arm: () => void; failed: () => boolean } {
   let armed = false;
   let failed = false;
   const gate = <T>(operation: string, run: () => Promise<T>, writes?: DocumentWrite[], target?: string): Promise<T> => {
@@ -52,7 +59,8 @@ function failingOnce(documents: DocumentStore, step: Step): { documents: Documen
       checkpoint: (projection) => documents.checkpoint(projection),
       checkpoints: (projections) => documents.checkpoints(projections),
       dropCollection: (collection) => documents.dropCollection(collection),
-      replaceCollection: (target, source, checkpoint) => gate('replaceCollection', () => documents.replaceCollection(target, source, checkpoint), undefined, target),
+      replaceCollection: (target, source, checkpoint) =>
+        gate('replaceCollection', () => documents.replaceCollection(target, source, checkpoint), undefined, target),
       resetCheckpoint: (projection) => documents.resetCheckpoint(projection),
       idempotency: documents.idempotency,
       close: () => documents.close(),
@@ -79,7 +87,11 @@ describe('a swap interrupted at each step (fault injection)', () => {
     const built = await rebuildAside(events, scratch.stores.documents, PROJECTIONS);
     for (const projection of PROJECTIONS) await offerRebuild(scratch.stores.documents, projection, built.position);
     // The runner adopts offers every second and tries again a second after a failure.
-    await eventually(async () => (await rebuildOffers(scratch.stores.documents)).length === 0, { within: 15_000, every: 50, what: 'the offers adopted' });
+    await eventually(async () => (await rebuildOffers(scratch.stores.documents)).length === 0, {
+      within: 15_000,
+      every: 50,
+      what: 'the offers adopted',
+    });
     expect(faulty.failed()).toBe(true);
     expect(await rebuildOffers(scratch.stores.documents)).toEqual([]);
     expect((await scratch.stores.documents.find(TARGET, {})).length).toBeGreaterThan(100);

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { eventually } from '../../support/eventually';
 import { recordId } from '../../../src/shared/http/session-records';
-import { csrfOf, expectRefusal, logIn, registerMember, startPlatform, TestPlatform, uniqueUsername, Answer } from '../../support/platform';
+import {
+  csrfOf,
+  expectRefusal,
+  logIn,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+  uniqueUsername,
+  Answer,
+} from '../../support/platform';
 
 /** Every password verification argon2 starts; while `gate` is set, each waits for it to open. */
 const mockArgon2 = { verifications: 0, gate: undefined as Promise<void> | undefined };
@@ -37,7 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const refused = (send: () => PromiseLike<Answer>, status: number, error: string) => expectRefusal(t, send, status, error);
+const refused = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  expectRefusal(t, send, status, error);
 
 /** Connections from other loopback addresses than supertest's 127.0.0.1: other client addresses. */
 const agents: Agent[] = [];
@@ -63,8 +73,10 @@ describe('failed logins per client address, across usernames', () => {
   it('refuses made-up usernames from one address without checking their passwords, and nobody else', async () => {
     const flooder = clientFrom(from('127.0.0.3'));
     const token = await csrfOf(flooder);
-    const attempt = (username: string) => flooder.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username, password: 'guess-123' });
-    for (let i = 0; i < ADDRESS_FAILURES; i++) await refused(() => attempt(uniqueUsername('ghost')), 401, 'invalid_credentials');
+    const attempt = (username: string) =>
+      flooder.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username, password: 'guess-123' });
+    for (let i = 0; i < ADDRESS_FAILURES; i++)
+      await refused(() => attempt(uniqueUsername('ghost')), 401, 'invalid_credentials');
 
     const checked = mockArgon2.verifications;
     const res = await refused(() => attempt(uniqueUsername('ghost')), 429, 'too_many_login_failures');
@@ -75,7 +87,11 @@ describe('failed logins per client address, across usernames', () => {
     const member = await registerMember(clientFrom(from('127.0.0.4')));
     const legit = clientFrom(from('127.0.0.5'));
     const legitToken = await csrfOf(legit);
-    await legit.post(`${API}/developer/login`).set('X-CSRF-Token', legitToken).send({ username: member.username, password: member.password }).expect(200);
+    await legit
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', legitToken)
+      .send({ username: member.username, password: member.password })
+      .expect(200);
   });
 
   it('does not count successful logins against the address', async () => {
@@ -83,7 +99,11 @@ describe('failed logins per client address, across usernames', () => {
     const member = await registerMember(clientFrom(from('127.0.0.7')));
     for (let i = 0; i < ADDRESS_FAILURES + 2; i++) {
       const token = await csrfOf(client);
-      await client.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username: member.username, password: member.password }).expect(200);
+      await client
+        .post(`${API}/developer/login`)
+        .set('X-CSRF-Token', token)
+        .send({ username: member.username, password: member.password })
+        .expect(200);
       const memberToken = await csrfOf(client);
       await client.post(`${API}/developer/logout`).set('X-CSRF-Token', memberToken).send({}).expect(200);
     }
@@ -93,7 +113,11 @@ describe('failed logins per client address, across usernames', () => {
     const client = clientFrom(from('127.0.0.8'));
     const typo = 'Tr0ub4dor-and-3';
     const token = await csrfOf(client);
-    await client.post(`${API}/developer/login`).set('X-CSRF-Token', token).send({ username: typo, password: 'whatever-1' }).expect(401);
+    await client
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', token)
+      .send({ username: typo, password: 'whatever-1' })
+      .expect(401);
     for (const file of readdirSync(t.dataDir).filter((f) => f.startsWith('rate-limits.db'))) {
       const bytes = readFileSync(join(t.dataDir, file)).toString('latin1').toLowerCase();
       expect(bytes).not.toContain(typo.toLowerCase());
@@ -109,11 +133,19 @@ describe('password hashes in flight', () => {
     let open = () => {};
     mockArgon2.gate = new Promise<void>((resolve) => (open = resolve));
     const before = mockArgon2.verifications;
-    const underWay = first.post(`${API}/developer/login`).set('X-CSRF-Token', firstToken).send({ username: member.username, password: member.password }).then((r) => r);
+    const underWay = first
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', firstToken)
+      .send({ username: member.username, password: member.password })
+      .then((r) => r);
     await eventually(() => mockArgon2.verifications > before, { every: 5, what: 'the first login hashing' });
     try {
       const res = await refused(
-        () => second.post(`${API}/developer/login`).set('X-CSRF-Token', secondToken).send({ username: member.username, password: member.password }),
+        () =>
+          second
+            .post(`${API}/developer/login`)
+            .set('X-CSRF-Token', secondToken)
+            .send({ username: member.username, password: member.password }),
         503,
         'password_checks_busy',
       );
@@ -124,7 +156,11 @@ describe('password hashes in flight', () => {
     }
     expect((await underWay).status).toBe(200);
     // The refused attempt checked no password, so it counts as no failure: the retry succeeds.
-    await second.post(`${API}/developer/login`).set('X-CSRF-Token', secondToken).send({ username: member.username, password: member.password }).expect(200);
+    await second
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', secondToken)
+      .send({ username: member.username, password: member.password })
+      .expect(200);
   });
 });
 
@@ -135,7 +171,11 @@ describe('registrations per client address', () => {
     const client = clientFrom(address);
     const token = await csrfOf(client);
     const res = await refused(
-      () => client.post(`${API}/developer/register`).set('X-CSRF-Token', token).send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' }),
+      () =>
+        client
+          .post(`${API}/developer/register`)
+          .set('X-CSRF-Token', token)
+          .send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' }),
       429,
       'too_many_registrations',
     );
@@ -147,8 +187,10 @@ describe('registrations per client address', () => {
 describe('new sessions without an identity per client address', () => {
   it(`stores ${ANONYMOUS_SESSIONS} in the window; past them a session is kept nowhere, and its holder still registers and signs in`, async () => {
     const address = from('127.0.0.14');
-    const stored = async (answer: Answer) => t.platform.stores.sessions.get(recordId(/PHPSESSID=([^;]+)/.exec(String(answer.headers['set-cookie']))![1]!));
-    for (let i = 0; i < ANONYMOUS_SESSIONS; i++) expect(await stored(await clientFrom(address).get(`${API}/developer/session`))).not.toBeNull();
+    const stored = async (answer: Answer) =>
+      t.platform.stores.sessions.get(recordId(/PHPSESSID=([^;]+)/.exec(String(answer.headers['set-cookie']))![1]!));
+    for (let i = 0; i < ANONYMOUS_SESSIONS; i++)
+      expect(await stored(await clientFrom(address).get(`${API}/developer/session`))).not.toBeNull();
     const late = clientFrom(address);
     const first = await late.get(`${API}/developer/session`).expect(200);
     expect(await stored(first)).toBeNull();
@@ -161,7 +203,15 @@ describe('new sessions without an identity per client address', () => {
     // The token of a session kept nowhere is its own: another one's is refused.
     const other = clientFrom(address);
     await other.get(`${API}/developer/session`).expect(200);
-    await refused(() => other.post(`${API}/developer/login`).set('X-CSRF-Token', first.body.data.csrf_token).send({ username: member.username, password: member.password }), 419, 'csrf_token_invalid');
+    await refused(
+      () =>
+        other
+          .post(`${API}/developer/login`)
+          .set('X-CSRF-Token', first.body.data.csrf_token)
+          .send({ username: member.username, password: member.password }),
+      419,
+      'csrf_token_invalid',
+    );
   });
 });
 

@@ -21,7 +21,11 @@ describe('COOKIE_SECURE=true', () => {
     const cookie = sessionCookie(first) ?? '';
     expect(cookie.split('; ')).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax']));
     // A browser sends a Secure cookie back only over HTTPS; supertest's jar would not, so send it by hand.
-    const again = await t.client().get(`${API}/developer/session`).set('Cookie', cookie.split(';')[0] ?? '').expect(200);
+    const again = await t
+      .client()
+      .get(`${API}/developer/session`)
+      .set('Cookie', cookie.split(';')[0] ?? '')
+      .expect(200);
     expect(again.body.data.csrf_token).toBe(first.body.data.csrf_token);
   });
 });
@@ -32,7 +36,11 @@ describe('the client address for the login limit', () => {
     const client = t.client();
     const token = await csrfOf(client);
     const login = (password: string, address: string) =>
-      client.post(`${API}/developer/login`).set('X-CSRF-Token', token).set('X-Forwarded-For', `198.51.100.1, ${address}`).send({ username: member.username, password });
+      client
+        .post(`${API}/developer/login`)
+        .set('X-CSRF-Token', token)
+        .set('X-Forwarded-For', `198.51.100.1, ${address}`)
+        .send({ username: member.username, password });
     for (let i = 0; i < MAX_FAILURES; i++) await login('wrong-password', from).expect(401);
     return login(member.password, then);
   }

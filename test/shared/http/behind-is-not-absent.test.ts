@@ -36,6 +36,9 @@ it('approving a member registered a moment before, with the projector down, is 5
   const admin = t.client();
   const token = await logInAdmin(admin);
   const approved = await admin.post(`/api/v1/credentials/${memberId}/approve`).set('X-CSRF-Token', token).send({});
-  expect([approved.status, approved.body.data.error, approved.headers['retry-after']]).toEqual([503, 'read_model_lagging', '1']);
+  expect([approved.status, approved.body.data.error, approved.headers['retry-after']]).toEqual([
+    503,
+    'read_model_lagging',
+    '1',
+  ]);
 });
-

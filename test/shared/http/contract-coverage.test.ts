@@ -46,27 +46,39 @@ describe('every operation of the contract, called for real', () => {
     await admin.get(`${API}/audit/members?apiid=${p.apiid}`).expect(200);
     await admin.get(`${API}/audit/search?type=CredentialApproved&limit=2`).expect(200);
     await admin.get(`${API}/credentials/${member.id}/history?as_of=${new Date().toISOString()}`).expect(200);
-    const exported = await admin.get(`${API}/audit/events?limit=5`).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += String(chunk)));
-      res.on('end', () => done(null, text));
-    });
+    const exported = await admin
+      .get(`${API}/audit/events?limit=5`)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += String(chunk)));
+        res.on('end', () => done(null, text));
+      });
     expect(exported.status).toBe(200);
     expect(t.contractProblems).toEqual([]);
     const checker = new ContractChecker(t.platform.endpoints);
-    expect(checker.problems('GET', '/audit/events', 200, String(exported.headers['content-type']), exported.body)).toEqual([]);
+    expect(
+      checker.problems('GET', '/audit/events', 200, String(exported.headers['content-type']), exported.body),
+    ).toEqual([]);
     await admin.get(`${API}/audit/key`).expect(200);
     // The first event of the log is in the first checkpoint, signed a moment after it.
     const firstId = (JSON.parse((exported.body as string).split('\n')[0]!) as { id: string }).id;
-    for (let i = 0; i < 50 && (await admin.get(`${API}/audit/proof?event=${firstId}`)).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const size = (await admin.get(`${API}/audit/proof?event=${firstId}`).expect(200)).body.data.checkpoint.split('\n')[1] as string;
+    for (let i = 0; i < 50 && (await admin.get(`${API}/audit/proof?event=${firstId}`)).status !== 200; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const size = (await admin.get(`${API}/audit/proof?event=${firstId}`).expect(200)).body.data.checkpoint.split(
+      '\n',
+    )[1] as string;
     await admin.get(`${API}/audit/checkpoint`).expect(200);
     await admin.get(`${API}/audit/consistency?from=${size}&to=${size}`).expect(200);
 
     // A second member: rejected, then applying again, then approved and its scopes decided.
     const other = t.client();
     const token = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
-    const registered = await write(other, '/developer/register', token, { username: `cov${Date.now().toString(36)}`, password: 'secret1', email: 'c@example.com' });
+    const registered = await write(other, '/developer/register', token, {
+      username: `cov${Date.now().toString(36)}`,
+      password: 'secret1',
+      email: 'c@example.com',
+    });
     const memberToken = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
     const id = registered.body.data.id as number;
     await write(other, '/developer/credential', memberToken);
@@ -74,7 +86,10 @@ describe('every operation of the contract, called for real', () => {
     await write(other, '/developer/credential', memberToken);
     await write(admin, `/credentials/${id}/approve`, adminToken, { expires_in_days: 30 });
     const claimed = await write(other, '/developer/claim', memberToken);
-    await write(other, '/developer/scopes', memberToken, { scopes: ['addons.read', 'member-groups.read'], reason: 'sync' });
+    await write(other, '/developer/scopes', memberToken, {
+      scopes: ['addons.read', 'member-groups.read'],
+      reason: 'sync',
+    });
     await write(admin, `/credentials/${id}/scopes/addons.read/approve`, adminToken);
     await write(admin, `/credentials/${id}/scopes/member-groups.read/reject`, adminToken, { reason: 'not needed' });
     const partner = { apiid: claimed.body.data.apiid as string, apikey: claimed.body.data.apikey as string };
@@ -83,9 +98,14 @@ describe('every operation of the contract, called for real', () => {
     await write(other, '/developer/login', again, { username: registered.body.data.username, password: 'secret1' });
     // The application center, on the shipped uptime_monitor sample.
     const roles = { checks: { view: [1, 2], manage: [1] }, incidents: { view: [1], manage: [] } };
-    for (const path of ['/context', '/roles', '/addons', '/addons/uptime_monitor/access']) await admin.get(`${API}${path}`).expect(200);
+    for (const path of ['/context', '/roles', '/addons', '/addons/uptime_monitor/access'])
+      await admin.get(`${API}${path}`).expect(200);
     await write(admin, '/addons/uptime_monitor/actions/install', adminToken, { page_roles: roles });
-    await admin.put(`${API}/addons/uptime_monitor/access`).set('X-CSRF-Token', adminToken).send({ page_roles: roles }).expect(200);
+    await admin
+      .put(`${API}/addons/uptime_monitor/access`)
+      .set('X-CSRF-Token', adminToken)
+      .send({ page_roles: roles })
+      .expect(200);
     await admin.get(`${API}/addons/uptime_monitor/pages`).expect(200);
     await write(admin, '/addons/uptime_monitor/actions/menu', adminToken, { show_menu: false });
     const listed = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
@@ -106,7 +126,10 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/mails/${encodeURIComponent(mails[0]!.id)}/retry`, adminToken);
 
     // Webhooks: one hears of a decision, which the notifier turns into a delivery (to a closed port: it fails).
-    const hook = await write(admin, '/webhooks', adminToken, { url: 'http://127.0.0.1:9/hook', events: ['credential.revoked'] });
+    const hook = await write(admin, '/webhooks', adminToken, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['credential.revoked'],
+    });
     const hookId = hook.body.data.id as string;
     await admin.get(`${API}/webhooks`).expect(200);
     await write(admin, `/credentials/${id}/revoke`, adminToken, { reason: 'offboarded' });
@@ -119,15 +142,23 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/webhooks/${hookId}/rotate-secret`, adminToken);
     // A test send to the closed port: answered (not delivered), with its exchange, as the contract says.
     await write(admin, `/webhooks/${hookId}/test`, adminToken);
-    await admin.put(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).send({ url: 'http://127.0.0.1:9/moved', events: ['credential.revoked', 'credential.approved'] }).expect(200);
+    await admin
+      .put(`${API}/webhooks/${hookId}`)
+      .set('X-CSRF-Token', adminToken)
+      .send({ url: 'http://127.0.0.1:9/moved', events: ['credential.revoked', 'credential.approved'] })
+      .expect(200);
     await admin.delete(`${API}/webhooks/${hookId}`).set('X-CSRF-Token', adminToken).expect(200);
     // Role groups and administrators (access.manage).
-    for (const path of ['/permissions', '/role-groups', '/administrators']) await admin.get(`${API}${path}`).expect(200);
+    for (const path of ['/permissions', '/role-groups', '/administrators'])
+      await admin.get(`${API}${path}`).expect(200);
     const group = await write(admin, '/role-groups', adminToken, { name: 'Coverage', permissions: ['addon.view'] });
     const groupId = group.body.data.id as number;
     await write(admin, `/role-groups/${groupId}/disable`, adminToken);
     await write(admin, `/role-groups/${groupId}/enable`, adminToken);
-    const operator = await write(admin, '/administrators', adminToken, { username: `op${Date.now().toString(36)}`, role_group_id: groupId });
+    const operator = await write(admin, '/administrators', adminToken, {
+      username: `op${Date.now().toString(36)}`,
+      role_group_id: groupId,
+    });
     const operatorId = operator.body.data.id as number;
     await write(admin, `/administrators/${operatorId}/disable`, adminToken);
     await write(admin, `/administrators/${operatorId}/enable`, adminToken);
@@ -135,28 +166,52 @@ describe('every operation of the contract, called for real', () => {
     // The first member, who forgot their password, given a one-time one (without mail, the only way); their sessions end.
     await write(admin, `/members/${member.id}/password-reset`, adminToken);
     // Given an address while the service sends mail, an administrator is invited: the mailed link sets the password.
-    await write(admin, '/administrators', adminToken, { username: `in${Date.now().toString(36)}`, role_group_id: groupId, email: 'invited@example.com' });
+    await write(admin, '/administrators', adminToken, {
+      username: `in${Date.now().toString(36)}`,
+      role_group_id: groupId,
+      email: 'invited@example.com',
+    });
     const invitee = t.client();
-    await write(invitee, '/admin/invitation/accept', await csrfOf(invitee), { token: (await mailedToken(sink, 'invited@example.com')).token, password: 'invited-secret' });
-    await write(admin, '/admin/password', adminToken, { current_password: ADMIN_PASSWORD, new_password: 'admin-secret-2' });
+    await write(invitee, '/admin/invitation/accept', await csrfOf(invitee), {
+      token: (await mailedToken(sink, 'invited@example.com')).token,
+      password: 'invited-secret',
+    });
+    await write(admin, '/admin/password', adminToken, {
+      current_password: ADMIN_PASSWORD,
+      new_password: 'admin-secret-2',
+    });
     await write(admin, '/admin/logout', adminToken);
 
     // The member's own account, then a forgotten password reset through the mailed link.
     const username = registered.body.data.username as string;
     await other.get(`${API}/developer/account`).expect(200);
-    await other.put(`${API}/developer/account`).set('X-CSRF-Token', await csrfOf(other)).send({ nickname: 'Cov', email: 'c2@example.com', current_password: 'secret1' }).expect(200);
+    await other
+      .put(`${API}/developer/account`)
+      .set('X-CSRF-Token', await csrfOf(other))
+      .send({ nickname: 'Cov', email: 'c2@example.com', current_password: 'secret1' })
+      .expect(200);
     const confirming = t.client();
-    await write(confirming, '/developer/account/confirm-email', await csrfOf(confirming), { token: (await mailedToken(sink, 'c2@example.com')).token });
-    await write(other, '/developer/password', await csrfOf(other), { current_password: 'secret1', new_password: 'secret2' });
+    await write(confirming, '/developer/account/confirm-email', await csrfOf(confirming), {
+      token: (await mailedToken(sink, 'c2@example.com')).token,
+    });
+    await write(other, '/developer/password', await csrfOf(other), {
+      current_password: 'secret1',
+      new_password: 'secret2',
+    });
     await write(other, '/developer/sessions/end-others', await csrfOf(other));
     await write(other, '/developer/account/acknowledge-reset', await csrfOf(other));
     const forgetful = t.client();
     await forgetful.get(`${API}/developer/password-reset`).expect(200);
     await write(forgetful, '/developer/password-reset', await csrfOf(forgetful), { login: username });
     const resetLink = await mailedToken(sink, 'c2@example.com', 2);
-    await write(forgetful, '/developer/password-reset/confirm', await csrfOf(forgetful), { token: resetLink.token, password: 'secret3' });
+    await write(forgetful, '/developer/password-reset/confirm', await csrfOf(forgetful), {
+      token: resetLink.token,
+      password: 'secret3',
+    });
     // The replaced address puts itself back with the notice mailed to it, a password reset later still.
-    await write(forgetful, '/developer/account/restore-email', await csrfOf(forgetful), { token: (await mailedToken(sink, 'c@example.com')).token });
+    await write(forgetful, '/developer/account/restore-email', await csrfOf(forgetful), {
+      token: (await mailedToken(sink, 'c@example.com')).token,
+    });
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
     const operations = t.platform.endpoints.map((e) => `${e.method} ${openApiPath(e.path)}`);

@@ -6,28 +6,54 @@ type Document = Parameters<typeof breakingChanges>[0];
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const committed = (): Json => JSON.parse(committedContractText());
-const bodyOf = (document: Json, path: string, method = 'post') => document.paths[path][method].requestBody.content['application/json'].schema;
-const answerOf = (document: Json, path: string) => document.paths[path].post.responses['200'].content['application/json'].schema.properties.data;
+const bodyOf = (document: Json, path: string, method = 'post') =>
+  document.paths[path][method].requestBody.content['application/json'].schema;
+const answerOf = (document: Json, path: string) =>
+  document.paths[path].post.responses['200'].content['application/json'].schema.properties.data;
 
 describe('the committed contract (docs/openapi.json)', () => {
   it('is the one the service serves, with no breaking change the version does not announce', () => {
     const served = servedContractText();
     const breaks = unannouncedBreakingChanges(committed(), JSON.parse(served));
-    expect({ breakingChangesWithoutANewMajorContractVersion: breaks }).toEqual({ breakingChangesWithoutANewMajorContractVersion: [] });
+    expect({ breakingChangesWithoutANewMajorContractVersion: breaks }).toEqual({
+      breakingChangesWithoutANewMajorContractVersion: [],
+    });
     if (served !== committedContractText()) {
-      throw new Error('the served contract differs from docs/openapi.json: run `npm run contract:update` and commit it');
+      throw new Error(
+        'the served contract differs from docs/openapi.json: run `npm run contract:update` and commit it',
+      );
     }
   });
 });
 
 describe('a breaking change planted in the contract', () => {
   const planted: [string, (document: Json) => void, RegExp][] = [
-    ['an operation removed', (d) => delete d.paths['/developer/register'].post, /POST \/developer\/register: operation removed/],
-    ['a field of an answer removed', (d) => delete answerOf(d, '/developer/register').properties.username, /field username removed/],
-    ['an enum value removed', (d) => bodyOf(d, '/webhooks').properties.events.items.enum.pop(), /enum value "[a-z.]+" removed/],
-    ['a type narrowed', (d) => (bodyOf(d, '/developer/register').properties.username.type = 'integer'), /type "string" became "integer"/],
+    [
+      'an operation removed',
+      (d) => delete d.paths['/developer/register'].post,
+      /POST \/developer\/register: operation removed/,
+    ],
+    [
+      'a field of an answer removed',
+      (d) => delete answerOf(d, '/developer/register').properties.username,
+      /field username removed/,
+    ],
+    [
+      'an enum value removed',
+      (d) => bodyOf(d, '/webhooks').properties.events.items.enum.pop(),
+      /enum value "[a-z.]+" removed/,
+    ],
+    [
+      'a type narrowed',
+      (d) => (bodyOf(d, '/developer/register').properties.username.type = 'integer'),
+      /type "string" became "integer"/,
+    ],
     ['a bound narrowed', (d) => (bodyOf(d, '/webhooks').properties.url.maxLength = 100), /maxLength lowered to 100/],
-    ['a new required input', (d) => bodyOf(d, '/developer/register').required.push('nickname'), /nickname newly required/],
+    [
+      'a new required input',
+      (d) => bodyOf(d, '/developer/register').required.push('nickname'),
+      /nickname newly required/,
+    ],
   ];
 
   it.each(planted)('is found: %s', (_name, plant, found) => {

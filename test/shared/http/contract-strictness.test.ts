@@ -22,44 +22,85 @@ afterAll(() => t.close());
 
 /** Whether the contract lets a client send `body` to the operation. */
 function contractAccepts(method: string, path: string, body: unknown): boolean {
-  const pointer = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const pointer = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'].map((p) =>
+    p.replace(/~/g, '~0').replace(/\//g, '~1'),
+  );
   return ajv.validate({ $ref: `contract#/${pointer.join('/')}` }, body);
 }
 
 type Send = (body: object) => Promise<request.Response>;
 
-const asAdmin = (method: 'post', path: string): (() => Promise<Send>) => async () => {
-  const admin = await superAdmin(t);
-  return (body) => admin.client[method](`/api/v1${path}`).set('X-CSRF-Token', admin.token).send(body);
-};
-const asMember = (path: string): (() => Promise<Send>) => async () => {
-  const client = t.client();
-  const { token } = await registerMember(client);
-  return (body) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body);
-};
-const asAnyone = (path: string): (() => Promise<Send>) => async () => {
-  const client = t.client();
-  const token = await csrfOf(client);
-  return (body) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body);
-};
+const asAdmin =
+  (method: 'post', path: string): (() => Promise<Send>) =>
+  async () => {
+    const admin = await superAdmin(t);
+    return (body) => admin.client[method](`/api/v1${path}`).set('X-CSRF-Token', admin.token).send(body);
+  };
+const asMember =
+  (path: string): (() => Promise<Send>) =>
+  async () => {
+    const client = t.client();
+    const { token } = await registerMember(client);
+    return (body) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body);
+  };
+const asAnyone =
+  (path: string): (() => Promise<Send>) =>
+  async () => {
+    const client = t.client();
+    const token = await csrfOf(client);
+    return (body) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body);
+  };
 
 const events = ['credential.approved'];
 const cases = [
-  { path: '/webhooks', refused: { url: 'not a url', events }, reason: 'invalid_webhook_url', accepted: { url: 'https://example.com/hook', events }, send: asAdmin('post', '/webhooks') },
-  { path: '/webhooks', refused: { url: 'https://user:secret@example.com/hook', events }, reason: 'invalid_webhook_url', accepted: { url: 'http://example.com', events }, send: asAdmin('post', '/webhooks') },
-  { path: '/developer/extension', refused: { expires_in_days: 1000, reason: 'a longer project' }, reason: 'expiry_too_far', accepted: { expires_in_days: 730, reason: 'a longer project' }, send: asMember('/developer/extension') },
-  { path: '/developer/register', refused: { email: 42 }, reason: 'validation_failed', accepted: { username: 'dev42', password: 'secret1', email: 'dev@example.com' }, send: asAnyone('/developer/register') },
-  { path: '/developer/register', refused: { username: 'dev42', password: 'secret1' }, reason: 'validation_failed', accepted: { username: 'dev42', password: 'secret1', mobile: '+4912345678' }, send: asAnyone('/developer/register') },
+  {
+    path: '/webhooks',
+    refused: { url: 'not a url', events },
+    reason: 'invalid_webhook_url',
+    accepted: { url: 'https://example.com/hook', events },
+    send: asAdmin('post', '/webhooks'),
+  },
+  {
+    path: '/webhooks',
+    refused: { url: 'https://user:secret@example.com/hook', events },
+    reason: 'invalid_webhook_url',
+    accepted: { url: 'http://example.com', events },
+    send: asAdmin('post', '/webhooks'),
+  },
+  {
+    path: '/developer/extension',
+    refused: { expires_in_days: 1000, reason: 'a longer project' },
+    reason: 'expiry_too_far',
+    accepted: { expires_in_days: 730, reason: 'a longer project' },
+    send: asMember('/developer/extension'),
+  },
+  {
+    path: '/developer/register',
+    refused: { email: 42 },
+    reason: 'validation_failed',
+    accepted: { username: 'dev42', password: 'secret1', email: 'dev@example.com' },
+    send: asAnyone('/developer/register'),
+  },
+  {
+    path: '/developer/register',
+    refused: { username: 'dev42', password: 'secret1' },
+    reason: 'validation_failed',
+    accepted: { username: 'dev42', password: 'secret1', mobile: '+4912345678' },
+    send: asAnyone('/developer/register'),
+  },
 ];
 
 describe('an input the server refuses', () => {
-  it.each(cases)('POST $path $refused is refused by the contract and by the server ($reason)', async ({ path, refused, reason, accepted, send }) => {
-    expect(contractAccepts('post', path, accepted)).toBe(true);
-    expect(contractAccepts('post', path, refused)).toBe(false);
-    const res = await (await send())(refused);
-    expect(res.status).toBe(422);
-    expect(res.body.data.error).toBe(reason);
-  });
+  it.each(cases)(
+    'POST $path $refused is refused by the contract and by the server ($reason)',
+    async ({ path, refused, reason, accepted, send }) => {
+      expect(contractAccepts('post', path, accepted)).toBe(true);
+      expect(contractAccepts('post', path, refused)).toBe(false);
+      const res = await (await send())(refused);
+      expect(res.status).toBe(422);
+      expect(res.body.data.error).toBe(reason);
+    },
+  );
 
   it('bounds expires_in_days of an approval by MAX_KEY_LIFETIME_DAYS too', () => {
     expect(contractAccepts('post', '/credentials/{member_id}/approve', { expires_in_days: 730 })).toBe(true);
@@ -78,7 +119,9 @@ describe("an add-on action's show_menu", () => {
 
 describe('the reasons of a refusal only the kernel answers', () => {
   it('are listed per status as an enum of data.error', () => {
-    const refusal = (status: string) => ({ $ref: `contract#/paths/~1webhooks/post/responses/${status}/content/application~1json/schema` });
+    const refusal = (status: string) => ({
+      $ref: `contract#/paths/~1webhooks/post/responses/${status}/content/application~1json/schema`,
+    });
     const answer = (error: string) => ({ code: 419, message: 'fetch the token again', data: { error } });
     expect(ajv.validate(refusal('419'), answer('csrf_token_invalid'))).toBe(true);
     expect(ajv.validate(refusal('419'), answer('not_a_reason'))).toBe(false);

@@ -44,12 +44,16 @@ function service(refusals: HttpError[]) {
 }
 
 it.each([
-  ['429 with Retry-After', new HttpError(429, 'too_many_reset_requests', 'slow down', undefined, { 'Retry-After': '60' })],
+  [
+    '429 with Retry-After',
+    new HttpError(429, 'too_many_reset_requests', 'slow down', undefined, { 'Retry-After': '60' }),
+  ],
   ['409 concurrent_modification', new HttpError(409, 'concurrent_modification', 'retry')],
   ['503 with Retry-After', new HttpError(503, 'read_model_lagging', 'retry', undefined, { 'Retry-After': '1' })],
 ])('does not keep %s: the retry under the same key runs again', async (_what, refusal) => {
   const app = service([refusal]);
-  const send = () => app.post('/write').set('X-API-ID', 'partner-1').set('Idempotency-Key', `key-${refusal.error}`).send({ a: 1 });
+  const send = () =>
+    app.post('/write').set('X-API-ID', 'partner-1').set('Idempotency-Key', `key-${refusal.error}`).send({ a: 1 });
   expect((await send()).status).toBe(refusal.status);
   const retried = await send().expect(200);
   expect(retried.body.data).toEqual({ ran: 2 });

@@ -51,10 +51,13 @@ afterAll(() => t.close());
 let keys = 0;
 const newKey = () => `key-${Date.now()}-${++keys}`;
 const hook = (path: string) => ({ url: `http://127.0.0.1:9/${path}`, events: ['credential.approved'] });
-const register = (key: string, body: object) => admin.post('/api/v1/webhooks').set('X-CSRF-Token', token).set('Idempotency-Key', key).send(body);
-const change = (id: string, key: string, body: object) => admin.put(`/api/v1/webhooks/${id}`).set('X-CSRF-Token', token).set('Idempotency-Key', key).send(body);
+const register = (key: string, body: object) =>
+  admin.post('/api/v1/webhooks').set('X-CSRF-Token', token).set('Idempotency-Key', key).send(body);
+const change = (id: string, key: string, body: object) =>
+  admin.put(`/api/v1/webhooks/${id}`).set('X-CSRF-Token', token).set('Idempotency-Key', key).send(body);
 const webhookEvents = async () => (await t.allEvents()).filter((e) => e.stream.startsWith('webhook-'));
-const webhooksAt = async (url: string) => ((await admin.get('/api/v1/webhooks').expect(200)).body.data.list as { url: string }[]).filter((h) => h.url === url);
+const webhooksAt = async (url: string) =>
+  ((await admin.get('/api/v1/webhooks').expect(200)).body.data.list as { url: string }[]).filter((h) => h.url === url);
 
 async function registered(path: string): Promise<string> {
   const res = await admin.post('/api/v1/webhooks').set('X-CSRF-Token', token).send(hook(path)).expect(200);
@@ -103,7 +106,10 @@ describe('Idempotency-Key on writes', () => {
       const first = change(id, key, hook('in-flight-2')).then((res) => res);
       // Both are on the wire at once; the second arrives while the first waits on its append.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const concurrent = await Promise.all([change(id, key, hook('in-flight-2')), change(id, key, hook('in-flight-2'))]);
+      const concurrent = await Promise.all([
+        change(id, key, hook('in-flight-2')),
+        change(id, key, hook('in-flight-2')),
+      ]);
       expect(concurrent.map((res) => [res.status, res.body.data.error, res.headers['retry-after']])).toEqual([
         [409, 'idempotency_key_in_use', '1'],
         [409, 'idempotency_key_in_use', '1'],
@@ -158,14 +164,20 @@ describe('Idempotency-Key on writes', () => {
     const other = t.client();
     const otherToken = await logInAdmin(other);
     // The same administrator in another session is the same caller: it gets the kept answer.
-    const sameCaller = await other.put(`/api/v1/webhooks/${id}`).set('X-CSRF-Token', otherToken).set('Idempotency-Key', key).send(hook('callers-2')).expect(200);
+    const sameCaller = await other
+      .put(`/api/v1/webhooks/${id}`)
+      .set('X-CSRF-Token', otherToken)
+      .set('Idempotency-Key', key)
+      .send(hook('callers-2'))
+      .expect(200);
     expect(sameCaller.headers['idempotent-replayed']).toBe('true');
   });
 
   it('never stores the clear API key of a claim: the record keeps only that it was given, and a repeat is 409 secret_already_issued', async () => {
     const { developer, member } = await approvedMember(t);
     const key = newKey();
-    const claim = () => developer.post('/api/v1/developer/claim').set('X-CSRF-Token', member.token).set('Idempotency-Key', key).send({});
+    const claim = () =>
+      developer.post('/api/v1/developer/claim').set('X-CSRF-Token', member.token).set('Idempotency-Key', key).send({});
     const claimed = await claim().expect(200);
     const apikey = claimed.body.data.apikey as string;
     const again = await claim();
@@ -173,7 +185,11 @@ describe('Idempotency-Key on writes', () => {
     expect(JSON.stringify(again.body)).not.toContain(apikey);
     const db = new BetterSqlite3(join(t.dataDir, 'platform.db'), { readonly: true });
     try {
-      const kept = db.prepare<[], { status: number; body: string | null }>('SELECT status, body FROM idempotency_keys WHERE status = 200 AND body IS NULL').all();
+      const kept = db
+        .prepare<[], { status: number; body: string | null }>(
+          'SELECT status, body FROM idempotency_keys WHERE status = 200 AND body IS NULL',
+        )
+        .all();
       expect(kept.length).toBeGreaterThan(0);
       const everything = JSON.stringify(db.prepare('SELECT * FROM idempotency_keys').all());
       expect(everything).not.toContain(apikey);
@@ -182,4 +198,3 @@ describe('Idempotency-Key on writes', () => {
     }
   });
 });
-

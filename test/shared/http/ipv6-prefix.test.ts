@@ -14,12 +14,17 @@ describe('per-address limits count an IPv6 client by its prefix (IPV6_PREFIX_BIT
   async function loginFrom(username: string, password: string, address: string) {
     const client = t.client();
     const token = await csrfOf(client);
-    return client.post(`${API}/developer/login`).set('X-CSRF-Token', token).set('X-Forwarded-For', address).send({ username, password });
+    return client
+      .post(`${API}/developer/login`)
+      .set('X-CSRF-Token', token)
+      .set('X-Forwarded-For', address)
+      .send({ username, password });
   }
 
   it('moving to another address of the same /64 keeps the count; another /64 is another client', async () => {
     const member = await registerMember(t.client());
-    for (let i = 1; i <= MAX_FAILURES; i++) expect((await loginFrom(member.username, 'wrong-password', `2001:db8:0:1::${i}`)).status).toBe(401);
+    for (let i = 1; i <= MAX_FAILURES; i++)
+      expect((await loginFrom(member.username, 'wrong-password', `2001:db8:0:1::${i}`)).status).toBe(401);
     expect((await loginFrom(member.username, member.password, '2001:db8:0:1:ffff::9')).status).toBe(429);
     expect((await loginFrom(member.username, member.password, '2001:db8:0:2::1')).status).toBe(200);
   });

@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { countingSessionLoads, currentCookie, HeldAnswer, holdPost } from '../../support/held-request';
-import { ADMIN_PASSWORD, csrfOf, logIn, logInAdmin, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+import {
+  ADMIN_PASSWORD,
+  csrfOf,
+  logIn,
+  logInAdmin,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+  uniqueUsername,
+} from '../../support/platform';
 
 const API = '/api/v1';
 const TRIES = 5;
@@ -29,7 +38,12 @@ async function sessionWith(identities: { member: boolean; admin: boolean }) {
 }
 
 /** Holds `path` open on the session past the logout of `side`, then lets it finish. */
-async function acrossLogout(session: { client: request.Agent; cookie: string; token: string }, path: string, body: unknown, side: 'developer' | 'admin'): Promise<HeldAnswer> {
+async function acrossLogout(
+  session: { client: request.Agent; cookie: string; token: string },
+  path: string,
+  body: unknown,
+  side: 'developer' | 'admin',
+): Promise<HeldAnswer> {
   const held = await holdPost(t.server, `${API}${path}`, session.cookie, session.token, body);
   await session.client.post(`${API}/${side}/logout`).set('X-CSRF-Token', session.token).send({}).expect(200);
   const answer = await held.finish();
@@ -41,7 +55,12 @@ describe('a login or registration in flight across the logout of the other ident
   it(`a member login does not carry the administrator logged out meanwhile (${TRIES} tries)`, async () => {
     for (let i = 0; i < TRIES; i++) {
       const session = await sessionWith({ member: true, admin: true });
-      const login = await acrossLogout(session, '/developer/login', { username: session.member?.username, password: 'secret1' }, 'admin');
+      const login = await acrossLogout(
+        session,
+        '/developer/login',
+        { username: session.member?.username, password: 'secret1' },
+        'admin',
+      );
       expect(await identitiesOf(login.cookie)).toEqual({ member: true, admin: false });
       expect(await identitiesOf(await currentCookie(session.client))).toEqual({ member: true, admin: false });
     }
@@ -86,7 +105,8 @@ describe('a logout in flight across a login of the other identity', () => {
       const session = await sessionWith({ member: true, admin: true });
       const logout = await holdPost(t.server, `${API}/${side}/logout`, session.cookie, session.token);
       // The other side logs in again meanwhile: the session moves to a new id before the logout commits.
-      if (side === 'admin') await logIn(session.client, { username: session.member?.username ?? '', password: 'secret1' });
+      if (side === 'admin')
+        await logIn(session.client, { username: session.member?.username ?? '', password: 'secret1' });
       else await logInAdmin(session.client);
       const loggedOut = await logout.finish();
       expect(loggedOut.status).toBe(200);

@@ -18,7 +18,10 @@ const holdWrite = (path: string, cookie: string, token: string) => holdPost(t.se
 function storedSessionIds(): string[] {
   const db = new BetterSqlite3(join(t.dataDir, 'platform.db'), { readonly: true });
   try {
-    return db.prepare<[], { id: string }>("SELECT id FROM sessions WHERE data <> '{}'").all().map((row) => row.id);
+    return db
+      .prepare<[], { id: string }>("SELECT id FROM sessions WHERE data <> '{}'")
+      .all()
+      .map((row) => row.id);
   } finally {
     db.close();
   }
@@ -41,7 +44,11 @@ describe('a write that began before a logout and ends after it', () => {
 
     const thief = t.client();
     await thief.get(`${API}/developer/dashboard`).set('Cookie', stolen).expect(401);
-    const res = await thief.post(`${API}/developer/credential`).set('Cookie', stolen).set('X-CSRF-Token', member.token).send({});
+    const res = await thief
+      .post(`${API}/developer/credential`)
+      .set('Cookie', stolen)
+      .set('X-CSRF-Token', member.token)
+      .send({});
     expect([res.status, res.body.data.error]).toEqual([401, 'session_expired']);
     await victim.get(`${API}/developer/dashboard`).expect(401);
     const replayed = await victim.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send({});
@@ -63,10 +70,17 @@ describe('a write that began before a logout and ends after it', () => {
 
     const thief = t.client();
     await thief.get(`${API}/credentials`).set('Cookie', stolen).expect(401);
-    const res = await thief.post(`${API}/credentials/${member.id}/reject`).set('Cookie', stolen).set('X-CSRF-Token', token).send({ reason: 'x' });
+    const res = await thief
+      .post(`${API}/credentials/${member.id}/reject`)
+      .set('Cookie', stolen)
+      .set('X-CSRF-Token', token)
+      .send({ reason: 'x' });
     expect([res.status, res.body.data.error]).toEqual([401, 'session_expired']);
     await victim.get(`${API}/credentials`).expect(401);
-    const replayed = await victim.post(`${API}/credentials/${member.id}/reject`).set('X-CSRF-Token', token).send({ reason: 'x' });
+    const replayed = await victim
+      .post(`${API}/credentials/${member.id}/reject`)
+      .set('X-CSRF-Token', token)
+      .send({ reason: 'x' });
     expect([replayed.status, replayed.body.data.error]).toEqual([419, 'csrf_token_invalid']);
   });
 });

@@ -33,14 +33,24 @@ function parse(answer: string) {
 it.each([
   ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
   ['a header line without a colon', 'GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'],
-  ['both Content-Length and Transfer-Encoding', 'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
-  ['a bad chunk size', 'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+  [
+    'both Content-Length and Transfer-Encoding',
+    'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+  ],
+  [
+    'a bad chunk size',
+    'POST /api/v1/developer/register HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+  ],
 ])('%s is 400 malformed_request in the envelope, and changes nothing', async (_name, bytes) => {
   const before = await t.platform.stores.events.headPosition();
   const { statusLine, head, envelope } = parse(await sendRaw(bytes));
   expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
   expect(head).toMatch(/\r\nConnection: close/);
-  expect(envelope).toEqual({ code: 400, message: expect.stringContaining('not valid HTTP/1.1'), data: { error: 'malformed_request' } });
+  expect(envelope).toEqual({
+    code: 400,
+    message: expect.stringContaining('not valid HTTP/1.1'),
+    data: { error: 'malformed_request' },
+  });
   expect(await t.platform.stores.events.headPosition()).toBe(before);
 });
 
@@ -48,7 +58,11 @@ it('header lines over the size Node accepts are 431 headers_too_large in the env
   const huge = `GET /api/v1/livez HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`;
   const { statusLine, envelope } = parse(await sendRaw(huge));
   expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-  expect(envelope).toEqual({ code: 431, message: expect.stringContaining('header lines are too large: send a shorter URL'), data: { error: 'headers_too_large' } });
+  expect(envelope).toEqual({
+    code: 431,
+    message: expect.stringContaining('header lines are too large: send a shorter URL'),
+    data: { error: 'headers_too_large' },
+  });
 });
 
 it('a well-formed request on the same server is still answered by the application', async () => {

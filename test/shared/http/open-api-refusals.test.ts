@@ -21,7 +21,15 @@ const quotaSlice: Slice<unknown> = {
   events: {},
   projections: [],
   openApiRefusals: [quotaSpent],
-  endpoints: () => [partnerEndpoint({ path: '/open/quota', scope: 'quota.read', summary: 'What is left of the quota', response: z.object({ left: z.int() }), answer: () => ({ data: { left: 1 } }) })],
+  endpoints: () => [
+    partnerEndpoint({
+      path: '/open/quota',
+      scope: 'quota.read',
+      summary: 'What is left of the quota',
+      response: z.object({ left: z.int() }),
+      answer: () => ({ data: { left: 1 } }),
+    }),
+  ],
 };
 
 const registry = new Registry([...SLICES, quotaSlice] as readonly Slice<never, never>[]);
@@ -36,8 +44,15 @@ describe('an open-API refusal a slice declares', () => {
 
   it('is counted under its outcome, bound at 0 before the first call it refuses', async () => {
     const metrics = createMetrics();
-    const record = laneMeter(metrics, openApiOutcomes(registry.openApiRefusals)).forRoute('/api/v1/open/quota', 'quota.read');
-    const calls = async () => valueOf(parseExposition(await metrics.registry.metrics()), 'platform_open_api_requests_total', { scope: 'quota.read', outcome: 'quota_spent' });
+    const record = laneMeter(metrics, openApiOutcomes(registry.openApiRefusals)).forRoute(
+      '/api/v1/open/quota',
+      'quota.read',
+    );
+    const calls = async () =>
+      valueOf(parseExposition(await metrics.registry.metrics()), 'platform_open_api_requests_total', {
+        scope: 'quota.read',
+        outcome: 'quota_spent',
+      });
     expect(await calls()).toBe(0);
     record('quota_spent', 403, 0.001);
     expect(await calls()).toBe(1);
@@ -50,6 +65,8 @@ describe('an open-API refusal a slice declares', () => {
   });
 
   it('is declared by one slice only', () => {
-    expect(() => new Registry([quotaSlice, { ...quotaSlice, name: 'quota-again' }] as readonly Slice<never, never>[])).toThrow('the open-API refusal quota_spent is registered twice');
+    expect(
+      () => new Registry([quotaSlice, { ...quotaSlice, name: 'quota-again' }] as readonly Slice<never, never>[]),
+    ).toThrow('the open-API refusal quota_spent is registered twice');
   });
 });

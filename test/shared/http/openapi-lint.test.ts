@@ -26,12 +26,26 @@ describe('the served contract, linted with Spectral (spectral:oas)', () => {
     const cli = require.resolve('@stoplight/spectral-cli/dist/index.js');
     const lint = promisify(execFile)(
       process.execPath,
-      [cli, 'lint', '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--output', report, '--fail-severity', 'hint', contract],
+      [
+        cli,
+        'lint',
+        '--ruleset',
+        join(ROOT, '.spectral.yaml'),
+        '--format',
+        'json',
+        '--output',
+        report,
+        '--fail-severity',
+        'hint',
+        contract,
+      ],
       { cwd: ROOT },
     );
     // Spectral exits non-zero when it finds anything: the report says what.
     await lint.catch(() => undefined);
-    const findings = (JSON.parse(readFileSync(report, 'utf8')) as Finding[]).map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`);
+    const findings = (JSON.parse(readFileSync(report, 'utf8')) as Finding[]).map(
+      (f) => `${f.code} at ${f.path.join('.')}: ${f.message}`,
+    );
     expect(findings).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@ interface Schema {
 
 interface Operation {
   tags?: string[];
-  parameters?: { in: string; name: string; required?: boolean; schema?: { pattern?: string; enum?: string[]; minimum?: number } }[];
+  parameters?: {
+    in: string;
+    name: string;
+    required?: boolean;
+    schema?: { pattern?: string; enum?: string[]; minimum?: number };
+  }[];
   requestBody?: unknown;
   security?: Record<string, string[]>[];
   responses: Record<string, unknown>;
@@ -30,7 +35,10 @@ type Contract = {
   servers: { url: string; variables?: Record<string, { default: string }> }[];
   tags: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in: string; name: string }>; schemas: Record<string, Schema> };
+  components: {
+    securitySchemes: Record<string, { type: string; in: string; name: string }>;
+    schemas: Record<string, Schema>;
+  };
 };
 
 describe('the OpenAPI contract at GET /openapi', () => {
@@ -40,7 +48,10 @@ describe('the OpenAPI contract at GET /openapi', () => {
     t = await startPlatform();
     const admin = t.client();
     await logInAdmin(admin);
-    const res = await admin.get('/api/v1/openapi').expect(200).expect('Content-Type', /application\/json/);
+    const res = await admin
+      .get('/api/v1/openapi')
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     contract = res.body as Contract;
   });
   afterAll(() => t.close());
@@ -49,7 +60,9 @@ describe('the OpenAPI contract at GET /openapi', () => {
     schema?.$ref ? contract.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
 
   const operations = () =>
-    Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    Object.entries(contract.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
 
   it("is OpenAPI 3.1 at the contract's version 1.1.0, answered without the envelope", () => {
     expect(contract.openapi).toBe('3.1.0');
@@ -64,21 +77,30 @@ describe('the OpenAPI contract at GET /openapi', () => {
 
   it('gives an absolute server URL through a base_url variable, as tools that proxy the service need', () => {
     expect(contract.servers).toEqual([
-      { url: '{base_url}/api/v1', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } },
+      {
+        url: '{base_url}/api/v1',
+        variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) },
+      },
     ]);
   });
 
   it('lists every tag an operation uses', () => {
     const declared = new Set(contract.tags.map((tag) => tag.name));
     for (const { path, method, op } of operations()) {
-      expect({ path, method, undeclared: (op.tags ?? []).filter((tag) => !declared.has(tag)) }).toEqual({ path, method, undeclared: [] });
+      expect({ path, method, undeclared: (op.tags ?? []).filter((tag) => !declared.has(tag)) }).toEqual({
+        path,
+        method,
+        undeclared: [],
+      });
     }
   });
 
   it('documents every envelope code as an integer, 0 on success', () => {
     let judged = 0;
     for (const { path, method, op } of operations()) {
-      for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { schema?: Schema }> }>)) {
+      for (const [status, response] of Object.entries(
+        op.responses as Record<string, { content?: Record<string, { schema?: Schema }> }>,
+      )) {
         const schema = resolve(response.content?.['application/json']?.schema);
         if (!schema?.properties?.code) continue;
         judged += 1;
@@ -98,7 +120,9 @@ describe('the OpenAPI contract at GET /openapi', () => {
     addFormats(ajv);
     ajv.addSchema(contract as object, 'contract');
     const accepts = (path: string, body: unknown) => {
-      const pointer = ['paths', path, 'post', 'requestBody', 'content', 'application/json', 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+      const pointer = ['paths', path, 'post', 'requestBody', 'content', 'application/json', 'schema']
+        .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
+        .join('/');
       return ajv.validate({ $ref: `contract#/${pointer}` }, body);
     };
     const register = { username: 'alice', password: 'secret1' };
@@ -108,22 +132,30 @@ describe('the OpenAPI contract at GET /openapi', () => {
     expect(accepts('/developer/register', register)).toBe(false);
     expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30 })).toBe(true);
     expect(accepts('/developer/extension', { reason: 'more time' })).toBe(false);
-    expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' })).toBe(false);
+    expect(
+      accepts('/developer/extension', { reason: 'more time', expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' }),
+    ).toBe(false);
     expect(accepts('/developer/extension', { reason: 'more time', expires_in_days: 30, extra: 1 })).toBe(false);
     expect(accepts('/credentials/{member_id}/approve', {})).toBe(true);
-    expect(accepts('/credentials/{member_id}/approve', { expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' })).toBe(false);
+    expect(
+      accepts('/credentials/{member_id}/approve', { expires_in_days: 30, expires_at: '2030-01-01T00:00:00Z' }),
+    ).toBe(false);
     expect(accepts('/developer/scopes', { scopes: ['addons.read'], reason: 'listing' })).toBe(true);
     expect(accepts('/developer/scopes', { scopes: ['addons.read', 'addons.read'], reason: 'listing' })).toBe(false);
     expect(accepts('/developer/scopes', { scopes: ['addons.write'], reason: 'listing' })).toBe(false);
-    expect(accepts('/webhooks', { url: 'https://example.com/hook', events: ['scope.approved', 'scope.approved'] })).toBe(false);
+    expect(
+      accepts('/webhooks', { url: 'https://example.com/hook', events: ['scope.approved', 'scope.approved'] }),
+    ).toBe(false);
     const limit = contract.paths['/credentials']!.get!.parameters!.find((p) => p.name === 'limit')!.schema;
     expect(limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
   });
 
   it('describes the NDJSON export as a string of lines, each line by its own schema', () => {
-    const media = (contract.paths['/audit/events']!.get!.responses['200'] as { content: Record<string, { schema: Schema; 'x-line-schema': Schema }> }).content[
-      'application/x-ndjson'
-    ]!;
+    const media = (
+      contract.paths['/audit/events']!.get!.responses['200'] as {
+        content: Record<string, { schema: Schema; 'x-line-schema': Schema }>;
+      }
+    ).content['application/x-ndjson']!;
     expect(media.schema).toMatchObject({ type: 'string' });
     expect(resolve(media['x-line-schema'])?.anyOf).toHaveLength(2);
   });
@@ -144,7 +176,9 @@ describe('the OpenAPI contract at GET /openapi', () => {
   it('has exactly the operations the router serves, both ways', () => {
     const routed = new Set(
       t.platform.router.stack.flatMap((layer) =>
-        layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${openApiPath(String(layer.path).slice(API_PREFIX.length))}`),
+        layer.methods
+          .filter((m) => m !== 'HEAD')
+          .map((m) => `${m} ${openApiPath(String(layer.path).slice(API_PREFIX.length))}`),
       ),
     );
     const documented = new Set(operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`));
@@ -159,7 +193,11 @@ describe('the OpenAPI contract at GET /openapi', () => {
       const documented = (op.parameters ?? []).filter((p) => p.in === 'path');
       expect(documented.map((p) => p.name).sort()).toEqual([...named].sort());
       for (const parameter of documented) {
-        expect({ path, parameter: parameter.name, required: parameter.required }).toEqual({ path, parameter: parameter.name, required: true });
+        expect({ path, parameter: parameter.name, required: parameter.required }).toEqual({
+          path,
+          parameter: parameter.name,
+          required: true,
+        });
         // A rule: a pattern, the names allowed, or an integer's range.
         expect(parameter.schema?.pattern ?? parameter.schema?.enum ?? parameter.schema?.minimum).toBeDefined();
       }
@@ -167,7 +205,8 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
 
   it('requires the body of PUT access and of the add-on actions (docs/rules.md, "Add-ons and page roles"), not the empty body of claim and logout', () => {
-    const required = (path: string, method: string) => (contract.paths[path]![method]!.requestBody as { required: boolean }).required;
+    const required = (path: string, method: string) =>
+      (contract.paths[path]![method]!.requestBody as { required: boolean }).required;
     expect(required('/addons/{key}/access', 'put')).toBe(true);
     expect(required('/addons/{key}/actions/{action}', 'post')).toBe(true);
     expect(required('/developer/claim', 'post')).toBe(false);
@@ -175,11 +214,15 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
 
   it('lists several reasons for one status one per line, each whole, and a single reason alone', () => {
-    const unavailable = (contract.paths['/credentials']!.get!.responses['503'] as { description: string }).description.split('\n');
+    const unavailable = (
+      contract.paths['/credentials']!.get!.responses['503'] as { description: string }
+    ).description.split('\n');
     expect(unavailable.length).toBeGreaterThan(1);
     for (const line of unavailable) expect(line).toMatch(/^- \S/);
     expect(unavailable).toContain('- the read models are catching up; retry after Retry-After');
-    expect((contract.paths['/credentials']!.get!.responses['500'] as { description: string }).description).toBe('server error: never to be taken as success');
+    expect((contract.paths['/credentials']!.get!.responses['500'] as { description: string }).description).toBe(
+      'server error: never to be taken as success',
+    );
   });
 
   it('requires X-CSRF-Token on every write and on no read', () => {
@@ -191,15 +234,23 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
 
   it('takes Idempotency-Key on every write through one reusable parameter, with its refusals, and on no read', () => {
-    const shared = (contract.components as unknown as { parameters: Record<string, { in: string; name: string; required?: boolean }> }).parameters;
+    const shared = (
+      contract.components as unknown as { parameters: Record<string, { in: string; name: string; required?: boolean }> }
+    ).parameters;
     expect(shared.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
     expect(shared.IdempotencyKey?.required).not.toBe(true);
     for (const { path, method, op } of operations()) {
       const refs = (op.parameters ?? []).map((p) => (p as { $ref?: string }).$ref);
-      expect({ path, method, key: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({ path, method, key: method !== 'get' });
+      expect({ path, method, key: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({
+        path,
+        method,
+        key: method !== 'get',
+      });
       if (method !== 'get') expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '409', '422']));
     }
-    expect(JSON.stringify(contract.paths['/developer/claim']!.post!.responses['409'])).toContain('secret_already_issued');
+    expect(JSON.stringify(contract.paths['/developer/claim']!.post!.responses['409'])).toContain(
+      'secret_already_issued',
+    );
   });
 
   it('names the session cookie and the API id and key headers as security schemes', () => {
@@ -225,14 +276,23 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
 
   it('documents 401 and 403 on endpoints that need an identity or a permission', () => {
-    const byEndpoint = new Map(t.platform.endpoints.map((e) => [`${e.method.toLowerCase()} ${openApiPath(e.path)}`, e.caller]));
+    const byEndpoint = new Map(
+      t.platform.endpoints.map((e) => [`${e.method.toLowerCase()} ${openApiPath(e.path)}`, e.caller]),
+    );
     for (const { path, method, op } of operations()) {
       const caller = byEndpoint.get(`${method} ${path}`)!;
       const statuses = Object.keys(op.responses);
-      if (caller.kind !== 'anyone') expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401']) });
-      if (caller.kind === 'admin' && caller.permission) expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['403']) });
+      if (caller.kind !== 'anyone')
+        expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401']) });
+      if (caller.kind === 'admin' && caller.permission)
+        expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['403']) });
       // Administrator endpoints take the contract's default; the others say their own.
-      const own = { anyone: method === 'get' ? [] : [{ session: [] }], member: [{ session: [] }], partner: [{ apiId: [], apiKey: [] }], admin: undefined }[caller.kind];
+      const own = {
+        anyone: method === 'get' ? [] : [{ session: [] }],
+        member: [{ session: [] }],
+        partner: [{ apiId: [], apiKey: [] }],
+        admin: undefined,
+      }[caller.kind];
       expect({ path, method, security: op.security }).toEqual({ path, method, security: own });
     }
   });
@@ -246,7 +306,9 @@ describe('the OpenAPI contract at GET /openapi', () => {
   });
 
   it('types member_id path parameters as the integers member ids are', () => {
-    const memberIds = operations().flatMap(({ op }) => (op.parameters ?? []).filter((p) => p.in === 'path' && p.name === 'member_id'));
+    const memberIds = operations().flatMap(({ op }) =>
+      (op.parameters ?? []).filter((p) => p.in === 'path' && p.name === 'member_id'),
+    );
     expect(memberIds.length).toBeGreaterThanOrEqual(8);
     for (const parameter of memberIds) expect(parameter.schema).toMatchObject({ type: 'integer', minimum: 1 });
   });

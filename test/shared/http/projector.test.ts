@@ -75,7 +75,9 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
   });
 
   it('keep every other process from running the projections beside the projector, saying what to do instead', async () => {
-    await expect(startPlatform({ PROJECTIONS: 'inline' }, dir)).rejects.toThrow(/another process already runs the projections on .* start API processes beside it with PROJECTIONS=off/);
+    await expect(startPlatform({ PROJECTIONS: 'inline' }, dir)).rejects.toThrow(
+      /another process already runs the projections on .* start API processes beside it with PROJECTIONS=off/,
+    );
     // Its refusal is expected: kept out of the test run's output.
     const second = startProjector(dir, 'ignore');
     expect(await exitCode(second)).toBe(1);
@@ -105,11 +107,19 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
 
       // A write whose answer needs a read model: recorded, and said so, not "retry".
       const csrf = async () => (await client.get('/api/v1/developer/session')).body.data.csrf_token as string;
-      const applied = await client.post('/api/v1/developer/credential').set('X-CSRF-Token', await csrf()).send({}).expect(503);
+      const applied = await client
+        .post('/api/v1/developer/credential')
+        .set('X-CSRF-Token', await csrf())
+        .send({})
+        .expect(503);
       expect(applied.body.data.error).toBe('recorded_not_visible_yet');
       expect(applied.body.message).toMatch(/recorded \(do not send it again\)/);
       expect((await lagging.allEvents()).map((e) => e.type)).toContain('CredentialApplied');
-      const again = await client.post('/api/v1/developer/credential').set('X-CSRF-Token', await csrf()).send({}).expect(422);
+      const again = await client
+        .post('/api/v1/developer/credential')
+        .set('X-CSRF-Token', await csrf())
+        .send({})
+        .expect(422);
       expect(again.body.data.error).toBe('credential_already_applied');
 
       // The detailed report says how long the oldest event not yet applied has waited.

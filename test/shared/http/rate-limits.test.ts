@@ -1,7 +1,16 @@
 import { Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { activePartner, mistypedKey, openCall, Partner } from '../../support/credentials';
-import { ADMIN_PASSWORD, Answer, csrfOf, expectRefusal, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+import {
+  ADMIN_PASSWORD,
+  Answer,
+  csrfOf,
+  expectRefusal,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+  uniqueUsername,
+} from '../../support/platform';
 
 /** Every password verification the service starts: argon2 itself, counted on the way through. */
 const mockVerifications = { count: 0 };
@@ -24,11 +33,16 @@ const MAX_FAILURES = 3;
 
 let t: TestPlatform;
 beforeAll(async () => {
-  t = await startPlatform({ OPEN_API_RATE_LIMIT: LIMIT, OPEN_API_RATE_WINDOW_SECONDS: 60, LOGIN_MAX_FAILURES: MAX_FAILURES });
+  t = await startPlatform({
+    OPEN_API_RATE_LIMIT: LIMIT,
+    OPEN_API_RATE_WINDOW_SECONDS: 60,
+    LOGIN_MAX_FAILURES: MAX_FAILURES,
+  });
 });
 afterAll(() => t.close());
 
-const refused = (send: () => PromiseLike<Answer>, status: number, error: string) => expectRefusal(t, send, status, error);
+const refused = (send: () => PromiseLike<Answer>, status: number, error: string) =>
+  expectRefusal(t, send, status, error);
 
 /** Requests from another loopback address than supertest's 127.0.0.1: another client address. */
 const elsewhere = new Agent({ localAddress: '127.0.0.2' });
@@ -73,7 +87,11 @@ describe('the open API rate limit, per API id', () => {
   it('counts only accepted credentials: a call refused with 401 is not counted, whatever API id it names', async () => {
     const fresh = await activePartner(t);
     for (let i = 0; i < LIMIT + 2; i++) {
-      const wrongKey = await refused(() => openCall(t, '/open/addons', fresh.apiid, mistypedKey(fresh.apikey)), 401, 'api_credentials_invalid');
+      const wrongKey = await refused(
+        () => openCall(t, '/open/addons', fresh.apiid, mistypedKey(fresh.apikey)),
+        401,
+        'api_credentials_invalid',
+      );
       expect(wrongKey.headers).not.toHaveProperty('ratelimit-remaining');
       await refused(() => openCall(t, '/open/addons', `made-up-${i}`, fresh.apikey), 401, 'api_credentials_invalid');
     }
@@ -82,7 +100,10 @@ describe('the open API rate limit, per API id', () => {
 
   it('counts a call refused for its scope (403): every authenticated call is work done for that partner', async () => {
     const fresh = await activePartner(t);
-    expectCounted(await refused(() => openCall(t, '/open/member-groups', fresh.apiid, fresh.apikey), 403, 'scope_not_approved'), LIMIT - 1);
+    expectCounted(
+      await refused(() => openCall(t, '/open/member-groups', fresh.apiid, fresh.apikey), 403, 'scope_not_approved'),
+      LIMIT - 1,
+    );
     expectCounted(await openCall(t, '/open/addons', fresh.apiid, fresh.apikey).expect(200), LIMIT - 2);
   });
 });
@@ -94,7 +115,12 @@ describe('the open API rate window', () => {
       const p = await activePartner(short);
       await openCall(short, '/open/addons', p.apiid, p.apikey).expect(200);
       await openCall(short, '/open/addons', p.apiid, p.apikey).expect(200);
-      const over = await expectRefusal(short, () => openCall(short, '/open/addons', p.apiid, p.apikey), 429, 'rate_limited');
+      const over = await expectRefusal(
+        short,
+        () => openCall(short, '/open/addons', p.apiid, p.apikey),
+        429,
+        'rate_limited',
+      );
       expect(over.headers['ratelimit-policy']).toBe('2;w=1');
       expect(over.headers['retry-after']).toBe('1');
 
@@ -120,7 +146,8 @@ describe('failed logins, per username and client address', () => {
     m.client.post(MEMBER_LOGIN).set('X-CSRF-Token', m.token).send({ username, password });
 
   async function failTimes(m: Member, times: number, username = m.username): Promise<void> {
-    for (let i = 0; i < times; i++) await refused(() => login(m, 'wrong-password', username), 401, 'invalid_credentials');
+    for (let i = 0; i < times; i++)
+      await refused(() => login(m, 'wrong-password', username), 401, 'invalid_credentials');
   }
 
   it(`answers 429 too_many_login_failures after ${MAX_FAILURES} failures, even to the right password, without checking it`, async () => {
@@ -164,7 +191,11 @@ describe('failed logins, per username and client address', () => {
   it('does not count a body it refuses as malformed (422): no password was checked', async () => {
     const m = await member();
     for (let i = 0; i < MAX_FAILURES + 1; i++) {
-      await refused(() => m.client.post(MEMBER_LOGIN).set('X-CSRF-Token', m.token).send({ username: m.username }), 422, 'validation_failed');
+      await refused(
+        () => m.client.post(MEMBER_LOGIN).set('X-CSRF-Token', m.token).send({ username: m.username }),
+        422,
+        'validation_failed',
+      );
     }
     await login(m, m.password).expect(200);
   });
@@ -181,20 +212,25 @@ describe('failed logins, per username and client address', () => {
   it('keeps member and administrator logins apart: failures on one never block the other', async () => {
     const client = t.client();
     const token = await csrfOf(client);
-    const asMember = () => client.post(MEMBER_LOGIN).set('X-CSRF-Token', token).send({ username: 'admin', password: ADMIN_PASSWORD });
+    const asMember = () =>
+      client.post(MEMBER_LOGIN).set('X-CSRF-Token', token).send({ username: 'admin', password: ADMIN_PASSWORD });
     for (let i = 0; i < MAX_FAILURES; i++) await refused(asMember, 401, 'invalid_credentials');
     await refused(asMember, 429, 'too_many_login_failures');
-    await client.post(ADMIN_LOGIN).set('X-CSRF-Token', token).send({ username: 'admin', password: ADMIN_PASSWORD }).expect(200);
+    await client
+      .post(ADMIN_LOGIN)
+      .set('X-CSRF-Token', token)
+      .send({ username: 'admin', password: ADMIN_PASSWORD })
+      .expect(200);
   });
 
   it('limits administrator logins the same way', async () => {
     const client = t.client();
     const token = await csrfOf(client);
     const username = uniqueUsername('ghost');
-    const attempt = () => client.post(ADMIN_LOGIN).set('X-CSRF-Token', token).send({ username, password: 'any-password' });
+    const attempt = () =>
+      client.post(ADMIN_LOGIN).set('X-CSRF-Token', token).send({ username, password: 'any-password' });
     for (let i = 0; i < MAX_FAILURES; i++) await refused(attempt, 401, 'invalid_credentials');
     const res = await refused(attempt, 429, 'too_many_login_failures');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
-

@@ -21,7 +21,16 @@ async function api(projections: 'inline' | 'off'): Promise<{ child: ChildProcess
   const port = await freePort();
   const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/load-ts.js'), join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, PROJECTIONS: projections, LOG_LEVEL: 'error', READ_WAIT_MS: '3000' },
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      PROJECTIONS: projections,
+      LOG_LEVEL: 'error',
+      READ_WAIT_MS: '3000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   started.push(child);
@@ -45,7 +54,7 @@ describe('an API with PROJECTIONS=off beside an inline API on the same data dire
   let inline: { child: ChildProcess; base: string };
   let off: { child: ChildProcess; base: string };
 
-  it('becomes ready, reads its own writes through the inline API\'s projections and reports them running', async () => {
+  it("becomes ready, reads its own writes through the inline API's projections and reports them running", async () => {
     inline = await api('inline');
     off = await api('off');
     await request(off.base).get('/api/v1/readyz').expect(200);

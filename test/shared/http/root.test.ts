@@ -6,14 +6,24 @@ describe('GET /api/v1, the root of the API', () => {
   afterAll(() => t.close());
 
   it.each(['/api/v1', '/api/v1/'])('%s answers in the envelope where to go next, without a session', async (path) => {
-    const res = await t.client().get(path).expect(200).expect('Content-Type', /application\/json/);
+    const res = await t
+      .client()
+      .get(path)
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual({
       code: 0,
       message: expect.stringContaining('/ui/'),
       data: {
         service: 'Platform API',
         contract_version: '1.1.0',
-        links: { console: '/ui/', readiness: '/api/v1/readyz', health: '/api/v1/health', contract: '/api/v1/openapi', developer_session: '/api/v1/developer/session' },
+        links: {
+          console: '/ui/',
+          readiness: '/api/v1/readyz',
+          health: '/api/v1/health',
+          contract: '/api/v1/openapi',
+          developer_session: '/api/v1/developer/session',
+        },
       },
     });
   });

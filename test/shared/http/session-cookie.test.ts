@@ -30,7 +30,11 @@ describe('an answer that gives the session a new id', () => {
   it('sets it once for an administrator login too', async () => {
     const client = t.client();
     const { body } = await client.get('/api/v1/admin/session').expect(200);
-    const res = await client.post('/api/v1/admin/login').set('X-CSRF-Token', body.data.csrf_token).send({ username: 'admin', password: ADMIN_PASSWORD }).expect(200);
+    const res = await client
+      .post('/api/v1/admin/login')
+      .set('X-CSRF-Token', body.data.csrf_token)
+      .send({ username: 'admin', password: ADMIN_PASSWORD })
+      .expect(200);
     expect(sessionCookies(res)).toHaveLength(1);
   });
 });

@@ -55,10 +55,20 @@ describe('a session used within the idle limit', () => {
     await sleep(IDLE_MS + 500);
     const apply = await member.post(`${API}/developer/credential`).set('X-CSRF-Token', token).send({}).expect(401);
     expect(apply.body.data.error).toBe('session_expired');
-    const approve = await admin.post(`${API}/credentials/1/approve`).set('X-CSRF-Token', adminToken).send({}).expect(401);
+    const approve = await admin
+      .post(`${API}/credentials/1/approve`)
+      .set('X-CSRF-Token', adminToken)
+      .send({})
+      .expect(401);
     expect(approve.body.data.error).toBe('session_expired');
     // Registration and login need no session identity: a stale token there is still 419.
-    const register = await t.client().post(`${API}/developer/register`).set('Cookie', 'PHPSESSID=gone').set('X-CSRF-Token', token).send({ username: 'late_comer', password: 'secret1' }).expect(419);
+    const register = await t
+      .client()
+      .post(`${API}/developer/register`)
+      .set('Cookie', 'PHPSESSID=gone')
+      .set('X-CSRF-Token', token)
+      .send({ username: 'late_comer', password: 'secret1' })
+      .expect(419);
     expect(register.body.data.error).toBe('csrf_token_invalid');
   });
 });

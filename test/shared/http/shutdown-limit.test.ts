@@ -9,11 +9,15 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../../..');
 
 async function stopped(env: Record<string, string>): Promise<{ code: number | null; ms: number; messages: string[] }> {
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/load-ts.js'), join(__dirname, 'stop-child.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'test/support/load-ts.js'), join(__dirname, 'stop-child.ts')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const messages: string[] = [];
   let pending = '';
   let signalled = 0;

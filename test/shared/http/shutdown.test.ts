@@ -123,7 +123,9 @@ class RawConnection {
         const end = this.received.indexOf('\r\n\r\n');
         if (end >= 0) {
           const [statusLine, ...fields] = this.received.subarray(0, end).toString('latin1').split('\r\n');
-          const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+          const headers = Object.fromEntries(
+            fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]),
+          );
           const length = Number(headers['content-length'] ?? 0);
           if (this.received.length >= end + 4 + length) {
             const body = this.received.subarray(end + 4, end + 4 + length).toString('utf8');
@@ -140,9 +142,16 @@ class RawConnection {
 }
 
 /** One request on a connection of its own, closed after the answer. */
-async function once(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+async function once(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   const connection = await RawConnection.to(port);
-  const lines = Object.entries({ Host: 'localhost', Connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const lines = Object.entries({ Host: 'localhost', Connection: 'close', ...headers }).map(
+    ([k, v]) => `${k}: ${v}\r\n`,
+  );
   connection.write(`${method} ${path} HTTP/1.1\r\n${lines.join('')}\r\n`);
   return connection.answer();
 }
@@ -174,7 +183,9 @@ async function inStores<T>(dataDir: string, read: (stores: Stores) => Promise<T>
 
 /** Every projection's stored checkpoint, expected to be the log head. */
 async function checkpointsAndHead(stores: Stores) {
-  const checkpoints = Object.fromEntries(await Promise.all(PROJECTIONS.map(async (p) => [p.name, await stores.documents.checkpoint(p.name)])));
+  const checkpoints = Object.fromEntries(
+    await Promise.all(PROJECTIONS.map(async (p) => [p.name, await stores.documents.checkpoint(p.name)])),
+  );
   const head = await stores.events.headPosition();
   return { checkpoints, expected: Object.fromEntries(PROJECTIONS.map((p) => [p.name, head])) };
 }
@@ -235,7 +246,10 @@ describe('SIGTERM', () => {
     await inStores(dir, async (stores) => {
       const { checkpoints, expected } = await checkpointsAndHead(stores);
       expect(checkpoints).toEqual(expected);
-      const projected = await stores.documents.get<{ username: string }>(membersProjection.collection.name, String(member.id));
+      const projected = await stores.documents.get<{ username: string }>(
+        membersProjection.collection.name,
+        String(member.id),
+      );
       expect(projected?.doc.username).toBe(username);
     });
   });
@@ -265,7 +279,14 @@ describe('SIGTERM', () => {
   it('makes the projector store every checkpoint at the log head and exit 0', async () => {
     const dir = scratch();
     await inStores(dir, (stores) =>
-      seedPlatform(stores.events, argon2Hasher(), ADMIN_PASSWORD, undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() }, REGISTRY.permissions),
+      seedPlatform(
+        stores.events,
+        argon2Hasher(),
+        ADMIN_PASSWORD,
+        undefined,
+        { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date() },
+        REGISTRY.permissions,
+      ),
     );
 
     const projector = run(['-e', "require('./src/project').project(process.env)"], dir);

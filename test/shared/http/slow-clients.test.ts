@@ -31,12 +31,15 @@ async function open(): Promise<Connection> {
   const started = Date.now();
   let text = '';
   socket.on('data', (chunk) => (text += String(chunk)));
-  const closed = new Promise<{ text: string; ms: number }>((resolve) => socket.once('close', () => resolve({ text, ms: Date.now() - started })));
+  const closed = new Promise<{ text: string; ms: number }>((resolve) =>
+    socket.once('close', () => resolve({ text, ms: Date.now() - started })),
+  );
   socket.on('error', () => undefined);
   return { socket, closed };
 }
 
-const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { code: number; data: { error: string } };
+const envelopeOf = (text: string) =>
+  JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { code: number; data: { error: string } };
 
 describe('slow clients', () => {
   it('a client that never finishes its header lines is answered 408 and cut after HEADERS_TIMEOUT_MS', async () => {
@@ -67,7 +70,11 @@ describe('slow clients', () => {
     const { text } = await extra.closed;
     expect(text).toMatch(/^HTTP\/1\.1 429 /);
     expect(text).toMatch(/\r\nRetry-After: 1\r\n/);
-    expect(envelopeOf(text)).toEqual({ code: 429, message: expect.stringContaining('3 connections'), data: { error: 'too_many_connections' } });
+    expect(envelopeOf(text)).toEqual({
+      code: 429,
+      message: expect.stringContaining('3 connections'),
+      data: { error: 'too_many_connections' },
+    });
 
     held[0]!.socket.destroy();
     await held[0]!.closed;

@@ -30,7 +30,11 @@ afterEach(() => (failWith = null));
 async function register() {
   const client = t.client();
   const token = await csrfOf(client);
-  return () => client.post('/api/v1/developer/register').set('X-CSRF-Token', token).send({ username: uniqueUsername(), password: 'secret1', email: 'd@example.com' });
+  return () =>
+    client
+      .post('/api/v1/developer/register')
+      .set('X-CSRF-Token', token)
+      .send({ username: uniqueUsername(), password: 'secret1', email: 'd@example.com' });
 }
 
 it('a store that cannot be reached answers 503 store_unavailable with Retry-After, not a 500', async () => {

@@ -1,5 +1,13 @@
 import request from 'supertest';
-import { Answer, csrfOf, expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+import {
+  Answer,
+  csrfOf,
+  expectRefusal,
+  logInAdmin,
+  registerMember,
+  startPlatform,
+  TestPlatform,
+} from '../../support/platform';
 
 /** Unknown query parameters are refused as unknown body fields are, on every endpoint. */
 
@@ -14,7 +22,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it('a filter written in another syntax (status[]=pending) is refused, not ignored', async () => {
-  const res = await expectRefusal(t, () => admin.get('/api/v1/credentials?status[]=pending'), 422, 'unknown_query_parameter');
+  const res = await expectRefusal(
+    t,
+    () => admin.get('/api/v1/credentials?status[]=pending'),
+    422,
+    'unknown_query_parameter',
+  );
   expect(res.body.message).toContain('"status[]"');
   expect(res.body.message).toContain('status');
   expect(res.body.data.issues).toEqual([{ path: 'status[]', message: expect.any(String) }]);
@@ -23,11 +36,14 @@ it('a filter written in another syntax (status[]=pending) is refused, not ignore
 it.each([
   ['an endpoint that takes no query', () => admin.get('/api/v1/roles?foo=1')],
   ['a write', () => admin.post('/api/v1/admin/logout?foo=1').set('X-CSRF-Token', adminToken).send({})],
-  ['an anonymous endpoint', async () => {
-    const anonymous = t.client();
-    const token = await csrfOf(anonymous);
-    return anonymous.post('/api/v1/developer/register?foo=1').set('X-CSRF-Token', token).send({});
-  }],
+  [
+    'an anonymous endpoint',
+    async () => {
+      const anonymous = t.client();
+      const token = await csrfOf(anonymous);
+      return anonymous.post('/api/v1/developer/register?foo=1').set('X-CSRF-Token', token).send({});
+    },
+  ],
 ])('%s refuses ?foo=1 with 422 unknown_query_parameter', async (_name, send) => {
   await expectRefusal(t, send as () => PromiseLike<Answer>, 422, 'unknown_query_parameter');
 });

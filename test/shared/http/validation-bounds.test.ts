@@ -29,7 +29,10 @@ describe('a body that breaks thousands of rules', () => {
     const admin = t.client();
     const token = await logInAdmin(admin);
     const pageRoles = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, 'x']));
-    const res = await admin.post('/api/v1/addons/uptime_monitor/actions/install').set('X-CSRF-Token', token).send({ page_roles: pageRoles });
+    const res = await admin
+      .post('/api/v1/addons/uptime_monitor/actions/install')
+      .set('X-CSRF-Token', token)
+      .send({ page_roles: pageRoles });
     expect(res.status).toBe(422);
     expect(res.body.data.error).toBe('invalid_page_roles');
     expect(res.body.message.split('; ').length).toBeLessThanOrEqual(21);
@@ -40,7 +43,10 @@ describe('a body that breaks thousands of rules', () => {
   it('lists every issue when there are no more than 20', async () => {
     const client = t.client();
     const member = await registerMember(client);
-    const res = await client.post('/api/v1/developer/scopes').set('X-CSRF-Token', member.token).send({ scopes: [1, 2], reason: 'integration' });
+    const res = await client
+      .post('/api/v1/developer/scopes')
+      .set('X-CSRF-Token', member.token)
+      .send({ scopes: [1, 2], reason: 'integration' });
     expect(res.status).toBe(422);
     expect(res.body.data.issues).toHaveLength(2);
     expect(res.body.message).not.toContain('more issues');

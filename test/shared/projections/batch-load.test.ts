@@ -111,7 +111,8 @@ describe("a rebuild's batch, keeping a bounded number of documents", () => {
 });
 
 describe("the runner's batch, which keeps nothing between flushes", () => {
-  const counted = (writes: DocumentWrite[]) => writes.map(({ id, doc, position }) => [id, (doc as { count: number }).count, Number(position)]);
+  const counted = (writes: DocumentWrite[]) =>
+    writes.map(({ id, doc, position }) => [id, (doc as { count: number }).count, Number(position)]);
 
   it('hands out the same writes again until they are stored, then only what changed since', async () => {
     const store = countingStore();
@@ -120,8 +121,14 @@ describe("the runner's batch, which keeps nothing between flushes", () => {
     await batch.load(first);
     for (const event of first) batch.apply(event);
     // A store that failed: nothing is marked stored, and the next flush hands out the same.
-    expect(counted(batch.pending())).toEqual([['a', 2, 3], ['b', 1, 2]]);
-    expect(counted(batch.pending())).toEqual([['a', 2, 3], ['b', 1, 2]]);
+    expect(counted(batch.pending())).toEqual([
+      ['a', 2, 3],
+      ['b', 1, 2],
+    ]);
+    expect(counted(batch.pending())).toEqual([
+      ['a', 2, 3],
+      ['b', 1, 2],
+    ]);
     await store.documents.write(batch.pending());
     batch.written();
     expect(batch.pending()).toEqual([]);

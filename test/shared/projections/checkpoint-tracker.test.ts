@@ -20,7 +20,9 @@ beforeEach(() => {
   stores = openSqliteStores(dir);
   reads = 0;
   const documents = stores.documents;
-  const counting = { checkpoints: (names: string[]) => (reads++, documents.checkpoints(names)) } as unknown as DocumentStore;
+  const counting = {
+    checkpoints: (names: string[]) => (reads++, documents.checkpoints(names)),
+  } as unknown as DocumentStore;
   tracker = new CheckpointTracker(counting, NAMES);
 });
 afterEach(async () => {
@@ -28,7 +30,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const projectorReaches = (position: string) => Promise.all(NAMES.map((projection) => stores.documents.write([], { projection, position })));
+const projectorReaches = (position: string) =>
+  Promise.all(NAMES.map((projection) => stores.documents.write([], { projection, position })));
 
 describe('waiting on a projector process checkpoints (PROJECTIONS=off)', () => {
   it('a hundred concurrent waiters share one poll, and each is released once every checkpoint has reached its write', async () => {

@@ -27,7 +27,12 @@ function appendPoison(events: EventStore, member_id: number | string = POISON_ME
   const approval: NewEvent = {
     type: 'CredentialApproved',
     data: { member_id },
-    metadata: { actor: { kind: 'admin', id: 1 }, request_id: 'poison', time: '2025-06-01T00:00:00.000Z', schema_version: 1 },
+    metadata: {
+      actor: { kind: 'admin', id: 1 },
+      request_id: 'poison',
+      time: '2025-06-01T00:00:00.000Z',
+      schema_version: 1,
+    },
   };
   return events.append(`credential-${member_id}`, [approval], 'no_stream');
 }
@@ -36,7 +41,8 @@ function appendPoison(events: EventStore, member_id: number | string = POISON_ME
 const fixedCredentials: Projection<CredentialDocument, CredentialEvent> = {
   ...credentialsProjection,
   version: credentialsProjection.version + 1,
-  evolve: (doc, event) => (!doc && event.type === 'CredentialApproved' ? null : credentialsProjection.evolve(doc, event)),
+  evolve: (doc, event) =>
+    !doc && event.type === 'CredentialApproved' ? null : credentialsProjection.evolve(doc, event),
 };
 
 async function deadLetters(scratch: Scratch): Promise<DeadLetter[]> {
@@ -65,7 +71,9 @@ describe('an event a projection cannot apply', () => {
     await expect(runner.waitFor(head, 5000)).rejects.toBeInstanceOf(ProjectionHalted);
     // The others go on to the head; only a reader of the halted one's positions is refused.
     while (runner.position() < head) await sleep(10);
-    await expect(runner.waitFor(head, 5000)).rejects.toThrow(/credentials cannot apply CredentialApproved .*invalid: data.member_id/);
+    await expect(runner.waitFor(head, 5000)).rejects.toThrow(
+      /credentials cannot apply CredentialApproved .*invalid: data.member_id/,
+    );
     expect(runner.status).toBe('failed');
     // Everything before the poison event can still be waited for...
     await expect(runner.waitFor(beforePoison, 5000)).resolves.toBeUndefined();
@@ -111,7 +119,9 @@ describe('an event a projection cannot apply', () => {
     await fixed.start();
     await fixed.waitFor(await events.headPosition(), 5000);
     expect(fixed.status).toBe('running');
-    expect(await deadLetters(scratch)).toEqual([expect.objectContaining({ projection: 'credentials', resolved_at: expect.any(String) })]);
+    expect(await deadLetters(scratch)).toEqual([
+      expect.objectContaining({ projection: 'credentials', resolved_at: expect.any(String) }),
+    ]);
     expect(await snapshot(documents, projections)).toEqual(await folded(events, projections));
     await fixed.stop();
   });
@@ -166,7 +176,12 @@ describe('/health', () => {
         projections: { status: 'failed' },
         dead_letters: {
           count: 1,
-          latest: { projection: 'credentials', event_type: 'CredentialApproved', stream: `credential-${POISON_MEMBER}`, resolved_at: null },
+          latest: {
+            projection: 'credentials',
+            event_type: 'CredentialApproved',
+            stream: `credential-${POISON_MEMBER}`,
+            resolved_at: null,
+          },
         },
       });
       expect(res.body.data.dead_letters.latest.error).toMatch(/who never applied/);

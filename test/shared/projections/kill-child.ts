@@ -31,10 +31,14 @@ async function main(): Promise<void> {
   const stores = openSqliteStores(process.env.DATA_DIR!);
   const runner = new ProjectionRunner(stores.events, stores.documents, [...PROJECTIONS, pausing], log);
   await runner.start();
-  stopOnSignals(log, async () => {
-    await runner.stop();
-    await stores.close();
-  }, CLOSE_LIMIT_MS);
+  stopOnSignals(
+    log,
+    async () => {
+      await runner.stop();
+      await stores.close();
+    },
+    CLOSE_LIMIT_MS,
+  );
 }
 
 void main();

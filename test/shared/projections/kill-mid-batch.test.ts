@@ -25,7 +25,9 @@ function startChild(dataDir: string, pauseAt?: Position): ChildProcess {
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => (child.exitCode !== null ? done(child.exitCode) : child.once('exit', (code) => done(code))));
+  return new Promise((done) =>
+    child.exitCode !== null ? done(child.exitCode) : child.once('exit', (code) => done(code)),
+  );
 }
 
 function said(child: ChildProcess, line: string): Promise<void> {
@@ -85,7 +87,11 @@ describe('the projection runner killed in the middle of a batch', () => {
     expect(await stored(stores)).not.toBe(head);
 
     const last = startChild(dir);
-    await eventually(async () => (await stored(stores)) >= head, { within: 30_000, every: 50, what: 'the last projector at the head' });
+    await eventually(async () => (await stored(stores)) >= head, {
+      within: 30_000,
+      every: 50,
+      what: 'the last projector at the head',
+    });
     const exit = exited(last);
     last.kill('SIGTERM');
     expect(await exit).toBe(0);

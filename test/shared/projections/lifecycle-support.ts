@@ -48,7 +48,10 @@ export async function appendAll(events: EventStore, appends: Iterable<Append>): 
 }
 
 /** Every stored document of each projection, by id: what a reader can see. */
-export async function snapshot(documents: DocumentStore, projections: Projection[]): Promise<Record<string, Record<string, unknown>>> {
+export async function snapshot(
+  documents: DocumentStore,
+  projections: Projection[],
+): Promise<Record<string, Record<string, unknown>>> {
   const result: Record<string, Record<string, unknown>> = {};
   for (const p of projections) {
     const found = await documents.find(p.collection.name, {});
@@ -61,7 +64,10 @@ export async function snapshot(documents: DocumentStore, projections: Projection
  * The read models as the whole log folds into them, computed in memory with nothing of the
  * runner, batches or stores: the oracle the stored read models are compared with.
  */
-export async function folded(events: EventStore, projections: Projection[]): Promise<Record<string, Record<string, unknown>>> {
+export async function folded(
+  events: EventStore,
+  projections: Projection[],
+): Promise<Record<string, Record<string, unknown>>> {
   const result: Record<string, Record<string, unknown>> = {};
   const docs = new Map(projections.map((p) => [p, new Map<string, { doc: object; position: string }>()]));
   for (const event of await events.readAll(START, 10_000_000)) {

@@ -53,7 +53,18 @@ const hasher: PasswordHasher = {
   verifyNothing: async () => false,
 };
 
-const CREDENTIAL_STEPS = ['apply', 'approve', 'reject', 'claim', 'rotate', 'revoke', 'request', 'approveScope', 'rejectScope', 'revokeScope'] as const;
+const CREDENTIAL_STEPS = [
+  'apply',
+  'approve',
+  'reject',
+  'claim',
+  'rotate',
+  'revoke',
+  'request',
+  'approveScope',
+  'rejectScope',
+  'revokeScope',
+] as const;
 type CredentialStep = (typeof CREDENTIAL_STEPS)[number];
 type CommandStep = Exclude<CredentialStep, 'claim' | 'rotate'>;
 
@@ -105,15 +116,22 @@ function scenario(stores: Stores) {
     return { actor: { kind: 'admin', id: 1 }, requestId: `req-${clock}`, now: new Date(clock) };
   };
   // One in five reasons breaks the rule (blank or over 500 characters).
-  const reason = () => (chance(0.2) ? pick(['', '   ', 'r'.repeat(501)]) : pick(['policy', ' misuse ', 'asked by the member']));
+  const reason = () =>
+    chance(0.2) ? pick(['', '   ', 'r'.repeat(501)]) : pick(['policy', ' misuse ', 'asked by the member']);
   const anyScope = () => (chance(0.1) ? 'unknown.read' : pick(SCOPE_NAMES));
-  const permissions = (): string[] => REGISTRY.permissions.filter(() => chance(0.5)).concat(chance(0.1) ? ['root'] : []);
+  const permissions = (): string[] =>
+    REGISTRY.permissions.filter(() => chance(0.5)).concat(chance(0.1) ? ['root'] : []);
 
   async function register(): Promise<void> {
     // Some registrations reuse a name in another case: username_taken.
     const taken = members.length > 0 && chance(0.15) ? pick(members).username.toUpperCase() : null;
     const username = taken ?? `dev${members.length + 1}x${Math.floor(random() * 1e6)}`;
-    const registered = await registerMember(stores.events, hasher, { username, password: 'secret1', email: `${username}@example.com` }, ctx());
+    const registered = await registerMember(
+      stores.events,
+      hasher,
+      { username, password: 'secret1', email: `${username}@example.com` },
+      ctx(),
+    );
     members.push({ member_id: registered.member_id, username: registered.username });
   }
 
@@ -123,7 +141,10 @@ function scenario(stores: Stores) {
    */
   async function credential(member: Member): Promise<void> {
     const { member_id } = member;
-    const state = fold(credentialDecider, await loadStream<CredentialEvent>(stores.events, credentialStream(member_id)));
+    const state = fold(
+      credentialDecider,
+      await loadStream<CredentialEvent>(stores.events, credentialStream(member_id)),
+    );
     const kind = chance(0.75) ? pick(STEPS_ALLOWED[state.status]) : pick(CREDENTIAL_STEPS);
     if (kind === 'claim') await claimCredential(stores.events, member_id, ctx());
     // -1 is an invalid grace period.
@@ -131,7 +152,11 @@ function scenario(stores: Stores) {
     else await decideCredential(stores.events, credentialCommand(kind, member, state), ctx());
   }
 
-  function credentialCommand(kind: CommandStep, { member_id, username }: Member, state: CredentialState): CredentialCommand {
+  function credentialCommand(
+    kind: CommandStep,
+    { member_id, username }: Member,
+    state: CredentialState,
+  ): CredentialCommand {
     // Mostly a scope in the status the command needs, when there is one.
     const scopeIn = (status: ScopeStatus) => {
       const found = SCOPE_NAMES.filter((name) => state.scopes[name] === status);
@@ -147,7 +172,10 @@ function scenario(stores: Stores) {
       case 'revoke':
         return { type: 'RevokeCredential', data: { member_id, reason: reason() } };
       case 'request':
-        return { type: 'RequestScopes', data: { member_id, scopes: chance(0.5) ? [anyScope()] : [anyScope(), anyScope()], reason: reason() } };
+        return {
+          type: 'RequestScopes',
+          data: { member_id, scopes: chance(0.5) ? [anyScope()] : [anyScope(), anyScope()], reason: reason() },
+        };
       case 'approveScope':
         return { type: 'ApproveScope', data: { member_id, scope: scopeIn('pending') } };
       case 'rejectScope':
@@ -161,17 +189,35 @@ function scenario(stores: Stores) {
     const kind = pick(['roleGroup', 'enable', 'memberGroup', 'admin'] as const);
     if (kind === 'roleGroup') {
       const name = chance(0.1) ? '' : `Role ${roleGroups + 1}`;
-      await defineRoleGroup(stores.events, { name, permissions: permissions() }, { registered: REGISTRY.permissions, by: SHELL }, ctx());
+      await defineRoleGroup(
+        stores.events,
+        { name, permissions: permissions() },
+        { registered: REGISTRY.permissions, by: SHELL },
+        ctx(),
+      );
       roleGroups++;
     } else if (kind === 'enable') {
       // Ids one past the last are unknown: role_group_not_found.
       await setRoleGroupEnabled(stores.events, 1 + Math.floor(random() * (roleGroups + 1)), chance(0.5), SHELL, ctx());
     } else if (kind === 'memberGroup') {
-      await defineMemberGroup(stores.events, { name: `Group ${Math.floor(random() * 1e6)}`, description: chance(0.1) ? 'd'.repeat(501) : 'partners' }, ctx());
+      await defineMemberGroup(
+        stores.events,
+        { name: `Group ${Math.floor(random() * 1e6)}`, description: chance(0.1) ? 'd'.repeat(501) : 'partners' },
+        ctx(),
+      );
     } else {
-      const username = adminNames.length > 0 && chance(0.2) ? pick(adminNames) : `ops${adminNames.length + 1}x${Math.floor(random() * 1e6)}`;
+      const username =
+        adminNames.length > 0 && chance(0.2)
+          ? pick(adminNames)
+          : `ops${adminNames.length + 1}x${Math.floor(random() * 1e6)}`;
       const role_id = chance(0.1) ? roleGroups + 1 : 1 + Math.floor(random() * roleGroups);
-      await createAdmin(stores.events, hasher, { username, password: 'secret1', is_super: false, role_id }, SHELL, ctx());
+      await createAdmin(
+        stores.events,
+        hasher,
+        { username, password: 'secret1', is_super: false, role_id },
+        SHELL,
+        ctx(),
+      );
       adminNames.push(username);
     }
   }
@@ -182,7 +228,8 @@ function scenario(stores: Stores) {
    */
   function pageRoles(manifest: AddonManifest, groups: RoleRef[]): PageRoles {
     const enabled = groups.filter((g) => g.enabled).map((g) => g.id);
-    const role = () => (chance(0.03) ? pick([roleGroups + 1, ...groups.filter((g) => !g.enabled).map((g) => g.id)]) : pick(enabled));
+    const role = () =>
+      chance(0.03) ? pick([roleGroups + 1, ...groups.filter((g) => !g.enabled).map((g) => g.id)]) : pick(enabled);
     const pages = manifest.pages.filter(() => chance(0.97));
     return Object.fromEntries(
       pages.map(({ id }) => {
@@ -199,9 +246,15 @@ function scenario(stores: Stores) {
     const { key } = manifest;
     const role_groups = (await listRoleGroups(stores.events)).map(({ role_id, enabled }) => ({ id: role_id, enabled }));
     const state = fold(addonDecider, await loadStream<AddonEvent>(stores.events, addonStream(key)));
-    const action = chance(0.75) ? pick(state.status === 'installed' ? INSTALLED_ADDON_STEPS : (['install'] as const)) : pick(ADDON_STEPS);
+    const action = chance(0.75)
+      ? pick(state.status === 'installed' ? INSTALLED_ADDON_STEPS : (['install'] as const))
+      : pick(ADDON_STEPS);
     if (action === 'access') {
-      await decideAddon(stores.events, { type: 'SetPageRoles', data: { key, page_roles: pageRoles(manifest, role_groups), role_groups } }, ctx());
+      await decideAddon(
+        stores.events,
+        { type: 'SetPageRoles', data: { key, page_roles: pageRoles(manifest, role_groups), role_groups } },
+        ctx(),
+      );
       return;
     }
     // Install must send page roles, reinstall may, the other actions must not: sometimes they do anyway.
@@ -214,10 +267,21 @@ function scenario(stores: Stores) {
   /** Registers a webhook, or rotates its secret, or removes one (sometimes one already removed: refused). */
   async function webhook(): Promise<void> {
     const existing = webhooks.length > 0 && chance(0.6);
-    const webhook_id = existing ? pick(webhooks) : `00000000-0000-4000-8000-${String(webhooks.length).padStart(12, '0')}`;
+    const webhook_id = existing
+      ? pick(webhooks)
+      : `00000000-0000-4000-8000-${String(webhooks.length).padStart(12, '0')}`;
     const sealed_secret = `v1.${webhooks.length}.tag.sealed`;
     const command: WebhookCommand = !existing
-      ? { type: 'RegisterWebhook', data: { webhook_id, url: 'https://example.com/hook', events: ['credential.approved'], sealed_secret, owner_role_id: chance(0.5) ? 1 : null } }
+      ? {
+          type: 'RegisterWebhook',
+          data: {
+            webhook_id,
+            url: 'https://example.com/hook',
+            events: ['credential.approved'],
+            sealed_secret,
+            owner_role_id: chance(0.5) ? 1 : null,
+          },
+        }
       : chance(0.5)
         ? { type: 'RotateWebhookSecret', data: { webhook_id, sealed_secret } }
         : { type: 'RemoveWebhook', data: { webhook_id } };
@@ -245,7 +309,9 @@ function scenario(stores: Stores) {
 /** Every document of every projection's collection, with the position of the last event applied to it. */
 async function readModels(documents: DocumentStore) {
   const collections = PROJECTIONS.map((p) => p.collection.name);
-  return Object.fromEntries(await Promise.all(collections.map(async (name) => [name, await documents.find(name, {})] as const)));
+  return Object.fromEntries(
+    await Promise.all(collections.map(async (name) => [name, await documents.find(name, {})] as const)),
+  );
 }
 
 let dir: string;
@@ -262,7 +328,14 @@ it(`read models rebuilt from the log equal the live ones after ${COMMANDS} rando
   const rebuild = new ProjectionRunner(stores.events, rebuiltDocuments, PROJECTIONS, silent);
   try {
     await live.start();
-    await seedPlatform(stores.events, hasher, 'secret1', undefined, { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) }, REGISTRY.permissions);
+    await seedPlatform(
+      stores.events,
+      hasher,
+      'secret1',
+      undefined,
+      { actor: { kind: 'system', id: 'seed' }, requestId: 'seed', now: new Date(0) },
+      REGISTRY.permissions,
+    );
     const next = scenario(stores);
     let accepted = 0;
     for (let i = 0; i < COMMANDS; i++) {
@@ -286,7 +359,10 @@ it(`read models rebuilt from the log equal the live ones after ${COMMANDS} rando
     // leaves its collection empty, so ask the log what each projection was given to apply).
     const log = await stores.events.readAll(START, Number.MAX_SAFE_INTEGER);
     for (const projection of PROJECTIONS) {
-      expect([projection.name, log.some((event) => documentsOf(projection, event).length > 0)]).toEqual([projection.name, true]);
+      expect([projection.name, log.some((event) => documentsOf(projection, event).length > 0)]).toEqual([
+        projection.name,
+        true,
+      ]);
     }
     expect(expected.api_keys!.some((d) => (d.doc as { keys: unknown[] }).keys.length > 1)).toBe(true);
     expect(expected.scope_requests!.some((d) => d.doc.status === 'approved')).toBe(true);

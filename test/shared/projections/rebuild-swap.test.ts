@@ -60,7 +60,10 @@ describe('a rebuild built aside, then swapped in', () => {
     expect(counts.every((n, i) => n >= membersBefore && n >= (counts[i - 1] ?? 0))).toBe(true);
 
     for (const projection of PROJECTIONS) await offerRebuild(documents, projection, built.position);
-    await eventually(async () => (await rebuildOffers(documents)).length === 0, { within: 15_000, what: 'the rebuild swapped in' });
+    await eventually(async () => (await rebuildOffers(documents)).length === 0, {
+      within: 15_000,
+      what: 'the rebuild swapped in',
+    });
     await writing;
     await expectLiveEqualsTheLog(live);
     await live.stop();

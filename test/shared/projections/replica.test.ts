@@ -11,7 +11,17 @@ import { Replica, ReplicaUnavailable } from '../../../src/shared/projections/rep
 import { ProjectionRunner } from '../../../src/shared/projections/runner';
 import { Position, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
-import { APIID, APIID2, applied, approved, claimed, credentialEvents, requested, rotated, scopeApproved } from '../../credential/fixtures';
+import {
+  APIID,
+  APIID2,
+  applied,
+  approved,
+  claimed,
+  credentialEvents,
+  requested,
+  rotated,
+  scopeApproved,
+} from '../../credential/fixtures';
 
 const silent = pino({ level: 'silent' });
 const WAIT_MS = 2000;
@@ -64,7 +74,12 @@ async function startReplica(): Promise<Replica<ApiKeyDocument>> {
 
 /** A projection runner that projects whatever `act` appends, then stops: the stored state a replica starts from. */
 async function projectThenStop(act: () => Promise<Position>): Promise<Position> {
-  const runner = new ProjectionRunner(stores.events, stores.documents, [apiKeysProjection as unknown as Projection], silent);
+  const runner = new ProjectionRunner(
+    stores.events,
+    stores.documents,
+    [apiKeysProjection as unknown as Projection],
+    silent,
+  );
   await runner.start();
   const position = await act();
   await runner.waitFor(position, WAIT_MS);
@@ -123,7 +138,11 @@ describe('Replica', () => {
     await replica.waitFor(position, WAIT_MS);
 
     expect(replica.lookup(APIID)).toBeNull();
-    expect(replica.lookup(APIID2)).toMatchObject({ member_id: 1, revoked: false, keys: [{ digest: 'k2', valid_until: null }] });
+    expect(replica.lookup(APIID2)).toMatchObject({
+      member_id: 1,
+      revoked: false,
+      keys: [{ digest: 'k2', valid_until: null }],
+    });
   });
 
   it('waitFor resolves once the appended event is applied', async () => {
@@ -145,7 +164,18 @@ describe('Replica', () => {
   it('answers nothing older than the log at start: a revocation after the stored checkpoint is seen at once', async () => {
     await projectThenStop(() => activate(1, APIID, 'k1'));
     // The projector is behind: hundreds of events and then the revocation are not in the stored read model.
-    for (let i = 0; i < 300; i++) await stores.events.append(`other-${i}`, [{ type: 'Noise', data: {}, metadata: { actor: { kind: 'system', id: null }, request_id: 't', time: new Date(0).toISOString() } }], 'no_stream');
+    for (let i = 0; i < 300; i++)
+      await stores.events.append(
+        `other-${i}`,
+        [
+          {
+            type: 'Noise',
+            data: {},
+            metadata: { actor: { kind: 'system', id: null }, request_id: 't', time: new Date(0).toISOString() },
+          },
+        ],
+        'no_stream',
+      );
     await append(1, revoked(1));
 
     const replica = await startReplica();
@@ -198,9 +228,7 @@ describe('Replica', () => {
   it('does not apply again an event that a stored document ahead of the checkpoint already contains', async () => {
     const claim = await projectThenStop(() => activate(1, APIID, 'k1'));
     const until = '2999-01-01T00:00:00.000Z';
-    await projectThenStop(() =>
-      append(1, rotated(APIID, 'k2', 'k1', until)),
-    );
+    await projectThenStop(() => append(1, rotated(APIID, 'k2', 'k1', until)));
     // Production stores write documents and checkpoint separately: a crash can leave the checkpoint behind.
     await stores.documents.resetCheckpoint('api_keys');
     await stores.documents.write([], { projection: 'api_keys', position: claim });
@@ -210,7 +238,12 @@ describe('Replica', () => {
     // A rotation applied twice would list the previous key twice.
     const keys = replica.lookup(APIID)?.keys ?? [];
     expect(keys).toHaveLength(2);
-    expect(keys).toEqual(expect.arrayContaining([{ digest: 'k2', valid_until: null }, { digest: 'k1', valid_until: until }]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        { digest: 'k2', valid_until: null },
+        { digest: 'k1', valid_until: until },
+      ]),
+    );
   });
 
   it('a deletion stored ahead of the checkpoint (a crash between the two writes) is not undone on restart', async () => {

@@ -13,7 +13,11 @@ const counter: Projection<{ stream: string; count: number; revisions: number[] }
   handles: ['PlatformSeeded', 'Poison'],
   documentIds: (event) => (event.stream.startsWith('counted-') ? [event.stream] : []),
   evolve: (doc, event) => {
-    return { stream: event.stream, count: (doc?.count ?? 0) + 1, revisions: [...(doc?.revisions ?? []), event.revision] };
+    return {
+      stream: event.stream,
+      count: (doc?.count ?? 0) + 1,
+      revisions: [...(doc?.revisions ?? []), event.revision],
+    };
   },
 };
 
@@ -70,7 +74,9 @@ describe('projection runner', () => {
     await second.start();
     await second.waitFor(await stores.events.headPosition(), 2000);
     expect(await count('counted-b')).toBe(3);
-    expect((await stores.documents.get<{ revisions: number[] }>('counts', 'counted-b'))?.doc.revisions).toEqual([0, 1, 2]);
+    expect((await stores.documents.get<{ revisions: number[] }>('counts', 'counted-b'))?.doc.revisions).toEqual([
+      0, 1, 2,
+    ]);
     await second.stop();
   });
 
@@ -89,7 +95,12 @@ describe('projection runner', () => {
   it('stops at the end of the log: events appended just before stop() are applied and their checkpoint stored', async () => {
     const r = runner();
     await r.start();
-    for (let i = 0; i < 20; i += 1) await stores.events.append(`counted-stop-${i}`, Array.from({ length: 50 }, () => event()), 'no_stream');
+    for (let i = 0; i < 20; i += 1)
+      await stores.events.append(
+        `counted-stop-${i}`,
+        Array.from({ length: 50 }, () => event()),
+        'no_stream',
+      );
     const head = await stores.events.headPosition();
     await r.stop();
     expect(await stores.documents.checkpoint('counter')).toBe(head);

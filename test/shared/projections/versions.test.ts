@@ -45,7 +45,10 @@ describe('projection versions', () => {
   it('are recorded on a first start, with nothing to rebuild', async () => {
     await run([members, credentials]);
     expect(await storedVersions()).toEqual({ members: 1, credentials: 2 });
-    expect(await checkVersions(scratch.stores.documents, [members, credentials])).toEqual({ outdated: [], unrecorded: [] });
+    expect(await checkVersions(scratch.stores.documents, [members, credentials])).toEqual({
+      outdated: [],
+      unrecorded: [],
+    });
   });
 
   it('make a start rebuild the read model of a projection whose version changed, and record the new version', async () => {
@@ -56,7 +59,11 @@ describe('projection versions', () => {
 
     const { documents, events } = scratch.stores;
     expect(await snapshot(documents, [membersV2])).toEqual(await folded(events, [membersV2]));
-    expect(Object.values((await snapshot(documents, [membersV2])).members!).every((d) => 'shouted' in (d as { doc: object }).doc)).toBe(true);
+    expect(
+      Object.values((await snapshot(documents, [membersV2])).members!).every(
+        (d) => 'shouted' in (d as { doc: object }).doc,
+      ),
+    ).toBe(true);
     expect(await snapshot(documents, [credentials])).toEqual(credentialsBefore);
     expect(await storedVersions()).toEqual({ members: 2, credentials: 2 });
   });
@@ -69,7 +76,10 @@ describe('projection versions', () => {
 
     expect(await snapshot(scratch.stores.documents, [members])).toEqual(before);
     expect(await storedVersions()).toEqual({ members: 1 });
-    expect(await checkVersions(scratch.stores.documents, [membersV2])).toEqual({ outdated: [membersV2], unrecorded: [] });
+    expect(await checkVersions(scratch.stores.documents, [membersV2])).toEqual({
+      outdated: [membersV2],
+      unrecorded: [],
+    });
   });
 
   it('count a read model built before versions were recorded as outdated, and rebuild it', async () => {

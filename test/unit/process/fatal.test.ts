@@ -20,7 +20,10 @@ function runChild(body: string) {
     encoding: 'utf8',
     timeout: 20_000,
   });
-  const lines = child.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = child.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { status: child.status, stdout: child.stdout, lines };
 }
 
@@ -39,7 +42,9 @@ describe('process-level failure handler', () => {
   });
 
   it('logs an uncaught exception and exits non-zero', () => {
-    const { status, stdout, lines } = runChild(`setImmediate(() => { throw new TypeError('undefined is not iterable'); });`);
+    const { status, stdout, lines } = runChild(
+      `setImmediate(() => { throw new TypeError('undefined is not iterable'); });`,
+    );
     expect(status).toBe(1);
     expect(stdout).not.toContain('STILL RUNNING');
     expect(lines).toEqual([

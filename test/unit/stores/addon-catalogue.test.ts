@@ -6,7 +6,6 @@ import { createLogger } from '../../../src/log';
 import { loadAddonCatalogue } from '../../../src/stores/addon-catalogue';
 import { manifest } from '../../support/addons';
 
-
 let dir: string;
 let lines: Record<string, unknown>[];
 const log = () =>
@@ -14,7 +13,12 @@ const log = () =>
     'info',
     new Writable({
       write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+        lines.push(
+          ...String(chunk)
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>),
+        );
         done();
       },
     }),
@@ -59,12 +63,17 @@ describe('the add-on catalogue', () => {
     expect([...catalogue.keys()]).toEqual(['good']);
     const byPath = Object.fromEntries(warnings().map((w) => [w.path, w]));
     expect(Object.keys(byPath).sort()).toEqual([broken, misplaced, missing, invalid].sort());
-    expect(byPath[broken]).toMatchObject({ msg: expect.stringContaining('cannot be read as JSON'), err: expect.any(String) });
+    expect(byPath[broken]).toMatchObject({
+      msg: expect.stringContaining('cannot be read as JSON'),
+      err: expect.any(String),
+    });
     expect(byPath[invalid]!.issues).toEqual([
       { path: 'version', message: 'version must be a semantic version such as 1.2.0' },
       { path: 'pages', message: 'an add-on has at least one page' },
     ]);
-    expect(byPath[misplaced]!.issues).toEqual([{ path: 'key', message: "key 'misplaced' differs from its directory name 'elsewhere'" }]);
+    expect(byPath[misplaced]!.issues).toEqual([
+      { path: 'key', message: "key 'misplaced' differs from its directory name 'elsewhere'" },
+    ]);
   });
 
   it('follows a directory given as a symbolic link, as container mounts give them, and says when a link leads nowhere', async () => {
@@ -76,7 +85,9 @@ describe('the add-on catalogue', () => {
       symlinkSync(join(elsewhere, 'gone'), join(dir, 'dangling'));
       const catalogue = await loadAddonCatalogue(dir, log());
       expect([...catalogue.keys()]).toEqual(['linked']);
-      expect(warnings()).toEqual([expect.objectContaining({ path: join(dir, 'dangling'), msg: expect.stringContaining('leads nowhere') })]);
+      expect(warnings()).toEqual([
+        expect.objectContaining({ path: join(dir, 'dangling'), msg: expect.stringContaining('leads nowhere') }),
+      ]);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -94,7 +105,9 @@ describe('the add-on catalogue', () => {
     const catalogue = await loadAddonCatalogue(dir, log());
     expect([...catalogue.keys()]).toEqual(['padded']);
     expect(catalogue.get('padded')?.name).toBe('x'.repeat(80));
-    expect(warnings()).toEqual([expect.objectContaining({ issues: [{ path: 'name', message: 'name must be at most 80 characters' }] })]);
+    expect(warnings()).toEqual([
+      expect.objectContaining({ issues: [{ path: 'name', message: 'name must be at most 80 characters' }] }),
+    ]);
   });
 
   it('is empty, with a warning, when the directory does not exist: the service still starts', async () => {

@@ -16,7 +16,10 @@ function failure(env: NodeJS.ProcessEnv): string {
 describe('store configuration', () => {
   it('runs embedded on ./data when neither URL is set', () => {
     expect(parseStoreConfig({})).toEqual({ mode: 'embedded', dataDir: './data' });
-    expect(parseStoreConfig({ DATA_DIR: '/var/lib/platform' })).toEqual({ mode: 'embedded', dataDir: '/var/lib/platform' });
+    expect(parseStoreConfig({ DATA_DIR: '/var/lib/platform' })).toEqual({
+      mode: 'embedded',
+      dataDir: '/var/lib/platform',
+    });
   });
 
   it('treats blank variables as unset, as compose files leave them', () => {
@@ -75,30 +78,51 @@ describe('store configuration', () => {
 
   it.each([
     ['kurrentdb://admin@localhost:2113', 'the client reads credentials only as user:password@'],
-    ['kurrentdb://admin:pa:ss@localhost:2113', 'percent-encode them in the user name and password (: as %3A, @ as %40)'],
+    [
+      'kurrentdb://admin:pa:ss@localhost:2113',
+      'percent-encode them in the user name and password (: as %3A, @ as %40)',
+    ],
     ['kurrentdb://admin:p@ss@localhost:2113', 'with no further : or @'],
-    ['kurrentdb://[::1]:2113?tls=false', 'the KurrentDB client cannot parse IPv6 addresses; use a host name that resolves to it'],
+    [
+      'kurrentdb://[::1]:2113?tls=false',
+      'the KurrentDB client cannot parse IPv6 addresses; use a host name that resolves to it',
+    ],
     ['kurrentdb://localhost:2113?tls=yes', 'tls must be true or false'],
     ['KURRENTDB://localhost:2113', 'must start with kurrentdb://'],
     ['kurrentdb://localhost:2113?nodePreference=nearest', 'nodePreference must be leader'],
-    ['kurrentdb://localhost:2113?nodePreference=follower', 'nodePreference must be leader (the service reads back its own appends'],
+    [
+      'kurrentdb://localhost:2113?nodePreference=follower',
+      'nodePreference must be leader (the service reads back its own appends',
+    ],
     ['kurrentdb://localhost:2113?node_preference=read_only_replica', 'node_preference must be leader'],
     ['kurrentdb://localhost:2113?defaultDeadline=5s', 'defaultDeadline must be a whole number'],
     ['kurrentdb://localhost:2113?tlsVerifyCerts=false', 'tlsVerifyCerts is not an option the KurrentDB client knows'],
     ['kurrentdb://localhost:2113?throwOnAppendFailure=false', 'throwOnAppendFailure is set by the service'],
     ['kurrentdb://localhost:2113?tlsCAFile=/nowhere/ca.pem', 'tlsCAFile /nowhere/ca.pem does not exist'],
     // What the client's own parsers refuse: the reason is theirs.
-    ['kurrentdb://localhost:2113?tls=false&keepAliveInterval=-5', 'the KurrentDB client cannot parse it (Invalid keepAliveInterval of -5'],
+    [
+      'kurrentdb://localhost:2113?tls=false&keepAliveInterval=-5',
+      'the KurrentDB client cannot parse it (Invalid keepAliveInterval of -5',
+    ],
     ['kurrentdb://localhost:2113?tls=false&defaultDeadline=0', 'Invalid defaultDeadline "0"'],
     ['kurrentdb://localhost:2113?tls=false&gossipTimeout=-1', "Invalid format for param 'gossiptimeout'"],
-    ['kurrentdb://localhost:2113?tls=false&keepAliveInterval=99999999999999999999', 'number too large to fit in target type'],
-    ['kurrentdb://localhost:2113?userCertFile=/etc/hostname', 'userCertFile must be given with accompanying userKeyFile'],
+    [
+      'kurrentdb://localhost:2113?tls=false&keepAliveInterval=99999999999999999999',
+      'number too large to fit in target type',
+    ],
+    [
+      'kurrentdb://localhost:2113?userCertFile=/etc/hostname',
+      'userCertFile must be given with accompanying userKeyFile',
+    ],
   ])('refuses %s, which the client would misread or refuse, and says why', (url, why) => {
     expect(failure({ EVENTSTORE_URL: url, MONGODB_URL: MONGO })).toContain(why);
   });
 
   it('never shows a password in what the client says of a URL it refuses', () => {
-    const message = failure({ EVENTSTORE_URL: 'kurrentdb://admin:s3cret@localhost:2113?tls=false&defaultDeadline=0', MONGODB_URL: MONGO });
+    const message = failure({
+      EVENTSTORE_URL: 'kurrentdb://admin:s3cret@localhost:2113?tls=false&defaultDeadline=0',
+      MONGODB_URL: MONGO,
+    });
     expect(message).toContain('Invalid defaultDeadline');
     expect(message).not.toMatch(/s3cret|admin/);
   });
@@ -124,26 +148,37 @@ describe('store configuration', () => {
     expect(message).not.toContain('pa:ss');
   });
 
-  it.each(['w=1', 'journal=false', 'wtimeoutMS=1'])('refuses %s in the MongoDB URL: the service sets the write concern', (option) => {
-    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
-      'is set by the service (every write waits for the journal of a majority), not by the URL',
-    );
-  });
+  it.each(['w=1', 'journal=false', 'wtimeoutMS=1'])(
+    'refuses %s in the MongoDB URL: the service sets the write concern',
+    (option) => {
+      expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
+        'is set by the service (every write waits for the journal of a majority), not by the URL',
+      );
+    },
+  );
 
-  it.each(['serverSelectionTimeoutMS=5s', 'socketTimeoutMS=0', 'connectTimeoutMS=1000'])('refuses %s in the MongoDB URL: the service sets its time limits, and would ignore it', (option) => {
-    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
-      'is set by the service (docs/production.md gives its time limits), not by the URL',
-    );
-  });
+  it.each(['serverSelectionTimeoutMS=5s', 'socketTimeoutMS=0', 'connectTimeoutMS=1000'])(
+    'refuses %s in the MongoDB URL: the service sets its time limits, and would ignore it',
+    (option) => {
+      expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: `mongodb://localhost/platform?${option}` })).toContain(
+        'is set by the service (docs/production.md gives its time limits), not by the URL',
+      );
+    },
+  );
 
   it('refuses a MongoDB URL naming a TLS file that does not exist, which the driver would find only on connecting', () => {
-    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/platform?tls=true&tlsCAFile=/nowhere/ca.pem' })).toBe(
+    expect(
+      failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/platform?tls=true&tlsCAFile=/nowhere/ca.pem' }),
+    ).toBe(
       "MONGODB_URL 'mongodb://localhost/platform?tls=true&tlsCAFile=/nowhere/ca.pem': tlsCAFile /nowhere/ca.pem does not exist",
     );
   });
 
   it('never shows a secret-bearing option of a MongoDB URL it refuses', () => {
-    const message = failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb://localhost/platform?authMechanismProperties=AWS_SESSION_TOKEN:s3cr3t&tls=maybe' });
+    const message = failure({
+      EVENTSTORE_URL: ESDB,
+      MONGODB_URL: 'mongodb://localhost/platform?authMechanismProperties=AWS_SESSION_TOKEN:s3cr3t&tls=maybe',
+    });
     expect(message).toContain('authMechanismProperties=***');
     expect(message).not.toContain('s3cr3t');
   });
@@ -191,11 +226,12 @@ describe('store configuration', () => {
   });
 
   it('rejects a mongodb+srv URL with a port or several hosts', () => {
-    const message = "MONGODB_URL 'mongodb+srv://a.example.com:27017/platform': mongodb+srv:// takes exactly one host name and no port";
+    const message =
+      "MONGODB_URL 'mongodb+srv://a.example.com:27017/platform': mongodb+srv:// takes exactly one host name and no port";
     expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb+srv://a.example.com:27017/platform' })).toBe(message);
-    expect(failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb+srv://a.example.com,b.example.com/platform' })).toContain(
-      'takes exactly one host name',
-    );
+    expect(
+      failure({ EVENTSTORE_URL: ESDB, MONGODB_URL: 'mongodb+srv://a.example.com,b.example.com/platform' }),
+    ).toContain('takes exactly one host name');
   });
 
   it('never repeats credentials in its messages', () => {

@@ -23,7 +23,11 @@ describe('deterministic event ids', () => {
   });
 
   it('are given to each event from its own request id and its index', () => {
-    const metadata = { actor: { kind: 'cli' as const, id: null }, request_id: 'req-9', time: '2026-01-01T00:00:00.000Z' };
+    const metadata = {
+      actor: { kind: 'cli' as const, id: null },
+      request_id: 'req-9',
+      time: '2026-01-01T00:00:00.000Z',
+    };
     const events: NewEvent[] = [
       { type: 'A', data: {}, metadata },
       { type: 'B', data: {}, metadata },

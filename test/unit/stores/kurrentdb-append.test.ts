@@ -28,7 +28,11 @@ afterEach(async () => {
 function storeWith(attempts = 3, operationTimeoutMs = 10_000) {
   return new EventStoreDbEventStore(client, {
     operationTimeoutMs,
-    retry: { policy: { attempts, initialMs: 1, maxMs: 1, jitter: 'full' }, random: () => 0, sleep: async () => undefined },
+    retry: {
+      policy: { attempts, initialMs: 1, maxMs: 1, jitter: 'full' },
+      random: () => 0,
+      sleep: async () => undefined,
+    },
   });
 }
 
@@ -50,7 +54,12 @@ describe('KurrentDB append with an unknown outcome (real client, stand-in peer)'
       position: '00000000000000000500:00000000000000000500',
     });
     expect(standIn.calls.get('Append')).toBe(5);
-    expect(standIn.log.stream('member-7').map((e) => e.id).slice(3)).toEqual(given.map((e) => e.id));
+    expect(
+      standIn.log
+        .stream('member-7')
+        .map((e) => e.id)
+        .slice(3),
+    ).toEqual(given.map((e) => e.id));
   });
 
   it('draws ids once for events without, and sends those same ids on every retry', async () => {
@@ -62,16 +71,20 @@ describe('KurrentDB append with an unknown outcome (real client, stand-in peer)'
 
   it('says the store is unavailable once the retries are spent, and why', async () => {
     standIn.failNext('Append', ...[1, 2, 3].map(() => refused(status.UNAVAILABLE)));
-    const error = await storeWith(3).append('s', events(1), 'any').catch((e: unknown) => e);
+    const error = await storeWith(3)
+      .append('s', events(1), 'any')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailable);
     expect((error as StoreUnavailable).cause).toBeInstanceOf(UnavailableError);
     expect(standIn.calls.get('Append')).toBe(3);
     expect(standIn.log.all()).toEqual([]);
   });
 
-  it('gives up on a server that never answers after the time limit (the call\'s deadline or our timer), as unavailable', async () => {
+  it("gives up on a server that never answers after the time limit (the call's deadline or our timer), as unavailable", async () => {
     standIn.holdAnswers(true);
-    const error = await storeWith(2, 200).append('s', events(1), 'any').catch((e: unknown) => e);
+    const error = await storeWith(2, 200)
+      .append('s', events(1), 'any')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailable);
     const cause = (error as StoreUnavailable).cause;
     expect(cause instanceof DeadlineExceededError || cause instanceof OperationTimedOut).toBe(true);
@@ -82,7 +95,11 @@ describe('KurrentDB append with an unknown outcome (real client, stand-in peer)'
     standIn.holdAnswers(true);
     const store = new EventStoreDbEventStore(client, {
       operationTimeoutMs: 400,
-      retry: { policy: { attempts: 4, initialMs: 1, maxMs: 1, jitter: 'full', budgetMs: 600 }, random: () => 0, sleep: async () => undefined },
+      retry: {
+        policy: { attempts: 4, initialMs: 1, maxMs: 1, jitter: 'full', budgetMs: 600 },
+        random: () => 0,
+        sleep: async () => undefined,
+      },
     });
     const started = Date.now();
     await expect(store.append('s', events(1), 'any')).rejects.toBeInstanceOf(StoreUnavailable);
@@ -98,7 +115,11 @@ describe('KurrentDB append with an unknown outcome (real client, stand-in peer)'
   });
 
   it('refuses an append to a deleted stream with StreamDeleted, without retrying', async () => {
-    standIn.failNext('Append', { code: status.FAILED_PRECONDITION, details: 'deleted', metadata: { exception: 'stream-deleted', 'stream-name': 'member-7' } });
+    standIn.failNext('Append', {
+      code: status.FAILED_PRECONDITION,
+      details: 'deleted',
+      metadata: { exception: 'stream-deleted', 'stream-name': 'member-7' },
+    });
     await expect(storeWith().append('member-7', events(1), 3)).rejects.toEqual(new StreamDeleted('member-7'));
     expect(standIn.calls.get('Append')).toBe(1);
   });

@@ -13,7 +13,9 @@ function confirmingThenFailing(clock: { now: number }, upForMs: () => number) {
   const client = {
     subscribeToAll: () => {
       subscriptions += 1;
-      const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+      const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
+        unsubscribe: async () => undefined,
+      });
       setImmediate(() => {
         stream.emit('confirmation');
         clock.now += upForMs();
@@ -38,7 +40,11 @@ async function drops(count: number, upForMs: (n: number) => number) {
       if (seen.waits.length === count) stop.abort();
     },
   };
-  const follow = followAll(client, START, stop.signal, async () => START, { random: () => 0, now: () => clock.now, observer });
+  const follow = followAll(client, START, stop.signal, async () => START, {
+    random: () => 0,
+    now: () => clock.now,
+    observer,
+  });
   for await (const _event of follow) {
     // No events: only drops.
   }
@@ -58,24 +64,50 @@ describe('KurrentDB subscription back-off', () => {
   });
 
   it('halts loudly on a checkpoint after the head of the log, once the grace for a lagging node is over', async () => {
-    const client = { subscribeToAll: () => { throw new Error('must not subscribe'); } } as unknown as KurrentDBClient;
+    const client = {
+      subscribeToAll: () => {
+        throw new Error('must not subscribe');
+      },
+    } as unknown as KurrentDBClient;
     const head = '00000000000000000100:00000000000000000100';
     const noGrace = { refusalGraceMs: 0 };
-    const follow = followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head, noGrace);
+    const follow = followAll(
+      client,
+      '00000000000000000200:00000000000000000200',
+      new AbortController().signal,
+      async () => head,
+      noGrace,
+    );
     await expect(follow.next()).rejects.toThrow(InvalidPosition);
     await expect(
-      followAll(client, '00000000000000000200:00000000000000000200', new AbortController().signal, async () => head, noGrace).next(),
+      followAll(
+        client,
+        '00000000000000000200:00000000000000000200',
+        new AbortController().signal,
+        async () => head,
+        noGrace,
+      ).next(),
     ).rejects.toThrow(/after the head of the log \(00000000000000000100:00000000000000000100\)/);
   });
 
-  it('halts loudly, once the grace is over, when the server refuses the checkpoint as no event\'s position', async () => {
+  it("halts loudly, once the grace is over, when the server refuses the checkpoint as no event's position", async () => {
     let subscriptions = 0;
     const client = {
       subscribeToAll: () => {
         subscriptions += 1;
-        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
+          unsubscribe: async () => undefined,
+        });
         // What the client makes of the server's answer to a position inside a record.
-        setImmediate(() => stream.destroy(new UnknownError({ code: 2, details: 'Trying to read from an invalid position.', message: '2 UNKNOWN: Trying to read from an invalid position.' } as never)));
+        setImmediate(() =>
+          stream.destroy(
+            new UnknownError({
+              code: 2,
+              details: 'Trying to read from an invalid position.',
+              message: '2 UNKNOWN: Trying to read from an invalid position.',
+            } as never),
+          ),
+        );
         return stream;
       },
     } as unknown as KurrentDBClient;
@@ -87,7 +119,9 @@ describe('KurrentDB subscription back-off', () => {
       observer: { onDropped: (error) => dropped.push(error) },
       refusalGraceMs: 0,
     });
-    await expect(follow.next()).rejects.toThrow(/not where an event of this log begins.*platform projections rebuild.*00000000000000000150/);
+    await expect(follow.next()).rejects.toThrow(
+      /not where an event of this log begins.*platform projections rebuild.*00000000000000000150/,
+    );
     expect(subscriptions).toBe(1);
     expect(dropped).toEqual([]);
   });
@@ -103,7 +137,9 @@ describe('KurrentDB subscription back-off', () => {
     const stop = new AbortController();
     const client = {
       subscribeToAll: () => {
-        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
+        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
+          unsubscribe: async () => undefined,
+        });
         for (const event of written) stream.push({ event });
         return stream;
       },
@@ -111,16 +147,34 @@ describe('KurrentDB subscription back-off', () => {
     const follow = followAll(client, START, stop.signal, async () => START);
     const first = await follow.next();
     stop.abort();
-    expect(first.value).toMatchObject({ type: 'CredentialApplied', stream: 'credential-1', data: { member_id: 1, username: 'ada' } });
+    expect(first.value).toMatchObject({
+      type: 'CredentialApplied',
+      stream: 'credential-1',
+      data: { member_id: 1, username: 'ada' },
+    });
   });
 
   it('treats a head it cannot read as a drop, and tells the consumer', async () => {
     const stop = new AbortController();
     const dropped: unknown[] = [];
     const client = {} as KurrentDBClient;
-    const follow = followAll(client, '00000000000000000200:00000000000000000200', stop.signal, async () => {
-      throw new UnavailableError({ code: 14, details: 'down', message: '14 UNAVAILABLE' } as never);
-    }, { random: () => 0, observer: { onDropped: (error) => { dropped.push(error); stop.abort(); } } });
+    const follow = followAll(
+      client,
+      '00000000000000000200:00000000000000000200',
+      stop.signal,
+      async () => {
+        throw new UnavailableError({ code: 14, details: 'down', message: '14 UNAVAILABLE' } as never);
+      },
+      {
+        random: () => 0,
+        observer: {
+          onDropped: (error) => {
+            dropped.push(error);
+            stop.abort();
+          },
+        },
+      },
+    );
     await expect(follow.next()).resolves.toEqual({ done: true, value: undefined });
     expect(dropped).toEqual([expect.any(UnavailableError)]);
   });

@@ -23,9 +23,7 @@ async function* events(...values: number[]) {
 describe('KurrentDB time limits', () => {
   it('gives up on a read that does not answer in time, and ends it', async () => {
     const read = silentRead();
-    await expect(drainWithin(read, 30, 'read member-7')).rejects.toEqual(
-      new OperationTimedOut('read member-7', 30),
-    );
+    await expect(drainWithin(read, 30, 'read member-7')).rejects.toEqual(new OperationTimedOut('read member-7', 30));
     expect(read.returned).toBe(true);
   });
 

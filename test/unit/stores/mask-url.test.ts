@@ -26,6 +26,8 @@ describe('maskUrl: store URLs as logs and messages show them', () => {
   });
 
   it('keeps options that name a file, not a secret', () => {
-    expect(maskUrl('mongodb://h/p?tlsCertificateKeyFile=/run/secrets/key.pem&tlsCAFile=/ca.pem')).toBe('mongodb://h/p?tlsCertificateKeyFile=/run/secrets/key.pem&tlsCAFile=/ca.pem');
+    expect(maskUrl('mongodb://h/p?tlsCertificateKeyFile=/run/secrets/key.pem&tlsCAFile=/ca.pem')).toBe(
+      'mongodb://h/p?tlsCertificateKeyFile=/run/secrets/key.pem&tlsCAFile=/ca.pem',
+    );
   });
 });

@@ -5,7 +5,14 @@ import type { LimitPolicy } from '../../../src/stores/ports';
 describe('the in-memory rate limiter', () => {
   let time = 1_000_000;
   const clock = () => time;
-  const policy = (overrides: Partial<LimitPolicy> = {}): LimitPolicy => ({ name: 'open-api', points: 3, windowSeconds: 60, blockSeconds: 0, hot: true, ...overrides });
+  const policy = (overrides: Partial<LimitPolicy> = {}): LimitPolicy => ({
+    name: 'open-api',
+    points: 3,
+    windowSeconds: 60,
+    blockSeconds: 0,
+    hot: true,
+    ...overrides,
+  });
 
   it('admits a key up to its points, then refuses it until the window ends, and answers without a promise', () => {
     const limiter = memoryRateLimiter(policy(), clock);

@@ -84,19 +84,26 @@ describe('the MongoDB document store indexes', () => {
     },
   );
 
-  it.each(PROJECTIONS.map((p) => [p.collection.name, p.collection] as const))('serve a whole-collection find of %s in id order', async (_name, spec) => {
-    const { db, indexes, finds } = recordingDb();
-    const store = new MongoDocumentStore(db);
-    await store.ensureCollections([spec]);
-    await store.find(spec.name, {});
-    expect(served(finds[0]!, indexes.get(`rm_${spec.name}`) ?? [])).toBe(true);
-  });
+  it.each(PROJECTIONS.map((p) => [p.collection.name, p.collection] as const))(
+    'serve a whole-collection find of %s in id order',
+    async (_name, spec) => {
+      const { db, indexes, finds } = recordingDb();
+      const store = new MongoDocumentStore(db);
+      await store.ensureCollections([spec]);
+      await store.find(spec.name, {});
+      expect(served(finds[0]!, indexes.get(`rm_${spec.name}`) ?? [])).toBe(true);
+    },
+  );
 
   it("serve the expiry watch's range of expiries, in expiry order", async () => {
     const { db, indexes, finds } = recordingDb();
     const store = new MongoDocumentStore(db);
     await store.ensureCollections([credentialsProjection.collection]);
-    const range: StringRange = { field: 'expires_at', after: '2030-01-01T00:00:00.000Z', upTo: '2030-01-02T00:00:00.000Z' };
+    const range: StringRange = {
+      field: 'expires_at',
+      after: '2030-01-01T00:00:00.000Z',
+      upTo: '2030-01-02T00:00:00.000Z',
+    };
     await store.findInRange(credentialsProjection.collection.name, range);
     expect(served(finds[0]!, indexes.get('rm_credentials') ?? [])).toBe(true);
   });

@@ -7,7 +7,12 @@
  */
 import { MongoClient, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { blackHole, closedPort, type BlackHole } from '../../support/black-hole';
-import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN, MongoDocumentStore, MongoSessionStore } from '../../../src/stores/mongodb';
+import {
+  MONGO_TIMEOUTS,
+  MONGO_WRITE_CONCERN,
+  MongoDocumentStore,
+  MongoSessionStore,
+} from '../../../src/stores/mongodb';
 import { isMongoOutage } from '../../../src/stores/mongodb/outage';
 import { buildRateLimitIndexes, mongoRateLimits } from '../../../src/stores/mongodb/rate-limits';
 import { StoreUnavailable } from '../../../src/stores/ports';
@@ -51,13 +56,26 @@ function operations(port: number): [string, () => Promise<unknown>][] {
     ['get', () => documents().get('members', '1')],
     ['getMany', () => documents().getMany('members', ['1', '2'])],
     ['find', () => documents().find('members', { status: 'active' })],
-    ['findInRange', () => documents().findInRange('members', { field: 'expires_at', upTo: '2030-01-01T00:00:00.000Z' })],
+    [
+      'findInRange',
+      () => documents().findInRange('members', { field: 'expires_at', upTo: '2030-01-01T00:00:00.000Z' }),
+    ],
     ['count', () => documents().count('members')],
-    ['write', () => documents().write([{ collection: 'members', id: '1', doc: { v: 1 }, position }], { projection: 'members', position })],
+    [
+      'write',
+      () =>
+        documents().write([{ collection: 'members', id: '1', doc: { v: 1 }, position }], {
+          projection: 'members',
+          position,
+        }),
+    ],
     ['checkpoint', () => documents().checkpoint('members')],
     ['checkpoints', () => documents().checkpoints(['members', 'credentials'])],
     ['dropCollection', () => documents().dropCollection('members')],
-    ['replaceCollection', () => documents().replaceCollection('members', 'members_aside', { projection: 'members', position })],
+    [
+      'replaceCollection',
+      () => documents().replaceCollection('members', 'members_aside', { projection: 'members', position }),
+    ],
     ['resetCheckpoint', () => documents().resetCheckpoint('members')],
     ['session index', () => MongoSessionStore.open(dbAt(port))],
     ['session get', () => sessions().get('s1')],
@@ -78,8 +96,15 @@ describe.each([
     const started = Date.now();
     const outcomes = await Promise.all(
       operations(port()).map(async ([name, run]) => {
-        const error = await run().then(() => null, (e: unknown) => e);
-        return { name, error: error instanceof StoreUnavailable ? 'StoreUnavailable' : String(error), cause: (error as Error | null)?.cause };
+        const error = await run().then(
+          () => null,
+          (e: unknown) => e,
+        );
+        return {
+          name,
+          error: error instanceof StoreUnavailable ? 'StoreUnavailable' : String(error),
+          cause: (error as Error | null)?.cause,
+        };
       }),
     );
     const elapsed = Date.now() - started;
@@ -93,13 +118,20 @@ describe.each([
   it('refuses a write after the driver closed its topology, which it reports wrapped in a bulk write error, with StoreUnavailable', async () => {
     const documents = new MongoDocumentStore(dbAt(port()));
     await expect(documents.get('members', '1')).rejects.toThrow(StoreUnavailable);
-    const refused = await documents.write([{ collection: 'members', id: '1', doc: { v: 1 }, position }]).catch((e: unknown) => e);
+    const refused = await documents
+      .write([{ collection: 'members', id: '1', doc: { v: 1 }, position }])
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StoreUnavailable);
     expect(((refused as Error).cause as Error).name).toMatch(/^Mongo(BulkWrite|TopologyClosed|ServerSelection)Error$/);
   });
 
   it('still counts rate-limited attempts, in this process, while MongoDB does not answer', async () => {
-    const limiter = await mongoRateLimits(dbAt(port())).limiter({ name: 'register', points: 2, windowSeconds: 60, blockSeconds: 0 });
+    const limiter = await mongoRateLimits(dbAt(port())).limiter({
+      name: 'register',
+      points: 2,
+      windowSeconds: 60,
+      blockSeconds: 0,
+    });
     const counts = [await limiter.consume('ada'), await limiter.consume('ada'), await limiter.consume('ada')];
     expect(counts.map((c) => c.allowed)).toEqual([true, true, false]);
   });
@@ -124,7 +156,10 @@ describe('which driver failures are an outage (the errors the driver raises when
   });
 
   it('a write concern that timed out is an outage', () => {
-    const error = new MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' }, ok: 1 } as never);
+    const error = new MongoWriteConcernError({
+      writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' },
+      ok: 1,
+    } as never);
     expect(isMongoOutage(error)).toBe(true);
   });
 
@@ -136,5 +171,4 @@ describe('which driver failures are an outage (the errors the driver raises when
   ])('%s is not: the service answers it as its own failure', (_case, error) => {
     expect(isMongoOutage(error)).toBe(false);
   });
-
 });

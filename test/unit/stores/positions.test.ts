@@ -73,12 +73,22 @@ describe('EventStoreDB position encoding', () => {
 
   it('rejects values outside the unsigned 64-bit range', () => {
     expect(() => encodePosition({ commit: -1n, prepare: 0n })).toThrow('commit position -1');
-    expect(() => encodePosition({ commit: 0n, prepare: MAX_U64 + 1n })).toThrow('prepare position 18446744073709551616');
-    expect(() => decodePosition('99999999999999999999:00000000000000000000')).toThrow('outside the unsigned 64-bit range');
+    expect(() => encodePosition({ commit: 0n, prepare: MAX_U64 + 1n })).toThrow(
+      'prepare position 18446744073709551616',
+    );
+    expect(() => decodePosition('99999999999999999999:00000000000000000000')).toThrow(
+      'outside the unsigned 64-bit range',
+    );
   });
 
   it('rejects strings that are not its encoding', () => {
-    for (const bad of ['', '42', '1234:1200', '00000000000000001234-00000000000000001200', ' 00000000000000001234:00000000000000001200']) {
+    for (const bad of [
+      '',
+      '42',
+      '1234:1200',
+      '00000000000000001234-00000000000000001200',
+      ' 00000000000000001234:00000000000000001200',
+    ]) {
       expect(() => decodePosition(bad)).toThrow('not an EventStoreDB position');
     }
   });

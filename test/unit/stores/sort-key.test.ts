@@ -9,14 +9,27 @@ import { seededRandom } from './seeded-random';
 /** MongoDB compares strings bytewise on their UTF-8 encoding (the simple collation). */
 function mongoOrder(ids: string[]): string[] {
   return [...ids].sort(
-    (a, b) => Buffer.compare(Buffer.from(sortKey(a)), Buffer.from(sortKey(b))) || Buffer.compare(Buffer.from(a), Buffer.from(b)),
+    (a, b) =>
+      Buffer.compare(Buffer.from(sortKey(a)), Buffer.from(sortKey(b))) ||
+      Buffer.compare(Buffer.from(a), Buffer.from(b)),
   );
 }
 
 describe('MongoDB read-model sort key', () => {
   it('orders digit-only ids by value, before every other id', () => {
     expect(mongoOrder(['10', 'b', '2', '1', 'aa', '-1', '007', '7', '0', '', '1a', '18446744073709551616'])).toEqual([
-      '0', '1', '2', '007', '7', '10', '18446744073709551616', '', '-1', '1a', 'aa', 'b',
+      '0',
+      '1',
+      '2',
+      '007',
+      '7',
+      '10',
+      '18446744073709551616',
+      '',
+      '-1',
+      '1a',
+      'aa',
+      'b',
     ]);
   });
 

@@ -23,11 +23,15 @@ describe('start-up retries', () => {
   it('returns as soon as an attempt succeeds', async () => {
     const { deps, sleeps, warnings } = virtualDeps();
     let calls = 0;
-    const result = await retryStartup('MongoDB at mongodb://db/platform', async () => {
-      calls += 1;
-      if (calls < 3) throw new Error('connect ECONNREFUSED');
-      return 'connected';
-    }, deps);
+    const result = await retryStartup(
+      'MongoDB at mongodb://db/platform',
+      async () => {
+        calls += 1;
+        if (calls < 3) throw new Error('connect ECONNREFUSED');
+        return 'connected';
+      },
+      deps,
+    );
     expect(result).toBe('connected');
     expect(sleeps).toHaveLength(2);
     expect(warnings).toEqual([
@@ -38,9 +42,13 @@ describe('start-up retries', () => {
 
   it('waits on the back-off schedule, then gives up within the budget, naming the server', async () => {
     const { deps, sleeps, elapsed } = virtualDeps();
-    const failing = retryStartup('EventStoreDB at esdb://es:2113?tls=false', async () => {
-      throw new Error('14 UNAVAILABLE: No connection established');
-    }, deps);
+    const failing = retryStartup(
+      'EventStoreDB at esdb://es:2113?tls=false',
+      async () => {
+        throw new Error('14 UNAVAILABLE: No connection established');
+      },
+      deps,
+    );
     await expect(failing).rejects.toThrow(
       /^EventStoreDB at esdb:\/\/es:2113\?tls=false is unreachable: \d+ attempts in \d+\.\d s failed, the last with: 14 UNAVAILABLE: No connection established$/,
     );
@@ -52,9 +60,13 @@ describe('start-up retries', () => {
   it('keeps the last failure as the cause', async () => {
     const { deps } = virtualDeps(0);
     const last = new Error('auth failed');
-    const error = await retryStartup('MongoDB at mongodb://db/platform', async () => {
-      throw last;
-    }, deps).catch((reason: unknown) => reason);
+    const error = await retryStartup(
+      'MongoDB at mongodb://db/platform',
+      async () => {
+        throw last;
+      },
+      deps,
+    ).catch((reason: unknown) => reason);
     expect(error).toMatchObject({ cause: last, message: expect.stringContaining('1 attempt in 0.0 s') });
   });
 });

@@ -8,7 +8,11 @@ import { openSqliteStores } from '../../../src/stores/sqlite';
 import { InjectedOutage, faultyStores } from '../../support/faults';
 
 function event(type: string): NewEvent {
-  return { type, data: {}, metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() } };
+  return {
+    type,
+    data: {},
+    metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() },
+  };
 }
 
 let dir: string;
@@ -31,14 +35,20 @@ describe('fault-injection wrapper over the store ports', () => {
     expect(await embedded.events.readStream('s')).toEqual([]);
     // Only the event store is down.
     await expect(stores.documents.checkpoint('p')).resolves.toBe(START);
-    expect((await stores.health()).filter((h) => !h.ok)).toEqual([{ name: 'event store', ok: false, detail: 'injected fail outage' }]);
+    expect((await stores.health()).filter((h) => !h.ok)).toEqual([
+      { name: 'event store', ok: false, detail: 'injected fail outage' },
+    ]);
 
     documents.outage('fail', 200);
-    await expect(stores.documents.write([], { projection: 'p', position: '00000000000000000001' })).rejects.toBeInstanceOf(InjectedOutage);
+    await expect(
+      stores.documents.write([], { projection: 'p', position: '00000000000000000001' }),
+    ).rejects.toBeInstanceOf(InjectedOutage);
     expect(await embedded.documents.checkpoint('p')).toBe(START);
 
     await delay(250);
-    await expect(stores.events.append('s', [event('A')], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    await expect(stores.events.append('s', [event('A')], 'no_stream')).resolves.toMatchObject({
+      nextExpectedRevision: 0,
+    });
     expect(await stores.health()).toEqual(await embedded.health());
   });
 

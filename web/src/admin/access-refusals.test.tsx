@@ -4,7 +4,8 @@ import { RoleGroupsManager } from './role-groups';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
-const refused = (error: string) => envelope(403, { code: 403, message: `the service's words for ${error}`, data: { error } });
+const refused = (error: string) =>
+  envelope(403, { code: 403, message: `the service's words for ${error}`, data: { error } });
 
 const PERMISSIONS = [
   { name: 'addon.view', description: 'See the application center' },
@@ -42,15 +43,23 @@ describe('the refusals of the escalation rule, in words', () => {
     fireEvent.click(await screen.findByLabelText(/Read the audit trail and export it/));
     fireEvent.click(screen.getByLabelText(/Manage role groups and administrators/));
     fireEvent.click(screen.getByRole('button', { name: 'Define' }));
-    expect(await screen.findByText('You do not hold audit.read, which the group would give or holds: ask an administrator who holds it, or a super administrator.')).not.toBeNull();
+    expect(
+      await screen.findByText(
+        'You do not hold audit.read, which the group would give or holds: ask an administrator who holds it, or a super administrator.',
+      ),
+    ).not.toBeNull();
   });
 
   it('names the permissions of a role group the administrator may not disable', async () => {
     refusing('permission_not_held');
     render(<RoleGroupsManager held={MIA.held} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable Auditors…' }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable Auditors?' })).getByRole('button', { name: 'Disable' }));
-    expect(await screen.findByText(/^You do not hold audit\.read, which the role group Auditors would give or holds/)).not.toBeNull();
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Disable Auditors?' })).getByRole('button', { name: 'Disable' }),
+    );
+    expect(
+      await screen.findByText(/^You do not hold audit\.read, which the role group Auditors would give or holds/),
+    ).not.toBeNull();
   });
 
   it('names the permission of a stronger role group an administrator was to be created in', async () => {
@@ -60,15 +69,21 @@ describe('the refusals of the escalation rule, in words', () => {
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'sock' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText(/^You do not hold audit\.read, which its role group would give or holds/)).not.toBeNull();
+    expect(
+      await screen.findByText(/^You do not hold audit\.read, which its role group would give or holds/),
+    ).not.toBeNull();
     expect(screen.queryByTestId('one-time-password')).toBeNull();
   });
 
-  it("names the permission of a stronger administrator whose password was to be reset", async () => {
+  it('names the permission of a stronger administrator whose password was to be reset', async () => {
     refusing('permission_not_held');
     render(<Administrators {...MIA} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Reset the password of aud…' }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', { name: 'Reset password' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', {
+        name: 'Reset password',
+      }),
+    );
     expect(await screen.findByText(/^You do not hold audit\.read, which aud would give or holds/)).not.toBeNull();
     expect(screen.queryByTestId('one-time-password')).toBeNull();
   });
@@ -77,7 +92,11 @@ describe('the refusals of the escalation rule, in words', () => {
     refusing('permission_not_held');
     render(<Administrators self={2} isSuper={false} held={new Set(['access.manage', 'audit.read'])} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Reset the password of aud…' }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', { name: 'Reset password' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', {
+        name: 'Reset password',
+      }),
+    );
     expect(await screen.findByText("the service's words for permission_not_held")).not.toBeNull();
   });
 
@@ -85,7 +104,11 @@ describe('the refusals of the escalation rule, in words', () => {
     refusing('super_admin_only');
     render(<Administrators {...MIA} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Enable pete' }));
-    expect(await screen.findByText('Only a super administrator can do this to pete: a super administrator, or one a super administrator disabled.')).not.toBeNull();
+    expect(
+      await screen.findByText(
+        'Only a super administrator can do this to pete: a super administrator, or one a super administrator disabled.',
+      ),
+    ).not.toBeNull();
   });
 
   it("says an administrator's own account is changed elsewhere", async () => {
@@ -93,7 +116,11 @@ describe('the refusals of the escalation rule, in words', () => {
     // The rows never offer one's own account; a service answering own_account anyway is still worded.
     render(<Administrators {...MIA} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Reset the password of aud…' }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', { name: 'Reset password' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Reset the password of aud?' })).getByRole('button', {
+        name: 'Reset password',
+      }),
+    );
     expect(await screen.findByText(/^This is your own account/)).not.toBeNull();
   });
 });

@@ -10,7 +10,8 @@ export interface Addressing {
   whom: string;
 }
 
-const listed = (names: string[]): string => (names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`);
+const listed = (names: string[]): string =>
+  names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 
 /**
  * The refusals of who may grant what, in the console's words: each names what is not held, as
@@ -26,9 +27,16 @@ export function inAccessWords(refusal: Refusal, { permissions, held, whom }: Add
         message: `You do not hold ${listed(missing)}, which ${whom} would give or holds: ask an administrator who holds ${missing.length === 1 ? 'it' : 'them'}, or a super administrator.`,
       };
     case 'super_admin_only':
-      return { ...refusal, message: `Only a super administrator can do this to ${whom}: a super administrator, or one a super administrator disabled.` };
+      return {
+        ...refusal,
+        message: `Only a super administrator can do this to ${whom}: a super administrator, or one a super administrator disabled.`,
+      };
     case 'own_account':
-      return { ...refusal, message: 'This is your own account: another administrator disables, enables or resets it; change your password under Your account.' };
+      return {
+        ...refusal,
+        message:
+          'This is your own account: another administrator disables, enables or resets it; change your password under Your account.',
+      };
     default:
       return refusal;
   }

@@ -23,7 +23,10 @@ const HEADING = { install: 'Install', reinstall: 'Reinstall', access: 'Access to
  * Cancel or Escape closes it (`onDone(null)`).
  */
 export function AddonRoles({ addon, mode, roles, onDone, onStale }: Props) {
-  const [access, reload] = useLoad(() => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })), [addon.key]);
+  const [access, reload] = useLoad(
+    () => call(() => api.GET('/addons/{key}/access', { params: { path: { key: addon.key } } })),
+    [addon.key],
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -43,7 +46,9 @@ export function AddonRoles({ addon, mode, roles, onDone, onStale }: Props) {
       </h3>
       {access.state === 'loading' && <Loading what="the add-on's pages" />}
       {access.state === 'failed' && <LoadFailed refusal={access.refusal} onRetry={reload} />}
-      {access.state === 'ready' && <RolesForm addon={addon} mode={mode} roles={roles} onDone={onDone} onStale={onStale} access={access.data} />}
+      {access.state === 'ready' && (
+        <RolesForm addon={addon} mode={mode} roles={roles} onDone={onDone} onStale={onStale} access={access.data} />
+      )}
     </section>
   );
 }
@@ -61,7 +66,9 @@ function RolesForm({ addon, mode, roles, onDone, onStale, access }: Props & { ac
     const key = addon.key;
     const answer =
       mode === 'access'
-        ? await call(async () => api.PUT('/addons/{key}/access', { params: { header: await csrf(), path: { key } }, body: { page_roles } }))
+        ? await call(async () =>
+            api.PUT('/addons/{key}/access', { params: { header: await csrf(), path: { key } }, body: { page_roles } }),
+          )
         : await call(async () =>
             api.POST('/addons/{key}/actions/{action}', {
               params: { header: await csrf(), path: { key, action: mode } },
@@ -77,14 +84,32 @@ function RolesForm({ addon, mode, roles, onDone, onStale, access }: Props & { ac
     <form onSubmit={send}>
       {mode === 'reinstall' && (
         <div class="check">
-          <input id={`keep-${addon.key}`} type="checkbox" checked={keep} onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)} />
+          <input
+            id={`keep-${addon.key}`}
+            type="checkbox"
+            checked={keep}
+            onChange={(e) => setKeep((e.currentTarget as HTMLInputElement).checked)}
+          />
           <label for={`keep-${addon.key}`}>Keep the saved page roles</label>
         </div>
       )}
-      {!(mode === 'reinstall' && keep) && <PageRolesEditor id={`page-roles-${mode}-${addon.key}`} pages={access.pages} roles={roles} value={value} onChange={setEdited} />}
+      {!(mode === 'reinstall' && keep) && (
+        <PageRolesEditor
+          id={`page-roles-${mode}-${addon.key}`}
+          pages={access.pages}
+          roles={roles}
+          value={value}
+          onChange={setEdited}
+        />
+      )}
       {mode !== 'access' && (
         <div class="check">
-          <input id={`menu-${addon.key}`} type="checkbox" checked={showMenu} onChange={(e) => setShowMenu((e.currentTarget as HTMLInputElement).checked)} />
+          <input
+            id={`menu-${addon.key}`}
+            type="checkbox"
+            checked={showMenu}
+            onChange={(e) => setShowMenu((e.currentTarget as HTMLInputElement).checked)}
+          />
           <label for={`menu-${addon.key}`}>Show in the menu</label>
         </div>
       )}

@@ -15,7 +15,8 @@ const addon = (key: string, installed: boolean, enabled: boolean) => ({
 });
 
 const roles = [{ id: 1, name: 'Operators', permissions: [] }];
-const refused = (status: number, error: string, message: string) => envelope(status, { code: status, message, data: { error } });
+const refused = (status: number, error: string, message: string) =>
+  envelope(status, { code: status, message, data: { error } });
 
 /** What an action answers; the service's message names the add-on. */
 let actionAnswer: () => Response;
@@ -30,8 +31,14 @@ beforeEach(() => {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     const path = new URL(request.url).pathname;
-    if (path.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (path.endsWith('/access')) return envelope(200, { code: 0, message: 'ok', data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null } });
+    if (path.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (path.endsWith('/access'))
+      return envelope(200, {
+        code: 0,
+        message: 'ok',
+        data: { pages: [{ id: 'tickets', title: 'Tickets' }], page_roles: null },
+      });
     if (path.endsWith('/pages')) {
       reads.pages += 1;
       return envelope(200, { code: 0, message: 'ok', data: { list: [] } });
@@ -51,9 +58,17 @@ describe('application center', () => {
     expect([...(await badge(/^not installed$/))]).toEqual(['status', 'none']);
   });
 
-  it("names each card's buttons with its add-on: a list of \"Install…\" tells nothing apart", async () => {
+  it('names each card\'s buttons with its add-on: a list of "Install…" tells nothing apart', async () => {
     render(<Addons canManage roles={roles} />);
-    for (const name of ['Install newsroom…', 'Reinstall helpdesk…', 'Access to helpdesk…', 'Disable helpdesk', 'Enable invoicing', 'Uninstall invoicing…', 'Hide from the menu – helpdesk']) {
+    for (const name of [
+      'Install newsroom…',
+      'Reinstall helpdesk…',
+      'Access to helpdesk…',
+      'Disable helpdesk',
+      'Enable invoicing',
+      'Uninstall invoicing…',
+      'Hide from the menu – helpdesk',
+    ]) {
       expect(await screen.findByRole('button', { name })).not.toBeNull();
     }
   });
@@ -69,7 +84,9 @@ describe('application center', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Access to helpdesk…' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Access to helpdesk…' })));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Access to helpdesk…' })),
+    );
   });
 
   it('after an action, says in the card what was done and puts focus there', async () => {

@@ -19,7 +19,15 @@ export const ADDON = '/admin/addons/:key';
  * The application center: the catalogue with install state, and what this administrator may do to
  * each add-on; with `only`, the add-on of that key alone.
  */
-export function Addons({ canManage, roles, only }: { canManage: boolean; roles: Schemas['RoleGroup'][]; only?: string }) {
+export function Addons({
+  canManage,
+  roles,
+  only,
+}: {
+  canManage: boolean;
+  roles: Schemas['RoleGroup'][];
+  only?: string;
+}) {
   const [list, reload] = useLoad(() => call(() => api.GET('/addons')));
 
   if (list.state === 'loading') return <Loading what="the application center" />;
@@ -33,7 +41,13 @@ export function Addons({ canManage, roles, only }: { canManage: boolean; roles: 
           <Link to="/admin/addons">Every add-on</Link>
         </p>
       )}
-      {shown.length === 0 && <Empty>{only === undefined ? 'The catalogue holds no add-on.' : `The catalogue holds no add-on with the key "${only}".`}</Empty>}
+      {shown.length === 0 && (
+        <Empty>
+          {only === undefined
+            ? 'The catalogue holds no add-on.'
+            : `The catalogue holds no add-on with the key "${only}".`}
+        </Empty>
+      )}
       {shown.map((addon) => (
         <AddonCard key={addon.key} addon={addon} canManage={canManage} roles={roles} onChanged={reload} />
       ))}
@@ -57,7 +71,17 @@ function statusClass(addon: Addon): 'enabled' | 'disabled' | 'none' {
  * One add-on and what may be done to it. The outcome of an action is said in the card and takes
  * focus (the button that acted is often gone); a cancelled editor gives focus back to its opener.
  */
-function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canManage: boolean; roles: Schemas['RoleGroup'][]; onChanged: () => void }) {
+function AddonCard({
+  addon,
+  canManage,
+  roles,
+  onChanged,
+}: {
+  addon: Addon;
+  canManage: boolean;
+  roles: Schemas['RoleGroup'][];
+  onChanged: () => void;
+}) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [outcome, report, clear] = useOutcome();
@@ -90,16 +114,35 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
     if (isStale(refusal)) readAgain();
   };
   const act = async (action: Action, body = { show_menu: addon.show_menu }) => {
-    if (action === 'uninstall' && !(await ask({ title: `Uninstall ${addon.name}?`, question: `Its page roles are dropped, and its pages are no longer offered.`, confirm: 'Uninstall' }))) return;
-    const answer = await call(async () => api.POST('/addons/{key}/actions/{action}', { params: { header: await csrf(), path: { key: addon.key, action } }, body }));
+    if (
+      action === 'uninstall' &&
+      !(await ask({
+        title: `Uninstall ${addon.name}?`,
+        question: `Its page roles are dropped, and its pages are no longer offered.`,
+        confirm: 'Uninstall',
+      }))
+    )
+      return;
+    const answer = await call(async () =>
+      api.POST('/addons/{key}/actions/{action}', {
+        params: { header: await csrf(), path: { key: addon.key, action } },
+        body,
+      }),
+    );
     if (answer.ok) changed(answer.message);
     else refused(answer.refusal);
   };
   /** An editor's opener: named with the add-on, since every card has one. */
   const opener = (mode: Editing, label: string, name: string, primary = false) => (
-    <button type="button" class={primary ? 'primary' : undefined} ref={(button) => {
+    <button
+      type="button"
+      class={primary ? 'primary' : undefined}
+      ref={(button) => {
         openers.current[mode] = button;
-      }} onClick={() => setEditing(mode)} aria-label={name}>
+      }}
+      onClick={() => setEditing(mode)}
+      aria-label={name}
+    >
       {label}
     </button>
   );
@@ -123,14 +166,27 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
             <>
               {opener('reinstall', 'Reinstall…', `Reinstall ${addon.name}…`)}
               {opener('access', 'Access…', `Access to ${addon.name}…`)}
-              <button type="button" onClick={() => act(addon.enabled ? 'disable' : 'enable')} aria-label={`${addon.enabled ? 'Disable' : 'Enable'} ${addon.name}`}>
+              <button
+                type="button"
+                onClick={() => act(addon.enabled ? 'disable' : 'enable')}
+                aria-label={`${addon.enabled ? 'Disable' : 'Enable'} ${addon.name}`}
+              >
                 {addon.enabled ? 'Disable' : 'Enable'}
               </button>
               {/* The visible words first in the name, so that speech input ("click Hide from the menu") finds it. */}
-              <button type="button" onClick={() => act('menu', { show_menu: !addon.show_menu })} aria-label={`${menuLabel} – ${addon.name}`}>
+              <button
+                type="button"
+                onClick={() => act('menu', { show_menu: !addon.show_menu })}
+                aria-label={`${menuLabel} – ${addon.name}`}
+              >
                 {menuLabel}
               </button>
-              <button type="button" class="danger" onClick={() => act('uninstall')} aria-label={`Uninstall ${addon.name}…`}>
+              <button
+                type="button"
+                class="danger"
+                onClick={() => act('uninstall')}
+                aria-label={`Uninstall ${addon.name}…`}
+              >
                 Uninstall…
               </button>
               {dialog}
@@ -161,7 +217,10 @@ function AddonCard({ addon, canManage, roles, onChanged }: { addon: Addon; canMa
 
 /** What this administrator's role group lets it open: how an administrator sees the add-on. */
 function PagesYouMayOpen({ addonKey, changes }: { addonKey: string; changes: number }) {
-  const [pages, reload] = useLoad(() => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })), [addonKey, changes]);
+  const [pages, reload] = useLoad(
+    () => call(() => api.GET('/addons/{key}/pages', { params: { path: { key: addonKey } } })),
+    [addonKey, changes],
+  );
   if (pages.state === 'failed') return <LoadFailed refusal={pages.refusal} onRetry={reload} />;
   if (pages.state !== 'ready') return null;
   return (

@@ -12,7 +12,19 @@ const GROUPS = [
 ];
 
 /** The service with the super administrator and one operator; `create` answers a creation. */
-function service(create: (body: Record<string, unknown>) => Response = (body) => ok({ id: 3, username: body.username, is_super: false, role_id: body.role_group_id, email: null, enabled: true, password: 'OneTime-Password_123456', invitation_sent_to: null })) {
+function service(
+  create: (body: Record<string, unknown>) => Response = (body) =>
+    ok({
+      id: 3,
+      username: body.username,
+      is_super: false,
+      role_id: body.role_group_id,
+      email: null,
+      enabled: true,
+      password: 'OneTime-Password_123456',
+      invitation_sent_to: null,
+    }),
+) {
   const admins = [
     { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true },
     { id: 2, username: 'carol', is_super: false, role_id: 1, email: 'carol@example.com', enabled: true },
@@ -46,7 +58,9 @@ describe('administrators screen', () => {
     const admin = screen.getByRole('cell', { name: 'admin' }).closest('tr')!;
     expect(within(admin).getByText('super administrator')).not.toBeNull();
     // One's own row: no disable and no reset (own_account); one's password changes elsewhere.
-    expect(within(admin).getByRole('link', { name: 'You: change your password' }).getAttribute('href')).toBe('/ui/admin/account');
+    expect(within(admin).getByRole('link', { name: 'You: change your password' }).getAttribute('href')).toBe(
+      '/ui/admin/account',
+    );
     expect(within(admin).queryByRole('button')).toBeNull();
     expect(within(carol).getByRole('button', { name: 'Disable carol…' })).not.toBeNull();
     expect(screen.getByRole('option', { name: /Auditors \(disabled\)/ })).not.toBeNull();
@@ -57,10 +71,12 @@ describe('administrators screen', () => {
     render(<Administrators self={2} isSuper={false} held={MANAGER} />);
     const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
     expect(within(admin).queryByRole('button')).toBeNull();
-    expect(within(admin).getByText('Only a super administrator can disable or reset a super administrator')).not.toBeNull();
+    expect(
+      within(admin).getByText('Only a super administrator can disable or reset a super administrator'),
+    ).not.toBeNull();
   });
 
-  it('offers a super administrator disable and reset on another super administrator\'s row', async () => {
+  it("offers a super administrator disable and reset on another super administrator's row", async () => {
     service();
     render(<Administrators self={2} isSuper held={ALL} />);
     const admin = (await screen.findByRole('cell', { name: 'admin' })).closest('tr')!;
@@ -91,25 +107,40 @@ describe('administrators screen', () => {
   });
 
   it('says the invitation was mailed, and shows no password screen, when the service mailed one', async () => {
-    const { bodies } = service((body) => ok({ id: 3, username: body.username, is_super: false, role_id: 1, email: body.email, enabled: true, password: null, invitation_sent_to: body.email }));
+    const { bodies } = service((body) =>
+      ok({
+        id: 3,
+        username: body.username,
+        is_super: false,
+        role_id: 1,
+        email: body.email,
+        enabled: true,
+        password: null,
+        invitation_sent_to: body.email,
+      }),
+    );
     render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
     fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: 'dave@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
-    expect((await screen.findByRole('status')).textContent).toBe('Created dave. Invitation mailed to dave@example.com: its link lets them choose their password, once, within 72 hours.');
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Created dave. Invitation mailed to dave@example.com: its link lets them choose their password, once, within 72 hours.',
+    );
     expect(bodies).toEqual([{ username: 'dave', role_group_id: 1, email: 'dave@example.com' }]);
     expect(screen.queryByTestId('one-time-password')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Administrators', level: 1 })).not.toBeNull();
   });
 
-  it('drops the issue of a field once it is changed, and keeps the other field\'s', async () => {
+  it("drops the issue of a field once it is changed, and keeps the other field's", async () => {
     const issues = [
       { path: 'username', message: 'username must start with a letter' },
       { path: 'email', message: 'email is not an e-mail address' },
     ];
-    service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
+    service(() =>
+      envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }),
+    );
     render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
@@ -124,7 +155,13 @@ describe('administrators screen', () => {
   });
 
   it('shows why a creation was refused, and no password', async () => {
-    service(() => envelope(409, { code: 409, message: 'an administrator "dave" already exists: choose another username', data: { error: 'admin_username_taken' } }));
+    service(() =>
+      envelope(409, {
+        code: 409,
+        message: 'an administrator "dave" already exists: choose another username',
+        data: { error: 'admin_username_taken' },
+      }),
+    );
     render(<Administrators self={1} isSuper held={ALL} />);
     await screen.findByRole('option', { name: /Operators/ });
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
@@ -138,13 +175,19 @@ describe('administrators screen', () => {
     const { calls } = service();
     render(<Administrators self={1} isSuper held={ALL} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable carol…' }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Disable carol?' })).getByRole('button', { name: 'Disable' }),
+    );
     expect(await screen.findByText('Disabled carol: every session of theirs ended.')).not.toBeNull();
     expect(await screen.findByRole('button', { name: 'Enable carol' })).not.toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Reset the password of carol…' }));
     expect(calls.some((c) => c.url.endsWith('/password-reset'))).toBe(false);
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Reset the password of carol?' })).getByRole('button', { name: 'Reset password' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Reset the password of carol?' })).getByRole('button', {
+        name: 'Reset password',
+      }),
+    );
     expect((await screen.findByTestId('one-time-password')).textContent).toBe('Reset-Password_abcdefgh');
     expect(screen.getByRole('heading', { name: 'One-time password of carol' })).not.toBeNull();
   });

@@ -20,7 +20,8 @@ function standingOf(admin: Admin, groups: Group[]): string {
   return group ? `${group.name}${group.enabled ? '' : ' (disabled)'}` : `role group ${admin.role_id}`;
 }
 
-const permissionsOf = (roleId: number | null, groups: Group[]): string[] => groups.find((g) => g.id === roleId)?.permissions ?? [];
+const permissionsOf = (roleId: number | null, groups: Group[]): string[] =>
+  groups.find((g) => g.id === roleId)?.permissions ?? [];
 
 /**
  * Administrators for holders of access.manage: create one in a role group, disable, enable, reset a
@@ -45,30 +46,53 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
     event.preventDefault();
     const body = { username, role_group_id: Number(roleId), ...(email.trim() ? { email: email.trim() } : {}) };
     const answer = await call(async () => api.POST('/administrators', { params: { header: await csrf() }, body }));
-    if (!answer.ok) return setRefusal(inAccessWords(answer.refusal, { permissions: permissionsOf(body.role_group_id, groupList), held, whom: 'its role group' }));
+    if (!answer.ok)
+      return setRefusal(
+        inAccessWords(answer.refusal, {
+          permissions: permissionsOf(body.role_group_id, groupList),
+          held,
+          whom: 'its role group',
+        }),
+      );
     setRefusal(null);
     setUsername('');
     setEmail('');
     const { password, invitation_sent_to } = answer.data;
-    if (password === null) report(`Created ${answer.data.username}. Invitation mailed to ${invitation_sent_to}: its link lets them choose their password, once, within 72 hours.`);
+    if (password === null)
+      report(
+        `Created ${answer.data.username}. Invitation mailed to ${invitation_sent_to}: its link lets them choose their password, once, within 72 hours.`,
+      );
     else setHandover({ username: answer.data.username, password, why: `Created ${answer.data.username}.` });
     reload();
   };
   const act = async (admin: Admin, action: 'enable' | 'disable' | 'password-reset') => {
     const params = { header: await csrf(), path: { admin_id: admin.id } };
-    const refused = (refusal: Refusal) => setActionRefusal(inAccessWords(refusal, { permissions: permissionsOf(admin.role_id, groupList), held, whom: admin.username }));
+    const refused = (refusal: Refusal) =>
+      setActionRefusal(
+        inAccessWords(refusal, { permissions: permissionsOf(admin.role_id, groupList), held, whom: admin.username }),
+      );
     if (action === 'password-reset') {
       const answer = await call(() => api.POST('/administrators/{admin_id}/password-reset', { params, body: {} }));
       if (!answer.ok) return refused(answer.refusal);
       setActionRefusal(null);
-      return setHandover({ username: admin.username, password: answer.data.password, why: `Reset the password of ${admin.username}: every session of theirs ended.` });
+      return setHandover({
+        username: admin.username,
+        password: answer.data.password,
+        why: `Reset the password of ${admin.username}: every session of theirs ended.`,
+      });
     }
     const answer = await call(() =>
-      action === 'enable' ? api.POST('/administrators/{admin_id}/enable', { params, body: {} }) : api.POST('/administrators/{admin_id}/disable', { params, body: {} }),
+      action === 'enable'
+        ? api.POST('/administrators/{admin_id}/enable', { params, body: {} })
+        : api.POST('/administrators/{admin_id}/disable', { params, body: {} }),
     );
     if (!answer.ok) return refused(answer.refusal);
     setActionRefusal(null);
-    report(action === 'enable' ? `Enabled ${admin.username}: they can sign in again.` : `Disabled ${admin.username}: every session of theirs ended.`);
+    report(
+      action === 'enable'
+        ? `Enabled ${admin.username}: they can sign in again.`
+        : `Disabled ${admin.username}: every session of theirs ended.`,
+    );
     reload();
   };
 
@@ -88,10 +112,26 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
       <section aria-labelledby="new-admin" class="card">
         <h2 id="new-admin">Create an administrator</h2>
         <form onSubmit={create}>
-          <Field name="username" label="Username" value={username} onInput={fixing(setUsername, setRefusal, ['username'])} required hint="A letter, then 2 to 31 letters, digits, _ . or -" refusal={refusal} autocomplete="off" />
+          <Field
+            name="username"
+            label="Username"
+            value={username}
+            onInput={fixing(setUsername, setRefusal, ['username'])}
+            required
+            hint="A letter, then 2 to 31 letters, digits, _ . or -"
+            refusal={refusal}
+            autocomplete="off"
+          />
           <div class="field">
             <label for="field-role_group_id">Role group</label>
-            <select id="field-role_group_id" required value={roleId} onChange={(e) => fixing(setRoleId, setRefusal, ['role_group_id'])((e.currentTarget as HTMLSelectElement).value)}>
+            <select
+              id="field-role_group_id"
+              required
+              value={roleId}
+              onChange={(e) =>
+                fixing(setRoleId, setRefusal, ['role_group_id'])((e.currentTarget as HTMLSelectElement).value)
+              }
+            >
               <option value="">Choose a role group</option>
               {groupList.map((g) => (
                 <option key={g.id} value={String(g.id)}>
@@ -101,8 +141,18 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
               ))}
             </select>
           </div>
-          <Field name="email" label="Email" type="email" value={email} onInput={fixing(setEmail, setRefusal, ['email'])} hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password" refusal={refusal} />
-          <RefusalNotice refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null} />
+          <Field
+            name="email"
+            label="Email"
+            type="email"
+            value={email}
+            onInput={fixing(setEmail, setRefusal, ['email'])}
+            hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password"
+            refusal={refusal}
+          />
+          <RefusalNotice
+            refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null}
+          />
           <button type="submit" class="primary">
             Create
           </button>

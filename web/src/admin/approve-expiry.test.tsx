@@ -9,12 +9,19 @@ function service(keyLifetimeDays: number | null) {
   const approvals: unknown[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (request.url.endsWith('/credentials/7/approve')) {
       const body = (await request.json()) as { expires_at?: string | null; expires_in_days?: number };
       approvals.push(body);
-      const expires_at = body.expires_in_days ? new Date(Date.now() + body.expires_in_days * 86_400_000).toISOString() : (body.expires_at ?? null);
-      return envelope(200, { code: 0, message: 'application approved', data: { ...pending, status: 'approved', expires_at } });
+      const expires_at = body.expires_in_days
+        ? new Date(Date.now() + body.expires_in_days * 86_400_000).toISOString()
+        : (body.expires_at ?? null);
+      return envelope(200, {
+        code: 0,
+        message: 'application approved',
+        data: { ...pending, status: 'approved', expires_at },
+      });
     }
     const list = approvals.length ? [] : [pending];
     return envelope(200, { code: 0, message: 'ok', data: { list, next: null, key_lifetime_days: keyLifetimeDays } });
@@ -70,6 +77,13 @@ it('offers a default that is not a preset as a choice of its own', async () => {
   service(45);
   render(<CredentialQueue />);
   const select = await expiry();
-  expect(optionTexts(select)).toEqual(['in 45 days (default)', 'in 30 days', 'in 90 days', 'in 365 days', 'on a date…', 'never']);
+  expect(optionTexts(select)).toEqual([
+    'in 45 days (default)',
+    'in 30 days',
+    'in 90 days',
+    'in 365 days',
+    'on a date…',
+    'never',
+  ]);
   expect(select.value).toBe('45');
 });

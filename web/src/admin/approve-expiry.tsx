@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import type { paths } from '../../generated/contract';
 
 /** What an approval says of the key's expiry, as the contract takes it. */
-export type ApprovalBody = NonNullable<paths['/credentials/{member_id}/approve']['post']['requestBody']>['content']['application/json'];
+export type ApprovalBody = NonNullable<
+  paths['/credentials/{member_id}/approve']['post']['requestBody']
+>['content']['application/json'];
 
 const PRESETS = [30, 90, 365];
 
@@ -58,7 +60,11 @@ export function ApproveWithExpiry({ id, subject, defaultDays, onApprove }: Appro
       <label for={`expiry-${id}`}>
         Key expires<span class="visually-hidden"> for {subject}</span>
       </label>
-      <select id={`expiry-${id}`} value={choice} onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value as Choice)}>
+      <select
+        id={`expiry-${id}`}
+        value={choice}
+        onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value as Choice)}
+      >
         {days.map((d) => (
           <option key={d} value={`${d}`}>
             {named(`in ${d} days`, `${d}`)}
@@ -72,7 +78,14 @@ export function ApproveWithExpiry({ id, subject, defaultDays, onApprove }: Appro
           <label for={`expiry-date-${id}`}>
             Expiry date<span class="visually-hidden"> for {subject}</span>
           </label>
-          <input id={`expiry-date-${id}`} type="date" required min={tomorrow()} value={date} onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id={`expiry-date-${id}`}
+            type="date"
+            required
+            min={tomorrow()}
+            value={date}
+            onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)}
+          />
         </>
       )}
       <button type="submit" class="primary" aria-label={`Approve ${subject}`}>

@@ -6,7 +6,15 @@ import { envelope } from '../../test/envelope';
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** The service as the console meets it: /context with these permissions, and an empty answer to every list. */
-function service(permissions: Permission[], context: () => Response = () => envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] } })) {
+function service(
+  permissions: Permission[],
+  context: () => Response = () =>
+    envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] },
+    }),
+) {
   const asked: string[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
@@ -23,7 +31,9 @@ describe('a screen the account may not use', () => {
   it('says which permission it needs and links to the screens the account may use, instead of another screen', async () => {
     service(['audit.read']);
     render(<AdminArea path="/admin/credentials" />);
-    expect((await screen.findByTestId('no-access')).textContent).toBe('You do not have access to Credentials: it needs the permission credential.review.');
+    expect((await screen.findByTestId('no-access')).textContent).toBe(
+      'You do not have access to Credentials: it needs the permission credential.review.',
+    );
     const main = screen.getByRole('heading', { name: 'No access to Credentials' }).closest('section')!;
     expect([...main.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Audit', '/ui/admin/audit'],
@@ -38,7 +48,9 @@ describe('a screen the account may not use', () => {
     service(['audit.read']);
     render(<AdminArea path="/admin/nowhere" />);
     expect(await screen.findByRole('heading', { name: 'There is no page at this address' })).not.toBeNull();
-    expect(screen.getByRole('link', { name: "the administrator console's first screen" }).getAttribute('href')).toBe('/ui/admin');
+    expect(screen.getByRole('link', { name: "the administrator console's first screen" }).getAttribute('href')).toBe(
+      '/ui/admin',
+    );
     expect(screen.queryByRole('heading', { name: 'Member history' })).toBeNull();
   });
 });
@@ -76,7 +88,18 @@ describe('where an administrator lands', () => {
 
 it('a failed load of the permissions offers to try again, and trying again loads them', async () => {
   let fail = true;
-  const asked = service(['audit.read'], () => (fail ? envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } }) : envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] }, role_groups: [] } })));
+  const asked = service(['audit.read'], () =>
+    fail
+      ? envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } })
+      : envelope(200, {
+          code: 0,
+          message: 'ok',
+          data: {
+            account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] },
+            role_groups: [],
+          },
+        }),
+  );
   render(<AdminArea path="/admin/audit" />);
   expect((await screen.findByRole('alert')).textContent).toContain('internal error');
   fail = false;
@@ -87,7 +110,17 @@ it('a failed load of the permissions offers to try again, and trying again loads
 
 describe('an address of one thing (a deep link, opened anew or reloaded)', () => {
   const history7 = { member_id: 7, username: 'alice', events: [] };
-  const helpdesk = { key: 'helpdesk', name: 'Helpdesk', version: '1.0.0', description: 'Tickets', author: 'Acme', installed: false, installed_version: null, enabled: false, show_menu: false };
+  const helpdesk = {
+    key: 'helpdesk',
+    name: 'Helpdesk',
+    version: '1.0.0',
+    description: 'Tickets',
+    author: 'Acme',
+    installed: false,
+    installed_version: null,
+    enabled: false,
+    show_menu: false,
+  };
   const wiki = { ...helpdesk, key: 'wiki', name: 'Wiki' };
 
   /** The service with an auditor's and add-on viewer's permissions: one member's history, two add-ons. */
@@ -96,10 +129,18 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
     globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       asked.push(url.pathname);
-      if (url.pathname.endsWith('/context')) return envelope(200, { code: 0, message: 'ok', data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] } });
-      if (url.pathname.endsWith('/credentials/7/history')) return envelope(200, { code: 0, message: 'ok', data: history7 });
-      if (url.pathname.endsWith('/audit/members')) return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
-      if (url.pathname.endsWith('/addons')) return envelope(200, { code: 0, message: 'ok', data: { list: [helpdesk, wiki] } });
+      if (url.pathname.endsWith('/context'))
+        return envelope(200, {
+          code: 0,
+          message: 'ok',
+          data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] },
+        });
+      if (url.pathname.endsWith('/credentials/7/history'))
+        return envelope(200, { code: 0, message: 'ok', data: history7 });
+      if (url.pathname.endsWith('/audit/members'))
+        return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
+      if (url.pathname.endsWith('/addons'))
+        return envelope(200, { code: 0, message: 'ok', data: { list: [helpdesk, wiki] } });
       return envelope(404, { code: 404, message: 'not found', data: { error: 'not_found' } });
     }) as typeof fetch;
     return asked;
@@ -110,7 +151,9 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
     history.replaceState(null, '', '/ui/admin/audit/members/7');
     render(<AdminArea path="/admin/audit/members/7" />);
     expect(await screen.findByTestId('history-found')).not.toBeNull();
-    await waitFor(() => expect(screen.getByTestId('history-found').textContent).toBe('History of alice (member #7): 0 events.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('history-found').textContent).toBe('History of alice (member #7): 0 events.'),
+    );
     expect(screen.getByLabelText<HTMLInputElement>('Member id, username or API id').value).toBe('#7');
     expect(asked).toContain('/api/v1/credentials/7/history');
     expect(screen.getByRole('link', { name: 'Audit' }).getAttribute('aria-current')).toBe('page');
@@ -124,7 +167,9 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
     unmount();
     const asked = deepService(['addon.view']);
     render(<AdminArea path="/admin/audit/members/7" />);
-    expect((await screen.findByTestId('no-access')).textContent).toBe('You do not have access to Audit: it needs the permission audit.read.');
+    expect((await screen.findByTestId('no-access')).textContent).toBe(
+      'You do not have access to Audit: it needs the permission audit.read.',
+    );
     expect(asked).not.toContain('/api/v1/credentials/7/history');
   });
 
@@ -136,7 +181,9 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
     expect(screen.getByRole('link', { name: 'Every add-on' }).getAttribute('href')).toBe('/ui/admin/addons');
     unmount();
     render(<AdminArea path="/admin/addons" />);
-    expect((await screen.findByRole('link', { name: 'Helpdesk' })).getAttribute('href')).toBe('/ui/admin/addons/helpdesk');
+    expect((await screen.findByRole('link', { name: 'Helpdesk' })).getAttribute('href')).toBe(
+      '/ui/admin/addons/helpdesk',
+    );
   });
 
   it('an add-on the catalogue does not hold is said so', async () => {

@@ -30,7 +30,10 @@ const Auditor = (props: { member?: number }) => <Chunk load={loadAuditor} what="
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** What an address of a screen shows: from the address's parameters and what the account holds. */
-type Show = (params: Record<string, string>, account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number; isSuper: boolean; username: string }) => JSX.Element;
+type Show = (
+  params: Record<string, string>,
+  account: { held: Set<Permission>; roles: Schemas['RoleGroup'][]; self: number; isSuper: boolean; username: string },
+) => JSX.Element;
 
 /** One screen: its link, its permission, where it ranks as a landing, and what each of its addresses shows. */
 interface Screen {
@@ -51,7 +54,13 @@ interface Screen {
 const MEMBER_ID = /^[1-9][0-9]{0,15}$/;
 
 const SCREENS: Screen[] = [
-  { path: '/admin/credentials', label: 'Credentials', needs: ['credential.review'], landing: 1, show: () => <CredentialQueue /> },
+  {
+    path: '/admin/credentials',
+    label: 'Credentials',
+    needs: ['credential.review'],
+    landing: 1,
+    show: () => <CredentialQueue />,
+  },
   { path: '/admin/scopes', label: 'Scope requests', needs: ['credential.review'], show: () => <ScopeQueue /> },
   // The mails are the reviewers' decisions told to members, and their own digests.
   { path: '/admin/mail', label: 'Dead mail', needs: ['credential.review'], show: () => <DeadMails /> },
@@ -61,23 +70,40 @@ const SCREENS: Screen[] = [
     needs: ['addon.view'],
     landing: 3,
     show: (_, { held, roles }) => <Addons canManage={held.has('addon.manage')} roles={roles} />,
-    deeper: { [ADDON]: ({ key }, { held, roles }) => <Addons only={key} canManage={held.has('addon.manage')} roles={roles} /> },
+    deeper: {
+      [ADDON]: ({ key }, { held, roles }) => <Addons only={key} canManage={held.has('addon.manage')} roles={roles} />,
+    },
   },
   {
     path: '/admin/roles',
     label: 'Role groups',
     // Add-on administrators read the enabled groups their page whitelists name; access managers manage them all.
     needs: ['addon.view', 'access.manage'],
-    show: (_, { held, roles }) => (held.has('access.manage') ? <RoleGroupsManager held={held} /> : <RoleGroups roles={roles} />),
+    show: (_, { held, roles }) =>
+      held.has('access.manage') ? <RoleGroupsManager held={held} /> : <RoleGroups roles={roles} />,
   },
-  { path: '/admin/administrators', label: 'Administrators', needs: ['access.manage'], landing: 5, show: (_, { self, isSuper, held }) => <><Administrators self={self} isSuper={isSuper} held={held} /><MemberPassword /></> },
+  {
+    path: '/admin/administrators',
+    label: 'Administrators',
+    needs: ['access.manage'],
+    landing: 5,
+    show: (_, { self, isSuper, held }) => (
+      <>
+        <Administrators self={self} isSuper={isSuper} held={held} />
+        <MemberPassword />
+      </>
+    ),
+  },
   {
     path: '/admin/audit',
     label: 'Audit',
     needs: ['audit.read'],
     landing: 2,
     show: () => <Auditor />,
-    deeper: { [MEMBER_HISTORY]: ({ id = '' }) => (MEMBER_ID.test(id) ? <Auditor member={Number(id)} /> : <NotFound home="/admin/audit" homeLabel="the audit" />) },
+    deeper: {
+      [MEMBER_HISTORY]: ({ id = '' }) =>
+        MEMBER_ID.test(id) ? <Auditor member={Number(id)} /> : <NotFound home="/admin/audit" homeLabel="the audit" />,
+    },
   },
   { path: '/admin/webhooks', label: 'Webhooks', needs: ['webhook.manage'], landing: 4, show: () => <Webhooks /> },
   { path: '/admin/contract', label: 'Contract', landing: 6, show: () => <Contract /> },
@@ -130,7 +156,10 @@ function NoAccess({ screen, screens }: { screen: Screen; screens: Screen[] }) {
 
 /** The administrator console: only the screens whose permissions /context says this account holds. */
 export function AdminArea({ path }: { path: string }) {
-  const [context, reload] = useLoad(() => call(() => api.GET('/context'), { signedOutIsExpected: true }), [path === '/admin/login']);
+  const [context, reload] = useLoad(
+    () => call(() => api.GET('/context'), { signedOutIsExpected: true }),
+    [path === '/admin/login'],
+  );
   const held = new Set(context.state === 'ready' ? context.data.account.permissions : []);
   const screens = SCREENS.filter((s) => !s.needs || s.needs.some((p) => held.has(p)));
   const landing = context.state === 'ready' ? landingOf(screens) : null;
@@ -143,11 +172,16 @@ export function AdminArea({ path }: { path: string }) {
   // Reached from the mailed invitation, signed in or not: it is the link's token that counts.
   if (path === '/admin/invitation') return <AcceptInvitation />;
   if (path === '/admin/login' || (context.state === 'failed' && context.refusal.status === 401)) {
-    return <SignIn realm="admin" onSignedIn={() => {
+    return (
+      <SignIn
+        realm="admin"
+        onSignedIn={() => {
           // Signing in where a screen stood asked for it keeps that screen's path: load it again.
           navigate(path === '/admin/login' ? '/admin' : path, { replace: true });
           reload();
-        }} />;
+        }}
+      />
+    );
   }
   if (context.state === 'loading') return <Loading what="your permissions" />;
   if (context.state === 'failed') return <LoadFailed refusal={context.refusal} onRetry={reload} />;
@@ -195,8 +229,15 @@ interface AdminScreenProps {
 
 /** The screen the path names when this account may open it; else why not. The console's own address shows nothing: it moves on to its landing screen. */
 function AdminScreen({ path, route, screens, held, context }: AdminScreenProps) {
-  if (!route) return path === '/admin' ? null : <NotFound home="/admin" homeLabel="the administrator console's first screen" />;
+  if (!route)
+    return path === '/admin' ? null : <NotFound home="/admin" homeLabel="the administrator console's first screen" />;
   if (!screens.includes(route.screen)) return <NoAccess screen={route.screen} screens={screens} />;
   const { account, role_groups } = context;
-  return route.show(route.params, { held, roles: role_groups, self: account.id, isSuper: account.is_super, username: account.username });
+  return route.show(route.params, {
+    held,
+    roles: role_groups,
+    self: account.id,
+    isSuper: account.is_super,
+    username: account.username,
+  });
 }

@@ -4,7 +4,9 @@ import { CredentialQueue } from './credential-queue';
 
 /** The service answering one list of applications, whatever the filter. */
 function listing(list: object[]) {
-  globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { list, next: null } })) as typeof fetch;
+  globalThis.fetch = jest.fn(async () =>
+    envelope(200, { code: 0, message: 'ok', data: { list, next: null } }),
+  ) as typeof fetch;
 }
 
 // The queue keeps its filter in the address: each test starts from the screen's own.
@@ -20,10 +22,13 @@ function service({ failFirstList = false } = {}) {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (request.url.includes('/revoke')) return envelope(200, { code: 0, message: 'revoked', data: application(7, 'alice', 'revoked') });
+    if (request.url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.includes('/revoke'))
+      return envelope(200, { code: 0, message: 'revoked', data: application(7, 'alice', 'revoked') });
     lists += 1;
-    if (failFirstList && lists === 1) return envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } });
+    if (failFirstList && lists === 1)
+      return envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } });
     return envelope(200, { code: 0, message: 'ok', data: { list: [application(7, 'alice', 'approved')], next: null } });
   }) as typeof fetch;
   return calls;
@@ -33,7 +38,9 @@ function service({ failFirstList = false } = {}) {
 async function revokeAlice() {
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('button', { name: "Revoke alice's credential…" }));
-  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), { target: { value: 'approved by mistake' } });
+  fireEvent.input(screen.getByLabelText("Reason for revoking alice's credential"), {
+    target: { value: 'approved by mistake' },
+  });
   fireEvent.click(screen.getByRole('button', { name: "Revoke alice's credential" }));
 }
 
@@ -60,7 +67,9 @@ it('opens the reason box with focus in it; Escape closes it and gives focus back
 
   fireEvent.click(again);
   fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: "Revoke alice's credential…" })));
+  await waitFor(() =>
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: "Revoke alice's credential…" })),
+  );
 });
 
 it('after a decision, puts focus on the message saying what was done, not on the page', async () => {
@@ -74,7 +83,9 @@ it('after a decision, puts focus on the message saying what was done, not on the
 it("clears the last decision's outcome when the status filter changes", async () => {
   service();
   await revokeAlice();
-  expect((await screen.findByRole('status')).textContent).toBe("Revoked alice's credential: its key is refused from now on.");
+  expect((await screen.findByRole('status')).textContent).toBe(
+    "Revoked alice's credential: its key is refused from now on.",
+  );
   fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'active' } });
   await waitFor(() => expect(screen.queryByText(/^Revoked alice/, { selector: '.notice' })).toBeNull());
 });
@@ -96,10 +107,20 @@ function decidedMeanwhile(path: string, after: object[]) {
   const reads = { lists: 0 };
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    if (request.url.endsWith(path)) return envelope(422, { code: 422, message: 'cannot decide: the application of member 7 is approved, not pending', data: { error: 'credential_not_pending' } });
+    if (request.url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.endsWith(path))
+      return envelope(422, {
+        code: 422,
+        message: 'cannot decide: the application of member 7 is approved, not pending',
+        data: { error: 'credential_not_pending' },
+      });
     reads.lists += 1;
-    return envelope(200, { code: 0, message: 'ok', data: { list: reads.lists === 1 ? [application(7, 'alice', 'pending')] : after, next: null } });
+    return envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: { list: reads.lists === 1 ? [application(7, 'alice', 'pending')] : after, next: null },
+    });
   }) as typeof fetch;
   return reads;
 }
@@ -117,7 +138,9 @@ it('a rejection refused because another administrator decided meanwhile says so 
   const reads = decidedMeanwhile('/reject', []);
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('button', { name: "Reject alice's application…" }));
-  fireEvent.input(screen.getByLabelText("Reason for rejecting alice's application"), { target: { value: 'incomplete' } });
+  fireEvent.input(screen.getByLabelText("Reason for rejecting alice's application"), {
+    target: { value: 'incomplete' },
+  });
   fireEvent.click(screen.getByRole('button', { name: "Reject alice's application" }));
   const notice = await screen.findByText(/is approved, not pending/);
   await waitFor(() => expect(reads.lists).toBe(2));
@@ -126,12 +149,17 @@ it('a rejection refused because another administrator decided meanwhile says so 
   await waitFor(() => expect(document.activeElement).toBe(notice));
 });
 
-describe('status and expiry, in the words of the member\'s dashboard', () => {
-  const rowOf = async (username: string) => (await screen.findByRole('cell', { name: new RegExp(`^${username} `) })).closest('tr')!;
+describe("status and expiry, in the words of the member's dashboard", () => {
+  const rowOf = async (username: string) =>
+    (await screen.findByRole('cell', { name: new RegExp(`^${username} `) })).closest('tr')!;
   const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!;
 
   it('says "active, expired" for an active key past its expiry, as the dashboard does, and keeps the date', async () => {
-    listing([application(7, 'alice', 'active', { expires_at: PAST }), application(8, 'bob', 'active', { expires_at: FUTURE }), application(9, 'carol', 'approved', { expires_at: PAST })]);
+    listing([
+      application(7, 'alice', 'active', { expires_at: PAST }),
+      application(8, 'bob', 'active', { expires_at: FUTURE }),
+      application(9, 'carol', 'approved', { expires_at: PAST }),
+    ]);
     render(<CredentialQueue />);
     const alice = await rowOf('alice');
     expect(cell(alice, 'Status').querySelector('.status')!.textContent).toBe('active, expired');
@@ -149,24 +177,53 @@ describe('status and expiry, in the words of the member\'s dashboard', () => {
       application(10, 'dave', 'active'),
     ]);
     render(<CredentialQueue />);
-    for (const username of ['alice', 'bob', 'carol']) expect(cell(await rowOf(username), 'Expires').textContent).toBe('—');
+    for (const username of ['alice', 'bob', 'carol'])
+      expect(cell(await rowOf(username), 'Expires').textContent).toBe('—');
     // A key approved without an expiry does live forever.
     expect(cell(await rowOf('dave'), 'Expires').textContent).toBe('never');
   });
 });
 
 describe('extension requests', () => {
-  const extension = (status = 'pending') => ({ status, expires_at: '2099-04-01T12:00:00.000Z', reason: 'pilot runs until spring', requested_at: '2026-01-11T09:00:00.000Z', reviewed_at: null, reject_reason: null });
+  const extension = (status = 'pending') => ({
+    status,
+    expires_at: '2099-04-01T12:00:00.000Z',
+    reason: 'pilot runs until spring',
+    requested_at: '2026-01-11T09:00:00.000Z',
+    reviewed_at: null,
+    reject_reason: null,
+  });
   // alice's key expired and she asks for a later expiry; bob's is fine; carol's was revoked while hers waited.
-  const lists = [application(7, 'alice', 'active', { expires_at: PAST, extension: extension() }), application(8, 'bob', 'active', { expires_at: FUTURE }), application(9, 'carol', 'revoked', { expires_at: FUTURE, extension: extension() })];
+  const lists = [
+    application(7, 'alice', 'active', { expires_at: PAST, extension: extension() }),
+    application(8, 'bob', 'active', { expires_at: FUTURE }),
+    application(9, 'carol', 'revoked', { expires_at: FUTURE, extension: extension() }),
+  ];
 
   /** The service: the list (filtered by status as the service does), and the extension decisions' answers. */
   function service(list = lists) {
     return serviceStandIn((url) => {
-      if (url.pathname.endsWith('/extension/approve')) return envelope(200, { code: 0, message: 'extended', data: application(7, 'alice', 'active', { expires_at: extension().expires_at, extension: extension('approved') }) });
-      if (url.pathname.endsWith('/extension/reject')) return envelope(200, { code: 0, message: 'extension rejected', data: application(7, 'alice', 'active', { expires_at: PAST, extension: extension('rejected') }) });
+      if (url.pathname.endsWith('/extension/approve'))
+        return envelope(200, {
+          code: 0,
+          message: 'extended',
+          data: application(7, 'alice', 'active', {
+            expires_at: extension().expires_at,
+            extension: extension('approved'),
+          }),
+        });
+      if (url.pathname.endsWith('/extension/reject'))
+        return envelope(200, {
+          code: 0,
+          message: 'extension rejected',
+          data: application(7, 'alice', 'active', { expires_at: PAST, extension: extension('rejected') }),
+        });
       const status = url.searchParams.get('status');
-      return envelope(200, { code: 0, message: 'ok', data: { list: list.filter((a) => !status || a.status === status), next: null } });
+      return envelope(200, {
+        code: 0,
+        message: 'ok',
+        data: { list: list.filter((a) => !status || a.status === status), next: null },
+      });
     });
   }
   const row = (username: string) => screen.getByRole('cell', { name: new RegExp(`^${username} `) }).closest('tr')!;
@@ -207,7 +264,9 @@ describe('extension requests', () => {
     await waitFor(() => expect(document.activeElement).toBe(reason));
     fireEvent.input(reason, { target: { value: 'apply again with the new contract' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reject extension for alice' }));
-    expect((await screen.findByRole('status')).textContent).toBe("Rejected alice's extension request: the key keeps its expiry.");
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "Rejected alice's extension request: the key keeps its expiry.",
+    );
     const reject = calls.find((c) => c.url.endsWith('/credentials/7/extension/reject'))!;
     expect(await reject.clone().json()).toEqual({ reason: 'apply again with the new contract' });
   });
@@ -217,7 +276,15 @@ describe('extension requests', () => {
     render(<CredentialQueue />);
     const filter = screen.getByLabelText('Status');
     // Beside "pending", where a reviewer looks for what waits.
-    expect([...filter.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['all', 'pending', 'extension requested', 'approved', 'rejected', 'active', 'revoked']);
+    expect([...filter.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'all',
+      'pending',
+      'extension requested',
+      'approved',
+      'rejected',
+      'active',
+      'revoked',
+    ]);
     fireEvent.change(filter, { target: { value: 'extension' } });
     await screen.findByRole('button', { name: 'Approve extension for alice' });
     expect(screen.getAllByRole('row')).toHaveLength(2);

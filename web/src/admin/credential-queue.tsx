@@ -18,7 +18,9 @@ type Status = Application['status'];
  * reviewer looks for what waits.
  */
 type Filter = Status | 'extension';
-const FILTERS: Filter[] = reviewedApplicationStatusValues.flatMap((s) => (s === 'pending' ? [s, 'extension' as const] : [s]));
+const FILTERS: Filter[] = reviewedApplicationStatusValues.flatMap((s) =>
+  s === 'pending' ? [s, 'extension' as const] : [s],
+);
 const LABELS = { extension: 'extension requested' };
 
 /**
@@ -28,10 +30,18 @@ const LABELS = { extension: 'extension requested' };
 async function applications(filter: Filter | '', q: string, after: string | undefined) {
   const search = q ? { q } : {};
   if (filter === 'extension') {
-    const answer = await everyPage((from) => call(() => api.GET('/credentials', { params: { query: { ...search, status: 'active', limit: PAGE_LIMIT, after: from } } })));
+    const answer = await everyPage((from) =>
+      call(() =>
+        api.GET('/credentials', { params: { query: { ...search, status: 'active', limit: PAGE_LIMIT, after: from } } }),
+      ),
+    );
     return answer.ok ? { ...answer, data: { ...answer.data, list: answer.data.list.filter(extensionWaits) } } : answer;
   }
-  return call(() => api.GET('/credentials', { params: { query: { ...search, ...(filter && { status: filter }), limit: PAGE_SIZE, ...(after && { after }) } } }));
+  return call(() =>
+    api.GET('/credentials', {
+      params: { query: { ...search, ...(filter && { status: filter }), limit: PAGE_SIZE, ...(after && { after }) } },
+    }),
+  );
 }
 
 /** The filter as the address names it: "all", a filter, or nothing for the pending ones a reviewer comes for. */
@@ -45,22 +55,49 @@ export function CredentialQueue() {
   const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
   const { done, refusal, decided, decide } = useDecisions(reload, listKey);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
-  const sendApproval = (a: Application, body: ApprovalBody) => call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body }));
-  const sendRejection = (a: Application, reason: string) => call(async () => api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }));
+  const sendApproval = (a: Application, body: ApprovalBody) =>
+    call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body }));
+  const sendRejection = (a: Application, reason: string) =>
+    call(async () =>
+      api.POST('/credentials/{member_id}/reject', { params: await member(a.member_id), body: { reason } }),
+    );
   const approve = (a: Application, body: ApprovalBody) =>
-    decide(sendApproval(a, body).then((answer) => (answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer)));
-  const reject = async (a: Application, reason: string) => decided(saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`), reason);
+    decide(
+      sendApproval(a, body).then((answer) =>
+        answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer,
+      ),
+    );
+  const reject = async (a: Application, reason: string) =>
+    decided(
+      saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`),
+      reason,
+    );
   const revoke = async (id: number, reason: string) =>
-    decided(saying(await call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })), (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`), reason);
+    decided(
+      saying(
+        await call(async () =>
+          api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } }),
+        ),
+        (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`,
+      ),
+      reason,
+    );
   const approveExtension = (id: number) =>
     decide(
-      call(async () => api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} })).then((answer) =>
+      call(async () =>
+        api.POST('/credentials/{member_id}/extension/approve', { params: await member(id), body: {} }),
+      ).then((answer) =>
         saying(answer, (c) => `Extended ${c.username}'s key: it now expires on ${when(c.expires_at)}.`),
       ),
     );
   const rejectExtension = async (id: number, reason: string) =>
     decided(
-      saying(await call(async () => api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } })), (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`),
+      saying(
+        await call(async () =>
+          api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } }),
+        ),
+        (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`,
+      ),
       reason,
     );
   const rows = list.state === 'ready' ? list.data.list : [];
@@ -85,15 +122,34 @@ export function CredentialQueue() {
           <BulkDecision
             count={chosen.length}
             noun="application"
-            approve={(subject) => <ApproveWithExpiry id="selected" subject={subject} defaultDays={defaultDays} onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')} />}
+            approve={(subject) => (
+              <ApproveWithExpiry
+                id="selected"
+                subject={subject}
+                defaultDays={defaultDays}
+                onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')}
+              />
+            )}
             onReject={(reason) => bulk((a) => sendRejection(a, reason), 'Rejected')}
           />
         )
       }
-      pages={list.state === 'ready' && pager(rows.length, !counts || status === 'extension' ? null : counts[status], list.data.next)}
+      pages={
+        list.state === 'ready' &&
+        pager(rows.length, !counts || status === 'extension' ? null : counts[status], list.data.next)
+      }
       list={list}
       onRetry={reload}
-      columns={[...(withSelect ? ['Select'] : []), 'Member', 'Status', 'Applied', 'API id', 'Expires', 'Last used', 'Decision']}
+      columns={[
+        ...(withSelect ? ['Select'] : []),
+        'Member',
+        'Status',
+        'Applied',
+        'API id',
+        'Expires',
+        'Last used',
+        'Decision',
+      ]}
       done={done}
       refusal={refusal}
     >
@@ -102,7 +158,12 @@ export function CredentialQueue() {
           <tr key={a.member_id}>
             {withSelect && (
               <td data-label="Select" class="select">
-                <input type="checkbox" checked={selected.has(String(a.member_id))} onChange={() => toggle(String(a.member_id))} aria-label={`Select ${a.username}`} />
+                <input
+                  type="checkbox"
+                  checked={selected.has(String(a.member_id))}
+                  onChange={() => toggle(String(a.member_id))}
+                  aria-label={`Select ${a.username}`}
+                />
               </td>
             )}
             <td data-label="Member">
@@ -116,7 +177,12 @@ export function CredentialQueue() {
             <DecisionCell>
               {extensionWaits(a) && (
                 <>
-                  <button type="button" class="primary" onClick={() => approveExtension(a.member_id)} aria-label={`Approve extension for ${a.username}`}>
+                  <button
+                    type="button"
+                    class="primary"
+                    onClick={() => approveExtension(a.member_id)}
+                    aria-label={`Approve extension for ${a.username}`}
+                  >
                     Approve extension
                   </button>
                   <ReasonAction
@@ -130,11 +196,28 @@ export function CredentialQueue() {
               )}
               {mayReview(a) && (
                 <>
-                  <ApproveWithExpiry id={String(a.member_id)} subject={a.username} defaultDays={defaultDays} onApprove={(body) => approve(a, body)} />
-                  <ReasonAction id={`reject-${a.member_id}`} label="Reject" subject={`${a.username}'s application`} onSend={(reason) => reject(a, reason)} />
+                  <ApproveWithExpiry
+                    id={String(a.member_id)}
+                    subject={a.username}
+                    defaultDays={defaultDays}
+                    onApprove={(body) => approve(a, body)}
+                  />
+                  <ReasonAction
+                    id={`reject-${a.member_id}`}
+                    label="Reject"
+                    subject={`${a.username}'s application`}
+                    onSend={(reason) => reject(a, reason)}
+                  />
                 </>
               )}
-              {mayRevoke(a) && <ReasonAction id={`revoke-${a.member_id}`} label="Revoke" subject={`${a.username}'s credential`} onSend={(reason) => revoke(a.member_id, reason)} />}
+              {mayRevoke(a) && (
+                <ReasonAction
+                  id={`revoke-${a.member_id}`}
+                  label="Revoke"
+                  subject={`${a.username}'s credential`}
+                  onSend={(reason) => revoke(a.member_id, reason)}
+                />
+              )}
             </DecisionCell>
           </tr>
         ))
@@ -176,7 +259,8 @@ function ExpiresCell({ application: a }: { application: Application }) {
       <time dateTime={a.expires_at}>{when(a.expires_at)}</time>
       {extensionWaits(a) && (
         <p class="extension-request">
-          Asked on {when(a.extension.requested_at)} to extend to <time dateTime={a.extension.expires_at}>{when(a.extension.expires_at)}</time>: “{a.extension.reason}”
+          Asked on {when(a.extension.requested_at)} to extend to{' '}
+          <time dateTime={a.extension.expires_at}>{when(a.extension.expires_at)}</time>: “{a.extension.reason}”
         </p>
       )}
     </td>

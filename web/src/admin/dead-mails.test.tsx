@@ -23,10 +23,15 @@ function service() {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
     const url = new URL(request.url);
-    if (url.pathname.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (url.pathname.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (request.method === 'POST') {
       retried = true;
-      return envelope(200, { code: 0, message: 'queued', data: { ...refused, status: 'pending', next_attempt_at: '2026-12-01T10:05:00.000Z' } });
+      return envelope(200, {
+        code: 0,
+        message: 'queued',
+        data: { ...refused, status: 'pending', next_attempt_at: '2026-12-01T10:05:00.000Z' },
+      });
     }
     return envelope(200, { code: 0, message: 'ok', data: { list: retried ? [] : [refused] } });
   }) as typeof fetch;
@@ -47,10 +52,14 @@ describe('dead mail', () => {
     const calls = service();
     render(<DeadMails />);
     fireEvent.click(await screen.findByRole('button', { name: 'Retry the mail to gone@example.com' }));
-    expect((await screen.findByRole('status')).textContent).toBe('Queued the mail to gone@example.com again: it is sent within a second.');
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Queued the mail to gone@example.com again: it is sent within a second.',
+    );
     const retry = calls.find((c) => c.method === 'POST')!;
     expect(new URL(retry.url).pathname).toBe('/api/v1/mails/member%3A00000000000000000042/retry');
     expect(retry.headers.get('X-CSRF-Token')).toBe('token-1');
-    await waitFor(() => expect(screen.getByText('No dead mail: every mail was sent or is still being tried.')).not.toBeNull());
+    await waitFor(() =>
+      expect(screen.getByText('No dead mail: every mail was sent or is still being tried.')).not.toBeNull(),
+    );
   });
 });

@@ -16,7 +16,9 @@ export function DeadMails() {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [retried, report] = useOutcome();
   const retry = async (id: string, to: string) => {
-    const answer = await call(async () => api.POST('/mails/{id}/retry', { params: { header: await csrf(), path: { id } }, body: {} }));
+    const answer = await call(async () =>
+      api.POST('/mails/{id}/retry', { params: { header: await csrf(), path: { id } }, body: {} }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     report(`Queued the mail to ${to} again: it is sent within a second.`);
@@ -25,12 +27,16 @@ export function DeadMails() {
   return (
     <>
       <ScreenHeading>Dead mail</ScreenHeading>
-      <p class="hint">Mails the SMTP server refused for good, or that failed every attempt. Fix the address or the server, then retry.</p>
+      <p class="hint">
+        Mails the SMTP server refused for good, or that failed every attempt. Fix the address or the server, then retry.
+      </p>
       <RefusalNotice refusal={refusal} />
       {retried.message && <Done focusKey={retried.serial}>{retried.message}</Done>}
       {mails.state === 'loading' && <Loading what="the dead mails" />}
       {mails.state === 'failed' && <LoadFailed refusal={mails.refusal} onRetry={reload} />}
-      {mails.state === 'ready' && mails.data.list.length === 0 && <Empty>No dead mail: every mail was sent or is still being tried.</Empty>}
+      {mails.state === 'ready' && mails.data.list.length === 0 && (
+        <Empty>No dead mail: every mail was sent or is still being tried.</Empty>
+      )}
       {mails.state === 'ready' && mails.data.list.length > 0 && (
         <table class="dead-mails">
           <TableHead columns={COLUMNS} />

@@ -18,7 +18,9 @@ it("sets the password with the mailed link's token, then offers the sign-in", as
   render(<AcceptInvitation />);
   type('chosen-secret', 'chosen-secret');
   expect((await screen.findByRole('status')).textContent).toBe('The password of carol is set.');
-  expect(screen.getByRole('link', { name: 'Sign in to the administrator console' }).getAttribute('href')).toBe('/ui/admin/login');
+  expect(screen.getByRole('link', { name: 'Sign in to the administrator console' }).getAttribute('href')).toBe(
+    '/ui/admin/login',
+  );
   const sent = calls.find((request) => request.method === 'POST')!;
   expect(new URL(sent.url).pathname).toBe('/api/v1/admin/invitation/accept');
   expect(await sent.json()).toEqual({ token: '12.abc', password: 'chosen-secret' });
@@ -30,14 +32,22 @@ it('sends nothing while the two passwords differ, and says so at the second fiel
   const calls = serviceStandIn(() => ok({ username: 'carol' }));
   render(<AcceptInvitation />);
   type('chosen-secret', 'chosen-secreT');
-  expect((await screen.findByRole('alert')).textContent).toBe('The two passwords differ: type the same password twice.');
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'The two passwords differ: type the same password twice.',
+  );
   expect(screen.getByLabelText('Password again').getAttribute('aria-invalid')).toBe('true');
   expect(calls.filter((request) => request.method === 'POST')).toEqual([]);
 });
 
 it('says a spent link is spent, in words, and whom to ask', async () => {
   history.replaceState(null, '', '/ui/admin/invitation?token=12.abc');
-  serviceStandIn(() => envelope(422, { code: 422, message: 'this invitation link was already used: sign in, or ask an administrator to reset your password', data: { error: 'invitation_token_spent' } }));
+  serviceStandIn(() =>
+    envelope(422, {
+      code: 422,
+      message: 'this invitation link was already used: sign in, or ask an administrator to reset your password',
+      data: { error: 'invitation_token_spent' },
+    }),
+  );
   render(<AcceptInvitation />);
   type('chosen-secret', 'chosen-secret');
   expect((await screen.findByRole('alert')).textContent).toMatch(/already used/);

@@ -19,7 +19,9 @@ export function AcceptInvitation() {
     event.preventDefault();
     const mismatch = differs(password, confirmation, 'confirmation');
     if (mismatch) return setRefusal(mismatch);
-    const answer = await call(async () => api.POST('/admin/invitation/accept', { params: { header: await csrf() }, body: { token, password } }));
+    const answer = await call(async () =>
+      api.POST('/admin/invitation/accept', { params: { header: await csrf() }, body: { token, password } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setDone(answer.data.username);
@@ -44,13 +46,36 @@ export function AcceptInvitation() {
       ) : (
         <p class="notice refusal">This page is opened from the link in the invitation mail.</p>
       )}
-      <Field name="password" label="Password" type="password" value={password} onInput={setPassword} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
-      <Field name="confirmation" label="Password again" type="password" value={confirmation} onInput={setConfirmation} required autocomplete="new-password" refusal={refusal} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        value={password}
+        onInput={setPassword}
+        hint="6 to 128 characters"
+        required
+        autocomplete="new-password"
+        refusal={refusal}
+      />
+      <Field
+        name="confirmation"
+        label="Password again"
+        type="password"
+        value={confirmation}
+        onInput={setConfirmation}
+        required
+        autocomplete="new-password"
+        refusal={refusal}
+      />
       <RefusalNotice refusal={refusal} takeFocus />
       <button type="submit" class="primary">
         Set the password
       </button>
-      {refusal?.error.startsWith('invitation_token') && <p class="aside">Ask an administrator who manages access to reset your password: they hand you a one-time password.</p>}
+      {refusal?.error.startsWith('invitation_token') && (
+        <p class="aside">
+          Ask an administrator who manages access to reset your password: they hand you a one-time password.
+        </p>
+      )}
     </form>
   );
 }

@@ -12,7 +12,13 @@ const ask = (id: string) => {
 
 describe("a member's password", () => {
   it('gives a one-time password after asking, and shows it once behind the "I have stored it" gate', async () => {
-    const calls = serviceStandIn(() => envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice', password: 'Member-OneTime_1234567' } }));
+    const calls = serviceStandIn(() =>
+      envelope(200, {
+        code: 0,
+        message: 'ok',
+        data: { member_id: 7, username: 'alice', password: 'Member-OneTime_1234567' },
+      }),
+    );
     render(<MemberPassword />);
     expect(screen.getByLabelText(/^Member id/).getAttribute('aria-describedby')).toBe('field-member_id-hint');
     expect(screen.getByText(/credential queue shows it as #id beside the username/)).not.toBeNull();
@@ -38,7 +44,9 @@ describe("a member's password", () => {
     const calls = serviceStandIn(() => envelope(500, {}));
     render(<MemberPassword />);
     ask('alice');
-    expect((await screen.findByText(/A member id is a positive whole number\. The credential queue/)).closest('.field')).not.toBeNull();
+    expect(
+      (await screen.findByText(/A member id is a positive whole number\. The credential queue/)).closest('.field'),
+    ).not.toBeNull();
     ask('7');
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -46,12 +54,18 @@ describe("a member's password", () => {
   });
 
   it('says in words that no member has the id, and shows no password', async () => {
-    serviceStandIn(() => envelope(404, { code: 404, message: 'there is no member 99', data: { error: 'member_not_found' } }));
+    serviceStandIn(() =>
+      envelope(404, { code: 404, message: 'there is no member 99', data: { error: 'member_not_found' } }),
+    );
     render(<MemberPassword />);
     ask('99');
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Give a one-time password' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Give a one-time password' }),
+    );
     const refusal = await screen.findByRole('alert');
-    expect(refusal.textContent).toBe('No member has the id 99. The credential queue shows it as #id beside the username; the audit finds it from the username.');
+    expect(refusal.textContent).toBe(
+      'No member has the id 99. The credential queue shows it as #id beside the username; the audit finds it from the username.',
+    );
     expect(screen.queryByTestId('member-one-time-password')).toBeNull();
     // Another id typed: the refusal was about the one before.
     fireEvent.input(screen.getByLabelText(/^Member id/), { target: { value: '9' } });

@@ -10,7 +10,9 @@ function change(current: string, next: string, again = next) {
 }
 
 it('changes the password with the current one, says what ended, and empties the form', async () => {
-  const calls = serviceStandIn(() => envelope(200, { code: 0, message: 'password changed; 2 other sessions ended', data: null }));
+  const calls = serviceStandIn(() =>
+    envelope(200, { code: 0, message: 'password changed; 2 other sessions ended', data: null }),
+  );
   render(<OwnAccount username="carol" />);
   expect(screen.getByText('carol').tagName).toBe('STRONG');
   change('old-secret', 'new-secret');
@@ -22,7 +24,13 @@ it('changes the password with the current one, says what ended, and empties the 
 });
 
 it('shows a wrong current password in words, and keeps what was typed', async () => {
-  serviceStandIn(() => envelope(422, { code: 422, message: 'the current password is wrong: nothing changed', data: { error: 'wrong_current_password' } }));
+  serviceStandIn(() =>
+    envelope(422, {
+      code: 422,
+      message: 'the current password is wrong: nothing changed',
+      data: { error: 'wrong_current_password' },
+    }),
+  );
   render(<OwnAccount username="carol" />);
   change('not-it', 'new-secret');
   expect((await screen.findByRole('alert')).textContent).toBe('the current password is wrong: nothing changed');
@@ -38,9 +46,13 @@ it('tells when to try again after too many wrong current passwords', async () =>
 });
 
 it('sends nothing while the new password and its repetition differ', async () => {
-  const calls = serviceStandIn(() => envelope(200, { code: 0, message: 'password changed; 0 other sessions ended', data: null }));
+  const calls = serviceStandIn(() =>
+    envelope(200, { code: 0, message: 'password changed; 0 other sessions ended', data: null }),
+  );
   render(<OwnAccount username="carol" />);
   change('old-secret', 'new-secret', 'new-secreT');
-  expect((await screen.findByRole('alert')).textContent).toBe('The two passwords differ: type the same password twice.');
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'The two passwords differ: type the same password twice.',
+  );
   expect(calls.filter((request) => request.method === 'POST')).toEqual([]);
 });

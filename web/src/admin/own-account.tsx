@@ -35,9 +35,37 @@ export function OwnAccount({ username }: { username: string }) {
       <Done focusKey={outcome.serial || undefined}>{outcome.message}</Done>
       <form onSubmit={submit} class="card" aria-labelledby="own-password-title" noValidate>
         <h2 id="own-password-title">Change your password</h2>
-        <Field name="current_password" label="Current password" type="password" value={form.current_password} onInput={set('current_password')} required autocomplete="current-password" refusal={refusal} />
-        <Field name="new_password" label="New password" type="password" value={form.new_password} onInput={set('new_password')} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
-        <Field name="confirmation" label="New password again" type="password" value={form.confirmation} onInput={set('confirmation')} required autocomplete="new-password" refusal={refusal} />
+        <Field
+          name="current_password"
+          label="Current password"
+          type="password"
+          value={form.current_password}
+          onInput={set('current_password')}
+          required
+          autocomplete="current-password"
+          refusal={refusal}
+        />
+        <Field
+          name="new_password"
+          label="New password"
+          type="password"
+          value={form.new_password}
+          onInput={set('new_password')}
+          hint="6 to 128 characters"
+          required
+          autocomplete="new-password"
+          refusal={refusal}
+        />
+        <Field
+          name="confirmation"
+          label="New password again"
+          type="password"
+          value={form.confirmation}
+          onInput={set('confirmation')}
+          required
+          autocomplete="new-password"
+          refusal={refusal}
+        />
         <RefusalNotice refusal={refusal} takeFocus />
         <button type="submit" class="primary">
           Change password

@@ -45,7 +45,12 @@ describe('page-roles editor', () => {
     /** A cell's first column, counting the spans before it and, in the second header row, the "Page" heading that spans both rows. */
     const columnOf = (cell: HTMLTableCellElement) => {
       let column = 0;
-      for (let c = cell.previousElementSibling as HTMLTableCellElement | null; c; c = c.previousElementSibling as HTMLTableCellElement | null) column += c.colSpan;
+      for (
+        let c = cell.previousElementSibling as HTMLTableCellElement | null;
+        c;
+        c = c.previousElementSibling as HTMLTableCellElement | null
+      )
+        column += c.colSpan;
       const row = cell.parentElement as HTMLTableRowElement;
       const above = [...table.querySelectorAll('thead tr')].indexOf(row) === 1 ? 1 : 0;
       return column + above;
@@ -134,6 +139,9 @@ describe('page roles sent', () => {
 
   it('names exactly the pages of the version at hand: new pages start empty, dropped ones go', () => {
     const saved = { tickets: { view: [1], manage: [1] }, archive: { view: [2], manage: [] } };
-    expect(pageRolesFor(pages, saved)).toEqual({ tickets: { view: [1], manage: [1] }, reports: { view: [], manage: [] } });
+    expect(pageRolesFor(pages, saved)).toEqual({
+      tickets: { view: [1], manage: [1] },
+      reports: { view: [], manage: [] },
+    });
   });
 });

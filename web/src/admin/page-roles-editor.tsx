@@ -25,7 +25,9 @@ export function PageRolesEditor({ id, pages, roles, value, onChange }: EditorPro
         type="checkbox"
         checked={checked}
         aria-label={`${role.name} may ${right} ${page.title}`}
-        onChange={(e) => onChange(setRight(value, page.id, role.id, right, (e.currentTarget as HTMLInputElement).checked))}
+        onChange={(e) =>
+          onChange(setRight(value, page.id, role.id, right, (e.currentTarget as HTMLInputElement).checked))
+        }
       />
     );
   };
@@ -46,7 +48,12 @@ export function PageRolesEditor({ id, pages, roles, value, onChange }: EditorPro
       <p id={explained} class="hint">
         Tick who may view each page, and who may also manage it. A page with no role is for super administrators only.
       </p>
-      {roles.length === 0 && <p class="hint">No enabled role group: only super administrators will see these pages. Create groups with `platform roles create`.</p>}
+      {roles.length === 0 && (
+        <p class="hint">
+          No enabled role group: only super administrators will see these pages. Create groups with `platform roles
+          create`.
+        </p>
+      )}
       <MoreSideways left={more.left} right={more.right} />
       {/* The page names stay in view as the boxes scroll (style.css); each edge with more beyond it is shaded. */}
       <div class={`scroll-frame${more.left ? ' more-left' : ''}${more.right ? ' more-right' : ''}`}>

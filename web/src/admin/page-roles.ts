@@ -10,7 +10,9 @@ export function emptyPageRoles(pages: { id: string }[]): PageRoles {
 
 /** The saved roles for exactly these pages: pages added by a new version start empty, dropped ones go. */
 export function pageRolesFor(pages: { id: string }[], saved: PageRoles | null): PageRoles {
-  return Object.fromEntries(pages.map((p) => [p.id, { view: [...(saved?.[p.id]?.view ?? [])], manage: [...(saved?.[p.id]?.manage ?? [])] }]));
+  return Object.fromEntries(
+    pages.map((p) => [p.id, { view: [...(saved?.[p.id]?.view ?? [])], manage: [...(saved?.[p.id]?.manage ?? [])] }]),
+  );
 }
 
 /**
@@ -34,5 +36,10 @@ export function setRight(roles: PageRoles, page: string, role: number, right: Ri
 
 /** What is sent: manage narrowed to view on every page, whatever state the editor was given. */
 export function withinView(roles: PageRoles): PageRoles {
-  return Object.fromEntries(Object.entries(roles).map(([page, r]) => [page, { view: r.view, manage: r.manage.filter((id) => r.view.includes(id)) }]));
+  return Object.fromEntries(
+    Object.entries(roles).map(([page, r]) => [
+      page,
+      { view: r.view, manage: r.manage.filter((id) => r.view.includes(id)) },
+    ]),
+  );
 }

@@ -12,7 +12,17 @@ export interface Handover {
  * A one-time password for someone else's account (an administrator's or a member's), shown once
  * with copy and the "I have stored it" gate; `children` say whose account it is.
  */
-export function PasswordOnce({ handover, testId = 'one-time-password', onStored, children }: { handover: Handover; testId?: string; onStored: () => void; children: ComponentChildren }) {
+export function PasswordOnce({
+  handover,
+  testId = 'one-time-password',
+  onStored,
+  children,
+}: {
+  handover: Handover;
+  testId?: string;
+  onStored: () => void;
+  children: ComponentChildren;
+}) {
   const wording: SecretWording = {
     title: `One-time password of ${handover.username}`,
     warning: `${handover.why} It is shown only this once, and the service keeps only its hash: hand it over now, through a channel only ${handover.username} reads.`,

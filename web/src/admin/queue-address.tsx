@@ -16,7 +16,8 @@ export function useQueueAddress<F extends string>(filterOf: (named: string | nul
   const after = params.get('after') ?? undefined;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [status, q, after]);
-  const toggle = (key: string) => setSelected((was) => new Set(was.has(key) ? [...was].filter((k) => k !== key) : [...was, key]));
+  const toggle = (key: string) =>
+    setSelected((was) => new Set(was.has(key) ? [...was].filter((k) => k !== key) : [...was, key]));
   const onStatus = (next: F | '') => update({ status: next || 'all', after: undefined });
   const search = <QueueSearch value={q} onSearch={(text) => update({ q: text, after: undefined })} />;
   return {

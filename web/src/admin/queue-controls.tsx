@@ -15,7 +15,13 @@ export function QueueSearch({ value, onSearch }: { value: string; onSearch: (q: 
       }}
     >
       <label for="queue-search">Search by username or API id</label>
-      <input id="queue-search" type="search" value={typed} maxLength={100} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
+      <input
+        id="queue-search"
+        type="search"
+        value={typed}
+        maxLength={100}
+        onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)}
+      />
       <button type="submit">Search</button>
     </form>
   );

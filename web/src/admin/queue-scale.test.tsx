@@ -2,7 +2,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { application, envelope, serviceStandIn } from './applications.fixture';
 import { CredentialQueue } from './credential-queue';
 
-const pending = (member_id: number, username: string) => application(member_id, username, 'pending', { reviewed_at: null });
+const pending = (member_id: number, username: string) =>
+  application(member_id, username, 'pending', { reviewed_at: null });
 
 const counts = { pending: 61, approved: 2, rejected: 0, active: 5, revoked: 1 };
 
@@ -11,18 +12,35 @@ function service() {
   return serviceStandIn((url) => {
     if (url.pathname.endsWith('/reject')) {
       const id = Number(url.pathname.split('/').at(-2));
-      if (id === 2) return envelope(422, { code: 422, message: 'the application of member 2 is rejected, not pending', data: { error: 'credential_not_pending' } });
+      if (id === 2)
+        return envelope(422, {
+          code: 422,
+          message: 'the application of member 2 is rejected, not pending',
+          data: { error: 'credential_not_pending' },
+        });
       return envelope(200, { code: 0, message: 'rejected', data: { ...pending(id, `m${id}`), status: 'rejected' } });
     }
     const q = url.searchParams.get('q');
-    const all = Array.from({ length: 61 }, (_, i) => pending(i + 1, `member${i + 1}`)).filter((a) => !q || a.username.includes(q));
+    const all = Array.from({ length: 61 }, (_, i) => pending(i + 1, `member${i + 1}`)).filter(
+      (a) => !q || a.username.includes(q),
+    );
     const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
     const list = all.slice(start, start + 50);
-    return envelope(200, { code: 0, message: 'ok', data: { list, next: start + 50 < all.length ? 'c50' : null, key_lifetime_days: null, counts: { ...counts, pending: all.length } } });
+    return envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: {
+        list,
+        next: start + 50 < all.length ? 'c50' : null,
+        key_lifetime_days: null,
+        counts: { ...counts, pending: all.length },
+      },
+    });
   });
 }
 
-const lists = (calls: Request[]) => calls.filter((c) => new URL(c.url).pathname.endsWith('/credentials')).map((c) => new URL(c.url).searchParams);
+const lists = (calls: Request[]) =>
+  calls.filter((c) => new URL(c.url).pathname.endsWith('/credentials')).map((c) => new URL(c.url).searchParams);
 
 beforeEach(() => history.replaceState(null, '', '/ui/admin/credentials'));
 
@@ -31,7 +49,15 @@ it('shows the count of each status, and pages on the service, keeping the page i
   render(<CredentialQueue />);
   expect(await screen.findByText('1–50 of 61')).not.toBeNull();
   const options = [...(screen.getByLabelText('Status') as HTMLSelectElement).options].map((o) => o.textContent);
-  expect(options).toEqual(['all (69)', 'pending (61)', 'extension requested', 'approved (2)', 'rejected (0)', 'active (5)', 'revoked (1)']);
+  expect(options).toEqual([
+    'all (69)',
+    'pending (61)',
+    'extension requested',
+    'approved (2)',
+    'rejected (0)',
+    'active (5)',
+    'revoked (1)',
+  ]);
   expect(lists(calls)[0]!.get('limit')).toBe('50');
 
   fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
@@ -66,11 +92,21 @@ it('rejects the selected rows with one reason, and says which were refused', asy
   fireEvent.click(screen.getByRole('checkbox', { name: 'Select member2' }));
   fireEvent.click(screen.getByRole('checkbox', { name: 'Select member3' }));
   fireEvent.click(screen.getByRole('button', { name: 'Reject 3 selected applications…' }));
-  fireEvent.input(screen.getByLabelText('Reason for rejecting 3 selected applications'), { target: { value: 'incomplete' } });
+  fireEvent.input(screen.getByLabelText('Reason for rejecting 3 selected applications'), {
+    target: { value: 'incomplete' },
+  });
   fireEvent.click(screen.getByRole('button', { name: 'Reject 3 selected applications' }));
   const notice = await screen.findByRole('status');
-  await waitFor(() => expect(notice.textContent).toContain('Rejected 2 of 3 selected applications. Refused: member2: the application of member 2 is rejected, not pending.'));
+  await waitFor(() =>
+    expect(notice.textContent).toContain(
+      'Rejected 2 of 3 selected applications. Refused: member2: the application of member 2 is rejected, not pending.',
+    ),
+  );
   const rejections = calls.filter((c) => c.url.endsWith('/reject'));
-  expect(rejections.map((c) => new URL(c.url).pathname)).toEqual(['/api/v1/credentials/1/reject', '/api/v1/credentials/2/reject', '/api/v1/credentials/3/reject']);
+  expect(rejections.map((c) => new URL(c.url).pathname)).toEqual([
+    '/api/v1/credentials/1/reject',
+    '/api/v1/credentials/2/reject',
+    '/api/v1/credentials/3/reject',
+  ]);
   expect(await rejections[0]!.clone().json()).toEqual({ reason: 'incomplete' });
 });

@@ -50,7 +50,9 @@ export function useDecisions(reload: () => void, filter: string) {
  * service says it), that the list now shows it, and what the reviewer typed, kept to copy.
  */
 export function staleWords(refusal: Refusal, typed?: string): string {
-  const who = refusal.decided ? `${refusal.decided.by ?? 'An administrator no longer known'} decided it on ${when(refusal.decided.at)}` : refusal.message;
+  const who = refusal.decided
+    ? `${refusal.decided.by ?? 'An administrator no longer known'} decided it on ${when(refusal.decided.at)}`
+    : refusal.message;
   const kept = typed ? ` What you typed is kept here: “${typed}”` : '';
   return `Too late: ${who}. The list now shows where it stands.${kept}`;
 }
@@ -111,7 +113,11 @@ export function Queue<S extends string>(props: QueueProps<S>) {
       <ScreenHeading>{props.title}</ScreenHeading>
       <div class="field inline">
         <label for={props.id}>Status</label>
-        <select id={props.id} value={props.status} onChange={(e) => props.onStatus((e.currentTarget as HTMLSelectElement).value as S | '')}>
+        <select
+          id={props.id}
+          value={props.status}
+          onChange={(e) => props.onStatus((e.currentTarget as HTMLSelectElement).value as S | '')}
+        >
           <option value="">{counted('all', props.counts?.[''])}</option>
           {props.statuses.map((s) => (
             <option key={s} value={s}>

@@ -37,7 +37,9 @@ describe('role groups screen', () => {
       { path: 'name', message: 'name must be 1 to 64 characters' },
       { path: 'permissions.0', message: 'permissions must be names from the registry' },
     ];
-    service(() => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }));
+    service(() =>
+      envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }),
+    );
     render(<RoleGroupsManager held={ALL} />);
     const audit = await screen.findByLabelText(/Read the audit trail and export it/);
     // Sent as it is: the service's issues, not the browser's own checks.
@@ -67,7 +69,16 @@ describe('role groups screen', () => {
   });
 
   it('shows the refusal beside the name, keeping what was typed', async () => {
-    service(() => envelope(422, { code: 422, message: 'a role group name has 1 to 64 characters', data: { error: 'invalid_role_group_name', issues: [{ path: 'name', message: 'a role group name has 1 to 64 characters' }] } }));
+    service(() =>
+      envelope(422, {
+        code: 422,
+        message: 'a role group name has 1 to 64 characters',
+        data: {
+          error: 'invalid_role_group_name',
+          issues: [{ path: 'name', message: 'a role group name has 1 to 64 characters' }],
+        },
+      }),
+    );
     render(<RoleGroupsManager held={ALL} />);
     fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'x'.repeat(3) } });
     fireEvent.click(screen.getByRole('button', { name: 'Define' }));
@@ -80,7 +91,9 @@ describe('role groups screen', () => {
     render(<RoleGroupsManager held={ALL} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Disable Operators…' }));
     expect(calls.some((c) => c.url.endsWith('/disable'))).toBe(false);
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Disable Operators?' })).getByRole('button', { name: 'Disable' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Disable Operators?' })).getByRole('button', { name: 'Disable' }),
+    );
     expect(await screen.findByText('Disabled Operators: its administrators lost its permissions.')).not.toBeNull();
     expect(await screen.findByRole('button', { name: 'Enable Operators' })).not.toBeNull();
     expect(screen.getByText('disabled')).not.toBeNull();

@@ -26,7 +26,9 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
 
   const define = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/role-groups', { params: { header: await csrf() }, body: { name, permissions: chosen } }));
+    const answer = await call(async () =>
+      api.POST('/role-groups', { params: { header: await csrf() }, body: { name, permissions: chosen } }),
+    );
     if (!answer.ok) return setRefusal(inAccessWords(answer.refusal, { permissions: chosen, held, whom: 'the group' }));
     setRefusal(null);
     setName('');
@@ -41,9 +43,16 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
         ? api.POST('/role-groups/{role_id}/enable', { params: { header: await csrf(), path }, body: {} })
         : api.POST('/role-groups/{role_id}/disable', { params: { header: await csrf(), path }, body: {} }),
     );
-    if (!answer.ok) return setActionRefusal(inAccessWords(answer.refusal, { permissions: group.permissions, held, whom: `the role group ${group.name}` }));
+    if (!answer.ok)
+      return setActionRefusal(
+        inAccessWords(answer.refusal, { permissions: group.permissions, held, whom: `the role group ${group.name}` }),
+      );
     setActionRefusal(null);
-    report(enable ? `Enabled ${group.name}: its administrators hold its permissions again.` : `Disabled ${group.name}: its administrators lost its permissions.`);
+    report(
+      enable
+        ? `Enabled ${group.name}: its administrators hold its permissions again.`
+        : `Disabled ${group.name}: its administrators lost its permissions.`,
+    );
     reload();
   };
   const choose = fixing(setChosen, setRefusal, ['permissions']);
@@ -56,7 +65,16 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
       <section aria-labelledby="new-role-group" class="card">
         <h2 id="new-role-group">Define a role group</h2>
         <form onSubmit={define}>
-          <Field name="name" label="Name" value={name} onInput={fixing(setName, setRefusal, ['name'])} required hint="1 to 64 characters" maxLength={64} refusal={refusal} />
+          <Field
+            name="name"
+            label="Name"
+            value={name}
+            onInput={fixing(setName, setRefusal, ['name'])}
+            required
+            hint="1 to 64 characters"
+            maxLength={64}
+            refusal={refusal}
+          />
           <fieldset aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
             <legend>Permissions</legend>
             {permissionsIssue && (

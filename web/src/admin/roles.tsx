@@ -9,7 +9,8 @@ export function RoleGroups({ roles }: { roles: Schemas['RoleGroup'][] }) {
     <>
       <ScreenHeading>Role groups</ScreenHeading>
       <p>
-        Role groups are created, enabled and disabled with <code>platform roles</code> on the server; administrators join one with <code>platform admin create --role</code>.
+        Role groups are created, enabled and disabled with <code>platform roles</code> on the server; administrators
+        join one with <code>platform admin create --role</code>.
       </p>
       {roles.length === 0 ? (
         <Empty>No enabled role group.</Empty>

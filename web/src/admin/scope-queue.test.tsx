@@ -18,7 +18,11 @@ const request = (name: string, status: string, member_id = 7, username = 'alice'
 beforeEach(() => {
   history.replaceState(null, '', '/ui/admin/scopes');
   globalThis.fetch = jest.fn(async () =>
-    envelope(200, { code: 0, message: 'ok', data: { list: [request('addons.read', 'approved'), request('member-groups.read', 'pending')], next: null } }),
+    envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: { list: [request('addons.read', 'approved'), request('member-groups.read', 'pending')], next: null },
+    }),
   ) as typeof fetch;
 });
 
@@ -36,7 +40,9 @@ describe('scope-request queue', () => {
 
     const approve = screen.getByRole('button', { name: 'Approve member-groups.read for alice' });
     // Each row's buttons say whose request they decide: a list of "Reject…" tells nothing apart.
-    expect(screen.getByRole('button', { name: 'Reject member-groups.read for alice…' }).closest('tr')).toBe(approve.closest('tr'));
+    expect(screen.getByRole('button', { name: 'Reject member-groups.read for alice…' }).closest('tr')).toBe(
+      approve.closest('tr'),
+    );
     expect(approve.closest('td')!.classList.contains('actions')).toBe(false);
     expect(approve.closest('tr')!.textContent).toContain('member-groups.read');
   });
@@ -63,16 +69,32 @@ describe('scope-request queue at scale', () => {
     return serviceStandIn((url) => {
       if (url.pathname.endsWith('/approve')) {
         const id = Number(url.pathname.split('/')[4]);
-        if (id === 2) return envelope(422, { code: 422, message: 'the scope "addons.read" is approved: only a pending request can be decided', data: { error: 'scope_not_pending' } });
+        if (id === 2)
+          return envelope(422, {
+            code: 422,
+            message: 'the scope "addons.read" is approved: only a pending request can be decided',
+            data: { error: 'scope_not_pending' },
+          });
         return envelope(200, { code: 0, message: 'approved', data: request('addons.read', 'approved', id, `m${id}`) });
       }
       const q = url.searchParams.get('q');
-      const all = Array.from({ length: 61 }, (_, i) => request('addons.read', 'pending', i + 1, `member${i + 1}`)).filter((r) => !q || r.username.includes(q));
+      const all = Array.from({ length: 61 }, (_, i) =>
+        request('addons.read', 'pending', i + 1, `member${i + 1}`),
+      ).filter((r) => !q || r.username.includes(q));
       const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
-      return envelope(200, { code: 0, message: 'ok', data: { list: all.slice(start, start + 50), next: start + 50 < all.length ? 'c50' : null, counts: { ...counts, pending: all.length } } });
+      return envelope(200, {
+        code: 0,
+        message: 'ok',
+        data: {
+          list: all.slice(start, start + 50),
+          next: start + 50 < all.length ? 'c50' : null,
+          counts: { ...counts, pending: all.length },
+        },
+      });
     });
   }
-  const lists = (calls: Request[]) => calls.filter((c) => new URL(c.url).pathname.endsWith('/scope-requests')).map((c) => new URL(c.url).searchParams);
+  const lists = (calls: Request[]) =>
+    calls.filter((c) => new URL(c.url).pathname.endsWith('/scope-requests')).map((c) => new URL(c.url).searchParams);
 
   it('counts each status and pages on the service, the page in the address', async () => {
     const calls = service();
@@ -107,7 +129,11 @@ describe('scope-request queue at scale', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select addons.read for member2' }));
     fireEvent.click(screen.getByRole('button', { name: 'Approve 2 selected scope requests' }));
     const notice = await screen.findByRole('status');
-    await waitFor(() => expect(notice.textContent).toContain('Approved 1 of 2 selected scope requests. Refused: addons.read for member2: the scope "addons.read" is approved'));
+    await waitFor(() =>
+      expect(notice.textContent).toContain(
+        'Approved 1 of 2 selected scope requests. Refused: addons.read for member2: the scope "addons.read" is approved',
+      ),
+    );
     expect(calls.filter((c) => c.url.endsWith('/approve')).map((c) => new URL(c.url).pathname)).toEqual([
       '/api/v1/credentials/1/scopes/addons.read/approve',
       '/api/v1/credentials/2/scopes/addons.read/approve',
@@ -123,18 +149,31 @@ it('a decision too late says who decided meanwhile and when, and keeps the reaso
       decided = true;
       return envelope(422, {
         code: 422,
-        message: 'the scope "member-groups.read" is approved: only a pending request can be decided: bob decided it at 2026-11-23T10:07:00.000Z',
+        message:
+          'the scope "member-groups.read" is approved: only a pending request can be decided: bob decided it at 2026-11-23T10:07:00.000Z',
         data: { error: 'scope_not_pending', decided_by: 'bob', decided_at: '2026-11-23T10:07:00.000Z' },
       });
     }
     const list = [request('member-groups.read', decided ? 'approved' : 'pending')];
-    return envelope(200, { code: 0, message: 'ok', data: { list, next: null, counts: { pending: decided ? 0 : 1, approved: decided ? 1 : 0, rejected: 0, revoked: 0 } } });
+    return envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: {
+        list,
+        next: null,
+        counts: { pending: decided ? 0 : 1, approved: decided ? 1 : 0, rejected: 0, revoked: 0 },
+      },
+    });
   });
   render(<ScopeQueue />);
   fireEvent.click(await screen.findByRole('button', { name: 'Reject member-groups.read for alice…' }));
-  fireEvent.input(screen.getByLabelText('Reason for rejecting member-groups.read for alice'), { target: { value: 'the purpose is vague' } });
+  fireEvent.input(screen.getByLabelText('Reason for rejecting member-groups.read for alice'), {
+    target: { value: 'the purpose is vague' },
+  });
   fireEvent.click(screen.getByRole('button', { name: 'Reject member-groups.read for alice' }));
   const alert = await screen.findByRole('alert');
-  expect(alert.textContent).toMatch(/^Too late: bob decided it on .+2026.+\. The list now shows where it stands\. What you typed is kept here: “the purpose is vague”$/);
+  expect(alert.textContent).toMatch(
+    /^Too late: bob decided it on .+2026.+\. The list now shows where it stands\. What you typed is kept here: “the purpose is vague”$/,
+  );
   await waitFor(() => expect(document.activeElement).toBe(alert));
 });

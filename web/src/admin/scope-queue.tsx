@@ -22,18 +22,42 @@ const whose = (r: ScopeRequest) => r.username ?? `member ${r.member_id}`;
 export function ScopeQueue() {
   const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(
-    () => call(() => api.GET('/scope-requests', { params: { query: { ...(status && { status }), ...(q && { q }), limit: PAGE_SIZE, ...(after && { after }) } } })),
+    () =>
+      call(() =>
+        api.GET('/scope-requests', {
+          params: { query: { ...(status && { status }), ...(q && { q }), limit: PAGE_SIZE, ...(after && { after }) } },
+        }),
+      ),
     [status, q, after],
   );
   const { done, refusal, decided, decide } = useDecisions(reload, listKey);
-  const scopeOf = async (r: ScopeRequest) => ({ header: await csrf(), path: { member_id: r.member_id, scope: r.name as ScopeName } });
-  const sendApproval = (r: ScopeRequest) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(r), body: {} }));
-  const sendRejection = (r: ScopeRequest, reason: string) => call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(r), body: { reason } }));
-  const approve = (r: ScopeRequest) => decide(sendApproval(r).then((answer) => saying(answer, () => `Approved ${r.name} for ${whose(r)}.`)));
-  const reject = async (r: ScopeRequest, reason: string) => decided(saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`), reason);
+  const scopeOf = async (r: ScopeRequest) => ({
+    header: await csrf(),
+    path: { member_id: r.member_id, scope: r.name as ScopeName },
+  });
+  const sendApproval = (r: ScopeRequest) =>
+    call(async () =>
+      api.POST('/credentials/{member_id}/scopes/{scope}/approve', { params: await scopeOf(r), body: {} }),
+    );
+  const sendRejection = (r: ScopeRequest, reason: string) =>
+    call(async () =>
+      api.POST('/credentials/{member_id}/scopes/{scope}/reject', { params: await scopeOf(r), body: { reason } }),
+    );
+  const approve = (r: ScopeRequest) =>
+    decide(sendApproval(r).then((answer) => saying(answer, () => `Approved ${r.name} for ${whose(r)}.`)));
+  const reject = async (r: ScopeRequest, reason: string) =>
+    decided(
+      saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`),
+      reason,
+    );
   const revoke = async (r: ScopeRequest, reason: string) =>
     decided(
-      saying(await call(async () => api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } })), () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`),
+      saying(
+        await call(async () =>
+          api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } }),
+        ),
+        () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`,
+      ),
       reason,
     );
 
@@ -57,7 +81,12 @@ export function ScopeQueue() {
             count={chosen.length}
             noun="scope request"
             approve={(subject) => (
-              <button type="button" class="primary" onClick={() => void bulk(sendApproval, 'Approved')} aria-label={`Approve ${subject}`}>
+              <button
+                type="button"
+                class="primary"
+                onClick={() => void bulk(sendApproval, 'Approved')}
+                aria-label={`Approve ${subject}`}
+              >
                 Approve
               </button>
             )}
@@ -79,7 +108,12 @@ export function ScopeQueue() {
             <tr key={keyOf(r)}>
               {withSelect && (
                 <td data-label="Select" class="select">
-                  <input type="checkbox" checked={selected.has(keyOf(r))} onChange={() => toggle(keyOf(r))} aria-label={`Select ${subject}`} />
+                  <input
+                    type="checkbox"
+                    checked={selected.has(keyOf(r))}
+                    onChange={() => toggle(keyOf(r))}
+                    aria-label={`Select ${subject}`}
+                  />
                 </td>
               )}
               <td data-label="Member">
@@ -101,10 +135,22 @@ export function ScopeQueue() {
                     <button type="button" class="primary" onClick={() => approve(r)} aria-label={`Approve ${subject}`}>
                       Approve
                     </button>
-                    <ReasonAction id={`reject-${r.member_id}-${r.name}`} label="Reject" subject={subject} onSend={(reason) => reject(r, reason)} />
+                    <ReasonAction
+                      id={`reject-${r.member_id}-${r.name}`}
+                      label="Reject"
+                      subject={subject}
+                      onSend={(reason) => reject(r, reason)}
+                    />
                   </>
                 )}
-                {mayRevokeScope(r.status) && <ReasonAction id={`revoke-${r.member_id}-${r.name}`} label="Revoke" subject={subject} onSend={(reason) => revoke(r, reason)} />}
+                {mayRevokeScope(r.status) && (
+                  <ReasonAction
+                    id={`revoke-${r.member_id}-${r.name}`}
+                    label="Revoke"
+                    subject={subject}
+                    onSend={(reason) => revoke(r, reason)}
+                  />
+                )}
               </DecisionCell>
             </tr>
           );

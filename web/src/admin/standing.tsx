@@ -11,8 +11,27 @@ export function Standing({ enabled }: { enabled: boolean }) {
 }
 
 /** Disable (asked first: it takes access away at once) or enable again; `name` names the row's thing. */
-export function StandingAction({ enabled, name, question, onTurn }: { enabled: boolean; name: string; question: string; onTurn: (enable: boolean) => void }) {
-  if (enabled) return <ConfirmAction label="Disable" name={`Disable ${name}`} title={`Disable ${name}?`} question={question} onConfirm={() => onTurn(false)} />;
+export function StandingAction({
+  enabled,
+  name,
+  question,
+  onTurn,
+}: {
+  enabled: boolean;
+  name: string;
+  question: string;
+  onTurn: (enable: boolean) => void;
+}) {
+  if (enabled)
+    return (
+      <ConfirmAction
+        label="Disable"
+        name={`Disable ${name}`}
+        title={`Disable ${name}?`}
+        question={question}
+        onConfirm={() => onTurn(false)}
+      />
+    );
   return (
     <button type="button" onClick={() => onTurn(true)} aria-label={`Enable ${name}`}>
       Enable

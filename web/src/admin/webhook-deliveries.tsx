@@ -11,10 +11,18 @@ const COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt', '
 
 /** A webhook's deliveries, newest first, each with a retry and, expanded, its last request and answer. `round`: read again when it changes. */
 export function Deliveries({ id, round }: { id: string; round: number }) {
-  const [list, reload] = useLoad(() => call(() => api.GET('/webhooks/{id}/deliveries', { params: { path: { id } } })), [id, round]);
+  const [list, reload] = useLoad(
+    () => call(() => api.GET('/webhooks/{id}/deliveries', { params: { path: { id } } })),
+    [id, round],
+  );
   const [open, setOpen] = useState<string | null>(null);
   const retry = async (delivery_id: string) => {
-    await call(async () => api.POST('/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { header: await csrf(), path: { id, delivery_id } }, body: {} }));
+    await call(async () =>
+      api.POST('/webhooks/{id}/deliveries/{delivery_id}/retry', {
+        params: { header: await csrf(), path: { id, delivery_id } },
+        body: {},
+      }),
+    );
     reload();
   };
   if (list.state === 'loading') return <Loading what="the deliveries" />;

@@ -11,7 +11,12 @@ const atEvents = (path: string) => path === 'events' || path.startsWith('events.
 function summaryOf(refusal: Refusal | null, again: string): Refusal | null {
   if (!refusal || refusal.issues.length === 0) return refusal;
   const elsewhere = refusal.issues.filter((i) => i.path !== 'url' && !atEvents(i.path));
-  return { ...refusal, message: elsewhere.length ? elsewhere.map((i) => i.message).join('; ') : `Correct what is marked above, then ${again}.` };
+  return {
+    ...refusal,
+    message: elsewhere.length
+      ? elsewhere.map((i) => i.message).join('; ')
+      : `Correct what is marked above, then ${again}.`,
+  };
 }
 
 interface WebhookFieldsProps {
@@ -30,10 +35,20 @@ interface WebhookFieldsProps {
 export function WebhookFields({ form, url, events, onUrl, onEvents, refusal, again }: WebhookFieldsProps) {
   const eventsIssue = refusal?.issues.find((i) => atEvents(i.path));
   const issueId = `webhook-events-issue-${form}`;
-  const toggle = (type: EventType) => onEvents(events.includes(type) ? events.filter((e) => e !== type) : [...events, type]);
+  const toggle = (type: EventType) =>
+    onEvents(events.includes(type) ? events.filter((e) => e !== type) : [...events, type]);
   return (
     <>
-      <Field name="url" id={`field-url-${form}`} label="URL" type="url" value={url} onInput={onUrl} optional={false} refusal={refusal} />
+      <Field
+        name="url"
+        id={`field-url-${form}`}
+        label="URL"
+        type="url"
+        value={url}
+        onInput={onUrl}
+        optional={false}
+        refusal={refusal}
+      />
       <fieldset aria-describedby={eventsIssue ? issueId : undefined}>
         <legend>Events</legend>
         {eventsIssue && (

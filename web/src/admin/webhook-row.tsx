@@ -24,14 +24,20 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
   const [undelivered, setUndelivered] = useState(false);
 
   const test = async () => {
-    const answer = await call(async () => api.POST('/webhooks/{id}/test', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }));
+    const answer = await call(async () =>
+      api.POST('/webhooks/{id}/test', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }),
+    );
     if (!answer.ok) {
       clear();
       return setRefusal(answer.refusal);
     }
     setRefusal(null);
     setUndelivered(answer.data.status !== 'delivered');
-    report(answer.data.status === 'delivered' ? `Test sent: the receiver answered ${answer.data.last_status_code}.` : `Test not delivered: ${answer.message.replace(/^not delivered: /, '')}.`);
+    report(
+      answer.data.status === 'delivered'
+        ? `Test sent: the receiver answered ${answer.data.last_status_code}.`
+        : `Test not delivered: ${answer.message.replace(/^not delivered: /, '')}.`,
+    );
     // The ping is the newest delivery: shown at once.
     setShowing(true);
     setRound((n) => n + 1);
@@ -44,13 +50,24 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
         <code>{hook.url}</code> <small>{hook.events.join(', ')}</small>
       </p>
       <div class="actions">
-        <button type="button" onClick={() => setShowing(!showing)} aria-expanded={showing} aria-controls={deliveriesId} aria-label={`Deliveries of ${hook.url}`}>
+        <button
+          type="button"
+          onClick={() => setShowing(!showing)}
+          aria-expanded={showing}
+          aria-controls={deliveriesId}
+          aria-label={`Deliveries of ${hook.url}`}
+        >
           Deliveries
         </button>
         <button type="button" onClick={() => void test()} aria-label={`Send a test to ${hook.url}`}>
           Send a test
         </button>
-        <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing} aria-label={`Edit ${hook.url}`}>
+        <button
+          type="button"
+          onClick={() => setEditing(!editing)}
+          aria-expanded={editing}
+          aria-label={`Edit ${hook.url}`}
+        >
           Edit
         </button>
         <ConfirmAction
@@ -90,13 +107,23 @@ function EditWebhook({ hook, onDone }: { hook: Webhook; onDone: (message: string
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const save = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.PUT('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } }, body: { url, events } }));
+    const answer = await call(async () =>
+      api.PUT('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } }, body: { url, events } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     onDone(`Saved: ${answer.data.url} now hears of ${answer.data.events.join(', ')}.`);
   };
   return (
     <form class="edit-webhook" onSubmit={save} aria-label={`Edit ${hook.url}`}>
-      <WebhookFields form={hook.id} url={url} events={events} onUrl={setUrl} onEvents={setEvents} refusal={refusal} again="save again" />
+      <WebhookFields
+        form={hook.id}
+        url={url}
+        events={events}
+        onUrl={setUrl}
+        onEvents={setEvents}
+        refusal={refusal}
+        again="save again"
+      />
       <button type="submit" class="primary">
         Save
       </button>{' '}

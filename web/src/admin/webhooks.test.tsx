@@ -3,21 +3,44 @@ import { navigate } from '../router';
 import { Webhooks } from './webhooks';
 import { envelope } from '../../test/envelope';
 
-const hook = { id: '0b5c2d1e-1111-4222-8333-444455556666', url: 'https://example.com/hook', events: ['credential.approved'], created_at: '2026-11-20T10:00:00.000Z' };
+const hook = {
+  id: '0b5c2d1e-1111-4222-8333-444455556666',
+  url: 'https://example.com/hook',
+  events: ['credential.approved'],
+  created_at: '2026-11-20T10:00:00.000Z',
+};
 
 const exchange = {
   sent_at: '2026-11-20T10:05:00.000Z',
-  request: { headers: { 'content-type': 'application/json', 'webhook-id': 'd-1', 'webhook-timestamp': '1790000000', 'webhook-signature': 'v1,c2lnbmVk' }, body: '{"type":"ping","timestamp":"2026-11-20T10:05:00.000Z","data":{}}' },
+  request: {
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': 'd-1',
+      'webhook-timestamp': '1790000000',
+      'webhook-signature': 'v1,c2lnbmVk',
+    },
+    body: '{"type":"ping","timestamp":"2026-11-20T10:05:00.000Z","data":{}}',
+  },
   response: { status: 503, body: 'receiver down for maintenance' },
   error: null,
   duration_ms: 42,
 };
-const ping = { id: 'd-1', event_type: 'ping', status: 'dead', attempts: 1, last_status_code: 503, next_attempt_at: null, delivered_at: null, last_exchange: exchange };
+const ping = {
+  id: 'd-1',
+  event_type: 'ping',
+  status: 'dead',
+  attempts: 1,
+  last_status_code: 503,
+  next_attempt_at: null,
+  delivered_at: null,
+  last_exchange: exchange,
+};
 
 /** The service as the webhooks screen meets it: one webhook, its deliveries, and the answers to writes. */
 function service({
   register = () => envelope(200, { code: 0, message: 'registered', data: { ...hook, secret: 'whsec_x' } }),
-  change = (body: { url: string; events: string[] }) => envelope(200, { code: 0, message: 'changed', data: { ...hook, ...body } }),
+  change = (body: { url: string; events: string[] }) =>
+    envelope(200, { code: 0, message: 'changed', data: { ...hook, ...body } }),
 } = {}) {
   const calls: Request[] = [];
   let removed = false;
@@ -26,7 +49,8 @@ function service({
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
     const path = new URL(request.url).pathname;
-    if (path.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (path.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (request.method === 'DELETE') {
       removed = true;
       return envelope(200, { code: 0, message: 'removed', data: hook });
@@ -37,7 +61,8 @@ function service({
       return envelope(200, { code: 0, message: 'not delivered: the receiver answered 503', data: ping });
     }
     if (request.method === 'POST') return register();
-    if (path.endsWith('/deliveries')) return envelope(200, { code: 0, message: 'ok', data: { list: pinged ? [ping] : [] } });
+    if (path.endsWith('/deliveries'))
+      return envelope(200, { code: 0, message: 'ok', data: { list: pinged ? [ping] : [] } });
     return envelope(200, { code: 0, message: 'ok', data: { list: removed ? [] : [hook] } });
   }) as typeof fetch;
   return calls;
@@ -50,7 +75,9 @@ async function registerThenRemoveHook(url: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Register' }));
   await screen.findByTestId('webhook-secret');
   fireEvent.click(await screen.findByRole('button', { name: 'Remove https://example.com/hook…' }));
-  fireEvent.click(within(screen.getByRole('dialog', { name: 'Remove the webhook?' })).getByRole('button', { name: 'Remove' }));
+  fireEvent.click(
+    within(screen.getByRole('dialog', { name: 'Remove the webhook?' })).getByRole('button', { name: 'Remove' }),
+  );
 }
 
 describe('webhooks', () => {
@@ -67,7 +94,9 @@ describe('webhooks', () => {
     expect(dialog.textContent).toContain('Remove the webhook https://example.com/hook?');
     await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Remove' })));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove https://example.com/hook…' })));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove https://example.com/hook…' })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     expect(confirm).not.toHaveBeenCalled();
@@ -120,9 +149,11 @@ describe('webhooks', () => {
     expect(screen.queryByText(/Signing secret/)).toBeNull();
   });
 
-  it("keeps the secret of a webhook just registered when another one is removed", async () => {
+  it('keeps the secret of a webhook just registered when another one is removed', async () => {
     const other = { ...hook, id: '0b5c2d1e-1111-4222-8333-777788889999', url: 'https://example.com/new' };
-    service({ register: () => envelope(200, { code: 0, message: 'registered', data: { ...other, secret: 'whsec_new' } }) });
+    service({
+      register: () => envelope(200, { code: 0, message: 'registered', data: { ...other, secret: 'whsec_new' } }),
+    });
     await registerThenRemoveHook('https://example.com/new');
     await screen.findByText('Removed the webhook https://example.com/hook.');
     expect(screen.getByTestId('webhook-secret').textContent).toBe('whsec_new');
@@ -130,13 +161,23 @@ describe('webhooks', () => {
 
   it("ties a refused URL to the URL field: marked invalid and described by the service's reason", async () => {
     const reason = 'url must use https';
-    service({ register: () => envelope(422, { code: 422, message: reason, data: { error: 'invalid_webhook_url', issues: [{ path: 'url', message: reason }] } }) });
+    service({
+      register: () =>
+        envelope(422, {
+          code: 422,
+          message: reason,
+          data: { error: 'invalid_webhook_url', issues: [{ path: 'url', message: reason }] },
+        }),
+    });
     render(<Webhooks />);
     const url = screen.getByLabelText('URL');
     fireEvent.input(url, { target: { value: 'http://example.com/hook' } });
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-    const described = url.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    const described = url
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
     expect(described).toContain(reason);
     expect(screen.getByRole('alert').textContent).toBe('Correct what is marked above, then register again.');
   });
@@ -199,7 +240,11 @@ describe('webhooks', () => {
     const calls = service({
       change: (body) =>
         refuse
-          ? envelope(422, { code: 422, message: reason, data: { error: 'invalid_webhook_url', issues: [{ path: 'url', message: reason }] } })
+          ? envelope(422, {
+              code: 422,
+              message: reason,
+              data: { error: 'invalid_webhook_url', issues: [{ path: 'url', message: reason }] },
+            })
           : envelope(200, { code: 0, message: 'changed', data: { ...hook, ...body } }),
     });
     render(<Webhooks />);
@@ -218,9 +263,14 @@ describe('webhooks', () => {
     refuse = false;
     fireEvent.input(url, { target: { value: 'https://example.com/moved' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
-    expect((await screen.findByText(/^Saved:/)).textContent).toBe('Saved: https://example.com/moved now hears of credential.approved, scope.requested.');
+    expect((await screen.findByText(/^Saved:/)).textContent).toBe(
+      'Saved: https://example.com/moved now hears of credential.approved, scope.requested.',
+    );
     const sent = calls.filter((c) => c.method === 'PUT');
-    expect(await sent.at(-1)!.clone().json()).toEqual({ url: 'https://example.com/moved', events: ['credential.approved', 'scope.requested'] });
+    expect(await sent.at(-1)!.clone().json()).toEqual({
+      url: 'https://example.com/moved',
+      events: ['credential.approved', 'scope.requested'],
+    });
     expect(screen.queryByRole('form', { name: 'Edit https://example.com/hook' })).toBeNull();
   });
 });

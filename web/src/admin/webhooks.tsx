@@ -12,7 +12,8 @@ const FIRST_EVENTS: EventType[] = ['credential.approved'];
 
 const SECRET_WORDING: SecretWording = {
   title: 'Signing secret',
-  warning: 'This is the only time the secret is shown. Store it where your receiver verifies the webhook-signature header.',
+  warning:
+    'This is the only time the secret is shown. Store it where your receiver verifies the webhook-signature header.',
   label: 'Secret',
   testId: 'webhook-secret',
   copy: 'Copy the secret',
@@ -34,7 +35,9 @@ export function Webhooks() {
 
   const register = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/webhooks', { params: { header: await csrf() }, body: { url, events } }));
+    const answer = await call(async () =>
+      api.POST('/webhooks', { params: { header: await csrf() }, body: { url, events } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1, id: answer.data.id, url: answer.data.url }));
@@ -47,7 +50,9 @@ export function Webhooks() {
   };
   const forget = () => setSecret((s) => ({ ...s, value: '', id: '', url: '' }));
   const remove = async (hook: Schemas['Webhook']) => {
-    const answer = await call(async () => api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }));
+    const answer = await call(async () =>
+      api.DELETE('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } } }),
+    );
     if (!answer.ok) return setRemoval(answer.refusal);
     setRemoval(null);
     if (secret.id === hook.id) forget();
@@ -61,7 +66,15 @@ export function Webhooks() {
       <section aria-labelledby="new-webhook" class="card">
         <h2 id="new-webhook">Register a webhook</h2>
         <form onSubmit={register}>
-          <WebhookFields form="new" url={url} events={events} onUrl={setUrl} onEvents={setEvents} refusal={refusal} again="register again" />
+          <WebhookFields
+            form="new"
+            url={url}
+            events={events}
+            onUrl={setUrl}
+            onEvents={setEvents}
+            refusal={refusal}
+            again="register again"
+          />
           <button type="submit" class="primary">
             Register
           </button>
@@ -82,7 +95,10 @@ export function Webhooks() {
         {hooks.state === 'loading' && <Loading what="the webhooks" />}
         {hooks.state === 'failed' && <LoadFailed refusal={hooks.refusal} onRetry={reload} />}
         {hooks.state === 'ready' && hooks.data.list.length === 0 && <Empty>No webhook yet.</Empty>}
-        {hooks.state === 'ready' && hooks.data.list.map((hook) => <WebhookRow key={hook.id} hook={hook} onRemove={(h) => void remove(h)} onChanged={reload} />)}
+        {hooks.state === 'ready' &&
+          hooks.data.list.map((hook) => (
+            <WebhookRow key={hook.id} hook={hook} onRemove={(h) => void remove(h)} onChanged={reload} />
+          ))}
       </section>
     </>
   );

@@ -1,9 +1,10 @@
 import { isStale, type Refusal } from './client';
 
 const refusal = (status: number, error: string): Refusal => ({ status, error, message: error, issues: [] });
-const sorted = (answers: (readonly [number, string])[]) => answers.filter(([status, error]) => isStale(refusal(status, error))).map(([, error]) => error);
+const sorted = (answers: (readonly [number, string])[]) =>
+  answers.filter(([status, error]) => isStale(refusal(status, error))).map(([, error]) => error);
 
-it("tells a refusal for the state of what was acted on, or for an action already recorded, from one the form can still mend", () => {
+it('tells a refusal for the state of what was acted on, or for an action already recorded, from one the form can still mend', () => {
   // What the console's decisions (queues, add-on actions and editor) can be answered.
   const stale = [
     [422, 'credential_not_pending'],

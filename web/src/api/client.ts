@@ -19,7 +19,8 @@ export interface Refusal {
  * `<thing>_not_<state>` or `<thing>_already_<state>`, or its history deleted; and the answer to an
  * action recorded but not yet readable, which must not be sent again.
  */
-const STATE_REFUSED = /_not_(pending|approved|active|installed|requested|found)$|_already_|^(stream_deleted|recorded_not_visible_yet)$/;
+const STATE_REFUSED =
+  /_not_(pending|approved|active|installed|requested|found)$|_already_|^(stream_deleted|recorded_not_visible_yet)$/;
 
 /**
  * Refused for the state of what it acted on (decided, installed or removed by someone else
@@ -36,7 +37,11 @@ const SIGNED_OUT = new Set(['not_logged_in', 'admin_not_logged_in', 'session_exp
 const SESSION_GONE = 'You are signed out: sign in again to go on; what you typed is kept.';
 
 // fetch is looked up on each call, not captured here: a test or a polyfill may install it later.
-export const api = createClient<paths>({ baseUrl: new URL('/api/v1', location.href).href, credentials: 'same-origin', fetch: (request) => fetch(request) });
+export const api = createClient<paths>({
+  baseUrl: new URL('/api/v1', location.href).href,
+  credentials: 'same-origin',
+  fetch: (request) => fetch(request),
+});
 
 let csrfToken: Promise<string> | null = null;
 let onSignedOut: (refusal: Refusal) => void = () => {};
@@ -68,7 +73,10 @@ export async function csrf(): Promise<{ 'X-CSRF-Token': string }> {
 }
 
 function refusalOf(status: number, body: unknown): Refusal {
-  const envelope = (body ?? {}) as { message?: string; data?: { error?: string; issues?: Refusal['issues']; decided_by?: string | null; decided_at?: string } };
+  const envelope = (body ?? {}) as {
+    message?: string;
+    data?: { error?: string; issues?: Refusal['issues']; decided_by?: string | null; decided_at?: string };
+  };
   const decidedAt = envelope.data?.decided_at;
   return {
     status,
@@ -97,7 +105,10 @@ interface Quiet {
 
 type DataOf<E> = E extends { data: infer D } ? D : null;
 
-export async function call<E extends { message: string }>(send: () => Promise<Sent<E>>, options?: Quiet): Promise<Answer<DataOf<E>>> {
+export async function call<E extends { message: string }>(
+  send: () => Promise<Sent<E>>,
+  options?: Quiet,
+): Promise<Answer<DataOf<E>>> {
   const answer = await raw(send, options);
   if (!answer.ok) return answer;
   const envelope = answer.data as E & { data?: DataOf<E> };
@@ -114,11 +125,20 @@ export async function raw<T>(send: () => Promise<Sent<T>>, options?: Quiet): Pro
       sent = await send();
     }
   } catch {
-    return { ok: false, refusal: { status: 0, message: 'the service cannot be reached: check the connection and try again', error: 'network', issues: [] } };
+    return {
+      ok: false,
+      refusal: {
+        status: 0,
+        message: 'the service cannot be reached: check the connection and try again',
+        error: 'network',
+        issues: [],
+      },
+    };
   }
   if (sent.data !== undefined) return { ok: true, data: sent.data, message: '' };
   const refusal = refusalOf(sent.response.status, sent.error);
-  if (sent.response.status !== 401 || !SIGNED_OUT.has(refusal.error) || options?.signedOutIsExpected) return { ok: false, refusal };
+  if (sent.response.status !== 401 || !SIGNED_OUT.has(refusal.error) || options?.signedOutIsExpected)
+    return { ok: false, refusal };
   onSignedOut(refusal);
   // The service words it for API clients ("log in first (POST /developer/login)"); behind the
   // sign-in dialog the screen says what happened, in the console's words.

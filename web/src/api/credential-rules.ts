@@ -29,7 +29,8 @@ export function statusOf(c: Keyed, now = Date.now()): { words: string; tone: str
 }
 
 /** Never applied, turned down, or its key refused for good (revoked or expired): the member may apply again. */
-export const mayApply = (c: Keyed, now = Date.now()): boolean => c.status === 'none' || c.status === 'rejected' || c.status === 'revoked' || expiredAt(c, now) !== null;
+export const mayApply = (c: Keyed, now = Date.now()): boolean =>
+  c.status === 'none' || c.status === 'rejected' || c.status === 'revoked' || expiredAt(c, now) !== null;
 
 /** An approval not yet claimed, nor run out. */
 export const mayClaim = (c: Keyed, now = Date.now()): boolean => c.status === 'approved' && !expiredAt(c, now);
@@ -44,10 +45,12 @@ export const mayRotate = (c: Keyed, now = Date.now()): boolean => c.status === '
 export const mayRequestScopes = (c: Keyed, now = Date.now()): boolean => c.status === 'active' && !expiredAt(c, now);
 
 /** A scope the member may ask for: never asked, or turned down or revoked; not while one waits or holds. */
-export const mayRequestScope = (status: OfferStatus): boolean => status === 'none' || status === 'rejected' || status === 'revoked';
+export const mayRequestScope = (status: OfferStatus): boolean =>
+  status === 'none' || status === 'rejected' || status === 'revoked';
 
 /** An active key that expires, with no extension request waiting. */
-export const mayRequestExtension = (c: Extending): boolean => c.status === 'active' && c.expires_at !== null && c.extension?.status !== 'pending';
+export const mayRequestExtension = (c: Extending): boolean =>
+  c.status === 'active' && c.expires_at !== null && c.extension?.status !== 'pending';
 
 /** An administrator approves or rejects a pending application only. */
 export const mayReview = (c: Keyed): boolean => c.status === 'pending';
@@ -56,7 +59,8 @@ export const mayReview = (c: Keyed): boolean => c.status === 'pending';
 export const mayRevoke = (c: Keyed): boolean => hasKey(c);
 
 /** An extension request waits for an administrator while the credential is active (a revocation leaves the last one as it was). */
-export const extensionWaits = <C extends Extending>(c: C): c is C & { extension: NonNullable<C['extension']> } => c.status === 'active' && c.extension?.status === 'pending';
+export const extensionWaits = <C extends Extending>(c: C): c is C & { extension: NonNullable<C['extension']> } =>
+  c.status === 'active' && c.extension?.status === 'pending';
 
 /** An administrator decides a pending scope request, and revokes an approved scope. */
 export const mayReviewScope = (status: OfferStatus): boolean => status === 'pending';

@@ -13,7 +13,9 @@ export const PAGE_LIMIT = 200;
  * Every item of a paginated list, following `next` page by page. A refusal of any page is the
  * answer; the pages' items come in the service's order, with what else the last page says.
  */
-export async function everyPage<Item, P extends Page<Item> = Page<Item>>(page: (after: string | undefined) => Promise<Answer<P>>): Promise<Answer<P>> {
+export async function everyPage<Item, P extends Page<Item> = Page<Item>>(
+  page: (after: string | undefined) => Promise<Answer<P>>,
+): Promise<Answer<P>> {
   const list: Item[] = [];
   let after: string | undefined;
   for (;;) {

@@ -17,7 +17,8 @@ beforeEach(() => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     asked.push(`${url.pathname}${url.search}`);
     if (url.pathname.endsWith('/audit/members') && found) return found;
-    if (url.pathname.endsWith('/audit/members')) return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
+    if (url.pathname.endsWith('/audit/members'))
+      return envelope(200, { code: 0, message: 'ok', data: { member_id: 7, username: 'alice' } });
     return envelope(200, { code: 0, message: 'ok', data: answered });
   }) as typeof fetch;
 });
@@ -50,18 +51,39 @@ describe('what the lookup found, or did not', () => {
   };
 
   it('ties a refusal to the field: marked invalid, described by the message, and focused', async () => {
-    found = envelope(404, { code: 404, message: 'no member has the username "nobody": check it, or give the member id', data: { error: 'member_not_found' } });
+    found = envelope(404, {
+      code: 404,
+      message: 'no member has the username "nobody": check it, or give the member id',
+      data: { error: 'member_not_found' },
+    });
     render(<Auditor />);
     lookUp('nobody');
     const field = screen.getByLabelText('Member id, username or API id');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    const described = field.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    const described = field
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
     expect(described).toContain('no member has the username "nobody": check it, or give the member id');
     expect(document.activeElement).toBe(field);
   });
 
   it('announces what "Show the history" found', async () => {
-    answered = { ...history, events: [{ position: '1', stream: 'credential-7', revision: 0, type: 'CredentialApplied', time: '2026-11-20T10:00:00.000Z', actor: { kind: 'member', id: 7, username: 'alice' }, summary: 'applied for API credentials', data: {} }] };
+    answered = {
+      ...history,
+      events: [
+        {
+          position: '1',
+          stream: 'credential-7',
+          revision: 0,
+          type: 'CredentialApplied',
+          time: '2026-11-20T10:00:00.000Z',
+          actor: { kind: 'member', id: 7, username: 'alice' },
+          summary: 'applied for API credentials',
+          data: {},
+        },
+      ],
+    };
     render(<Auditor />);
     const status = screen.getByTestId('history-found');
     expect(status.getAttribute('role')).toBe('status');
@@ -71,12 +93,26 @@ describe('what the lookup found, or did not', () => {
 
   it('"State after this" puts focus on the state it shows above the timeline', async () => {
     const credential = { status: 'pending', apiid: null, expires_at: null, revoke_reason: null, reject_reason: null };
-    const applied = { position: '1', stream: 'credential-7', revision: 0, type: 'CredentialApplied', time: '2026-11-20T10:00:00.000Z', actor: { kind: 'member', id: 7, username: 'alice' }, summary: 'applied for API credentials', data: {} };
+    const applied = {
+      position: '1',
+      stream: 'credential-7',
+      revision: 0,
+      type: 'CredentialApplied',
+      time: '2026-11-20T10:00:00.000Z',
+      actor: { kind: 'member', id: 7, username: 'alice' },
+      summary: 'applied for API credentials',
+      data: {},
+    };
     answered = { ...history, events: [applied] };
     render(<Auditor />);
     lookUp('7');
     const stateAfter = await screen.findByRole('button', { name: /^State after this: applied for API credentials/ });
-    answered = { ...history, events: [applied], as_of: applied.time, state: { credential, scopes: [], expired: false } };
+    answered = {
+      ...history,
+      events: [applied],
+      as_of: applied.time,
+      state: { credential, scopes: [], expired: false },
+    };
     fireEvent.click(stateAfter);
     const state = await screen.findByTestId('state-as-of');
     await waitFor(() => expect(document.activeElement).toBe(state));
@@ -85,11 +121,25 @@ describe('what the lookup found, or did not', () => {
 });
 
 describe('"State after this"', () => {
-  const event = (position: string, type: string, summary: string, time: string) => ({ position, stream: 'credential-7', revision: Number(position) - 1, type, time, actor: { kind: 'member', id: 7, username: 'alice' }, summary, data: {} });
+  const event = (position: string, type: string, summary: string, time: string) => ({
+    position,
+    stream: 'credential-7',
+    revision: Number(position) - 1,
+    type,
+    time,
+    actor: { kind: 'member', id: 7, username: 'alice' },
+    summary,
+    data: {},
+  });
   const events = [
     event('1', 'CredentialApplied', 'applied for API credentials', '2026-11-20T10:00:00.000Z'),
     event('2', 'CredentialApproved', 'approved the application; the key never expires', '2026-11-20T10:05:00.000Z'),
-    event('3', 'CredentialClaimed', 'claimed the credential, API id ak_aaaaaaaaaaaaaaaaaaaa', '2026-11-20T10:06:00.000Z'),
+    event(
+      '3',
+      'CredentialClaimed',
+      'claimed the credential, API id ak_aaaaaaaaaaaaaaaaaaaa',
+      '2026-11-20T10:06:00.000Z',
+    ),
   ];
   const credential = { status: 'pending', apiid: null, expires_at: null, revoke_reason: null, reject_reason: null };
   const lookUp = async () => {
@@ -105,7 +155,12 @@ describe('"State after this"', () => {
     const found = screen.getByTestId('history-found').textContent;
     expect(found).toBe('History of alice (member #7): 3 events.');
     // The service answers the state at the event's instant with the events until then, as any as_of.
-    answered = { ...history, events: events.slice(0, 1), as_of: events[0]!.time, state: { credential, scopes: [], expired: false } };
+    answered = {
+      ...history,
+      events: events.slice(0, 1),
+      as_of: events[0]!.time,
+      state: { credential, scopes: [], expired: false },
+    };
     fireEvent.click(screen.getByRole('button', { name: /^State after this: applied for API credentials/ }));
     const state = await screen.findByTestId('state-as-of');
     expect(state.textContent).toContain('Right after “applied for API credentials”');
@@ -115,7 +170,12 @@ describe('"State after this"', () => {
     expect(asked.at(-1)).toBe(`/api/v1/credentials/7/history?as_of=${encodeURIComponent(events[0]!.time)}`);
 
     // The next event's state replaces the card, still over the whole timeline.
-    answered = { ...history, events: events.slice(0, 2), as_of: events[1]!.time, state: { credential: { ...credential, status: 'approved' }, scopes: [], expired: false } };
+    answered = {
+      ...history,
+      events: events.slice(0, 2),
+      as_of: events[1]!.time,
+      state: { credential: { ...credential, status: 'approved' }, scopes: [], expired: false },
+    };
     fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application/ }));
     await waitFor(() => expect(screen.getByTestId('state-as-of').textContent).toContain('credential approved'));
     expect(screen.getAllByTestId('state-as-of')).toHaveLength(1);
@@ -126,9 +186,17 @@ describe('"State after this"', () => {
     answered = { ...history, events };
     render(<Auditor />);
     await lookUp();
-    globalThis.fetch = jest.fn(async () => envelope(409, { code: 409, message: 'the event at position 2 cannot be read by this version', data: { error: 'history_unreadable' } })) as typeof fetch;
+    globalThis.fetch = jest.fn(async () =>
+      envelope(409, {
+        code: 409,
+        message: 'the event at position 2 cannot be read by this version',
+        data: { error: 'history_unreadable' },
+      }),
+    ) as typeof fetch;
     fireEvent.click(screen.getByRole('button', { name: /^State after this: claimed the credential/ }));
-    expect((await screen.findByRole('alert')).textContent).toBe('the event at position 2 cannot be read by this version');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'the event at position 2 cannot be read by this version',
+    );
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
   });
 });
@@ -140,7 +208,13 @@ describe('as of', () => {
   });
 
   it('says a credential whose key had expired then is expired, with its API id and expiry', async () => {
-    const credential = { status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: '2026-11-25T11:46:33.000Z', revoke_reason: null, reject_reason: null };
+    const credential = {
+      status: 'active',
+      apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+      expires_at: '2026-11-25T11:46:33.000Z',
+      revoke_reason: null,
+      reject_reason: null,
+    };
     answered = { ...history, as_of: '2026-11-25T11:46:39.999Z', state: { credential, scopes: [], expired: true } };
     render(<Auditor />);
     fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: '7' } });
@@ -152,8 +226,22 @@ describe('as of', () => {
   });
 
   it("says the member's extension request and where it stands: the event that asked for it changes nothing else", async () => {
-    const extension = { status: 'pending', expires_at: '2027-02-25T09:00:00.000Z', reason: 'renewed', requested_at: '2026-11-25T11:46:00.000Z', reviewed_at: null, reject_reason: null };
-    const credential = { status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: '2026-12-25T11:46:33.000Z', revoke_reason: null, reject_reason: null, extension };
+    const extension = {
+      status: 'pending',
+      expires_at: '2027-02-25T09:00:00.000Z',
+      reason: 'renewed',
+      requested_at: '2026-11-25T11:46:00.000Z',
+      reviewed_at: null,
+      reject_reason: null,
+    };
+    const credential = {
+      status: 'active',
+      apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+      expires_at: '2026-12-25T11:46:33.000Z',
+      revoke_reason: null,
+      reject_reason: null,
+      extension,
+    };
     answered = { ...history, as_of: '2026-11-25T11:46:39.999Z', state: { credential, scopes: [], expired: false } };
     render(<Auditor />);
     fireEvent.input(screen.getByLabelText('Member id, username or API id'), { target: { value: '7' } });

@@ -59,15 +59,20 @@ function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey
   const live = hasKey(credential);
   const details = [
     credential.apiid && `API id ${credential.apiid}`,
-    live && (credential.expires_at ? `${expired ? 'expired' : 'expires'} ${when(credential.expires_at)}` : 'never expires'),
+    live &&
+      (credential.expires_at ? `${expired ? 'expired' : 'expires'} ${when(credential.expires_at)}` : 'never expires'),
     // The member's last request for a later expiry, as the member's dashboard shows it.
-    live && credential.extension && `extension to ${when(credential.extension.expires_at)} ${credential.extension.status}`,
+    live &&
+      credential.extension &&
+      `extension to ${when(credential.extension.expires_at)} ${credential.extension.status}`,
     why && `reason: ${why}`,
   ].filter(Boolean);
   return (
     <p class="card" data-testid="state-as-of" ref={card} tabIndex={-1}>
       {at}: credential{' '}
-      <span class={`status ${expired ? 'expired' : credential.status}`}>{expired ? `${credential.status}, expired` : credential.status}</span>
+      <span class={`status ${expired ? 'expired' : credential.status}`}>
+        {expired ? `${credential.status}, expired` : credential.status}
+      </span>
       {details.length > 0 && <> ({details.join('; ')})</>}
       {scopes.length > 0 && <>; scopes {scopes.map((s) => `${s.name} ${s.status}`).join(', ')}</>}.
     </p>
@@ -88,7 +93,9 @@ interface After {
 }
 
 const historyOf = (member_id: number, as_of?: string) =>
-  call(() => api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }));
+  call(() =>
+    api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }),
+  );
 
 export { MEMBER_HISTORY } from './links';
 
@@ -111,7 +118,10 @@ export function Auditor({ member }: { member?: number }) {
   const show = async (typed: string, at = asOf) => {
     setBusy('the history');
     const id = await memberIdOf(typed);
-    const answer = typeof id === 'number' ? await historyOf(id, at ? endOfTyped(at) : undefined) : { ok: false as const, refusal: id };
+    const answer =
+      typeof id === 'number'
+        ? await historyOf(id, at ? endOfTyped(at) : undefined)
+        : { ok: false as const, refusal: id };
     setBusy('');
     setHistory(answer.ok ? answer.data : null);
     setAfter(null);
@@ -168,12 +178,27 @@ export function Auditor({ member }: { member?: number }) {
     <>
       <ScreenHeading>Member history</ScreenHeading>
       <form onSubmit={find} class="card search">
-        <Field name="who" label="Member id, username or API id" value={who} onInput={setWho} required refusal={refusal} />
+        <Field
+          name="who"
+          label="Member id, username or API id"
+          value={who}
+          onInput={setWho}
+          required
+          refusal={refusal}
+        />
         <div class="field">
           <label for="as-of">As of (optional)</label>
-          <input id="as-of" type="datetime-local" step={1} value={asOf} aria-describedby="as-of-hint" onInput={(e) => setAsOf((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="as-of"
+            type="datetime-local"
+            step={1}
+            value={asOf}
+            aria-describedby="as-of-hint"
+            onInput={(e) => setAsOf((e.currentTarget as HTMLInputElement).value)}
+          />
           <small id="as-of-hint" class="hint">
-            Your local time, to the second: the events until the end of that second, and the state then. Each event also offers the state right after it.
+            Your local time, to the second: the events until the end of that second, and the state then. Each event also
+            offers the state right after it.
           </small>
         </div>
         <button type="submit" class="primary" aria-disabled={Boolean(busy)}>
@@ -191,12 +216,21 @@ export function Auditor({ member }: { member?: number }) {
             {history.username} <small>member #{history.member_id}</small>
           </h2>
           {after ? (
-            <StateAsOf at={`Right after “${summaryText(after.event.summary)}” (${when(after.event.time)})`} state={after.state} focusKey={stateAfter} />
+            <StateAsOf
+              at={`Right after “${summaryText(after.event.summary)}” (${when(after.event.time)})`}
+              state={after.state}
+              focusKey={stateAfter}
+            />
           ) : (
-            history.state && history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
+            history.state &&
+            history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
           )}
           <ProofStatus verification={verification} />
-          <Timeline events={history.events} onStateAfter={(event) => void showAfter(history.member_id, event)} unverified={verification?.broken} />
+          <Timeline
+            events={history.events}
+            onStateAfter={(event) => void showAfter(history.member_id, event)}
+            unverified={verification?.broken}
+          />
         </section>
       )}
       {member === undefined && <AuditSearch />}

@@ -3,7 +3,8 @@ import { whenSignedOut } from '../api/client';
 import { AuditExport } from './export';
 import { envelope } from '../../test/envelope';
 
-const NDJSON = '{"position":"00000000000000000001","type":"CredentialApplied"}\n{"next":"00000000000000000001","count":1,"more":false}\n';
+const NDJSON =
+  '{"position":"00000000000000000001","type":"CredentialApplied"}\n{"next":"00000000000000000001","count":1,"more":false}\n';
 
 let asked: string[];
 let answer: () => Response;
@@ -40,21 +41,27 @@ describe('the NDJSON export', () => {
     expect(await saved[0]!.file.text()).toBe(NDJSON);
     expect(screen.getByRole('status').textContent).toBe('Downloaded platform-events.ndjson.');
 
-    fireEvent.input(screen.getByLabelText('Resume after position (optional)'), { target: { value: ' 00000000000000010000 ' } });
+    fireEvent.input(screen.getByLabelText('Resume after position (optional)'), {
+      target: { value: ' 00000000000000010000 ' },
+    });
     download();
     await waitFor(() => expect(saved).toHaveLength(2));
     expect(asked[1]).toBe('/api/v1/audit/events?from=00000000000000010000&limit=10000');
   });
 
-  it('a position the log does not have is refused at the field, with the service\'s message, and nothing is saved', async () => {
-    const message = 'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning';
+  it("a position the log does not have is refused at the field, with the service's message, and nothing is saved", async () => {
+    const message =
+      'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning';
     answer = () => envelope(422, { code: 422, message, data: { error: 'invalid_position' } });
     render(<AuditExport />);
     const field = screen.getByLabelText('Resume after position (optional)');
     fireEvent.input(field, { target: { value: 'garbage' } });
     download();
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    const described = field.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)?.textContent);
+    const described = field
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
     expect(described).toContain(message);
     expect(document.activeElement).toBe(field);
     expect(saved).toEqual([]);
@@ -64,10 +71,17 @@ describe('the NDJSON export', () => {
   it('a session gone is said in place, and sends the user back to sign-in', async () => {
     const signedOut = jest.fn();
     whenSignedOut(signedOut);
-    answer = () => envelope(401, { code: 401, message: 'no administrator is logged into this session', data: { error: 'admin_not_logged_in' } });
+    answer = () =>
+      envelope(401, {
+        code: 401,
+        message: 'no administrator is logged into this session',
+        data: { error: 'admin_not_logged_in' },
+      });
     render(<AuditExport />);
     download();
-    expect((await screen.findByRole('alert')).textContent).toBe('You are signed out: sign in again to go on; what you typed is kept.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'You are signed out: sign in again to go on; what you typed is kept.',
+    );
     expect(signedOut).toHaveBeenCalled();
     expect(saved).toEqual([]);
   });

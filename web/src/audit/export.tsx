@@ -65,11 +65,20 @@ export function AuditExport() {
     <section class="card" aria-labelledby="export-title">
       <h2 id="export-title">Export</h2>
       <p>
-        The event log as newline-delimited JSON, secrets left out, up to {EXPORT_LIMIT.toLocaleString()} events a file. The last line of a file says where it
-        ended (<code>next</code>) and whether the log holds more (<code>more</code>): paste that <code>next</code> below to download the following events. That line is signed, and each event carries its digest:{' '}
-        <code>platform audit verify</code> checks a file offline, with the public key the service signs with.
+        The event log as newline-delimited JSON, secrets left out, up to {EXPORT_LIMIT.toLocaleString()} events a file.
+        The last line of a file says where it ended (<code>next</code>) and whether the log holds more (
+        <code>more</code>): paste that <code>next</code> below to download the following events. That line is signed,
+        and each event carries its digest: <code>platform audit verify</code> checks a file offline, with the public key
+        the service signs with.
       </p>
-      <Field name="from" label="Resume after position" value={from} onInput={setFrom} refusal={refusal} hint="The next of the file before; empty starts at the beginning of the log." />
+      <Field
+        name="from"
+        label="Resume after position"
+        value={from}
+        onInput={setFrom}
+        refusal={refusal}
+        hint="The next of the file before; empty starts at the beginning of the log."
+      />
       {!atField && <RefusalNotice refusal={refusal} />}
       <button type="button" class="primary" onClick={download} aria-disabled={busy}>
         Download the NDJSON export

@@ -4,7 +4,8 @@ import { pathFor } from '../router';
 export const MEMBER_HISTORY = '/admin/audit/members/:id';
 
 /** The address of a member's timeline; with `asOf`, replayed to that instant (reload-safe: the instant is in the address). */
-export const historyAddress = (memberId: number, asOf?: string): string => `${pathFor(MEMBER_HISTORY, { id: memberId })}${asOf ? `?as_of=${encodeURIComponent(asOf)}` : ''}`;
+export const historyAddress = (memberId: number, asOf?: string): string =>
+  `${pathFor(MEMBER_HISTORY, { id: memberId })}${asOf ? `?as_of=${encodeURIComponent(asOf)}` : ''}`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -33,7 +33,10 @@ interface Proven {
 
 /** The newest event of one stream a checkpoint holds, proved; 'changed' when a proof does not hold. */
 async function provenNewest(stream: AuditEvent[], verifierKey: string): Promise<Proven | 'changed' | null> {
-  const newest = stream.filter((e) => e.id !== undefined).reverse().slice(0, PROOFS_TRIED);
+  const newest = stream
+    .filter((e) => e.id !== undefined)
+    .reverse()
+    .slice(0, PROOFS_TRIED);
   for (const event of newest) {
     const proof = await call(() => api.GET('/audit/proof', { params: { query: { event: event.id! } } }));
     if (!proof.ok) continue;
@@ -58,12 +61,16 @@ export async function verifyHistory(events: AuditEvent[]): Promise<Verification>
   let newest: Proven | null = null;
   for (const stream of streams) {
     const proven = await provenNewest(stream, key.data.verifier_key);
-    if (proven === 'changed') return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
+    if (proven === 'changed')
+      return { broken, checkpoint: null, unproven: 'the signed checkpoint does not hold this history: it was changed' };
     // The history is in the order of the log: of two events, the later in it is the newer.
     if (proven && (!newest || events.indexOf(proven.event) > events.indexOf(newest.event))) newest = proven;
   }
   if (!newest) return { broken, checkpoint: null, unproven: 'no signed checkpoint holds these events yet' };
-  return { broken, checkpoint: { size: newest.tree.size, signed_at: newest.tree.time, position: newest.event.position } };
+  return {
+    broken,
+    checkpoint: { size: newest.tree.size, signed_at: newest.tree.time, position: newest.event.position },
+  };
 }
 
 /** "Verified up to the checkpoint of N events, signed at T", or why not, above the timeline it checked. */
@@ -74,7 +81,8 @@ export function ProofStatus({ verification }: { verification: Verification | nul
     <p class={`proof ${broken.size > 0 || !checkpoint ? 'unverified' : 'verified'}`} data-testid="proof-status">
       {checkpoint ? (
         <>
-          Verified up to the checkpoint of {checkpoint.size} events, signed at <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
+          Verified up to the checkpoint of {checkpoint.size} events, signed at{' '}
+          <time dateTime={checkpoint.signed_at}>{when(checkpoint.signed_at)}</time>.
         </>
       ) : (
         <>Not verified: {unproven}.</>
@@ -93,7 +101,11 @@ export function useVerification(events: AuditEvent[] | null): Verification | nul
     let current = true;
     verifyHistory(events)
       // Only where WebCrypto is (HTTPS, or localhost), and on answers of the shape the contract gives.
-      .catch(() => ({ broken: new Map<string, string>(), checkpoint: null, unproven: 'this browser could not check the proof (the console must be served over HTTPS)' }))
+      .catch(() => ({
+        broken: new Map<string, string>(),
+        checkpoint: null,
+        unproven: 'this browser could not check the proof (the console must be served over HTTPS)',
+      }))
       .then((v) => current && setVerification(v));
     return () => {
       current = false;

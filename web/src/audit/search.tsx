@@ -22,7 +22,10 @@ const instantOf = (typed: string) => (typed ? new Date(typed).toISOString() : un
  */
 export function AuditSearch() {
   const { params, cursors, update } = useQueryState();
-  const asked = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const asked = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
   const after = params.get('after') ?? undefined;
   const [typed, setTyped] = useState({ ...asked, from: localInput(asked.from), to: localInput(asked.to) });
   // Back or a shared link changes the search from outside.
@@ -30,18 +33,37 @@ export function AuditSearch() {
   const searching = FILTERS.some((f) => asked[f]);
   const [found, reload] = useLoad(async () => {
     if (!searching) return { ok: true as const, data: null };
-    const query = { ...(asked.type && { type: asked.type as (typeof EVENT_TYPES)[number] }), ...(asked.actor && { actor: asked.actor }), ...(asked.from && { from: asked.from }), ...(asked.to && { to: asked.to }) };
-    return call(() => api.GET('/audit/search', { params: { query: { ...query, limit: PAGE_SIZE, ...(after && { after }) } } }));
+    const query = {
+      ...(asked.type && { type: asked.type as (typeof EVENT_TYPES)[number] }),
+      ...(asked.actor && { actor: asked.actor }),
+      ...(asked.from && { from: asked.from }),
+      ...(asked.to && { to: asked.to }),
+    };
+    return call(() =>
+      api.GET('/audit/search', { params: { query: { ...query, limit: PAGE_SIZE, ...(after && { after }) } } }),
+    );
   }, [params.toString()]);
 
   const submit = (event: Event) => {
     event.preventDefault();
-    update({ type: typed.type, actor: typed.actor.trim(), from: instantOf(typed.from), to: instantOf(typed.to), after: undefined });
+    update({
+      type: typed.type,
+      actor: typed.actor.trim(),
+      from: instantOf(typed.from),
+      to: instantOf(typed.to),
+      after: undefined,
+    });
   };
   const field = (name: 'actor' | 'from' | 'to', label: string, type: string) => (
     <div class="field">
       <label for={`search-${name}`}>{label}</label>
-      <input id={`search-${name}`} type={type} step={type === 'datetime-local' ? 1 : undefined} value={typed[name]} onInput={(e) => setTyped({ ...typed, [name]: (e.currentTarget as HTMLInputElement).value })} />
+      <input
+        id={`search-${name}`}
+        type={type}
+        step={type === 'datetime-local' ? 1 : undefined}
+        value={typed[name]}
+        onInput={(e) => setTyped({ ...typed, [name]: (e.currentTarget as HTMLInputElement).value })}
+      />
     </div>
   );
 
@@ -51,7 +73,11 @@ export function AuditSearch() {
       <form class="audit-search" role="search" aria-label="Events" onSubmit={submit}>
         <div class="field">
           <label for="search-type">Event type</label>
-          <select id="search-type" value={typed.type} onChange={(e) => setTyped({ ...typed, type: (e.currentTarget as HTMLSelectElement).value })}>
+          <select
+            id="search-type"
+            value={typed.type}
+            onChange={(e) => setTyped({ ...typed, type: (e.currentTarget as HTMLSelectElement).value })}
+          >
             <option value="">any</option>
             {EVENT_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -87,7 +113,8 @@ export function AuditSearch() {
 
 /** One page of the events found, each linked to its member's timeline and to the state right then. */
 function FoundEvents({ page }: { page: Schemas['AuditSearchPage'] }) {
-  if (page.list.length === 0) return <Empty>No event matches{page.next ? ' in this part of the log: the next page reads on' : ''}.</Empty>;
+  if (page.list.length === 0)
+    return <Empty>No event matches{page.next ? ' in this part of the log: the next page reads on' : ''}.</Empty>;
   return (
     <table class="audit-found">
       <caption>Events found, oldest first</caption>

@@ -23,9 +23,25 @@ describe('credential timeline', () => {
       <Timeline
         events={[
           event({}),
-          event({ position: '2', type: 'KeyRotated', summary: 'rotated the key of API id ak_a; the previous one stayed valid until 2026-11-20T11:00:00.000Z' }),
-          event({ position: '3', type: 'CredentialRevoked', time: '2026-11-21T09:30:00.000Z', actor: { kind: 'admin', id: 1, username: 'admin' }, summary: 'revoked the credential and its live scopes', reason: 'Key leaked' }),
-          event({ position: '4', type: 'RoleGroupDisabled', actor: { kind: 'cli', id: 'root', username: null }, summary: 'role group disabled' }),
+          event({
+            position: '2',
+            type: 'KeyRotated',
+            summary: 'rotated the key of API id ak_a; the previous one stayed valid until 2026-11-20T11:00:00.000Z',
+          }),
+          event({
+            position: '3',
+            type: 'CredentialRevoked',
+            time: '2026-11-21T09:30:00.000Z',
+            actor: { kind: 'admin', id: 1, username: 'admin' },
+            summary: 'revoked the credential and its live scopes',
+            reason: 'Key leaked',
+          }),
+          event({
+            position: '4',
+            type: 'RoleGroupDisabled',
+            actor: { kind: 'cli', id: 'root', username: null },
+            summary: 'role group disabled',
+          }),
         ]}
       />,
     );
@@ -37,12 +53,21 @@ describe('credential timeline', () => {
     expect(items[2]).toContain('by administrator admin');
     expect(items[2]).toContain('Key leaked');
     expect(items[3]).toContain('by the command line (root)');
-    expect(screen.getAllByRole('listitem')[2]!.querySelector('time')!.getAttribute('datetime')).toBe('2026-11-21T09:30:00.000Z');
+    expect(screen.getAllByRole('listitem')[2]!.querySelector('time')!.getAttribute('datetime')).toBe(
+      '2026-11-21T09:30:00.000Z',
+    );
     expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('lists a stored event with no readable time or actor as it is, and offers no state after it', () => {
-    const stored = event({ position: '9', type: 'ScopeRevoked', time: null, actor: null, summary: 'revoked scope addons.read', invalid: 'metadata.actor: Invalid input' });
+    const stored = event({
+      position: '9',
+      type: 'ScopeRevoked',
+      time: null,
+      actor: null,
+      summary: 'revoked scope addons.read',
+      invalid: 'metadata.actor: Invalid input',
+    });
     render(<Timeline events={[event({}), stored]} onStateAfter={() => {}} />);
     const item = screen.getAllByRole('listitem')[1]!;
     expect(item.textContent).toContain('—');
@@ -53,24 +78,58 @@ describe('credential timeline', () => {
 
   it('offers the state right after each event', () => {
     const asked: string[] = [];
-    render(<Timeline events={[event({}), event({ position: '2', type: 'CredentialApproved', summary: 'approved the application', time: '2026-11-20T10:00:00.075Z' })]} onStateAfter={(e) => asked.push(e.time ?? '')} />);
+    render(
+      <Timeline
+        events={[
+          event({}),
+          event({
+            position: '2',
+            type: 'CredentialApproved',
+            summary: 'approved the application',
+            time: '2026-11-20T10:00:00.075Z',
+          }),
+        ]}
+        onStateAfter={(e) => asked.push(e.time ?? '')}
+      />,
+    );
     // Named with its event: a list of buttons all called "State after this" tells nothing apart.
     fireEvent.click(screen.getByRole('button', { name: /^State after this: approved the application, / }));
     expect(asked).toEqual(['2026-11-20T10:00:00.075Z']);
   });
 
   it('offers the state after events recorded at one instant (one decision) only once, after the last of them: none came between', () => {
-    const requested = (position: string, scope: string) => event({ position, type: 'ScopeRequested', summary: `requested scope ${scope}`, time: '2026-11-20T10:05:00.000Z' });
-    render(<Timeline events={[event({}), requested('2', 'addons.read'), requested('3', 'member-groups.read')]} onStateAfter={() => {}} />);
-    const offered = screen.getAllByRole('button', { name: /^State after this/ }).map((b) => b.getAttribute('aria-label'));
-    expect(offered).toEqual([expect.stringMatching(/^State after this: applied for API credentials/), expect.stringMatching(/^State after this: requested scope member-groups.read/)]);
+    const requested = (position: string, scope: string) =>
+      event({
+        position,
+        type: 'ScopeRequested',
+        summary: `requested scope ${scope}`,
+        time: '2026-11-20T10:05:00.000Z',
+      });
+    render(
+      <Timeline
+        events={[event({}), requested('2', 'addons.read'), requested('3', 'member-groups.read')]}
+        onStateAfter={() => {}}
+      />,
+    );
+    const offered = screen
+      .getAllByRole('button', { name: /^State after this/ })
+      .map((b) => b.getAttribute('aria-label'));
+    expect(offered).toEqual([
+      expect.stringMatching(/^State after this: applied for API credentials/),
+      expect.stringMatching(/^State after this: requested scope member-groups.read/),
+    ]);
   });
 
   it("shows the instants in a summary in the row's local format, keeping each one's UTC value", () => {
     const until = '2026-11-25T18:25:20.437Z';
     const earlier = '2026-11-25T17:00:00.000Z';
     const summary = `rotated the key of API id ak_a; the previous one stayed valid until ${until}, an earlier one until ${earlier}`;
-    render(<Timeline events={[event({ type: 'KeyRotated', time: '2026-11-25T17:25:20.437Z', summary })]} onStateAfter={() => {}} />);
+    render(
+      <Timeline
+        events={[event({ type: 'KeyRotated', time: '2026-11-25T17:25:20.437Z', summary })]}
+        onStateAfter={() => {}}
+      />,
+    );
     const item = screen.getByRole('listitem');
     expect(item.textContent).not.toContain(until);
     const [row, first, second] = [...item.querySelectorAll('time')];
@@ -80,19 +139,34 @@ describe('credential timeline', () => {
     expect(second!.textContent).toBe(when(earlier));
     // The same format as the row's own time.
     expect(row!.textContent).toBe(when('2026-11-25T17:25:20.437Z'));
-    expect(item.querySelector('strong')!.textContent).toBe(`rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}`);
+    expect(item.querySelector('strong')!.textContent).toBe(
+      `rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}`,
+    );
     // The button's name says it the same way.
-    expect(screen.getByRole('button').getAttribute('aria-label')).toBe(`State after this: rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}, ${when('2026-11-25T17:25:20.437Z')}`);
+    expect(screen.getByRole('button').getAttribute('aria-label')).toBe(
+      `State after this: rotated the key of API id ak_a; the previous one stayed valid until ${when(until)}, an earlier one until ${when(earlier)}, ${when('2026-11-25T17:25:20.437Z')}`,
+    );
   });
 
   it("tells the member's account events among the credential's, each by its real actor", () => {
-    const account = (overrides: Partial<Schemas['AuditEvent']>) => event({ stream: 'member-alice', data: { member_id: 1 }, ...overrides });
+    const account = (overrides: Partial<Schemas['AuditEvent']>) =>
+      event({ stream: 'member-alice', data: { member_id: 1 }, ...overrides });
     render(
       <Timeline
         events={[
-          account({ position: '1', type: 'MemberRegistered', summary: 'registered as member 1 with the username alice' }),
+          account({
+            position: '1',
+            type: 'MemberRegistered',
+            summary: 'registered as member 1 with the username alice',
+          }),
           event({ position: '2', revision: 0 }),
-          account({ position: '3', revision: 1, type: 'PasswordResetRequested', actor: { kind: 'system', id: null, username: null }, summary: 'a password-reset link was mailed to member 1, good until 2026-11-20T10:30:00.000Z' }),
+          account({
+            position: '3',
+            revision: 1,
+            type: 'PasswordResetRequested',
+            actor: { kind: 'system', id: null, username: null },
+            summary: 'a password-reset link was mailed to member 1, good until 2026-11-20T10:30:00.000Z',
+          }),
           account({
             position: '4',
             revision: 2,

@@ -84,9 +84,16 @@ export function Timeline({
           <span>by {actorOf(event.actor)}</span>
           {event.reason && <q>{event.reason}</q>}
           {event.invalid && <em>stored event does not fit its schema: {event.invalid}</em>}
-          {unverified?.has(event.position) && <em class="unverified">does not verify: {unverified.get(event.position)}</em>}
+          {unverified?.has(event.position) && (
+            <em class="unverified">does not verify: {unverified.get(event.position)}</em>
+          )}
           {onStateAfter && event.time !== null && events[i + 1]?.time !== event.time && (
-            <button type="button" class="small" onClick={() => onStateAfter(event)} aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}>
+            <button
+              type="button"
+              class="small"
+              onClick={() => onStateAfter(event)}
+              aria-label={`State after this: ${summaryText(event.summary)}, ${when(event.time)}`}
+            >
               State after this
             </button>
           )}

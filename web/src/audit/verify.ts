@@ -21,7 +21,8 @@ function canonical(value: unknown): string {
 }
 
 const hexOf = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
-const sha256 = (...parts: Uint8Array[]) => crypto.subtle.digest('SHA-256', Uint8Array.from(parts.flatMap((p) => [...p])));
+const sha256 = (...parts: Uint8Array[]) =>
+  crypto.subtle.digest('SHA-256', Uint8Array.from(parts.flatMap((p) => [...p])));
 
 /** The fields an event's digest covers, canonical. */
 function canonicalFields(e: AuditEvent): string {
@@ -51,9 +52,11 @@ export async function brokenLinks(events: AuditEvent[]): Promise<Map<string, str
   let before: { revision: number; digest: string | null } | null = null;
   for (const e of events) {
     const digest = await digestOf(e);
-    if (e.digest !== undefined && e.digest !== digest) broken.set(e.position, 'its fields do not match its digest: it was changed');
+    if (e.digest !== undefined && e.digest !== digest)
+      broken.set(e.position, 'its fields do not match its digest: it was changed');
     else if (before && e.revision !== before.revision + 1) broken.set(e.position, 'an event before it is missing');
-    else if (before && e.digest !== undefined && (e.prev_digest ?? null) !== before.digest) broken.set(e.position, 'it does not link to the event before it');
+    else if (before && e.digest !== undefined && (e.prev_digest ?? null) !== before.digest)
+      broken.set(e.position, 'it does not link to the event before it');
     before = { revision: e.revision, digest: e.digest === undefined ? null : digest };
   }
   return broken;
@@ -80,7 +83,9 @@ async function signedBy(text: string, signatureLines: string[], verifierKey: str
   // The base64 key may hold '+' too: only the first two separate.
   const [, name, hash, encoded] = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(verifierKey) ?? [];
   if (!name || !hash || !encoded) return false;
-  const key = await crypto.subtle.importKey('raw', fromBase64(encoded).slice(1), { name: 'Ed25519' }, false, ['verify']);
+  const key = await crypto.subtle.importKey('raw', fromBase64(encoded).slice(1), { name: 'Ed25519' }, false, [
+    'verify',
+  ]);
   const prefix = `\u2014 ${name} `;
   const bytes = new TextEncoder().encode(text);
   for (const line of signatureLines.filter((l) => l.startsWith(prefix))) {
@@ -102,7 +107,11 @@ async function signedTree(note: string, verifierKey: string): Promise<SignedTree
   if (!(await signedBy(text, note.slice(split + 2).split('\n'), verifierKey))) return null;
   const [origin, size, root, ...extensions] = text.split('\n');
   if (origin !== verifierKey.split('+')[0] || !/^\d+$/.test(size ?? '') || !root) return null;
-  return { size: Number(size), root: fromBase64(root), time: extensions.find((line) => line.startsWith('time '))?.slice(5) ?? '' };
+  return {
+    size: Number(size),
+    root: fromBase64(root),
+    time: extensions.find((line) => line.startsWith('time '))?.slice(5) ?? '',
+  };
 }
 
 /** RFC 9162, 2.1.3.2: whether the path leads from the leaf hash at `index` to the tree's root. */

@@ -3,15 +3,30 @@ import { AccountPage } from './account';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
 const ok = (data: unknown, message = 'ok') => envelope(200, { code: 0, message, data });
-const ACCOUNT = { id: 7, username: 'alice', nickname: 'Al', email: 'alice@example.com', pending_email: null, mobile: null, password_reset_by: null };
+const ACCOUNT = {
+  id: 7,
+  username: 'alice',
+  nickname: 'Al',
+  email: 'alice@example.com',
+  pending_email: null,
+  mobile: null,
+  password_reset_by: null,
+};
 
 function service(answers: Record<string, () => Response>) {
-  return serviceStandIn((url, request) => answers[`${request.method} ${url.pathname.replace('/api/v1', '')}`]?.() ?? envelope(404, { code: 404, message: 'no', data: { error: 'not_found' } }));
+  return serviceStandIn(
+    (url, request) =>
+      answers[`${request.method} ${url.pathname.replace('/api/v1', '')}`]?.() ??
+      envelope(404, { code: 404, message: 'no', data: { error: 'not_found' } }),
+  );
 }
 
 it('shows the profile and saves a new address as pending, saying where the link went', async () => {
   const pending = { ...ACCOUNT, pending_email: 'new@example.com' };
-  const calls = service({ 'GET /developer/account': () => ok(ACCOUNT), 'PUT /developer/account': () => ok(pending, 'saved: follow the link mailed to new@example.com to use it') });
+  const calls = service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'PUT /developer/account': () => ok(pending, 'saved: follow the link mailed to new@example.com to use it'),
+  });
   render(<AccountPage />);
   const email = (await screen.findByLabelText('E-mail')) as HTMLInputElement;
   expect(email.value).toBe('alice@example.com');
@@ -22,7 +37,12 @@ it('shows the profile and saves a new address as pending, saying where the link 
   fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
   expect(await screen.findByText('Saved: follow the link mailed to new@example.com to use it.')).not.toBeNull();
   expect(screen.getByText(/Waiting for confirmation/).textContent).toMatch(/until then mail goes to alice@example.com/);
-  expect(await calls.find((request) => request.method === 'PUT')!.json()).toEqual({ nickname: 'Al', email: 'new@example.com', mobile: '', current_password: 'my-secret' });
+  expect(await calls.find((request) => request.method === 'PUT')!.json()).toEqual({
+    nickname: 'Al',
+    email: 'new@example.com',
+    mobile: '',
+    current_password: 'my-secret',
+  });
 });
 
 it('says in words why a new address was refused: no password, a wrong one, too many changes', async () => {
@@ -49,16 +69,20 @@ it('says in words why a new address was refused: no password, a wrong one, too m
   }
 });
 
-it('tells of an administrator\'s reset until the member acknowledges it', async () => {
+it("tells of an administrator's reset until the member acknowledges it", async () => {
   const calls = service({
     'GET /developer/account': () => ok({ ...ACCOUNT, password_reset_by: { admin_id: 3 } }),
     'POST /developer/account/acknowledge-reset': () => ok(ACCOUNT, 'acknowledged'),
   });
   render(<AccountPage />);
-  expect((await screen.findByText(/Administrator #3 gave your account a one-time password/)).textContent).toMatch(/tell the platform team/);
+  expect((await screen.findByText(/Administrator #3 gave your account a one-time password/)).textContent).toMatch(
+    /tell the platform team/,
+  );
   fireEvent.click(screen.getByRole('button', { name: 'I have seen this' }));
   await waitFor(() => expect(screen.queryByText(/Administrator #3/)).toBeNull());
-  expect(calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/account/acknowledge-reset'))).toBe(true);
+  expect(
+    calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/account/acknowledge-reset')),
+  ).toBe(true);
 });
 
 it('changes the password and says how many other sessions ended; a wrong current password is said at the form', async () => {
@@ -66,7 +90,13 @@ it('changes the password and says how many other sessions ended; a wrong current
   service({
     'GET /developer/account': () => ok(ACCOUNT),
     'POST /developer/password': () =>
-      wrong ? envelope(422, { code: 422, message: 'the current password is wrong: nothing changed', data: { error: 'wrong_current_password' } }) : ok({ sessions_ended: 2 }),
+      wrong
+        ? envelope(422, {
+            code: 422,
+            message: 'the current password is wrong: nothing changed',
+            data: { error: 'wrong_current_password' },
+          })
+        : ok({ sessions_ended: 2 }),
   });
   render(<AccountPage />);
   fireEvent.input(await screen.findByLabelText('Current password'), { target: { value: 'oops' } });
@@ -81,11 +111,16 @@ it('changes the password and says how many other sessions ended; a wrong current
 });
 
 it('signs out everywhere else', async () => {
-  const calls = service({ 'GET /developer/account': () => ok(ACCOUNT), 'POST /developer/sessions/end-others': () => ok({ sessions_ended: 3 }) });
+  const calls = service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'POST /developer/sessions/end-others': () => ok({ sessions_ended: 3 }),
+  });
   render(<AccountPage />);
   fireEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
   expect(await screen.findByText('Signed out everywhere else: 3 other session(s) ended.')).not.toBeNull();
-  expect(calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others'))).toBe(true);
+  expect(
+    calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others')),
+  ).toBe(true);
 });
 
 it('drops what a refusal said of a field once that field is changed, and keeps what it said of the others', async () => {
@@ -93,7 +128,11 @@ it('drops what a refusal said of a field once that field is changed, and keeps w
     { path: 'nickname', message: 'nickname is at most 64 characters' },
     { path: 'email', message: 'email is not an e-mail address' },
   ];
-  service({ 'GET /developer/account': () => ok(ACCOUNT), 'PUT /developer/account': () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }) });
+  service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'PUT /developer/account': () =>
+      envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }),
+  });
   render(<AccountPage />);
   const email = await screen.findByLabelText('E-mail');
   const nickname = screen.getByLabelText('Nickname', { exact: false });
@@ -110,7 +149,11 @@ it('drops what a refusal said of a field once that field is changed, and keeps w
 
 it('drops the issue of the new password once it is changed', async () => {
   const issues = [{ path: 'new_password', message: 'new_password must be 6 to 128 characters' }];
-  service({ 'GET /developer/account': () => ok(ACCOUNT), 'POST /developer/password': () => envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }) });
+  service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'POST /developer/password': () =>
+      envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }),
+  });
   render(<AccountPage />);
   const fresh = (await screen.findByLabelText('New password', { exact: false })) as HTMLInputElement;
   fireEvent.submit(screen.getByRole('button', { name: 'Change password' }).closest('form')!);

@@ -10,13 +10,22 @@ type Account = Schemas['Account'];
 
 /** Nickname, e-mail and mobile, by the registration's rules; a new address waits for its mailed link. */
 function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account: Account, message: string) => void }) {
-  const [form, setForm] = useState({ nickname: account.nickname ?? '', email: account.email ?? '', mobile: account.mobile ?? '', current_password: '' });
+  const [form, setForm] = useState({
+    nickname: account.nickname ?? '',
+    email: account.email ?? '',
+    mobile: account.mobile ?? '',
+    current_password: '',
+  });
   // A new address moves where the account's mail (and its reset links) go: the service asks who is asking.
   const newAddress = form.email !== '' && form.email !== (account.email ?? '');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   // E-mail and mobile answer one rule (at least one), as at registration: either fixes what was said of the pair.
   const set = (name: keyof typeof form) =>
-    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, name === 'nickname' ? [name] : ['email', 'mobile']);
+    fixing(
+      (value: string) => setForm((f) => ({ ...f, [name]: value })),
+      setRefusal,
+      name === 'nickname' ? [name] : ['email', 'mobile'],
+    );
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -34,16 +43,44 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
       <p>
         Signed in as <strong>{account.username}</strong> (a username does not change).
       </p>
-      <Field name="nickname" label="Nickname" value={form.nickname} onInput={set('nickname')} hint="At most 64 characters" refusal={refusal} />
+      <Field
+        name="nickname"
+        label="Nickname"
+        value={form.nickname}
+        onInput={set('nickname')}
+        hint="At most 64 characters"
+        refusal={refusal}
+      />
       <fieldset class="group">
         <legend>E-mail or mobile (at least one)</legend>
-        <Field name="email" label="E-mail" type="email" value={form.email} onInput={set('email')} optional={false} hint="A new address counts once you follow the link mailed to it" autocomplete="email" refusal={refusal} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          value={form.email}
+          onInput={set('email')}
+          optional={false}
+          hint="A new address counts once you follow the link mailed to it"
+          autocomplete="email"
+          refusal={refusal}
+        />
         {account.pending_email && (
           <p class="hint" role="status">
-            Waiting for confirmation: <strong>{account.pending_email}</strong>. Follow the link mailed there; until then mail goes to {account.email ?? 'no address'}.
+            Waiting for confirmation: <strong>{account.pending_email}</strong>. Follow the link mailed there; until then
+            mail goes to {account.email ?? 'no address'}.
           </p>
         )}
-        <Field name="mobile" label="Mobile" type="tel" value={form.mobile} onInput={set('mobile')} optional={false} hint="6 to 15 digits, optionally after a leading +" autocomplete="tel" refusal={refusal} />
+        <Field
+          name="mobile"
+          label="Mobile"
+          type="tel"
+          value={form.mobile}
+          onInput={set('mobile')}
+          optional={false}
+          hint="6 to 15 digits, optionally after a leading +"
+          autocomplete="tel"
+          refusal={refusal}
+        />
       </fieldset>
       {newAddress && (
         <Field
@@ -71,11 +108,14 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
 function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
   const [form, setForm] = useState({ current_password: '', new_password: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) => fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
+  const set = (name: keyof typeof form) =>
+    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/password', { params: { header: await csrf() }, body: form }));
+    const answer = await call(async () =>
+      api.POST('/developer/password', { params: { header: await csrf() }, body: form }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setForm({ current_password: '', new_password: '' });
@@ -85,8 +125,27 @@ function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
   return (
     <form onSubmit={submit} class="card" aria-labelledby="password-title" noValidate>
       <h2 id="password-title">Change password</h2>
-      <Field name="current_password" label="Current password" type="password" value={form.current_password} onInput={set('current_password')} required autocomplete="current-password" refusal={refusal} />
-      <Field name="new_password" label="New password" type="password" value={form.new_password} onInput={set('new_password')} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
+      <Field
+        name="current_password"
+        label="Current password"
+        type="password"
+        value={form.current_password}
+        onInput={set('current_password')}
+        required
+        autocomplete="current-password"
+        refusal={refusal}
+      />
+      <Field
+        name="new_password"
+        label="New password"
+        type="password"
+        value={form.new_password}
+        onInput={set('new_password')}
+        hint="6 to 128 characters"
+        required
+        autocomplete="new-password"
+        refusal={refusal}
+      />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">
         Change password
@@ -99,7 +158,9 @@ function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
 function SignOutElsewhere({ onDone }: { onDone: (message: string) => void }) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const endOthers = async () => {
-    const answer = await call(async () => api.POST('/developer/sessions/end-others', { params: { header: await csrf() }, body: {} }));
+    const answer = await call(async () =>
+      api.POST('/developer/sessions/end-others', { params: { header: await csrf() }, body: {} }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     onDone(`Signed out everywhere else: ${answer.data.sessions_ended} other session(s) ended.`);
@@ -117,11 +178,19 @@ function SignOutElsewhere({ onDone }: { onDone: (message: string) => void }) {
 }
 
 /** Told once an administrator gave the member a one-time password, until the member says they saw it. */
-function AdministratorReset({ account, onAcknowledged }: { account: Account; onAcknowledged: (account: Account) => void }) {
+function AdministratorReset({
+  account,
+  onAcknowledged,
+}: {
+  account: Account;
+  onAcknowledged: (account: Account) => void;
+}) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   if (!account.password_reset_by) return null;
   const acknowledge = async () => {
-    const answer = await call(async () => api.POST('/developer/account/acknowledge-reset', { params: { header: await csrf() }, body: {} }));
+    const answer = await call(async () =>
+      api.POST('/developer/account/acknowledge-reset', { params: { header: await csrf() }, body: {} }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     onAcknowledged(answer.data);
   };
@@ -129,8 +198,8 @@ function AdministratorReset({ account, onAcknowledged }: { account: Account; onA
     <section class="card notice" role="status" aria-labelledby="reset-notice-title">
       <h2 id="reset-notice-title">An administrator reset your password</h2>
       <p>
-        Administrator #{account.password_reset_by.admin_id} gave your account a one-time password, and every session was signed out. Choose your own password below. If you did not ask
-        for this, tell the platform team at once.
+        Administrator #{account.password_reset_by.admin_id} gave your account a one-time password, and every session was
+        signed out. Choose your own password below. If you did not ask for this, tell the platform team at once.
       </p>
       <RefusalNotice refusal={refusal} />
       <button type="button" onClick={() => void acknowledge()}>

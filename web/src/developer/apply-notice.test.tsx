@@ -3,17 +3,37 @@ import { envelope, serviceStandIn } from '../../test/envelope';
 import { usePath } from '../router';
 import { DeveloperArea } from './area';
 
-const none = { status: 'none', apiid: null, applied_at: null, reviewed_at: null, reject_reason: null, claimed_at: null, key_rotated_at: null, expires_at: null, revoked_at: null, revoke_reason: null, extension: null };
+const none = {
+  status: 'none',
+  apiid: null,
+  applied_at: null,
+  reviewed_at: null,
+  reject_reason: null,
+  claimed_at: null,
+  key_rotated_at: null,
+  expires_at: null,
+  revoked_at: null,
+  revoke_reason: null,
+  extension: null,
+};
 
 it("an application says what was done in the console's words, never the service's message, with focus on it", async () => {
   let applied = false;
   serviceStandIn((url, request) => {
     if (url.pathname.endsWith('/developer/credential') && request.method === 'POST') {
       applied = true;
-      return envelope(200, { code: 0, message: 'applied: an administrator will review the application', data: { ...none, status: 'pending' } });
+      return envelope(200, {
+        code: 0,
+        message: 'applied: an administrator will review the application',
+        data: { ...none, status: 'pending' },
+      });
     }
     const credential = applied ? { ...none, status: 'pending', applied_at: '2026-11-28T01:00:00.000Z' } : none;
-    return envelope(200, { code: 0, message: 'ok', data: { member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null }, credential, scopes: [] } });
+    return envelope(200, {
+      code: 0,
+      message: 'ok',
+      data: { member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null }, credential, scopes: [] },
+    });
   });
   history.replaceState(null, '', '/ui/developer');
   const Routed = () => <DeveloperArea path={usePath()} />;

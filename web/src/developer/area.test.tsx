@@ -5,7 +5,19 @@ import { envelope } from '../../test/envelope';
 
 const dashboard = {
   member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
-  credential: { status: 'none', apiid: null, applied_at: null, reviewed_at: null, reject_reason: null, claimed_at: null, key_rotated_at: null, expires_at: null, revoked_at: null, revoke_reason: null, extension: null },
+  credential: {
+    status: 'none',
+    apiid: null,
+    applied_at: null,
+    reviewed_at: null,
+    reject_reason: null,
+    claimed_at: null,
+    key_rotated_at: null,
+    expires_at: null,
+    revoked_at: null,
+    revoke_reason: null,
+    extension: null,
+  },
   scopes: [],
 };
 
@@ -31,9 +43,11 @@ it('a dashboard that failed to load keeps the navigation and tries again on requ
   expect(calls()).toBe(2);
 });
 
-it("reads the dashboard again on each screen, so an approval made meanwhile shows on Claim", async () => {
+it('reads the dashboard again on each screen, so an approval made meanwhile shows on Claim', async () => {
   let status = 'pending';
-  globalThis.fetch = jest.fn(async () => envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...dashboard.credential, status } } })) as typeof fetch;
+  globalThis.fetch = jest.fn(async () =>
+    envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...dashboard.credential, status } } }),
+  ) as typeof fetch;
   const { rerender } = render(<DeveloperArea path="/developer" />);
   await screen.findByRole('heading', { name: 'Hello, alice' });
   status = 'approved';
@@ -51,7 +65,12 @@ it('an unknown address in the developer center says there is no page there inste
 });
 
 describe('what a request did, said where the member lands', () => {
-  const active = { ...dashboard.credential, status: 'active', apiid: 'ak_test0000000000000000', expires_at: '2999-01-01T00:00:00.000Z' };
+  const active = {
+    ...dashboard.credential,
+    status: 'active',
+    apiid: 'ak_test0000000000000000',
+    expires_at: '2999-01-01T00:00:00.000Z',
+  };
   const offers = [{ name: 'addons.read', description: 'Read the installed add-ons', status: 'none' }];
 
   /** An active member's service: the dashboard (with the extension once asked), the scopes, and the writes' answers. */
@@ -60,14 +79,26 @@ describe('what a request did, said where the member lands', () => {
     globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
       const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
       const path = new URL(request.url).pathname;
-      if (path.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+      if (path.endsWith('/developer/session'))
+        return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
       if (path.endsWith('/developer/extension')) {
-        extension = { expires_at: '2999-04-01T00:00:00.000Z', status: 'pending', reason: 'longer', reject_reason: null };
-        return envelope(200, { code: 0, message: 'requested: an administrator will decide', data: { ...active, extension } });
+        extension = {
+          expires_at: '2999-04-01T00:00:00.000Z',
+          status: 'pending',
+          reason: 'longer',
+          reject_reason: null,
+        };
+        return envelope(200, {
+          code: 0,
+          message: 'requested: an administrator will decide',
+          data: { ...active, extension },
+        });
       }
-      if (path.endsWith('/developer/scopes') && request.method === 'POST') return envelope(200, { code: 0, message: 'requested', data: { list: [] } });
+      if (path.endsWith('/developer/scopes') && request.method === 'POST')
+        return envelope(200, { code: 0, message: 'requested', data: { list: [] } });
       if (path.endsWith('/developer/scopes')) return envelope(200, { code: 0, message: 'ok', data: { list: offers } });
-      if (path.endsWith('/developer/usage')) return envelope(200, { code: 0, message: 'ok', data: { last_used_at: null, days: [] } });
+      if (path.endsWith('/developer/usage'))
+        return envelope(200, { code: 0, message: 'ok', data: { last_used_at: null, days: [] } });
       return envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...active, extension } } });
     }) as typeof fetch;
   }
@@ -81,7 +112,9 @@ describe('what a request did, said where the member lands', () => {
     activeService();
     history.replaceState(null, '', '/ui/developer');
     render(<Routed />);
-    fireEvent.input(await screen.findByLabelText('Why the key must live longer'), { target: { value: 'The contract runs another year' } });
+    fireEvent.input(await screen.findByLabelText('Why the key must live longer'), {
+      target: { value: 'The contract runs another year' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Ask for the extension' }));
     const done = await screen.findByText(/^Extension to .* requested; an administrator will review it\.$/);
     expect(done.getAttribute('role')).toBe('status');
@@ -114,12 +147,14 @@ it('after registering, focus lands on the new dashboard, not on the page', async
   let registered = false;
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = input instanceof Request ? input.url : String(input);
-    if (url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     if (url.endsWith('/developer/register')) {
       registered = true;
       return envelope(200, { code: 0, message: 'registered', data: { id: 7, username: 'alice' } });
     }
-    if (!registered) return envelope(401, { code: 401, message: 'no member is logged in', data: { error: 'not_logged_in' } });
+    if (!registered)
+      return envelope(401, { code: 401, message: 'no member is logged in', data: { error: 'not_logged_in' } });
     // The dashboard of the new member comes after a while, as over a network.
     await new Promise((resolve) => setTimeout(resolve, 50));
     return envelope(200, { code: 0, message: 'ok', data: dashboard });

@@ -53,7 +53,10 @@ function DeveloperNav({ path, username }: { path: string; username?: string }) {
 export function DeveloperArea({ path }: { path: string }) {
   // Read again on every screen: an administrator's decision (an approval, a revocation) is made
   // elsewhere, and the Claim screen must not say "waiting" for a credential approved meanwhile.
-  const [dashboard, reload] = useLoad(() => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }), [path]);
+  const [dashboard, reload] = useLoad(
+    () => call(() => api.GET('/developer/dashboard'), { signedOutIsExpected: true }),
+    [path],
+  );
   // What the member's last request did, said on the dashboard, where a request lands; gone once the member moves on.
   const [outcome, report, clear] = useOutcome();
   useEffect(() => {
@@ -69,7 +72,8 @@ export function DeveloperArea({ path }: { path: string }) {
   const [registered, setRegistered] = useState(false);
   // A signed-out answer may still be the one asked for before the registration.
   useEffect(() => {
-    if (dashboard.state === 'ready' || (dashboard.state === 'failed' && dashboard.refusal.status !== 401)) setRegistered(false);
+    if (dashboard.state === 'ready' || (dashboard.state === 'failed' && dashboard.refusal.status !== 401))
+      setRegistered(false);
   }, [dashboard]);
 
   if (path === '/developer/register') {
@@ -88,13 +92,17 @@ export function DeveloperArea({ path }: { path: string }) {
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
       <>
-        <SignIn realm="developer" onSignedIn={() => {
-          // Signing in where a screen stood asked for it keeps that screen's path: load it again.
-          navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
-          reload();
-        }} />
+        <SignIn
+          realm="developer"
+          onSignedIn={() => {
+            // Signing in where a screen stood asked for it keeps that screen's path: load it again.
+            navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
+            reload();
+          }}
+        />
         <p class="aside">
-          <Link to="/developer/forgot">Forgot password?</Link> New here? <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the{' '}
+          <Link to="/developer/forgot">Forgot password?</Link> New here?{' '}
+          <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the{' '}
           <Link to="/admin">administrator console</Link>.
         </p>
       </>

@@ -16,7 +16,8 @@ function service(claim: () => Response) {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     return claim();
   }) as typeof fetch;
   return calls;
@@ -84,7 +85,9 @@ describe('claim screen', () => {
   });
 
   it("shows the service's refusal in place and no key", async () => {
-    service(() => envelope(422, { code: 422, message: 'this credential was claimed already', data: { error: 'already_claimed' } }));
+    service(() =>
+      envelope(422, { code: 422, message: 'this credential was claimed already', data: { error: 'already_claimed' } }),
+    );
     render(<Claim status="approved" onClaimed={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Claim the key' }));
     expect((await screen.findByRole('alert')).textContent).toBe('this credential was claimed already');
@@ -96,7 +99,9 @@ describe('claim screen', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Claim your credential' })).not.toBeNull();
     expect(screen.queryByRole('button', { name: 'Claim the key' })).toBeNull();
     expect(screen.getByText(/waiting for an administrator to review it/)).not.toBeNull();
-    expect(screen.getByRole('link', { name: 'See its status on your dashboard' }).getAttribute('href')).toBe('/ui/developer');
+    expect(screen.getByRole('link', { name: 'See its status on your dashboard' }).getAttribute('href')).toBe(
+      '/ui/developer',
+    );
     expect(document.body.textContent).not.toMatch(/credential is pending|POST \//);
     unmount();
 

@@ -42,7 +42,10 @@ describe('developer dashboard', () => {
     const dashboard: Schemas['Dashboard'] = {
       member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
       credential,
-      scopes: [scope('member-groups.read', 'Show our groups', 'Not needed for a catalogue'), scope('addons.read', 'List the add-ons', null)],
+      scopes: [
+        scope('member-groups.read', 'Show our groups', 'Not needed for a catalogue'),
+        scope('addons.read', 'List the add-ons', null),
+      ],
     };
     render(<DeveloperDashboard dashboard={dashboard} {...quiet} />);
     const table = screen.getByRole('table');
@@ -61,7 +64,12 @@ describe('a credential past its expiry', () => {
   const past = '2026-01-01T00:00:00.000Z';
 
   it('offers to apply again, or to extend, instead of a rotation that would be refused', () => {
-    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: past })} {...quiet} />);
+    render(
+      <DeveloperDashboard
+        dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: past })}
+        {...quiet}
+      />,
+    );
     expect(screen.getByText(/the key is refused\. Ask for an extension below, or apply again/)).not.toBeNull();
     expect(screen.getByText('active, expired').classList.contains('expired')).toBe(true);
     // In the past tense, beside "Expired on": the date is not still to come.
@@ -79,7 +87,16 @@ describe('a credential past its expiry', () => {
   });
 
   it('before its expiry, an active credential still offers the rotation and no new application', () => {
-    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'active', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa', expires_at: '2999-01-01T00:00:00.000Z' })} {...quiet} />);
+    render(
+      <DeveloperDashboard
+        dashboard={dashboardWith({
+          status: 'active',
+          apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+          expires_at: '2999-01-01T00:00:00.000Z',
+        })}
+        {...quiet}
+      />,
+    );
     expect(screen.getByRole('heading', { name: 'Rotate the key' })).not.toBeNull();
     expect(screen.queryByRole('button', { name: 'Apply for API credentials' })).toBeNull();
   });
@@ -91,24 +108,52 @@ describe("the key's expiry and the history's review step", () => {
   it.each([
     ['pending', {}],
     ['rejected', { reviewed_at: reviewed, reject_reason: 'Not a partner' }],
-    ['revoked', { reviewed_at: reviewed, claimed_at: reviewed, revoked_at: reviewed, revoke_reason: 'Leaked', apiid: 'ak_aaaaaaaaaaaaaaaaaaaa' }],
-  ] as [Schemas['Credential']['status'], Partial<Schemas['Credential']>][])('says nothing of an expiry while %s', (status, c) => {
-    render(<DeveloperDashboard dashboard={dashboardWith({ status, ...c })} {...quiet} />);
-    expect(screen.queryByText(/Key expires/)).toBeNull();
-    expect(screen.queryByTestId('expires-at')).toBeNull();
-  });
+    [
+      'revoked',
+      {
+        reviewed_at: reviewed,
+        claimed_at: reviewed,
+        revoked_at: reviewed,
+        revoke_reason: 'Leaked',
+        apiid: 'ak_aaaaaaaaaaaaaaaaaaaa',
+      },
+    ],
+  ] as [Schemas['Credential']['status'], Partial<Schemas['Credential']>][])(
+    'says nothing of an expiry while %s',
+    (status, c) => {
+      render(<DeveloperDashboard dashboard={dashboardWith({ status, ...c })} {...quiet} />);
+      expect(screen.queryByText(/Key expires/)).toBeNull();
+      expect(screen.queryByTestId('expires-at')).toBeNull();
+    },
+  );
 
   it.each(['approved', 'active'] as const)('shows the expiry of an %s credential', (status) => {
-    render(<DeveloperDashboard dashboard={dashboardWith({ status, reviewed_at: reviewed, apiid: status === 'active' ? 'ak_aaaaaaaaaaaaaaaaaaaa' : null })} {...quiet} />);
+    render(
+      <DeveloperDashboard
+        dashboard={dashboardWith({
+          status,
+          reviewed_at: reviewed,
+          apiid: status === 'active' ? 'ak_aaaaaaaaaaaaaaaaaaaa' : null,
+        })}
+        {...quiet}
+      />,
+    );
     expect(screen.getByTestId('expires-at').textContent).toBe('never');
   });
 
   it('says "Approved on" for an approval and "Rejected on" for a rejection', () => {
-    const { unmount } = render(<DeveloperDashboard dashboard={dashboardWith({ status: 'approved', reviewed_at: reviewed })} {...quiet} />);
+    const { unmount } = render(
+      <DeveloperDashboard dashboard={dashboardWith({ status: 'approved', reviewed_at: reviewed })} {...quiet} />,
+    );
     expect(screen.getByText(/^Approved on /)).not.toBeNull();
     expect(screen.queryByText(/Reviewed on/)).toBeNull();
     unmount();
-    render(<DeveloperDashboard dashboard={dashboardWith({ status: 'rejected', reviewed_at: reviewed, reject_reason: 'Not a partner' })} {...quiet} />);
+    render(
+      <DeveloperDashboard
+        dashboard={dashboardWith({ status: 'rejected', reviewed_at: reviewed, reject_reason: 'Not a partner' })}
+        {...quiet}
+      />,
+    );
     expect(screen.getByText(/^Rejected on /).textContent).toContain('“Not a partner”');
   });
 });

@@ -3,7 +3,16 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { Link } from '../ui/link';
 import { when } from '../ui/load';
 import { Done, Empty, RefusalNotice, type Outcome } from '../ui/notice';
-import { expiredAt, hasKey, mayApply, mayClaim, mayRequestExtension, mayRequestScopes, mayRotate, statusOf } from '../api/credential-rules';
+import {
+  expiredAt,
+  hasKey,
+  mayApply,
+  mayClaim,
+  mayRequestExtension,
+  mayRequestScopes,
+  mayRotate,
+  statusOf,
+} from '../api/credential-rules';
 import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
 import { Rotate } from './rotate';
@@ -62,7 +71,8 @@ function KeyExpiry({ credential, expired }: { credential: Credential; expired: b
   const extension = credential.extension;
   return (
     <p>
-      {expired ? 'Key expired' : 'Key expires'}: <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
+      {expired ? 'Key expired' : 'Key expires'}:{' '}
+      <strong data-testid="expires-at">{credential.expires_at ? when(credential.expires_at) : 'never'}</strong>
       {extension && (
         <small>
           {' '}
@@ -81,7 +91,9 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   const apply = async () => {
-    const answer = await call(async () => api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }));
+    const answer = await call(async () =>
+      api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     // In the console's words, as the other requests' notices: the service's message is written for API clients.
@@ -143,7 +155,11 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
                     <span class={`status ${scope.status}`}>{scope.status}</span>
                   </td>
                   <td data-label="Your reason">{scope.reason}</td>
-                  <td data-label="Decision">{scope.revoke_reason ?? scope.reject_reason ?? (scope.reviewed_at ? `on ${when(scope.reviewed_at)}` : 'waiting')}</td>
+                  <td data-label="Decision">
+                    {scope.revoke_reason ??
+                      scope.reject_reason ??
+                      (scope.reviewed_at ? `on ${when(scope.reviewed_at)}` : 'waiting')}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -17,7 +17,9 @@ export function ExtensionRequest({ onRequested }: { onRequested: (message: strin
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const send = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/extension', { params: { header: await csrf() }, body: { expires_in_days: days, reason } }));
+    const answer = await call(async () =>
+      api.POST('/developer/extension', { params: { header: await csrf() }, body: { expires_in_days: days, reason } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     clearReason();
@@ -30,7 +32,11 @@ export function ExtensionRequest({ onRequested }: { onRequested: (message: strin
       <form onSubmit={send}>
         <div class="field">
           <label for="extension-days">New expiry, from today</label>
-          <select id="extension-days" value={String(days)} onChange={(e) => setDays(Number((e.currentTarget as HTMLSelectElement).value))}>
+          <select
+            id="extension-days"
+            value={String(days)}
+            onChange={(e) => setDays(Number((e.currentTarget as HTMLSelectElement).value))}
+          >
             {CHOICES.map((d) => (
               <option key={d} value={String(d)}>
                 {d} days

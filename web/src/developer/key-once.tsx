@@ -2,7 +2,8 @@ import { SecretOnce, SecretWording } from '../ui/secret-once';
 
 const KEY_WORDING: SecretWording = {
   title: 'Your API key',
-  warning: "This is the only time the key is shown: only its digest is kept. Store it in your server's secret store now.",
+  warning:
+    "This is the only time the key is shown: only its digest is kept. Store it in your server's secret store now.",
   label: 'API key (X-API-Key)',
   testId: 'apikey',
   copy: 'Copy the key',
@@ -12,7 +13,17 @@ const KEY_WORDING: SecretWording = {
 };
 
 /** An API key shown once, beside the API id it goes with. */
-export function KeyOnce({ apiid, apikey, note, onStored }: { apiid: string; apikey: string; note?: string; onStored: () => void }) {
+export function KeyOnce({
+  apiid,
+  apikey,
+  note,
+  onStored,
+}: {
+  apiid: string;
+  apikey: string;
+  note?: string;
+  onStored: () => void;
+}) {
   return (
     <SecretOnce secret={apikey} wording={KEY_WORDING} note={note} onStored={onStored}>
       <dt>API id (X-API-ID)</dt>

@@ -7,7 +7,8 @@ import { useLoad } from '../ui/load';
 import { Done, RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 
-const NO_MAIL = 'This service sends no mail, so a password cannot be reset from here: ask an administrator who manages access to give you a one-time password, then change it on your account page.';
+const NO_MAIL =
+  'This service sends no mail, so a password cannot be reset from here: ask an administrator who manages access to give you a one-time password, then change it on your account page.';
 
 /** "Forgot password?": a link to choose a new one is mailed, when the service sends mail. */
 export function ForgotPassword() {
@@ -19,22 +20,37 @@ export function ForgotPassword() {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/password-reset', { params: { header: await csrf() }, body: { login } }));
+    const answer = await call(async () =>
+      api.POST('/developer/password-reset', { params: { header: await csrf() }, body: { login } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    setSent(answer.data.mail_configured ? `${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.` : NO_MAIL);
+    setSent(
+      answer.data.mail_configured ? `${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.` : NO_MAIL,
+    );
   };
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="forgot-title" noValidate>
       <ScreenHeading id="forgot-title">Forgot your password?</ScreenHeading>
       {mailConfigured ? (
-        <p>Give your username or the e-mail address of your account: a link to choose a new password is mailed to the account's address. It works once, within 30 minutes.</p>
+        <p>
+          Give your username or the e-mail address of your account: a link to choose a new password is mailed to the
+          account's address. It works once, within 30 minutes.
+        </p>
       ) : (
         <p class="notice refusal">{NO_MAIL}</p>
       )}
       <Done focusKey={sent ? 1 : undefined}>{sent}</Done>
-      <Field name="login" label="Username or e-mail" value={login} onInput={fixing(setLogin, setRefusal, ['login'])} required autocomplete="username" refusal={refusal} />
+      <Field
+        name="login"
+        label="Username or e-mail"
+        value={login}
+        onInput={fixing(setLogin, setRefusal, ['login'])}
+        required
+        autocomplete="username"
+        refusal={refusal}
+      />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary" aria-disabled={!mailConfigured}>
         Mail me a link
@@ -58,7 +74,9 @@ export function ResetPassword() {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/password-reset/confirm', { params: { header: await csrf() }, body: { token, password } }));
+    const answer = await call(async () =>
+      api.POST('/developer/password-reset/confirm', { params: { header: await csrf() }, body: { token, password } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setDone(answer.data.username);
@@ -79,7 +97,17 @@ export function ResetPassword() {
     <form onSubmit={submit} class="card narrow" aria-labelledby="reset-title" noValidate>
       <ScreenHeading id="reset-title">Choose a new password</ScreenHeading>
       {!token && <p class="notice refusal">This page is opened from the link in the mail: ask for a new one.</p>}
-      <Field name="password" label="New password" type="password" value={password} onInput={fixing(setPassword, setRefusal, ['password'])} hint="6 to 128 characters" required autocomplete="new-password" refusal={refusal} />
+      <Field
+        name="password"
+        label="New password"
+        type="password"
+        value={password}
+        onInput={fixing(setPassword, setRefusal, ['password'])}
+        hint="6 to 128 characters"
+        required
+        autocomplete="new-password"
+        refusal={refusal}
+      />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">
         Set the password
@@ -96,7 +124,17 @@ export function ResetPassword() {
 type LinkPath = '/developer/account/confirm-email' | '/developer/account/restore-email';
 
 /** A mailed link's one action: a button that sends its token, then what it did, or why it was refused. */
-function FollowLink({ path, title, action, done: say }: { path: LinkPath; title: string; action: string; done: (answer: { username: string; email: string }) => string }) {
+function FollowLink({
+  path,
+  title,
+  action,
+  done: say,
+}: {
+  path: LinkPath;
+  title: string;
+  action: string;
+  done: (answer: { username: string; email: string }) => string;
+}) {
   const [token] = useState(linkToken);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [done, setDone] = useState('');
@@ -141,6 +179,8 @@ export const RestoreEmail = () => (
     path="/developer/account/restore-email"
     title="Restore your e-mail address"
     action="Restore this address and sign out everywhere"
-    done={(answer) => `Restored: mail for ${answer.username} goes to ${answer.email} again, and every session was signed out. Now ask for a password-reset link (Forgot password?).`}
+    done={(answer) =>
+      `Restored: mail for ${answer.username} goes to ${answer.email} again, and every session was signed out. Now ask for a password-reset link (Forgot password?).`
+    }
   />
 );

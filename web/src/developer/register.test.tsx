@@ -6,7 +6,8 @@ import { envelope } from '../../test/envelope';
 function refusing(status: number, body: unknown) {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = input instanceof Request ? input.url : String(input);
-    if (url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     return envelope(status, body);
   }) as typeof fetch;
 }
@@ -36,7 +37,9 @@ it('says one of e-mail and mobile is needed, instead of calling both optional', 
   for (const input of [email, mobile]) {
     expect(input.getAttribute('aria-describedby')).toContain('contact-rule');
   }
-  expect(document.getElementById('contact-rule')!.textContent).toMatch(/Give an e-mail address or a mobile number, or both/);
+  expect(document.getElementById('contact-rule')!.textContent).toMatch(
+    /Give an e-mail address or a mobile number, or both/,
+  );
   expect(document.querySelector('label[for="field-nickname"]')!.textContent).toBe('Nickname (optional)');
 });
 
@@ -52,7 +55,11 @@ it("shows each field's refusal at the field only, not again in the box under the
 });
 
 it('shows a taken username at the Username field', async () => {
-  refusing(422, { code: 422, message: 'the username "alice" is already registered: choose another one', data: { error: 'username_taken' } });
+  refusing(422, {
+    code: 422,
+    message: 'the username "alice" is already registered: choose another one',
+    data: { error: 'username_taken' },
+  });
   render(<Register onRegistered={() => {}} />);
   submit();
   const issue = await screen.findByText('the username "alice" is already registered: choose another one');
@@ -62,10 +69,16 @@ it('shows a taken username at the Username field', async () => {
 });
 
 it('a refusal that names no field is shown under the form', async () => {
-  refusing(429, { code: 429, message: 'too many registrations from this address: try again in an hour', data: { error: 'rate_limited' } });
+  refusing(429, {
+    code: 429,
+    message: 'too many registrations from this address: try again in an hour',
+    data: { error: 'rate_limited' },
+  });
   render(<Register onRegistered={() => {}} />);
   submit();
-  expect((await screen.findByRole('alert')).textContent).toBe('too many registrations from this address: try again in an hour');
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'too many registrations from this address: try again in an hour',
+  );
 });
 
 it("clears a field's refusal once the field is changed, and the pair's once either of e-mail and mobile is", async () => {

@@ -41,11 +41,17 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   // E-mail and mobile answer one rule: either fixes what was said of the pair.
   const set = (name: keyof typeof form) =>
-    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, name === 'email' || name === 'mobile' ? ['email', 'mobile'] : [name]);
+    fixing(
+      (value: string) => setForm((f) => ({ ...f, [name]: value })),
+      setRefusal,
+      name === 'email' || name === 'mobile' ? ['email', 'mobile'] : [name],
+    );
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () => api.POST('/developer/register', { params: { header: await csrf() }, body: form }));
+    const answer = await call(async () =>
+      api.POST('/developer/register', { params: { header: await csrf() }, body: form }),
+    );
     if (!answer.ok) return setRefusal(atFields(answer.refusal));
     forgetCsrfToken();
     onRegistered();
@@ -54,16 +60,63 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="register-title" noValidate>
       <ScreenHeading id="register-title">Register as a developer</ScreenHeading>
-      <Field name="username" label="Username" value={form.username} onInput={set('username')} hint={RULES.username} required autocomplete="username" refusal={refusal} />
-      <Field name="password" label="Password" type="password" value={form.password} onInput={set('password')} hint={RULES.password} required autocomplete="new-password" refusal={refusal} />
-      <Field name="nickname" label="Nickname" value={form.nickname} onInput={set('nickname')} hint={RULES.nickname} refusal={refusal} />
+      <Field
+        name="username"
+        label="Username"
+        value={form.username}
+        onInput={set('username')}
+        hint={RULES.username}
+        required
+        autocomplete="username"
+        refusal={refusal}
+      />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        value={form.password}
+        onInput={set('password')}
+        hint={RULES.password}
+        required
+        autocomplete="new-password"
+        refusal={refusal}
+      />
+      <Field
+        name="nickname"
+        label="Nickname"
+        value={form.nickname}
+        onInput={set('nickname')}
+        hint={RULES.nickname}
+        refusal={refusal}
+      />
       <fieldset class="group">
         <legend>E-mail or mobile (at least one)</legend>
         <p class="hint" id="contact-rule">
           {RULES.contact}.
         </p>
-        <Field name="email" label="E-mail" type="email" value={form.email} onInput={set('email')} optional={false} describedBy="contact-rule" autocomplete="email" refusal={refusal} />
-        <Field name="mobile" label="Mobile" type="tel" value={form.mobile} onInput={set('mobile')} hint={RULES.mobile} optional={false} describedBy="contact-rule" autocomplete="tel" refusal={refusal} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          value={form.email}
+          onInput={set('email')}
+          optional={false}
+          describedBy="contact-rule"
+          autocomplete="email"
+          refusal={refusal}
+        />
+        <Field
+          name="mobile"
+          label="Mobile"
+          type="tel"
+          value={form.mobile}
+          onInput={set('mobile')}
+          hint={RULES.mobile}
+          optional={false}
+          describedBy="contact-rule"
+          autocomplete="tel"
+          refusal={refusal}
+        />
       </fieldset>
       <RefusalNotice refusal={summaryOf(refusal)} />
       <button type="submit" class="primary">

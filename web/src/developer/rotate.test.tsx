@@ -7,11 +7,16 @@ function service() {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
-    if (request.url.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (request.url.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     return envelope(200, {
       code: 0,
       message: 'rotated',
-      data: { apiid: 'ak_test0000000000000000', apikey: 'sk_rotated-key', previous_key_valid_until: '2026-11-23T11:00:00.000Z' },
+      data: {
+        apiid: 'ak_test0000000000000000',
+        apikey: 'sk_rotated-key',
+        previous_key_valid_until: '2026-11-23T11:00:00.000Z',
+      },
     });
   }) as typeof fetch;
   return calls;
@@ -35,7 +40,9 @@ describe('rotating the key', () => {
     render(<Rotate onRotated={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
     const dialog = screen.getByRole('dialog', { name: 'Rotate the API key?' });
-    expect(dialog.textContent).toContain('The old key stops working after the grace period (one hour), and older keys no later');
+    expect(dialog.textContent).toContain(
+      'The old key stops working after the grace period (one hour), and older keys no later',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rotations(calls)).toHaveLength(0);
@@ -61,6 +68,8 @@ describe('rotating the key', () => {
     render(<Rotate onRotated={() => {}} />);
     fireEvent.change(screen.getByLabelText('Grace period for the old key'), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Rotate the key…' }));
-    expect(screen.getByRole('dialog').textContent).toContain('The old key stops working at once, with any older key still in a grace period');
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'The old key stops working at once, with any older key still in a grace period',
+    );
   });
 });

@@ -44,7 +44,11 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
       <KeyOnce
         apiid={issued.apiid}
         apikey={issued.apikey}
-        note={issued.previous_key_valid_until ? `The old key is accepted until ${when(issued.previous_key_valid_until)}, and no older key longer.` : 'The old key, and any older one, is refused from now on.'}
+        note={
+          issued.previous_key_valid_until
+            ? `The old key is accepted until ${when(issued.previous_key_valid_until)}, and no older key longer.`
+            : 'The old key, and any older one, is refused from now on.'
+        }
         onStored={() => {
           hidden.current = true;
           setIssued(null);
@@ -54,7 +58,9 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
   }
   const rotate = async () => {
     if (!(await ask({ title: 'Rotate the API key?', question: rotationWarning(grace), confirm: 'Rotate' }))) return;
-    const answer = await call(async () => api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }));
+    const answer = await call(async () =>
+      api.POST('/developer/rotate', { params: { header: await csrf() }, body: { grace_seconds: grace } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setIssued(answer.data);
@@ -67,7 +73,12 @@ export function Rotate({ onRotated }: { onRotated: () => void }) {
       </h2>
       <div class="field">
         <label for="grace">Grace period for the old key</label>
-        <select id="grace" value={String(grace)} aria-describedby="grace-hint" onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}>
+        <select
+          id="grace"
+          value={String(grace)}
+          aria-describedby="grace-hint"
+          onChange={(e) => setGrace(Number((e.currentTarget as HTMLSelectElement).value))}
+        >
           {GRACE_CHOICES.map((c) => (
             <option key={c.seconds} value={String(c.seconds)}>
               {c.label}

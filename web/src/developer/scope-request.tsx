@@ -10,7 +10,13 @@ import { NextStep, scopesStep } from './next-step';
 import { ScreenHeading } from '../ui/screen';
 
 /** Scopes are requested for an active credential; before that, the screen says what to do first. */
-export function ScopeRequest({ status, onRequested }: { status: Schemas['Credential']['status']; onRequested: (message: string) => void }) {
+export function ScopeRequest({
+  status,
+  onRequested,
+}: {
+  status: Schemas['Credential']['status'];
+  onRequested: (message: string) => void;
+}) {
   const notYet = scopesStep(status);
   if (!notYet) return <ScopeRequestForm onRequested={onRequested} />;
   return (
@@ -31,12 +37,15 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
   if (offers.state === 'loading') return <Loading what="the scopes" />;
   if (offers.state === 'failed') return <LoadFailed refusal={offers.refusal} onRetry={reload} />;
 
-  const toggle = (name: string, on: boolean) => setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
+  const toggle = (name: string, on: boolean) =>
+    setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
   const send = async (event: Event) => {
     event.preventDefault();
     // The names chosen are among those the service offered, which it takes from its own registry.
     const scopes = chosen as ScopeName[];
-    const answer = await call(async () => api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes, reason } }));
+    const answer = await call(async () =>
+      api.POST('/developer/scopes', { params: { header: await csrf() }, body: { scopes, reason } }),
+    );
     if (!answer.ok) return setRefusal(answer.refusal);
     clearReason();
     onRequested(`Scopes requested: ${chosen.join(', ')}; an administrator will review them.`);

@@ -28,7 +28,8 @@ export function axisTop(most: number): number {
 }
 
 /** A day's date as the axis and the table say it: "3 Nov", in UTC, where the service counts days; day first, as the console's other dates in English. */
-export const dayLabel = (date: string): string => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+export const dayLabel = (date: string): string =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
  * Calls per day as bars with axes: the accepted calls and the refused ones side by side, each in

@@ -22,7 +22,8 @@ const NAMES = { current: 'Current key', in_grace: 'Previous key', stopped: 'Earl
 
 function stateOf(k: KeyUse): string {
   if (k.state === 'current') return 'accepted';
-  if (k.state === 'in_grace' && k.valid_until) return `accepted until ${when(k.valid_until)} (${timeLeft(k.valid_until)})`;
+  if (k.state === 'in_grace' && k.valid_until)
+    return `accepted until ${when(k.valid_until)} (${timeLeft(k.valid_until)})`;
   return 'no longer accepted';
 }
 
@@ -39,12 +40,17 @@ export function UsageByKey({ keys }: { keys: KeyUse[] }) {
       <h3 id="usage-keys-title">Calls by key</h3>
       {previous?.valid_until && (
         <p class="notice wait" data-testid="previous-key-stops">
-          Your previous key (<code>…{previous.key}</code>) stops being accepted on <time dateTime={previous.valid_until}>{when(previous.valid_until)}</time>, {timeLeft(previous.valid_until)}
-          {previous.last_used_at ? `: it was last called on ${when(previous.last_used_at)}. Move every server to the current key before then.` : ': it has not been called since the rotation.'}
+          Your previous key (<code>…{previous.key}</code>) stops being accepted on{' '}
+          <time dateTime={previous.valid_until}>{when(previous.valid_until)}</time>, {timeLeft(previous.valid_until)}
+          {previous.last_used_at
+            ? `: it was last called on ${when(previous.last_used_at)}. Move every server to the current key before then.`
+            : ': it has not been called since the rotation.'}
         </p>
       )}
       <table>
-        <caption>Each key's calls over the last 30 days; the fingerprint is the start of the key's digest, not the key</caption>
+        <caption>
+          Each key's calls over the last 30 days; the fingerprint is the start of the key's digest, not the key
+        </caption>
         <TableHead columns={['Key', 'State', 'Calls', 'Refused', 'Last called']} />
         <tbody>
           {keys.map((k) => (

@@ -15,15 +15,25 @@ export function UsageReport({ usage }: { usage: Usage }) {
   const refused = usage.days.reduce((sum, d) => sum + d.refused, 0);
   const wrongKeys = usage.days.reduce((sum, d) => sum + d.wrong_key, 0);
   // Calls with a key that is not this credential's are anyone's who knows the API id: not its use.
-  const wrongKeyNote = wrongKeys > 0 ? ` ${wrongKeys} calls named your API id with a wrong key; they were refused and are not counted as use.` : '';
+  const wrongKeyNote =
+    wrongKeys > 0
+      ? ` ${wrongKeys} calls named your API id with a wrong key; they were refused and are not counted as use.`
+      : '';
   // Thirty empty bars read as a blank box: without a call, say so in words.
   if (total === 0) {
-    return <Empty>{(usage.last_used_at ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.` : 'No calls yet.') + wrongKeyNote}</Empty>;
+    return (
+      <Empty>
+        {(usage.last_used_at
+          ? `No calls in the last 30 days. Last used: ${when(usage.last_used_at)}.`
+          : 'No calls yet.') + wrongKeyNote}
+      </Empty>
+    );
   }
   return (
     <>
       <p data-testid="usage-summary">
-        {total} calls in 30 days, {refused} refused. Last used: {usage.last_used_at ? when(usage.last_used_at) : 'never'}.{wrongKeyNote}
+        {total} calls in 30 days, {refused} refused. Last used:{' '}
+        {usage.last_used_at ? when(usage.last_used_at) : 'never'}.{wrongKeyNote}
       </p>
       <div class="usage">
         <UsageChart days={usage.days} />

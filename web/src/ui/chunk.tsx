@@ -10,7 +10,15 @@ type ChunkLoad<P> = { state: 'loading' } | { state: 'ready'; Screen: ComponentTy
  * screen's, which has a budget (test/web/first-screen-budget.test.ts). `what` names it in the
  * loading and failure notices, e.g. "the API reference".
  */
-export function Chunk<P extends object>({ load, what, props }: { load: () => Promise<ComponentType<P>>; what: string; props: P }) {
+export function Chunk<P extends object>({
+  load,
+  what,
+  props,
+}: {
+  load: () => Promise<ComponentType<P>>;
+  what: string;
+  props: P;
+}) {
   const [loaded, setLoaded] = useState<ChunkLoad<P>>({ state: 'loading' });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -26,7 +34,12 @@ export function Chunk<P extends object>({ load, what, props }: { load: () => Pro
   }, [round]);
   if (loaded.state === 'ready') return <loaded.Screen {...props} />;
   if (loaded.state === 'failed') {
-    const refusal = { status: 0, message: `${what[0]!.toUpperCase()}${what.slice(1)} could not be loaded: check the connection and try again.`, error: 'network', issues: [] };
+    const refusal = {
+      status: 0,
+      message: `${what[0]!.toUpperCase()}${what.slice(1)} could not be loaded: check the connection and try again.`,
+      error: 'network',
+      issues: [],
+    };
     const retry = () => {
       setLoaded({ state: 'loading' });
       setRound((r) => r + 1);

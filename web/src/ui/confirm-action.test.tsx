@@ -5,7 +5,12 @@ function Asking({ onAnswer }: { onAnswer: (yes: boolean) => void }) {
   const [ask, dialog] = useConfirm();
   return (
     <>
-      <button type="button" onClick={async () => onAnswer(await ask({ title: 'Rotate the API key?', question: 'A new key is issued.', confirm: 'Rotate' }))}>
+      <button
+        type="button"
+        onClick={async () =>
+          onAnswer(await ask({ title: 'Rotate the API key?', question: 'A new key is issued.', confirm: 'Rotate' }))
+        }
+      >
         Rotate…
       </button>
       {dialog}
@@ -27,7 +32,11 @@ describe('asking in the page', () => {
     const answers: boolean[] = [];
     render(<Asking onAnswer={(yes) => answers.push(yes)} />);
     const opener = screen.getByRole('button', { name: 'Rotate…' });
-    for (const answer of [(d: HTMLElement) => fireEvent.click(within(d).getByRole('button', { name: 'Cancel' })), (d: HTMLElement) => fireEvent.keyDown(d, { key: 'Escape' }), (d: HTMLElement) => fireEvent.click(within(d).getByRole('button', { name: 'Rotate' }))]) {
+    for (const answer of [
+      (d: HTMLElement) => fireEvent.click(within(d).getByRole('button', { name: 'Cancel' })),
+      (d: HTMLElement) => fireEvent.keyDown(d, { key: 'Escape' }),
+      (d: HTMLElement) => fireEvent.click(within(d).getByRole('button', { name: 'Rotate' })),
+    ]) {
       opener.focus();
       fireEvent.click(opener);
       answer(screen.getByRole('dialog'));
@@ -39,7 +48,15 @@ describe('asking in the page', () => {
 
   it('a ConfirmAction acts only once confirmed', async () => {
     const onConfirm = jest.fn();
-    render(<ConfirmAction label="Remove" name="Remove https://example.com/hook" title="Remove the webhook?" question="Nothing more is sent to it." onConfirm={onConfirm} />);
+    render(
+      <ConfirmAction
+        label="Remove"
+        name="Remove https://example.com/hook"
+        title="Remove the webhook?"
+        question="Nothing more is sent to it."
+        onConfirm={onConfirm}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Remove https://example.com/hook…' }));
     fireEvent.keyDown(screen.getByRole('dialog', { name: 'Remove the webhook?' }), { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -76,7 +76,10 @@ function ConfirmDialog({ ask, onAnswer }: { ask: Question; onAnswer: (yes: boole
  */
 export function useConfirm(): [(question: Question) => Promise<boolean>, VNode | null] {
   const [pending, setPending] = useState<{ question: Question; resolve: (yes: boolean) => void } | null>(null);
-  const ask = useCallback((question: Question) => new Promise<boolean>((resolve) => setPending({ question, resolve })), []);
+  const ask = useCallback(
+    (question: Question) => new Promise<boolean>((resolve) => setPending({ question, resolve })),
+    [],
+  );
   const element = pending && (
     <ConfirmDialog
       ask={pending.question}
@@ -105,7 +108,12 @@ export function ConfirmAction({ label, name, title, question, onConfirm }: Confi
   const [ask, dialog] = useConfirm();
   return (
     <>
-      <button type="button" class="danger" onClick={async () => (await ask({ title, question, confirm: label })) && onConfirm()} aria-label={`${name}…`}>
+      <button
+        type="button"
+        class="danger"
+        onClick={async () => (await ask({ title, question, confirm: label })) && onConfirm()}
+        aria-label={`${name}…`}
+      >
         {label}…
       </button>
       {dialog}

@@ -28,20 +28,23 @@ it('keeps a typed reason across a new rendering of the screen, as a session that
   expect(typed()).toBe('the purpose is not said');
 });
 
-it.each(['admin', 'developer'] as const)('forgets every draft at a sign-out of the %s, for whoever signs in next in this tab', async (realm) => {
-  serviceStandIn(() => envelope(200, { code: 0, message: 'signed out', data: {} }));
-  sessionStorage.setItem('other', 'kept');
-  const first = render(<Reason />);
-  fireEvent.input(screen.getByLabelText('Reason'), { target: { value: 'confidential: the partner is late' } });
-  first.unmount();
-  await signOut(realm);
+it.each(['admin', 'developer'] as const)(
+  'forgets every draft at a sign-out of the %s, for whoever signs in next in this tab',
+  async (realm) => {
+    serviceStandIn(() => envelope(200, { code: 0, message: 'signed out', data: {} }));
+    sessionStorage.setItem('other', 'kept');
+    const first = render(<Reason />);
+    fireEvent.input(screen.getByLabelText('Reason'), { target: { value: 'confidential: the partner is late' } });
+    first.unmount();
+    await signOut(realm);
 
-  history.replaceState(null, '', '/ui/admin/scopes');
-  render(<Reason />);
-  expect(typed()).toBe('');
-  expect(JSON.stringify({ ...sessionStorage })).not.toContain('confidential');
-  expect(sessionStorage.getItem('other')).toBe('kept');
-});
+    history.replaceState(null, '', '/ui/admin/scopes');
+    render(<Reason />);
+    expect(typed()).toBe('');
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain('confidential');
+    expect(sessionStorage.getItem('other')).toBe('kept');
+  },
+);
 
 it('forgets them even when the service does not answer the sign-out', async () => {
   serviceStandIn(() => envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } }));

@@ -15,7 +15,11 @@ function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
  * answer one rule with it): a field changed is a field being fixed, and the others' issues stay
  * until the next try.
  */
-export function fixing<T>(set: (value: T) => void, setRefusal: (update: (r: Refusal | null) => Refusal | null) => void, names: string[]): (value: T) => void {
+export function fixing<T>(
+  set: (value: T) => void,
+  setRefusal: (update: (r: Refusal | null) => Refusal | null) => void,
+  names: string[],
+): (value: T) => void {
   return (value) => {
     set(value);
     setRefusal((r) => r && withoutFields(r, names));

@@ -63,7 +63,15 @@ export function useOutcome(): [Outcome, (message: string) => void, () => void] {
  * What was done. With `focusKey` (an outcome's serial), each new outcome takes focus; `warning`:
  * done, but not as hoped (a test send the receiver refused).
  */
-export function Done({ children, focusKey, warning = false }: { children: ComponentChildren; focusKey?: number; warning?: boolean }) {
+export function Done({
+  children,
+  focusKey,
+  warning = false,
+}: {
+  children: ComponentChildren;
+  focusKey?: number;
+  warning?: boolean;
+}) {
   const notice = useFocusOnEach(focusKey);
   if (!children) return null;
   return (

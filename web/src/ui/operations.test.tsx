@@ -9,11 +9,16 @@ const document: ContractDocument = {
         tags: ['admin'],
         responses: {
           '200': { description: 'List credential applications' },
-          '503': { description: '- the read models are at an older projection version: run `platform upgrade`\n- the read models are catching up; retry after Retry-After' },
+          '503': {
+            description:
+              '- the read models are at an older projection version: run `platform upgrade`\n- the read models are catching up; retry after Retry-After',
+          },
         },
       },
     },
-    '/open/addons': { get: { summary: 'The add-ons', tags: ['partner'], responses: { '200': { description: 'The add-ons' } } } },
+    '/open/addons': {
+      get: { summary: 'The add-ons', tags: ['partner'], responses: { '200': { description: 'The add-ons' } } },
+    },
   },
 };
 
@@ -21,7 +26,10 @@ describe('the contract, rendered', () => {
   it('shows the reasons of one status as a list, each whole, with its commands as code', () => {
     render(<Operations document={document} />);
     const reasons = screen.getAllByRole('listitem').map((li) => li.textContent);
-    expect(reasons).toEqual(['the read models are at an older projection version: run platform upgrade', 'the read models are catching up; retry after Retry-After']);
+    expect(reasons).toEqual([
+      'the read models are at an older projection version: run platform upgrade',
+      'the read models are catching up; retry after Retry-After',
+    ]);
     expect(screen.getByText('platform upgrade').tagName).toBe('CODE');
   });
 

@@ -38,7 +38,8 @@ function Described({ text }: { text: string }) {
 }
 
 /** Where an operation's card is on the page, for the contents. */
-export const anchorOf = (method: string, path: string) => `op-${method.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
+export const anchorOf = (method: string, path: string) =>
+  `op-${method.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
 
 /** The operations by tag, each a link to its card: a long contract is read by finding one call. */
 export function Contents({ document }: { document: ContractDocument }) {
@@ -71,7 +72,13 @@ export function Contents({ document }: { document: ContractDocument }) {
 }
 
 /** Each status an operation answers with, and why: the reasons of one status as a list. */
-export function Answers({ responses, caption }: { responses: Record<string, { description?: string }>; caption?: string }) {
+export function Answers({
+  responses,
+  caption,
+}: {
+  responses: Record<string, { description?: string }>;
+  caption?: string;
+}) {
   return (
     <table class="answers">
       {caption && <caption>{caption}</caption>}

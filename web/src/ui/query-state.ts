@@ -9,7 +9,11 @@ interface PagedState {
  * A screen's filter, search and page in the address's query: back, reload and a shared link keep
  * them. Each change is a history entry of its own, so back returns to the list as it was.
  */
-export function useQueryState(): { params: URLSearchParams; cursors: string[]; update: (changes: Record<string, string | undefined>, cursors?: string[]) => void } {
+export function useQueryState(): {
+  params: URLSearchParams;
+  cursors: string[];
+  update: (changes: Record<string, string | undefined>, cursors?: string[]) => void;
+} {
   const [search, setSearch] = useState(location.search);
   useEffect(() => {
     const changed = () => setSearch(location.search);

@@ -43,7 +43,13 @@ export function ReasonAction({ id, label, subject, text = label, onSend }: Reaso
 
   if (!open) {
     return (
-      <button type="button" class="danger" ref={opener} onClick={() => setOpen(true)} aria-label={`${label} ${subject}…`}>
+      <button
+        type="button"
+        class="danger"
+        ref={opener}
+        onClick={() => setOpen(true)}
+        aria-label={`${label} ${subject}…`}
+      >
         {text}…
       </button>
     );
@@ -70,7 +76,13 @@ export function ReasonAction({ id, label, subject, text = label, onSend }: Reaso
         cancel();
       }}
     >
-      <ReasonField id={id} label={`Reason for ${DOING[label]} ${subject}`} value={reason} onInput={setReason} fieldRef={field} />
+      <ReasonField
+        id={id}
+        label={`Reason for ${DOING[label]} ${subject}`}
+        value={reason}
+        onInput={setReason}
+        fieldRef={field}
+      />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="danger" aria-label={`${label} ${subject}`}>
         {text}

@@ -21,7 +21,16 @@ export function ReasonField({ id, label, value, onInput, fieldRef }: ReasonField
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} ref={fieldRef} rows={3} maxLength={REASON_MAX_LENGTH} required value={value} aria-describedby={`${id}-count`} onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)} />
+      <textarea
+        id={id}
+        ref={fieldRef}
+        rows={3}
+        maxLength={REASON_MAX_LENGTH}
+        required
+        value={value}
+        aria-describedby={`${id}-count`}
+        onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)}
+      />
       <small id={`${id}-count`} class={near ? 'hint low' : 'hint'}>
         {value.length} / {REASON_MAX_LENGTH} characters
       </small>

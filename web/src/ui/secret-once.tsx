@@ -50,7 +50,9 @@ export function SecretOnce({ secret, wording, note, children, onStored }: Secret
       event.returnValue = wording.leave;
     };
     addEventListener('beforeunload', beforeUnload);
-    guardLeaving(() => ask({ title: 'Leave without storing it?', question: wording.leave, confirm: 'Leave', cancel: 'Stay' }));
+    guardLeaving(() =>
+      ask({ title: 'Leave without storing it?', question: wording.leave, confirm: 'Leave', cancel: 'Stay' }),
+    );
     return () => {
       removeEventListener('beforeunload', beforeUnload);
       guardLeaving(null);
@@ -85,10 +87,19 @@ export function SecretOnce({ secret, wording, note, children, onStored }: Secret
         {wording.copy}
       </button>
       <span role="status" class="copied">
-        {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select it and copy it by hand.' : ''}
+        {copied === 'copied'
+          ? 'Copied to the clipboard.'
+          : copied === 'failed'
+            ? 'Copying failed: select it and copy it by hand.'
+            : ''}
       </span>
       <div class="check">
-        <input id="secret-stored" type="checkbox" checked={stored} onChange={(e) => setStored((e.currentTarget as HTMLInputElement).checked)} />
+        <input
+          id="secret-stored"
+          type="checkbox"
+          checked={stored}
+          onChange={(e) => setStored((e.currentTarget as HTMLInputElement).checked)}
+        />
         <label for="secret-stored">{wording.stored}</label>
       </div>
       <button

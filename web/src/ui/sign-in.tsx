@@ -10,7 +10,8 @@ import { ScreenHeading } from './screen';
 export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
   // First, so that even a sign-out the service did not answer leaves no typed reason to the next person.
   forgetDrafts();
-  if (realm === 'admin') await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
+  if (realm === 'admin')
+    await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
   else await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
   forgetCsrfToken();
   navigate(`/${realm}/login`);
@@ -52,11 +53,30 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
       {inPlace ? (
         <h2 id="sign-in-title">Your session has ended: sign in again</h2>
       ) : (
-        <ScreenHeading id="sign-in-title">{realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}</ScreenHeading>
+        <ScreenHeading id="sign-in-title">
+          {realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}
+        </ScreenHeading>
       )}
       <Done>{notice}</Done>
-      <Field name="username" label="Username" value={username} onInput={setUsername} required autocomplete="username" refusal={refusal} />
-      <Field name="password" label="Password" type="password" value={password} onInput={setPassword} required autocomplete="current-password" refusal={refusal} />
+      <Field
+        name="username"
+        label="Username"
+        value={username}
+        onInput={setUsername}
+        required
+        autocomplete="username"
+        refusal={refusal}
+      />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        value={password}
+        onInput={setPassword}
+        required
+        autocomplete="current-password"
+        refusal={refusal}
+      />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary" aria-disabled={busy}>
         Sign in

@@ -13,7 +13,11 @@ export function contractEndpoints(endpoints: () => Endpoint[], partnerRefusals: 
       caller: { kind: 'admin' },
       summary: 'The OpenAPI 3.1 contract of this service',
       raw: 'application/json',
-      response: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ version: z.string() }), paths: z.looseObject({}) }),
+      response: z.looseObject({
+        openapi: z.literal('3.1.0'),
+        info: z.looseObject({ version: z.string() }),
+        paths: z.looseObject({}),
+      }),
       handler: (ctx) => {
         document ??= contractOf(endpoints(), partnerRefusals);
         ctx.body = document;

@@ -52,12 +52,18 @@ const healthSchema = z
         .int()
         .min(0)
         .nullable()
-        .meta({ description: 'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read' }),
+        .meta({
+          description:
+            'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read',
+        }),
       heartbeat_age_ms: z
         .int()
         .min(0)
         .nullable()
-        .meta({ description: "How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it" }),
+        .meta({
+          description:
+            'How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it',
+        }),
     }),
     key_ring: z.enum(['following', 'resubscribing', 'halted']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
@@ -89,7 +95,6 @@ async function lagOf(stores: Stores, position: string): Promise<number> {
   return waiting ? Math.max(0, Date.now() - Date.parse(waiting.metadata.time)) : 0;
 }
 
-
 const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
 const readinessSchema = z.object({ status: z.literal('ready') }).meta({ id: 'Readiness' });
 
@@ -111,29 +116,48 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       method: 'GET',
       path: '/readyz',
       caller: { kind: 'anyone' },
-      summary: "Ready to serve: this replica's stores answer and its key ring follows the log within the staleness bound; status only (the projections are reported by /health)",
+      summary:
+        "Ready to serve: this replica's stores answer and its key ring follows the log within the staleness bound; status only (the projections are reported by /health)",
       response: readinessSchema,
       refusals: [
-        { status: 503, when: 'a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)' },
+        {
+          status: 503,
+          when: 'a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)',
+        },
         { status: 503, when: 'the read models are older than the code (upgrade_required): run `platform upgrade`' },
       ],
       handler: async () => {
         if ((await deps.outdatedReadModels().catch(() => [])).length > 0) {
-          throw new HttpError(503, 'upgrade_required', 'an upgrade is required before administrators can be served: run `platform upgrade`');
+          throw new HttpError(
+            503,
+            'upgrade_required',
+            'an upgrade is required before administrators can be served: run `platform upgrade`',
+          );
         }
         // A check that throws is as unready as one that says so; what it threw stays in the detailed report.
-        const answers = await deps.stores.health().then((stores) => ready(stores, deps.keyRing()), () => false);
+        const answers = await deps.stores.health().then(
+          (stores) => ready(stores, deps.keyRing()),
+          () => false,
+        );
         if (answers) return { data: { status: 'ready' as const } };
-        throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, { 'Retry-After': '1' });
+        throw new HttpError(503, 'not_ready', 'not ready to serve yet: retry in a moment', undefined, {
+          'Retry-After': '1',
+        });
       },
     }),
     endpoint({
       method: 'GET',
       path: '/health',
       caller: { kind: 'admin' },
-      summary: 'Status of each store, of the projections, of the key ring and the dead letters; 503 when any is unhealthy',
+      summary:
+        'Status of each store, of the projections, of the key ring and the dead letters; 503 when any is unhealthy',
       response: healthSchema,
-      refusals: [{ status: 503, when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report' }],
+      refusals: [
+        {
+          status: 503,
+          when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report',
+        },
+      ],
       handler: async (ctx) => {
         const stores = await deps.stores.health();
         const reported = await deps.projections();
@@ -150,7 +174,11 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
         const data = { status, stores, projections, key_ring: keyRing, dead_letters: deadLetters };
         if (healthy) return { data };
         ctx.status = 503;
-        ctx.body = { code: 503, message: 'a store or the projections are unhealthy', data: { error: 'unhealthy', ...data } };
+        ctx.body = {
+          code: 503,
+          message: 'a store or the projections are unhealthy',
+          data: { error: 'unhealthy', ...data },
+        };
       },
     }),
   ];

@@ -11,7 +11,10 @@ const WHO = { member: 'the member', admin: 'the administrator' } as const;
  * The logout of one side of the shared session; the other side's identity stays. `loggedOut` is
  * told whose identity left, once it has (the access slice records it).
  */
-export function logoutEndpoint(side: 'member' | 'admin', loggedOut?: (ctx: AppContext, id: number) => Promise<void>): Endpoint {
+export function logoutEndpoint(
+  side: 'member' | 'admin',
+  loggedOut?: (ctx: AppContext, id: number) => Promise<void>,
+): Endpoint {
   return endpoint({
     method: 'POST',
     path: side === 'member' ? '/developer/logout' : '/admin/logout',

@@ -11,8 +11,12 @@ const signpostSchema = z
     links: z.object({
       console: z.string().meta({ description: 'The web console, for members and administrators' }),
       readiness: z.string().meta({ description: 'Whether the service is ready to serve: 200 or 503, status only' }),
-      health: z.string().meta({ description: 'The detailed report of stores, projections and key ring (administrator session)' }),
-      contract: z.string().meta({ description: 'The OpenAPI contract (administrator session), also printed by `platform openapi`' }),
+      health: z
+        .string()
+        .meta({ description: 'The detailed report of stores, projections and key ring (administrator session)' }),
+      contract: z
+        .string()
+        .meta({ description: 'The OpenAPI contract (administrator session), also printed by `platform openapi`' }),
       developer_session: z.string().meta({ description: 'Where a developer starts: the session and its CSRF token' }),
     }),
   })
@@ -28,7 +32,8 @@ export function rootEndpoints(): Endpoint[] {
       summary: 'Where to go next: the console, readiness, the contract and the developer session',
       response: signpostSchema,
       handler: () => ({
-        message: 'Platform API: open the console at /ui/; a signed-in administrator reads the contract at /api/v1/openapi',
+        message:
+          'Platform API: open the console at /ui/; a signed-in administrator reads the contract at /api/v1/openapi',
         data: {
           service: 'Platform API',
           contract_version: CONTRACT_VERSION,

@@ -15,7 +15,11 @@ export function CopyButton({ text, label, name }: { text: string; label: string;
         {label}
       </button>
       <span role="status" class="copied">
-        {copied === 'copied' ? 'Copied.' : copied === 'failed' ? 'Copying failed: select the text and copy it by hand.' : ''}
+        {copied === 'copied'
+          ? 'Copied.'
+          : copied === 'failed'
+            ? 'Copying failed: select the text and copy it by hand.'
+            : ''}
       </span>
     </>
   );

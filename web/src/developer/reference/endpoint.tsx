@@ -35,7 +35,9 @@ function parametersOf(operation: OpenOperation, contract: PartnerContract) {
   const headers = (operation.security ?? []).flatMap((requirement) =>
     Object.keys(requirement).flatMap((scheme) => {
       const s = contract.components.securitySchemes[scheme];
-      return s?.type === 'apiKey' && s.name ? [{ name: s.name, in: s.in ?? 'header', required: true, type: 'string', description: s.description ?? '' }] : [];
+      return s?.type === 'apiKey' && s.name
+        ? [{ name: s.name, in: s.in ?? 'header', required: true, type: 'string', description: s.description ?? '' }]
+        : [];
     }),
   );
   const own = (operation.parameters ?? []).map((p) => ({
@@ -137,7 +139,11 @@ export function Endpoint({ method, path, operation, contract, apiid, trial }: En
       )}
 
       <h3>Other answers</h3>
-      <Answers responses={Object.fromEntries(Object.entries(operation.responses).filter(([status]) => status !== success?.[0]))} />
+      <Answers
+        responses={Object.fromEntries(
+          Object.entries(operation.responses).filter(([status]) => status !== success?.[0]),
+        )}
+      />
 
       <h3>Call it with curl</h3>
       <pre tabIndex={0} aria-label={`curl call for ${label}`}>

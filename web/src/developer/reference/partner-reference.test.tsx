@@ -46,8 +46,18 @@ it('renders every open endpoint of the contract, with the key headers as its par
 it("shows the answer's fields as a tree, with their types and which are optional", () => {
   render(<PartnerReference apiid={APIID} />);
   const tree = card('/open/addons').querySelector('.schema-tree')!;
-  const items = [...tree.querySelectorAll('li')].map((li) => li.firstChild!.textContent + ' ' + li.childNodes[2]!.textContent);
-  expect(items).toEqual(expect.arrayContaining(['code integer, always 0', 'data object', 'list array of CatalogueEntry', 'key string', 'name string']));
+  const items = [...tree.querySelectorAll('li')].map(
+    (li) => li.firstChild!.textContent + ' ' + li.childNodes[2]!.textContent,
+  );
+  expect(items).toEqual(
+    expect.arrayContaining([
+      'code integer, always 0',
+      'data object',
+      'list array of CatalogueEntry',
+      'key string',
+      'name string',
+    ]),
+  );
   const name = [...tree.querySelectorAll('li')].find((li) => li.firstChild!.textContent === 'name')!;
   expect(name.textContent).toContain('optional');
   const key = [...tree.querySelectorAll('li')].find((li) => li.firstChild!.textContent === 'key')!;
@@ -61,7 +71,11 @@ it("gives an example answer from the contract's examples and the schema, and cop
   const example = within(card('/open/member-groups')).getByLabelText('Example answer of GET /open/member-groups');
   const answer = JSON.parse(example.textContent!);
   // The envelope built from its schema, each group the contract's own example.
-  expect(answer).toEqual({ code: 0, message: 'string', data: { list: [partnerContract.components.schemas.MemberGroup.examples[0]] } });
+  expect(answer).toEqual({
+    code: 0,
+    message: 'string',
+    data: { list: [partnerContract.components.schemas.MemberGroup.examples[0]] },
+  });
   expect(answer.data.list[0].name).toBe('Default');
   fireEvent.click(screen.getByRole('button', { name: 'Copy the example answer of GET /open/member-groups' }));
   expect(await within(card('/open/member-groups')).findByText('Copied.')).not.toBeNull();
@@ -82,7 +96,11 @@ describe('the curl call, run in a shell', () => {
     const line = screen.getByLabelText('curl call for GET /open/addons').textContent!;
     expect(line).toContain(`X-API-ID: ${APIID}`);
     try {
-      const out = execFileSync('sh', ['-c', `curl() { printf '%s\\n' "$@"; }\n${line}`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', stdio: 'pipe' });
+      const out = execFileSync('sh', ['-c', `curl() { printf '%s\\n' "$@"; }\n${line}`], {
+        env: { PATH: process.env.PATH!, ...env },
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
       return { status: 0, out, err: '' };
     } catch (error) {
       const failed = error as { status: number; stdout: string; stderr: string };
@@ -93,7 +111,9 @@ describe('the curl call, run in a shell', () => {
   it('sends the key from PLATFORM_API_KEY', () => {
     const { status, out } = runCurl({ PLATFORM_API_KEY: 'sk_from_env' });
     expect(status).toBe(0);
-    expect(out.split('\n')).toEqual(expect.arrayContaining(['http://localhost/api/v1/open/addons', 'X-API-Key: sk_from_env', `X-API-ID: ${APIID}`]));
+    expect(out.split('\n')).toEqual(
+      expect.arrayContaining(['http://localhost/api/v1/open/addons', 'X-API-Key: sk_from_env', `X-API-ID: ${APIID}`]),
+    );
   });
 
   it('stops with a message saying what to set when PLATFORM_API_KEY is not exported, sending nothing', () => {
@@ -125,19 +145,33 @@ describe('try it', () => {
     expect(await tried.findByText('Answered 200')).not.toBeNull();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe('/api/v1/open/addons');
-    expect(sent[0]!.init).toMatchObject({ method: 'GET', credentials: 'omit', headers: { 'X-API-ID': APIID, 'X-API-Key': KEY } });
+    expect(sent[0]!.init).toMatchObject({
+      method: 'GET',
+      credentials: 'omit',
+      headers: { 'X-API-ID': APIID, 'X-API-Key': KEY },
+    });
     expect(tried.getByRole('row', { name: 'ratelimit-remaining 5999' })).not.toBeNull();
-    expect(JSON.parse(tried.getByLabelText('Body of the answer to GET /open/addons').textContent!).data.list[0].key).toBe('helpdesk');
+    expect(
+      JSON.parse(tried.getByLabelText('Body of the answer to GET /open/addons').textContent!).data.list[0].key,
+    ).toBe('helpdesk');
   });
 
   it("shows a refusal's status and envelope as the service sent them", async () => {
-    openApi(() => envelope(401, { code: 401, message: 'X-API-ID and X-API-Key are not accepted: check both', data: { error: 'api_credentials_invalid' } }));
+    openApi(() =>
+      envelope(401, {
+        code: 401,
+        message: 'X-API-ID and X-API-Key are not accepted: check both',
+        data: { error: 'api_credentials_invalid' },
+      }),
+    );
     render(<PartnerReference apiid={APIID} />);
     typeKey('sk_wrong');
     fireEvent.click(screen.getByRole('button', { name: 'Send GET /open/member-groups' }));
     const tried = within(screen.getByRole('region', { name: 'Try GET /open/member-groups' }));
     expect(await tried.findByText('Answered 401')).not.toBeNull();
-    expect(tried.getByLabelText('Body of the answer to GET /open/member-groups').textContent).toContain('"error": "api_credentials_invalid"');
+    expect(tried.getByLabelText('Body of the answer to GET /open/member-groups').textContent).toContain(
+      '"error": "api_credentials_invalid"',
+    );
   });
 
   it('says the service cannot be reached when the call fails on the network', async () => {
@@ -145,7 +179,9 @@ describe('try it', () => {
     render(<PartnerReference apiid={APIID} />);
     typeKey();
     fireEvent.click(screen.getByRole('button', { name: 'Send GET /open/addons' }));
-    expect(await screen.findByText('The service cannot be reached: check the connection and try again.')).not.toBeNull();
+    expect(
+      await screen.findByText('The service cannot be reached: check the connection and try again.'),
+    ).not.toBeNull();
   });
 
   it('keeps the key in memory only: not stored, not in the address, gone on leaving the screen or the page', async () => {
@@ -154,7 +190,12 @@ describe('try it', () => {
     typeKey();
     fireEvent.click(screen.getByRole('button', { name: 'Send GET /open/addons' }));
     await screen.findByText('Answered 200');
-    const everywhere = [location.href, document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' ');
+    const everywhere = [
+      location.href,
+      document.cookie,
+      JSON.stringify({ ...localStorage }),
+      JSON.stringify({ ...sessionStorage }),
+    ].join(' ');
     expect(everywhere).not.toContain(KEY);
 
     act(() => void dispatchEvent(new Event('pagehide')));

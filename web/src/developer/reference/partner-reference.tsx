@@ -27,18 +27,24 @@ export function PartnerReference({ apiid }: { apiid: string | null }) {
     <>
       <ScreenHeading>Partner API reference</ScreenHeading>
       <p>
-        Your server calls these endpoints with your API id and key in headers, never in the URL. Keep the key in the environment (here{' '}
-        <code>PLATFORM_API_KEY</code>); each endpoint needs its scope approved.
+        Your server calls these endpoints with your API id and key in headers, never in the URL. Keep the key in the
+        environment (here <code>PLATFORM_API_KEY</code>); each endpoint needs its scope approved.
       </p>
       <Contents document={contract as unknown as ContractDocument} />
       <section class="card try-key" aria-labelledby="try-key-title">
         <h2 id="try-key-title">Your key for "Try it"</h2>
         <p>
-          "Try it" calls the open API from this page with the key you type here. The key stays in this page's memory: it goes only with the
-          calls you send here, is never stored, and is forgotten when you leave this screen.
+          "Try it" calls the open API from this page with the key you type here. The key stays in this page's memory: it
+          goes only with the calls you send here, is never stored, and is forgotten when you leave this screen.
         </p>
         <label for="try-apiid">API id (X-API-ID)</label>
-        <input id="try-apiid" value={trial.apiid} autoComplete="off" spellcheck={false} onInput={(e) => setTrial({ ...trial, apiid: e.currentTarget.value })} />
+        <input
+          id="try-apiid"
+          value={trial.apiid}
+          autoComplete="off"
+          spellcheck={false}
+          onInput={(e) => setTrial({ ...trial, apiid: e.currentTarget.value })}
+        />
         <label for="try-apikey">API key (X-API-Key)</label>
         <input
           id="try-apikey"
@@ -50,7 +56,15 @@ export function PartnerReference({ apiid }: { apiid: string | null }) {
         />
       </section>
       {endpoints.map(({ path, method, operation }) => (
-        <Endpoint key={`${method} ${path}`} method={method} path={path} operation={operation} contract={contract} apiid={apiid} trial={trial} />
+        <Endpoint
+          key={`${method} ${path}`}
+          method={method}
+          path={path}
+          operation={operation}
+          contract={contract}
+          apiid={apiid}
+          trial={trial}
+        />
       ))}
     </>
   );

@@ -9,7 +9,10 @@ export function SchemaTree({ schema, schemas, seen = [] }: { schema: Schema; sch
       {fields.map(({ name, schema: field, required }) => {
         const { name: named } = resolve(field.type === 'array' && field.items ? field.items : field, schemas);
         // A schema that contains itself is named, not opened again.
-        const nested = named && seen.includes(named) ? null : <SchemaTree schema={field} schemas={schemas} seen={named ? [...seen, named] : seen} />;
+        const nested =
+          named && seen.includes(named) ? null : (
+            <SchemaTree schema={field} schemas={schemas} seen={named ? [...seen, named] : seen} />
+          );
         const description = field.description ?? (named ? schemas[named]?.description : undefined);
         return (
           <li key={name}>

@@ -1,7 +1,13 @@
 import { exampleOf, typeLabel, type Schemas } from './schema';
 
 const schemas: Schemas = {
-  Node: { type: 'object', properties: { name: { type: 'string', example: 'root' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+  Node: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', example: 'root' },
+      children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+    },
+  },
   Status: { type: 'string', enum: ['active', 'revoked'] },
 };
 
@@ -23,7 +29,9 @@ it('stops at a schema that contains itself', () => {
 
 it('words types as a reader checks them', () => {
   expect(typeLabel({ type: 'array', items: { $ref: '#/components/schemas/Node' } }, schemas)).toBe('array of Node');
-  expect(typeLabel({ $ref: '#/components/schemas/Status' }, schemas)).toBe('Status: string: one of "active", "revoked"');
+  expect(typeLabel({ $ref: '#/components/schemas/Status' }, schemas)).toBe(
+    'Status: string: one of "active", "revoked"',
+  );
   expect(typeLabel({ type: 'string', enum: ['a', 'b'] }, schemas)).toBe('string: one of "a", "b"');
   expect(typeLabel({ type: ['string', 'null'], format: 'date-time' }, schemas)).toBe('string or null (date-time)');
 });

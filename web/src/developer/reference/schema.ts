@@ -31,7 +31,8 @@ export function resolve(schema: Schema, schemas: Schemas): { schema: Schema; nam
   return { schema: schemas[name] ?? {}, name };
 }
 
-const typeOf = (schema: Schema): string => (Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any'));
+const typeOf = (schema: Schema): string =>
+  Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
 
 /** "array of CatalogueEntry", "integer, at least 1", "string: one of a, b": what a reader checks a value against. */
 export function typeLabel(schema: Schema, schemas: Schemas): string {
@@ -57,7 +58,11 @@ function valueLabel(s: Schema): string {
 export function fieldsOf(schema: Schema, schemas: Schemas): { name: string; schema: Schema; required: boolean }[] {
   let { schema: s } = resolve(schema, schemas);
   if (s.type === 'array' && s.items) s = resolve(s.items, schemas).schema;
-  return Object.entries(s.properties ?? {}).map(([name, field]) => ({ name, schema: field, required: s.required?.includes(name) ?? false }));
+  return Object.entries(s.properties ?? {}).map(([name, field]) => ({
+    name,
+    schema: field,
+    required: s.required?.includes(name) ?? false,
+  }));
 }
 
 const SAMPLE_INSTANT = '2026-01-31T12:00:00.000Z';
@@ -89,7 +94,9 @@ function builtExample(s: Schema, schemas: Schemas, within: string[]): unknown {
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([field, value]) => [field, exampleOf(value, schemas, within)]));
+      return Object.fromEntries(
+        Object.entries(s.properties ?? {}).map(([field, value]) => [field, exampleOf(value, schemas, within)]),
+      );
     case 'array':
       return s.items ? [exampleOf(s.items, schemas, within)] : [];
     case 'integer':

@@ -8,7 +8,8 @@ interface Answered {
   body: string;
 }
 
-type Tried = { state: 'idle' } | { state: 'sending' } | { state: 'answered'; answer: Answered } | { state: 'unreachable' };
+type Tried =
+  { state: 'idle' } | { state: 'sending' } | { state: 'answered'; answer: Answered } | { state: 'unreachable' };
 
 /** A body as sent, indented when it is JSON. */
 function readable(text: string): string {
@@ -23,7 +24,19 @@ function readable(text: string): string {
  * Calls one open endpoint from this page with the API id and key typed above, and shows the status,
  * the header fields and the body. Without cookies: the open API knows a partner by its key alone.
  */
-export function TryIt({ method, path, apiid, apikey, label }: { method: string; path: string; apiid: string; apikey: string; label: string }) {
+export function TryIt({
+  method,
+  path,
+  apiid,
+  apikey,
+  label,
+}: {
+  method: string;
+  path: string;
+  apiid: string;
+  apikey: string;
+  label: string;
+}) {
   const [tried, setTried] = useState<Tried>({ state: 'idle' });
   const missing = !apiid.trim() || !apikey.trim();
   const send = async () => {
@@ -36,7 +49,10 @@ export function TryIt({ method, path, apiid, apikey, label }: { method: string; 
         cache: 'no-store',
       });
       const body = readable(await response.text());
-      setTried({ state: 'answered', answer: { status: response.status, statusText: response.statusText, headers: [...response.headers], body } });
+      setTried({
+        state: 'answered',
+        answer: { status: response.status, statusText: response.statusText, headers: [...response.headers], body },
+      });
     } catch {
       setTried({ state: 'unreachable' });
     }
