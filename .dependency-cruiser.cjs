@@ -4,8 +4,8 @@
  * through its public index.
  */
 const SLICES = '(access|addon|audit|credential|mail|member|webhook)';
-/** The composition: the files that gather the slices (compose.ts) or start what they make. */
-const COMPOSITION = '(compose|app|notifications|serve|project|cli|main)';
+/** The composition: the files that gather the slices (compose.ts, event-registry.ts) or start what they make. */
+const COMPOSITION = '(compose|event-registry|app|notifications|serve|project|cli|main)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -7,7 +7,7 @@
  *   node -r ./test/support/load-ts.js bench/audit-export-fixture.ts <out.ndjson> [events]
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REGISTRY } from '../src/compose';
@@ -26,10 +26,10 @@ const CHECKPOINT_EVERY = 1000;
 const MEMBERS = 1000;
 
 async function main(out: string, total: number): Promise<void> {
-  const key = loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-bench-key-')), 'key.pem'), {
-    create: true,
-    origin: ORIGIN,
-  });
+  const keyDir = mkdtempSync(join(tmpdir(), 'audit-bench-key-'));
+  const key = loadSigningKey(join(keyDir, 'key.pem'), { create: true, origin: ORIGIN });
+  // Held in memory from here: the private key is left nowhere on disk (only its public half, below).
+  rmSync(keyDir, { recursive: true, force: true });
   writeFileSync(`${out}.key.pem`, key.publicKeyPem);
   const file = createWriteStream(out);
   const write = (text: string) =>

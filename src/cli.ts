@@ -1,13 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { adminCommand } from './access/cli/admin';
-import { auditCommand, historyCommand } from './audit';
-import { PROJECTIONS, REGISTRY } from './compose';
-import { memberGroupsCommand } from './access/cli/member-groups';
-import { projectionsCommand } from './shared/cli/projections';
-import { rolesCommand } from './access/cli/roles';
-import { describeFailure } from './shared/cli/run';
-import { upgradeCommand } from './shared/cli/upgrade';
+// Every command reads or appends events: this registers the slices' codecs the kernel decodes them with.
+import { describeRegisteredEvent } from './event-registry';
+import { describeFailure } from './shared/cli/failure';
 
 // A reader that stops early (`platform openapi | head`) closes the pipe: the output is no longer
 // wanted, which is no failure.
@@ -46,18 +41,43 @@ program
     process.stdout.write(`${JSON.stringify(platformContract(), null, 2)}\n`);
   });
 
-program.addCommand(adminCommand());
-program.addCommand(rolesCommand(REGISTRY.permissions));
-program.addCommand(memberGroupsCommand());
-program.addCommand(
-  historyCommand(
-    (type, data) => REGISTRY.describe(type, data),
-    (member) => REGISTRY.memberStreams(member),
-  ),
-);
-program.addCommand(auditCommand((type, data) => REGISTRY.describe(type, data)));
-program.addCommand(projectionsCommand(PROJECTIONS));
-program.addCommand(upgradeCommand(PROJECTIONS));
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see below
+const load = <Module>(path: string): Module => require(path) as Module;
+const composition = () => load<typeof import('./compose')>('./compose');
+
+/**
+ * The other commands, each loaded when it is the one run, or all of them when none is named (to
+ * list them). `platform audit verify` thus loads the slices' events alone (src/event-registry.ts),
+ * not the composition with its stores and endpoints: its peak memory is that of the verification.
+ */
+const COMMANDS: Record<string, () => Command> = {
+  admin: () => load<typeof import('./access/cli/admin')>('./access/cli/admin').adminCommand(),
+  roles: () =>
+    load<typeof import('./access/cli/roles')>('./access/cli/roles').rolesCommand(composition().REGISTRY.permissions),
+  'member-groups': () =>
+    load<typeof import('./access/cli/member-groups')>('./access/cli/member-groups').memberGroupsCommand(),
+  history: () => {
+    const { REGISTRY } = composition();
+    return load<typeof import('./audit')>('./audit').historyCommand(
+      (type, data) => REGISTRY.describe(type, data),
+      (member) => REGISTRY.memberStreams(member),
+    );
+  },
+  audit: () =>
+    load<typeof import('./audit/proof/cli')>('./audit/proof/cli').auditCommand(describeRegisteredEvent, (work) =>
+      load<typeof import('./shared/cli/run')>('./shared/cli/run').withStores(work),
+    ),
+  projections: () =>
+    load<typeof import('./shared/cli/projections')>('./shared/cli/projections').projectionsCommand(
+      composition().PROJECTIONS,
+    ),
+  upgrade: () =>
+    load<typeof import('./shared/cli/upgrade')>('./shared/cli/upgrade').upgradeCommand(composition().PROJECTIONS),
+};
+
+const named = process.argv[2];
+for (const name of named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS))
+  program.addCommand(COMMANDS[name]!());
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`platform: ${describeFailure(err)}\n`);

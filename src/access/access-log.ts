@@ -1,36 +1,11 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import type { EventOf, EventSchemas } from '../shared/domain/events';
+import type { AccessLogEvent } from './events';
 import { normaliseUsername } from '../member';
 import { EventStore } from '../stores/ports';
 import { appendDecided, CommandContext, recordedAfter, streamEnd } from '../shared/commands/context';
 import { loadStream, retryOnConflict } from '../shared/commands/handle';
 
-/**
- * Who signed in to the console, who failed to, and whose sessions ended (docs/administrators.md,
- * "Access is audited"). These record what happened rather than decide anything: no decider folds them.
- */
-export const accessLogEventSchemas = {
-  AdministratorSignedIn: z.object({ admin_id: z.int().min(1), address: z.string() }),
-  /**
-   * `count` wrong passwords (or unknown usernames) for `username` from `address` in the minute
-   * starting at `minute`: one event a minute, however many tries (./sign-in-failures.ts).
-   */
-  AdministratorSignInFailed: z.object({
-    username: z.string(),
-    address: z.string(),
-    minute: z.iso.datetime(),
-    count: z.int().min(1),
-  }),
-  /** `sessions` ended: by the administrator's own sign-out, or by a disable. */
-  AdministratorSignedOut: z.object({
-    admin_id: z.int().min(1),
-    reason: z.enum(['sign_out', 'disabled']),
-    sessions: z.int().min(0),
-  }),
-} satisfies EventSchemas;
-
-export type AccessLogEvent = EventOf<typeof accessLogEventSchemas>;
+export type { AccessLogEvent } from './events';
 
 export type SignInFailure = Extract<AccessLogEvent, { type: 'AdministratorSignInFailed' }>['data'];
 

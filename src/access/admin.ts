@@ -1,9 +1,10 @@
-import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
-import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/events';
+import type { AdminEvent, AdminProfile } from './events';
 import { normaliseUsername } from '../member';
 import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
+
+export type { AdminEvent, AdminProfile } from './events';
 
 /**
  * An administrator. Its own stream per normalised username, apart from members', so the two
@@ -11,42 +12,9 @@ import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-lin
  */
 export const adminStream = (username: string): string => `admin-${normaliseUsername(username)}`;
 
-const adminProfileSchema = z.object({
-  admin_id: z.int().min(1),
-  username: z.string(),
-  /** Super administrators hold every permission and belong to no role group. */
-  is_super: z.boolean(),
-  role_id: z.int().min(1).nullable(),
-  password_hash: z.string(),
-  /** Where the digest of new applications and scope requests goes; null: no mail. */
-  email: z.string().nullable(),
-});
-
-export type AdminProfile = z.infer<typeof adminProfileSchema>;
-
-const newPasswordSchema = z.object({ admin_id: z.int().min(1), password_hash: z.string() });
-
-const invitationSchema = z.object({ admin_id: z.int().min(1), token_digest: z.string(), expires_at: z.iso.datetime() });
-
-export const adminEventSchemas = {
-  AdminCreated: adminProfileSchema,
-  /** The administrator changed their own password. */
-  AdminPasswordChanged: newPasswordSchema,
-  /** Another administrator gave them a one-time password. */
-  AdminPasswordReset: newPasswordSchema,
-  /** A link to choose a password was mailed to them: only the digest of its token is kept. */
-  AdminInvited: invitationSchema,
-  /** They chose their password through the mailed link, which is spent. */
-  AdminInvitationAccepted: newPasswordSchema,
-} satisfies EventSchemas;
-
-/** AdminCreated v1 had no email: those administrators are mailed nothing. */
-export const adminUpcasters: EventUpcasters = { AdminCreated: [(v1) => ({ ...v1, email: null })] };
-
 /** How long a mailed invitation is good for (docs/administrators.md says why 72 hours). */
 export const INVITATION_LIFETIME_HOURS = 72;
 
-export type AdminEvent = EventOf<typeof adminEventSchemas>;
 /**
  * With an invitation, the profile's password is one nobody learns: the mailed link sets theirs.
  * `permissions`: those of the role group it joins, which `by` must hold (none for a super one).

@@ -1,5 +1,5 @@
-import { defineEvents, Slice } from '../shared/slice';
-import { addonEventSchemas } from './decider';
+import { Slice } from '../shared/slice';
+import { addonEvents } from './event-definitions';
 import { ApplicationCenterDeps, applicationCenterEndpoints } from './endpoints/application-center';
 import { OpenDeps, openEndpoints } from './endpoints/open';
 import { addonsProjection } from './projection';
@@ -7,7 +7,7 @@ import { addonsProjection } from './projection';
 /** The application center: add-ons installed from the catalogue, and the open API's list of them. */
 export const addonSlice: Slice<ApplicationCenterDeps & OpenDeps> = {
   name: 'addon',
-  events: defineEvents(addonEventSchemas),
+  events: addonEvents,
   permissions: {
     'addon.view': 'See the application center',
     'addon.manage': 'Install, enable and disable add-ons and set their page whitelists',

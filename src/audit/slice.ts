@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config';
 import type { Stores } from '../stores/ports';
-import { defineEvents, Slice } from '../shared/slice';
+import { Slice } from '../shared/slice';
 import { AuditDeps, auditEndpoints } from './endpoints';
-import { auditEventSchemas, CHECKPOINT_TYPE, KEY_ROTATED_TYPE, LEGACY_CHECKPOINT_TYPE } from './proof/checkpoint';
+import { auditEvents } from './event-definitions';
 import { AuditCheckpointer } from './proof/checkpointer';
 import { proofEndpoints } from './proof/endpoints';
 import { keyFilesOf } from './proof/key-ring';
@@ -25,22 +25,7 @@ interface NotifierDeps {
  */
 export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
   name: 'audit',
-  events: defineEvents(
-    auditEventSchemas,
-    {},
-    {
-      [CHECKPOINT_TYPE]: {
-        describe: (data) => `signed checkpoint over the first ${String(data.size)} events of the log`,
-      },
-      [LEGACY_CHECKPOINT_TYPE]: {
-        describe: (data) =>
-          `signed checkpoint ${String(data.number)} over the first ${String(data.count)} events of the log`,
-      },
-      [KEY_ROTATED_TYPE]: {
-        describe: (data) => `rotated the audit signing key from ${keyHash(data.previous)} to ${keyHash(data.next)}`,
-      },
-    },
-  ),
+  events: auditEvents,
   permissions: { 'audit.read': 'Read the audit trail and export it' },
   projections: [],
   endpoints: (deps) => [...auditEndpoints(deps), ...proofEndpoints(deps)],
@@ -54,6 +39,3 @@ export const auditSlice: Slice<AuditDeps, NotifierDeps> = {
     ),
   ],
 };
-
-/** `<name>+<hash>` of a verifier key: what a signature line names. */
-const keyHash = (verifierKey: unknown): string => String(verifierKey).split('+').slice(0, 2).join('+');

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config';
 import type { Stores } from '../stores/ports';
-import { defineEvents, Slice } from '../shared/slice';
+import { Slice } from '../shared/slice';
 import { credentialStream } from './decider';
-import { credentialEventSchemas, credentialUpcasters } from './events';
-import { credentialWording } from './wording';
+import { credentialEvents } from './event-definitions';
 import { SCOPE_NAMES } from './scopes';
 import { PARTNER_GATE_REFUSALS } from './open-api-refusals';
 import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
@@ -26,7 +25,7 @@ interface WatchDeps {
 /** API credentials and their scopes: the member's side, the administrators' review, the key ring's source. */
 export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   name: 'credential',
-  events: defineEvents(credentialEventSchemas, credentialUpcasters, credentialWording),
+  events: credentialEvents,
   permissions: { 'credential.review': 'Review credential applications and scope requests' },
   scopes: SCOPE_NAMES,
   openApiRefusals: PARTNER_GATE_REFUSALS,

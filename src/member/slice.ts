@@ -1,24 +1,13 @@
-import { defineEvents, Slice } from '../shared/slice';
-import { MEMBER_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
-import { accountWording } from './account-events';
-import { memberEventSchemas, memberStream } from './decider';
+import { Slice } from '../shared/slice';
+import { memberStream } from './decider';
+import { memberEvents } from './event-definitions';
 import { DeveloperDeps, developerEndpoints } from './endpoints';
 import { membersProjection } from './projection';
-
-/** How the member's history tells the registration; the password hash is left out by name. */
-const registered = {
-  describe: (data: Record<string, unknown>) =>
-    `registered as member ${String(data.member_id)} with the username ${String(data.username)}`,
-};
 
 /** Developer membership: registration, login, the member's dashboard and account, password reset. */
 export const memberSlice: Slice<DeveloperDeps> = {
   name: 'member',
-  events: defineEvents(
-    { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) },
-    {},
-    { MemberRegistered: registered, ...accountWording },
-  ),
+  events: memberEvents,
   projections: [membersProjection],
   // Registration and every account change, whoever made it: the member, an administrator, the system.
   memberStreams: ({ username }) => [memberStream(username)],

@@ -61,12 +61,35 @@ export interface Slice<Deps, NotifyDeps = unknown> {
   notifiers?(deps: NotifyDeps): Notifier[];
 }
 
+/** The slices' events by type, in the order of the slices; a type registered twice is refused. */
+export function eventsOf(
+  slices: readonly Pick<Slice<never, never>, 'name' | 'events'>[],
+): Map<string, EventDefinition> {
+  const events = new Map<string, EventDefinition>();
+  for (const slice of slices) {
+    for (const [type, definition] of Object.entries(slice.events)) {
+      if (events.has(type)) throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
+      events.set(type, definition);
+    }
+  }
+  return events;
+}
+
+/** What an event did, in words; an event its slice gives no wording for, its type in words. */
+export function describeEvent(
+  events: ReadonlyMap<string, EventDefinition>,
+  type: string,
+  data: Record<string, unknown>,
+): string {
+  return events.get(type)?.describe?.(data) ?? type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
 /**
  * Everything the slices registered, gathered by the composition root: the kernel and the slices
  * that tell of other slices' events (audit, mail, webhook) read it here, so nothing else lists them.
  */
 export class Registry {
-  readonly events = new Map<string, EventDefinition>();
+  readonly events: ReadonlyMap<string, EventDefinition>;
   /** Every permission, in the order of `permissionOrder`'s slices, then of the other slices. */
   readonly permissions: string[];
   /** What each permission allows, in words. */
@@ -89,13 +112,7 @@ export class Registry {
     { permissionOrder = [] }: { permissionOrder?: readonly string[] } = {},
   ) {
     this.slices = slices;
-    for (const slice of slices) {
-      for (const [type, definition] of Object.entries(slice.events)) {
-        if (this.events.has(type))
-          throw new Error(`the event type ${type} of the ${slice.name} slice is registered twice`);
-        this.events.set(type, definition);
-      }
-    }
+    this.events = eventsOf(slices);
     const rank = (slice: Slice<never, never>) =>
       permissionOrder.includes(slice.name) ? permissionOrder.indexOf(slice.name) : permissionOrder.length;
     const descriptions = new Map<string, string>();
@@ -125,7 +142,7 @@ export class Registry {
 
   /** What an event did, in words; an event its slice gives no wording for, its type in words. */
   describe(type: string, data: Record<string, unknown>): string {
-    return this.events.get(type)?.describe?.(data) ?? type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+    return describeEvent(this.events, type, data);
   }
 
   /** The webhook event type an event is told as; undefined when no webhook hears of it. */

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config';
 import type { Stores } from '../stores/ports';
-import { defineEvents, Registry, Slice } from '../shared/slice';
-import { webhookEventSchemas } from './decider';
+import { Registry, Slice } from '../shared/slice';
+import { webhookEvents } from './event-definitions';
 import { webhookEndpoints, WebhookDeps } from './endpoints';
 import { NotifierOptions, WebhookNotifier } from './notifier';
 import { webhooksProjection } from './projection';
@@ -20,7 +20,7 @@ interface NotifierDeps {
 /** Webhooks: registrations (events), their deliveries (the notifier's documents). */
 export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
   name: 'webhook',
-  events: defineEvents(webhookEventSchemas),
+  events: webhookEvents,
   permissions: { 'webhook.manage': "Register and manage the role group's webhooks" },
   // Webhooks belong to the role group of whoever registered them.
   roleGroupScoped: ['webhook.manage'],

@@ -3,7 +3,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { parseSettings } from '../../config';
-import { withStores } from '../../shared/cli/run';
+import type { withStores } from '../../shared/cli/run';
 import { Describe } from '../event';
 import { checkFreshness, ConsistencyAnswer, consistencyAnswerOf, exportTree, openCheckpoint } from './freshness';
 import { keyFilesOf, previousKeyFile, rotateKeyFile } from './key-ring';
@@ -24,8 +24,12 @@ interface VerifyOptions {
 
 const collect = (value: string, list: string[]) => [...list, value];
 
-/** `platform audit`: the signing key's public half, and the offline checks of an export or a proof. */
-export function auditCommand(describe: Describe): Command {
+/**
+ * `platform audit`: the signing key's public half, and the offline checks of an export or a proof.
+ * `describe` words each event as its slice does; `stores` opens the stores, for `key --rotate`
+ * alone: given, not imported, so that an auditor's offline checks load no store driver.
+ */
+export function auditCommand(describe: Describe, stores: typeof withStores): Command {
   const audit = new Command('audit').description(
     'the proof that the event log is whole: the public key, and checking an export or a proof offline',
   );
@@ -49,9 +53,9 @@ export function auditCommand(describe: Describe): Command {
         );
       }
       if (options.rotate) {
-        await withStores(async (stores, ctx) => {
+        await stores(async ({ events }, ctx) => {
           const { previous, next } = await rotateKeyFile(keys, (p, n) =>
-            recordRotation(stores.events, ctx, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }),
+            recordRotation(events, ctx, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }),
           );
           process.stdout.write(
             `rotated the audit signing key: ${previous.noteKey.verifierKey} kept as ${previousKeyFile(keys.file, previous)}; now ${next.noteKey.verifierKey}\n`,
@@ -88,8 +92,11 @@ export function auditCommand(describe: Describe): Command {
     )
     .action(async (file: string, options: VerifyOptions) => {
       // Each line leaves garbage and nothing more: V8 would let it grow the heap to twice the
-      // service's own size before collecting it (docs/performance.md, "platform audit verify").
+      // service's own size before collecting it, and its young generation to 16 MB of garbage;
+      // kept small, both hold what the verification keeps (docs/performance.md, "platform audit
+      // verify"). Set now, they take effect as the heap is next sized.
       setFlagsFromString('--optimize-for-size');
+      setFlagsFromString('--semi-space-growth-factor=1');
       const keys = trustedKeys(options.publicKey);
       const verified = await verifyFile(file, keys, describe);
       const fresh = options.checkpoint === undefined ? null : await freshness(verified, options, keys);

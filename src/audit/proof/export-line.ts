@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson, ChainFields } from '../../shared/domain/chain';
 import { auditEventOf, Describe } from '../event';
-import { auditEventSchema } from '../schemas';
+import { auditEventSchema } from '../event-schema';
 import { LeafFields } from './leaf';
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { CommandContext } from '../commands/context';
-import { DomainError } from '../domain/decider';
 import { createLogger } from '../../log';
 import { openConfiguredStores } from '../../stores';
 import { Stores } from '../../stores/ports';
@@ -9,7 +8,7 @@ import { Stores } from '../../stores/ports';
 /**
  * Opens the stores the API would use, runs one administration command on them and closes them
  * again, also when the command fails, so that the process can exit. The events are read with the
- * codecs the composition registers: src/cli.ts, which runs every command, loads src/compose.ts.
+ * codecs the slices register: src/cli.ts, which runs every command, loads src/event-registry.ts.
  */
 export async function withStores(
   work: (stores: Stores, ctx: CommandContext) => Promise<void>,
@@ -36,10 +35,4 @@ function operator(): string | null {
     // Containers often run under a uid with no passwd entry, where userInfo() throws.
     return process.env.USER ?? null;
   }
-}
-
-/** One line for stderr: operators read the message, scripts can match the stable reason. */
-export function describeFailure(err: unknown): string {
-  if (err instanceof DomainError) return `${err.message} (${err.error})`;
-  return err instanceof Error ? err.message : String(err);
 }

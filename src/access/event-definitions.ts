@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineEvents } from '../shared/slice';
+import { ADMIN_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
+import { accessLogEventSchemas, adminEventSchemas, adminUpcasters } from './events';
+import { adminStandingEventSchemas } from './admin-standing';
+import { memberGroupEventSchemas } from './member-group';
+import { roleGroupEventSchemas } from './role-group';
+import { accessWording } from './wording';
+
+/**
+ * The access slice's events as it registers them (./slice.ts), in a file of their own so that the
+ * slices' events registry (src/event-registry.ts) reads them without the endpoints.
+ */
+export const accessEvents = defineEvents(
+  {
+    ...adminEventSchemas,
+    ...adminStandingEventSchemas,
+    ...accessLogEventSchemas,
+    ...roleGroupEventSchemas,
+    ...memberGroupEventSchemas,
+    ...sequenceEventSchemas(ADMIN_IDS),
+    // The marker that first-start seeding finished (./seed.ts); no aggregate folds it.
+    PlatformSeeded: z.object({}),
+  },
+  adminUpcasters,
+  accessWording,
+);

@@ -1,0 +1,8 @@
+import { defineEvents } from '../shared/slice';
+import { addonEventSchemas } from './decider';
+
+/**
+ * The addon slice's events as it registers them (./slice.ts), in a file of their own so that the
+ * slices' events registry (src/event-registry.ts) reads them without the endpoints.
+ */
+export const addonEvents = defineEvents(addonEventSchemas);
