@@ -19,6 +19,7 @@ import {
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
+import { leaseContract } from './lease.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -63,6 +64,19 @@ describe('SQLite idempotency records', () => {
   idempotencyContract(async () => {
     const stores = openSqliteStores(dir);
     return { store: stores.documents, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite leases and fenced writes, two openings of one data directory', () => {
+  leaseContract(async () => {
+    const [one, other] = [openSqliteStores(dir), openSqliteStores(dir)];
+    return {
+      store: { one, other },
+      teardown: async () => {
+        await one.close();
+        await other.close();
+      },
+    };
   });
 });
 
