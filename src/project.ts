@@ -67,7 +67,10 @@ export async function project(env: NodeJS.ProcessEnv): Promise<void> {
   await observed.serve({
     stores,
     projections: {
-      names: PROJECTIONS.map((p) => p.name),
+      // None while it waits: a standby's lag would read as the whole log, and set off PlatformProjectionLagging.
+      get names() {
+        return running.runner ? PROJECTIONS.map((p) => p.name) : [];
+      },
       checkpoint: (name) => running.runner?.follower(name)?.checkpoint,
     },
     leaseHeld: () => running.tenure?.held() ?? false,

@@ -30,7 +30,7 @@ export interface TenureOptions {
   onLost(reason: string): void;
   /** Told once when another process holds the lease and this one starts waiting. */
   onWaiting?(current: LeaseTerm | null): void;
-  /** Told at each poll while it waits: the process is alive and waiting as it should. */
+  /** Told at each poll the store answered while it waits: the process is alive and waiting as it should. */
   onPoll?(): void;
   signal?: AbortSignal;
   now?: () => number;
@@ -70,7 +70,8 @@ export async function holdLease(leases: Leases, options: TenureOptions): Promise
       );
       options.onWaiting?.(current);
     }
-    options.onPoll?.();
+    // Only when the store answered: a standby cut off from it is not waiting as it should.
+    if (term === null) options.onPoll?.();
     await delay(pollMs, undefined, { signal });
   }
 }

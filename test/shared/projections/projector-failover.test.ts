@@ -81,9 +81,18 @@ async function startProjector(dataDir: string): Promise<Projector> {
   };
 }
 
-async function leaseHeld(projector: Projector): Promise<number | undefined> {
+async function scrape(projector: Projector) {
   const res = await fetch(`http://127.0.0.1:${projector.metricsPort}/metrics`);
-  return valueOf(parseExposition(await res.text()), 'platform_projector_lease_held');
+  return parseExposition(await res.text());
+}
+
+async function leaseHeld(projector: Projector): Promise<number | undefined> {
+  return valueOf(await scrape(projector), 'platform_projector_lease_held');
+}
+
+/** How many projection lag series it exports: none while it waits, so no lag alert fires for a standby. */
+async function lagSeries(projector: Projector): Promise<number> {
+  return (await scrape(projector)).filter((s) => s.name === 'platform_projection_lag_seconds').length;
 }
 
 const where = ON_PRODUCTION_STORES ? 'KurrentDB and MongoDB' : 'one SQLite data directory';
@@ -113,6 +122,8 @@ describe(`platform project, several at once on ${where} (PROJECTOR_LEASE_MS=${LE
     await waiting.logged('waiting to take over');
     expect(await leaseHeld(holder)).toBe(1);
     expect(await leaseHeld(waiting)).toBe(0);
+    expect(await lagSeries(holder)).toBeGreaterThan(3);
+    expect(await lagSeries(waiting)).toBe(0);
   }, 60_000);
 
   it('replaces a killed holder within PROJECTOR_LEASE_MS', async () => {
@@ -126,6 +137,7 @@ describe(`platform project, several at once on ${where} (PROJECTOR_LEASE_MS=${LE
     );
     expect(takeoverMs).toBeLessThanOrEqual(LEASE_MS + SLACK_MS);
     expect(await leaseHeld(waiting)).toBe(1);
+    expect(await lagSeries(waiting)).toBeGreaterThan(3);
     holder = waiting;
   }, 60_000);
 
