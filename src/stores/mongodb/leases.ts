@@ -28,34 +28,53 @@ const OVER = { $lte: ['$expires_at', '$$NOW'] };
  * A holder's own string goes in as a literal: a name beginning with $ is not read as a field.
  */
 export class MongoLeases implements Leases {
+  /** The leases whose document this process knows exists. */
+  private readonly created = new Set<string>();
+
   constructor(private readonly db: Db) {}
 
   async acquire(lease: string, holder: string, ttlMs: number): Promise<LeaseTerm | null> {
     const mine = { $literal: holder };
     const renewing = { $and: [{ $eq: ['$holder', mine] }, { $not: [OVER] }] };
-    try {
-      const record = await unavailableOnOutage('lease acquire', () =>
-        this.collection().findOneAndUpdate(
-          // Free (missing: the upsert inserts it), over, or already this holder's.
-          { _id: lease, $expr: { $or: [OVER, { $eq: ['$holder', mine] }] } },
-          [
-            {
-              $set: {
-                token: { $cond: [renewing, '$token', { $add: [{ $ifNull: ['$token', 0] }, 1] }] },
-                holder: mine,
-                expires_at: { $add: ['$$NOW', ttlMs] },
-              },
+    await this.create(lease);
+    const record = await unavailableOnOutage('lease acquire', () =>
+      this.collection().findOneAndUpdate(
+        // Over, or already this holder's. $expr, for $$NOW: MongoDB refuses it in an upsert's filter (code 224), hence create().
+        { _id: lease, $expr: { $or: [OVER, { $eq: ['$holder', mine] }] } },
+        [
+          {
+            $set: {
+              token: { $cond: [renewing, '$token', { $add: [{ $ifNull: ['$token', 0] }, 1] }] },
+              holder: mine,
+              expires_at: { $add: ['$$NOW', ttlMs] },
             },
-          ],
-          { upsert: true, returnDocument: 'after' },
-        ),
-      );
-      return record ? termOf(record) : null;
-    } catch (error) {
-      // The lease exists and matched no condition: the upsert tried to insert its id again.
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return null;
-      throw error;
-    }
+          },
+        ],
+        { returnDocument: 'after' },
+      ),
+    );
+    return record ? termOf(record) : null;
+  }
+
+  /**
+   * Makes the lease's document, free (token 0, a term over since 1970), unless it exists: the
+   * first acquire of several processes at once then finds one document to race on.
+   */
+  private async create(lease: string): Promise<void> {
+    if (this.created.has(lease)) return;
+    await unavailableOnOutage('lease acquire', async () => {
+      try {
+        await this.collection().updateOne(
+          { _id: lease },
+          { $setOnInsert: { holder: '', token: 0, expires_at: new Date(0) } },
+          { upsert: true },
+        );
+      } catch (error) {
+        // Another process inserted it at the same moment: it exists, which is all this asks.
+        if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      }
+    });
+    this.created.add(lease);
   }
 
   async renew(lease: string, holder: string, token: number, ttlMs: number): Promise<LeaseTerm | null> {
@@ -77,7 +96,8 @@ export class MongoLeases implements Leases {
 
   async current(lease: string): Promise<LeaseTerm | null> {
     const record = await unavailableOnOutage('lease read', () => this.collection().findOne({ _id: lease }));
-    return record ? termOf(record) : null;
+    // Token 0: made free by create(), never held.
+    return record && record.token > 0 ? termOf(record) : null;
   }
 
   private collection(): Collection<LeaseRecord> {
