@@ -38,13 +38,16 @@ async function takeOver(
     },
   });
   stores.documents.fence(tenure.fence);
-  for (;;) {
+  for (let attempt = 0; ; attempt += 1) {
     try {
       stores.claimProjections();
       return tenure;
     } catch (err) {
       if (!(err instanceof ProjectionsClaimed)) throw err;
-      log.info('the projections are still claimed by the deposed holder: waiting for it to exit');
+      if (attempt === 0)
+        log.info(
+          'the projections are still claimed by the deposed holder (or by an API with PROJECTIONS=inline): waiting for it to exit',
+        );
       waited();
       await delay(leaseTiming(ttlMs).pollMs);
     }
