@@ -91,6 +91,8 @@ const settingsSchema = z.object({
     .default(''),
   // How long the projections retry an unreachable store before the process exits for its supervisor to restart it.
   PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
+  // A projector holds the projector lease while it runs, renewing it; another one waiting takes over within this long of its death.
+  PROJECTOR_LEASE_MS: number(100, 600_000).default(10_000),
   // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
   // The default may be missing (no add-ons); a directory named on purpose must exist.
   ADDONS_DIR: z.string().refine(isDirectory, { error: 'not a directory (missing, or a file)' }).default('./addons'),

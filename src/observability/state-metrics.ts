@@ -12,6 +12,8 @@ export interface ObservedState {
   /** The API's in-memory key ring. */
   keyRing?: { stalenessMs(): number; maxStalenessMs: number };
   passwordChecksInFlight?: () => number;
+  /** Whether this process holds the projector lease; absent in an API, which never holds it. */
+  leaseHeld?: () => boolean;
 }
 
 /**
@@ -68,7 +70,14 @@ export function registerStateGauges(metrics: Metrics, state: ObservedState): voi
       g.set((await stores.documents.find(MAIL_OUTBOX.name, { status: 'dead' })).length);
     },
   );
-  const { projections, keyRing, passwordChecksInFlight } = state;
+  const { projections, keyRing, passwordChecksInFlight, leaseHeld } = state;
+  if (leaseHeld)
+    metrics.gauge(
+      'platform_projector_lease_held',
+      'Whether this projector holds the projector lease and runs (1), or waits to take over (0)',
+      [],
+      (g) => g.set(leaseHeld() ? 1 : 0),
+    );
   if (projections) {
     metrics.gauge(
       'platform_projection_position',

@@ -80,6 +80,7 @@ export function meteredStores(stores: Stores, metrics: Metrics): Stores {
     replaceCollection: timed(d, 'replaceCollection', 'replace_collection', documents),
     resetCheckpoint: d.resetCheckpoint.bind(d),
     idempotency: d.idempotency,
+    fence: d.fence.bind(d),
     close: d.close.bind(d),
   };
   return { ...stores, events: meteredEvents, documents: meteredDocuments };

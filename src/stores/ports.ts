@@ -7,6 +7,7 @@
  */
 import type { EventMetadata } from '../shared/domain/metadata';
 import type { IdempotencyRecords } from './idempotency-port';
+import type { Fence, Leases } from './lease-port';
 import type { RateLimits } from './rate-limit-ports';
 import type { SessionStore } from './session-port';
 
@@ -234,8 +235,18 @@ export interface DocumentStore {
   resetCheckpoint(projection: string): Promise<void>;
   /** The records of writes made under an idempotency key, beside the read models (./idempotency-port.ts). */
   readonly idempotency: IdempotencyRecords;
+  /**
+   * From now on every write, replaceCollection and resetCheckpoint of this store carries the fence
+   * (a term of a lease, ./lease-port.ts) and is refused with LeaseLost, changing nothing, once the
+   * lease has a newer token: a deposed holder cannot move a checkpoint or an outbox entry. A
+   * rebuild's scratch writes to its aside collection are not checked: its swap is. null: unfenced.
+   */
+  fence(fence: Fence | null): void;
   close(): Promise<void>;
 }
+
+export type { Fence, LeaseTerm, Leases } from './lease-port';
+export { LeaseLost, PROJECTOR_LEASE } from './lease-port';
 
 export type { IdempotencyRecord, IdempotencyRecords, KeptAnswer } from './idempotency-port';
 
@@ -267,11 +278,14 @@ export interface Stores {
   documents: DocumentStore;
   sessions: SessionStore;
   rateLimits: RateLimits;
+  /** Leases with fencing tokens, beside the read models: the projector's (./lease-port.ts). */
+  leases: Leases;
   /**
    * Makes this process the one that runs the projections, the one writer of the live read models,
    * or throws ProjectionsClaimed when another one is. Two writers would swap rebuilds in twice and
    * empty the read models. The embedded stores lock a file until the process ends; the production
-   * stores cannot tell, and rely on the deployment running one projector.
+   * stores have no such lock: projectors there take turns by the projector lease (`leases`), which
+   * `platform project` holds on either kind of store before it claims.
    */
   claimProjections(): void;
   /**

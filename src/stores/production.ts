@@ -46,7 +46,8 @@ function productionStores(client: KurrentDBClient, mongo: MongoStores, log?: Sto
     documents: mongo.documents,
     sessions: mongo.sessions,
     rateLimits: mongoRateLimits(mongo.db, log),
-    // Nothing to lock across hosts: one projector, by deployment (docs/production.md).
+    leases: mongo.leases,
+    // Nothing to lock across hosts: projectors take turns by the lease (docs/production.md).
     claimProjections: () => undefined,
     localKey: () => null,
     health: () =>

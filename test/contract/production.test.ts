@@ -6,6 +6,7 @@ import { mongoRateLimits } from '../../src/stores/mongodb/rate-limits';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
+import { leaseContract } from './lease.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -28,6 +29,7 @@ if (!mongoUrl) {
   skipped('mongodb document store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb idempotency records', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb session store', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
+  skipped('mongodb leases and fenced writes', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
   skipped('mongodb rate limits', 'MONGODB_URL', 'mongodb://localhost:27017/platform');
 }
 
@@ -70,6 +72,20 @@ async function scratchMongo() {
   idempotencyContract(async () => {
     const { stores, teardown } = await scratchMongo();
     return { store: stores.documents, teardown };
+  });
+});
+
+(mongoUrl ? describe : describe.skip)('MongoDB leases and fenced writes, two connections to one database', () => {
+  leaseContract(async () => {
+    const one = await scratchMongo();
+    const other = await openMongoStores(mongoUrl ?? '', { databaseName: one.stores.db.databaseName });
+    return {
+      store: { one: one.stores, other },
+      teardown: async () => {
+        await other.close();
+        await one.teardown();
+      },
+    };
   });
 });
 

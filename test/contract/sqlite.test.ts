@@ -19,6 +19,7 @@ import {
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
+import { leaseContract } from './lease.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -64,6 +65,58 @@ describe('SQLite idempotency records', () => {
     const stores = openSqliteStores(dir);
     return { store: stores.documents, teardown: () => stores.close() };
   });
+});
+
+describe('SQLite leases and fenced writes, two openings of one data directory', () => {
+  leaseContract(async () => {
+    const [one, other] = [openSqliteStores(dir), openSqliteStores(dir)];
+    return {
+      store: { one, other },
+      teardown: async () => {
+        await one.close();
+        await other.close();
+      },
+    };
+  });
+});
+
+describe('SQLite leases asked for by several threads at once, each with its own connection', () => {
+  it(`grants a free lease to exactly one of ${THREADS} threads released at the same moment`, async () => {
+    const stores = openSqliteStores(dir);
+    const lease = `race-${randomUUID()}`;
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const workers: Worker[] = [];
+    try {
+      for (let i = 0; i < THREADS; i++)
+        workers.push(
+          new Worker(join(__dirname, 'sqlite-lease-worker.js'), {
+            workerData: { file: join(dir, 'platform.db'), lease, gate: gate.buffer },
+          }),
+        );
+      await Promise.all(workers.map((w) => once(w, 'message')));
+      const outcomes = workers.map(
+        async (w) => (await once(w, 'message'))[0] as { threadId: number; term: unknown; error?: string },
+      );
+      const exits = workers.map((w) => once(w, 'exit'));
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      const results = await Promise.all(outcomes);
+      await Promise.all(exits);
+      expect(results.filter((r) => r.error)).toEqual([]);
+      const granted = results.filter((r) => r.term !== null);
+      expect(granted).toHaveLength(1);
+      expect(await stores.leases.current(lease)).toEqual({
+        holder: `thread-${granted[0]!.threadId}`,
+        token: 1,
+        expiresAt: expect.any(Number),
+      });
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await Promise.all(workers.map((w) => w.terminate()));
+      await stores.close();
+    }
+  }, 60_000);
 });
 
 describe('SQLite session store', () => {

@@ -143,8 +143,11 @@ describe('the production workflow (.github/workflows/production.yml)', () => {
     expect(images(failover)).toEqual(stores(compose));
   });
 
-  it('runs npm run test:production against them, and the failover suite', () => {
+  it('runs npm run test:production against them, the failover suite, and projector failover by the lease on the replica set', () => {
     expect(workflow).toMatch(/\n {6}- run: npm run test:production\n/);
     expect(workflow).toMatch(/npx jest --runInBand test\/production\/failover\.test\.ts/);
+    const failoverJob = workflow.slice(workflow.indexOf('\n  failover:'));
+    expect(failoverJob).toMatch(/npx jest --runInBand test\/shared\/projections\/projector-failover\.test\.ts/);
+    expect(failoverJob).toMatch(/FAILOVER_LEASE_MS: "10000"/);
   });
 });

@@ -118,6 +118,7 @@ export function faultyDocumentStore(store: DocumentStore, faults: FaultSwitch): 
     findInRange: (collection, range) => faults.gate('findInRange', () => store.findInRange(collection, range)),
     count: (collection) => faults.gate('count', () => store.count(collection)),
     write: (writes, checkpoint) => faults.gate('write', () => store.write(writes, checkpoint)),
+    fence: (fence) => store.fence(fence),
     checkpoint: (projection) => faults.gate('checkpoint', () => store.checkpoint(projection)),
     checkpoints: (projections) => faults.gate('checkpoints', () => store.checkpoints(projections)),
     dropCollection: (collection) => faults.gate('dropCollection', () => store.dropCollection(collection)),

@@ -67,9 +67,16 @@ describe('numeric settings', () => {
     ['EXPIRY_REMINDER_DAYS', '30, 7', 'must be whole numbers of days in digits, separated by commas'],
     ['EXPIRY_REMINDER_DAYS', 'abc', 'must be whole numbers of days in digits, separated by commas'],
     ['EXPIRY_REMINDER_DAYS', '30,7,7', 'names a day twice'],
+    ['PROJECTOR_LEASE_MS', '99', 'Too small: expected number to be >=100'],
+    ['PROJECTOR_LEASE_MS', '600001', 'Too big: expected number to be <=600000'],
   ])('stop the start on %s=%p, naming the variable', (name, value, said) => {
     expect(() => parseSettings({ [name]: value })).toThrow(ConfigurationError);
     expect(() => parseSettings({ [name]: value })).toThrow(`${name}: ${said}`);
+  });
+
+  it('give the projector lease 10 s unless set', () => {
+    expect(parseSettings({}).PROJECTOR_LEASE_MS).toBe(10_000);
+    expect(parseSettings({ PROJECTOR_LEASE_MS: '300' }).PROJECTOR_LEASE_MS).toBe(300);
   });
 
   it('refuse a reminder day of 0, naming the list item', () => {

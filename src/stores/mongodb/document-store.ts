@@ -1,7 +1,9 @@
 import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import {
+  LeaseLost,
   START,
   type CollectionSpec,
+  type Fence,
   type DocumentStore,
   type DocumentWrite,
   type Position,
@@ -12,8 +14,9 @@ import {
 import { checkName } from '../names';
 import {
   duplicateKeysOf,
+  guarded,
   latestPerDocument,
-  olderThan,
+  notNewerThan,
   readAgainIfSwapped,
   skipStale,
   toUpsert,
@@ -21,6 +24,8 @@ import {
 } from './guarded-writes';
 import { MongoIdempotencyRecords } from './idempotency-records';
 import { unavailableOnOutage } from './outage';
+import { checkFence } from './leases';
+import { dropIfPresent, ID_ORDER, indexesOf, NAMESPACE_NOT_FOUND } from './indexes';
 
 /** A record with content (not a tombstone) as the port answers it. */
 const storedOf = <Doc>(record: Pick<ReadModelRecord, '_id' | 'doc' | 'position'>): StoredDocument<Doc> => ({
@@ -32,10 +37,10 @@ const storedOf = <Doc>(record: Pick<ReadModelRecord, '_id' | 'doc' | 'position'>
 interface CheckpointRecord {
   _id: string;
   position: Position;
+  /** The lease token of the last fenced move (DocumentStore.fence). */
+  token?: number;
 }
 
-const NAMESPACE_NOT_FOUND = 26;
-const INDEX_NOT_FOUND = 27;
 /** Server-side limit on each read: a slow query fails instead of holding a request. */
 const READ_MAX_TIME_MS = 10_000;
 /**
@@ -53,24 +58,6 @@ export class TooManyDocuments extends Error {
   }
 }
 const CHECKPOINTS = 'checkpoints';
-/** Every find answers in id order: the embedded adapter's, kept as one indexed key (guarded-writes.ts). */
-const ID_ORDER = { sort_key: 1, _id: 1 } as const;
-
-/**
- * The index of each field a collection spec names, and of the id order. The field comes first and
- * the id order after it, so that one index serves both an equality find in id order (the field's
- * value fixed, the rest of the key already sorted) and a range find in field order, without a sort
- * in memory (docs/production.md shows the plans).
- */
-export function indexesOf(spec: CollectionSpec): { name: string; key: Record<string, 1> }[] {
-  return [
-    { name: 'sort_key', key: { ...ID_ORDER } },
-    ...spec.indexes.map((field) => {
-      const path = `doc.${checkName('field', field)}`;
-      return { name: `${path} then id`, key: { [path]: 1, ...ID_ORDER } as Record<string, 1> };
-    }),
-  ];
-}
 
 /**
  * Read models in MongoDB: one collection per read model, the document under `doc`, and the last
@@ -80,6 +67,7 @@ export function indexesOf(spec: CollectionSpec): { name: string; key: Record<str
  */
 export class MongoDocumentStore implements DocumentStore {
   readonly idempotency: MongoIdempotencyRecords;
+  private fenced: Fence | null = null;
 
   constructor(
     private readonly db: Db,
@@ -169,6 +157,7 @@ export class MongoDocumentStore implements DocumentStore {
 
   async write(writes: DocumentWrite[], checkpoint?: { projection: string; position: Position }): Promise<void> {
     await unavailableOnOutage('write', async () => {
+      await checkFence(this.db, this.fenced);
       await Promise.all([...latestPerDocument(writes)].map(([collection, latest]) => this.upsert(collection, latest)));
       if (checkpoint) await this.moveCheckpoint(checkpoint);
     });
@@ -208,6 +197,7 @@ export class MongoDocumentStore implements DocumentStore {
     checkpoint: { projection: string; position: Position },
   ): Promise<void> {
     await unavailableOnOutage('swap', async () => {
+      await checkFence(this.db, this.fenced);
       try {
         await this.collection(source).rename(this.collectionName(target), { dropTarget: true });
       } catch (error) {
@@ -220,7 +210,17 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async resetCheckpoint(projection: string): Promise<void> {
-    await unavailableOnOutage('checkpoint reset', () => this.checkpointCollection().deleteOne({ _id: projection }));
+    const fence = this.fenced;
+    await unavailableOnOutage('checkpoint reset', async () => {
+      await checkFence(this.db, fence);
+      const filter = fence ? { _id: projection, ...notNewerThan(fence.token) } : { _id: projection };
+      await this.checkpointCollection().deleteOne(filter);
+    });
+  }
+
+  /** Checked by a read of the lease before each write, and by a token kept on each record it writes (./leases.ts). */
+  fence(fence: Fence | null): void {
+    this.fenced = fence;
   }
 
   /** Nothing to release: openMongoStores closes the client the stores share. */
@@ -233,26 +233,39 @@ export class MongoDocumentStore implements DocumentStore {
    */
   private async upsert(collection: string, writes: DocumentWrite[]): Promise<void> {
     const records = this.collection(collection);
-    const raced = await duplicateKeysOf(records.bulkWrite(writes.map(toUpsert), { ordered: false }));
+    const fence = this.fenced;
+    const raced = await duplicateKeysOf(
+      records.bulkWrite(
+        writes.map((write) => toUpsert(write, fence)),
+        { ordered: false },
+      ),
+    );
     if (raced.length > 0)
       await skipStale(
         records.bulkWrite(
-          raced.map((i) => toUpsert(writes[i]!)),
+          raced.map((i) => toUpsert(writes[i]!, fence)),
           { ordered: false },
         ),
       );
   }
 
-  /** Forward only: a late or replayed write cannot take a checkpoint back. */
+  /**
+   * Forward only: a late or replayed write cannot take a checkpoint back. Fenced, a checkpoint a
+   * later term of the lease moved is not taken by this write either, which then fails LeaseLost.
+   */
   private async moveCheckpoint(checkpoint: { projection: string; position: Position }): Promise<void> {
+    const fence = this.fenced;
     const move = () =>
       this.checkpointCollection().updateOne(
-        { _id: checkpoint.projection, ...olderThan(checkpoint.position) },
-        { $set: { position: checkpoint.position } },
+        guarded(checkpoint.projection, checkpoint.position, fence),
+        { $set: fence ? { position: checkpoint.position, token: fence.token } : { position: checkpoint.position } },
         { upsert: true },
       );
     // As for documents: a duplicate key may be another process's first checkpoint, not a newer one.
-    if ((await duplicateKeysOf(move())).length > 0) await skipStale(move());
+    if ((await duplicateKeysOf(move())).length === 0) return;
+    if ((await duplicateKeysOf(move())).length === 0 || !fence) return;
+    const stored = await this.checkpointCollection().findOne({ _id: checkpoint.projection });
+    if (stored?.token !== undefined && stored.token > fence.token) throw new LeaseLost(fence, stored.token);
   }
 
   private collectionName(name: string): string {
@@ -265,18 +278,5 @@ export class MongoDocumentStore implements DocumentStore {
 
   private checkpointCollection(): Collection<CheckpointRecord> {
     return this.db.collection<CheckpointRecord>(CHECKPOINTS);
-  }
-}
-
-/**
- * Earlier releases named each field's index after the field and left the id out of it, so that a
- * find sorted its matches in memory; the index that replaced it (indexesOf) makes it redundant.
- */
-async function dropIfPresent(collection: Collection, index: string): Promise<void> {
-  try {
-    await collection.dropIndex(index);
-  } catch (error) {
-    if (!(error instanceof MongoServerError && [INDEX_NOT_FOUND, NAMESPACE_NOT_FOUND].includes(Number(error.code))))
-      throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation } from 'mongodb';
-import type { DocumentWrite, Position } from '../ports';
+import type { DocumentWrite, Fence, Position } from '../ports';
 
 /**
  * How the MongoDB document store keeps its writes safe to replay and to race: the id order as a
@@ -12,6 +12,8 @@ export interface ReadModelRecord {
   doc: Record<string, unknown> | null;
   position: Position;
   sort_key: string;
+  /** The lease token of the last fenced write (DocumentStore.fence); absent when none was fenced. */
+  token?: number;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -47,11 +49,27 @@ export function latestPerDocument(writes: DocumentWrite[]): Map<string, Document
   return new Map([...latest].map(([collection, byId]) => [collection, [...byId.values()]]));
 }
 
-export function toUpsert(write: DocumentWrite): AnyBulkWriteOperation<ReadModelRecord> {
+/** Matches a stored record that no later term of the lease wrote: written with this token or an older one, or unfenced. */
+export function notNewerThan(token: number) {
+  return { $or: [{ token: { $lte: token } }, { token: { $exists: false } }] };
+}
+
+/**
+ * The position guard, and with a fence the token guard: a record a later term wrote does not
+ * match either, and is then stale to this write, as a newer position is.
+ */
+export function guarded(id: string, position: Position, fence: Fence | null) {
+  return fence
+    ? { _id: id, $and: [olderThan(position), notNewerThan(fence.token)] }
+    : { _id: id, ...olderThan(position) };
+}
+
+export function toUpsert(write: DocumentWrite, fence: Fence | null = null): AnyBulkWriteOperation<ReadModelRecord> {
+  const fields = { doc: write.doc, position: write.position, sort_key: sortKey(write.id) };
   return {
     updateOne: {
-      filter: { _id: write.id, ...olderThan(write.position) },
-      update: { $set: { doc: write.doc, position: write.position, sort_key: sortKey(write.id) } },
+      filter: guarded(write.id, write.position, fence),
+      update: { $set: fence ? { ...fields, token: fence.token } : fields },
       upsert: true,
     },
   };

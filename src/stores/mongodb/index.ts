@@ -1,17 +1,20 @@
 import { MongoClient, type Db } from 'mongodb';
 import { MongoDocumentStore } from './document-store';
 import { MongoSessionStore } from './session-store';
+import { MongoLeases } from './leases';
 import { buildIdempotencyIndexes } from './idempotency-records';
 import { buildRateLimitIndexes } from './rate-limits';
 import { MONGO_TIMEOUTS, MONGO_WRITE_CONCERN } from './settings';
 
 export { MongoDocumentStore } from './document-store';
 export { MongoSessionStore } from './session-store';
+export { MongoLeases } from './leases';
 
 export interface MongoStores {
   db: Db;
   documents: MongoDocumentStore;
   sessions: MongoSessionStore;
+  leases: MongoLeases;
   /** Pings the server (health checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -53,6 +56,7 @@ export async function openMongoStores(url: string, options: OpenMongoOptions = {
       db,
       documents: new MongoDocumentStore(db, indexDb),
       sessions: await MongoSessionStore.open(db, indexDb),
+      leases: new MongoLeases(db),
       ping: async () => {
         await db.command({ ping: 1 });
       },

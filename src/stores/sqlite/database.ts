@@ -44,6 +44,12 @@ const SCHEMA = `
     expires_at  INTEGER NOT NULL
   );
   CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at);
+  CREATE TABLE IF NOT EXISTS leases (
+    name       TEXT    PRIMARY KEY,
+    holder     TEXT    NOT NULL,
+    token      INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
 `;
 
 /**

@@ -13,6 +13,8 @@ import { checkName } from '../names';
 import { BUSY_TIMEOUT_MS, type Database } from './database';
 import { SqliteIdempotencyRecords } from './idempotency-records';
 import { ScratchWriter } from './scratch-writer';
+import { checkFence } from './leases';
+import type { Fence } from '../lease-port';
 
 /**
  * Ids are strings; digit-only ids sort by numeric value (as MongoDB sorts integer ids) before the
@@ -82,6 +84,8 @@ export class SqliteDocumentStore implements DocumentStore {
     (target: string, source: string, checkpoint: { projection: string; position: Position }) => void
   >;
   private readonly scratch: ScratchWriter;
+  private readonly resetTransaction: Transaction<(projection: string) => void>;
+  private fenced: Fence | null = null;
   readonly idempotency: SqliteIdempotencyRecords;
 
   /** The database belongs to the caller, who closes it after this store. */
@@ -106,7 +110,9 @@ export class SqliteDocumentStore implements DocumentStore {
       INSERT INTO checkpoints (projection, position) VALUES (?, ?)
       ON CONFLICT (projection) DO UPDATE SET position = excluded.position
       WHERE excluded.position > checkpoints.position`);
+    const check = checkFence(db);
     this.writeTransaction = db.transaction((writes, checkpoint) => {
+      check(this.fenced);
       for (const { collection, id, doc, position } of writes) {
         upsert.run(collection, id, doc === null ? null : JSON.stringify(doc), position);
       }
@@ -115,9 +121,14 @@ export class SqliteDocumentStore implements DocumentStore {
     const moveCollection = db.prepare<[string, string]>('UPDATE documents SET collection = ? WHERE collection = ?');
     // One transaction: readers of the other connections see the old collection or the new one.
     this.replaceTransaction = db.transaction((target, source, checkpoint) => {
+      check(this.fenced);
       this.deleteCollection.run(target);
       moveCollection.run(target, source);
       setCheckpoint.run(checkpoint.projection, checkpoint.position);
+    });
+    this.resetTransaction = db.transaction((projection) => {
+      check(this.fenced);
+      this.deleteCheckpoint.run(projection);
     });
     this.idempotency = new SqliteIdempotencyRecords(db);
     this.scratch = new ScratchWriter(db.name, {
@@ -261,7 +272,12 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async resetCheckpoint(projection: string): Promise<void> {
-    this.deleteCheckpoint.run(projection);
+    this.resetTransaction.immediate(projection);
+  }
+
+  /** Checked in each write's own transaction (./leases.ts), so no new term starts between the check and the write. */
+  fence(fence: Fence | null): void {
+    this.fenced = fence;
   }
 
   /** The SQL text depends only on the fields and the kinds of their values: few variants. */

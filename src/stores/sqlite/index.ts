@@ -5,11 +5,12 @@ import { SqliteDocumentStore } from './document-store';
 import { SqliteEventStore } from './event-store';
 import { SqliteRateLimits } from './rate-limits';
 import { SqliteSessionStore } from './session-store';
+import { SqliteLeases } from './leases';
 import { lockProjections } from './projections-lock';
 import { privateKey, tightenDataDirectory } from './private-files';
 
 export { openDatabase, type Database } from './database';
-export { SqliteDocumentStore, SqliteEventStore, SqliteSessionStore };
+export { SqliteDocumentStore, SqliteEventStore, SqliteLeases, SqliteSessionStore };
 
 /**
  * The embedded stores: events, read models and sessions in one file, `<dataDir>/platform.db`;
@@ -35,6 +36,7 @@ export function openSqliteStores(dataDir: string): Stores {
     documents,
     sessions,
     rateLimits,
+    leases: new SqliteLeases(db),
     claimProjections() {
       releaseProjections ??= lockProjections(join(dataDir, 'projections.lock'));
     },

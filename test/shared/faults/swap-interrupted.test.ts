@@ -56,6 +56,7 @@ function failingOnce(
       findInRange: (collection, range) => documents.findInRange(collection, range),
       count: (collection) => documents.count(collection),
       write: (writes, checkpoint) => gate('write', () => documents.write(writes, checkpoint), writes),
+      fence: (fence) => documents.fence(fence),
       checkpoint: (projection) => documents.checkpoint(projection),
       checkpoints: (projections) => documents.checkpoints(projections),
       dropCollection: (collection) => documents.dropCollection(collection),

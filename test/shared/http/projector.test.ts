@@ -71,17 +71,27 @@ describe('API instances with PROJECTIONS=off and one projector process', () => {
     expect(res.body.data.projections.lag_ms).toBeGreaterThanOrEqual(0);
     // Beating every 5 s: never older than three beats while it runs.
     expect(res.body.data.projections.heartbeat_age_ms).toBeLessThan(15_000);
+    // The projector lease, and who holds it: that process, by its pid.
+    expect(res.body.data.projections.lease).toEqual({
+      holder: expect.stringContaining(`:${projector.pid}:`),
+      token: 1,
+      expires_at: expect.any(String),
+    });
+    expect(Date.parse(res.body.data.projections.lease.expires_at)).toBeGreaterThan(Date.now());
     await a.client().get('/api/v1/readyz').expect(200);
   });
 
-  it('keep every other process from running the projections beside the projector, saying what to do instead', async () => {
+  it('keep every other process from running the projections beside the projector: an API is refused, saying what to do instead; a second projector waits for the lease', async () => {
     await expect(startPlatform({ PROJECTIONS: 'inline' }, dir)).rejects.toThrow(
       /another process already runs the projections on .* start API processes beside it with PROJECTIONS=off/,
     );
-    // Its refusal is expected: kept out of the test run's output.
+    // A standby: it takes over when the projector dies (test/shared/projections/projector-failover.test.ts).
     const second = startProjector(dir, 'ignore');
-    expect(await exitCode(second)).toBe(1);
-    // The refused ones changed nothing: the API instances still read their writes.
+    await untilLogged(second, 'waiting to take over');
+    const exited = exitCode(second);
+    second.kill('SIGKILL');
+    await exited;
+    // Neither changed anything: the API instances still read their writes.
     const member = await registerMember(a.client());
     expect(member.id).toBeGreaterThan(0);
   });

@@ -11,6 +11,7 @@ import {
   MONGO_TIMEOUTS,
   MONGO_WRITE_CONCERN,
   MongoDocumentStore,
+  MongoLeases,
   MongoSessionStore,
 } from '../../../src/stores/mongodb';
 import { isMongoOutage } from '../../../src/stores/mongodb/outage';
@@ -84,6 +85,21 @@ function operations(port: number): [string, () => Promise<unknown>][] {
     ['session touch', () => sessions().touch('s1', 60_000)],
     ['session destroy', () => sessions().destroy('s1')],
     ['rate limit index', () => buildRateLimitIndexes(dbAt(port))],
+    ['lease acquire', () => new MongoLeases(dbAt(port)).acquire('projector', 'a', 9000)],
+    ['lease renewal', () => new MongoLeases(dbAt(port)).renew('projector', 'a', 1, 9000)],
+    ['lease release', () => new MongoLeases(dbAt(port)).release('projector', 'a', 1)],
+    ['lease read', () => new MongoLeases(dbAt(port)).current('projector')],
+    [
+      'fenced write',
+      () => {
+        const fenced = documents();
+        fenced.fence({ lease: 'projector', token: 1 });
+        return fenced.write([{ collection: 'members', id: '1', doc: { v: 1 }, position }], {
+          projection: 'members',
+          position,
+        });
+      },
+    ],
     ['rate limit reset', async () => (await limiter).reset('ada')],
   ];
 }
@@ -92,7 +108,7 @@ describe.each([
   ['a closed port (server down)', () => refusedPort],
   ['a black hole (accepts, never answers)', () => hole.port],
 ])('MongoDB at %s, through the real driver', (_peer, port) => {
-  it('refuses every read and write of documents, sessions and rate limits with StoreUnavailable, within the server selection time', async () => {
+  it('refuses every read and write of documents, sessions, rate limits and leases with StoreUnavailable, within the server selection time', async () => {
     const started = Date.now();
     const outcomes = await Promise.all(
       operations(port()).map(async ([name, run]) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeadLetterHealth } from '../../projections/dead-letters';
 import type { ReplicaStatus } from '../../projections/replica';
-import { StoreHealth, Stores } from '../../../stores/ports';
+import { PROJECTOR_LEASE, StoreHealth, Stores } from '../../../stores/ports';
 import { endpoint, Endpoint } from '../endpoints';
 import { HttpError } from '../envelope';
 
@@ -56,6 +56,17 @@ const healthSchema = z
         description:
           'How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it',
       }),
+      lease: z
+        .object({
+          holder: z.string().meta({ description: 'The projector holding it: host, process id and a random part' }),
+          token: z.int().min(1).meta({ description: 'Its fencing token: greater with every new holder' }),
+          expires_at: z.iso.datetime().meta({ description: 'When its term ends unless renewed' }),
+        })
+        .nullable()
+        .meta({
+          description:
+            'The projector lease (several `platform project` processes: one holds it, the others wait to take over); null when none was ever taken (the projections run inline in an API) or the store cannot be read',
+        }),
     }),
     key_ring: z.enum(['following', 'resubscribing', 'halted']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
@@ -85,6 +96,12 @@ function serving(stores: StoreHealth[], projections: ProjectionsHealth, keyRing:
 async function lagOf(stores: Stores, position: string): Promise<number> {
   const [waiting] = await stores.events.readAll(position, 1);
   return waiting ? Math.max(0, Date.now() - Date.parse(waiting.metadata.time)) : 0;
+}
+
+/** Who holds the projector lease, as /health reports it. */
+async function leaseOf(stores: Stores) {
+  const term = await stores.leases.current(PROJECTOR_LEASE).catch(() => null);
+  return term && { holder: term.holder, token: term.token, expires_at: new Date(term.expiresAt).toISOString() };
 }
 
 const livenessSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
@@ -158,6 +175,7 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
           ...reported,
           lag_ms: await lagOf(deps.stores, reported.position).catch(() => null),
           heartbeat_age_ms: await deps.heartbeatAgeMs().catch(() => null),
+          lease: await leaseOf(deps.stores),
         };
         const keyRing = deps.keyRing();
         const deadLetters = await deps.deadLetters();
