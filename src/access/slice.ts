@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEvents, Slice } from '../shared/slice';
 import { ADMIN_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
+import { nameClaimEventSchemas, nameClaimWording } from '../shared/domain/name-claims';
+import { ADMIN_NAMES, ROLE_GROUP_NAMES } from './names';
 import { adminEventSchemas, adminUpcasters } from './admin';
 import { adminStandingEventSchemas } from './admin-standing';
 import { accessLogEventSchemas } from './access-log';
@@ -22,11 +24,17 @@ export const accessSlice: Slice<AdminSessionDeps> = {
       ...roleGroupEventSchemas,
       ...memberGroupEventSchemas,
       ...sequenceEventSchemas(ADMIN_IDS),
+      ...nameClaimEventSchemas(ADMIN_NAMES),
+      ...nameClaimEventSchemas(ROLE_GROUP_NAMES),
       // The marker that first-start seeding finished (./seed.ts); no aggregate folds it.
       PlatformSeeded: z.object({}),
     },
     adminUpcasters,
-    accessWording,
+    {
+      ...accessWording,
+      ...nameClaimWording(ADMIN_NAMES, "the administrator's username"),
+      ...nameClaimWording(ROLE_GROUP_NAMES, 'the role-group name'),
+    },
   ),
   permissions: { 'access.manage': 'Manage role groups and administrators' },
   projections: [roleGroupsProjection, memberGroupsProjection, adminsProjection],

@@ -1,6 +1,8 @@
 import { defineEvents, Slice } from '../shared/slice';
 import { MEMBER_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
 import { accountWording } from './account-events';
+import { nameClaimEventSchemas, nameClaimWording } from '../shared/domain/name-claims';
+import { MEMBER_NAMES } from './names';
 import { memberEventSchemas, memberStream } from './decider';
 import { DeveloperDeps, developerEndpoints } from './endpoints';
 import { membersProjection } from './projection';
@@ -15,9 +17,9 @@ const registered = {
 export const memberSlice: Slice<DeveloperDeps> = {
   name: 'member',
   events: defineEvents(
-    { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) },
+    { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS), ...nameClaimEventSchemas(MEMBER_NAMES) },
     {},
-    { MemberRegistered: registered, ...accountWording },
+    { MemberRegistered: registered, ...accountWording, ...nameClaimWording(MEMBER_NAMES, 'the username') },
   ),
   projections: [membersProjection],
   // Registration and every account change, whoever made it: the member, an administrator, the system.
