@@ -63,7 +63,7 @@ export async function createAdmin(
   const stream = adminStream(admin.username);
   assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
   const refuse = adminUsernameTaken(admin.username);
-  await assertNameFree(store, ADMIN_NAMES, admin.username, ctx, refuse);
+  await assertNameFree(store, ADMIN_NAMES, { name: admin.username, claimant: stream }, ctx, refuse);
   const permissions = await roleGroupPermissions(store, admin.role_id);
   if (!permissions) throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
   // Before an id is allocated, as the username is checked: a refusal appends nothing.

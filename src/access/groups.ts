@@ -36,7 +36,8 @@ export async function defineRoleGroup(
   const define = (role_id: number) =>
     ({ type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by }) as const;
   roleGroupDecider.decide(define(1), roleGroupDecider.initialState);
-  await assertNameFree(store, ROLE_GROUP_NAMES, group.name, ctx, roleGroupNameTaken);
+  // No id yet: a claim under way for any group holds its name.
+  await assertNameFree(store, ROLE_GROUP_NAMES, { name: group.name, claimant: '' }, ctx, roleGroupNameTaken);
   return createAtFreeId(store, roleGroupStream, (role_id) =>
     underClaim(
       store,

@@ -11,12 +11,14 @@ export const ADMIN_NAMES: NameSpace = {
   category: 'admin_name',
   claimed: 'AdministratorNameClaimed',
   released: 'AdministratorNameReleased',
+  field: 'username',
 };
 
 export const ROLE_GROUP_NAMES: NameSpace = {
   category: 'role_group_name',
   claimed: 'RoleGroupNameClaimed',
   released: 'RoleGroupNameReleased',
+  field: 'name',
 };
 
 export const adminUsernameTaken =

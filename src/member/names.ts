@@ -7,6 +7,7 @@ export const MEMBER_NAMES: NameSpace = {
   category: 'member_name',
   claimed: 'MemberNameClaimed',
   released: 'MemberNameReleased',
+  field: 'username',
 };
 
 /**

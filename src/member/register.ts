@@ -33,7 +33,8 @@ export async function registerMember(
   const existing = await loadStream<MemberEvent>(store, stream);
   assertUsernameAvailable(fold(memberDecider, existing), registration.username);
   const refuse = usernameTaken(registration.username);
-  await assertNameFree(store, MEMBER_NAMES, registration.username, ctx, refuse);
+  const claim = { name: registration.username, claimant: stream };
+  await assertNameFree(store, MEMBER_NAMES, claim, ctx, refuse);
 
   const password_hash = await hasher.hash(registration.password);
   const member_id = await allocateId(store, MEMBER_IDS, ctx);
@@ -48,7 +49,6 @@ export async function registerMember(
   // An anonymous registrant is the member being registered.
   const actor = ctx.actor.id === null ? { kind: 'member' as const, id: member_id } : ctx.actor;
   const command = { type: 'RegisterMember' as const, data: profile };
-  const claim = { name: registration.username, claimant: stream };
   const { position } = await underClaim(store, MEMBER_NAMES, claim, { ...ctx, actor }, refuse, () =>
     handle(store, stream, memberDecider, command, { ...ctx, actor }),
   );

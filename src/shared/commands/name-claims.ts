@@ -8,20 +8,31 @@ import { retryOnConflict } from './handle';
 /** Rounds of read-then-append on one key: after a lost race the next read finds the winner and refuses. */
 const ATTEMPTS = 4;
 
-/** What a claim took: the keys' streams, given back by releaseClaim. */
+/** What a claim took: the keys' streams and the revision of the claim in each, given back by releaseClaim. */
 export interface Claim {
   space: NameSpace;
   name: string;
-  streams: string[];
+  claimant: string;
+  taken: { stream: string; revision: number }[];
 }
 
 type Refuse = (taken: string) => DomainError;
 
-/** The name holding the key's stream now, if any, and where the stream ends. */
-async function keyHolder(store: EventStore, space: NameSpace, stream: string, now: Date) {
-  const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-  return { last, held: last ? holder(space, last, await written(store, last.data.claimant), now) : null };
+/** The name the claimant stream's first event holds, or null while it is not written. */
+async function claimantName(store: EventStore, space: NameSpace, claimant: unknown): Promise<string | null> {
+  if (typeof claimant !== 'string') return null;
+  const [first] = await store.readStream(claimant, { maxCount: 1 });
+  return first ? String(first.data[space.field]) : null;
 }
+
+/** The name holding the key's stream now, if any, and where the stream ends. */
+async function keyHolder(store: EventStore, space: NameSpace, stream: string, wanted: Wanted, now: Date) {
+  const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+  const name = last ? await claimantName(store, space, last.data.claimant) : null;
+  return { last, held: holder(space, last, name, { claimant: wanted.claimant, now }) };
+}
+
+type Wanted = { name: string; claimant: string };
 
 /**
  * Refuses, through `refuse`, a name that reads like one holding a key, appending nothing: run
@@ -30,12 +41,12 @@ async function keyHolder(store: EventStore, space: NameSpace, stream: string, no
 export async function assertNameFree(
   store: EventStore,
   space: NameSpace,
-  name: string,
+  wanted: Wanted,
   ctx: CommandContext,
   refuse: Refuse,
 ): Promise<void> {
-  for (const key of lookAlikeKeys(name)) {
-    const { held } = await keyHolder(store, space, claimStream(space, key), ctx.now);
+  for (const key of lookAlikeKeys(wanted.name)) {
+    const { held } = await keyHolder(store, space, claimStream(space, key), wanted, ctx.now);
     if (held) throw refuse(held);
   }
 }
@@ -50,23 +61,24 @@ export async function assertNameFree(
 export async function claimName(
   store: EventStore,
   space: NameSpace,
-  wanted: { name: string; claimant: string },
+  wanted: Wanted,
   ctx: CommandContext,
   refuse: Refuse,
 ): Promise<Claim> {
   const name = normaliseLabel(wanted.name);
-  await assertNameFree(store, space, name, ctx, refuse);
-  const claim: Claim = { space, name, streams: [] };
+  await assertNameFree(store, space, wanted, ctx, refuse);
+  const claim: Claim = { space, name, claimant: wanted.claimant, taken: [] };
   try {
     for (const key of lookAlikeKeys(name)) {
       const stream = claimStream(space, key);
-      await retryOnConflict(stream, ATTEMPTS, async () => {
-        const { last, held } = await keyHolder(store, space, stream, ctx.now);
+      const revision = await retryOnConflict(stream, ATTEMPTS, async () => {
+        const { last, held } = await keyHolder(store, space, stream, wanted, ctx.now);
         if (held) throw refuse(held);
         const event = { type: space.claimed, data: { name, claimant: wanted.claimant } };
         await appendDecided(store, stream, [event], recordedAfter(ctx, last), streamEnd(last));
+        return last ? last.revision + 1 : 0;
       });
-      claim.streams.push(stream);
+      claim.taken.push({ stream, revision });
     }
     return claim;
   } catch (err) {
@@ -75,18 +87,20 @@ export async function claimName(
   }
 }
 
-async function written(store: EventStore, claimant: unknown): Promise<boolean> {
-  return typeof claimant === 'string' && (await store.readStream(claimant, { maxCount: 1 })).length > 0;
-}
-
-/** Gives back the keys of a claim whose name could not be used: appended after whatever each key holds now. */
+/**
+ * Gives back the keys of a claim whose name could not be used: each key still ending with this
+ * claim, while its claimant is not written (a claimant written by a creation racing this one
+ * under the same stream, which won, keeps the key). A key given back wrongly would let a
+ * look-alike in; one kept wrongly is freed by `holder` anyway, so any doubt keeps it.
+ */
 export async function releaseClaim(store: EventStore, claim: Claim, ctx: CommandContext): Promise<void> {
-  for (const stream of claim.streams) {
-    await retryOnConflict(stream, ATTEMPTS, async () => {
-      const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-      const event = { type: claim.space.released, data: { name: claim.name } };
-      await appendDecided(store, stream, [event], recordedAfter(ctx, last), streamEnd(last));
-    });
+  if ((await claimantName(store, claim.space, claim.claimant)) !== null) return;
+  for (const { stream, revision } of claim.taken) {
+    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (last?.revision !== revision) continue;
+    const event = { type: claim.space.released, data: { name: claim.name } };
+    // A claim appended after the read wins: this one was not the last any more.
+    await appendDecided(store, stream, [event], recordedAfter(ctx, last), streamEnd(last)).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { EventSchemas } from './events';
+import { readAlike } from './labels';
 
 /**
  * A space of names unique as they read (usernames of members, of administrators, role-group
@@ -15,6 +16,8 @@ export interface NameSpace {
   claimed: string;
   /** The event that gives a key back, when what the name was for could not be created. */
   released: string;
+  /** The field of the claimant stream's first event that holds its name (`username`, `name`). */
+  field: string;
 }
 
 export const nameClaimSchema = z.object({
@@ -55,15 +58,25 @@ export const claimStream = (space: NameSpace, key: string): string =>
  */
 export const ABANDONED_AFTER_MS = 60_000;
 
-/** The name holding a key, read from the key's last event, or null when the key is free. */
+/**
+ * The name holding a key, from the key's last event and what its claimant stream holds, or null
+ * when the key is free:
+ * - a claim whose claimant was created holds the key while the claimant's own name reads like the
+ *   claim's (a role group may have lost its id to another group, whose name then holds nothing);
+ * - a claim whose claimant is not written yet holds it for a minute (the creation is under way),
+ *   except for the same claimant: a retry of that creation, or one racing it for the same stream,
+ *   which that stream's own `no_stream` append settles.
+ */
 export function holder(
   space: NameSpace,
   last: { type: string; data: Record<string, unknown>; metadata: { time: string } } | undefined,
-  claimantWritten: boolean,
-  now: Date,
+  claimantName: string | null,
+  wanted: { claimant: string; now: Date },
 ): string | null {
   if (last === undefined || last.type !== space.claimed) return null;
   const claim = nameClaimSchema.parse(last.data);
-  const abandoned = !claimantWritten && now.getTime() - Date.parse(last.metadata.time) > ABANDONED_AFTER_MS;
+  if (claimantName !== null) return readAlike(claimantName, claim.name) ? claimantName : null;
+  if (claim.claimant === wanted.claimant) return null;
+  const abandoned = wanted.now.getTime() - Date.parse(last.metadata.time) > ABANDONED_AFTER_MS;
   return abandoned ? null : claim.name;
 }

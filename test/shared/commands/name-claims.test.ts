@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DomainError } from '../../../src/shared/domain/decider';
 import { lookAlikeKeys, readAlike } from '../../../src/shared/domain/labels';
 import { ABANDONED_AFTER_MS } from '../../../src/shared/domain/name-claims';
-import { claimName, underClaim } from '../../../src/shared/commands/name-claims';
+import { claimName, releaseClaim, underClaim } from '../../../src/shared/commands/name-claims';
 import { CommandContext } from '../../../src/shared/commands/context';
 import { MEMBER_NAMES } from '../../../src/member/names';
 import { openSqliteStores } from '../../../src/stores/sqlite';
@@ -55,13 +55,14 @@ describe('claims of names in the event store', () => {
     now,
   });
   const refuse = (taken: string) => new DomainError('name_taken', `"${taken}" reads alike`);
-  const claimantWrites = (claimant: string) => () =>
+  /** The claimant's creation: its first event, holding its name as a member's registration does. */
+  const created = (claimant: string, username: string) =>
     stores.events.append(
       claimant,
       [
         {
-          type: 'PlatformSeeded',
-          data: {},
+          type: 'MemberRegistered',
+          data: { username },
           metadata: { actor: { kind: 'system', id: 't' }, request_id: 'r', time: new Date().toISOString() },
         },
       ],
@@ -88,13 +89,8 @@ describe('claims of names in the event store', () => {
       () => Promise.reject(new Error('store outage')),
     );
     await expect(failing).rejects.toThrow('store outage');
-    await underClaim(
-      stores.events,
-      MEMBER_NAMES,
-      { name: 'paypaI', claimant: 'member-b' },
-      ctx(),
-      refuse,
-      claimantWrites('member-b'),
+    await underClaim(stores.events, MEMBER_NAMES, { name: 'paypaI', claimant: 'member-b' }, ctx(), refuse, () =>
+      created('member-b', 'paypaI'),
     );
     await expect(
       claimName(stores.events, MEMBER_NAMES, { name: 'PAYPAL', claimant: 'member-c' }, ctx(), refuse),
@@ -112,5 +108,45 @@ describe('claims of names in the event store', () => {
     await expect(
       claimName(stores.events, MEMBER_NAMES, { name: '0rphan', claimant: 'member-d' }, ctx(later), refuse),
     ).resolves.toMatchObject({ name: '0rphan' });
+  });
+
+  it('lets a retry of the same creation (the same claimant) claim again within the minute', async () => {
+    await claimName(stores.events, MEMBER_NAMES, { name: 'retried', claimant: 'member-retried' }, ctx(), refuse);
+    await expect(
+      claimName(stores.events, MEMBER_NAMES, { name: 'Retried', claimant: 'member-retried' }, ctx(), refuse),
+    ).resolves.toMatchObject({ name: 'Retried' });
+    await expect(
+      claimName(stores.events, MEMBER_NAMES, { name: 'RETRIED', claimant: 'member-other' }, ctx(), refuse),
+    ).rejects.toMatchObject({ error: 'name_taken' });
+  });
+
+  it('keeps the key of the creation that won a race for the same stream, and frees one whose claimant holds another name', async () => {
+    const first = await claimName(
+      stores.events,
+      MEMBER_NAMES,
+      { name: 'racer', claimant: 'member-racer' },
+      ctx(),
+      refuse,
+    );
+    const second = await claimName(
+      stores.events,
+      MEMBER_NAMES,
+      { name: 'Racer', claimant: 'member-racer' },
+      ctx(),
+      refuse,
+    );
+    await created('member-racer', 'racer');
+    // The loser gives back what it took: the winner's creation keeps the key all the same.
+    await releaseClaim(stores.events, second, ctx());
+    await releaseClaim(stores.events, first, ctx());
+    await expect(
+      claimName(stores.events, MEMBER_NAMES, { name: 'RACER', claimant: 'member-other' }, ctx(), refuse),
+    ).rejects.toMatchObject({ error: 'name_taken', message: '"racer" reads alike' });
+    // A group's id taken by another group: the claim's claimant holds a name that reads otherwise.
+    await claimName(stores.events, MEMBER_NAMES, { name: 'Deployers', claimant: 'group-9' }, ctx(), refuse);
+    await created('group-9', 'Operators');
+    await expect(
+      claimName(stores.events, MEMBER_NAMES, { name: 'Dep1oyers', claimant: 'group-10' }, ctx(), refuse),
+    ).resolves.toMatchObject({ name: 'Dep1oyers' });
   });
 });
