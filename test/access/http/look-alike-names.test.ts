@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventStore, Stores } from '../../../src/stores/ports';
+import { openSqliteStores } from '../../../src/stores/sqlite';
+import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
+import { argon2Hasher } from '../../../src/member';
 import {
+  ADMIN_PASSWORD,
   csrfOf,
   expectRefusal,
   registerMember,
@@ -135,5 +142,52 @@ describe('names unique as they read (docs/administrators.md, "Names")', () => {
     );
     expect(refused.body.message).toContain('reads like one already registered');
     expect(refused.body.message).not.toContain(`"${base}"`);
+  });
+});
+
+describe('a store seeded before names were claimed', () => {
+  it("claims the seeded administrator's name at the next start, so adrnin is refused beside it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-legacy-'));
+    const stores = openSqliteStores(dir);
+    const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: 'legacy-seed', now: new Date() };
+    // What the seeding of an earlier version left: the super administrator and the marker, no claim.
+    const profile = {
+      admin_id: 1,
+      username: 'admin',
+      is_super: true,
+      role_id: null,
+      password_hash: await argon2Hasher().hash(ADMIN_PASSWORD),
+      email: null,
+    };
+    await appendDecided(
+      stores.events,
+      'admin-admin',
+      [{ type: 'AdminCreated', data: profile }],
+      ctx,
+      streamEnd(undefined),
+    );
+    await appendDecided(
+      stores.events,
+      'platform-seed',
+      [{ type: 'PlatformSeeded', data: {} }],
+      ctx,
+      streamEnd(undefined),
+    );
+    await stores.close();
+    const t = await startPlatform({}, dir);
+    try {
+      const root = await adminBrowser(t);
+      const group = await root.post('/role-groups', { name: 'Legacy', permissions: [] }).expect(200);
+      const refused = await expectRefusal(
+        t,
+        () => root.post('/administrators', { username: 'adrnin', role_group_id: group.body.data.id }),
+        409,
+        'admin_username_taken',
+      );
+      expect(refused.body.message).toContain('"admin"');
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
