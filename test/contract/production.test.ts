@@ -6,6 +6,7 @@ import { mongoRateLimits } from '../../src/stores/mongodb/rate-limits';
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
+import { nameClaimsContract } from './name-claims.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -33,6 +34,13 @@ if (!mongoUrl) {
 
 (eventStoreUrl ? describe : describe.skip)('KurrentDB event store', () => {
   eventStoreContract(async () => {
+    const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(eventStoreUrl ?? ''));
+    return { store, teardown: () => store.close() };
+  });
+});
+
+(eventStoreUrl ? describe : describe.skip)('KurrentDB event store: names claimed', () => {
+  nameClaimsContract(async () => {
     const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(eventStoreUrl ?? ''));
     return { store, teardown: () => store.close() };
   });

@@ -19,6 +19,7 @@ import {
 import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
+import { nameClaimsContract } from './name-claims.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -47,6 +48,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('SQLite event store', () => {
   eventStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.events, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite event store: names claimed', () => {
+  nameClaimsContract(async () => {
     const stores = openSqliteStores(dir);
     return { store: stores.events, teardown: () => stores.close() };
   });
