@@ -18,7 +18,7 @@ import {
   PasswordHasher,
   resetPolicies,
 } from './member';
-import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
+import { accessReads, requireAdmin, seedPlatform, SIGN_IN_FAILED_COUNT, SignInFailures } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { parseSettings, Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -121,7 +121,11 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const openApiLimit = openApiPolicy(settings);
   const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
   await usage.start();
-  const signInFailures = new SignInFailures(events, log.child({ component: 'sign-in-failures' }));
+  const signInFailures = new SignInFailures(
+    events,
+    log.child({ component: 'sign-in-failures' }),
+    await stores.rateLimits.limiter(SIGN_IN_FAILED_COUNT),
+  );
   signInFailures.start();
   const gate = partnerGate(keyRing, openApiQuota(await stores.rateLimits.limiter(openApiLimit), openApiLimit), usage);
   const addressKey = addressKeyOf(settings);

@@ -35,7 +35,10 @@ const lastSuper = {
   status: 409,
   when: 'last_super_admin: the last enabled super administrator cannot be disabled',
 } as const;
-const taken = { status: 409, when: 'admin_username_taken: another administrator has this username' } as const;
+const taken = {
+  status: 409,
+  when: 'admin_username_taken: another administrator has this username, or one that reads like it (UTS #39 confusables, case aside); the message names it',
+} as const;
 const mailNotSent = {
   status: 503,
   when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password',

@@ -20,6 +20,8 @@ import { CommandContext } from '../shared/commands/context';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { handle, loadStream } from '../shared/commands/handle';
 import { allocateId } from '../shared/commands/ids';
+import { assertNameFree, underClaim } from '../shared/commands/name-claims';
+import { ADMIN_NAMES, adminUsernameTaken } from './names';
 
 export interface NewAdmin {
   username: string;
@@ -45,8 +47,8 @@ function emailOf(value: string): string {
 }
 
 /**
- * Creates an administrator: a free username, an existing role group unless super whose permissions
- * `by` holds, a fresh id; invited, the token of their link.
+ * Creates an administrator: a free username that reads like no other administrator's (./names.ts),
+ * an existing role group unless super whose permissions `by` holds, a fresh id; invited, the token of their link.
  */
 export async function createAdmin(
   store: EventStore,
@@ -60,6 +62,8 @@ export async function createAdmin(
   const email = admin.email ? emailOf(admin.email) : null;
   const stream = adminStream(admin.username);
   assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);
+  const refuse = adminUsernameTaken(admin.username);
+  await assertNameFree(store, ADMIN_NAMES, { name: admin.username, claimant: stream }, ctx, refuse);
   const permissions = await roleGroupPermissions(store, admin.role_id);
   if (!permissions) throw new DomainError('role_group_not_found', `there is no role group ${admin.role_id}`);
   // Before an id is allocated, as the username is checked: a refusal appends nothing.
@@ -75,12 +79,21 @@ export async function createAdmin(
     email,
   };
   const mailed = admin.invited && email ? newLink(admin_id, ctx.now, INVITATION_LIFETIME_HOURS * 60) : null;
-  const { position } = await handle(
+  const command = {
+    type: 'CreateAdmin' as const,
+    data: profile,
+    permissions,
+    by,
+    ...(mailed && { invitation: mailed.link }),
+  };
+  // The claim of the username's look-alike keys settles a race between names that read alike.
+  const { position } = await underClaim(
     store,
-    stream,
-    adminDecider,
-    { type: 'CreateAdmin', data: profile, permissions, by, ...(mailed && { invitation: mailed.link }) },
+    ADMIN_NAMES,
+    { name: admin.username, claimant: stream },
     ctx,
+    refuse,
+    () => handle(store, stream, adminDecider, command, ctx),
   );
   const invitation = mailed && email ? { token: mailed.token, email } : null;
   return {

@@ -48,8 +48,8 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       logIn: async (ctx, username, password) => {
         const admin = await refusedAs({ admin_disabled: 403 }, () =>
           loginAdmin(deps.events, deps.hasher, username, password),
-        ).catch((err: unknown) => {
-          if (err instanceof AuthenticationFailed) deps.signInFailures.count(username, ctx.ip, new Date());
+        ).catch(async (err: unknown) => {
+          if (err instanceof AuthenticationFailed) await deps.signInFailures.count(username, ctx.ip, new Date());
           throw err;
         });
         await logIntoSession(ctx, { admin });

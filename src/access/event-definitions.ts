@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEvents } from '../shared/slice';
 import { ADMIN_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
+import { nameClaimEventSchemas, nameClaimWording } from '../shared/domain/name-claims';
+import { ADMIN_NAMES, ROLE_GROUP_NAMES } from './name-spaces';
 import { accessLogEventSchemas, adminEventSchemas, adminUpcasters } from './events';
 import { adminStandingEventSchemas } from './admin-standing';
 import { memberGroupEventSchemas } from './member-group';
@@ -19,9 +21,15 @@ export const accessEvents = defineEvents(
     ...roleGroupEventSchemas,
     ...memberGroupEventSchemas,
     ...sequenceEventSchemas(ADMIN_IDS),
+    ...nameClaimEventSchemas(ADMIN_NAMES),
+    ...nameClaimEventSchemas(ROLE_GROUP_NAMES),
     // The marker that first-start seeding finished (./seed.ts); no aggregate folds it.
     PlatformSeeded: z.object({}),
   },
   adminUpcasters,
-  accessWording,
+  {
+    ...accessWording,
+    ...nameClaimWording(ADMIN_NAMES, "the administrator's username"),
+    ...nameClaimWording(ROLE_GROUP_NAMES, 'the role-group name'),
+  },
 );

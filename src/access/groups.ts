@@ -12,6 +12,8 @@ import { EventStore } from '../stores/ports';
 import { CommandContext } from '../shared/commands/context';
 import { createStream, handle, loadStream } from '../shared/commands/handle';
 import { createAtFreeId } from '../shared/commands/ids';
+import { assertNameFree, underClaim } from '../shared/commands/name-claims';
+import { ROLE_GROUP_NAMES, roleGroupNameTaken } from './names';
 
 export interface RoleGroup extends RoleGroupDefinition {
   enabled: boolean;
@@ -19,26 +21,33 @@ export interface RoleGroup extends RoleGroupDefinition {
 
 /**
  * Defines a role group under the next free id, with permissions from those `registered` that `by`
- * holds, under a name that reads like no other group's; it starts enabled. The names are read from
- * the groups' streams: two definitions at the same instant of names that read alike both pass,
- * a race left open as definitions are rare and made by holders of access.manage (docs/administrators.md).
+ * holds, under a name that reads like no other group's; it starts enabled. The command is decided
+ * first (a refusal appends nothing); then the name's look-alike keys are claimed (./names.ts), so of
+ * two definitions at the same instant of names that read alike, in any process, one is refused;
+ * the groups' own names are read too, for groups defined before names were claimed (the seeded ones).
  */
-export function defineRoleGroup(
+export async function defineRoleGroup(
   store: EventStore,
   group: { name: string; permissions: string[] },
   { registered, by }: { registered: readonly string[]; by: Grantor },
   ctx: CommandContext,
 ): Promise<{ id: number; position: string }> {
-  return createAtFreeId(store, roleGroupStream, async (role_id) => {
-    const taken = (await listRoleGroups(store)).map((g) => g.name);
-    return createStream(
+  const taken = (await listRoleGroups(store)).map((g) => g.name);
+  const define = (role_id: number) =>
+    ({ type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by }) as const;
+  roleGroupDecider.decide(define(1), roleGroupDecider.initialState);
+  // No id yet: a claim under way for any group holds its name.
+  await assertNameFree(store, ROLE_GROUP_NAMES, { name: group.name, claimant: '' }, ctx, roleGroupNameTaken);
+  return createAtFreeId(store, roleGroupStream, (role_id) =>
+    underClaim(
       store,
-      roleGroupStream(role_id),
-      roleGroupDecider,
-      { type: 'DefineRoleGroup', data: { role_id, ...group }, registered, taken, by },
+      ROLE_GROUP_NAMES,
+      { name: group.name, claimant: roleGroupStream(role_id) },
       ctx,
-    );
-  });
+      roleGroupNameTaken,
+      () => createStream(store, roleGroupStream(role_id), roleGroupDecider, define(role_id), ctx),
+    ),
+  );
 }
 
 /** Enables or disables a role group, when `by` holds every permission of it. */

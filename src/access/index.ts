@@ -6,4 +6,4 @@ export type { RoleGroupDocument } from './projections/groups';
 export { adminIdentitySchema, roleGroupSchemas } from './schemas';
 export { requireAdmin } from './require-admin';
 export { seedPlatform } from './seed';
-export { SignInFailures } from './sign-in-failures';
+export { SIGN_IN_FAILED_COUNT, SignInFailures } from './sign-in-failures';

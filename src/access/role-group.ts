@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
-import { confusableSkeleton, isLabel, normaliseLabel } from '../shared/domain/labels';
+import { isLabel, normaliseLabel, readAlike } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { assertHeld, Grantor } from './grantor';
 
@@ -42,8 +42,7 @@ export type RoleGroupState = { status: 'none' } | ({ status: 'defined'; enabled:
 
 /** Names are unique as they read: by their confusable skeleton, case aside (docs/administrators.md). */
 function assertNameFree(name: string, taken: readonly string[]): void {
-  const skeleton = confusableSkeleton(name);
-  const alike = taken.find((other) => confusableSkeleton(other) === skeleton);
+  const alike = taken.find((other) => readAlike(name, other));
   if (alike !== undefined) {
     throw new DomainError(
       'role_group_name_taken',

@@ -7,6 +7,9 @@ import { createAdmin } from './admins';
 import { appendDecided, CommandContext, streamEnd } from '../shared/commands/context';
 import { createStream } from '../shared/commands/handle';
 import { oneTimePassword, PasswordHasher } from '../member';
+import { adminStream } from './admin';
+import { claimName } from '../shared/commands/name-claims';
+import { ADMIN_NAMES, adminUsernameTaken } from './names';
 
 /** Its one event says the first start's seeding finished; later starts skip it. */
 const SEED_STREAM = 'platform-seed';
@@ -21,6 +24,25 @@ async function unlessExists(create: () => Promise<unknown>): Promise<void> {
     if (err instanceof DomainError && err.error === 'admin_username_taken') return;
     throw err;
   }
+}
+
+/**
+ * The seeded `admin` of a store seeded before names were claimed (./names.ts) holds no key, and
+ * `adrnin` would pass beside it: its name is claimed at every start, which costs a read of its
+ * keys once it holds them. A look-alike created meanwhile keeps its own claim; nothing is refused.
+ */
+async function claimSeededAdmin(store: EventStore, ctx: CommandContext): Promise<void> {
+  const claimant = adminStream(SEED_ADMIN_USERNAME);
+  if ((await store.readStream(claimant, { maxCount: 1 })).length === 0) return;
+  await claimName(
+    store,
+    ADMIN_NAMES,
+    { name: SEED_ADMIN_USERNAME, claimant },
+    ctx,
+    adminUsernameTaken(SEED_ADMIN_USERNAME),
+  ).catch((err: unknown) => {
+    if (!(err instanceof DomainError)) throw err;
+  });
 }
 
 /**
@@ -39,7 +61,10 @@ export async function seedPlatform(
   registered: readonly string[],
 ): Promise<{ generatedAdminPassword: string | null }> {
   const none = { generatedAdminPassword: null };
-  if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) return none;
+  if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) {
+    await claimSeededAdmin(store, ctx);
+    return none;
+  }
 
   await unlessExists(() =>
     createStream(

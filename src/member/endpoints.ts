@@ -65,7 +65,10 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       response: z.object({ id: z.int().min(1), username: z.string() }),
       movesSession: true,
       refusals: [
-        { status: 422, when: 'the username is taken (case-insensitively)' },
+        {
+          status: 422,
+          when: 'username_taken: the username is taken (case-insensitively), or reads like a registered one (UTS #39 confusables); the other is not named',
+        },
         concurrentChange,
         tooManyRegistrations,
         passwordWorkBusy,

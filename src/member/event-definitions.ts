@@ -2,6 +2,8 @@ import { defineEvents } from '../shared/slice';
 import { MEMBER_IDS, sequenceEventSchemas } from '../shared/domain/sequences';
 import { accountWording } from './account-events';
 import { memberEventSchemas } from './decider';
+import { nameClaimEventSchemas, nameClaimWording } from '../shared/domain/name-claims';
+import { MEMBER_NAMES } from './names';
 
 /** How the member's history tells the registration; the password hash is left out by name. */
 const registered = {
@@ -14,7 +16,7 @@ const registered = {
  * slices' events registry (src/event-registry.ts) reads them without the endpoints.
  */
 export const memberEvents = defineEvents(
-  { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS) },
+  { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS), ...nameClaimEventSchemas(MEMBER_NAMES) },
   {},
-  { MemberRegistered: registered, ...accountWording },
+  { MemberRegistered: registered, ...accountWording, ...nameClaimWording(MEMBER_NAMES, 'the username') },
 );

@@ -7,6 +7,8 @@ import { CommandContext } from '../shared/commands/context';
 import { handle, loadStream } from '../shared/commands/handle';
 import { allocateId } from '../shared/commands/ids';
 import { PasswordHasher } from './passwords';
+import { MEMBER_NAMES, usernameTaken } from './names';
+import { assertNameFree, underClaim } from '../shared/commands/name-claims';
 
 export interface Registered {
   member_id: number;
@@ -16,8 +18,10 @@ export interface Registered {
 }
 
 /**
- * Registers a member: refuse a taken username before any work, hash the password, take the next
- * member id, then append to the username's stream with `no_stream`, which settles a race.
+ * Registers a member: refuse a taken username, or one that reads like a taken one, before any
+ * work; hash the password, take the next member id, claim the username's look-alike keys, then
+ * append to the username's stream with `no_stream`. The claim settles a race between names that
+ * read alike (./names.ts), the `no_stream` one between two spellings of one name.
  */
 export async function registerMember(
   store: EventStore,
@@ -28,6 +32,9 @@ export async function registerMember(
   const stream = memberStream(registration.username);
   const existing = await loadStream<MemberEvent>(store, stream);
   assertUsernameAvailable(fold(memberDecider, existing), registration.username);
+  const refuse = usernameTaken(registration.username);
+  const claim = { name: registration.username, claimant: stream };
+  await assertNameFree(store, MEMBER_NAMES, claim, ctx, refuse);
 
   const password_hash = await hasher.hash(registration.password);
   const member_id = await allocateId(store, MEMBER_IDS, ctx);
@@ -42,6 +49,8 @@ export async function registerMember(
   // An anonymous registrant is the member being registered.
   const actor = ctx.actor.id === null ? { kind: 'member' as const, id: member_id } : ctx.actor;
   const command = { type: 'RegisterMember' as const, data: profile };
-  const { position } = await handle(store, stream, memberDecider, command, { ...ctx, actor });
+  const { position } = await underClaim(store, MEMBER_NAMES, claim, { ...ctx, actor }, refuse, () =>
+    handle(store, stream, memberDecider, command, { ...ctx, actor }),
+  );
   return { member_id, username: profile.username, nickname: profile.nickname, position: position! };
 }

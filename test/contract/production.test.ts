@@ -7,6 +7,7 @@ import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
 import { leaseContract } from './lease.contract';
+import { nameClaimsContract } from './name-claims.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -35,6 +36,13 @@ if (!mongoUrl) {
 
 (eventStoreUrl ? describe : describe.skip)('KurrentDB event store', () => {
   eventStoreContract(async () => {
+    const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(eventStoreUrl ?? ''));
+    return { store, teardown: () => store.close() };
+  });
+});
+
+(eventStoreUrl ? describe : describe.skip)('KurrentDB event store: names claimed', () => {
+  nameClaimsContract(async () => {
     const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(eventStoreUrl ?? ''));
     return { store, teardown: () => store.close() };
   });

@@ -20,6 +20,7 @@ import { documentStoreContract } from './document-store.contract';
 import { eventStoreContract } from './event-store.contract';
 import { idempotencyContract } from './idempotency.contract';
 import { leaseContract } from './lease.contract';
+import { nameClaimsContract } from './name-claims.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
 
@@ -48,6 +49,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('SQLite event store', () => {
   eventStoreContract(async () => {
+    const stores = openSqliteStores(dir);
+    return { store: stores.events, teardown: () => stores.close() };
+  });
+});
+
+describe('SQLite event store: names claimed', () => {
+  nameClaimsContract(async () => {
     const stores = openSqliteStores(dir);
     return { store: stores.events, teardown: () => stores.close() };
   });

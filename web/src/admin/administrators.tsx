@@ -9,7 +9,7 @@ import { Handover, PasswordOnce } from './password-once';
 import { Standing, StandingAction, StandingTable } from './standing';
 import { ScreenHeading } from '../ui/screen';
 import { Link } from '../ui/link';
-import { inAccessWords } from './access-refusals';
+import { atTheName, inAccessWords } from './access-refusals';
 
 type Admin = Schemas['AdministratorAccount'];
 type Group = Schemas['RoleGroupStanding'];
@@ -48,11 +48,13 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
     const answer = await call(async () => api.POST('/administrators', { params: { header: await csrf() }, body }));
     if (!answer.ok)
       return setRefusal(
-        inAccessWords(answer.refusal, {
-          permissions: permissionsOf(body.role_group_id, groupList),
-          held,
-          whom: 'its role group',
-        }),
+        atTheName(
+          inAccessWords(answer.refusal, {
+            permissions: permissionsOf(body.role_group_id, groupList),
+            held,
+            whom: 'its role group',
+          }),
+        ),
       );
     setRefusal(null);
     setUsername('');

@@ -6,7 +6,7 @@ import { fixing, isAt } from '../ui/field-issues';
 import { Loading, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import { Standing, StandingAction, StandingTable } from './standing';
-import { inAccessWords } from './access-refusals';
+import { atTheName, inAccessWords } from './access-refusals';
 
 type Permission = Schemas['Permission']['name'];
 type Group = Schemas['RoleGroupStanding'];
@@ -29,7 +29,8 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
     const answer = await call(async () =>
       api.POST('/role-groups', { params: { header: await csrf() }, body: { name, permissions: chosen } }),
     );
-    if (!answer.ok) return setRefusal(inAccessWords(answer.refusal, { permissions: chosen, held, whom: 'the group' }));
+    if (!answer.ok)
+      return setRefusal(atTheName(inAccessWords(answer.refusal, { permissions: chosen, held, whom: 'the group' })));
     setRefusal(null);
     setName('');
     setChosen([]);

@@ -162,3 +162,27 @@ it('drops the issue of the new password once it is changed', async () => {
   expect(screen.queryByText('new_password must be 6 to 128 characters')).toBeNull();
   expect(fresh.getAttribute('aria-invalid')).toBeNull();
 });
+
+it('says in words that the account changed too often in a minute, on every form of the page', async () => {
+  const message = 'too many changes to this account in a minute: retry in 42 s';
+  const tooMany = () => envelope(429, { code: 429, message, data: { error: 'too_many_changes' } });
+  service({
+    'GET /developer/account': () => ok(ACCOUNT),
+    'PUT /developer/account': tooMany,
+    'POST /developer/password': tooMany,
+    'POST /developer/sessions/end-others': tooMany,
+  });
+  render(<AccountPage />);
+  fireEvent.input(await screen.findByLabelText(/^Nickname/), { target: { value: 'Alice' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
+  expect((await screen.findByText(message)).getAttribute('role')).toBe('alert');
+
+  fireEvent.input(screen.getByLabelText('Current password'), { target: { value: 'my-secret' } });
+  fireEvent.input(screen.getByLabelText('New password', { exact: false }), { target: { value: 'brand-new' } });
+  fireEvent.submit(screen.getByRole('button', { name: 'Change password' }).closest('form')!);
+  await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(2));
+
+  fireEvent.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+  await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(3));
+  expect((screen.getByLabelText(/^Nickname/) as HTMLInputElement).value).toBe('Alice');
+});
