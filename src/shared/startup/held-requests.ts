@@ -16,13 +16,13 @@ export interface HeldUntilReady {
  * created), so a request may arrive while it starts: it waits, unanswered, and is answered once the
  * service is ready, as it would have been had it come a moment later.
  */
-export function heldUntilReady(): HeldUntilReady {
+export function heldUntilReady(most = MOST_HELD): HeldUntilReady {
   let held: [IncomingMessage, ServerResponse][] = [];
   let target: RequestListener | null = null;
   return {
     listener: (req, res) => {
       if (target) return target(req, res);
-      if (held.length < MOST_HELD) {
+      if (held.length < most) {
         held.push([req, res]);
         return;
       }

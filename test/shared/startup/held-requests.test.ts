@@ -27,6 +27,30 @@ describe('a request that comes while the service starts', () => {
       server.close();
     }
   });
+
+  it('answers 503 not_ready at once beyond the requests it may hold, so a flood while starting holds no memory', async () => {
+    const held = heldUntilReady(1);
+    const server = createServer(held.listener);
+    await listenOn(server, 0, '127.0.0.1', 'PORT');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const first = fetch(`${base}/first`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const second = await fetch(`${base}/second`);
+      expect(second.status).toBe(503);
+      expect(second.headers.get('retry-after')).toBe('1');
+      expect(await second.json()).toEqual({
+        code: 503,
+        message: 'the service is starting: try again in a moment',
+        data: { error: 'not_ready' },
+      });
+      held.ready((_req, res) => res.end('ready'));
+      expect(await (await first).text()).toBe('ready');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
 
 describe('listenOn', () => {
