@@ -52,12 +52,17 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 # The add-on catalogue (ADDONS_DIR defaults to ./addons); mount a volume over it to ship others.
 COPY addons ./addons
-# /app/audit-key and /app/webhook-key: where docker-compose.yml mounts the audit signing key and the
-# webhook secret key that every process shares; a named volume mounted there takes this owner and
-# mode on its first use.
-RUN mkdir -p /app/data /app/audit-key /app/webhook-key \
- && chown node:node /app/data /app/audit-key /app/webhook-key \
- && chmod 700 /app/audit-key /app/webhook-key
+# /data: the embedded store (`docker run -p 3000:3000 -v platform-data:/data platform-api`): its
+# SQLite files and, created there on the first start, the audit signing key and the webhook secret
+# key, so that one volume keeps all a restart needs. /app/audit-key and /app/webhook-key: where
+# docker-compose.yml mounts the audit signing key and the webhook secret key that every process of
+# the production stack shares. A named volume mounted on any of them takes this owner and mode on
+# its first use.
+RUN mkdir -p /data /app/audit-key /app/webhook-key \
+ && chown node:node /data /app/audit-key /app/webhook-key \
+ && chmod 700 /data /app/audit-key /app/webhook-key
+ENV DATA_DIR=/data
+VOLUME ["/data"]
 # The official Node images ship an unprivileged `node` user (uid 1000).
 USER node
 EXPOSE 3000

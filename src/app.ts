@@ -18,7 +18,14 @@ import {
   PasswordHasher,
   resetPolicies,
 } from './member';
-import { accessReads, requireAdmin, seedPlatform, SIGN_IN_FAILED_COUNT, SignInFailures } from './access';
+import {
+  accessReads,
+  requireAdmin,
+  seedGroups,
+  seedSuperAdministrator,
+  SIGN_IN_FAILED_COUNT,
+  SignInFailures,
+} from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { parseSettings, Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -83,6 +90,11 @@ export interface PlatformOptions {
   stores: Stores;
   /** Where a generated administrator password is shown, once; never the structured log. */
   announce?: (message: string) => void;
+  /**
+   * 'later': the caller creates the super administrator with seedAdministrator once the service
+   * answers (src/serve.ts), so that a start failing before it shows no password nobody will see.
+   */
+  administrator?: 'now' | 'later';
 }
 
 /** The composition root: the one place where stores, projections, commands and HTTP meet. */
@@ -285,16 +297,26 @@ export function platformContract() {
 }
 
 async function seed(options: PlatformOptions, hasher: PasswordHasher): Promise<void> {
-  // A request id of this start's own: event ids derive from it, and two instances seeding under one
-  // id would look to the event store like one retrying (KurrentDB then answers both as written).
-  const ctx = { actor: { kind: 'system' as const, id: 'seed' }, requestId: `seed-${randomUUID()}`, now: new Date() };
-  const { generatedAdminPassword } = await seedPlatform(
+  await seedGroups(options.stores.events, seedContext(), REGISTRY.permissions);
+  if (options.administrator !== 'later') await seedAdministrator(options, hasher);
+}
+
+// A request id of this start's own: event ids derive from it, and two instances seeding under one
+// id would look to the event store like one retrying (KurrentDB then answers both as written).
+const seedContext = () => ({
+  actor: { kind: 'system' as const, id: 'seed' },
+  requestId: `seed-${randomUUID()}`,
+  now: new Date(),
+});
+
+/** The first start's super administrator `admin`; a generated password is announced, once. */
+export async function seedAdministrator(options: PlatformOptions, hasher = argon2Hasher()): Promise<void> {
+  const { generatedAdminPassword } = await seedSuperAdministrator(
     options.stores.events,
     hasher,
     options.settings.ADMIN_PASSWORD,
     options.settings.ADMIN_EMAIL,
-    ctx,
-    REGISTRY.permissions,
+    seedContext(),
   );
   if (generatedAdminPassword) {
     options.log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');

@@ -1,9 +1,11 @@
 import { AddressInfo } from 'node:net';
-import { createPlatform } from './app';
+import { createPlatform, seedAdministrator } from './app';
 import { parseSettings } from './config';
 import { drainable } from './shared/http/drain';
 import { exitOnUnhandled } from './fatal';
 import { createHttpServer } from './shared/http/server';
+import { heldUntilReady } from './shared/startup/held-requests';
+import { listenOn } from './shared/startup/listen';
 import { addressKeyOf } from './shared/http/client-address';
 import { createLogger } from './log';
 import { CLOSE_LIMIT_MS, stopOnSignals } from './shutdown';
@@ -18,22 +20,23 @@ import { parseStoreConfig } from './stores/config';
 export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseSettings(env);
   const log = createLogger(settings.LOG_LEVEL);
-  const stores = await openConfiguredStores(env, log);
-  exitOnUnhandled(log);
-  const platform = await createPlatform({
-    settings,
-    log,
-    stores,
-    announce: (message) => process.stderr.write(`\n${message}\n\n`),
-  });
-  const server = createHttpServer(platform.listener(), {
+  // Listening first: a port in use is told before anything is created (src/shared/startup).
+  const held = heldUntilReady();
+  const server = createHttpServer(held.listener, {
     headersTimeoutMs: settings.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: settings.REQUEST_TIMEOUT_MS,
     maxConnectionsPerAddress: settings.MAX_CONNECTIONS_PER_ADDRESS,
     addressKey: addressKeyOf(settings),
   });
   const requests = drainable(server);
-  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  await listenOn(server, settings.PORT, settings.HOST, 'PORT');
+  const stores = await openConfiguredStores(env, log);
+  exitOnUnhandled(log);
+  const announced: string[] = [];
+  const options = { settings, log, stores, announce: (message: string) => announced.push(message) };
+  const platform = await createPlatform({ ...options, administrator: 'later' });
+  await seedAdministrator(options);
+  held.ready(platform.listener());
   // Before saying it listens: a SIGTERM sent on that word must find the handler that drains.
   stopOnSignals(
     log,
@@ -63,4 +66,6 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     },
     'platform API listening',
   );
+  // Only now that it answers: a password shown by a start that then failed would be one nobody can use.
+  for (const message of announced) process.stderr.write(`\n${message}\n\n`);
 }

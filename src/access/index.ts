@@ -5,5 +5,5 @@ export type { AdminDocument } from './projections/admins';
 export type { RoleGroupDocument } from './projections/groups';
 export { adminIdentitySchema, roleGroupSchemas } from './schemas';
 export { requireAdmin } from './require-admin';
-export { seedPlatform } from './seed';
+export { seedGroups, seedPlatform, seedSuperAdministrator } from './seed';
 export { SIGN_IN_FAILED_COUNT, SignInFailures } from './sign-in-failures';

@@ -26,6 +26,11 @@ async function unlessExists(create: () => Promise<unknown>): Promise<void> {
   }
 }
 
+/** Whether an earlier start finished seeding: its last step writes the one event of SEED_STREAM. */
+async function seeded(store: EventStore): Promise<boolean> {
+  return (await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0;
+}
+
 /**
  * The seeded `admin` of a store seeded before names were claimed (./names.ts) holds no key, and
  * `adrnin` would pass beside it: its name is claimed at every start, which costs a read of its
@@ -60,12 +65,13 @@ export async function seedPlatform(
   ctx: CommandContext,
   registered: readonly string[],
 ): Promise<{ generatedAdminPassword: string | null }> {
-  const none = { generatedAdminPassword: null };
-  if ((await store.readStream(SEED_STREAM, { maxCount: 1 })).length > 0) {
-    await claimSeededAdmin(store, ctx);
-    return none;
-  }
+  await seedGroups(store, ctx, registered);
+  return seedSuperAdministrator(store, hasher, adminPassword, adminEmail, ctx);
+}
 
+/** The first start's groups, without `admin`: the API creates it once it answers (seedSuperAdministrator). */
+export async function seedGroups(store: EventStore, ctx: CommandContext, registered: readonly string[]): Promise<void> {
+  if (await seeded(store)) return;
   await unlessExists(() =>
     createStream(
       store,
@@ -108,7 +114,24 @@ export async function seedPlatform(
       ctx,
     ),
   );
+}
 
+/**
+ * The super administrator `admin`, then the event that ends seeding. A start that failed before it
+ * got here created no `admin`, so the next start creates it and shows its generated password: the
+ * one nobody saw is never made.
+ */
+export async function seedSuperAdministrator(
+  store: EventStore,
+  hasher: PasswordHasher,
+  adminPassword: string | undefined,
+  adminEmail: string | undefined,
+  ctx: CommandContext,
+): Promise<{ generatedAdminPassword: string | null }> {
+  if (await seeded(store)) {
+    await claimSeededAdmin(store, ctx);
+    return { generatedAdminPassword: null };
+  }
   const password = adminPassword ?? oneTimePassword();
   let created = false;
   await unlessExists(async () => {

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { listenOn } from '../shared/startup/listen';
 
 export interface MetricsListener {
   /** Where it listens: METRICS_PORT, or the port the system gave for 0. */
@@ -41,13 +42,7 @@ export async function listenForMetrics(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, port, host, 'METRICS_PORT');
   log.info({ port: (server.address() as AddressInfo).port, host }, 'metrics listening at GET /metrics');
   return {
     address: () => server.address() as AddressInfo,

@@ -2,8 +2,12 @@
  * The image and the compose file, read as text: Docker cannot run on the build machines, so this
  * checks what they declare, not what a build makes of it.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validate } from 'dockerfile-utils';
 
 const ROOT = join(__dirname, '../..');
 
@@ -49,6 +53,68 @@ describe('the Dockerfile', () => {
       stage.findIndex((i) => i.instruction === 'RUN' && /\/app\/audit-key/.test(i.args)),
     );
   });
+});
+
+describe('the image on the embedded store (docker run -p 3000:3000 -v platform-data:/data platform-api)', () => {
+  const stage = runtimeStage();
+  const env = Object.fromEntries(
+    stage
+      .filter((i) => i.instruction === 'ENV')
+      .map((i) => /^([A-Z_]+)=(\S+)$/.exec(i.args))
+      .map((m) => [m![1]!, m![2]!]),
+  );
+
+  it("passes the Dockerfile language server's validator (dockerfile-utils) without a diagnostic", () => {
+    expect(validate(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))).toEqual([]);
+  });
+
+  it('keeps its data in the volume /data, owned by the user that runs the service, and exposes 3000', () => {
+    expect(env.DATA_DIR).toBe('/data');
+    expect(stage.filter((i) => i.instruction === 'VOLUME').map((i) => JSON.parse(i.args) as string[])).toEqual([
+      ['/data'],
+    ]);
+    expect(stage.filter((i) => i.instruction === 'EXPOSE').map((i) => i.args)).toEqual(['3000']);
+    const made = stage.findIndex(
+      (i) => i.instruction === 'RUN' && /mkdir -p \/data\b/.test(i.args) && /chown node:node \/data\b/.test(i.args),
+    );
+    expect(made).toBeGreaterThan(-1);
+    expect(stage.findIndex((i) => i.instruction === 'USER' && i.args === 'node')).toBeGreaterThan(made);
+  });
+
+  it('needs no variable: no store URL (so the embedded store), no key file (so both keys are made in /data)', () => {
+    for (const name of [
+      'EVENTSTORE_URL',
+      'MONGODB_URL',
+      'AUDIT_SIGNING_KEY_FILE',
+      'WEBHOOK_SECRET_KEY',
+      'WEBHOOK_SECRET_KEY_FILE',
+    ]) {
+      expect(env[name]).toBeUndefined();
+    }
+  });
+
+  it("starts with the image's command and settings, and makes the store and both keys in its data directory", async () => {
+    const cmd = JSON.parse(stage.filter((i) => i.instruction === 'CMD').at(-1)!.args) as string[];
+    expect(cmd[0]).toBe('node');
+    // The image's /data, here a fresh directory; the port any free one; this checkout stands for /app.
+    const dataDir = mkdtempSync(join(tmpdir(), 'image-data-'));
+    const child = spawn(process.execPath, cmd.slice(1), {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', METRICS_PORT: 'off' },
+    });
+    const exited = once(child, 'exit');
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"platform API listening"')) child.kill('SIGTERM');
+    });
+    const [code] = (await exited) as [number | null];
+    expect(stdout).toMatch(/"stores":"embedded"[^\n]*"platform API listening"/);
+    expect(code).toBe(0);
+    expect(readdirSync(dataDir)).toEqual(
+      expect.arrayContaining(['platform.db', 'rate-limits.db', 'audit-signing-key.pem', 'webhook-secret.key']),
+    );
+  }, 30_000);
 });
 
 describe('docker-compose.yml', () => {
