@@ -1589,6 +1589,18 @@ export interface components {
                 lag_ms: number | null;
                 /** @description How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it */
                 heartbeat_age_ms: number | null;
+                /** @description The projector lease (several `platform project` processes: one holds it, the others wait to take over); null when none was ever taken (the projections run inline in an API) or the store cannot be read */
+                lease: {
+                    /** @description The projector holding it: host, process id and a random part */
+                    holder: string;
+                    /** @description Its fencing token: greater with every new holder */
+                    token: number;
+                    /**
+                     * Format: date-time
+                     * @description When its term ends unless renewed
+                     */
+                    expires_at: string;
+                } | null;
             };
             /** @enum {string} */
             key_ring: "following" | "resubscribing" | "halted";
@@ -2674,7 +2686,7 @@ export interface operations {
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
              *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the username is taken (case-insensitively)
+             *     - username_taken: the username is taken (case-insensitively), or reads like a registered one (UTS #39 confusables); the other is not named
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -10158,7 +10170,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - admin_username_taken: another administrator has this username
+             * @description - admin_username_taken: another administrator has this username, or one that reads like it (UTS #39 confusables, case aside); the message names it
              *     - the resource kept changing under simultaneous requests: retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
@@ -11294,7 +11306,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
