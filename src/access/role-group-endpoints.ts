@@ -72,12 +72,10 @@ export async function refusedAs<T>(
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
-    name: z
-      .string()
-      .meta({
-        description:
-          '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
-      }),
+    name: z.string().meta({
+      description:
+        '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
+    }),
     // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
     permissions: z
       .array(z.string())

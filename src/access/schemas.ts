@@ -34,18 +34,13 @@ const oneTimePassword = z.object({
 
 export const createdAdministratorSchema = administratorSchema
   .extend({
-    password: oneTimePassword.shape.password
-      .nullable()
-      .meta({
-        description: 'A one-time password, shown in this answer only; null when an invitation was mailed instead',
-      }),
-    invitation_sent_to: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password',
-      }),
+    password: oneTimePassword.shape.password.nullable().meta({
+      description: 'A one-time password, shown in this answer only; null when an invitation was mailed instead',
+    }),
+    invitation_sent_to: z.string().nullable().meta({
+      description:
+        'Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password',
+    }),
   })
   .meta({ id: 'CreatedAdministrator' });
 

@@ -24,24 +24,17 @@ export const auditEventSchema = z
     stream: z.string(),
     revision: z.int().min(0),
     type: z.string(),
-    time: z.iso
-      .datetime()
-      .nullable()
-      .meta({
-        description:
-          'When it was recorded; null only for a stored event whose metadata has no readable time (it is invalid)',
-      }),
-    actor: actorSchema
-      .nullable()
-      .meta({
-        description: 'Who did it; null only for a stored event whose metadata names no readable actor (it is invalid)',
-      }),
-    summary: z
-      .string()
-      .meta({
-        description:
-          'What happened, in words, with the details that tell one decision from another (API id, expiry, grace period)',
-      }),
+    time: z.iso.datetime().nullable().meta({
+      description:
+        'When it was recorded; null only for a stored event whose metadata has no readable time (it is invalid)',
+    }),
+    actor: actorSchema.nullable().meta({
+      description: 'Who did it; null only for a stored event whose metadata names no readable actor (it is invalid)',
+    }),
+    summary: z.string().meta({
+      description:
+        'What happened, in words, with the details that tell one decision from another (API id, expiry, grace period)',
+    }),
     reason: z.string().optional().meta({ description: "The administrator's reason, or the reason the event carries" }),
     data: z
       .record(z.string(), z.unknown())
@@ -61,13 +54,10 @@ export const auditEventSchema = z
       .unknown()
       .optional()
       .meta({ description: 'The data as written (secrets removed), when it was upcast since: what the digest covers' }),
-    digest: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "SHA-256 of the event's canonical encoding (docs/audit.md); absent on events written before the chain",
-      }),
+    digest: z.string().optional().meta({
+      description:
+        "SHA-256 of the event's canonical encoding (docs/audit.md); absent on events written before the chain",
+    }),
     prev_digest: z
       .string()
       .nullable()
@@ -113,35 +103,27 @@ const exportEndSchema = z
       .string()
       .meta({ description: "SHA-256 (hex) of this export's event lines, each with its newline, as sent" }),
     signed_at: z.iso.datetime(),
-    note: z
-      .string()
-      .meta({
-        description:
-          'The C2SP signed note that says all of the above; a verifier holds every other field to it (docs/audit.md)',
-      }),
+    note: z.string().meta({
+      description:
+        'The C2SP signed note that says all of the above; a verifier holds every other field to it (docs/audit.md)',
+    }),
   })
   .meta({ id: 'AuditExportEnd' });
 
-export const exportLineSchema = z
-  .union([auditEventSchema, exportEndSchema])
-  .meta({
-    id: 'AuditExportLine',
-    description: 'One line: an event, or, last, the signed head with the position to resume from',
-  });
+export const exportLineSchema = z.union([auditEventSchema, exportEndSchema]).meta({
+  id: 'AuditExportLine',
+  description: 'One line: an event, or, last, the signed head with the position to resume from',
+});
 
 /** A page of the audit search: each event with the member it is about, and where the next page starts. */
 export const searchPageSchema = z
   .object({
     list: z.array(
       auditEventSchema.extend({
-        member_id: z
-          .int()
-          .min(1)
-          .nullable()
-          .meta({
-            description:
-              'The member the event is about (its credential or account), for the link to their history; null when it is about none',
-          }),
+        member_id: z.int().min(1).nullable().meta({
+          description:
+            'The member the event is about (its credential or account), for the link to their history; null when it is about none',
+        }),
       }),
     ),
     next: z

@@ -64,12 +64,9 @@ export const outboxMailSchema = z
     subject: z.string(),
     status: z.enum(OUTBOX_STATUSES),
     attempts: z.int().min(0),
-    cause: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'Why the last attempt failed, as the SMTP server or the connection said it; null once sent',
-      }),
+    cause: z.string().nullable().meta({
+      description: 'Why the last attempt failed, as the SMTP server or the connection said it; null once sent',
+    }),
     queued_at: z.iso.datetime(),
     next_attempt_at: z.iso.datetime().nullable(),
     delivered_at: z.iso.datetime().nullable(),

@@ -16,12 +16,10 @@ export interface ResetEndpointDeps extends ResetRequestDeps {
 }
 
 const mailSchema = z.object({
-  mail_configured: z
-    .boolean()
-    .meta({
-      description:
-        'whether the service sends mail (SMTP_URL): without it, an administrator holding access.manage gives a one-time password instead (POST /members/{member_id}/password-reset)',
-    }),
+  mail_configured: z.boolean().meta({
+    description:
+      'whether the service sends mail (SMTP_URL): without it, an administrator holding access.manage gives a one-time password instead (POST /members/{member_id}/password-reset)',
+  }),
 });
 
 const tooManyResetRequests: Refusal = {

@@ -24,12 +24,10 @@ export const actionRequestSchema = z
         description:
           'Whether the add-on has a menu entry. install, reinstall and menu: default true; enable: changes it only when sent; disable and uninstall: ignored',
       }),
-    page_roles: sentPageRoles
-      .optional()
-      .meta({
-        description:
-          'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise',
-      }),
+    page_roles: sentPageRoles.optional().meta({
+      description:
+        'Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise',
+    }),
   })
   .meta({ id: 'ActionRequest' });
 

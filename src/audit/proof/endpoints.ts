@@ -73,12 +73,10 @@ const proofQuery = z.object({
 const proofSchema = z
   .object({
     leaf_index: z.int().min(0).meta({ description: "The event's place among the tree's leaves, from 0" }),
-    leaf: z
-      .string()
-      .meta({
-        description:
-          "The leaf's bytes, base64: the canonical JSON of the event's chained fields, id, position and digest; its hash is SHA-256(0x00 ‖ leaf)",
-      }),
+    leaf: z.string().meta({
+      description:
+        "The leaf's bytes, base64: the canonical JSON of the event's chained fields, id, position and digest; its hash is SHA-256(0x00 ‖ leaf)",
+    }),
     audit_path: base64Hashes('The audit path of RFC 9162 2.1.3, from the leaf level up'),
     checkpoint: z.string().meta({ description: noteDescription }),
   })

@@ -74,13 +74,9 @@ const scopeRequestsPage = pageOf(scopeRequestSchema).extend({ counts: countsSche
 
 // A reviewer's screen offers the expiry an approval without one gets: the listing says it.
 const applicationsPage = pageOf(reviewedApplicationSchema).extend({
-  key_lifetime_days: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires',
-    }),
+  key_lifetime_days: z.number().int().nullable().meta({
+    description: 'Days a key lives when its approval names no expiry (KEY_LIFETIME_DAYS); null: it never expires',
+  }),
   counts: countsSchema(APPLICATION_STATUSES, 'applications'),
 });
 

@@ -13,23 +13,17 @@ const DAY_MS = 86_400_000;
 
 export const usageSchema = z
   .object({
-    last_used_at: z.iso
-      .datetime()
-      .nullable()
-      .meta({
-        description:
-          "The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it",
-      }),
+    last_used_at: z.iso.datetime().nullable().meta({
+      description:
+        "The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it",
+    }),
     days: z
       .array(
         z.object({
           date: z.iso.date(),
-          calls: z
-            .int()
-            .min(0)
-            .meta({
-              description: "Open-API calls made with the credential's key that day (UTC), refused ones included",
-            }),
+          calls: z.int().min(0).meta({
+            description: "Open-API calls made with the credential's key that day (UTC), refused ones included",
+          }),
           refused: z.int().min(0).meta({ description: 'Those of the calls answered with an error' }),
           wrong_key: z.int().min(0).meta({
             description:
@@ -41,17 +35,13 @@ export const usageSchema = z
     keys: z
       .array(
         z.object({
-          key: z
-            .string()
-            .meta({
-              description: "The key's fingerprint: the first 8 hex digits of its SHA-256 digest, never the key",
-            }),
-          state: z
-            .enum(['current', 'in_grace', 'stopped'])
-            .meta({
-              description:
-                'current: the key the last claim or rotation issued; in_grace: rotated away and still accepted until valid_until; stopped: no longer accepted',
-            }),
+          key: z.string().meta({
+            description: "The key's fingerprint: the first 8 hex digits of its SHA-256 digest, never the key",
+          }),
+          state: z.enum(['current', 'in_grace', 'stopped']).meta({
+            description:
+              'current: the key the last claim or rotation issued; in_grace: rotated away and still accepted until valid_until; stopped: no longer accepted',
+          }),
           valid_until: z.iso
             .datetime()
             .nullable()

@@ -32,21 +32,16 @@ const writeHeaders = csrfHeader.extend({
     }),
 });
 
-const idempotentReplayed = z
-  .literal('true')
-  .optional()
-  .meta({
-    description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
-  });
+const idempotentReplayed = z.literal('true').optional().meta({
+  description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
+});
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
 const requestId = {
-  'X-Request-Id': z
-    .string()
-    .meta({
-      description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
-    }),
+  'X-Request-Id': z.string().meta({
+    description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
+  }),
 };
 
 /** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */

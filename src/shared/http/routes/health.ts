@@ -48,22 +48,14 @@ const healthSchema = z
       status: z.string(),
       position: z.string(),
       error: z.string().nullable(),
-      lag_ms: z
-        .int()
-        .min(0)
-        .nullable()
-        .meta({
-          description:
-            'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read',
-        }),
-      heartbeat_age_ms: z
-        .int()
-        .min(0)
-        .nullable()
-        .meta({
-          description:
-            'How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it',
-        }),
+      lag_ms: z.int().min(0).nullable().meta({
+        description:
+          'How long the oldest event the read models have not applied yet has waited; 0 when they hold every event; null when the log cannot be read',
+      }),
+      heartbeat_age_ms: z.int().min(0).nullable().meta({
+        description:
+          'How long ago the projector last wrote its heartbeat (every 5 s); null when none was ever written or the store cannot be read. Past 15 s it is stale; past 30 s it exits for its supervisor to restart it',
+      }),
     }),
     key_ring: z.enum(['following', 'resubscribing', 'halted']),
     dead_letters: z.object({ count: z.int().min(0), latest: deadLetterSchema.nullable() }),
