@@ -4,16 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { START, WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
+import { START, WrongExpectedVersion } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteEventStore } from '../../src/stores/sqlite';
-
-function event(type: string): NewEvent {
-  return {
-    type,
-    data: {},
-    metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() },
-  };
-}
+import { event } from './sqlite-support';
 
 let dir: string;
 beforeAll(() => {

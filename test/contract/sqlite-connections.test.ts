@@ -8,16 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { eventIds } from '../../src/stores/event-ids';
 import { WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteEventStore } from '../../src/stores/sqlite';
+import { event } from './sqlite-support';
 
 const THREADS = 8;
-
-function event(type: string): NewEvent {
-  return {
-    type,
-    data: {},
-    metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() },
-  };
-}
 
 interface AppendOutcome {
   ok: boolean;

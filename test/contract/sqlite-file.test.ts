@@ -3,16 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { START, type NewEvent, type RecordedEvent } from '../../src/stores/ports';
+import { START, type RecordedEvent } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteDocumentStore, SqliteSessionStore } from '../../src/stores/sqlite';
-
-function event(type: string): NewEvent {
-  return {
-    type,
-    data: {},
-    metadata: { actor: { kind: 'cli', id: null }, request_id: randomUUID(), time: new Date().toISOString() },
-  };
-}
+import { event } from './sqlite-support';
 
 let dir: string;
 beforeAll(() => {

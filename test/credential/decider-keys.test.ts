@@ -1,28 +1,23 @@
 import { credentialDecider, CredentialCommand, credentialStream } from '../../src/credential/decider';
 import { CredentialEvent } from '../../src/credential/events';
 import { MAX_GRACE_SECONDS } from '../../src/credential/grace-period';
-import { fold } from '../../src/shared/domain/decider';
 import { given } from '../support/decider-spec';
-import { credentialEvents } from './fixtures';
-
-const member_id = 7;
-const APIID = 'ak_aaaaaaaaaaaaaaaaaaaa';
-const NEW_APIID = 'ak_bbbbbbbbbbbbbbbbbbbb';
-const KEY = 'a'.repeat(64);
-const NEW_KEY = 'b'.repeat(64);
-const NOW = '2025-03-01T10:00:00.000Z';
-
-// Events, written once so that histories read like what the service would have appended.
-const events = credentialEvents(member_id);
-const applied = events.applied('alice');
-const approved = events.approved();
-const claimed = (apiid = APIID, key_digest = KEY) => events.claimed(apiid, key_digest);
-const revoked = events.revoked('abuse');
-const active = [applied, approved, claimed()];
-
-const statusOf = (history: CredentialEvent[]) => fold(credentialDecider, history).status;
-const decide = (history: CredentialEvent[], command: CredentialCommand) =>
-  credentialDecider.decide(command, fold(credentialDecider, history));
+import {
+  member_id,
+  APIID,
+  NEW_APIID,
+  KEY,
+  NEW_KEY,
+  NOW,
+  events,
+  applied,
+  approved,
+  claimed,
+  revoked,
+  active,
+  statusOf,
+  decide,
+} from './decider-support';
 
 describe('RotateKey', () => {
   const rotate = (grace_seconds: number, key_digest = NEW_KEY): CredentialCommand => ({
