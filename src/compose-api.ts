@@ -28,6 +28,7 @@ import { Endpoint, LoginRealm } from './shared/http/endpoints';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { PartnerGate } from './shared/http/partner-lane';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
+import { Projection } from './shared/projections/projection';
 import { Replica, ReplicaStatus } from './shared/projections/replica';
 import { loadAddonCatalogue } from './stores/addon-catalogue';
 import { LimitPolicy, Stores } from './stores/ports';
@@ -73,24 +74,13 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   const limiter = (policy: LimitPolicy) => stores.rateLimits.limiter(policy);
   const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
   const staleness = settings.KEY_RING_MAX_STALENESS_MS;
-  const keyRing = new Replica(
-    events,
-    documents,
-    apiKeysProjection,
-    'apiid',
-    log.child({ component: 'key-ring' }),
-    staleness,
-  );
+  // In memory: the partner lane looks keys and add-ons up on every call, with no store round trip.
+  const replica = <Doc extends object>(projection: Projection<Doc>, key: keyof Doc & string, component: string) =>
+    new Replica(events, documents, projection, key, log.child({ component }), staleness);
+  const keyRing = replica(apiKeysProjection, 'apiid', 'key-ring');
   await keyRing.start();
   const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
-  const installedAddons = new Replica(
-    events,
-    documents,
-    addonsProjection,
-    'key',
-    log.child({ component: 'installed-addons' }),
-    staleness,
-  );
+  const installedAddons = replica(addonsProjection, 'key', 'installed-addons');
   await installedAddons.start();
   const readModels = new ReadModels(events, documents, tracker, keyRing, settings.READ_WAIT_MS);
   const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
