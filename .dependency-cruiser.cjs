@@ -4,8 +4,8 @@
  * through its public index.
  */
 const SLICES = '(access|addon|audit|credential|mail|member|webhook)';
-/** The composition: the files that gather the slices (compose.ts, event-registry.ts) or start what they make. */
-const COMPOSITION = '(compose|event-registry|app|notifications|serve|project|cli|main)';
+/** The composition: the files that gather the slices (compose.ts, compose-api.ts, event-registry.ts) or start what they make. */
+const COMPOSITION = '(compose|compose-api|event-registry|app|notifications|serve|project|cli|main)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -39,6 +39,24 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/${SLICES}/` },
       to: { path: `^src/${SLICES}/(?!index\\.ts$)`, pathNot: ['^src/$1/'] },
+    },
+    {
+      name: 'app-starts-what-compose-built',
+      comment:
+        'src/app.ts starts the HTTP app, the projections and the notifiers from the registry: it imports the kernel ' +
+        '(src/shared), the composition (compose.ts, compose-api.ts, notifications.ts) and the process plumbing ' +
+        '(settings, stores, observability, fatal exits), and nothing of a slice: what a slice needs is built in compose-api.ts.',
+      severity: 'error',
+      from: { path: '^src/app\\.ts$' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/shared/',
+          '^src/(compose|compose-api|notifications|config|fatal)\\.ts$',
+          '^src/stores/ports\\.ts$',
+          '^src/observability/index\\.ts$',
+        ],
+      },
     },
   ],
   options: {

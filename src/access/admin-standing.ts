@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decider, DomainError } from '../shared/domain/decider';
+import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { Addressed, assertHeld, assertMayAddress, Grantor } from './grantor';
 
@@ -67,24 +67,33 @@ export const adminStandingDecider: Decider<AdminStandingCommand, AdminStandingEv
     };
   },
 
-  decide(command, state) {
-    const { admin_id } = command.data;
-    assertMayAddress(command.data, command.by);
-    const disabled = isDisabled(state, admin_id);
-    if (command.type === 'EnableAdmin') {
-      if (!disabled) throw new DomainError('admin_already_enabled', `administrator ${admin_id} is already enabled`);
-      assertHoldsAsMuchAs(state.disabled_by[admin_id] ?? SUPER_DISABLER, command.by);
-      return [{ type: 'AdminEnabled', data: { admin_id } }];
-    }
-    if (disabled) throw new DomainError('admin_already_disabled', `administrator ${admin_id} is already disabled`);
-    const { is_super, super_ids } = command.data;
-    if (is_super && !super_ids.some((id) => id !== admin_id && !isDisabled(state, id))) {
-      throw new DomainError(
-        'last_super_admin',
-        'this is the last enabled super administrator: enable or create another one first',
-      );
-    }
-    const by = command.by.is_super ? SUPER_DISABLER : { is_super: false, holds: [...command.by.holds] };
-    return [{ type: 'AdminDisabled', data: { admin_id, by } }];
-  },
+  decide: decideByType<AdminStandingCommand, AdminStandingEvent, AdminStanding>({
+    EnableAdmin: enable,
+    DisableAdmin: disable,
+  }),
 };
+
+function enable({ data, by }: Extract<AdminStandingCommand, { type: 'EnableAdmin' }>, state: AdminStanding) {
+  const { admin_id } = data;
+  assertMayAddress(data, by);
+  if (!isDisabled(state, admin_id))
+    throw new DomainError('admin_already_enabled', `administrator ${admin_id} is already enabled`);
+  assertHoldsAsMuchAs(state.disabled_by[admin_id] ?? SUPER_DISABLER, by);
+  return [{ type: 'AdminEnabled' as const, data: { admin_id } }];
+}
+
+/** The last enabled super administrator stays: disabling it would leave nobody to enable the others. */
+function disable({ data, by }: Extract<AdminStandingCommand, { type: 'DisableAdmin' }>, state: AdminStanding) {
+  const { admin_id, is_super, super_ids } = data;
+  assertMayAddress(data, by);
+  if (isDisabled(state, admin_id))
+    throw new DomainError('admin_already_disabled', `administrator ${admin_id} is already disabled`);
+  if (is_super && !super_ids.some((id) => id !== admin_id && !isDisabled(state, id))) {
+    throw new DomainError(
+      'last_super_admin',
+      'this is the last enabled super administrator: enable or create another one first',
+    );
+  }
+  const disabler = by.is_super ? SUPER_DISABLER : { is_super: false, holds: [...by.holds] };
+  return [{ type: 'AdminDisabled' as const, data: { admin_id, by: disabler } }];
+}

@@ -1,4 +1,4 @@
-import { Decider, DomainError } from '../shared/domain/decider';
+import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import type { AdminEvent, AdminProfile } from './events';
 import { normaliseUsername } from '../member';
 import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
@@ -89,7 +89,7 @@ function create(command: CreateAdmin, state: AdminState): AdminEvent[] {
   return [{ type: 'AdminCreated', data: command.data }, ...invited];
 }
 
-function accept(command: AcceptInvitation, state: Extract<AdminState, { status: 'created' }>): AdminEvent[] {
+function accept(command: AcceptInvitation, state: Created): AdminEvent[] {
   const invitation = state.invitations[command.data.token_digest];
   if (!invitation)
     throw new DomainError(
@@ -134,14 +134,31 @@ export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
     return { ...state, password_hash: event.data.password_hash, invitations: spendAll(state.invitations) };
   },
 
-  decide(command, state) {
-    if (command.type === 'CreateAdmin') return create(command, state);
-    if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
-    assertArgon2id(command.data.password_hash);
-    if (command.type === 'AcceptAdminInvitation') return accept(command, state);
-    if (command.type === 'ResetAdminPassword')
-      assertMayAddress({ ...state, permissions: command.permissions }, command.by);
-    const type = command.type === 'ChangeAdminPassword' ? 'AdminPasswordChanged' : 'AdminPasswordReset';
-    return [{ type, data: { admin_id: state.admin_id, password_hash: command.data.password_hash } }];
-  },
+  decide: decideByType<AdminCommand, AdminEvent, AdminState>({
+    CreateAdmin: create,
+    AcceptAdminInvitation: (command, state) => accept(command, settingPassword(command, state)),
+    ChangeAdminPassword: (command, state) => [
+      passwordSet('AdminPasswordChanged', command, settingPassword(command, state)),
+    ],
+    ResetAdminPassword: (command, state) => {
+      const admin = settingPassword(command, state);
+      assertMayAddress({ ...admin, permissions: command.permissions }, command.by);
+      return [passwordSet('AdminPasswordReset', command, admin)];
+    },
+  }),
 };
+
+type Created = Extract<AdminState, { status: 'created' }>;
+
+/** The administrator a new password is for: one that exists, given an argon2id hash. */
+function settingPassword(command: { data: { password_hash: string } }, state: AdminState): Created {
+  if (state.status === 'none') throw new DomainError('admin_not_found', 'there is no such administrator');
+  assertArgon2id(command.data.password_hash);
+  return state;
+}
+
+const passwordSet = (
+  type: 'AdminPasswordChanged' | 'AdminPasswordReset',
+  command: { data: { password_hash: string } },
+  admin: Created,
+): AdminEvent => ({ type, data: { admin_id: admin.admin_id, password_hash: command.data.password_hash } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decider, DomainError } from '../shared/domain/decider';
+import { Decider, decideByType, DomainError } from '../shared/domain/decider';
 import { isLabel, normaliseLabel, readAlike } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { assertHeld, Grantor } from './grantor';
@@ -84,26 +84,38 @@ export const roleGroupDecider: Decider<RoleGroupCommand, RoleGroupEvent, RoleGro
     }
   },
 
-  decide(command, state) {
-    const { role_id } = command.data;
-    if (command.type === 'DefineRoleGroup') {
-      if (state.status === 'defined')
-        throw new DomainError('role_group_exists', `role group ${role_id} already exists`);
-      const definition = { ...command.data, name: normaliseLabel(command.data.name) };
-      assertDefinition(definition, command.registered);
-      assertNameFree(definition.name, command.taken);
-      assertHeld(definition.permissions, command.by);
-      return [{ type: 'RoleGroupDefined', data: definition }];
-    }
-    if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);
-    assertHeld(state.permissions, command.by);
-    const enable = command.type === 'EnableRoleGroup';
-    if (state.enabled === enable) {
-      throw new DomainError(
-        enable ? 'role_group_already_enabled' : 'role_group_already_disabled',
-        `role group ${role_id} is already ${enable ? 'enabled' : 'disabled'}`,
-      );
-    }
-    return [{ type: enable ? 'RoleGroupEnabled' : 'RoleGroupDisabled', data: { role_id } }];
-  },
+  decide: decideByType<RoleGroupCommand, RoleGroupEvent, RoleGroupState>({
+    DefineRoleGroup: define,
+    EnableRoleGroup: (command, state) => standing(command, state, true),
+    DisableRoleGroup: (command, state) => standing(command, state, false),
+  }),
 };
+
+type Command<Type extends RoleGroupCommand['type']> = Extract<RoleGroupCommand, { type: Type }>;
+
+function define(command: Command<'DefineRoleGroup'>, state: RoleGroupState): RoleGroupEvent[] {
+  if (state.status === 'defined')
+    throw new DomainError('role_group_exists', `role group ${command.data.role_id} already exists`);
+  const definition = { ...command.data, name: normaliseLabel(command.data.name) };
+  assertDefinition(definition, command.registered);
+  assertNameFree(definition.name, command.taken);
+  assertHeld(definition.permissions, command.by);
+  return [{ type: 'RoleGroupDefined', data: definition }];
+}
+
+/** Enables or disables a group whose permissions `by` holds; one already so is refused. */
+function standing(
+  { data: { role_id }, by }: Command<'EnableRoleGroup' | 'DisableRoleGroup'>,
+  state: RoleGroupState,
+  enable: boolean,
+): RoleGroupEvent[] {
+  if (state.status === 'none') throw new DomainError('role_group_not_found', `there is no role group ${role_id}`);
+  assertHeld(state.permissions, by);
+  if (state.enabled === enable) {
+    throw new DomainError(
+      enable ? 'role_group_already_enabled' : 'role_group_already_disabled',
+      `role group ${role_id} is already ${enable ? 'enabled' : 'disabled'}`,
+    );
+  }
+  return [{ type: enable ? 'RoleGroupEnabled' : 'RoleGroupDisabled', data: { role_id } }];
+}

@@ -1,21 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ATTR_DB_OPERATION_NAME } from '@opentelemetry/semantic-conventions';
 import { Decider, DomainEvent, fold } from '../domain/decider';
 import { decodeEvent, Recorded } from '../domain/events';
 import { EventStore, ReadStreamOptions, WrongExpectedVersion } from '../../stores/ports';
 import { eventId, writtenBy } from '../../stores/event-ids';
 import { appendDecided, CommandContext, IdempotentWrite, recordedAfter, streamEnd } from './context';
 import { ConcurrencyConflict, SecretAlreadyIssued } from './errors';
-import { inSpan } from '../tracing';
+import { inCommandSpan } from './command-span';
 
 const ATTEMPTS = 8;
 
 /**
- * Load, decide, append with the expected revision; on a concurrent write, do it all again
- * against the new state. `decide` may throw a DomainError, which appends nothing. Answers the
- * events appended, the global position of the last one (null when none was): what a reader
- * waits for, and the aggregate's state right after them, which a later write may already have
- * moved on in the read models.
+ * The write path, every command's: read the stream, fold it, decide, append with the expected
+ * revision. Two layers wrap it and nothing else: the command's span with a child span per step
+ * (./command-span.ts), and on a concurrent write (WrongExpectedVersion) the whole attempt again
+ * against the new state (retryOnConflict). The metadata, chain digests and event ids are the
+ * append's (appendDecided in ./context.ts).
+ *
+ * `decide` may throw a DomainError, which appends nothing. A retry under an idempotency key whose
+ * first attempt appended answers from that append instead of deciding again. Answers the events
+ * appended, the global position of the last one (null when none was): what a reader waits for,
+ * and the aggregate's state right after them, which a later write may already have moved on.
  */
 export function handle<Command, Event extends DomainEvent, State>(
   store: EventStore,
@@ -24,25 +28,17 @@ export function handle<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<Decision<Event, State>> {
-  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, (_, here) =>
+  return inCommandSpan(command, stream, ctx, (step) =>
     retryOnConflict(stream, ATTEMPTS, async () => {
-      const recorded = await inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, () =>
-        loadStream<Event>(store, stream),
-      );
+      const recorded = await step.read(() => loadStream<Event>(store, stream));
       const before = fold(decider, recorded);
-      const recordedEarlier = ctx.idempotency && earlierWrite(ctx.idempotency, stream, recorded);
-      if (recordedEarlier) return { events: [], position: recordedEarlier, state: before };
-      const events = await inSpan('decide', {}, here, (span) => {
-        const decided = decider.decide(command, before);
-        span.setAttribute(
-          'platform.events',
-          decided.map((e) => e.type),
-        );
-        return decided;
-      });
+      const appendedEarlier = ctx.idempotency && earlierWrite(ctx.idempotency, stream, recorded);
+      if (appendedEarlier) return { events: [], position: appendedEarlier, state: before };
+      const events = await step.decide(() => decider.decide(command, before));
       if (events.length === 0) return { events, position: null, state: before };
-      const { position } = await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () =>
-        appendDecided(store, stream, events, recordedAfter(ctx, recorded.at(-1)), streamEnd(recorded.at(-1))),
+      const last = recorded.at(-1);
+      const { position } = await step.append(() =>
+        appendDecided(store, stream, events, recordedAfter(ctx, last), streamEnd(last)),
       );
       return { events, position, state: events.reduce(decider.evolve, before) };
     }),
@@ -69,20 +65,6 @@ function earlierWrite(
     last = recorded[start + index]!;
   return last.position;
 }
-
-/** The aggregate a stream belongs to (`credential` of `credential-42`): a span names no member. */
-const categoryOf = (stream: string) => stream.split('-')[0] ?? stream;
-
-/** The command's type (`ApproveCredential`), which every command of the service has. */
-const spanName = (command: unknown, stream: string): string => {
-  const type = (command as { type?: unknown } | null)?.type;
-  return typeof type === 'string' ? type : `command ${categoryOf(stream)}`;
-};
-
-const commandAttributes = (stream: string, ctx: CommandContext) => ({
-  'platform.aggregate': categoryOf(stream),
-  'platform.request_id': ctx.requestId,
-});
 
 /**
  * Reads a stream for folding: every event upcast to its current version and validated, so a
@@ -131,12 +113,8 @@ export async function createStream<Command, Event extends DomainEvent, State>(
   command: Command,
   ctx: CommandContext,
 ): Promise<string> {
-  return inSpan(spanName(command, stream), commandAttributes(stream, ctx), ctx.trace, async (_, here) => {
-    const events = await inSpan('decide', {}, here, () => decider.decide(command, decider.initialState));
-    return (
-      await inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, () =>
-        appendDecided(store, stream, events, ctx, streamEnd(undefined)),
-      )
-    ).position;
+  return inCommandSpan(command, stream, ctx, async (step) => {
+    const events = await step.decide(() => decider.decide(command, decider.initialState));
+    return (await step.append(() => appendDecided(store, stream, events, ctx, streamEnd(undefined)))).position;
   });
 }

@@ -3,7 +3,7 @@
  * (the OpenAPI contract printed without stores): any property of it is another stand-in, and
  * calling one throws, so a handler that ran by mistake fails loudly instead of doing I/O.
  */
-export function declarationsOnly<T>(path = 'dependencies', known: Partial<T> = {}): T {
+export function declarationsOnly<T>(path = 'dependencies', known: object = {}): T {
   // `known` as own properties of the target too, so that spreading the stand-in keeps them.
   const standIn: object = new Proxy(
     Object.assign(function unavailable() {}, known),
@@ -11,7 +11,7 @@ export function declarationsOnly<T>(path = 'dependencies', known: Partial<T> = {
       // What a declaration reads (a setting that bounds an input) is `known`; everything else stands in.
       get: (_target, property) =>
         property in known
-          ? known[property as keyof T]
+          ? Reflect.get(known, property)
           : property === 'then'
             ? undefined
             : declarationsOnly(`${path}.${String(property)}`),

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DocumentStore, EventStore, Position, RecordedEvent, START } from '../../stores/ports';
-import { Follower, follow, haltedBy } from './follower';
+import { applyEvent, flushFollower, Follower, follow, followOn, haltedBy } from './follower';
 import {
   DEAD_LETTERS,
   DeadLetter,
@@ -31,6 +31,7 @@ const BATCH_EVENTS = 500;
 const OFFER_POLL_MS = 1000;
 // How long stopping waits for the read models to reach the end of the log.
 const STOP_CATCH_UP_MS = 5000;
+const HOUSEKEEPING_FAILED = 'projection runner housekeeping failed; it is retried';
 
 export interface RunnerOptions {
   /** AUTO_UPGRADE: rebuild outdated read models at start (default); when false they wait for `platform upgrade`. */
@@ -104,10 +105,8 @@ export class ProjectionRunner {
     this.loop = this.follow();
     this.every(CHECKPOINT_FLUSH_MS, () => this.pending.flush());
     this.every(OFFER_POLL_MS, () => this.exclusive(() => this.maintenance.adoptRebuilds()));
-    this.every(
-      OFFER_POLL_MS,
-      async () => void (this.outages.exhausted() && this.giveUp(this.outages.exhausted()?.error)),
-    );
+    const exhausted = () => this.outages.exhausted();
+    this.every(OFFER_POLL_MS, async () => void (exhausted() && this.giveUp(exhausted()?.error)));
   }
 
   /** Resolves once every projection, or the named one, has applied the event at `position`. */
@@ -244,20 +243,9 @@ export class ProjectionRunner {
   private async applyToAll(event: RecordedEvent): Promise<void> {
     for (const follower of this.followers.values()) {
       if (follower.halted || event.position <= follower.checkpoint) continue;
-      try {
-        await follower.batch.load([event]);
-        follower.batch.apply(event);
-      } catch (err) {
-        if (!(err instanceof PoisonEvent)) throw err;
-        await this.halt(follower, err);
-        continue;
-      }
-      follower.checkpoint = event.position;
-      const letter = follower.deadLetters.get(event.position);
-      if (letter) {
-        follower.deadLetters.delete(event.position);
-        this.resolved.push(letter);
-      }
+      const outcome = await applyEvent(follower, event);
+      if (outcome instanceof PoisonEvent) await this.halt(follower, outcome);
+      else if (outcome) this.resolved.push(outcome);
     }
     this.applied = event.position;
   }
@@ -270,14 +258,9 @@ export class ProjectionRunner {
     this.waiters.failAll(new ProjectionHalted(poison));
     const letter = await recordDeadLetter(this.documents, poison);
     follower.deadLetters.set(letter.position, letter);
+    const { position, event_type: type, stream, error } = letter;
     this.log.error(
-      {
-        projection: poison.projection,
-        position: letter.position,
-        type: letter.event_type,
-        stream: letter.stream,
-        error: letter.error,
-      },
+      { projection: poison.projection, position, type, stream, error },
       'projection halted on an event it cannot apply; the other projections go on',
     );
   }
@@ -294,26 +277,13 @@ export class ProjectionRunner {
 
   /** Follows the projection on from `position`, with a fresh batch: a rebuild was swapped in there. */
   restartAt(projection: Projection, position: Position): void {
-    const follower = follow(this.documents, projection, position);
-    for (const [at, letter] of this.followers.get(projection.name)!.deadLetters)
-      if (at > position) follower.deadLetters.set(at, letter);
-    this.followers.set(projection.name, follower);
-    this.pending.delete(projection.name);
+    const { name } = projection;
+    this.followers.set(name, followOn(this.documents, projection, position, this.followers.get(name)!));
+    this.pending.delete(name);
   }
 
   async flush(): Promise<void> {
-    for (const follower of this.followers.values()) {
-      const { name } = follower.projection;
-      const writes = follower.batch.pending();
-      if (writes.length > 0) {
-        await this.documents.write(writes, { projection: name, position: follower.checkpoint });
-        follower.batch.written();
-        this.pending.delete(name);
-      } else if (follower.checkpoint > follower.flushed) {
-        this.pending.set(name, follower.checkpoint);
-      }
-      follower.flushed = follower.checkpoint;
-    }
+    for (const follower of this.followers.values()) await flushFollower(this.documents, follower, this.pending);
     await resolveDeadLetters(this.documents, this.resolved.splice(0));
     this.advance(this.applied);
   }
@@ -325,8 +295,6 @@ export class ProjectionRunner {
   }
 
   private every(ms: number, work: () => Promise<void>): void {
-    this.timers.push(
-      every(ms, work, (err) => this.log.warn({ err }, 'projection runner housekeeping failed; it is retried')),
-    );
+    this.timers.push(every(ms, work, (err) => this.log.warn({ err }, HOUSEKEEPING_FAILED)));
   }
 }

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import {
+  argon2Hasher,
+  boundPasswordWork,
+  emailChangePolicy,
+  limitLoginFailures,
+  loginAddressPolicy,
+  loginPolicy,
+  memberReads,
+  passwordChangePolicy,
+  resetPolicies,
+} from './member';
+import {
+  accessReads,
+  requireAdmin,
+  seedGroups,
+  seedSuperAdministrator,
+  SIGN_IN_FAILED_COUNT,
+  SignInFailures,
+} from './access';
+import { addonsProjection } from './addon';
+import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
+import { webhookSecretsOf } from './webhook';
+import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
+import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
+import { Settings } from './config';
+import { countedMailer, NotificationMeters } from './notifications';
+import { DeferredWork, spreadDelay } from './shared/deferred-work';
+import { perAddress, registrationPolicy } from './shared/http/address-limits';
+import { addressKeyOf } from './shared/http/client-address';
+import { AppState } from './shared/http/context';
+import { Endpoint, LoginRealm } from './shared/http/endpoints';
+import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
+import { PartnerGate } from './shared/http/partner-lane';
+import { PositionTracker, ReadModels } from './shared/projections/read-models';
+import { Projection } from './shared/projections/projection';
+import { Replica, ReplicaStatus } from './shared/projections/replica';
+import { loadAddonCatalogue } from './stores/addon-catalogue';
+import { LimitPolicy, Stores } from './stores/ports';
+
+// Reset requests waiting for their lookup and mail: each address may ask 10 an hour, so many waiting is a flood from many.
+const RESET_REQUESTS_WAITING = 1000;
+
+/** What the kernel (app.ts) gives the composition of the API's slices. */
+export interface ApiKernel {
+  settings: Settings;
+  log: Logger;
+  stores: Stores;
+  /** Where the projections the read models wait on stand (this process's runner, or the projector's checkpoints). */
+  tracker: PositionTracker;
+  /** Counts the mail the API sends itself (reset and confirmation links, invitations). */
+  mailed?: NotificationMeters['mailed'];
+}
+
+/** The slices of the API process, composed: their endpoints and the guards they own. */
+export interface ApiComposition {
+  /** Every slice's endpoints, in the order of SLICES. */
+  endpoints: Endpoint[];
+  /** The credential slice's gate on the open API, which the partner lane asks first. */
+  gate: PartnerGate;
+  guards: {
+    admin(permission?: string): Middleware<AppState>;
+    partner(scope: string): Middleware<AppState>;
+    login(realm: LoginRealm): Middleware<AppState>;
+  };
+  /** The in-memory key ring the gate reads, for the health endpoint and the metrics. */
+  keyRing: { status(): ReplicaStatus; stalenessMs(): number; maxStalenessMs: number };
+  passwordChecksInFlight(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * The API process's slices: what each slice's endpoints take (SliceDependencies in compose.ts),
+ * built once, then their endpoints. Before anything is served the audit key ring is checked: a
+ * key that did not sign the log's checkpoints refuses the start.
+ */
+export async function composeApi({ settings, log, stores, tracker, mailed }: ApiKernel): Promise<ApiComposition> {
+  const { events, documents } = stores;
+  const limiter = (policy: LimitPolicy) => stores.rateLimits.limiter(policy);
+  const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
+  const staleness = settings.KEY_RING_MAX_STALENESS_MS;
+  // In memory: the partner lane looks keys and add-ons up on every call, with no store round trip.
+  const replica = <Doc extends object>(projection: Projection<Doc>, key: keyof Doc & string, component: string) =>
+    new Replica(events, documents, projection, key, log.child({ component }), staleness);
+  const keyRing = replica(apiKeysProjection, 'apiid', 'key-ring');
+  await keyRing.start();
+  const catalogue = await loadAddonCatalogue(settings.ADDONS_DIR, log.child({ component: 'addons' }));
+  const installedAddons = replica(addonsProjection, 'key', 'installed-addons');
+  await installedAddons.start();
+  const readModels = new ReadModels(events, documents, tracker, keyRing, settings.READ_WAIT_MS);
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  await usage.start();
+  const signInFailures = new SignInFailures(
+    events,
+    log.child({ component: 'sign-in-failures' }),
+    await stores.rateLimits.limiter(SIGN_IN_FAILED_COUNT),
+  );
+  signInFailures.start();
+  const openApiLimit = openApiPolicy(settings);
+  const gate = partnerGate(keyRing, openApiQuota(await limiter(openApiLimit), openApiLimit), usage);
+  const addressKey = addressKeyOf(settings);
+  const loginLimit = async (realm: LoginRealm) =>
+    limitLoginFailures(
+      {
+        account: await limiter(loginPolicy(settings, realm)),
+        address: await limiter(loginAddressPolicy(settings, realm)),
+      },
+      addressKey,
+    );
+  const loginLimits = { member: await loginLimit('member'), admin: await loginLimit('admin') };
+  const resets = resetPolicies(settings);
+  const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () =>
+    log.warn('a password-reset request was dropped: too many wait to be mailed'),
+  );
+  // The API's own mail (reset and confirmation links, invitations), sent as the request is decided.
+  const mailer = countedMailer(settings, mailed);
+  const webhookSecrets = webhookSecretsOf(settings, stores);
+  await webhookSecrets.start(events);
+  const auditKeys = await openKeyRing(keyFilesOf(settings), events);
+
+  const mail = { sendMail: mailer?.send ?? null, publicUrl: settings.PUBLIC_URL };
+  const passwordChecks = await limiter(passwordChangePolicy(settings));
+  const endpoints = sliceEndpoints({
+    member: {
+      events,
+      readModels,
+      hasher,
+      sessions: stores.sessions,
+      ...mail,
+      admitRegistration: perAddress(
+        await limiter(registrationPolicy(settings)),
+        addressKey,
+        'too_many_registrations',
+        'too many registrations from this address',
+      ),
+      admitResetRequest: perAddress(
+        await limiter(resets.address),
+        addressKey,
+        'too_many_reset_requests',
+        'too many password-reset requests from this address',
+      ),
+      resetsOfMember: await limiter(resets.member),
+      resetWork,
+      passwordChecks,
+      emailChanges: await limiter(emailChangePolicy()),
+    },
+    credential: {
+      events,
+      readModels,
+      keyLifetimeDays: settings.KEY_LIFETIME_DAYS ?? null,
+      maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
+      usage,
+      memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
+      adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
+    },
+    access: {
+      ...REGISTERED,
+      events,
+      readModels,
+      hasher,
+      sessions: stores.sessions,
+      ...mail,
+      passwordChecks,
+      signInFailures,
+    },
+    audit: { ...REGISTERED, events, documents, readModels, auditKey: auditKeys.current },
+    addon: { events, readModels, catalogue, installedAddons, permissions: REGISTRY.permissions },
+    webhook: {
+      events,
+      readModels,
+      documents,
+      webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+      webhookEventTypes: REGISTRY.webhookEventTypes,
+      webhookSecrets,
+    },
+    mail: { documents },
+  });
+  return {
+    endpoints,
+    gate,
+    guards: {
+      admin: (permission) => requireAdmin(permission, accessReads(readModels)),
+      partner: (scope) => requireScope(gate, scope),
+      login: (realm) => loginLimits[realm],
+    },
+    keyRing: { status: () => keyRing.status(), stalenessMs: () => keyRing.stalenessMs(), maxStalenessMs: staleness },
+    passwordChecksInFlight: hasher.inFlight,
+    async close() {
+      await keyRing.stop();
+      await installedAddons.stop();
+      await usage.stop();
+      await resetWork.stop();
+      await signInFailures.stop();
+      mailer?.close();
+    },
+  };
+}
+
+type Seeding = Pick<ApiKernel, 'settings' | 'log' | 'stores'>;
+
+// A request id of this start's own: event ids derive from it, and two instances seeding under one
+// id would look to the event store like one retrying (KurrentDB then answers both as written).
+const seedContext = () => ({
+  actor: { kind: 'system' as const, id: 'seed' },
+  requestId: `seed-${randomUUID()}`,
+  now: new Date(),
+});
+
+/** The first start's role groups and member group, without `admin` (seedAdministrator). */
+export async function seed({ stores }: Seeding): Promise<void> {
+  await seedGroups(stores.events, seedContext(), REGISTRY.permissions);
+}
+
+/**
+ * The first start's super administrator `admin`. A generated password is shown once through
+ * `announce`, never in the structured log.
+ */
+export async function seedAdministrator(
+  { settings, log, stores }: Seeding,
+  announce?: (message: string) => void,
+): Promise<void> {
+  const { generatedAdminPassword } = await seedSuperAdministrator(
+    stores.events,
+    argon2Hasher(),
+    settings.ADMIN_PASSWORD,
+    settings.ADMIN_EMAIL,
+    seedContext(),
+  );
+  if (generatedAdminPassword) {
+    log.warn('seeded the super administrator "admin" with a generated password, shown once on the console');
+    announce?.(
+      `Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`,
+    );
+  }
+}
