@@ -7,6 +7,7 @@ import { Grantor } from './grantor';
 import { permissionsHeld } from './permissions';
 import { accessReads } from './reads';
 import { DomainError } from '../shared/domain/decider';
+import { LABEL_PATTERN } from '../shared/domain/labels';
 import { EventStore } from '../stores/ports';
 import { ReadModels, expectWritten } from '../shared/projections/read-models';
 import { commandContext } from '../shared/http/command-context';
@@ -72,17 +73,21 @@ export async function refusedAs<T>(
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
-    name: z
-      .string()
-      .meta({
-        description:
-          '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
-      }),
-    // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
+    // Any text to the validation, so that the decider answers its own reason (invalid_role_group_name).
+    name: z.string().meta({
+      description:
+        '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
+      override: { minLength: 1, maxLength: 64, pattern: LABEL_PATTERN },
+    }),
+    // Any text, so that a name no slice registered is refused with the one stable reason
+    // unknown_permission, and one named twice duplicate_permission; the registry's names to the contract.
     permissions: z
-      .array(z.string())
+      .array(z.string().meta({ override: { enum: [...registered] } }))
       .max(registered.length * 2)
-      .meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
+      .meta({
+        description: `From the registry: ${registered.join(', ')} (GET /permissions)`,
+        override: { uniqueItems: true },
+      }),
   });
 
 const nameTaken = {

@@ -16,12 +16,10 @@ export interface ResetEndpointDeps extends ResetRequestDeps {
 }
 
 const mailSchema = z.object({
-  mail_configured: z
-    .boolean()
-    .meta({
-      description:
-        'whether the service sends mail (SMTP_URL): without it, an administrator holding access.manage gives a one-time password instead (POST /members/{member_id}/password-reset)',
-    }),
+  mail_configured: z.boolean().meta({
+    description:
+      'whether the service sends mail (SMTP_URL): without it, an administrator holding access.manage gives a one-time password instead (POST /members/{member_id}/password-reset)',
+  }),
 });
 
 const tooManyResetRequests: Refusal = {
@@ -58,7 +56,9 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
           .string({ error: 'login is required: your username or e-mail address' })
           .trim()
           .min(1, 'login is required: your username or e-mail address')
-          .max(254, 'login must be at most 254 characters'),
+          .max(254, 'login must be at most 254 characters')
+          // Trimmed before its length is judged: one character that is no white space, to the contract.
+          .meta({ override: { pattern: '\\S' } }),
       }),
       response: mailSchema,
       refusals: [tooManyResetRequests],

@@ -88,6 +88,62 @@ const cases = [
     accepted: { username: 'dev42', password: 'secret1', mobile: '+4912345678' },
     send: asAnyone('/developer/register'),
   },
+  {
+    path: '/administrators',
+    refused: { username: 'h', role_group_id: 1 },
+    reason: 'invalid_username',
+    accepted: { username: 'helen', role_group_id: 1 },
+    send: asAdmin('post', '/administrators'),
+  },
+  {
+    path: '/administrators',
+    refused: { username: 'helen', role_group_id: 1, email: 'not-an-email' },
+    reason: 'invalid_email',
+    accepted: { username: 'helen', role_group_id: 1, email: 'helen@example.com' },
+    send: asAdmin('post', '/administrators'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: '', permissions: [] },
+    reason: 'invalid_role_group_name',
+    accepted: { name: 'Reviewers', permissions: [] },
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers\u200b', permissions: [] },
+    reason: 'invalid_role_group_name',
+    accepted: { name: 'Reviewers 2', permissions: [] },
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers', permissions: ['not.a.permission'] },
+    reason: 'unknown_permission',
+    accepted: { name: 'Reviewers', permissions: ['credential.review'] },
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers', permissions: ['credential.review', 'credential.review'] },
+    reason: 'duplicate_permission',
+    accepted: { name: 'Reviewers', permissions: ['credential.review', 'addon.view'] },
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/developer/scopes',
+    refused: { scopes: ['addons.read'], reason: ' \u200b ' },
+    reason: 'validation_failed',
+    accepted: { scopes: ['addons.read'], reason: 'to list add-ons' },
+    send: asMember('/developer/scopes'),
+  },
+  {
+    path: '/developer/password-reset',
+    refused: { login: '   ' },
+    reason: 'validation_failed',
+    accepted: { login: 'dev42' },
+    send: asAnyone('/developer/password-reset'),
+  },
 ];
 
 describe('an input the server refuses', () => {
