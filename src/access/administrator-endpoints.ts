@@ -11,7 +11,8 @@ import type { SessionStore } from '../stores/ports';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
-import { concurrentChange, listOf } from '../shared/http/schemas';
+import { concurrentChange } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
@@ -83,10 +84,11 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       method: 'GET',
       path: '/administrators',
       caller: manageAccess,
-      summary: 'Every administrator, enabled or not, without passwords',
-      response: listOf(administratorSchema),
-      handler: async () => ({
-        data: { list: (await deps.readModels.allLatest(adminsProjection, {})).sort((a, b) => a.id - b.id) },
+      summary: 'Every administrator, enabled or not, without passwords, in the order of their ids',
+      query: z.object(wholeListQuery),
+      response: pageOf(administratorSchema),
+      handler: async (_ctx, { query }) => ({
+        data: paginate(await deps.readModels.allLatest(adminsProjection, {}), (admin) => [admin.id, ''], query),
       }),
     }),
     endpoint({

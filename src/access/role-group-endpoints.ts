@@ -15,7 +15,8 @@ import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
-import { concurrentChange, listOf } from '../shared/http/schemas';
+import { concurrentChange } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
@@ -107,20 +108,26 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       method: 'GET',
       path: '/permissions',
       caller: manageAccess,
-      summary: 'Every permission a role group can grant, with what it allows',
-      response: listOf(schemas.permissionListed),
-      handler: () => ({
-        data: { list: [...permissionDescriptions].map(([name, description]) => ({ name, description })) },
+      summary: 'Every permission a role group can grant, with what it allows, in the order the slices register them',
+      query: z.object(wholeListQuery),
+      response: pageOf(schemas.permissionListed),
+      handler: (_ctx, { query }) => ({
+        data: paginate(
+          [...permissionDescriptions].map(([name, description]) => ({ name, description })),
+          ({ name }) => [[...permissionDescriptions.keys()].indexOf(name), name],
+          query,
+        ),
       }),
     }),
     endpoint({
       method: 'GET',
       path: '/role-groups',
       caller: manageAccess,
-      summary: 'Every role group, enabled or not, with its permissions',
-      response: listOf(schemas.roleGroupStanding),
-      handler: async () => ({
-        data: { list: (await deps.readModels.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id) },
+      summary: 'Every role group, enabled or not, with its permissions, in the order of their ids',
+      query: z.object(wholeListQuery),
+      response: pageOf(schemas.roleGroupStanding),
+      handler: async (_ctx, { query }) => ({
+        data: paginate(await deps.readModels.allLatest(roleGroupsProjection, {}), (group) => [group.id, ''], query),
       }),
     }),
     endpoint({
