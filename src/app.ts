@@ -130,6 +130,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       {
         account: await stores.rateLimits.limiter(loginPolicy(settings, realm)),
         address: await stores.rateLimits.limiter(loginAddressPolicy(settings, realm)),
+        policies: { account: loginPolicy(settings, realm), address: loginAddressPolicy(settings, realm) },
       },
       addressKey,
     );
@@ -139,6 +140,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   };
   const admitRegistration = perAddress(
     await stores.rateLimits.limiter(registrationPolicy(settings)),
+    registrationPolicy(settings),
     addressKey,
     'too_many_registrations',
     'too many registrations from this address',
@@ -154,6 +156,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   );
   const admitResetRequest = perAddress(
     await stores.rateLimits.limiter(resets.address),
+    resets.address,
     addressKey,
     'too_many_reset_requests',
     'too many password-reset requests from this address',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
+import { rateLimitsOf } from './openapi-rate-limits';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
 import { refusalSchemaOf } from './refusal-reasons';
@@ -32,38 +33,17 @@ const writeHeaders = csrfHeader.extend({
     }),
 });
 
-const idempotentReplayed = z
-  .literal('true')
-  .optional()
-  .meta({
-    description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
-  });
+const idempotentReplayed = z.literal('true').optional().meta({
+  description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
+});
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
 const requestId = {
-  'X-Request-Id': z
-    .string()
-    .meta({
-      description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
-    }),
+  'X-Request-Id': z.string().meta({
+    description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
+  }),
 };
-
-/** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
-const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
-  'RateLimit-Limit': z
-    .int()
-    .min(1)
-    .meta({ description: `${perWindow} per window` }),
-  'RateLimit-Remaining': z
-    .int()
-    .min(0)
-    .meta({ description: `${counted} left in the current window` }),
-  'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
-  'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
-});
-const partnerCalls = rateLimitFieldsOf('Calls', 'Calls this API id may make');
-const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
 
 const sessionCookie = z.string().meta({
   id: 'SessionCookie',
@@ -224,8 +204,12 @@ function describedAll(reasons: string[]): string {
  * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
  * another refusal when it came after the count).
  */
-function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null, write: boolean): z.ZodObject {
-  const counted = limit && status !== 401 && status !== 500 ? limit : {};
+function headersOf(status: 200 | ErrorStatus, limits: ReturnType<typeof rateLimitsOf>, write: boolean): z.ZodObject {
+  // Where a limit counts only some answers (a login's wrong password is one, a 401), every one may tell it.
+  if (limits && !limits.always && status !== 500) {
+    return headersOf(status, null, write).extend(z.object(limits.fields).partial().shape);
+  }
+  const counted = limits && status !== 401 && status !== 500 ? limits.fields : {};
   const replayed = write && status < 500 ? { 'Idempotent-Replayed': idempotentReplayed } : {};
   switch (status) {
     case 200:
@@ -245,8 +229,7 @@ function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null,
 }
 
 function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiResponsesObject {
-  const limited =
-    endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
+  const limited = rateLimitsOf(endpoint);
   const success = endpoint.raw
     ? {
         description: `${endpoint.summary}; without the envelope`,
