@@ -242,7 +242,7 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: { 'application/json': { schema: refusalSchemaOf(status) } },
+      content: { 'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) } },
       headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };
   }

@@ -183,3 +183,37 @@ describe('the reasons of a refusal only the kernel answers', () => {
     expect(ajv.validate(refusal('419'), answer('not_a_reason'))).toBe(false);
   });
 });
+
+describe('the reasons an operation declares', () => {
+  const refusal = (path: string, method: string, status: string) => ({
+    $ref: `contract#/paths/${path.replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`,
+  });
+  const answer = (code: number, error: string) => ({ code, message: 'what to fix', data: { error } });
+
+  it("are the open API's 401, 403 and 429, as the partner gate declares them", () => {
+    for (const error of [
+      'api_credentials_missing',
+      'api_credentials_invalid',
+      'credential_revoked',
+      'credential_expired',
+    ])
+      expect(ajv.validate(refusal('/open/addons', 'get', '401'), answer(401, error))).toBe(true);
+    expect(ajv.validate(refusal('/open/addons', 'get', '401'), answer(401, 'not_logged_in'))).toBe(false);
+    expect(ajv.validate(refusal('/open/addons', 'get', '403'), answer(403, 'scope_not_approved'))).toBe(true);
+    expect(ajv.validate(refusal('/open/addons', 'get', '403'), answer(403, 'permission_denied'))).toBe(false);
+    expect(ajv.validate(refusal('/open/addons', 'get', '429'), answer(429, 'rate_limited'))).toBe(true);
+  });
+
+  it("are a write's 400: its Idempotency-Key alone", async () => {
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), answer(400, 'idempotency_key_invalid'))).toBe(true);
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), answer(400, 'malformed_json'))).toBe(false);
+    const admin = await superAdmin(t);
+    const res = await admin.client
+      .post('/api/v1/webhooks')
+      .set('X-CSRF-Token', admin.token)
+      .set('Idempotency-Key', 'not visible ascii\u00e9')
+      .send({ url: 'https://example.com/hook', events });
+    expect(res.status).toBe(400);
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), res.body)).toBe(true);
+  });
+});
