@@ -58,6 +58,7 @@ const cases = [
     refused: { url: 'not a url', events },
     reason: 'invalid_webhook_url',
     accepted: { url: 'https://example.com/hook', events },
+    field: 'url',
     send: asAdmin('post', '/webhooks'),
   },
   {
@@ -65,6 +66,7 @@ const cases = [
     refused: { url: 'https://user:secret@example.com/hook', events },
     reason: 'invalid_webhook_url',
     accepted: { url: 'http://example.com', events },
+    field: 'url',
     send: asAdmin('post', '/webhooks'),
   },
   {
@@ -72,6 +74,7 @@ const cases = [
     refused: { expires_in_days: 1000, reason: 'a longer project' },
     reason: 'expiry_too_far',
     accepted: { expires_in_days: 730, reason: 'a longer project' },
+    field: 'expires_in_days',
     send: asMember('/developer/extension'),
   },
   {
@@ -79,6 +82,7 @@ const cases = [
     refused: { email: 42 },
     reason: 'validation_failed',
     accepted: { username: 'dev42', password: 'secret1', email: 'dev@example.com' },
+    field: 'email',
     send: asAnyone('/developer/register'),
   },
   {
@@ -86,6 +90,7 @@ const cases = [
     refused: { username: 'dev42', password: 'secret1' },
     reason: 'validation_failed',
     accepted: { username: 'dev42', password: 'secret1', mobile: '+4912345678' },
+    field: 'email',
     send: asAnyone('/developer/register'),
   },
   {
@@ -93,6 +98,7 @@ const cases = [
     refused: { username: 'h', role_group_id: 1 },
     reason: 'invalid_username',
     accepted: { username: 'helen', role_group_id: 1 },
+    field: 'username',
     send: asAdmin('post', '/administrators'),
   },
   {
@@ -100,6 +106,7 @@ const cases = [
     refused: { username: 'helen', role_group_id: 1, email: 'not-an-email' },
     reason: 'invalid_email',
     accepted: { username: 'helen', role_group_id: 1, email: 'helen@example.com' },
+    field: 'email',
     send: asAdmin('post', '/administrators'),
   },
   {
@@ -107,6 +114,7 @@ const cases = [
     refused: { name: '', permissions: [] },
     reason: 'invalid_role_group_name',
     accepted: { name: 'Reviewers', permissions: [] },
+    field: 'name',
     send: asAdmin('post', '/role-groups'),
   },
   {
@@ -114,6 +122,7 @@ const cases = [
     refused: { name: 'Reviewers\u200b', permissions: [] },
     reason: 'invalid_role_group_name',
     accepted: { name: 'Reviewers 2', permissions: [] },
+    field: 'name',
     send: asAdmin('post', '/role-groups'),
   },
   {
@@ -121,6 +130,7 @@ const cases = [
     refused: { name: 'Reviewers', permissions: ['not.a.permission'] },
     reason: 'unknown_permission',
     accepted: { name: 'Reviewers', permissions: ['credential.review'] },
+    field: 'permissions',
     send: asAdmin('post', '/role-groups'),
   },
   {
@@ -128,6 +138,7 @@ const cases = [
     refused: { name: 'Reviewers', permissions: ['credential.review', 'credential.review'] },
     reason: 'duplicate_permission',
     accepted: { name: 'Reviewers', permissions: ['credential.review', 'addon.view'] },
+    field: 'permissions',
     send: asAdmin('post', '/role-groups'),
   },
   {
@@ -135,6 +146,7 @@ const cases = [
     refused: { scopes: ['addons.read'], reason: ' \u200b ' },
     reason: 'validation_failed',
     accepted: { scopes: ['addons.read'], reason: 'to list add-ons' },
+    field: 'reason',
     send: asMember('/developer/scopes'),
   },
   {
@@ -142,6 +154,7 @@ const cases = [
     refused: { login: '   ' },
     reason: 'validation_failed',
     accepted: { login: 'dev42' },
+    field: 'login',
     send: asAnyone('/developer/password-reset'),
   },
 ];
@@ -149,12 +162,14 @@ const cases = [
 describe('an input the server refuses', () => {
   it.each(cases)(
     'POST $path $refused is refused by the contract and by the server ($reason)',
-    async ({ path, refused, reason, accepted, send }) => {
+    async ({ path, refused, reason, accepted, send, field }) => {
       expect(contractAccepts('post', path, accepted)).toBe(true);
       expect(contractAccepts('post', path, refused)).toBe(false);
       const res = await (await send())(refused);
       expect(res.status).toBe(422);
       expect(res.body.data.error).toBe(reason);
+      // One shape for "this field is wrong", whichever rule refused it: the field named in data.issues.
+      expect(res.body.data.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: field })]));
     },
   );
 
