@@ -106,6 +106,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       {
         account: await limiter(loginPolicy(settings, realm)),
         address: await limiter(loginAddressPolicy(settings, realm)),
+        policies: { account: loginPolicy(settings, realm), address: loginAddressPolicy(settings, realm) },
       },
       addressKey,
     );
@@ -131,12 +132,14 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       ...mail,
       admitRegistration: perAddress(
         await limiter(registrationPolicy(settings)),
+        registrationPolicy(settings),
         addressKey,
         'too_many_registrations',
         'too many registrations from this address',
       ),
       admitResetRequest: perAddress(
         await limiter(resets.address),
+        resets.address,
         addressKey,
         'too_many_reset_requests',
         'too many password-reset requests from this address',

@@ -59,7 +59,7 @@ export async function changeAdminPassword(
   new_password: string,
   ctx: CommandContext,
 ): Promise<{ position: string | null }> {
-  fieldRule(passwordSchema, new_password, 'invalid_password');
+  fieldRule(passwordSchema, new_password, 'invalid_password', 'new_password');
   const password_hash = await hasher.hash(new_password);
   return handle(
     store,

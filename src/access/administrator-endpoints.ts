@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createInvited, InvitationDeps } from './invitation';
 import { resetAdminPassword, setAdminEnabled } from './admin-accounts';
 import { recordSignOut } from './access-log';
-import { oneTimePassword } from '../member';
+import { oneTimePassword, USERNAME_PATTERN } from '../member';
 import { adminsProjection, AdminDocument } from './projections/admins';
 import { administratorParams } from './params';
 import { AccessDeps, asAdmin, grantorOf, manageAccess, notHeld, refusedAs } from './role-group-endpoints';
@@ -11,7 +11,8 @@ import type { SessionStore } from '../stores/ports';
 import { expectWritten } from '../shared/projections/read-models';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
-import { concurrentChange, listOf } from '../shared/http/schemas';
+import { concurrentChange } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
@@ -21,13 +22,26 @@ export interface AdministratorDeps extends AccessDeps, InvitationDeps {
 }
 
 const createBody = z.strictObject({
-  username: z.string().meta({ description: 'A letter, then 2 to 31 letters, digits, _ . or -' }),
+  // Plain strings to the validation, so that createAdmin answers its own reasons (invalid_username,
+  // invalid_email); the members' rules it checks, to a client generated from the contract.
+  username: z.string().meta({
+    description: 'A letter, then 2 to 31 letters, digits, _ . or -',
+    override: { pattern: USERNAME_PATTERN.source },
+  }),
   role_group_id: z.int().min(1),
   email: z
     .string()
+    .meta({
+      override: {
+        anyOf: [{ format: 'email', pattern: z.regexes.email.source, maxLength: 254 }, { pattern: '^\\s*$' }],
+      },
+    })
     .nullable()
     .optional()
-    .meta({ description: 'Where the digest of new applications and scope requests goes' }),
+    .meta({
+      description:
+        'Where the digest of new applications and scope requests goes: an e-mail address; an empty or blank string counts as not given',
+    }),
 });
 
 const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
@@ -73,10 +87,11 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       method: 'GET',
       path: '/administrators',
       caller: manageAccess,
-      summary: 'Every administrator, enabled or not, without passwords',
-      response: listOf(administratorSchema),
-      handler: async () => ({
-        data: { list: (await deps.readModels.allLatest(adminsProjection, {})).sort((a, b) => a.id - b.id) },
+      summary: 'Every administrator, enabled or not, without passwords, in the order of their ids',
+      query: z.object(wholeListQuery),
+      response: pageOf(administratorSchema),
+      handler: async (_ctx, { query }) => ({
+        data: paginate(await deps.readModels.allLatest(adminsProjection, {}), (admin) => [admin.id, ''], query),
       }),
     }),
     endpoint({

@@ -10,6 +10,7 @@ import {
 } from './admin';
 import { newLink } from '../shared/mailed-links';
 import { DomainError, fold } from '../shared/domain/decider';
+import { fieldError } from '../shared/domain/field-error';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
 import { roleGroupPermissions } from './groups';
 import { Grantor } from './grantor';
@@ -34,15 +35,15 @@ export interface NewAdmin {
   invited?: boolean;
 }
 
-/** The member rules for usernames and passwords hold for administrators too. */
-export function fieldRule(schema: ZodType, value: unknown, error: string): void {
+/** The member rules for usernames and passwords hold for administrators too; `field`: the one refused. */
+export function fieldRule(schema: ZodType, value: unknown, error: string, field: string): void {
   const result = schema.safeParse(value);
-  if (!result.success) throw new DomainError(error, result.error.issues[0]!.message);
+  if (!result.success) throw fieldError(error, field, result.error.issues[0]!.message);
 }
 
 function emailOf(value: string): string {
   const result = emailSchema.safeParse(value);
-  if (!result.success) throw new DomainError('invalid_email', result.error.issues[0]!.message);
+  if (!result.success) throw fieldError('invalid_email', 'email', result.error.issues[0]!.message);
   return result.data as string;
 }
 
@@ -57,8 +58,8 @@ export async function createAdmin(
   by: Grantor,
   ctx: CommandContext,
 ): Promise<AdminIdentity & { position: string; invitation: { token: string; email: string } | null }> {
-  fieldRule(usernameSchema, admin.username, 'invalid_username');
-  fieldRule(passwordSchema, admin.password, 'invalid_password');
+  fieldRule(usernameSchema, admin.username, 'invalid_username', 'username');
+  fieldRule(passwordSchema, admin.password, 'invalid_password', 'password');
   const email = admin.email ? emailOf(admin.email) : null;
   const stream = adminStream(admin.username);
   assertAdminUsernameAvailable(fold(adminDecider, await loadStream<AdminEvent>(store, stream)), admin.username);

@@ -7,6 +7,7 @@ import { Grantor } from './grantor';
 import { permissionsHeld } from './permissions';
 import { accessReads } from './reads';
 import { DomainError } from '../shared/domain/decider';
+import { LABEL_PATTERN } from '../shared/domain/labels';
 import { EventStore } from '../stores/ports';
 import { ReadModels, expectWritten } from '../shared/projections/read-models';
 import { commandContext } from '../shared/http/command-context';
@@ -14,7 +15,8 @@ import { AppContext } from '../shared/http/context';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
-import { concurrentChange, listOf } from '../shared/http/schemas';
+import { concurrentChange } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
@@ -72,15 +74,21 @@ export async function refusedAs<T>(
 
 const defineBody = (registered: readonly string[]) =>
   z.strictObject({
+    // Any text to the validation, so that the decider answers its own reason (invalid_role_group_name).
     name: z.string().meta({
       description:
         '1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads',
+      override: { minLength: 1, maxLength: 64, pattern: LABEL_PATTERN },
     }),
-    // Any text, so that a name no slice registered is refused with the one stable reason unknown_permission.
+    // Any text, so that a name no slice registered is refused with the one stable reason
+    // unknown_permission, and one named twice duplicate_permission; the registry's names to the contract.
     permissions: z
-      .array(z.string())
+      .array(z.string().meta({ override: { enum: [...registered] } }))
       .max(registered.length * 2)
-      .meta({ description: `From the registry: ${registered.join(', ')} (GET /permissions)` }),
+      .meta({
+        description: `From the registry: ${registered.join(', ')} (GET /permissions)`,
+        override: { uniqueItems: true },
+      }),
   });
 
 const nameTaken = {
@@ -100,20 +108,26 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       method: 'GET',
       path: '/permissions',
       caller: manageAccess,
-      summary: 'Every permission a role group can grant, with what it allows',
-      response: listOf(schemas.permissionListed),
-      handler: () => ({
-        data: { list: [...permissionDescriptions].map(([name, description]) => ({ name, description })) },
+      summary: 'Every permission a role group can grant, with what it allows, in the order the slices register them',
+      query: z.object(wholeListQuery),
+      response: pageOf(schemas.permissionListed),
+      handler: (_ctx, { query }) => ({
+        data: paginate(
+          [...permissionDescriptions].map(([name, description]) => ({ name, description })),
+          ({ name }) => [[...permissionDescriptions.keys()].indexOf(name), name],
+          query,
+        ),
       }),
     }),
     endpoint({
       method: 'GET',
       path: '/role-groups',
       caller: manageAccess,
-      summary: 'Every role group, enabled or not, with its permissions',
-      response: listOf(schemas.roleGroupStanding),
-      handler: async () => ({
-        data: { list: (await deps.readModels.allLatest(roleGroupsProjection, {})).sort((a, b) => a.id - b.id) },
+      summary: 'Every role group, enabled or not, with its permissions, in the order of their ids',
+      query: z.object(wholeListQuery),
+      response: pageOf(schemas.roleGroupStanding),
+      handler: async (_ctx, { query }) => ({
+        data: paginate(await deps.readModels.allLatest(roleGroupsProjection, {}), (group) => [group.id, ''], query),
       }),
     }),
     endpoint({

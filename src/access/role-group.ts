@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decider, decideByType, DomainError } from '../shared/domain/decider';
+import { fieldError } from '../shared/domain/field-error';
 import { isLabel, normaliseLabel, readAlike } from '../shared/domain/labels';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
 import { assertHeld, Grantor } from './grantor';
@@ -56,17 +57,18 @@ function assertDefinition({ role_id, name, permissions }: RoleGroupDefinition, r
     throw new DomainError('invalid_role_id', 'role group ids are integers of at least 1');
   }
   if (!isLabel(name, 64)) {
-    throw new DomainError(
+    throw fieldError(
       'invalid_role_group_name',
+      'name',
       'a role group name has 1 to 64 characters, not only spaces, and no control, format or zero-width character (line break, tab, bidirectional override, zero-width space)',
     );
   }
   const unknown = permissions.filter((p) => !registered.includes(p));
   if (unknown.length > 0) {
-    throw new DomainError('unknown_permission', `unknown permission ${unknown.join(', ')}`);
+    throw fieldError('unknown_permission', 'permissions', `unknown permission ${unknown.join(', ')}`);
   }
   if (new Set(permissions).size !== permissions.length) {
-    throw new DomainError('duplicate_permission', 'each permission may be listed once');
+    throw fieldError('duplicate_permission', 'permissions', 'each permission may be listed once');
   }
 }
 

@@ -1,4 +1,5 @@
 import { Decider, decideByType, DomainError } from '../shared/domain/decider';
+import { fieldError } from '../shared/domain/field-error';
 import { assertReason } from '../shared/domain/reason';
 import { isScope } from './scopes';
 import { CredentialEvent } from './events';
@@ -114,7 +115,11 @@ function rotate({ data }: Command<'RotateKey'>, state: CredentialState): Credent
   const { member_id, key_digest, grace_seconds, now } = data;
   if (isExpiredAt(state, now)) refuseExpired(state, 'rotate the key of', 'ask for an extension, or apply again');
   if (!graceSecondsSchema.safeParse(grace_seconds).success) {
-    throw new DomainError('invalid_grace_seconds', `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+    throw fieldError(
+      'invalid_grace_seconds',
+      'grace_seconds',
+      `grace_seconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`,
+    );
   }
   const until = previousKeyValidUntil(now, grace_seconds);
   return [
@@ -143,11 +148,11 @@ function requestScopes({ data }: Command<'RequestScopes'>, state: CredentialStat
   const { member_id, scopes, reason } = data;
   requireStatus(state, 'active', 'credential_not_active', 'request scopes for');
   assertReason(reason);
-  if (scopes.length === 0) throw new DomainError('no_scopes', 'name at least one scope');
+  if (scopes.length === 0) throw fieldError('no_scopes', 'scopes', 'name at least one scope');
   const seen = new Set<string>();
   for (const scope of scopes) {
     assertKnownScope(scope);
-    if (seen.has(scope)) throw new DomainError('duplicate_scope', `the scope "${scope}" is named twice`);
+    if (seen.has(scope)) throw fieldError('duplicate_scope', 'scopes', `the scope "${scope}" is named twice`);
     seen.add(scope);
     const status = state.scopes[scope];
     if (status === 'pending' || status === 'approved') {

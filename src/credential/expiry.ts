@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError } from '../shared/domain/decider';
+import { fieldError } from '../shared/domain/field-error';
 
 /**
  * Key expiry, in one place: what an approval may say about it, when the key it leads to expires,
@@ -76,12 +76,19 @@ export const expiryTooFar = {
  * Refuses an expiry further ahead than MAX_KEY_LIFETIME_DAYS (`maxDays`) from `now`: a key that
  * outlives everyone who approved it is a key nobody reviews again.
  */
-export function assertWithinLifetime(expiresAt: string | null, now: Date, maxDays: number): void {
+export function assertWithinLifetime(
+  expiresAt: string | null,
+  now: Date,
+  maxDays: number,
+  /** The field that gave it, named in the refusal. */
+  field: 'expires_at' | 'expires_in_days' = 'expires_at',
+): void {
   const latest = now.getTime() + maxDays * DAY_MS;
   if (expiresAt !== null && Date.parse(expiresAt) <= latest) return;
   const when = expiresAt === null ? 'never' : expiresAt;
-  throw new DomainError(
+  throw fieldError(
     'expiry_too_far',
+    field,
     `the expiry (${when}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`,
   );
 }
@@ -97,3 +104,7 @@ export function isExpiredAt(credential: { status: string; expires_at: string | n
     (credential.status === 'approved' || credential.status === 'active') && hasExpiredAt(credential.expires_at, at)
   );
 }
+
+/** Which of the two expiry fields a body gave: the one a refusal of its expiry names. */
+export const expiryField = (body: { expires_in_days?: number }): 'expires_at' | 'expires_in_days' =>
+  body.expires_in_days !== undefined ? 'expires_in_days' : 'expires_at';

@@ -3,7 +3,7 @@ import { DocumentStore } from '../stores/ports';
 import { OUTBOX_STATUSES, retried } from '../shared/outbox';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
-import { listOf } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { emptyBody } from '../shared/http/validate';
 import { MAIL_OUTBOX, mailWrite, OutboxMail, outboxMailSchema, outboxMailView } from './outbox';
 
@@ -32,14 +32,14 @@ export function mailEndpoints(deps: MailDeps): Endpoint[] {
       caller: reviewers,
       summary:
         'The mails of the outbox in one status (dead unless named), newest first, with why their last attempt failed',
-      query: statusQuery,
-      response: listOf(outboxMailSchema),
+      query: statusQuery.extend(wholeListQuery),
+      response: pageOf(outboxMailSchema),
       handler: async (_ctx, { query }) => {
         const found = (await deps.documents.find<OutboxMail>(MAIL_OUTBOX.name, { status: query.status })).map(
           (d) => d.doc,
         );
-        const list = found.sort((a, b) => b.event_position.localeCompare(a.event_position)).map(outboxMailView);
-        return { data: { list } };
+        const page = paginate(found, (mail) => [0, `${mail.event_position}~${mail.id}`], query, { newestFirst: true });
+        return { data: { list: page.list.map(outboxMailView), next: page.next } };
       },
     }),
     endpoint({

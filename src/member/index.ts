@@ -1,7 +1,7 @@
 // The member slice's public face: what other slices may use of it. Its registration is ./slice.ts.
 export { memberReads } from './reads';
 export { argon2Hasher, oneTimePassword, type PasswordHasher } from './passwords';
-export { emailSchema, normaliseUsername, passwordSchema, usernameSchema } from './fields';
+export { emailSchema, normaliseUsername, passwordSchema, USERNAME_PATTERN, usernameSchema } from './fields';
 export { loginEndpoint } from './login-endpoint';
 export {
   limitLoginFailures,

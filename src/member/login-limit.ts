@@ -3,7 +3,8 @@ import { Middleware } from 'koa';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { Settings } from '../config';
 import { loginSchema, normaliseUsername } from './fields';
-import { LimitPolicy, RateLimiter } from '../stores/ports';
+import { Allowance, LimitPolicy, RateLimiter } from '../stores/ports';
+import { tellStanding } from '../shared/http/rate-limit-fields';
 import type { AddressKey } from '../shared/http/client-address';
 import { AppState } from '../shared/http/context';
 import { LoginRealm } from '../shared/http/endpoints';
@@ -58,7 +59,15 @@ export interface LoginLimiters {
   account: RateLimiter;
   /** Per client address, whatever the username. */
   address: RateLimiter;
+  /** The policies of the two, whose standings every counted attempt's answer tells. */
+  policies: { account: LimitPolicy; address: LimitPolicy };
 }
+
+/** What a success gives back: the username's count cleared, the address's attempt refunded. */
+const afterSuccess = (policy: LimitPolicy, cleared: boolean, allowance: Allowance): Allowance =>
+  cleared
+    ? { allowed: true, remaining: policy.points, resetMs: policy.windowSeconds * 1000 }
+    : { ...allowance, remaining: Math.min(policy.points, allowance.remaining + 1) };
 
 /** A password typed into the username field must not be kept in clear in the counters. */
 function usernameDigest(username: string): string {
@@ -79,8 +88,10 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
     if (!login.success) return next();
     const address = keyOf(ctx.ip);
     const account = `${address}/${usernameDigest(login.data.username)}`;
+    const { policies } = limiters;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {
+      tellStanding(ctx, [policies.address, fromAddress]);
       throw HttpError.from(
         tooManyRequests('too_many_login_failures', 'too many failed logins from this address', fromAddress.resetMs),
       );
@@ -88,6 +99,11 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
     const forAccount = await limiters.account.consume(account);
     if (!forAccount.allowed) {
       await limiters.address.refund(address);
+      tellStanding(
+        ctx,
+        [policies.account, forAccount],
+        [policies.address, afterSuccess(policies.address, false, fromAddress)],
+      );
       throw HttpError.from(
         tooManyRequests(
           'too_many_login_failures',
@@ -96,6 +112,8 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
         ),
       );
     }
+    // A wrong password (401) answers with these standings; a success with what it gives back.
+    tellStanding(ctx, [policies.account, forAccount], [policies.address, fromAddress]);
     try {
       await next();
     } catch (err) {
@@ -105,5 +123,10 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
       throw err;
     }
     await Promise.all([limiters.account.reset(account), limiters.address.refund(address)]);
+    tellStanding(
+      ctx,
+      [policies.account, afterSuccess(policies.account, true, forAccount)],
+      [policies.address, afterSuccess(policies.address, false, fromAddress)],
+    );
   };
 }

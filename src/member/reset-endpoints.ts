@@ -56,7 +56,9 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
           .string({ error: 'login is required: your username or e-mail address' })
           .trim()
           .min(1, 'login is required: your username or e-mail address')
-          .max(254, 'login must be at most 254 characters'),
+          .max(254, 'login must be at most 254 characters')
+          // Trimmed before its length is judged: one character that is no white space, to the contract.
+          .meta({ override: { pattern: '\\S' } }),
       }),
       response: mailSchema,
       refusals: [tooManyResetRequests],

@@ -18,7 +18,7 @@ import { newIdFor } from '../shared/http/idempotency';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
 import type { AdminIdentity } from '../shared/http/session';
-import { listOf } from '../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../shared/http/pagination';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { emptyBody } from '../shared/http/validate';
 
@@ -140,11 +140,13 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       caller: manage,
       summary:
         "List the webhooks of this administrator's role group (every one for a super administrator), without their secrets",
-      response: listOf(webhookSchema),
-      handler: async (ctx) => {
+      query: z.object(wholeListQuery),
+      response: pageOf(webhookSchema),
+      handler: async (ctx, { query }) => {
         const admin = adminOf(ctx);
         const hooks = (await deps.readModels.allLatest(webhooksProjection, {})).filter((hook) => ownedBy(admin, hook));
-        return { data: { list: hooks.sort((a, b) => a.created_at.localeCompare(b.created_at)).map(view) } };
+        const page = paginate(hooks, (hook) => [Date.parse(hook.created_at), hook.id], query);
+        return { data: { list: page.list.map(view), next: page.next } };
       },
     }),
     endpoint({
@@ -222,13 +224,19 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       caller: manage,
       summary: "A webhook's deliveries, newest first",
       params: webhookParams,
-      response: listOf(deliverySchema),
+      query: z.object(wholeListQuery),
+      response: pageOf(deliverySchema),
       refusals: [notFound],
-      handler: async (ctx, { params: { id } }) => {
+      handler: async (ctx, { params: { id }, query }) => {
         await existing(ctx, id);
         const found = await deps.documents.find<DeliveryDocument>(DELIVERIES.name, { webhook_id: id });
-        const list = found.map((d) => d.doc).sort((a, b) => b.event_position.localeCompare(a.event_position));
-        return { data: { list: list.map(deliveryView) } };
+        const page = paginate(
+          found.map((d) => d.doc),
+          (delivery) => [0, `${delivery.event_position}~${delivery.id}`],
+          query,
+          { newestFirst: true },
+        );
+        return { data: { list: page.list.map(deliveryView), next: page.next } };
       },
     }),
     endpoint({

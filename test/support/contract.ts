@@ -27,6 +27,7 @@ const WATCHED = [
   'ratelimit-remaining',
   'ratelimit-reset',
   'ratelimit-policy',
+  'ratelimit',
   'x-request-id',
 ];
 

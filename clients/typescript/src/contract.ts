@@ -784,8 +784,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every permission a role group can grant, with what it allows
-         * @description Every permission a role group can grant, with what it allows. Caller: admin. Permission: access.manage.
+         * Every permission a role group can grant, with what it allows, in the order the slices register them
+         * @description Every permission a role group can grant, with what it allows, in the order the slices register them. Caller: admin. Permission: access.manage.
          */
         get: operations["get_permissions"];
         put?: never;
@@ -804,8 +804,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every role group, enabled or not, with its permissions
-         * @description Every role group, enabled or not, with its permissions. Caller: admin. Permission: access.manage.
+         * Every role group, enabled or not, with its permissions, in the order of their ids
+         * @description Every role group, enabled or not, with its permissions, in the order of their ids. Caller: admin. Permission: access.manage.
          */
         get: operations["get_role_groups"];
         put?: never;
@@ -868,8 +868,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every administrator, enabled or not, without passwords
-         * @description Every administrator, enabled or not, without passwords. Caller: admin. Permission: access.manage.
+         * Every administrator, enabled or not, without passwords, in the order of their ids
+         * @description Every administrator, enabled or not, without passwords, in the order of their ids. Caller: admin. Permission: access.manage.
          */
         get: operations["get_administrators"];
         put?: never;
@@ -1152,8 +1152,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The enabled role groups, to name in page whitelists
-         * @description The enabled role groups, to name in page whitelists. Caller: admin. Permission: addon.manage.
+         * The enabled role groups, to name in page whitelists, in the order of their ids
+         * @description The enabled role groups, to name in page whitelists, in the order of their ids. Caller: admin. Permission: addon.manage.
          */
         get: operations["get_roles"];
         put?: never;
@@ -1172,8 +1172,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The application center: every add-on of the catalogue and how it is installed
-         * @description The application center: every add-on of the catalogue and how it is installed. Caller: admin. Permission: addon.view.
+         * The application center: every add-on of the catalogue and how it is installed, in the order of their keys
+         * @description The application center: every add-on of the catalogue and how it is installed, in the order of their keys. Caller: admin. Permission: addon.view.
          */
         get: operations["get_addons"];
         put?: never;
@@ -1256,8 +1256,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The installed and enabled add-ons
-         * @description The installed and enabled add-ons. Caller: partner. Scope: addons.read.
+         * The installed and enabled add-ons, in the order of their keys
+         * @description The installed and enabled add-ons, in the order of their keys. Caller: partner. Scope: addons.read.
          */
         get: operations["get_open_addons"];
         put?: never;
@@ -1276,8 +1276,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The member groups
-         * @description The member groups. Caller: partner. Scope: member-groups.read.
+         * The member groups, in the order of their ids
+         * @description The member groups, in the order of their ids. Caller: partner. Scope: member-groups.read.
          */
         get: operations["get_open_member_groups"];
         put?: never;
@@ -1530,6 +1530,7 @@ export interface components {
             data: {
                 /** @description Stable snake_case reason */
                 error: string;
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
                     message: string;
@@ -1554,6 +1555,7 @@ export interface components {
                  * @enum {string}
                  */
                 error: "internal_error";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
                     message: string;
@@ -1621,6 +1623,31 @@ export interface components {
         CsrfToken: {
             csrf_token: string;
         };
+        Refusal400IdempotencyKeyInvalid: {
+            code: number;
+            message: string;
+            data: {
+                /**
+                 * @description Stable snake_case reason
+                 * @enum {string}
+                 */
+                error: "idempotency_key_invalid";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
+                decided_by?: string | null;
+                /**
+                 * Format: date-time
+                 * @description With decided_by: when that decision was made
+                 */
+                decided_at?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
         Refusal413: {
             code: number;
             message: string;
@@ -1630,6 +1657,7 @@ export interface components {
                  * @enum {string}
                  */
                 error: "payload_too_large";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
                     message: string;
@@ -1654,6 +1682,7 @@ export interface components {
                  * @enum {string}
                  */
                 error: "unsupported_media_type";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
                     message: string;
@@ -1678,6 +1707,7 @@ export interface components {
                  * @enum {string}
                  */
                 error: "csrf_token_missing" | "csrf_token_invalid";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
                     message: string;
@@ -2162,6 +2192,81 @@ export interface components {
             /** @description Who made it */
             author?: string;
         };
+        Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked: {
+            code: number;
+            message: string;
+            data: {
+                /**
+                 * @description Stable snake_case reason
+                 * @enum {string}
+                 */
+                error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_revoked";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
+                decided_by?: string | null;
+                /**
+                 * Format: date-time
+                 * @description With decided_by: when that decision was made
+                 */
+                decided_at?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Refusal403ScopeNotApproved: {
+            code: number;
+            message: string;
+            data: {
+                /**
+                 * @description Stable snake_case reason
+                 * @enum {string}
+                 */
+                error: "scope_not_approved";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
+                decided_by?: string | null;
+                /**
+                 * Format: date-time
+                 * @description With decided_by: when that decision was made
+                 */
+                decided_at?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Refusal429RateLimited: {
+            code: number;
+            message: string;
+            data: {
+                /**
+                 * @description Stable snake_case reason
+                 * @enum {string}
+                 */
+                error: "rate_limited";
+                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
+                issues?: {
+                    path: string;
+                    message: string;
+                }[];
+                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
+                decided_by?: string | null;
+                /**
+                 * Format: date-time
+                 * @description With decided_by: when that decision was made
+                 */
+                decided_at?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
         /**
          * @example {
          *       "id": 1,
@@ -2582,11 +2687,11 @@ export interface operations {
                     email?: string;
                     /** @description A mobile number: 6 to 15 digits, optionally after a leading +; an empty or blank string counts as not given */
                     mobile?: string;
+                } & ({
+                    email: string;
                 } | {
-                    email: unknown;
-                } | {
-                    mobile: unknown;
-                };
+                    mobile: string;
+                });
             };
         };
         responses: {
@@ -2597,6 +2702,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
                     "Set-Cookie": components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -2619,11 +2729,16 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /**
@@ -2637,6 +2752,11 @@ export interface operations {
                     "X-Request-Id": string;
                     "Retry-After"?: number;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2650,6 +2770,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2663,6 +2788,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2676,6 +2806,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2694,6 +2829,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2708,6 +2848,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2736,6 +2881,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2773,6 +2923,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
                     "Set-Cookie": components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -2797,11 +2952,16 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description the username or the password is wrong */
@@ -2810,6 +2970,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2827,6 +2992,11 @@ export interface operations {
                     "X-Request-Id": string;
                     "Retry-After"?: number;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2840,6 +3010,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2853,6 +3028,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2866,6 +3046,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2883,6 +3068,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2897,6 +3087,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2925,6 +3120,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -2982,7 +3182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -3209,6 +3409,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3230,11 +3435,16 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /**
@@ -3247,6 +3457,11 @@ export interface operations {
                     "X-Request-Id": string;
                     "Retry-After"?: number;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3260,6 +3475,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3273,6 +3493,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3286,6 +3511,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3303,6 +3533,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3317,6 +3552,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3342,6 +3582,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3403,7 +3648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /**
@@ -3625,11 +3870,11 @@ export interface operations {
                     mobile?: string;
                     /** @description required when the e-mail address changes */
                     current_password?: string;
+                } & ({
+                    email: string;
                 } | {
-                    email: unknown;
-                } | {
-                    mobile: unknown;
-                };
+                    mobile: string;
+                });
             };
         };
         responses: {
@@ -3638,14 +3883,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -3665,16 +3912,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -3695,10 +3943,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3717,10 +3966,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3734,10 +3984,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3751,10 +4002,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3768,10 +4020,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3791,10 +4044,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -3814,14 +4068,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3852,10 +4108,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -3917,7 +4174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /**
@@ -4074,7 +4331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /**
@@ -4202,14 +4459,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -4229,16 +4488,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -4259,10 +4519,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4281,10 +4542,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4298,10 +4560,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4315,10 +4578,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4332,10 +4596,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4353,10 +4618,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4372,14 +4638,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4408,10 +4676,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4447,14 +4716,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -4477,16 +4748,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -4507,10 +4779,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4529,10 +4802,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4546,10 +4820,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4563,10 +4838,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4580,10 +4856,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4602,10 +4879,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4624,14 +4902,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4661,10 +4941,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4697,14 +4978,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -4727,16 +5010,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -4757,10 +5041,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4778,10 +5063,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4795,10 +5081,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4812,10 +5099,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4829,10 +5117,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4850,10 +5139,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -4869,14 +5159,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4905,10 +5197,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4968,7 +5261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -5233,14 +5526,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -5260,16 +5555,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -5290,10 +5586,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5312,10 +5609,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5329,10 +5627,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5346,10 +5645,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5363,10 +5663,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5385,10 +5686,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5404,14 +5706,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5440,10 +5744,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5476,14 +5781,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -5503,16 +5810,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -5533,10 +5841,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5556,10 +5865,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5573,10 +5883,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5590,10 +5901,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5607,10 +5919,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5629,10 +5942,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5648,14 +5962,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5684,10 +6000,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5723,14 +6040,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -5750,16 +6069,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -5780,10 +6100,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5803,10 +6124,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5820,10 +6142,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5837,10 +6160,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5854,10 +6178,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5877,10 +6202,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -5896,14 +6222,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5932,10 +6260,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -5947,7 +6276,12 @@ export interface operations {
     };
     get_developer_scopes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5974,6 +6308,8 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "none" | "pending" | "approved" | "rejected" | "revoked";
                             }[];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -6002,7 +6338,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6070,14 +6409,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -6099,16 +6440,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -6129,10 +6471,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6151,10 +6494,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6168,10 +6512,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6185,10 +6530,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6202,10 +6548,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6225,10 +6572,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -6244,14 +6592,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -6280,10 +6630,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -6466,7 +6817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -6669,7 +7020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -6870,7 +7221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -7185,7 +7536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -7387,7 +7738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -7589,7 +7940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -7970,14 +8321,16 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
@@ -7997,16 +8350,17 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no member is logged into this session */
@@ -8027,10 +8381,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8049,10 +8404,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8066,10 +8422,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8083,10 +8440,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8100,10 +8458,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8123,10 +8482,11 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Idempotent-Replayed"?: "true";
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8142,14 +8502,16 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Writes this member may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Writes left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8178,10 +8540,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8241,7 +8604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -8442,7 +8805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -8684,6 +9047,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
                     "Set-Cookie": components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
@@ -8703,11 +9071,16 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description the username or the password is wrong */
@@ -8716,6 +9089,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8729,6 +9107,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8746,6 +9129,11 @@ export interface operations {
                     "X-Request-Id": string;
                     "Retry-After"?: number;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8759,6 +9147,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8772,6 +9165,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8785,6 +9183,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8802,6 +9205,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8816,6 +9224,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8844,6 +9257,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -8901,7 +9319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -9049,6 +9467,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9067,11 +9490,16 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -9080,6 +9508,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9098,6 +9531,11 @@ export interface operations {
                     "X-Request-Id": string;
                     "Retry-After"?: number;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9111,6 +9549,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9124,6 +9567,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9137,6 +9585,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9155,6 +9608,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9169,6 +9627,11 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9198,6 +9661,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -9209,14 +9677,19 @@ export interface operations {
     };
     get_permissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every permission a role group can grant, with what it allows */
+            /** @description Every permission a role group can grant, with what it allows, in the order the slices register them */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9231,6 +9704,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["Permission"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -9259,7 +9734,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9304,14 +9782,19 @@ export interface operations {
     };
     get_role_groups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every role group, enabled or not, with its permissions */
+            /** @description Every role group, enabled or not, with its permissions, in the order of their ids */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9326,6 +9809,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["RoleGroupStanding"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -9354,7 +9839,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9415,7 +9903,7 @@ export interface operations {
                     /** @description 1 to 64 characters after NFKC normalisation, no control, format or zero-width character; unique as it reads */
                     name: string;
                     /** @description From the registry: addon.view, addon.manage, credential.review, audit.read, webhook.manage, access.manage (GET /permissions) */
-                    permissions: string[];
+                    permissions: ("addon.view" | "addon.manage" | "credential.review" | "audit.read" | "webhook.manage" | "access.manage")[];
                 };
             };
         };
@@ -9449,7 +9937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -9637,7 +10125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -9838,7 +10326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -9991,14 +10479,19 @@ export interface operations {
     };
     get_administrators: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every administrator, enabled or not, without passwords */
+            /** @description Every administrator, enabled or not, without passwords, in the order of their ids */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10013,6 +10506,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["AdministratorAccount"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -10041,7 +10536,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10102,8 +10600,8 @@ export interface operations {
                     /** @description A letter, then 2 to 31 letters, digits, _ . or - */
                     username: string;
                     role_group_id: number;
-                    /** @description Where the digest of new applications and scope requests goes */
-                    email?: string | null;
+                    /** @description Where the digest of new applications and scope requests goes: an e-mail address; an empty or blank string counts as not given */
+                    email?: (string | unknown | unknown) | null;
                 };
             };
         };
@@ -10137,7 +10635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -10327,7 +10825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -10530,7 +11028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -10734,7 +11232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -10940,7 +11438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description admin_disabled: the administrator the link is for is disabled */
@@ -12016,14 +12514,19 @@ export interface operations {
     };
     get_roles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The enabled role groups, to name in page whitelists */
+            /** @description The enabled role groups, to name in page whitelists, in the order of their ids */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12038,6 +12541,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["RoleGroup"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -12066,7 +12571,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12111,14 +12619,19 @@ export interface operations {
     };
     get_addons: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The application center: every add-on of the catalogue and how it is installed */
+            /** @description The application center: every add-on of the catalogue and how it is installed, in the order of their keys */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12133,6 +12646,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["Addon"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -12161,7 +12676,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12206,7 +12724,12 @@ export interface operations {
     };
     get_addons_key_pages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path: {
                 /** @description The add-on key */
@@ -12231,6 +12754,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["AddonPageAccess"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -12261,6 +12786,7 @@ export interface operations {
             };
             /**
              * @description - a path parameter breaks its rule
+             *     - a query parameter breaks its rule; data.issues names each
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -12466,7 +12992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -12666,7 +13192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -12817,26 +13343,33 @@ export interface operations {
     };
     get_open_addons: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The installed and enabled add-ons */
+            /** @description The installed and enabled add-ons, in the order of their keys */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Calls this API id may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Calls left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the calls left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Calls this API id may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Calls left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12846,6 +13379,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["CatalogueEntry"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -12858,7 +13393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked"];
                 };
             };
             /** @description the scope addons.read is not approved for this credential */
@@ -12866,25 +13401,30 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal403ScopeNotApproved"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,18 +13438,20 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Calls this API id may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Calls left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the calls left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Calls this API id may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Calls left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal429RateLimited"];
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12933,10 +13475,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12947,26 +13490,33 @@ export interface operations {
     };
     get_open_member_groups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The member groups */
+            /** @description The member groups, in the order of their ids */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
-                    /** @description Calls this API id may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Calls left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the calls left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Calls this API id may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Calls left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12976,6 +13526,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["MemberGroup"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -12988,7 +13540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked"];
                 };
             };
             /** @description the scope member-groups.read is not approved for this credential */
@@ -12996,25 +13548,30 @@ export interface operations {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal403ScopeNotApproved"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13028,18 +13585,20 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
-                    /** @description Calls this API id may make per window */
-                    "RateLimit-Limit": number;
-                    /** @description Calls left in the current window */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the current window ends */
-                    "RateLimit-Reset": number;
-                    /** @description The limit and its window in seconds, e.g. 6000;w=60 */
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
                     "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the calls left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Calls this API id may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Calls left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal429RateLimited"];
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13063,10 +13622,11 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
                     "RateLimit-Limit"?: number;
                     "RateLimit-Remaining"?: number;
                     "RateLimit-Reset"?: number;
-                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13077,7 +13637,12 @@ export interface operations {
     };
     get_webhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13099,6 +13664,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["Webhook"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -13127,7 +13694,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
             422: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13224,7 +13794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -13414,7 +13984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -13606,7 +14176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -13775,7 +14345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -13971,7 +14541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -14121,7 +14691,12 @@ export interface operations {
     };
     get_webhooks_id_deliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -14145,6 +14720,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["WebhookDelivery"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -14187,6 +14764,7 @@ export interface operations {
             };
             /**
              * @description - a path parameter breaks its rule
+             *     - a query parameter breaks its rule; data.issues names each
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14281,7 +14859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
@@ -14432,6 +15010,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed" | "dead";
+                /** @description At most this many items, 1 to 200; every item when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -14454,6 +15036,8 @@ export interface operations {
                         message: string;
                         data: {
                             list: components["schemas"]["OutboxMail"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
                         };
                     };
                 };
@@ -14577,7 +15161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
                 };
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */

@@ -23,7 +23,8 @@ import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { HttpError } from '../../shared/http/envelope';
 import { adminOf } from '../../shared/http/guards';
 import { addonActionParams, addonParams } from '../params';
-import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { concurrentChange } from '../../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../../shared/http/pagination';
 import { decideThenRead } from '../../shared/http/read-your-writes';
 import { accessReads } from '../../access';
 import { addonReads } from '../reads';
@@ -110,21 +111,28 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       method: 'GET',
       path: '/roles',
       caller: manageAddons,
-      summary: 'The enabled role groups, to name in page whitelists',
-      response: listOf(roleGroupSchemas(registered).roleGroup),
-      handler: async () => ({ data: { list: await enabledRoleGroups() } }),
+      summary: 'The enabled role groups, to name in page whitelists, in the order of their ids',
+      query: z.object(wholeListQuery),
+      response: pageOf(roleGroupSchemas(registered).roleGroup),
+      handler: async (_ctx, { query }) => ({
+        data: paginate(await enabledRoleGroups(), (group) => [group.id, ''], query),
+      }),
     }),
     endpoint({
       method: 'GET',
       path: '/addons',
       caller: viewAddons,
-      summary: 'The application center: every add-on of the catalogue and how it is installed',
-      response: listOf(addonSchema),
-      handler: async () => {
+      summary:
+        'The application center: every add-on of the catalogue and how it is installed, in the order of their keys',
+      query: z.object(wholeListQuery),
+      response: pageOf(addonSchema),
+      handler: async (_ctx, { query }) => {
         const installed = new Map((await readModels.addons()).map((doc) => [doc.key, doc]));
+        const page = paginate([...catalogue.values()], ({ key }) => [0, key], query);
         return {
           data: {
-            list: [...catalogue.values()].map((manifest) => addonView(manifest, installed.get(manifest.key) ?? null)),
+            list: page.list.map((manifest) => addonView(manifest, installed.get(manifest.key) ?? null)),
+            next: page.next,
           },
         };
       },
@@ -138,20 +146,24 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         'Super administrators see every page; others the pages whose view holds their role group. ' +
         'An add-on that is not installed, or is disabled, has no page to open: the list is empty',
       params: addonParams,
-      response: listOf(addonPageAccessSchema),
+      query: z.object(wholeListQuery),
+      response: pageOf(addonPageAccessSchema),
       refusals: [unknownKey],
-      handler: async (ctx, { params: { key } }) => {
+      handler: async (ctx, { params: { key }, query }) => {
         manifestOf(key);
         const doc = await readModels.addon(key);
         if (!doc?.enabled)
           return {
-            data: { list: [] },
+            data: { list: [], next: null },
             message: `add-on ${key} is ${doc ? 'disabled' : 'not installed'}: it has no page to open`,
           };
         const admin = adminOf(ctx);
         const group = await readModels.roleGroup(admin.role_id);
         const viewer = { is_super: admin.is_super, role_id: admin.role_id, role_enabled: group?.enabled ?? false };
-        return { data: { list: visiblePages(doc.pages, doc.page_roles, viewer) } };
+        // In the order of the add-on's pages.
+        const order = doc.pages.map(({ id }) => id);
+        const pages = visiblePages(doc.pages, doc.page_roles, viewer);
+        return { data: paginate(pages, ({ id }) => [order.indexOf(id), id], query) };
       },
     }),
     endpoint({

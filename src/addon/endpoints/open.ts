@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AddonCatalogue } from '../manifest';
 import { AddonDocument } from '../projection';
 import { ReadModels } from '../../shared/projections/read-models';
-import { Endpoint, partnerEndpoint } from '../../shared/http/endpoints';
-import { listOf } from '../../shared/http/schemas';
+import { Endpoint } from '../../shared/http/endpoints';
+import { pagedPartnerEndpoint } from '../../shared/http/paged-partner';
 import { accessReads } from '../../access';
 
 // An entry may omit its fields (docs/rules.md, "The open API"): a partner's client must not count on any but the key.
@@ -53,36 +53,30 @@ export interface OpenDeps {
 /** The open API for partner servers (docs/application-center.md): API id and key in headers, one scope each. */
 export function openEndpoints({ readModels, catalogue, installedAddons }: OpenDeps): Endpoint[] {
   return [
-    partnerEndpoint({
+    pagedPartnerEndpoint({
       path: '/open/addons',
       scope: 'addons.read',
-      summary: 'The installed and enabled add-ons',
-      response: listOf(catalogueEntrySchema),
+      summary: 'The installed and enabled add-ons, in the order of their keys',
+      item: catalogueEntrySchema,
+      keyOf: ({ key }) => [0, key],
       // The list changes only when an add-on is installed, toggled or removed.
       version: () => installedAddons.revision(),
-      answer: () => {
-        const list = [...catalogue.keys()].flatMap((key) => {
+      items: () =>
+        [...catalogue.keys()].flatMap((key) => {
           const addon = installedAddons.lookup(key);
           return addon?.enabled
             ? [{ key, name: addon.name, version: addon.version, description: addon.description, author: addon.author }]
             : [];
-        });
-        return { data: { list } };
-      },
+        }),
     }),
-    partnerEndpoint({
+    pagedPartnerEndpoint({
       path: '/open/member-groups',
       scope: 'member-groups.read',
-      summary: 'The member groups',
-      response: listOf(memberGroupSchema),
-      answer: async () => {
-        const list = (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({
-          id,
-          name,
-          description,
-        }));
-        return { data: { list } };
-      },
+      summary: 'The member groups, in the order of their ids',
+      item: memberGroupSchema,
+      keyOf: ({ id }) => [id, ''],
+      items: async () =>
+        (await accessReads(readModels).memberGroups()).map(({ id, name, description }) => ({ id, name, description })),
     }),
   ];
 }

@@ -15,7 +15,8 @@ import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { withRouteHints } from './route-hints';
 import { credentialReads } from '../reads';
 import { sessionOf } from '../../shared/http/session';
-import { concurrentChange, listOf } from '../../shared/http/schemas';
+import { concurrentChange } from '../../shared/http/schemas';
+import { pageOf, paginate, wholeListQuery } from '../../shared/http/pagination';
 import { emptyBody } from '../../shared/http/validate';
 
 export interface CredentialDeps {
@@ -184,8 +185,9 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       path: '/developer/scopes',
       caller: { kind: 'member' },
       summary: "Every scope, with its description and this member's status",
-      response: listOf(scopeOfferSchema),
-      handler: async (ctx) => {
+      query: z.object(wholeListQuery),
+      response: pageOf(scopeOfferSchema),
+      handler: async (ctx, { query }) => {
         const member = memberOf(ctx);
         const credential = await reads.credential(member.id, sessionOf(ctx).position);
         const list = SCOPE_NAMES.map((name) => ({
@@ -193,7 +195,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
           description: SCOPES[name],
           status: credential?.scopes.find((s) => s.name === name)?.status ?? ('none' as const),
         }));
-        return { data: { list } };
+        return { data: paginate(list, ({ name }) => [SCOPE_NAMES.indexOf(name), name], query) };
       },
     }),
     endpoint({

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
-import { assertWithinLifetime, expiresAtFor, expiryFieldsWithin, expiryTooFar, NOT_BOTH, notBoth } from '../expiry';
+import {
+  assertWithinLifetime,
+  expiresAtFor,
+  expiryField,
+  expiryFieldsWithin,
+  expiryTooFar,
+  NOT_BOTH,
+  notBoth,
+} from '../expiry';
 import { credentialReads } from '../reads';
 import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -52,7 +60,7 @@ export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {
         const { member, context } = asMember(ctx);
         const now = new Date();
         const expires_at = expiresAtFor(body, now, null)!;
-        assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
+        assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays, expiryField(body));
         const command: CredentialCommand = {
           type: 'RequestExtension',
           data: { member_id: member.id, expires_at, reason: body.reason, now: now.toISOString() },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { applicationSchema, applicationView, CredentialDocument, scopeRequestSchema, scopeRequestView } from '../views';
 import { credentialReads } from '../reads';
-import { approvalExpirySchema, assertWithinLifetime, expiresAtFor, expiryTooFar } from '../expiry';
+import { approvalExpirySchema, assertWithinLifetime, expiresAtFor, expiryField, expiryTooFar } from '../expiry';
 import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -156,7 +156,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         // Never (KEY_LIFETIME_DAYS unset, or `expires_at: null` said outright) is the reviewer's choice
         // the console offers beside the presets: only a given date or number of days is bounded.
         if (expires_at !== null && (body.expires_at !== undefined || body.expires_in_days !== undefined))
-          assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays);
+          assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays, expiryField(body));
         const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at, now: now.toISOString() } };
         return decideThenRead(
           ctx,

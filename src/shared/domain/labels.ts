@@ -13,6 +13,13 @@ export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\
  */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
+/**
+ * isLabel's rule as a JSON Schema pattern (ECMA-262 with the u flag), for the contract: one
+ * character that is no white space, and none unseen. The length is the caller's maxLength; both
+ * are judged before NFKC, which seldom changes either.
+ */
+export const LABEL_PATTERN = '^(?=[\\s\\S]*\\S)[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]+$';
+
 /** A name as it is kept and compared: NFKC, so that a fullwidth or ligature spelling is the plain one. */
 export const normaliseLabel = (name: string): string => name.normalize('NFKC');
 

@@ -4,6 +4,7 @@ import type { AddressKey } from './client-address';
 import type { Refusal } from './endpoints';
 import { HttpError } from './envelope';
 import { tooManyRequests } from './too-many-requests';
+import { tellStanding } from './rate-limit-fields';
 
 /** Registrations per client address: each one stores a member and costs a password hash. */
 export function registrationPolicy(settings: Settings): LimitPolicy {
@@ -42,15 +43,20 @@ export function anonymousSessionQuota(
   return async (ctx) => (await limiter.consume(keyOf(ctx.ip))).allowed;
 }
 
-/** Counts one attempt of the client's address (by its key: an IPv6 prefix); over the limit, 429 with Retry-After. */
+/**
+ * Counts one attempt of the client's address (by its key: an IPv6 prefix), and tells where the
+ * address stands on the answer, whatever it is; over the limit, 429 with Retry-After.
+ */
 export function perAddress(
   limiter: RateLimiter,
+  policy: LimitPolicy,
   keyOf: AddressKey,
   error: string,
   why: string,
-): (ctx: { ip: string }) => Promise<void> {
+): (ctx: { ip: string; set(field: string, value: string): void }) => Promise<void> {
   return async (ctx) => {
     const allowance = await limiter.consume(keyOf(ctx.ip));
+    tellStanding(ctx, [policy, allowance]);
     if (!allowance.allowed) throw HttpError.from(tooManyRequests(error, why, allowance.resetMs));
   };
 }

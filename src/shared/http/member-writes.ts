@@ -4,7 +4,7 @@ import type { LimitPolicy, RateLimiter } from '../../stores/ports';
 import type { AppState } from './context';
 import { HttpError } from './envelope';
 import { memberOf } from './guards';
-import { rateLimitFields } from './rate-limit-fields';
+import { tellStanding } from './rate-limit-fields';
 import { tooManyRequests } from './too-many-requests';
 
 /** A member's self-service writes a minute: each may append to the log, which no member may grow without bound. */
@@ -24,7 +24,7 @@ export const TOO_MANY_CHANGES =
 export function limitMemberWrites(limiter: RateLimiter, policy: LimitPolicy): Middleware<AppState> {
   return async (ctx, next) => {
     const allowance = await limiter.consume(String(memberOf(ctx).id));
-    for (const [name, value] of rateLimitFields(policy, allowance)) ctx.set(name, value);
+    tellStanding(ctx, [policy, allowance]);
     if (!allowance.allowed)
       throw HttpError.from(
         tooManyRequests('too_many_changes', 'too many changes to this account in a minute', allowance.resetMs),

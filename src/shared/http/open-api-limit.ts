@@ -35,7 +35,7 @@ export type PartnerQuota = (apiid: string) => Eventually<QuotaCount>;
 export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): PartnerQuota {
   const why = `this API id made more than ${policy.points} calls in ${policy.windowSeconds} s`;
   const countOf = (allowance: Allowance): QuotaCount => ({
-    fields: rateLimitFields(policy, allowance),
+    fields: rateLimitFields([policy, allowance]),
     refusal: allowance.allowed ? null : tooManyRequests(RATE_LIMITED.reason, why, allowance.resetMs),
   });
   return (apiid) => andThen(limiter.consume(apiid), countOf);

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
-import { Caller, Endpoint, isLimitedMemberWrite } from './endpoints';
+import { Caller, Endpoint } from './endpoints';
 import { OpenApiRefusal } from './open-api-refusals';
 import { describedAll, ErrorStatus, refusalsOf } from './openapi-refusals';
+import { rateLimitsOf } from './openapi-rate-limits';
 import { refusalSchemaOf } from './refusal-reasons';
 import { envelopeOf } from './schemas';
 import { bodyIsRequired } from './validate';
@@ -41,22 +42,6 @@ const requestId = {
     description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
   }),
 };
-
-/** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
-const rateLimitFieldsOf = (counted: string, perWindow: string) => ({
-  'RateLimit-Limit': z
-    .int()
-    .min(1)
-    .meta({ description: `${perWindow} per window` }),
-  'RateLimit-Remaining': z
-    .int()
-    .min(0)
-    .meta({ description: `${counted} left in the current window` }),
-  'RateLimit-Reset': z.int().min(1).meta({ description: 'Seconds until the current window ends' }),
-  'RateLimit-Policy': z.string().meta({ description: 'The limit and its window in seconds, e.g. 6000;w=60' }),
-});
-const partnerCalls = rateLimitFieldsOf('Calls', 'Calls this API id may make');
-const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
 
 const sessionCookie = z.string().meta({
   id: 'SessionCookie',
@@ -129,8 +114,16 @@ function operationId({ method, path }: Endpoint): string {
  * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
  * another refusal when it came after the count).
  */
-function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null, write: boolean): z.ZodObject {
-  const counted = limit && status !== 401 && status !== 500 ? limit : {};
+function headersOf(status: 200 | ErrorStatus, limits: ReturnType<typeof rateLimitsOf>, write: boolean): z.ZodObject {
+  // Where a limit counts only some answers (a login's wrong password is one, a 401), every one may tell it.
+  if (limits && !limits.always && status !== 500) {
+    return headersCounting(status, {}, write).extend(z.object(limits.fields).partial().shape);
+  }
+  return headersCounting(status, limits && status !== 401 && status !== 500 ? limits.fields : {}, write);
+}
+
+/** The header fields of an answer whose limit's fields are `counted` (none: {}). */
+function headersCounting(status: 200 | ErrorStatus, counted: z.ZodRawShape, write: boolean): z.ZodObject {
   const replayed = write && status < 500 ? { 'Idempotent-Replayed': idempotentReplayed } : {};
   switch (status) {
     case 200:
@@ -150,8 +143,7 @@ function headersOf(status: 200 | ErrorStatus, limit: typeof partnerCalls | null,
 }
 
 function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiResponsesObject {
-  const limited =
-    endpoint.caller.kind === 'partner' ? partnerCalls : isLimitedMemberWrite(endpoint) ? memberWrites : null;
+  const limited = rateLimitsOf(endpoint);
   const success = endpoint.raw
     ? {
         description: `${endpoint.summary}; without the envelope`,
@@ -164,7 +156,7 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: { 'application/json': { schema: refusalSchemaOf(status) } },
+      content: { 'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) } },
       headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };
   }

@@ -29,9 +29,35 @@ export const pageQuery = {
   after: z
     .string()
     .min(1, 'after is empty: pass the next of the page before, or leave it out to start from the first')
-    .max(200, 'after is at most 200 characters')
+    .max(512, 'after is at most 512 characters')
     .optional()
     .meta({ description: 'The next of the page before: the items after it; omitted, from the first' }),
+};
+
+/**
+ * `limit` and `after` of the lists that answered whole before they were paged (the specification's
+ * own among them): a client that names no limit still reads every item (docs/rules.md, "Lists").
+ */
+export const wholeListQuery = {
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, `limit must be a whole number from 1 to ${MAX_PAGE}`)
+    .transform(Number)
+    .pipe(
+      z
+        .int()
+        .min(1, `limit must be a whole number from 1 to ${MAX_PAGE}`)
+        .max(MAX_PAGE, `limit must be a whole number from 1 to ${MAX_PAGE}`),
+    )
+    .optional()
+    .meta({
+      description: `At most this many items, 1 to ${MAX_PAGE}; every item when omitted`,
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: MAX_PAGE });
+      },
+    }),
+  after: pageQuery.after,
 };
 
 /** A page of a list: its items and the cursor of the page after it. */
@@ -63,18 +89,24 @@ function parseCursor(after: string): SortKey {
 
 const compare = (a: SortKey, b: SortKey): number => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
-/** The page of `items` after the cursor, in the order of their sort keys. */
+/**
+ * The page of `items` after the cursor, in the order of their sort keys (`newestFirst`: the
+ * reverse); every item after it when `limit` is omitted.
+ */
 export function paginate<T>(
   items: T[],
   keyOf: (item: T) => SortKey,
-  page: { limit: number; after?: string },
+  page: { limit?: number; after?: string },
+  { newestFirst = false } = {},
 ): { list: T[]; next: string | null } {
   const after = page.after === undefined ? null : parseCursor(page.after);
+  const inOrder = newestFirst ? (a: SortKey, b: SortKey) => compare(b, a) : compare;
+  const limit = page.limit ?? Infinity;
   const sorted = items
     .map((item) => ({ item, key: keyOf(item) }))
-    .filter(({ key }) => after === null || compare(key, after) > 0)
-    .sort((a, b) => compare(a.key, b.key));
-  const shown = sorted.slice(0, page.limit);
+    .filter(({ key }) => after === null || inOrder(key, after) > 0)
+    .sort((a, b) => inOrder(a.key, b.key));
+  const shown = sorted.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { list: shown.map(({ item }) => item), next: sorted.length > page.limit && last ? cursorOf(last.key) : null };
+  return { list: shown.map(({ item }) => item), next: sorted.length > limit && last ? cursorOf(last.key) : null };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Endpoint } from './endpoints';
+import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
 import { refusalSchema } from './schemas';
 
 /**
@@ -15,20 +17,61 @@ const KERNEL_REASONS = {
 
 type KernelStatus = keyof typeof KERNEL_REASONS;
 
-const refusalOf = (status: KernelStatus) =>
-  refusalSchema
-    .extend({
-      data: refusalSchema.shape.data.extend({
-        error: z.enum(KERNEL_REASONS[status]).meta({ description: 'Stable snake_case reason' }),
-      }),
-    })
-    .meta({ id: `Refusal${status}` });
+/** A refusal whose data.error is one of `reasons`. */
+const refusalWith = (reasons: readonly [string, ...string[]]) =>
+  refusalSchema.extend({
+    data: refusalSchema.shape.data.extend({
+      error: z.enum(reasons).meta({ description: 'Stable snake_case reason' }),
+    }),
+  });
 
 const REFUSALS = Object.fromEntries(
-  Object.keys(KERNEL_REASONS).map((status) => [status, refusalOf(Number(status) as KernelStatus)]),
+  Object.keys(KERNEL_REASONS).map((status) => [
+    status,
+    refusalWith(KERNEL_REASONS[Number(status) as KernelStatus]).meta({ id: `Refusal${status}` }),
+  ]),
 );
 
-/** The refusal schema of an answer with this status: its reasons listed where the kernel alone answers it. */
-export function refusalSchemaOf(status: number): z.ZodType {
-  return REFUSALS[status] ?? refusalSchema;
+/** An operation's statuses whose every reason is known ahead: beyond the kernel's own, listed for it alone. */
+const reasonsCache = new Map<string, z.ZodType>();
+
+/**
+ * The reasons an endpoint can answer with a status, where each of them is declared: a write's 400
+ * (only its Idempotency-Key is judged with it), and the open API's 401, 403 and 429, which the
+ * slices' partner gate declares (`partnerRefusals`) beside the lane's rate limit.
+ */
+function declaredReasons(
+  endpoint: Endpoint,
+  status: number,
+  partnerRefusals: readonly OpenApiRefusal[],
+): string[] | null {
+  if (status === 400 && endpoint.method !== 'GET') return ['idempotency_key_invalid'];
+  if (endpoint.caller.kind === 'partner' && (status === 401 || status === 403 || status === 429)) {
+    return [...partnerRefusals, RATE_LIMITED].filter((r) => r.status === status).map((r) => r.reason);
+  }
+  return null;
+}
+
+/**
+ * The refusal schema of an endpoint's answer with this status: its reasons listed as an enum where
+ * every one is known (the kernel's statuses, and those `declaredReasons` knows); else any reason.
+ */
+export function refusalSchemaOf(
+  status: number,
+  endpoint?: Endpoint,
+  partnerRefusals: readonly OpenApiRefusal[] = [],
+): z.ZodType {
+  const kernel = REFUSALS[status];
+  if (kernel) return kernel;
+  const reasons = endpoint ? declaredReasons(endpoint, status, partnerRefusals) : null;
+  if (!reasons || reasons.length === 0) return refusalSchema;
+  const id = `Refusal${status}_${[...new Set(reasons)].sort().join('_or_')}`;
+  let schema = reasonsCache.get(id);
+  if (!schema) {
+    schema = refusalWith([...new Set(reasons)].sort() as [string, ...string[]]).meta({
+      id: id.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
+    });
+    reasonsCache.set(id, schema);
+  }
+  return schema;
 }

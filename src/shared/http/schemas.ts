@@ -31,7 +31,13 @@ export const refusalSchema = z
     message: z.string(),
     data: z.looseObject({
       error: z.string().meta({ description: 'Stable snake_case reason' }),
-      issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      issues: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .optional()
+        .meta({
+          description:
+            'A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole)',
+        }),
       decided_by: z.string().nullable().optional().meta({
         description:
           'A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known)',

@@ -172,7 +172,7 @@ describe('GET /addons/{key}/pages', () => {
       expect(res.body).toEqual({
         code: 0,
         message: 'add-on portal is disabled: it has no page to open',
-        data: { list: [] },
+        data: { list: [], next: null },
       });
       expect(await pagesOf(operator)).toEqual([]);
     } finally {

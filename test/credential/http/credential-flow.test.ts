@@ -110,7 +110,7 @@ describe('the whole credential flow over HTTP', () => {
     });
 
     const addons = await partner('/open/addons', apiid, apikey).expect(200);
-    expect(addons.body).toEqual({ code: 0, message: 'ok', data: { list: [] } });
+    expect(addons.body).toEqual({ code: 0, message: 'ok', data: { list: [], next: null } });
     await expectRefusal(t, () => partner('/open/member-groups', apiid, apikey), 403, 'scope_not_approved');
 
     const dashboard = await developer.get(`${API}/developer/dashboard`).expect(200);

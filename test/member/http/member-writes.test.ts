@@ -28,7 +28,7 @@ describe('self-service writes per member (MEMBER_WRITE_LIMIT a minute)', () => {
         saved.headers['ratelimit-policy'],
         saved.headers['ratelimit-limit'],
         saved.headers['ratelimit-remaining'],
-      ]).toEqual([`${LIMIT};w=60`, String(LIMIT), String(LIMIT - 1 - i)]);
+      ]).toEqual([`"member-write";q=${LIMIT};w=60`, String(LIMIT), String(LIMIT - 1 - i)]);
     }
     const refused = await put(client, { nickname: 'one more', mobile: '+8613800138000' });
     expect(refused.status).toBe(429);

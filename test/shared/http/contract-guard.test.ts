@@ -6,8 +6,11 @@ type Document = Parameters<typeof breakingChanges>[0];
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const committed = (): Json => JSON.parse(committedContractText());
-const bodyOf = (document: Json, path: string, method = 'post') =>
-  document.paths[path][method].requestBody.content['application/json'].schema;
+/** The body's object: the register body's is the first of its allOf, beside "email or mobile". */
+const bodyOf = (document: Json, path: string, method = 'post') => {
+  const schema = document.paths[path][method].requestBody.content['application/json'].schema;
+  return schema.allOf?.[0] ?? schema;
+};
 const answerOf = (document: Json, path: string) =>
   document.paths[path].post.responses['200'].content['application/json'].schema.properties.data;
 

@@ -58,6 +58,7 @@ const cases = [
     refused: { url: 'not a url', events },
     reason: 'invalid_webhook_url',
     accepted: { url: 'https://example.com/hook', events },
+    field: 'url',
     send: asAdmin('post', '/webhooks'),
   },
   {
@@ -65,6 +66,7 @@ const cases = [
     refused: { url: 'https://user:secret@example.com/hook', events },
     reason: 'invalid_webhook_url',
     accepted: { url: 'http://example.com', events },
+    field: 'url',
     send: asAdmin('post', '/webhooks'),
   },
   {
@@ -72,6 +74,7 @@ const cases = [
     refused: { expires_in_days: 1000, reason: 'a longer project' },
     reason: 'expiry_too_far',
     accepted: { expires_in_days: 730, reason: 'a longer project' },
+    field: 'expires_in_days',
     send: asMember('/developer/extension'),
   },
   {
@@ -79,6 +82,7 @@ const cases = [
     refused: { email: 42 },
     reason: 'validation_failed',
     accepted: { username: 'dev42', password: 'secret1', email: 'dev@example.com' },
+    field: 'email',
     send: asAnyone('/developer/register'),
   },
   {
@@ -86,19 +90,86 @@ const cases = [
     refused: { username: 'dev42', password: 'secret1' },
     reason: 'validation_failed',
     accepted: { username: 'dev42', password: 'secret1', mobile: '+4912345678' },
+    field: 'email',
     send: asAnyone('/developer/register'),
+  },
+  {
+    path: '/administrators',
+    refused: { username: 'h', role_group_id: 1 },
+    reason: 'invalid_username',
+    accepted: { username: 'helen', role_group_id: 1 },
+    field: 'username',
+    send: asAdmin('post', '/administrators'),
+  },
+  {
+    path: '/administrators',
+    refused: { username: 'helen', role_group_id: 1, email: 'not-an-email' },
+    reason: 'invalid_email',
+    accepted: { username: 'helen', role_group_id: 1, email: 'helen@example.com' },
+    field: 'email',
+    send: asAdmin('post', '/administrators'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: '', permissions: [] },
+    reason: 'invalid_role_group_name',
+    accepted: { name: 'Reviewers', permissions: [] },
+    field: 'name',
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers\u200b', permissions: [] },
+    reason: 'invalid_role_group_name',
+    accepted: { name: 'Reviewers 2', permissions: [] },
+    field: 'name',
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers', permissions: ['not.a.permission'] },
+    reason: 'unknown_permission',
+    accepted: { name: 'Reviewers', permissions: ['credential.review'] },
+    field: 'permissions',
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/role-groups',
+    refused: { name: 'Reviewers', permissions: ['credential.review', 'credential.review'] },
+    reason: 'duplicate_permission',
+    accepted: { name: 'Reviewers', permissions: ['credential.review', 'addon.view'] },
+    field: 'permissions',
+    send: asAdmin('post', '/role-groups'),
+  },
+  {
+    path: '/developer/scopes',
+    refused: { scopes: ['addons.read'], reason: ' \u200b ' },
+    reason: 'validation_failed',
+    accepted: { scopes: ['addons.read'], reason: 'to list add-ons' },
+    field: 'reason',
+    send: asMember('/developer/scopes'),
+  },
+  {
+    path: '/developer/password-reset',
+    refused: { login: '   ' },
+    reason: 'validation_failed',
+    accepted: { login: 'dev42' },
+    field: 'login',
+    send: asAnyone('/developer/password-reset'),
   },
 ];
 
 describe('an input the server refuses', () => {
   it.each(cases)(
     'POST $path $refused is refused by the contract and by the server ($reason)',
-    async ({ path, refused, reason, accepted, send }) => {
+    async ({ path, refused, reason, accepted, send, field }) => {
       expect(contractAccepts('post', path, accepted)).toBe(true);
       expect(contractAccepts('post', path, refused)).toBe(false);
       const res = await (await send())(refused);
       expect(res.status).toBe(422);
       expect(res.body.data.error).toBe(reason);
+      // One shape for "this field is wrong", whichever rule refused it: the field named in data.issues.
+      expect(res.body.data.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: field })]));
     },
   );
 
@@ -125,5 +196,39 @@ describe('the reasons of a refusal only the kernel answers', () => {
     const answer = (error: string) => ({ code: 419, message: 'fetch the token again', data: { error } });
     expect(ajv.validate(refusal('419'), answer('csrf_token_invalid'))).toBe(true);
     expect(ajv.validate(refusal('419'), answer('not_a_reason'))).toBe(false);
+  });
+});
+
+describe('the reasons an operation declares', () => {
+  const refusal = (path: string, method: string, status: string) => ({
+    $ref: `contract#/paths/${path.replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`,
+  });
+  const answer = (code: number, error: string) => ({ code, message: 'what to fix', data: { error } });
+
+  it("are the open API's 401, 403 and 429, as the partner gate declares them", () => {
+    for (const error of [
+      'api_credentials_missing',
+      'api_credentials_invalid',
+      'credential_revoked',
+      'credential_expired',
+    ])
+      expect(ajv.validate(refusal('/open/addons', 'get', '401'), answer(401, error))).toBe(true);
+    expect(ajv.validate(refusal('/open/addons', 'get', '401'), answer(401, 'not_logged_in'))).toBe(false);
+    expect(ajv.validate(refusal('/open/addons', 'get', '403'), answer(403, 'scope_not_approved'))).toBe(true);
+    expect(ajv.validate(refusal('/open/addons', 'get', '403'), answer(403, 'permission_denied'))).toBe(false);
+    expect(ajv.validate(refusal('/open/addons', 'get', '429'), answer(429, 'rate_limited'))).toBe(true);
+  });
+
+  it("are a write's 400: its Idempotency-Key alone", async () => {
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), answer(400, 'idempotency_key_invalid'))).toBe(true);
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), answer(400, 'malformed_json'))).toBe(false);
+    const admin = await superAdmin(t);
+    const res = await admin.client
+      .post('/api/v1/webhooks')
+      .set('X-CSRF-Token', admin.token)
+      .set('Idempotency-Key', 'not visible ascii\u00e9')
+      .send({ url: 'https://example.com/hook', events });
+    expect(res.status).toBe(400);
+    expect(ajv.validate(refusal('/webhooks', 'post', '400'), res.body)).toBe(true);
   });
 });

@@ -50,7 +50,8 @@ afterAll(() => elsewhere.destroy());
 
 function expectCounted(res: { headers: Record<string, unknown> }, remaining: number): void {
   expect(res.headers).toMatchObject({
-    'ratelimit-policy': `${LIMIT};w=60`,
+    'ratelimit-policy': `"open-api";q=${LIMIT};w=60`,
+    ratelimit: expect.stringMatching(new RegExp(`^"open-api";r=${remaining};t=\\d+$`)),
     'ratelimit-limit': String(LIMIT),
     'ratelimit-remaining': String(remaining),
     'ratelimit-reset': expect.stringMatching(/^\d+$/),
@@ -121,7 +122,7 @@ describe('the open API rate window', () => {
         429,
         'rate_limited',
       );
-      expect(over.headers['ratelimit-policy']).toBe('2;w=1');
+      expect(over.headers['ratelimit-policy']).toBe('"open-api";q=2;w=1');
       expect(over.headers['retry-after']).toBe('1');
 
       await sleep(Number(over.headers['retry-after']) * 1000 + 50);

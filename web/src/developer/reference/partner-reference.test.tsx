@@ -74,7 +74,8 @@ it("gives an example answer from the contract's examples and the schema, and cop
   expect(answer).toEqual({
     code: 0,
     message: 'string',
-    data: { list: [partnerContract.components.schemas.MemberGroup.examples[0]] },
+    // next: the cursor of the page after, a string in the example (null on the last page).
+    data: { list: [partnerContract.components.schemas.MemberGroup.examples[0]], next: 'string' },
   });
   expect(answer.data.list[0].name).toBe('Default');
   fireEvent.click(screen.getByRole('button', { name: 'Copy the example answer of GET /open/member-groups' }));

@@ -1,0 +1,156 @@
+import { Item, parseList } from 'structured-headers';
+import { activePartner, mistypedKey, openCall } from '../../support/credentials';
+import { csrfOf, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+
+/**
+ * The rate-limit fields of draft-ietf-httpapi-ratelimit-headers-10 (RateLimit-Policy and
+ * RateLimit), parsed by an implementation of Structured Field Values (RFC 9651) the project did not
+ * write: on every answer a limit counted, refusals included, each limit that counted it named.
+ */
+const MAX_FAILURES = 3;
+const ADDRESS_FAILURES = 10;
+const REGISTRATIONS = 5;
+const RESET_REQUESTS = 4;
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startPlatform({
+    LOGIN_MAX_FAILURES: MAX_FAILURES,
+    LOGIN_ADDRESS_MAX_FAILURES: ADDRESS_FAILURES,
+    REGISTRATION_LIMIT: REGISTRATIONS,
+    PASSWORD_RESET_ADDRESS_LIMIT: RESET_REQUESTS,
+  });
+});
+afterAll(() => t.close());
+
+type Limits = Record<string, Record<string, unknown>>;
+
+/** Each member of a Structured Field list: its name (a String) and its parameters. */
+function membersOf(field: unknown): Limits {
+  expect(typeof field).toBe('string');
+  return Object.fromEntries(
+    parseList(field as string).map((member) => {
+      const [name, parameters] = member as Item;
+      expect(typeof name).toBe('string');
+      return [name as string, Object.fromEntries(parameters)];
+    }),
+  );
+}
+
+/** What the answer tells of each limit: its quota and window, what is left and for how long. */
+function standingsOf(res: {
+  headers: Record<string, unknown>;
+}): Record<string, { q: unknown; w: unknown; r: unknown }> {
+  const policies = membersOf(res.headers['ratelimit-policy']);
+  const now = membersOf(res.headers['ratelimit']);
+  expect(Object.keys(now)).toEqual(Object.keys(policies));
+  return Object.fromEntries(
+    Object.entries(policies).map(([name, { q, w }]) => {
+      const { r, t: seconds } = now[name]!;
+      expect(seconds).toEqual(expect.any(Number));
+      expect(seconds as number).toBeGreaterThanOrEqual(1);
+      expect(seconds as number).toBeLessThanOrEqual(w as number);
+      return [name, { q, w, r }];
+    }),
+  );
+}
+
+describe('the open API', () => {
+  it("tells the API id's limit in the draft's syntax on a counted call, and nothing on a 401, which no limit counts", async () => {
+    const partner = await activePartner(t);
+    const res = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
+    expect(standingsOf(res)).toEqual({ 'open-api': { q: 6000, w: 60, r: 5999 } });
+    const wrong = await openCall(t, '/open/addons', partner.apiid, mistypedKey(partner.apikey)).expect(401);
+    expect(wrong.headers).not.toHaveProperty('ratelimit');
+  });
+});
+
+describe('a member login', () => {
+  it('tells both login limits on a wrong password (401), on the 429 past them, and gives them back on a success', async () => {
+    const client = t.client();
+    const member = await registerMember(t.client());
+    // The token first: the agent sends the cookies it holds when the request is made.
+    const token = await csrfOf(client);
+    const logIn = (password: string) =>
+      client.post('/api/v1/developer/login').set('X-CSRF-Token', token).send({ username: member.username, password });
+
+    for (let failure = 1; failure <= MAX_FAILURES; failure++) {
+      const wrong = await logIn('not-the-password');
+      expect(wrong.status).toBe(401);
+      expect(standingsOf(wrong)).toEqual({
+        'login-member': { q: MAX_FAILURES, w: 900, r: MAX_FAILURES - failure },
+        'login-member-address': { q: ADDRESS_FAILURES, w: 900, r: ADDRESS_FAILURES - failure },
+      });
+      expect(wrong.headers['ratelimit-remaining']).toBe(String(MAX_FAILURES - failure));
+    }
+    const blocked = await logIn(member.password);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.data.error).toBe('too_many_login_failures');
+    expect(standingsOf(blocked)['login-member']).toMatchObject({ r: 0 });
+
+    const elsewhere = t.client();
+    const other = await registerMember(t.client());
+    const elsewhereToken = await csrfOf(elsewhere);
+    const right = await elsewhere
+      .post('/api/v1/developer/login')
+      .set('X-CSRF-Token', elsewhereToken)
+      .send({ username: other.username, password: other.password })
+      .expect(200);
+    // The username's failures cleared, the address's attempt given back: the three failures above remain.
+    expect(standingsOf(right)).toEqual({
+      'login-member': { q: MAX_FAILURES, w: 900, r: MAX_FAILURES },
+      'login-member-address': { q: ADDRESS_FAILURES, w: 900, r: ADDRESS_FAILURES - MAX_FAILURES },
+    });
+  });
+
+  it('tells nothing on a request no limit counted: a wrong CSRF token (419)', async () => {
+    const client = t.client();
+    await csrfOf(client);
+    const res = await client
+      .post('/api/v1/developer/login')
+      .set('X-CSRF-Token', 'not-the-token')
+      .send({ username: 'someone', password: 'secret1' });
+    expect(res.status).toBe(419);
+    expect(res.headers).not.toHaveProperty('ratelimit');
+  });
+});
+
+describe('the per-address limits', () => {
+  it('tell a registration where the address stands, up to the 429', async () => {
+    // registerMember's own registrations above came from this address too: read where it stands.
+    const client = t.client();
+    const register = async () => {
+      const token = await csrfOf(client);
+      return client
+        .post('/api/v1/developer/register')
+        .set('X-CSRF-Token', token)
+        .send({ username: uniqueUsername(), password: 'secret1', email: 'dev@example.com' });
+    };
+    let res = await register();
+    while (res.status === 200) {
+      const { registration } = standingsOf(res);
+      expect(registration).toMatchObject({ q: REGISTRATIONS, w: 3600 });
+      res = await register();
+    }
+    expect(res.status).toBe(429);
+    expect(res.body.data.error).toBe('too_many_registrations');
+    expect(standingsOf(res)).toEqual({ registration: { q: REGISTRATIONS, w: 3600, r: 0 } });
+  });
+
+  it('tell a password-reset request where the address stands, up to the 429', async () => {
+    const client = t.client();
+    const token = await csrfOf(client);
+    const ask = () =>
+      client.post('/api/v1/developer/password-reset').set('X-CSRF-Token', token).send({ login: 'nobody' });
+    for (let left = RESET_REQUESTS - 1; left >= 0; left--) {
+      const res = await ask();
+      expect(res.status).toBe(200);
+      expect(standingsOf(res)).toEqual({
+        'password-reset-address': { q: RESET_REQUESTS, w: 3600, r: left },
+      });
+    }
+    const over = await ask();
+    expect(over.status).toBe(429);
+    expect(standingsOf(over)).toEqual({ 'password-reset-address': { q: RESET_REQUESTS, w: 3600, r: 0 } });
+  });
+});
