@@ -32,21 +32,16 @@ const writeHeaders = csrfHeader.extend({
     }),
 });
 
-const idempotentReplayed = z
-  .literal('true')
-  .optional()
-  .meta({
-    description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
-  });
+const idempotentReplayed = z.literal('true').optional().meta({
+  description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
+});
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
 const requestId = {
-  'X-Request-Id': z
-    .string()
-    .meta({
-      description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
-    }),
+  'X-Request-Id': z.string().meta({
+    description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
+  }),
 };
 
 /** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
@@ -130,6 +125,21 @@ function operationId({ method, path }: Endpoint): string {
   return [method.toLowerCase(), ...words].join('_');
 }
 
+/** What a member's or administrator's session is refused before the endpoint's own checks. */
+function identityRefusals(endpoint: Endpoint, add: (status: ErrorStatus, when: string) => void): void {
+  const { caller } = endpoint;
+  if (caller.kind === 'member') add(401, 'no member is logged into this session');
+  if (caller.kind === 'admin')
+    add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
+  if (caller.kind === 'admin' && caller.permission)
+    add(
+      403,
+      `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`,
+    );
+  if ((caller.kind === 'member' || caller.kind === 'admin') && !endpoint.beforePasswordChange)
+    add(403, 'password_change_required: this session signed in with a one-time password, which must be changed first');
+}
+
 /**
  * The refusals every endpoint of this kind can answer, from its declaration, then its own; a
  * partner endpoint's gate refuses what the slices declared (`partnerRefusals`).
@@ -140,14 +150,7 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
   const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
 
   if (method !== 'GET') add(419, "X-CSRF-Token is missing or is not this session's current token");
-  if (caller.kind === 'member') add(401, 'no member is logged into this session');
-  if (caller.kind === 'admin')
-    add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');
-  if (caller.kind === 'admin' && caller.permission)
-    add(
-      403,
-      `the administrator lacks the permission ${caller.permission}, or its role group is disabled (role_group_disabled)`,
-    );
+  identityRefusals(endpoint, add);
   if (caller.kind === 'partner') {
     for (const refusal of [...partnerRefusals, RATE_LIMITED]) add(refusal.status, refusal.when(caller.scope));
     add(503, 'the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After');
