@@ -119,7 +119,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(documents, PROJECTIONS, UPGRADE_CHECK_MS);
   const openApiLimit = openApiPolicy(settings);
-  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }), undefined, settings.RECENT_CALLS);
   await usage.start();
   const signInFailures = new SignInFailures(events, log.child({ component: 'sign-in-failures' }));
   signInFailures.start();

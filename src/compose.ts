@@ -34,7 +34,7 @@ export interface SliceDeps {
   /** KEY_LIFETIME_DAYS, or null when keys never expire unless their approval says so. */
   keyLifetimeDays: number | null;
   /** Open-API calls per credential, counted in memory and flushed by the API process. */
-  usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  usage: Pick<UsageLedger, 'usage' | 'lastUsed' | 'recentCalls'>;
   /** Read by the webhook deliveries, which are the notifier's documents rather than a read model. */
   documents: DocumentStore;
   webhookAllowPrivate: boolean;
