@@ -96,7 +96,7 @@ it('changes the password and says how many other sessions ended; a wrong current
             message: 'the current password is wrong: nothing changed',
             data: { error: 'wrong_current_password' },
           })
-        : ok({ sessions_ended: 2 }),
+        : ok({ sessions_ended: 2 }, 'password changed; 2 other sessions signed out'),
   });
   render(<AccountPage />);
   fireEvent.input(await screen.findByLabelText('Current password'), { target: { value: 'oops' } });
@@ -106,7 +106,7 @@ it('changes the password and says how many other sessions ended; a wrong current
   expect((await screen.findByRole('alert')).textContent).toBe('the current password is wrong: nothing changed');
   wrong = false;
   fireEvent.submit(form);
-  expect(await screen.findByText('Password changed; 2 other session(s) signed out.')).not.toBeNull();
+  expect(await screen.findByText('Password changed; 2 other sessions signed out.')).not.toBeNull();
   expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
 });
 
@@ -117,7 +117,7 @@ it('signs out everywhere else', async () => {
   });
   render(<AccountPage />);
   fireEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
-  expect(await screen.findByText('Signed out everywhere else: 3 other session(s) ended.')).not.toBeNull();
+  expect(await screen.findByText('Signed out everywhere else: 3 other sessions ended.')).not.toBeNull();
   expect(
     calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others')),
   ).toBe(true);
