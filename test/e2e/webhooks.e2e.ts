@@ -133,7 +133,7 @@ test('an administrator sends a test, reads its request and answer, and edits the
     const form = page.getByRole('form', { name: `Edit ${base}/tea` });
     await form.getByLabel('URL').fill('ftp://example.com/tea');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect(form.getByText('url must be http or https')).toBeVisible();
+    await expect(form.getByText('URL must be http or https.')).toBeVisible();
     await screenAtBothWidths(page, 'admin-webhook-edit-refused');
     await form.getByLabel('URL').fill(`${base}/coffee`);
     await form.getByLabel('scope.requested').check();
