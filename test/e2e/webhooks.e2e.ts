@@ -145,6 +145,21 @@ test('an administrator sends a test, reads its request and answer, and edits the
     await page.getByRole('button', { name: `Send a test to ${base}/coffee` }).click();
     await expect(page.getByRole('row', { name: /ping/ })).toHaveCount(2);
 
+    // A new secret, after a question; shown once, and the test send is signed with it.
+    const firstSecretSigned = received.length;
+    await page.getByRole('button', { name: `Rotate the secret of ${base}/coffee…` }).click();
+    await page
+      .getByRole('dialog', { name: 'Give the webhook a new secret?' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
+    const rotated = page.getByTestId('rotated-webhook-secret');
+    await expect(rotated).toHaveText(/^whsec_/);
+    await screenAtBothWidths(page, 'admin-webhook-rotated-secret');
+    await page.getByLabel('I have stored the secret somewhere safe').check();
+    await page.getByRole('button', { name: 'Done: hide the secret' }).click();
+    await expect(rotated).toHaveCount(0);
+    expect(received).toHaveLength(firstSecretSigned);
+
     // Removing asks in the page.
     await page.getByRole('button', { name: `Remove ${base}/coffee…` }).click();
     const removing = page.getByRole('dialog', { name: 'Remove the webhook?' });
