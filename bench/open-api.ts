@@ -6,7 +6,9 @@
  * its maximum rate, for its latency when the service is not saturated. With BENCH_METRICS=compare,
  * (m) is (a) against a second service whose metrics listener is on, in the same rounds: what the
  * operators' metrics cost a partner call (docs/operations.md). Both services are idle while the
- * other is loaded.
+ * other is loaded. With BENCH_RECENT_CALLS=compare, (r) is (a) against a second service with
+ * recent calls off (RECENT_CALLS=false), in the same rounds: what keeping each credential's last
+ * calls costs a partner call (docs/credentials.md).
  */
 import { mistypedKey, Partner } from '../test/support/credentials';
 import { Baseline, capturedAnswer, startBaseline } from './baseline';
@@ -20,8 +22,8 @@ export const PATH = '/api/v1/open/addons';
 export const WARM_UP_SECONDS = 3;
 
 export type Target = 'a' | 'b' | 'c';
-/** (m): (a) on the service with its metrics listener on (BENCH_METRICS=compare). */
-type Measured = Target | 'm';
+/** (m): (a) on the service with its metrics listener on (BENCH_METRICS=compare); (r): with recent calls off (BENCH_RECENT_CALLS=compare). */
+type Measured = Target | 'm' | 'r';
 
 type Run = Pick<LoadOptions, 'url' | 'headers' | 'status' | 'pid'>;
 
@@ -35,15 +37,19 @@ export interface OpenApiFigures {
     Record<Measured, { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest: number | null }>
   >;
   /** Median over the rounds of each round's ratio of requests per second. */
-  ratios: { aToC?: number; bToC?: number; mToC?: number; mToA?: number };
+  ratios: { aToC?: number; bToC?: number; mToC?: number; mToA?: number; aToR?: number; cpuAToR?: number };
   halfRate?: { rate: number; result: LoadResult };
 }
 
 export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigures> {
   const metered = settings.metrics && settings.parts.has('a');
-  const targets = (['c', 'a', 'b', 'm'] as const).filter((t) => (t === 'm' ? metered : settings.parts.has(t as Part)));
+  const unrecorded = settings.recentCalls && settings.parts.has('a');
+  const targets = (['c', 'a', 'b', 'm', 'r'] as const).filter((t) =>
+    t === 'm' ? metered : t === 'r' ? unrecorded : settings.parts.has(t as Part),
+  );
   const service = await startService();
   let withMetrics: Service | undefined;
+  let withoutRecentCalls: Service | undefined;
   let baseline: Baseline | undefined;
   try {
     const partner = await partnerWithAddons(service);
@@ -53,6 +59,10 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
     if (metered) {
       withMetrics = await startService({ env: { METRICS_PORT: '0' } });
       runs.m = requestsOf(withMetrics, await partnerWithAddons(withMetrics), baseline).a;
+    }
+    if (unrecorded) {
+      withoutRecentCalls = await startService({ env: { RECENT_CALLS: 'false' } });
+      runs.r = requestsOf(withoutRecentCalls, await partnerWithAddons(withoutRecentCalls), baseline).a;
     }
     const run = (target: Measured, seconds: number, overallRate?: number) =>
       load({ ...runs[target]!, seconds, connections: settings.connections, overallRate });
@@ -78,6 +88,7 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
         ...(targets.includes('b') && targets.includes('c') ? { bToC: ratio(rounds, 'b') } : {}),
         ...(metered && targets.includes('c') ? { mToC: ratio(rounds, 'm') } : {}),
         ...(metered ? { mToA: ratio(rounds, 'm', 'a') } : {}),
+        ...(unrecorded ? { aToR: ratio(rounds, 'a', 'r'), cpuAToR: cpuRatio(rounds, 'a', 'r') } : {}),
       },
     };
     if (targets.includes('a')) {
@@ -88,6 +99,7 @@ export async function benchOpenApi(settings: BenchSettings): Promise<OpenApiFigu
   } finally {
     await baseline?.stop();
     await withMetrics?.stop();
+    await withoutRecentCalls?.stop();
     await service.stop();
   }
 }
@@ -127,4 +139,15 @@ function medians(results: LoadResult[]) {
 
 function ratio(rounds: Partial<Record<Measured, LoadResult>>[], target: Measured, over: Measured = 'c'): number {
   return median(rounds.map((r) => r[target]!.requestsPerSecond / r[over]!.requestsPerSecond));
+}
+
+/** Median over the rounds of the server CPU per request of `target` over `over`'s: above 1, `target` costs more. */
+function cpuRatio(
+  rounds: Partial<Record<Measured, LoadResult>>[],
+  target: Measured,
+  over: Measured,
+): number | undefined {
+  const cpu = (r: Partial<Record<Measured, LoadResult>>, t: Measured) => r[t]!.cpuMicrosPerRequest;
+  if (rounds.some((r) => cpu(r, target) === null || cpu(r, over) === null)) return undefined;
+  return median(rounds.map((r) => cpu(r, target)! / cpu(r, over)!));
 }

@@ -24,6 +24,8 @@ export interface BenchSettings {
   previous?: string;
   /** BENCH_METRICS=compare: (a) also against a second service with its metrics listener on (METRICS_PORT=0), in the same rounds. */
   metrics: boolean;
+  /** BENCH_RECENT_CALLS=compare: (a) also against a second service with recent calls off (RECENT_CALLS=false), in the same rounds. */
+  recentCalls: boolean;
   /**
    * BENCH_CHAIN: 'on' (the service as it runs), or 'both': (d) in alternating rounds and (f) on a
    * log of each, with the audit chain off and on, in the same run: what the chain costs.
@@ -46,6 +48,7 @@ export function benchSettings(env: NodeJS.ProcessEnv): BenchSettings {
     rebuildEvents: positive(env, 'BENCH_REBUILD_EVENTS', 1_000_000),
     previous: builtCheckout(env, 'BENCH_PREVIOUS'),
     metrics: metricsComparison(env.BENCH_METRICS),
+    recentCalls: metricsComparison(env.BENCH_RECENT_CALLS, 'BENCH_RECENT_CALLS'),
     chain: chainSetting(env.BENCH_CHAIN),
   };
 }
@@ -65,10 +68,10 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value;
 }
 
-function metricsComparison(raw: string | undefined): boolean {
+function metricsComparison(raw: string | undefined, name = 'BENCH_METRICS'): boolean {
   if (raw === undefined || raw === '' || raw === 'off') return false;
   if (raw === 'compare') return true;
-  throw new Error(`BENCH_METRICS must be compare (or off), not "${raw}"`);
+  throw new Error(`${name} must be compare (or off), not "${raw}"`);
 }
 
 function builtCheckout(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -90,7 +90,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   const installedAddons = replica(addonsProjection, 'key', 'installed-addons');
   await installedAddons.start();
   const readModels = new ReadModels(events, documents, tracker, keyRing, settings.READ_WAIT_MS);
-  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }));
+  const usage = new UsageLedger(documents, log.child({ component: 'key-usage' }), undefined, settings.RECENT_CALLS);
   await usage.start();
   const signInFailures = new SignInFailures(
     events,

@@ -129,6 +129,8 @@ const settingsSchema = z.object({
   MAX_KEY_LIFETIME_DAYS: number(1, 3650).default(730),
   // Waits between webhook delivery attempts; after the last a delivery is dead (docs/notifications.md).
   WEBHOOK_RETRY_SCHEDULE: retrySchedule('5s,30s,2m,10m,1h,6h'),
+  // Keep each credential's last 100 open-API calls in memory for GET /developer/calls (docs/credentials.md).
+  RECENT_CALLS: boolean.default(true),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data

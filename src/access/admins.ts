@@ -11,6 +11,7 @@ import {
 import { newLink } from '../shared/mailed-links';
 import { DomainError, fold } from '../shared/domain/decider';
 import { fieldError } from '../shared/domain/field-error';
+import type { Recorded } from '../shared/domain/events';
 import { emailSchema, passwordSchema, usernameSchema, PasswordHasher } from '../member';
 import { roleGroupPermissions } from './groups';
 import { Grantor } from './grantor';
@@ -123,7 +124,8 @@ export async function loginAdmin(
   username: string,
   password: string,
 ): Promise<AdminIdentity> {
-  const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
+  const events = await loadStream<AdminEvent>(store, adminStream(username));
+  const state = fold(adminDecider, events);
   const valid =
     state.status === 'created'
       ? await hasher.verify(state.password_hash, password)
@@ -135,5 +137,24 @@ export async function loginAdmin(
       'this administrator is disabled: a holder of access.manage can enable it again',
     );
   }
-  return { id: state.admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
+  const identity = { id: state.admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
+  return hasOneTimePassword(events) ? { ...identity, password_change_required: true } : identity;
+}
+
+const PASSWORD_SETTERS: readonly string[] = [
+  'AdminCreated',
+  'AdminPasswordChanged',
+  'AdminPasswordReset',
+  'AdminInvitationAccepted',
+];
+
+/**
+ * Whether the administrator's current password is a one-time one: the last event that set it is a
+ * reset by another administrator, or the creation by another administrator (POST /administrators
+ * answers it once). The seeded `admin` (created by the system with ADMIN_PASSWORD or a generated
+ * one) and an invited administrator's own choice are not.
+ */
+export function hasOneTimePassword(events: readonly Recorded<AdminEvent>[]): boolean {
+  const last = events.findLast((e) => PASSWORD_SETTERS.includes(e.type));
+  return last?.type === 'AdminPasswordReset' || (last?.type === 'AdminCreated' && last.metadata.actor.kind === 'admin');
 }

@@ -11,7 +11,7 @@ import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
-import { logIntoSession, rememberPosition, thisSessionRecord } from '../shared/http/session';
+import { logIntoSession, passwordChanged, rememberPosition, thisSessionRecord } from '../shared/http/session';
 import { commandContext } from '../shared/http/command-context';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { recordSignIn, recordSignOut } from './access-log';
@@ -43,7 +43,12 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
     csrfTokenEndpoint('/admin/session'),
     loginEndpoint('admin', {
       summary: 'Log in as an administrator: a new session id and a new CSRF token',
-      response: adminIdentitySchema,
+      response: adminIdentitySchema.extend({
+        password_change_required: z.boolean().meta({
+          description:
+            'signed in with a one-time password: every other call is refused (403 password_change_required) until POST /admin/password',
+        }),
+      }),
       refusals: [disabledAtLogin],
       logIn: async (ctx, username, password) => {
         const admin = await refusedAs({ admin_disabled: 403 }, () =>
@@ -61,7 +66,8 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
             commandContext(ctx, { kind: 'admin', id: admin.id }),
           ),
         );
-        return admin;
+        const { password_change_required, ...identity } = admin;
+        return { ...identity, password_change_required: password_change_required === true };
       },
     }),
     logoutEndpoint('admin', async (ctx, admin_id) => {
@@ -75,6 +81,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       method: 'POST',
       path: '/admin/password',
       caller: { kind: 'admin' },
+      beforePasswordChange: true,
       summary: "Change this administrator's own password; every other session of theirs ends",
       body: passwordBody,
       response: z.null(),
@@ -103,10 +110,13 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
               ended: await deps.sessions.endAllOf({ side: 'admin', id: admin.id }, thisSessionRecord(ctx)),
             };
           },
-          async ({ ended }) => ({
-            data: null,
-            message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended`,
-          }),
+          async ({ ended }) => {
+            passwordChanged(ctx, 'admin');
+            return {
+              data: null,
+              message: `password changed; ${ended} other session${ended === 1 ? '' : 's'} ended`,
+            };
+          },
         );
       },
     }),

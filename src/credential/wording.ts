@@ -13,8 +13,12 @@ export type Wording = Omit<EventDefinition, 'schema' | 'upcasters'>;
 
 const expiry = (at: unknown) => (typeof at === 'string' ? `the key expires at ${at}` : 'the key never expires');
 
+// The mails end the reason with a full stop of their own: one the reviewer typed is dropped, so a
+// reason "incomplete." does not end in "..".
 const reasonOf = (event: Pick<RecordedEvent, 'data' | 'metadata'>): string =>
-  String(event.data.reason ?? event.metadata.reason ?? 'no reason was given');
+  String(event.data.reason ?? event.metadata.reason ?? 'no reason was given')
+    .trim()
+    .replace(/[.]+$/, '');
 
 const mail =
   (

@@ -79,7 +79,7 @@ export class MailNotifier {
 
 /** A slice's mail, greeting the member and signed with the developer center's address. */
 export function memberMail(mail: Mail, to: Recipient, publicUrl: string): Mail {
-  const dashboard = `${publicUrl.replace(/\/$/, '')}/ui/`;
+  const dashboard = `${publicUrl.replace(/\/$/, '')}/ui/developer`;
   return {
     subject: mail.subject,
     text: `Hello ${to.nickname ?? to.username},\n\n${mail.text}\n\nYour developer center: ${dashboard}\n`,

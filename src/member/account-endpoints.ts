@@ -6,7 +6,7 @@ import { HttpError } from '../shared/http/envelope';
 import { memberOf } from '../shared/http/guards';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { concurrentChange } from '../shared/http/schemas';
-import { sessionOf, thisSessionRecord } from '../shared/http/session';
+import { passwordChanged, sessionOf, thisSessionRecord } from '../shared/http/session';
 import { emptyBody } from '../shared/http/validate';
 import { RateLimiter } from '../stores/ports';
 import {
@@ -56,6 +56,14 @@ const accountSchema = z
 const sessionsEndedSchema = z.object({
   sessions_ended: z.int().min(0).meta({ description: "how many of the member's other sessions ended" }),
 });
+
+/** How many other sessions a change signed out, in words: none, one, or the count. */
+export const sessionsSignedOut = (ended: number): string =>
+  ended === 0
+    ? 'no other session was signed in'
+    : ended === 1
+      ? '1 other session signed out'
+      : `${ended} other sessions signed out`;
 
 const mailNotSent: Refusal = {
   status: 503,
@@ -196,6 +204,7 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       method: 'POST',
       path: '/developer/password',
       caller: { kind: 'member' },
+      beforePasswordChange: true,
       summary:
         "Change the member's password, given the current one; the member's other sessions end, this one stays (the current password again changes nothing)",
       body: z.strictObject({
@@ -223,7 +232,8 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
           () => changePassword(deps, member.username, body.new_password, thisSessionRecord(ctx), asMember(ctx)),
           async (written) => written.sessionsEnded,
         );
-        return { data: { sessions_ended: ended }, message: `password changed; ${ended} other session(s) signed out` };
+        passwordChanged(ctx, 'member');
+        return { data: { sessions_ended: ended }, message: `password changed; ${sessionsSignedOut(ended)}` };
       },
     }),
     endpoint({
@@ -235,7 +245,7 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       response: sessionsEndedSchema,
       handler: async (ctx) => {
         const ended = await deps.sessions.endAllOf({ side: 'member', id: memberOf(ctx).id }, thisSessionRecord(ctx));
-        return { data: { sessions_ended: ended }, message: `${ended} other session(s) signed out` };
+        return { data: { sessions_ended: ended }, message: sessionsSignedOut(ended) };
       },
     }),
   ];

@@ -38,6 +38,11 @@ export interface DeveloperDeps extends AccountEndpointDeps, ResetEndpointDeps {
 const nicknameSchema = z.string().meta({ description: 'empty when the member gave none' });
 const shownNickname = (nickname: string | null): string => nickname ?? '';
 
+const passwordChangeRequired = z.boolean().meta({
+  description:
+    'signed in with a one-time password: every other call is refused (403 password_change_required) until POST /developer/password',
+});
+
 const memberSchema = z
   .object({
     id: z.int().min(1),
@@ -96,12 +101,23 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
     }),
     loginEndpoint('member', {
       summary: 'Log in as a developer member (never an administrator): a new session id and a new CSRF token',
-      response: z.object({ id: z.int().min(1), username: z.string(), nickname: nicknameSchema }),
+      response: z.object({
+        id: z.int().min(1),
+        username: z.string(),
+        nickname: nicknameSchema,
+        password_change_required: passwordChangeRequired,
+      }),
       logIn: async (ctx, username, password) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
-        await logIntoSession(ctx, { member: { id: member.member_id, username: member.username } });
+        const oneTime = member.one_time_password ? { password_change_required: true as const } : {};
+        await logIntoSession(ctx, { member: { id: member.member_id, username: member.username, ...oneTime } });
         rememberPosition(ctx, member.position);
-        return { id: member.member_id, username: member.username, nickname: shownNickname(member.nickname) };
+        return {
+          id: member.member_id,
+          username: member.username,
+          nickname: shownNickname(member.nickname),
+          password_change_required: member.one_time_password,
+        };
       },
     }),
     logoutEndpoint('member'),

@@ -12,6 +12,15 @@ export interface LoggedIn {
   nickname: string | null;
   /** Position of the member's last event, for the session's next read to wait on. */
   position: string;
+  /** The password is a one-time one an administrator gave: it must be changed before anything else. */
+  one_time_password: boolean;
+}
+
+const PASSWORD_SETTERS: readonly string[] = ['PasswordReset', 'PasswordChanged', 'PasswordResetByAdministrator'];
+
+/** Whether the member's current password is the one-time password an administrator gave (the last to set one). */
+export function hasOneTimePassword(events: readonly Pick<MemberEvent, 'type'>[]): boolean {
+  return events.findLast((e) => PASSWORD_SETTERS.includes(e.type))?.type === 'PasswordResetByAdministrator';
 }
 
 /**
@@ -34,6 +43,7 @@ export async function loginMember(
     username: found.state.username,
     nickname: found.state.nickname,
     position: found.events[found.events.length - 1]!.position,
+    one_time_password: hasOneTimePassword(found.events),
   };
 }
 

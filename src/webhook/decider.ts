@@ -17,6 +17,9 @@ export const webhookEventSchemas = {
     // The role group of the administrator who registered it: its owner (null: no group, super
     // administrators only). Absent in events written before webhooks had owners: the same.
     owner_role_id: z.int().nullable().optional(),
+    // The developer member who registered it for their own credential's events (developer-decider.ts);
+    // absent for administrators' webhooks.
+    owner_member_id: z.int().min(1).optional(),
   }),
   WebhookSecretRotated: z.object({ webhook_id: z.string(), sealed_secret: z.string() }),
   // The whole new subscription: the URL and the event list as they are from now on.

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { webhookStream, webhookDecider, WebhookCommand } from './decider';
 import { DeliveryDocument, DELIVERIES, deliverySchema, deliveryView } from './deliveries';
@@ -7,7 +6,7 @@ import { deliveryParams, webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { WebhookSecrets } from './secrets';
-import { refusedUrl, WEBHOOK_URL_FORM } from './url-policy';
+import { checkUrl, newSecret, view, webhookSchemas } from './schemas';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
@@ -39,51 +38,14 @@ const notFound = {
   when: "there is no such webhook (or delivery), or it belongs to another role group's administrators",
 } as const;
 
-type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
-
-const view = ({ id, url, events, created_at }: WebhookDocument): WebhookView => ({ id, url, events, created_at });
-
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
 /**
  * Whether this administrator may see and manage the webhook: a super administrator every one, any
  * other only those of its own role group (docs/notifications.md). To the others it does not exist.
  */
 function ownedBy(admin: AdminIdentity, hook: WebhookDocument): boolean {
+  // A developer's own webhook is theirs alone (developer-endpoints.ts).
+  if (hook.owner_member_id != null) return false;
   return admin.is_super || (hook.owner_role_id !== null && hook.owner_role_id === admin.role_id);
-}
-
-/** The webhook schemas, with the event types the slices registered. */
-function webhookSchemas(eventTypes: readonly string[]) {
-  const types = eventTypes as [string, ...string[]];
-  const webhookSchema = z
-    .object({ id: z.string(), url: z.string(), events: z.array(z.enum(types)), created_at: z.iso.datetime() })
-    .meta({ id: 'Webhook' });
-  const createdWebhookSchema = webhookSchema
-    .extend({
-      secret: z.string().meta({ description: 'whsec_…: verifies the webhook-signature header; shown this once' }),
-    })
-    .meta({ id: 'CreatedWebhook' });
-
-  const registerBody = z.strictObject({
-    // Checked by checkUrl, to answer its own reason (invalid_webhook_url); its form documented here.
-    url: z
-      .string()
-      .max(2000, 'url must be at most 2000 characters')
-      .meta({ ...WEBHOOK_URL_FORM, description: 'An http or https URL without credentials' }),
-    events: z
-      .array(z.enum(types, { error: `each event must be one of ${types.join(', ')}` }))
-      .min(1, 'name at least one event')
-      .refine((events) => new Set(events).size === events.length, 'an event is named twice')
-      .meta({ override: { uniqueItems: true } }),
-  });
-  return { webhookSchema, createdWebhookSchema, registerBody };
-}
-
-/** The same check at registration and at a change: the receiver must be one a webhook may reach. */
-async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
-  const refused = await refusedUrl(url, allowPrivate);
-  if (refused) throw new HttpError(422, 'invalid_webhook_url', refused, [{ path: 'url', message: refused }]);
 }
 
 /** Webhook registrations and their deliveries (docs/notifications.md). */

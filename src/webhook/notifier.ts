@@ -25,6 +25,10 @@ export interface NotifierOptions {
   attempted?: (outcome: DeliveryDocument['status']) => void;
 }
 
+/** An administrators' webhook hears of every member; a developer's only of events about themselves. */
+const hearsOf = (hook: WebhookDocument, event: RecordedEvent): boolean =>
+  hook.owner_member_id == null || hook.owner_member_id === Number(event.data.member_id);
+
 /**
  * Follows the event log with its own checkpoint, like a projection, and turns each event a
  * webhook subscribed to into a delivery document, written together with the checkpoint; then
@@ -98,7 +102,9 @@ export class WebhookNotifier {
 
   private async deliveriesOf(event: RecordedEvent, hooks: WebhookDocument[]): Promise<DeliveryDocument[]> {
     const type = this.options.typeOf(event.type)!;
-    const listening = hooks.filter((h) => h.events.includes(type) && h.registered_at_position < event.position);
+    const listening = hooks.filter(
+      (h) => h.events.includes(type) && h.registered_at_position < event.position && hearsOf(h, event),
+    );
     if (listening.length === 0) return [];
     const memberId = event.data.member_id;
     const credential = await this.documents.get<{ username: string }>('credentials', String(memberId));

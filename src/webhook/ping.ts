@@ -43,18 +43,22 @@ interface PingDeps {
 /**
  * `POST /webhooks/{id}/test`: a signed `ping`, sent as every delivery is (the same signature, the
  * same address checks at connection), recorded among the webhook's deliveries and answered with
- * its outcome, so that an administrator sees at once whether the receiver takes it. `existing`
+ * its outcome, so that its owner sees at once whether the receiver takes it. `existing`
  * finds the webhook this administrator may manage, else throws the refusal `refusals` declares.
  */
 export function pingEndpoint(
   deps: PingDeps,
   existing: (ctx: AppContext, id: string) => Promise<WebhookDocument>,
   refusals: Refusal[],
+  // The developers' own webhooks answer under /developer/webhooks, to the member who owns them.
+  at: Pick<Endpoint, 'path' | 'caller'> = {
+    path: '/webhooks/:id/test',
+    caller: { kind: 'admin', permission: 'webhook.manage' },
+  },
 ): Endpoint {
   return endpoint({
     method: 'POST',
-    path: '/webhooks/:id/test',
-    caller: { kind: 'admin', permission: 'webhook.manage' },
+    ...at,
     summary: 'Send a signed ping event to the webhook now; answers the delivery, recorded with the others',
     params: webhookParams,
     body: emptyBody,

@@ -12,6 +12,8 @@ export interface WebhookDocument extends StoredSecret {
   events: string[];
   /** The role group whose administrators see and manage it (null: super administrators only). */
   owner_role_id: number | null;
+  /** The developer member whose own events it hears of (null: an administrators' webhook). Absent in documents made before: null. */
+  owner_member_id?: number | null;
   created_at: string;
   /** Where it was registered in the log: only later events are delivered to it. */
   registered_at_position: string;
@@ -31,7 +33,7 @@ export const webhooksProjection: Projection<WebhookDocument, WebhookEvent> = {
       const { secret: _clear, ...rest } = doc;
       return { ...rest, sealed_secret: event.data.sealed_secret };
     }
-    const { webhook_id, url, events, secret, sealed_secret, owner_role_id } = event.data;
+    const { webhook_id, url, events, secret, sealed_secret, owner_role_id, owner_member_id } = event.data;
     const stored = sealed_secret === undefined ? { secret } : { sealed_secret };
     return {
       id: webhook_id,
@@ -39,6 +41,7 @@ export const webhooksProjection: Projection<WebhookDocument, WebhookEvent> = {
       events,
       ...stored,
       owner_role_id: owner_role_id ?? null,
+      owner_member_id: owner_member_id ?? null,
       created_at: event.metadata.time,
       registered_at_position: event.position,
     };

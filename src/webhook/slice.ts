@@ -3,9 +3,11 @@ import type { Settings } from '../config';
 import type { Stores } from '../stores/ports';
 import { Registry, Slice } from '../shared/slice';
 import { webhookEvents } from './event-definitions';
+import { developerWebhookEndpoints } from './developer-endpoints';
 import { webhookEndpoints, WebhookDeps } from './endpoints';
 import { NotifierOptions, WebhookNotifier } from './notifier';
 import { webhooksProjection } from './projection';
+import { developerWebhooksStream } from './developer-decider';
 import { webhookSecretsOf } from './secrets';
 
 interface NotifierDeps {
@@ -25,7 +27,9 @@ export const webhookSlice: Slice<WebhookDeps, NotifierDeps> = {
   // Webhooks belong to the role group of whoever registered them.
   roleGroupScoped: ['webhook.manage'],
   projections: [webhooksProjection],
-  endpoints: (deps) => webhookEndpoints(deps),
+  // A developer's own webhooks are told in their history.
+  memberStreams: ({ id }) => [developerWebhooksStream(id)],
+  endpoints: (deps) => [...webhookEndpoints(deps), ...developerWebhookEndpoints(deps)],
   notifiers: ({ settings, stores, log, registry, webhookAttempted }) => [
     new WebhookNotifier(stores.events, stores.documents, log.child({ component: 'webhooks' }), {
       schedule: settings.WEBHOOK_RETRY_SCHEDULE,

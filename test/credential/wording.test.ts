@@ -66,3 +66,16 @@ describe('how the audit trail words each event', () => {
     expect(REGISTRY.describe(type, data)).toBe(said);
   });
 });
+
+describe('the mail a decision sends the member', () => {
+  const metadata = { time: '2026-01-01T00:00:00.000Z', request_id: 'r', actor: { kind: 'admin' as const, id: 1 } };
+  it.each([
+    ['incomplete', 'The reason: incomplete.\n'],
+    ['incomplete.', 'The reason: incomplete.\n'],
+    ['incomplete...  ', 'The reason: incomplete.\n'],
+  ])('ends the reason %j with one full stop', (reason, ending) => {
+    const mail = REGISTRY.mailOf('CredentialRejected')!({ data: { member_id: 7, reason }, metadata });
+    expect(mail.text).toContain(ending);
+    expect(mail.text).not.toContain('..');
+  });
+});

@@ -8,6 +8,15 @@ async function signIn(page: Page, username: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Replaces a one-time password with one of the administrator's own, on the screen that asks for it first. */
+async function chooseOwn(page: Page, oneTime: string): Promise<void> {
+  await page.getByLabel('One-time password').fill(oneTime);
+  await page.getByLabel('New password', { exact: true }).fill(`${oneTime}-own`);
+  await page.getByLabel('New password again').fill(`${oneTime}-own`);
+  await page.getByRole('button', { name: 'Set my password' }).click();
+  await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
+}
+
 /** The screen at a desktop's and a phone's width, each kept and checked by axe. */
 async function bothWidths(page: Page, name: string) {
   for (const width of [1280, 390]) {
@@ -66,6 +75,10 @@ test('a role group and an administrator made in the console: the one-time passwo
   // Erin signs in with it: she reviews credentials, and may not manage administrators.
   const erin = await (await browser.newContext({ baseURL })).newPage();
   await signIn(erin, 'erin', password);
+  // A one-time password is changed first: nothing else opens until then.
+  await expect(erin.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
+  await bothWidths(erin, 'admin-choose-password');
+  await chooseOwn(erin, password);
   const erinsNav = erin.getByRole('navigation', { name: 'Administrator console' });
   await expect(erinsNav.getByRole('link')).toHaveText([
     'Credentials',
@@ -91,7 +104,7 @@ test('a role group and an administrator made in the console: the one-time passwo
   await erin.goto('/ui/admin/credentials');
   await expect(erin.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await erin.getByLabel('Username').fill('erin');
-  await erin.getByLabel('Password').fill(password);
+  await erin.getByLabel('Password').fill(`${password}-own`);
   await erin.getByRole('button', { name: 'Sign in' }).click();
   await expect(erin.getByRole('alert')).toContainText('this administrator is disabled');
   await screen(erin, 'admin-disabled-sign-in');
@@ -117,6 +130,7 @@ test("an administrator who manages access but is not super is offered nothing on
 
   const frank = await (await browser.newContext({ baseURL })).newPage();
   await signIn(frank, 'frank', password);
+  await chooseOwn(frank, password);
   await frank
     .getByRole('navigation', { name: 'Administrator console' })
     .getByRole('link', { name: 'Administrators' })

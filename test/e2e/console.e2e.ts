@@ -268,11 +268,11 @@ test('registration asks for one of e-mail and mobile, shows each refusal once at
     await page.getByLabel('Username').fill('1x');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect(page.locator('#field-username-issue')).toContainText('username must be 3 to 32 characters');
-    await expect(page.locator('#field-email-issue')).toContainText('give at least one of email and mobile');
+    await expect(page.locator('#field-username-issue')).toContainText('Username must be 3 to 32 characters');
+    await expect(page.locator('#field-email-issue')).toContainText('Give at least one of email and mobile.');
     // The box under the form no longer repeats what the fields say.
     await expect(page.getByRole('alert')).toHaveText('Correct the fields marked above, then register again.');
-    await expect(page.getByText(/give at least one of email and mobile/)).toHaveCount(1);
+    await expect(page.getByText(/Give at least one of email and mobile/)).toHaveCount(1);
     await screen(page, `fix-register-refused-${viewport.width}`);
 
     await page.getByLabel('Username').fill('casey');

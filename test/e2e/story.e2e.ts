@@ -37,7 +37,7 @@ test('a developer gets a key through the console, an administrator reviews it, t
   await page.getByLabel('Password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
-  await expect(page.locator('#field-username-issue')).toContainText('username must be 3 to 32 characters');
+  await expect(page.locator('#field-username-issue')).toContainText('Username must be 3 to 32 characters');
   await screen(page, 'developer-register-refused');
 
   await page.getByLabel('Username').fill('alice');
@@ -226,7 +226,9 @@ test('a refused export is said at its field, and nothing is downloaded', async (
   admin.on('download', (d) => void downloads.push(d.suggestedFilename()));
   await admin.getByLabel('Resume after position (optional)').fill('garbage');
   await admin.getByRole('button', { name: 'Download the NDJSON export' }).click();
-  await expect(admin.locator('#field-from-issue')).toContainText('from is not a position of this event log');
+  await expect(admin.locator('#field-from-issue')).toContainText(
+    'Resume after position is not a position of this event log',
+  );
   await expect(admin.getByLabel('Resume after position (optional)')).toBeFocused();
   await screen(admin, 'auditor-export-refused');
   expect(downloads).toEqual([]);

@@ -133,7 +133,7 @@ test('an administrator sends a test, reads its request and answer, and edits the
     const form = page.getByRole('form', { name: `Edit ${base}/tea` });
     await form.getByLabel('URL').fill('ftp://example.com/tea');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect(form.getByText('url must be http or https')).toBeVisible();
+    await expect(form.getByText('URL must be http or https.')).toBeVisible();
     await screenAtBothWidths(page, 'admin-webhook-edit-refused');
     await form.getByLabel('URL').fill(`${base}/coffee`);
     await form.getByLabel('scope.requested').check();
@@ -144,6 +144,21 @@ test('an administrator sends a test, reads its request and answer, and edits the
     await expect(page.getByRole('button', { name: `Send a test to ${base}/coffee` })).toBeVisible();
     await page.getByRole('button', { name: `Send a test to ${base}/coffee` }).click();
     await expect(page.getByRole('row', { name: /ping/ })).toHaveCount(2);
+
+    // A new secret, after a question; shown once, and the test send is signed with it.
+    const firstSecretSigned = received.length;
+    await page.getByRole('button', { name: `Rotate the secret of ${base}/coffee…` }).click();
+    await page
+      .getByRole('dialog', { name: 'Give the webhook a new secret?' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
+    const rotated = page.getByTestId('rotated-webhook-secret');
+    await expect(rotated).toHaveText(/^whsec_/);
+    await screenAtBothWidths(page, 'admin-webhook-rotated-secret');
+    await page.getByLabel('I have stored the secret somewhere safe').check();
+    await page.getByRole('button', { name: 'Done: hide the secret' }).click();
+    await expect(rotated).toHaveCount(0);
+    expect(received).toHaveLength(firstSecretSigned);
 
     // Removing asks in the page.
     await page.getByRole('button', { name: `Remove ${base}/coffee…` }).click();

@@ -29,6 +29,6 @@ describe('mail to members', () => {
     expect(mail!.subject).toBe('Your API credential application was approved');
     expect(mail!.from?.text).toBe('platform@example.com');
     expect(mail!.to && !Array.isArray(mail!.to) ? mail!.to.text : '').toBe(member.email);
-    expect(mail!.text).toContain('https://portal.example.com/ui/');
+    expect(mail!.text).toContain('Your developer center: https://portal.example.com/ui/developer\n');
   });
 });

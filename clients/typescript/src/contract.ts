@@ -616,6 +616,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/developer/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's own credential's last 100 open-API calls, newest first, refused ones and those with a key that did not match included
+         * @description The member's own credential's last open-API calls, newest first. Kept in memory by the process that served them (docs/credentials.md): a restart forgets them, and with several processes each answers the calls it served. Caller: member.
+         */
+        get: operations["get_developer_calls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credentials/{member_id}/usage": {
         parameters: {
             query?: never;
@@ -1416,6 +1436,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/developer/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's own webhooks, oldest first, without their secrets
+         * @description The member's own webhooks, oldest first, without their secrets. Caller: member.
+         */
+        get: operations["get_developer_webhooks"];
+        put?: never;
+        /**
+         * Register a webhook for the member's own credential's events (at most 5 a member); the secret is shown this once
+         * @description Register a webhook for the member's own credential's events (at most 5 a member); the secret is shown this once. Caller: member.
+         */
+        post: operations["post_developer_webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the member's webhooks, without its secret
+         * @description One of the member's webhooks, without its secret. Caller: member.
+         */
+        get: operations["get_developer_webhooks_id"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the member’s webhooks: nothing more is sent to it, and its secret is destroyed
+         * @description Remove one of the member’s webhooks: nothing more is sent to it, and its secret is destroyed. Caller: member.
+         */
+        delete: operations["delete_developer_webhooks_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give one of the member's webhooks a new secret, which signs every delivery from now on; shown this once
+         * @description Give one of the member's webhooks a new secret, which signs every delivery from now on; shown this once. Caller: member.
+         */
+        post: operations["post_developer_webhooks_id_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the member's webhooks' deliveries, newest first
+         * @description One of the member's webhooks' deliveries, newest first. Caller: member.
+         */
+        get: operations["get_developer_webhooks_id_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed ping event to the webhook now; answers the delivery, recorded with the others
+         * @description Send a signed ping event to the webhook now; answers the delivery, recorded with the others. Caller: member.
+         */
+        post: operations["post_developer_webhooks_id_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mails": {
         parameters: {
             query?: never;
@@ -1902,11 +2030,15 @@ export interface components {
                 last_used_at: string | null;
             }[];
         };
-        Administrator: {
-            id: number;
-            username: string;
-            is_super: boolean;
-            role_id: number | null;
+        RecentCall: {
+            /** Format: date-time */
+            time: string;
+            method: string;
+            path: string;
+            status: number;
+            latency_ms: number;
+            /** @description The key's fingerprint (as in GET /developer/usage); null when the key did not match */
+            key_fingerprint: string | null;
         };
         Permission: {
             /** @enum {string} */
@@ -2330,6 +2462,22 @@ export interface components {
             error: string | null;
             duration_ms: number;
         };
+        CreatedDeveloperWebhook: {
+            id: string;
+            url: string;
+            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description whsec_…: verifies the webhook-signature header; shown this once */
+            secret: string;
+        };
+        DeveloperWebhook: {
+            id: string;
+            url: string;
+            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            /** Format: date-time */
+            created_at: string;
+        };
         OutboxMail: {
             id: string;
             /** @enum {string} */
@@ -2546,6 +2694,18 @@ export interface operations {
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
             401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
@@ -2942,6 +3102,8 @@ export interface operations {
                             username: string;
                             /** @description empty when the member gave none */
                             nickname: string;
+                            /** @description signed in with a one-time password: every other call is refused (403 password_change_required) until POST /developer/password */
+                            password_change_required: boolean;
                         };
                     };
                 };
@@ -3794,7 +3956,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3938,7 +4103,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4514,7 +4682,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5036,7 +5207,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5277,7 +5451,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5449,7 +5626,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5581,7 +5761,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5836,7 +6019,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6095,7 +6281,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6326,7 +6515,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6466,7 +6658,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6704,7 +6899,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6833,7 +7031,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7036,7 +7237,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7237,7 +7441,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7427,7 +7634,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7552,7 +7762,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7754,7 +7967,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7956,7 +8172,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8127,7 +8346,107 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_developer_calls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's own credential's last 100 open-API calls, newest first, refused ones and those with a key that did not match included */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            list: components["schemas"]["RecentCall"][];
+                        };
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8222,7 +8541,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8376,7 +8698,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8620,7 +8945,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8821,7 +9149,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9061,7 +9392,14 @@ export interface operations {
                         /** @constant */
                         code: 0;
                         message: string;
-                        data: components["schemas"]["Administrator"];
+                        data: {
+                            id: number;
+                            username: string;
+                            is_super: boolean;
+                            role_id: number | null;
+                            /** @description signed in with a one-time password: every other call is refused (403 password_change_required) until POST /admin/password */
+                            password_change_required: boolean;
+                        };
                     };
                 };
             };
@@ -9722,7 +10060,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9827,7 +10168,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9955,6 +10299,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -10143,6 +10488,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -10344,6 +10690,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -10524,7 +10871,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10653,6 +11003,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -10843,6 +11194,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11046,6 +11398,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11250,6 +11603,7 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11602,7 +11956,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11716,7 +12073,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11851,7 +12211,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11948,7 +12311,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12045,7 +12411,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12135,7 +12504,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12247,7 +12619,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12360,7 +12735,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12469,6 +12847,18 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
+            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
             422: {
                 headers: {
@@ -12559,7 +12949,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12664,7 +13057,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission addon.view, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission addon.view, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12762,6 +13158,18 @@ export interface operations {
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
             401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
@@ -12872,7 +13280,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13008,7 +13419,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13208,7 +13622,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13682,7 +14099,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13810,7 +14230,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14000,7 +14423,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14192,7 +14618,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14361,7 +14790,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14557,7 +14989,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14738,7 +15173,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14875,7 +15313,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15006,6 +15447,1386 @@ export interface operations {
             };
         };
     };
+    get_developer_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's own webhooks, oldest first, without their secrets */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            list: components["schemas"]["DeveloperWebhook"][];
+                        };
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_webhooks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An http or https URL without credentials
+                     */
+                    url: string;
+                    events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Register a webhook for the member's own credential's events (at most 5 a member); the secret is shown this once */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["CreatedDeveloperWebhook"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - invalid_webhook_url: the URL is not one a webhook may reach
+             *     - webhook_limit_reached: the member holds 5 webhooks already
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_developer_webhooks_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the member's webhooks, without its secret */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["DeveloperWebhook"];
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description webhook_not_found: the member holds no webhook with this id */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    delete_developer_webhooks_id: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove one of the member’s webhooks: nothing more is sent to it, and its secret is destroyed */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["DeveloperWebhook"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description webhook_not_found: the member holds no webhook with this id */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_webhooks_id_rotate_secret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Give one of the member's webhooks a new secret, which signs every delivery from now on; shown this once */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["CreatedDeveloperWebhook"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description webhook_not_found: the member holds no webhook with this id */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_developer_webhooks_id_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the member's webhooks' deliveries, newest first */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            list: components["schemas"]["WebhookDelivery"][];
+                        };
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description webhook_not_found: the member holds no webhook with this id */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_webhooks_id_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Send a signed ping event to the webhook now; answers the delivery, recorded with the others */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description webhook_not_found: the member holds no webhook with this id */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
     get_mails: {
         parameters: {
             query?: {
@@ -15054,7 +16875,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15177,7 +17001,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled) */
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15344,6 +17171,18 @@ export interface operations {
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
             401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;

@@ -24,7 +24,7 @@ export interface CredentialDeps {
   readModels: ReadModels;
   keyLifetimeDays: number | null;
   maxKeyLifetimeDays: number;
-  usage: Pick<UsageLedger, 'usage' | 'lastUsed'>;
+  usage: Pick<UsageLedger, 'usage' | 'lastUsed' | 'recentCalls'>;
   /** Whether a member exists, from the member slice (src/compose.ts). */
   memberExists(id: number): Promise<boolean>;
   /** An administrator's username, from the access slice (src/compose.ts). */

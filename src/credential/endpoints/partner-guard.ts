@@ -6,9 +6,11 @@ import { hasExpiredAt } from '../expiry';
 import { ApiKeyDocument } from '../projections/api-keys';
 import { AppState } from '../../shared/http/context';
 import { HttpError, Refused } from '../../shared/http/envelope';
+import { statusOf } from '../../shared/http/errors';
 import { PartnerQuota } from '../../shared/http/open-api-limit';
 import { refused } from '../../shared/http/open-api-refusals';
-import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
+import { AnsweredCall, PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
+import { performance } from 'node:perf_hooks';
 import { andThen } from '../../shared/eventually';
 import {
   CREDENTIAL_EXPIRED,
@@ -29,6 +31,8 @@ export interface UsageCount {
   record(memberId: number, refused: boolean, key: string): void;
   /** A call whose key did not match: counted apart, not as the credential's use. */
   recordWrongKey(memberId: number): void;
+  /** Every answered call of a known API id, kept among its recent calls (`key` null: the key did not match). */
+  recordCall(memberId: number, status: number, key: string | null, call: AnsweredCall): void;
 }
 
 // Refusals are plain values, built once where they do not vary: a partner hammering with a wrong
@@ -50,6 +54,11 @@ const scopeNotApproved = (scope: string): Refused =>
   );
 
 const uncounted = () => {};
+
+const wrongKey = (usage: UsageCount, memberId: number) => (status: number, call: AnsweredCall) => {
+  usage.recordWrongKey(memberId);
+  usage.recordCall(memberId, status, null, call);
+};
 
 type AcceptedKey = ApiKeyDocument['keys'][number];
 
@@ -83,14 +92,18 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
   return {
     admit(apiid, key, scope) {
       if (!apiid || !key) return { refusal: MISSING, fields: [], settle: uncounted };
-      const entry = isWellFormedApiKey(key) ? ring.lookup(apiid) : null;
+      const entry = ring.lookup(apiid);
       if (!entry) return { refusal: NOT_ACCEPTED, fields: [], settle: uncounted };
       const now = Date.now();
       // Anyone who knows an API id can make well-formed keys (the checksum is public): such calls
-      // must not make someone else's credential look used.
-      const accepted = acceptedKey(entry, key, now);
-      if (!accepted) return { refusal: NOT_ACCEPTED, fields: [], settle: () => usage.recordWrongKey(entry.member_id) };
-      const settle = (status: number) => usage.record(entry.member_id, status >= 400, keyFingerprint(accepted.digest));
+      // must not make someone else's credential look used. A malformed key is a wrong key too.
+      const accepted = isWellFormedApiKey(key) ? acceptedKey(entry, key, now) : undefined;
+      if (!accepted) return { refusal: NOT_ACCEPTED, fields: [], settle: wrongKey(usage, entry.member_id) };
+      const fingerprint = keyFingerprint(accepted.digest);
+      const settle = (status: number, call: AnsweredCall) => {
+        usage.record(entry.member_id, status >= 400, fingerprint);
+        usage.recordCall(entry.member_id, status, fingerprint, call);
+      };
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
@@ -105,15 +118,21 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
 /** The gate as a koa guard, for the partner calls the lane leaves to the router (HEAD, a query string). */
 export function requireScope(gate: PartnerGate, scope: string): Middleware<AppState> {
   return async (ctx, next) => {
+    const started = performance.now();
     // ring.lookup may throw (the ring cannot vouch): nothing is counted then, as before the lane.
     const verdict = await gate.admit(ctx.get('X-API-ID'), ctx.get('X-API-Key'), scope);
     for (const [name, value] of verdict.fields) ctx.set(name, value);
-    // A handler that throws leaves the status at koa's 404 here: counted as refused, which it is.
+    // A handler that throws is told by the status its error is answered with.
+    let status: number | undefined;
     try {
       if (verdict.refusal) throw HttpError.from(verdict.refusal);
       await next();
+      status = ctx.status;
+    } catch (err) {
+      status = statusOf(err);
+      throw err;
     } finally {
-      verdict.settle(ctx.status);
+      verdict.settle(status ?? 500, { method: ctx.method, path: ctx.url, latency_ms: performance.now() - started });
     }
   };
 }

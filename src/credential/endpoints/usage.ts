@@ -6,10 +6,12 @@ import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import { HttpError } from '../../shared/http/envelope';
 import { memberOf } from '../../shared/http/guards';
 import { memberParams } from '../../shared/http/params';
+import { listOf } from '../../shared/http/schemas';
+import { RECENT_CALLS, recentCallSchema } from '../usage/recent-calls';
 
 export interface UsageDeps {
   readModels: ReadModels;
-  usage: Pick<UsageLedger, 'usage'>;
+  usage: Pick<UsageLedger, 'usage' | 'recentCalls'>;
 }
 
 /** Each credential's open-API calls over the last 30 days: for its member, and for the reviewers. */
@@ -27,6 +29,16 @@ export function usageEndpoints(deps: UsageDeps): Endpoint[] {
         const { id } = memberOf(ctx);
         return { data: await deps.usage.usage(id, await reads.keyRing(id)) };
       },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/developer/calls',
+      caller: { kind: 'member' },
+      summary: `The member's own credential's last ${RECENT_CALLS} open-API calls, newest first, refused ones and those with a key that did not match included`,
+      description:
+        "The member's own credential's last open-API calls, newest first. Kept in memory by the process that served them (docs/credentials.md): a restart forgets them, and with several processes each answers the calls it served",
+      response: listOf(recentCallSchema),
+      handler: (ctx) => ({ data: { list: deps.usage.recentCalls(memberOf(ctx).id) } }),
     }),
     endpoint({
       method: 'GET',

@@ -5,6 +5,7 @@ import { stamp } from '../../shared/projections/stamp';
 import { Ticker } from '../../shared/ticker';
 import { AcceptedKey } from '../grace-period';
 import { DayCount, usageOf, Usage, utcDate } from './view';
+import { CallMade, RecentCall, RecentCalls } from './recent-calls';
 
 /** Counts kept this long in memory after their day, so a flush late after midnight still has them. */
 const DAY_MS = 86_400_000;
@@ -32,11 +33,16 @@ export class UsageLedger {
   // The counts stay dirty in memory after a failed write and go with the next flush.
   private readonly ticker: Ticker;
 
+  /** Each credential's last calls (RECENT_CALLS=on), in memory only; null when off. */
+  private readonly recent: RecentCalls | null;
+
   constructor(
     private readonly documents: DocumentStore,
     log: Logger,
     flushMs = 1000,
+    recentCalls = true,
   ) {
+    this.recent = recentCalls ? new RecentCalls() : null;
     this.ticker = new Ticker(
       () => this.write(),
       flushMs,
@@ -61,6 +67,16 @@ export class UsageLedger {
     if (refused) byKey.refused += 1;
     byKey.last_used_ms = at;
     this.dirty.add(count.id);
+  }
+
+  /** One answered call of the member's credential, among its recent calls (`key` null: the key did not match). */
+  recordCall(memberId: number, status: number, key: string | null, call: CallMade): void {
+    this.recent?.record(memberId, status, key, call);
+  }
+
+  /** The member's credential's last calls served by this process, newest first (none when RECENT_CALLS is off). */
+  recentCalls(memberId: number): RecentCall[] {
+    return this.recent?.of(memberId) ?? [];
   }
 
   /** One call that named this member's API id with a key that did not match: apart, and no use. */

@@ -3,7 +3,7 @@ import { Middleware } from 'koa';
 import { z } from 'zod';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
-import { refuseGoneSession } from './guards';
+import { refuseGoneSession, refuseUntilPasswordChanged } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { idempotentWrites } from './idempotency';
@@ -88,6 +88,12 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * replaced is told nobody is logged in (401), not that the token is stale (419).
    */
   callerBeforeCsrf?: boolean;
+  /**
+   * A member or administrator signed in with a one-time password may call it (changing the
+   * password, signing out, what the console reads to show the change); every other endpoint of
+   * theirs is refused with 403 password_change_required.
+   */
+  beforePasswordChange?: true;
   handler(
     ctx: AppContext,
     input: Input<z.output<P>, z.output<Q>, z.output<B>>,
@@ -172,6 +178,19 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
 export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller' | 'callerBeforeCsrf'>): boolean =>
   endpoint.caller.kind === 'member' && endpoint.method !== 'GET' && !endpoint.callerBeforeCsrf;
 
+/** Who the caller is and may do: identity, permission or scope, a one-time password, the member's write limit. */
+function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState>[] {
+  const { caller } = endpoint;
+  const checks: Middleware<AppState>[] = [];
+  if (caller.kind === 'member') checks.push(guards.member);
+  if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
+  if ((caller.kind === 'member' || caller.kind === 'admin') && !endpoint.beforePasswordChange)
+    checks.push(refuseUntilPasswordChanged(caller.kind));
+  if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);
+  if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
+  return checks;
+}
+
 /**
  * Mounts endpoints with the checks their declaration implies, so a route cannot forget one:
  * every write checks the CSRF token first (a logout its caller first; a member's or administrator's
@@ -189,11 +208,7 @@ export function mountEndpoints(
 ): void {
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
-    const callerChecks: Middleware<AppState>[] = [];
-    if (caller.kind === 'member') callerChecks.push(guards.member);
-    if (isLimitedMemberWrite(endpoint)) callerChecks.push(guards.memberWrite);
-    if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
-    if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
+    const callerChecks = callerChecksOf(endpoint, guards);
     const csrf = method === 'GET' ? [] : [requireCsrf];
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];

@@ -63,6 +63,9 @@ export function refusalFor(err: unknown, requestLog: () => Logger): HttpError {
   return refusal;
 }
 
+/** The status a thrown error is answered with, without logging it (the envelope does that). */
+export const statusOf = (err: unknown): number => toHttpError(err).status;
+
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof DomainError) return new HttpError(422, err.error, err.message, err.problems);

@@ -41,3 +41,22 @@ export const requireMember: Middleware<AppState> = async (ctx, next) => {
   memberOf(ctx);
   await next();
 };
+
+/**
+ * Refuses (403 password_change_required) a member or administrator signed in with a one-time
+ * password, on every endpoint but those declared `beforePasswordChange` (changing it, signing out,
+ * what the console reads to show the change).
+ */
+export function refuseUntilPasswordChanged(side: 'member' | 'admin'): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (sessionOf(ctx)[side]?.password_change_required) {
+      const where = side === 'member' ? 'POST /developer/password' : 'POST /admin/password';
+      throw new HttpError(
+        403,
+        'password_change_required',
+        `this session signed in with a one-time password: choose your own first (${where})`,
+      );
+    }
+    await next();
+  };
+}

@@ -19,6 +19,7 @@ export function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApi
   const add: Add = (status, when) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
   if (endpoint.method !== 'GET') add(419, "X-CSRF-Token is missing or is not this session's current token");
   callerRefusals(endpoint, partnerRefusals, add);
+  passwordChangeRefusal(endpoint, add);
   inputRefusals(endpoint, add);
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (endpoint.caller.kind === 'member') memberReserved(refusals.has(422), add);
@@ -44,6 +45,12 @@ function callerRefusals({ caller }: Endpoint, partnerRefusals: readonly OpenApiR
   }
   if (caller.kind === 'admin') add(503, 'the read models are at an older projection version: run `platform upgrade`');
   if (caller.kind !== 'anyone') add(503, 'the read models are catching up; retry after Retry-After');
+}
+
+/** A session signed in with a one-time password may do nothing else until it chooses its own. */
+function passwordChangeRefusal({ caller, beforePasswordChange }: Endpoint, add: Add): void {
+  if ((caller.kind === 'member' || caller.kind === 'admin') && !beforePasswordChange)
+    add(403, 'password_change_required: this session signed in with a one-time password, which must be changed first');
 }
 
 /** What the request carries: its path and query parameters, its body, and the limits on writes and logins. */

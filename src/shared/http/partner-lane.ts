@@ -17,8 +17,15 @@ export interface PartnerVerdict {
   refusal: Refused | null;
   /** Header fields every answer to it carries (where the API id stands against its rate limit). */
   fields: HeaderFields;
-  /** Told the answer's status once it is known, so the credential's owner sees the call. */
-  settle(status: number): void;
+  /** Told the answer's status once it is sent, and the call, so the credential's owner sees it. */
+  settle(status: number, call: AnsweredCall): void;
+}
+
+/** A partner call as answered: what its owner's recent calls show. */
+export interface AnsweredCall {
+  method: string;
+  path: string;
+  latency_ms: number;
 }
 
 /** The key check, rate limit and scope check of partner calls, shared by the lane and the router. */
@@ -59,7 +66,7 @@ interface Route {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const uncounted = (_status: number) => {};
+const uncounted = (_status: number, _call: AnsweredCall) => {};
 
 /**
  * Partner servers call the open API on every page view. The lane answers those calls ahead of
@@ -119,9 +126,9 @@ export function partnerLane(
       status = refuse(res, requestId, fields, refusal);
       error = refusal.error;
     }
-    // A body that could not be built counts as refused, as the router counts it.
-    settle(status);
     const duration_ms = performance.now() - started;
+    // A body that could not be built counts as refused, as the router counts it.
+    settle(status, { method: 'GET', path: route.path, latency_ms: duration_ms });
     route.record(error, status, duration_ms / 1000);
     writeLine({ request_id: requestId, client_request_id, method: 'GET', path: route.path, status, duration_ms });
   }

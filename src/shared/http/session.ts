@@ -21,11 +21,15 @@ export interface AdminIdentity {
   username: string;
   is_super: boolean;
   role_id: number | null;
+  /** Signed in with a one-time password: refused everything but changing it and signing out (guards.ts). */
+  password_change_required?: true;
 }
 
 export interface MemberIdentity {
   id: number;
   username: string;
+  /** Signed in with a one-time password: refused everything but changing it and signing out (guards.ts). */
+  password_change_required?: true;
 }
 
 /**
@@ -178,6 +182,12 @@ export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin')
     change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
     successor: without,
   });
+}
+
+/** The session's identity on `side` chose its own password: the one-time password's restriction ends. */
+export function passwordChanged(ctx: AppContext, side: 'member' | 'admin'): void {
+  const identity = sessionOf(ctx)[side];
+  if (identity) delete identity.password_change_required;
 }
 
 /** Remembers the position of the last event the caller caused or logged in on; its next read waits for it. */

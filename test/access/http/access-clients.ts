@@ -13,6 +13,7 @@ import {
 export interface AdminBrowser {
   client: request.Agent;
   token: string;
+  platform: TestPlatform;
   post(path: string, body?: object): request.Test;
   get(path: string): request.Test;
 }
@@ -25,6 +26,7 @@ export async function adminBrowser(t: TestPlatform, { username, password } = SUP
   return {
     client,
     token,
+    platform: t,
     post: (path, body = {}) => client.post(`/api/v1${path}`).set('X-CSRF-Token', token).send(body),
     get: (path) => client.get(`/api/v1${path}`),
   };
@@ -37,17 +39,27 @@ export async function tryLogin(t: TestPlatform, { username, password }: { userna
   return client.post('/api/v1/admin/login').set('X-CSRF-Token', body.data.csrf_token).send({ username, password });
 }
 
-/** A role group defined over the API, and an administrator in it with its one-time password. */
-export async function groupWithAdmin(by: AdminBrowser, permissions: string[]) {
+/** A role group defined over the API, and an administrator in it with the password they chose (or their one-time one). */
+export async function groupWithAdmin(by: AdminBrowser, permissions: string[], { keepOneTime = false } = {}) {
   const group = await by.post('/role-groups', { name: `Group ${uniqueUsername('g')}`, permissions }).expect(200);
   const username = uniqueUsername('op');
   const created = await by.post('/administrators', { username, role_group_id: group.body.data.id }).expect(200);
-  return {
-    role_id: group.body.data.id as number,
-    id: created.body.data.id as number,
-    username,
-    password: created.body.data.password as string,
-  };
+  const oneTime = created.body.data.password as string;
+  // Unless kept, the administrator chose their own, as the console makes them do first.
+  const password = keepOneTime ? oneTime : await ownPasswordFor(by.platform, username, oneTime);
+  return { role_id: group.body.data.id as number, id: created.body.data.id as number, username, password };
+}
+
+/**
+ * Signs in once with a one-time password and chooses the administrator's own, as the console makes
+ * them do first (a one-time password is refused everything else); answers the password chosen.
+ */
+export async function ownPasswordFor(t: TestPlatform, username: string, oneTime: string): Promise<string> {
+  const chosen = `${oneTime}-own`;
+  const first = await adminBrowser(t, { username, password: oneTime });
+  await first.post('/admin/password', { current_password: oneTime, new_password: chosen }).expect(200);
+  await first.post('/admin/logout').expect(200);
+  return chosen;
 }
 
 /** This file's platform, with the super administrator signed in on `root`, and its refusals asserted on it. */

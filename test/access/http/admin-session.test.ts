@@ -83,7 +83,13 @@ describe('POST /admin/login', () => {
     expect(res.body).toEqual({
       code: 0,
       message: expect.any(String),
-      data: { id: expect.any(Number), username: 'admin', is_super: true, role_id: null },
+      data: {
+        id: expect.any(Number),
+        username: 'admin',
+        is_super: true,
+        role_id: null,
+        password_change_required: false,
+      },
     });
     expect(sessionId(res)).toBeDefined();
     expect(sessionId(res)).not.toBe(sessionId(before));
@@ -196,7 +202,13 @@ describe('permissions of a role-group administrator', () => {
       .set('X-CSRF-Token', before.body.data.csrf_token)
       .send({ username: auditor.username, password: auditor.password })
       .expect(200);
-    expect(res.body.data).toEqual({ id: auditor.id, username: auditor.username, is_super: false, role_id: 2 });
+    expect(res.body.data).toEqual({
+      id: auditor.id,
+      username: auditor.username,
+      is_super: false,
+      role_id: 2,
+      password_change_required: false,
+    });
     await expectRefusal(() => client.get(CREDENTIALS), 403, 'permission_denied');
     await expectRefusal(() => client.get('/api/v1/scope-requests'), 403, 'permission_denied');
   });

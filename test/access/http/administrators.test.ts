@@ -3,7 +3,7 @@ import { createAdmin } from '../../../src/access/admins';
 import { argon2Hasher } from '../../../src/member/passwords';
 import { CommandContext } from '../../../src/shared/commands/context';
 import { uniqueUsername } from '../../support/platform';
-import { accessPlatform, adminBrowser, groupWithAdmin, SUPER, tryLogin } from './access-clients';
+import { accessPlatform, adminBrowser, groupWithAdmin, ownPasswordFor, SUPER, tryLogin } from './access-clients';
 import { SHELL } from '../../../src/access/grantor';
 
 const p = accessPlatform();
@@ -38,7 +38,9 @@ describe('administrators over the API', () => {
     expect(listed.body.data.list).toContainEqual(shown);
     expect(JSON.stringify(listed.body)).not.toContain(password);
 
-    const auditor = await adminBrowser(p.t, { username, password });
+    const first = await adminBrowser(p.t, { username, password });
+    await p.refused(() => first.get('/addons'), 403, 'password_change_required');
+    const auditor = await adminBrowser(p.t, { username, password: await ownPasswordFor(p.t, username, password) });
     await auditor.get('/addons').expect(200);
     await p.refused(() => auditor.get('/credentials'), 403, 'permission_denied');
     await p.refused(() => auditor.get('/administrators'), 403, 'permission_denied');
@@ -162,6 +164,10 @@ describe('administrators over the API', () => {
     await p.refused(() => before.get('/addons'), 401, 'session_expired');
     expect((await tryLogin(p.t, operator)).status).toBe(401);
     const after = await adminBrowser(p.t, { username: operator.username, password: reset.body.data.password });
+    await p.refused(() => after.get('/addons'), 403, 'password_change_required');
+    await after
+      .post('/admin/password', { current_password: reset.body.data.password, new_password: 'chosen-after-reset' })
+      .expect(200);
     await after.get('/addons').expect(200);
   });
 
@@ -220,7 +226,7 @@ describe('POST /admin/password', () => {
 
 describe('the audit trail', () => {
   it('words every administrator decision with its actor', async () => {
-    const operator = await groupWithAdmin(p.root, ['addon.view']);
+    const operator = await groupWithAdmin(p.root, ['addon.view'], { keepOneTime: true });
     await p.root.post(`/administrators/${operator.id}/disable`).expect(200);
     await p.root.post(`/administrators/${operator.id}/enable`).expect(200);
     await p.root.post(`/administrators/${operator.id}/password-reset`).expect(200);

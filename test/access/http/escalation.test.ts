@@ -1,6 +1,6 @@
 import { REGISTRY } from '../../../src/compose';
 import { uniqueUsername } from '../../support/platform';
-import { accessPlatform, adminBrowser, AdminBrowser, groupWithAdmin, tryLogin } from './access-clients';
+import { accessPlatform, adminBrowser, AdminBrowser, groupWithAdmin, ownPasswordFor, tryLogin } from './access-clients';
 
 const p = accessPlatform();
 
@@ -104,10 +104,8 @@ describe('no escalation through access.manage (docs/administrators.md, "No escal
     const created = await creator.browser
       .post('/administrators', { username: uniqueUsername('sock'), role_group_id: await groupOf(creator.id) })
       .expect(200);
-    const sockpuppet = await adminBrowser(p.t, {
-      username: created.body.data.username,
-      password: created.body.data.password,
-    });
+    const { username, password } = created.body.data;
+    const sockpuppet = await adminBrowser(p.t, { username, password: await ownPasswordFor(p.t, username, password) });
     await p.root.post(`/administrators/${creator.id}/disable`).expect(200);
     await p.refused(() => sockpuppet.post(`/administrators/${creator.id}/enable`), 403, 'super_admin_only');
     expect((await listed('/administrators')).find((a) => a.id === creator.id)).toMatchObject({ enabled: false });

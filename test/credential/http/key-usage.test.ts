@@ -43,15 +43,15 @@ describe('usage per key', () => {
     const before = Date.now();
     for (let i = 0; i < 3; i++) await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
     await openCall(t, '/open/addons', p.apiid, other.apikey).expect(401);
-    // A malformed key is refused before its API id is looked up: counted nowhere, like a made-up API id.
+    // A malformed key against a known API id is a wrong key as much as a well-formed one.
     await openCall(t, '/open/addons', p.apiid, mistypedKey(p.apikey)).expect(401);
     await openCall(t, '/open/member-groups', p.apiid, p.apikey).expect(403);
     await openCall(t, '/open/addons', 'ak_aaaaaaaaaaaaaaaaaaaa', p.apikey).expect(401);
 
     const mine = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
     expect(mine.days).toHaveLength(30);
-    // The other partner's key is well formed but not this credential's: counted apart, not as a call.
-    expect(mine.days[29]).toEqual({ date: today(), calls: 4, refused: 1, wrong_key: 1 });
+    // The other partner's key and the mistyped one are not this credential's: counted apart, not as calls.
+    expect(mine.days[29]).toEqual({ date: today(), calls: 4, refused: 1, wrong_key: 2 });
     expect(mine.keys).toEqual([
       {
         key: expect.stringMatching(/^[0-9a-f]{8}$/),
@@ -78,6 +78,60 @@ describe('usage per key', () => {
     const admin = t.client();
     await logInAdmin(admin);
     expect((await admin.get(`${API}/credentials/${p.member.id}/usage`).expect(200)).body.data).toEqual(mine);
+  });
+
+  it("answers the credential's last calls, newest first, wrong keys included, others' never", async () => {
+    const p = await activePartner(t);
+    const other = await activePartner(t);
+    await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
+    await openCall(t, '/open/addons?page=2', p.apiid, p.apikey).expect(422);
+    await openCall(t, '/open/member-groups', p.apiid, p.apikey).expect(403);
+    await openCall(t, '/open/addons', p.apiid, mistypedKey(p.apikey)).expect(401);
+    await openCall(t, '/open/addons', other.apiid, other.apikey).expect(200);
+    const usage = (await p.developer.get(`${API}/developer/usage`).expect(200)).body.data;
+    const calls = (await p.developer.get(`${API}/developer/calls`).expect(200)).body.data.list;
+    const key = usage.keys[0].key as string;
+    expect(calls).toEqual([
+      {
+        time: expect.any(String),
+        method: 'GET',
+        path: '/api/v1/open/addons',
+        status: 401,
+        latency_ms: expect.any(Number),
+        key_fingerprint: null,
+      },
+      {
+        time: expect.any(String),
+        method: 'GET',
+        path: '/api/v1/open/member-groups',
+        status: 403,
+        latency_ms: expect.any(Number),
+        key_fingerprint: key,
+      },
+      {
+        time: expect.any(String),
+        method: 'GET',
+        path: '/api/v1/open/addons?page=2',
+        status: 422,
+        latency_ms: expect.any(Number),
+        key_fingerprint: key,
+      },
+      {
+        time: expect.any(String),
+        method: 'GET',
+        path: '/api/v1/open/addons',
+        status: 200,
+        latency_ms: expect.any(Number),
+        key_fingerprint: key,
+      },
+    ]);
+    expect(Date.parse(calls[0].time)).toBeGreaterThanOrEqual(Date.parse(calls[3].time));
+    // Only the last 100 are kept.
+    for (let i = 0; i < 105; i++) await openCall(t, '/open/addons', p.apiid, p.apikey).expect(200);
+    const kept = (await p.developer.get(`${API}/developer/calls`).expect(200)).body.data.list;
+    expect(kept).toHaveLength(100);
+    expect(kept.every((c: { status: number }) => c.status === 200)).toBe(true);
+    await expectRefusal(t, () => t.client().get(`${API}/developer/calls`), 401, 'not_logged_in');
   });
 
   it("made-up keys against a member's API id do not make its credential look used, revoked or not", async () => {

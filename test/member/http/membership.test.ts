@@ -280,7 +280,12 @@ describe('POST /developer/login', () => {
       .set('X-CSRF-Token', token)
       .send({ username: member.username.toUpperCase(), password: 'secret1' })
       .expect(200);
-    expect(res.body.data).toEqual({ id: member.id, username: member.username, nickname: 'Nick' });
+    expect(res.body.data).toEqual({
+      id: member.id,
+      username: member.username,
+      nickname: 'Nick',
+      password_change_required: false,
+    });
     expect(sessionCookie(res)!.split(';')[0]).not.toBe(sessionCookie(before)!.split(';')[0]);
     expect(await csrfOf(client)).not.toBe(token);
     await client.get(DASHBOARD).expect(200);

@@ -135,8 +135,8 @@ describe('administrators screen', () => {
 
   it("drops the issue of a field once it is changed, and keeps the other field's", async () => {
     const issues = [
-      { path: 'username', message: 'username must start with a letter' },
-      { path: 'email', message: 'email is not an e-mail address' },
+      { path: 'username', message: 'Username must start with a letter.' },
+      { path: 'email', message: 'E-mail is not an e-mail address.' },
     ];
     service(() =>
       envelope(422, { code: 422, message: 'validation failed', data: { error: 'validation_failed', issues } }),
@@ -146,12 +146,12 @@ describe('administrators screen', () => {
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
     // Sent as it is: the service's issues, not the browser's own checks.
     fireEvent.submit(screen.getByRole('button', { name: 'Create' }).closest('form')!);
-    expect(await screen.findByText('username must start with a letter')).not.toBeNull();
+    expect(await screen.findByText('Username must start with a letter.')).not.toBeNull();
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'dave' } });
-    expect(screen.queryByText('username must start with a letter')).toBeNull();
+    expect(screen.queryByText('Username must start with a letter.')).toBeNull();
     expect(screen.getByLabelText(/^Email/).getAttribute('aria-invalid')).toBe('true');
     fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: 'dave@example.com' } });
-    expect(screen.queryByText('email is not an e-mail address')).toBeNull();
+    expect(screen.queryByText('E-mail is not an e-mail address.')).toBeNull();
   });
 
   it('shows why a creation was refused, and no password', async () => {

@@ -34,7 +34,7 @@ function service(define: (body: { name: string; permissions: string[] }) => Resp
 describe('role groups screen', () => {
   it('drops the issue of the name, or of the permissions, once that one is changed', async () => {
     const issues = [
-      { path: 'name', message: 'name must be 1 to 64 characters' },
+      { path: 'name', message: 'Name must be 1 to 64 characters.' },
       { path: 'permissions.0', message: 'permissions must be names from the registry' },
     ];
     service(() =>
@@ -44,9 +44,9 @@ describe('role groups screen', () => {
     const audit = await screen.findByLabelText(/Read the audit trail and export it/);
     // Sent as it is: the service's issues, not the browser's own checks.
     fireEvent.submit(screen.getByRole('button', { name: 'Define' }).closest('form')!);
-    expect(await screen.findByText('name must be 1 to 64 characters')).not.toBeNull();
+    expect(await screen.findByText('Name must be 1 to 64 characters.')).not.toBeNull();
     fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'Auditors' } });
-    expect(screen.queryByText('name must be 1 to 64 characters')).toBeNull();
+    expect(screen.queryByText('Name must be 1 to 64 characters.')).toBeNull();
     expect(screen.getByText('permissions must be names from the registry')).not.toBeNull();
     fireEvent.click(audit);
     expect(screen.queryByText('permissions must be names from the registry')).toBeNull();

@@ -29,10 +29,21 @@ interface WebhookFieldsProps {
   refusal: Refusal | null;
   /** What the summary asks to do once the marks are corrected: "register again". */
   again: string;
+  /** The event types offered: the administrators' webhooks' by default. */
+  types?: readonly EventType[];
 }
 
 /** A webhook's URL and the events it hears of (those the contract lists), each with its refusal in place. */
-export function WebhookFields({ form, url, events, onUrl, onEvents, refusal, again }: WebhookFieldsProps) {
+export function WebhookFields({
+  form,
+  url,
+  events,
+  onUrl,
+  onEvents,
+  refusal,
+  again,
+  types = webhookEventsValues,
+}: WebhookFieldsProps) {
   const eventsIssue = refusal?.issues.find((i) => atEvents(i.path));
   const issueId = `webhook-events-issue-${form}`;
   const toggle = (type: EventType) =>
@@ -56,7 +67,7 @@ export function WebhookFields({ form, url, events, onUrl, onEvents, refusal, aga
             {eventsIssue.message}
           </small>
         )}
-        {webhookEventsValues.map((type) => (
+        {types.map((type) => (
           <label key={type} class="check">
             <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
           </label>

@@ -2,10 +2,23 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Done, RefusalNotice, useOutcome } from '../ui/notice';
+import { SecretOnce, SecretWording } from '../ui/secret-once';
 import { Deliveries } from './webhook-deliveries';
 import { EventType, WebhookFields } from './webhook-form';
 
 type Webhook = Schemas['Webhook'];
+
+const ROTATED_WORDING: SecretWording = {
+  title: 'New signing secret',
+  warning:
+    'This is the only time the new secret is shown, and the old one signs nothing more. Store it where the receiver verifies the webhook-signature header.',
+  label: 'Secret',
+  testId: 'rotated-webhook-secret',
+  copy: 'Copy the secret',
+  stored: 'I have stored the secret somewhere safe',
+  done: 'Done: hide the secret',
+  leave: "The webhook's new signing secret is shown only this once. Leave without storing it?",
+};
 
 interface RowProps {
   hook: Webhook;
@@ -43,6 +56,19 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
     setRound((n) => n + 1);
   };
 
+  const [secret, setSecret] = useState({ value: '', serial: 0 });
+  const rotate = async () => {
+    const answer = await call(async () =>
+      api.POST('/webhooks/{id}/rotate-secret', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }),
+    );
+    if (!answer.ok) {
+      clear();
+      return setRefusal(answer.refusal);
+    }
+    setRefusal(null);
+    setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1 }));
+  };
+
   const deliveriesId = `deliveries-${hook.id}`;
   return (
     <div class="webhook">
@@ -71,6 +97,13 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
           Edit
         </button>
         <ConfirmAction
+          label="Rotate secret"
+          name={`Rotate the secret of ${hook.url}`}
+          title="Give the webhook a new secret?"
+          question={`The current secret of ${hook.url} stops signing at once: its receiver must verify with the new one, shown once.`}
+          onConfirm={() => void rotate()}
+        />
+        <ConfirmAction
           label="Remove"
           name={`Remove ${hook.url}`}
           title="Remove the webhook?"
@@ -82,6 +115,19 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
         {outcome.message}
       </Done>
       <RefusalNotice refusal={refusal} />
+      {secret.value && (
+        <SecretOnce
+          key={secret.serial}
+          secret={secret.value}
+          wording={ROTATED_WORDING}
+          onStored={() => setSecret((s) => ({ ...s, value: '' }))}
+        >
+          <dt>Webhook</dt>
+          <dd>
+            <code>{hook.url}</code>
+          </dd>
+        </SecretOnce>
+      )}
       {editing && (
         <EditWebhook
           hook={hook}

@@ -160,7 +160,7 @@ describe('webhooks', () => {
   });
 
   it("ties a refused URL to the URL field: marked invalid and described by the service's reason", async () => {
-    const reason = 'url must use https';
+    const reason = 'URL must use https.';
     service({
       register: () =>
         envelope(422, {

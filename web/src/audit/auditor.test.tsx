@@ -53,7 +53,7 @@ describe('what the lookup found, or did not', () => {
   it('ties a refusal to the field: marked invalid, described by the message, and focused', async () => {
     found = envelope(404, {
       code: 404,
-      message: 'no member has the username "nobody": check it, or give the member id',
+      message: 'No member has the username "nobody": check it, or give the member id.',
       data: { error: 'member_not_found' },
     });
     render(<Auditor />);
@@ -64,7 +64,7 @@ describe('what the lookup found, or did not', () => {
       .getAttribute('aria-describedby')!
       .split(' ')
       .map((id) => document.getElementById(id)?.textContent);
-    expect(described).toContain('no member has the username "nobody": check it, or give the member id');
+    expect(described).toContain('No member has the username "nobody": check it, or give the member id.');
     expect(document.activeElement).toBe(field);
   });
 

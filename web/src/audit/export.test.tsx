@@ -51,7 +51,7 @@ describe('the NDJSON export', () => {
 
   it("a position the log does not have is refused at the field, with the service's message, and nothing is saved", async () => {
     const message =
-      'from is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning';
+      'Resume after position is not a position of this event log: pass the next of an earlier export, or omit from to start at the beginning.';
     answer = () => envelope(422, { code: 422, message, data: { error: 'invalid_position' } });
     render(<AuditExport />);
     const field = screen.getByLabelText('Resume after position (optional)');

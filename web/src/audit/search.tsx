@@ -1,3 +1,4 @@
+import { actorOf } from './timeline';
 import { useEffect, useState } from 'preact/hooks';
 import { pathsAuditSearchGetParametersQueryTypeValues as EVENT_TYPES } from '../../generated/contract';
 import { api, call, type Schemas } from '../api/client';
@@ -126,7 +127,7 @@ function FoundEvents({ page }: { page: Schemas['AuditSearchPage'] }) {
             <td data-label="Event">
               <code>{e.type}</code>
             </td>
-            <td data-label="Actor">{e.actor ? `${e.actor.username ?? e.actor.kind} (${e.actor.kind})` : '—'}</td>
+            <td data-label="Actor">{actorOf(e.actor)}</td>
             <td data-label="What happened">{e.summary}</td>
             <td data-label="Member">
               {e.member_id === null ? (

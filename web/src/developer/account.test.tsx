@@ -96,7 +96,7 @@ it('changes the password and says how many other sessions ended; a wrong current
             message: 'the current password is wrong: nothing changed',
             data: { error: 'wrong_current_password' },
           })
-        : ok({ sessions_ended: 2 }),
+        : ok({ sessions_ended: 2 }, 'password changed; 2 other sessions signed out'),
   });
   render(<AccountPage />);
   fireEvent.input(await screen.findByLabelText('Current password'), { target: { value: 'oops' } });
@@ -106,7 +106,7 @@ it('changes the password and says how many other sessions ended; a wrong current
   expect((await screen.findByRole('alert')).textContent).toBe('the current password is wrong: nothing changed');
   wrong = false;
   fireEvent.submit(form);
-  expect(await screen.findByText('Password changed; 2 other session(s) signed out.')).not.toBeNull();
+  expect(await screen.findByText('Password changed; 2 other sessions signed out.')).not.toBeNull();
   expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
 });
 
@@ -117,7 +117,7 @@ it('signs out everywhere else', async () => {
   });
   render(<AccountPage />);
   fireEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
-  expect(await screen.findByText('Signed out everywhere else: 3 other session(s) ended.')).not.toBeNull();
+  expect(await screen.findByText('Signed out everywhere else: 3 other sessions ended.')).not.toBeNull();
   expect(
     calls.some((request) => request.method === 'POST' && request.url.endsWith('/developer/sessions/end-others')),
   ).toBe(true);
@@ -125,8 +125,8 @@ it('signs out everywhere else', async () => {
 
 it('drops what a refusal said of a field once that field is changed, and keeps what it said of the others', async () => {
   const issues = [
-    { path: 'nickname', message: 'nickname is at most 64 characters' },
-    { path: 'email', message: 'email is not an e-mail address' },
+    { path: 'nickname', message: 'Nickname is at most 64 characters.' },
+    { path: 'email', message: 'E-mail is not an e-mail address.' },
   ];
   service({
     'GET /developer/account': () => ok(ACCOUNT),
@@ -137,18 +137,18 @@ it('drops what a refusal said of a field once that field is changed, and keeps w
   const email = await screen.findByLabelText('E-mail');
   const nickname = screen.getByLabelText('Nickname', { exact: false });
   fireEvent.submit(screen.getByRole('button', { name: 'Save profile' }).closest('form')!);
-  expect(await screen.findByText('email is not an e-mail address')).not.toBeNull();
+  expect(await screen.findByText('E-mail is not an e-mail address.')).not.toBeNull();
   expect(email.getAttribute('aria-invalid')).toBe('true');
 
   fireEvent.input(email, { target: { value: 'alice@example.org' } });
-  expect(screen.queryByText('email is not an e-mail address')).toBeNull();
+  expect(screen.queryByText('E-mail is not an e-mail address.')).toBeNull();
   expect(email.getAttribute('aria-invalid')).toBeNull();
   expect(nickname.getAttribute('aria-invalid')).toBe('true');
-  expect(screen.getByText('nickname is at most 64 characters')).not.toBeNull();
+  expect(screen.getByText('Nickname is at most 64 characters.')).not.toBeNull();
 });
 
 it('drops the issue of the new password once it is changed', async () => {
-  const issues = [{ path: 'new_password', message: 'new_password must be 6 to 128 characters' }];
+  const issues = [{ path: 'new_password', message: 'New password must be 6 to 128 characters.' }];
   service({
     'GET /developer/account': () => ok(ACCOUNT),
     'POST /developer/password': () =>
@@ -157,9 +157,9 @@ it('drops the issue of the new password once it is changed', async () => {
   render(<AccountPage />);
   const fresh = (await screen.findByLabelText('New password', { exact: false })) as HTMLInputElement;
   fireEvent.submit(screen.getByRole('button', { name: 'Change password' }).closest('form')!);
-  expect(await screen.findByText('new_password must be 6 to 128 characters')).not.toBeNull();
+  expect(await screen.findByText('New password must be 6 to 128 characters.')).not.toBeNull();
   fireEvent.input(fresh, { target: { value: 'long-enough' } });
-  expect(screen.queryByText('new_password must be 6 to 128 characters')).toBeNull();
+  expect(screen.queryByText('New password must be 6 to 128 characters.')).toBeNull();
   expect(fresh.getAttribute('aria-invalid')).toBeNull();
 });
 

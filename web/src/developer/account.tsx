@@ -119,7 +119,7 @@ function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     setForm({ current_password: '', new_password: '' });
-    onChanged(`Password changed; ${answer.data.sessions_ended} other session(s) signed out.`);
+    onChanged(`${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.`);
   };
 
   return (
@@ -163,7 +163,12 @@ function SignOutElsewhere({ onDone }: { onDone: (message: string) => void }) {
     );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
-    onDone(`Signed out everywhere else: ${answer.data.sessions_ended} other session(s) ended.`);
+    const ended = answer.data.sessions_ended;
+    onDone(
+      ended === 0
+        ? 'No other session was signed in.'
+        : `Signed out everywhere else: ${ended === 1 ? '1 other session' : `${ended} other sessions`} ended.`,
+    );
   };
   return (
     <section class="card" aria-labelledby="sessions-title">

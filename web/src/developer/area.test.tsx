@@ -99,6 +99,7 @@ describe('what a request did, said where the member lands', () => {
       if (path.endsWith('/developer/scopes')) return envelope(200, { code: 0, message: 'ok', data: { list: offers } });
       if (path.endsWith('/developer/usage'))
         return envelope(200, { code: 0, message: 'ok', data: { last_used_at: null, days: [] } });
+      if (path.endsWith('/developer/calls')) return envelope(200, { code: 0, message: 'ok', data: { list: [] } });
       return envelope(200, { code: 0, message: 'ok', data: { ...dashboard, credential: { ...active, extension } } });
     }) as typeof fetch;
   }

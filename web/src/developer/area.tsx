@@ -5,6 +5,7 @@ import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed, type Outcome, useOutcome } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
+import { ChoosePassword, mustChoosePassword } from '../ui/choose-password';
 import { SignIn, signOut } from '../ui/sign-in';
 import { AccountPage } from './account';
 import { Claim } from './claim';
@@ -13,12 +14,14 @@ import { ConfirmEmail, ForgotPassword, ResetPassword, RestoreEmail } from './pas
 import { PartnerReference } from './reference';
 import { Register } from './register';
 import { ScopeRequest } from './scope-request';
+import { DeveloperWebhooks } from './webhooks';
 
 const SCREENS: [string, string][] = [
   ['/developer', 'Dashboard'],
   ['/developer/claim', 'Claim'],
   ['/developer/scopes', 'Request scopes'],
   ['/developer/reference', 'API reference'],
+  ['/developer/webhooks', 'Webhooks'],
   ['/developer/account', 'Account'],
 ];
 
@@ -109,6 +112,8 @@ export function DeveloperArea({ path }: { path: string }) {
     );
   }
   if (dashboard.state === 'loading') return <Loading what="your dashboard" />;
+  if (dashboard.state === 'failed' && mustChoosePassword(dashboard.refusal))
+    return <ChoosePassword realm="developer" onChanged={reload} />;
   if (dashboard.state === 'failed') {
     return (
       <>
@@ -142,5 +147,6 @@ function MemberScreen({ path, dashboard, reload, outcome, onOutcome }: MemberScr
   if (path === '/developer/scopes') return <ScopeRequest status={credential.status} onRequested={onOutcome} />;
   if (path === '/developer/reference') return <PartnerReference apiid={credential.apiid} />;
   if (path === '/developer/account') return <AccountPage />;
+  if (path === '/developer/webhooks') return <DeveloperWebhooks />;
   return <DeveloperDashboard dashboard={dashboard} reload={reload} outcome={outcome} onOutcome={onOutcome} />;
 }

@@ -17,6 +17,7 @@ import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
 import { Rotate } from './rotate';
 import { DeveloperUsage } from './usage';
+import { RecentCalls } from './recent-calls';
 import { ScreenHeading } from '../ui/screen';
 
 type Dashboard = Schemas['Dashboard'];
@@ -136,7 +137,12 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
         </div>
       </section>
       {mayRotate(credential) && <Rotate onRotated={reload} />}
-      {credential.status === 'active' && <DeveloperUsage />}
+      {credential.status === 'active' && (
+        <>
+          <DeveloperUsage />
+          <RecentCalls />
+        </>
+      )}
       {mayRequestExtension(credential) && <ExtensionRequest onRequested={onOutcome} />}
       <section aria-labelledby="scopes-title" class="card">
         <h2 id="scopes-title">Scopes</h2>

@@ -30,17 +30,27 @@ export function ForgotPassword() {
     );
   };
 
+  // Without mail there is nothing to fill in: the way forward is said as a next step, not as an
+  // error beside a form that cannot be sent.
+  if (!mailConfigured) {
+    return (
+      <section class="card narrow" aria-labelledby="forgot-title">
+        <ScreenHeading id="forgot-title">Forgot your password?</ScreenHeading>
+        <p class="notice next-step">{NO_MAIL}</p>
+        <p class="aside">
+          Remembered it? <Link to="/developer/login">Sign in</Link>.
+        </p>
+      </section>
+    );
+  }
+
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="forgot-title" noValidate>
       <ScreenHeading id="forgot-title">Forgot your password?</ScreenHeading>
-      {mailConfigured ? (
-        <p>
-          Give your username or the e-mail address of your account: a link to choose a new password is mailed to the
-          account's address. It works once, within 30 minutes.
-        </p>
-      ) : (
-        <p class="notice refusal">{NO_MAIL}</p>
-      )}
+      <p>
+        Give your username or the e-mail address of your account: a link to choose a new password is mailed to the
+        account's address. It works once, within 30 minutes.
+      </p>
       <Done focusKey={sent ? 1 : undefined}>{sent}</Done>
       <Field
         name="login"
@@ -52,7 +62,7 @@ export function ForgotPassword() {
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />
-      <button type="submit" class="primary" aria-disabled={!mailConfigured}>
+      <button type="submit" class="primary">
         Mail me a link
       </button>
       <p class="aside">

@@ -19,8 +19,8 @@ const TWO_FIELDS_REFUSED = {
   data: {
     error: 'validation_failed',
     issues: [
-      { path: 'username', message: 'username must be 3 to 32 characters' },
-      { path: 'email', message: 'give at least one of email and mobile' },
+      { path: 'username', message: 'Username must be 3 to 32 characters.' },
+      { path: 'email', message: 'Give at least one of email and mobile.' },
     ],
   },
 };
@@ -47,9 +47,9 @@ it("shows each field's refusal at the field only, not again in the box under the
   refusing(422, TWO_FIELDS_REFUSED);
   render(<Register onRegistered={() => {}} />);
   submit();
-  expect(await screen.findByText('username must be 3 to 32 characters')).not.toBeNull();
-  expect(screen.getAllByText(/give at least one of email and mobile/)).toHaveLength(1);
-  expect(screen.getAllByText(/username must be 3 to 32 characters/)).toHaveLength(1);
+  expect(await screen.findByText('Username must be 3 to 32 characters.')).not.toBeNull();
+  expect(screen.getAllByText(/Give at least one of email and mobile/)).toHaveLength(1);
+  expect(screen.getAllByText(/Username must be 3 to 32 characters/)).toHaveLength(1);
   expect(screen.getByRole('alert').textContent).toBe('Correct the fields marked above, then register again.');
   expect(screen.getByLabelText('Username', { exact: false }).getAttribute('aria-invalid')).toBe('true');
 });
@@ -57,12 +57,12 @@ it("shows each field's refusal at the field only, not again in the box under the
 it('shows a taken username at the Username field', async () => {
   refusing(422, {
     code: 422,
-    message: 'the username "alice" is already registered: choose another one',
+    message: 'The username "alice" is already registered: choose another one.',
     data: { error: 'username_taken' },
   });
   render(<Register onRegistered={() => {}} />);
   submit();
-  const issue = await screen.findByText('the username "alice" is already registered: choose another one');
+  const issue = await screen.findByText('The username "alice" is already registered: choose another one.');
   expect(issue.id).toBe('field-username-issue');
   expect(screen.getByLabelText('Username', { exact: false }).getAttribute('aria-invalid')).toBe('true');
   expect(screen.getAllByText(/already registered/)).toHaveLength(1);
@@ -85,12 +85,12 @@ it("clears a field's refusal once the field is changed, and the pair's once eith
   refusing(422, TWO_FIELDS_REFUSED);
   render(<Register onRegistered={() => {}} />);
   submit();
-  await screen.findByText('username must be 3 to 32 characters');
+  await screen.findByText('Username must be 3 to 32 characters.');
   fireEvent.input(screen.getByLabelText('Username', { exact: false }), { target: { value: 'alice' } });
-  expect(screen.queryByText('username must be 3 to 32 characters')).toBeNull();
+  expect(screen.queryByText('Username must be 3 to 32 characters.')).toBeNull();
   expect(screen.getByLabelText('Username', { exact: false }).getAttribute('aria-invalid')).toBeNull();
-  expect(screen.getByText('give at least one of email and mobile')).not.toBeNull();
+  expect(screen.getByText('Give at least one of email and mobile.')).not.toBeNull();
   fireEvent.input(screen.getByLabelText('Mobile', { exact: false }), { target: { value: '+4912345678' } });
-  expect(screen.queryByText('give at least one of email and mobile')).toBeNull();
+  expect(screen.queryByText('Give at least one of email and mobile.')).toBeNull();
   expect(screen.queryByRole('alert')).toBeNull();
 });

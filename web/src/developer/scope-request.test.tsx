@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { ScopeRequest } from './scope-request';
 import { envelope } from '../../test/envelope';
 
@@ -39,5 +39,14 @@ describe('scope request screen', () => {
     expect(await screen.findByLabelText('Purpose of use')).not.toBeNull();
     expect(screen.getByRole('button', { name: 'Request' })).not.toBeNull();
     expect(screen.getByText('member-groups.read').classList.contains('scope')).toBe(true);
+  });
+
+  it('an empty request is refused in the page, in words that say what is missing, and sends nothing', async () => {
+    render(<ScopeRequest status="active" onRequested={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Request' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Nothing was requested: tick at least one scope, and say what you will use it for under "Purpose of use".',
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 });

@@ -41,6 +41,15 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
     setChosen((list) => (on ? [...list, name] : list.filter((n) => n !== name)));
   const send = async (event: Event) => {
     event.preventDefault();
+    // Said in the page, in words, rather than left to the browser's own bubble on the first empty field.
+    const missing = [
+      chosen.length === 0 ? 'tick at least one scope' : '',
+      reason.trim() === '' ? 'say what you will use it for under "Purpose of use"' : '',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      const message = `Nothing was requested: ${missing.join(', and ')}.`;
+      return setRefusal({ status: 0, error: 'incomplete_request', message, issues: [] });
+    }
     // The names chosen are among those the service offered, which it takes from its own registry.
     const scopes = chosen as ScopeName[];
     const answer = await call(async () =>
@@ -53,7 +62,7 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
   };
 
   return (
-    <form onSubmit={send} aria-labelledby="request-title">
+    <form onSubmit={send} aria-labelledby="request-title" noValidate>
       <ScreenHeading id="request-title">Request scopes</ScreenHeading>
       <fieldset>
         <legend>Scopes</legend>
@@ -74,7 +83,7 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
         ))}
       </fieldset>
       <ReasonField id="scope-reason" label="Purpose of use" value={reason} onInput={setReason} />
-      <RefusalNotice refusal={refusal} />
+      <RefusalNotice refusal={refusal} takeFocus />
       <button type="submit" class="primary">
         Request
       </button>

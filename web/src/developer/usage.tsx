@@ -6,6 +6,9 @@ import { UsageByKey } from './usage-keys';
 
 type Usage = Schemas['Usage'];
 
+/** "1 call", "2 calls". */
+const calls = (n: number): string => `${n} call${n === 1 ? '' : 's'}`;
+
 /**
  * The key's use over 30 days: a summary in words, the chart with the day-by-day numbers beside it,
  * and after a rotation which key is called and when the previous one stops.
@@ -17,7 +20,7 @@ export function UsageReport({ usage }: { usage: Usage }) {
   // Calls with a key that is not this credential's are anyone's who knows the API id: not its use.
   const wrongKeyNote =
     wrongKeys > 0
-      ? ` ${wrongKeys} calls named your API id with a wrong key; they were refused and are not counted as use.`
+      ? ` ${calls(wrongKeys)} named your API id with a wrong key; ${wrongKeys === 1 ? 'it was' : 'they were'} refused and ${wrongKeys === 1 ? 'is' : 'are'} not counted as use.`
       : '';
   // Thirty empty bars read as a blank box: without a call, say so in words.
   if (total === 0) {
@@ -32,7 +35,7 @@ export function UsageReport({ usage }: { usage: Usage }) {
   return (
     <>
       <p data-testid="usage-summary">
-        {total} calls in 30 days, {refused} refused. Last used:{' '}
+        {calls(total)} in 30 days, {refused} refused. Last used:{' '}
         {usage.last_used_at ? when(usage.last_used_at) : 'never'}.{wrongKeyNote}
       </p>
       <div class="usage">

@@ -3,6 +3,18 @@ import type { Refusal } from '../api/client';
 /** Whether an issue's path is about this field: the field itself or a part of it (`email`, `permissions.2`). */
 export const isAt = (path: string, name: string): boolean => path === name || path.startsWith(`${name}.`);
 
+/**
+ * An issue as a sentence under its field. The API words its reasons for programs, in lower case
+ * and by the field's name ("new_password must be 6 to 128 characters"); under the field they read
+ * with its label, a capital first and a full stop last ("New password must be 6 to 128 characters.").
+ */
+export function asSentence(message: string, name?: string, label?: string): string {
+  const text = message.trim();
+  const named = name && label && text.startsWith(`${name} `) ? `${label}${text.slice(name.length)}` : text;
+  const capital = named.charAt(0).toUpperCase() + named.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** The refusal without what it says of these fields; nothing left when that was all it said. */
 function withoutFields(refusal: Refusal, names: string[]): Refusal | null {
   const issues = refusal.issues.filter((i) => !names.some((name) => isAt(i.path, name)));

@@ -1,5 +1,5 @@
 import type { Refusal } from '../api/client';
-import { isAt } from './field-issues';
+import { asSentence, isAt } from './field-issues';
 
 interface FieldProps {
   name: string;
@@ -52,7 +52,7 @@ export function Field(props: FieldProps) {
       )}
       {issue && (
         <small id={`${id}-issue`} class="issue">
-          {issue.message}
+          {asSentence(issue.message, props.name, props.label)}
         </small>
       )}
     </div>

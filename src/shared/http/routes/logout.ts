@@ -23,6 +23,7 @@ export function logoutEndpoint(
     body: emptyBody,
     response: z.null(),
     callerBeforeCsrf: true,
+    beforePasswordChange: true,
     movesSession: true,
     handler: async (ctx) => {
       const id = sessionOf(ctx)[side]?.id;
