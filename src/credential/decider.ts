@@ -14,6 +14,7 @@ import { scopesAfter, ScopeStatus } from './scope-lifecycle';
 import { hasExpiredAt, isExpiredAt } from './expiry';
 import * as extension from './extension';
 import { expiryNoticesDue, ExpiryNotices, noNotices, noticesAfter } from './expiry-notices';
+import { ReportKeyLeak, reportKey, reportLeak } from './leaks/decide';
 
 /**
  * A member's API credential and its scopes: one stream per member (docs/credentials.md).
@@ -46,7 +47,8 @@ export type CredentialCommand =
   | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>
   | Cmd<'RequestExtension', { expires_at: string; reason: string; now: string }>
   | Cmd<'ApproveExtension'>
-  | Cmd<'RejectExtension', { reason: string }>;
+  | Cmd<'RejectExtension', { reason: string }>
+  | ReportKeyLeak;
 
 export interface CredentialState {
   status: CredentialStatus;
@@ -59,6 +61,8 @@ export interface CredentialState {
   extension: { expires_at: string } | null;
   /** Rotated-away keys that may still be accepted, newest first; the next rotation decides which stay. */
   keys_in_grace: KeyInGrace[];
+  /** The leak reports recorded (./leaks/decide.ts), kept across applications: a report is recorded once. */
+  leak_reports: string[];
 }
 
 const initialState: CredentialState = {
@@ -70,6 +74,7 @@ const initialState: CredentialState = {
   expiry: noNotices(),
   extension: null,
   keys_in_grace: [],
+  leak_reports: [],
 };
 
 /** An event as the stream is folded from the log: with the time it was recorded, which a fresh decision's events lack. */
@@ -79,7 +84,9 @@ function evolve(state: CredentialState, event: Folded): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
   switch (event.type) {
     case 'CredentialApplied':
-      return { ...initialState, status: 'pending', scopes };
+      return { ...initialState, status: 'pending', scopes, leak_reports: state.leak_reports };
+    case 'KeyLeakReported':
+      return { ...state, leak_reports: [...state.leak_reports, reportKey(event.data)] };
     case 'CredentialApproved':
       return {
         ...state,
@@ -333,6 +340,7 @@ const decide = decideByType<CredentialCommand, CredentialEvent, CredentialState>
   RequestExtension: requestExtension,
   ApproveExtension: approveExtension,
   RejectExtension: rejectExtension,
+  ReportKeyLeak: reportLeak,
 });
 
 export const credentialDecider: Decider<CredentialCommand, CredentialEvent, CredentialState> = {

@@ -54,7 +54,38 @@ const commands: { [T in CommandType]: CommandOf<T> } = {
   },
   ApproveExtension: { type: 'ApproveExtension', data: { member_id } },
   RejectExtension: { type: 'RejectExtension', data: { member_id, reason: 'no' } },
+  ReportKeyLeak: {
+    type: 'ReportKeyLeak',
+    data: {
+      member_id,
+      apiid: APIID,
+      key_digest: KEY,
+      url: 'https://github.com/octo/repo/blob/1/.env',
+      source: 'content',
+      note: null,
+      action: 'quarantine',
+      now: NOW,
+    },
+  },
 };
+
+/** The report of the key KEY: recorded in every status, quarantined only while the open API accepts the key. */
+const leaked = (accepted: boolean): CredentialEvent[] => [
+  {
+    type: 'KeyLeakReported',
+    data: {
+      member_id,
+      apiid: APIID,
+      key_digest: KEY,
+      key_fingerprint: KEY.slice(0, 8),
+      url: 'https://github.com/octo/repo/blob/1/.env',
+      source: 'content',
+      note: null,
+      accepted,
+      quarantined: accepted,
+    },
+  },
+];
 
 /** Events, or the error code of a refusal. */
 type Outcome = CredentialEvent[] | string;
@@ -81,6 +112,7 @@ const NOT_ACTIVE = {
   RequestExtension: 'credential_not_active',
   ApproveExtension: 'credential_not_active',
   RejectExtension: 'credential_not_active',
+  ReportKeyLeak: leaked(false),
 } as const;
 
 /** Every status against every command: the credential state machine (src/credential/decider.ts). */
@@ -145,6 +177,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       RequestExtension: 'credential_never_expires',
       ApproveExtension: 'extension_not_requested',
       RejectExtension: 'extension_not_requested',
+      ReportKeyLeak: leaked(true),
     },
   },
   revoked: {
@@ -413,6 +446,7 @@ describe('revocation and a new application', () => {
       expiry: { set_at: null, reminded_days: null, expired: false },
       extension: null,
       keys_in_grace: [],
+      leak_reports: [],
     });
   });
 

@@ -9,6 +9,7 @@ import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { idempotentWrites } from './idempotency';
 import type { IdempotencyRecords } from '../../stores/ports';
 import { bodyIsRequired, parse } from './validate';
+import { SignatureCheck, signedJsonBody } from './signed-body';
 
 /**
  * Who may call an endpoint. The permission and scope names are those the slices
@@ -19,7 +20,9 @@ export type Caller<Scope extends string = string, Permission extends string = st
   | { kind: 'anyone' }
   | { kind: 'member' }
   | { kind: 'admin'; permission?: Permission }
-  | { kind: 'partner'; scope: Scope };
+  | { kind: 'partner'; scope: Scope }
+  /** A service that signs each request's raw body: no session, no CSRF token; the signature is checked before the body is parsed. */
+  | { kind: 'signed'; check: SignatureCheck; limitKb: number; headers: readonly string[] };
 
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
@@ -194,15 +197,18 @@ export function mountEndpoints(
     if (isLimitedMemberWrite(endpoint)) callerChecks.push(guards.memberWrite);
     if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
-    const csrf = method === 'GET' ? [] : [requireCsrf];
+    const csrf = method === 'GET' || caller.kind === 'signed' ? [] : [requireCsrf];
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
     // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
-    const reading = endpoint.body ? body : [];
+    const reading =
+      caller.kind === 'signed' ? [signedJsonBody(caller.limitKb, caller.check)] : endpoint.body ? body : [];
     const idempotent =
-      method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
+      method === 'GET' || caller.kind === 'signed'
+        ? []
+        : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
     router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

@@ -32,21 +32,16 @@ const writeHeaders = csrfHeader.extend({
     }),
 });
 
-const idempotentReplayed = z
-  .literal('true')
-  .optional()
-  .meta({
-    description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
-  });
+const idempotentReplayed = z.literal('true').optional().meta({
+  description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
+});
 
 const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
 
 const requestId = {
-  'X-Request-Id': z
-    .string()
-    .meta({
-      description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
-    }),
+  'X-Request-Id': z.string().meta({
+    description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
+  }),
 };
 
 /** The RateLimit header fields, told of what is counted: a partner's calls, or a member's writes. */
@@ -86,6 +81,7 @@ const TAGS: { name: Caller['kind']; description: string }[] = [
   { name: 'member', description: 'A developer member logged into this session (cookie PHPSESSID)' },
   { name: 'admin', description: 'An administrator logged into this session, with the permission named' },
   { name: 'partner', description: "A partner server's API id and API key, with the scope named approved" },
+  { name: 'signed', description: 'A partner service that signs the raw body (the headers named); no session' },
 ];
 
 /** The administrator session is the contract's default (`security` at the top); the other callers say their own. */
@@ -103,6 +99,9 @@ function securityOf({ caller, method }: Endpoint): Record<string, string[]>[] | 
     // A write (register, login) needs the session cookie that issued its X-CSRF-Token; a read needs nothing.
     case 'anyone':
       return method === 'GET' ? [] : [{ session: [] }];
+    // The signature headers are the operation's own parameters: no scheme the contract names.
+    case 'signed':
+      return [];
   }
 }
 
@@ -139,7 +138,8 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
   const refusals = new Map<ErrorStatus, string[]>();
   const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
 
-  if (method !== 'GET') add(419, "X-CSRF-Token is missing or is not this session's current token");
+  if (method !== 'GET' && caller.kind !== 'signed')
+    add(419, "X-CSRF-Token is missing or is not this session's current token");
   if (caller.kind === 'member') add(401, 'no member is logged into this session');
   if (caller.kind === 'admin')
     add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');

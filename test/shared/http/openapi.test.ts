@@ -291,6 +291,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
         anyone: method === 'get' ? [] : [{ session: [] }],
         member: [{ session: [] }],
         partner: [{ apiId: [], apiKey: [] }],
+        signed: [],
         admin: undefined,
       }[caller.kind];
       expect({ path, method, security: op.security }).toEqual({ path, method, security: own });
