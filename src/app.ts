@@ -37,7 +37,7 @@ import { DeferredWork, spreadDelay } from './shared/deferred-work';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
-import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
+import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_POSTS, UsageLedger } from './credential';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
 import { countedMailer, startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
@@ -194,6 +194,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
     emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
     signInFailures,
+    leaks: leakReporting(settings, await stores.rateLimits.limiter(UNSIGNED_POSTS), addressKey),
   });
   const stopNotifications =
     settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;

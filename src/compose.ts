@@ -21,6 +21,7 @@ import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/p
 import type { DeferredWork } from './shared/deferred-work';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
+import type { LeakReporting } from './credential';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -66,6 +67,8 @@ export interface SliceDeps {
   emailChanges: RateLimiter;
   /** Failed administrator sign-ins, counted to be recorded one event a minute per username and address. */
   signInFailures: Pick<SignInFailures, 'count'>;
+  /** Reports of keys found in public: the action, GitHub's keys, the per-address limit on unsigned posts. */
+  leaks: LeakReporting;
 }
 
 /**

@@ -12,6 +12,7 @@ import { PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 import { andThen } from '../../shared/eventually';
 import {
   CREDENTIAL_EXPIRED,
+  CREDENTIAL_LEAKED,
   CREDENTIAL_REVOKED,
   CREDENTIALS_MISSING,
   CREDENTIALS_NOT_ACCEPTED,
@@ -36,6 +37,10 @@ export interface UsageCount {
 const MISSING = refused(CREDENTIALS_MISSING, 'send both the X-API-ID and the X-API-Key header');
 const NOT_ACCEPTED = refused(CREDENTIALS_NOT_ACCEPTED, 'X-API-ID and X-API-Key are not accepted: check both');
 const REVOKED = refused(CREDENTIAL_REVOKED, 'this credential was revoked: apply again in the developer center');
+const LEAKED = refused(
+  CREDENTIAL_LEAKED,
+  'this key was found in public and is refused: its owner rotates it in the developer center for a new one',
+);
 
 const expired = (expiresAt: string): Refused =>
   refused(
@@ -92,6 +97,7 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
       if (!accepted) return { refusal: NOT_ACCEPTED, fields: [], settle: () => usage.recordWrongKey(entry.member_id) };
       const settle = (status: number) => usage.record(entry.member_id, status >= 400, keyFingerprint(accepted.digest));
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
+      if (entry.leaked?.includes(accepted.digest)) return { refusal: LEAKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
         refusal: count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope)),

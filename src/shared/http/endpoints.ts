@@ -6,7 +6,7 @@ import { HttpError, respond } from './envelope';
 import { refuseGoneSession } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
-import { idempotentWrites } from './idempotency';
+import { CallerKind, idempotentWrites } from './idempotency';
 import type { IdempotencyRecords } from '../../stores/ports';
 import { bodyIsRequired, parse } from './validate';
 import { SignatureCheck, signedJsonBody } from './signed-body';
@@ -171,6 +171,20 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
   };
 }
 
+/** Every write but a signed caller's checks the session's CSRF token: a signed caller has no session. */
+export const needsCsrf = ({ method, caller }: Pick<Endpoint, 'method' | 'caller'>): boolean =>
+  method !== 'GET' && caller.kind !== 'signed';
+
+/**
+ * How the body is read: a signed caller's raw, its signature checked before it is parsed; an
+ * endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as
+ * its contract says nothing of it.
+ */
+function bodyReading(endpoint: Endpoint, body: Middleware<AppState>[]): Middleware<AppState>[] {
+  if (endpoint.caller.kind === 'signed') return [signedJsonBody(endpoint.caller.limitKb, endpoint.caller.check)];
+  return endpoint.body ? body : [];
+}
+
 /** A member's write the per-member limit counts: every one but the logout, which is answered whatever. */
 export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller' | 'callerBeforeCsrf'>): boolean =>
   endpoint.caller.kind === 'member' && endpoint.method !== 'GET' && !endpoint.callerBeforeCsrf;
@@ -197,18 +211,16 @@ export function mountEndpoints(
     if (isLimitedMemberWrite(endpoint)) callerChecks.push(guards.memberWrite);
     if (caller.kind === 'admin') callerChecks.push(guards.admin(caller.permission));
     if (caller.kind === 'partner') callerChecks.push(guards.partner(caller.scope));
-    const csrf = method === 'GET' || caller.kind === 'signed' ? [] : [requireCsrf];
+    const csrf = needsCsrf(endpoint) ? [requireCsrf] : [];
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
-    // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
-    const reading =
-      caller.kind === 'signed' ? [signedJsonBody(caller.limitKb, caller.check)] : endpoint.body ? body : [];
-    const idempotent =
-      method === 'GET' || caller.kind === 'signed'
-        ? []
-        : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
+    const reading = bodyReading(endpoint, body);
+    // A signed caller's retries are told apart by what they report, not by a key it never sends.
+    const idempotent = needsCsrf(endpoint)
+      ? [idempotentWrites(records, caller.kind as CallerKind, endpoint.secretInAnswer === true)]
+      : [];
     router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

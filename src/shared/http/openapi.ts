@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
-import { Caller, Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
+import { Caller, Endpoint, isLimitedMemberWrite, needsCsrf, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
 import { refusalSchemaOf } from './refusal-reasons';
@@ -138,8 +138,7 @@ function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal
   const refusals = new Map<ErrorStatus, string[]>();
   const add = (status: ErrorStatus, when: string) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
 
-  if (method !== 'GET' && caller.kind !== 'signed')
-    add(419, "X-CSRF-Token is missing or is not this session's current token");
+  if (needsCsrf(endpoint)) add(419, "X-CSRF-Token is missing or is not this session's current token");
   if (caller.kind === 'member') add(401, 'no member is logged into this session');
   if (caller.kind === 'admin')
     add(401, 'no administrator is logged into this session, or the one logged in was disabled (admin_disabled)');

@@ -32,14 +32,10 @@ export const refusalSchema = z
     data: z.looseObject({
       error: z.string().meta({ description: 'Stable snake_case reason' }),
       issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-      decided_by: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({
-          description:
-            'A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known)',
-        }),
+      decided_by: z.string().nullable().optional().meta({
+        description:
+          'A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known)',
+      }),
       decided_at: z.iso.datetime().optional().meta({ description: 'With decided_by: when that decision was made' }),
     }),
   })
