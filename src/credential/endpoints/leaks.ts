@@ -65,19 +65,22 @@ const leakAnswerSchema = z.object({
 
 /** Secret scanners' reports of keys found in public (docs/credentials.md, "A key found in public"). */
 export function leakEndpoints(deps: LeakDeps): Endpoint[] {
-  const judge: LeakJudge = {
+  // Read when a report comes in: the contract declares these endpoints without their dependencies.
+  const judge = (): LeakJudge => ({
     events: deps.events,
     action: deps.leaks.leakedKeyAction,
     issuedKey: credentialReads(deps.readModels).issuedKey,
-  };
+  });
   return [
     endpoint({
       method: 'POST',
       path: '/secret-scanning/github',
       caller: {
         kind: 'signed',
-        check: githubSignature(deps.leaks.scanningKeys, deps.leaks.unsignedPost),
-        limitKb: deps.leaks.bodyLimitKb,
+        check: (raw, ctx) => githubSignature(deps.leaks.scanningKeys, deps.leaks.unsignedPost)(raw, ctx),
+        get limitKb() {
+          return deps.leaks.bodyLimitKb;
+        },
         headers: [KEY_ID_HEADER, SIGNATURE_HEADER],
       },
       summary:
@@ -100,7 +103,7 @@ export function leakEndpoints(deps: LeakDeps): Endpoint[] {
         // One after another: matches of one credential append to one stream.
         for (const match of body) {
           const { token_hash, label } = await judgeFinding(
-            judge,
+            judge(),
             { token: match.token, url: match.url, source: match.source ?? 'unknown', note: null },
             context,
           );
@@ -121,7 +124,7 @@ export function leakEndpoints(deps: LeakDeps): Endpoint[] {
       handler: async (ctx, { body }) => {
         const context = commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id });
         const judged = await judgeFinding(
-          judge,
+          judge(),
           { token: body.token, url: body.url ?? '', source: 'administrator', note: body.note ?? null },
           context,
         );

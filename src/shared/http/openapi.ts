@@ -32,6 +32,10 @@ const writeHeaders = csrfHeader.extend({
     }),
 });
 
+/** A signed caller's headers: each required, what they mean in the operation's description. */
+const signatureHeaders = (names: readonly string[]) =>
+  z.object(Object.fromEntries(names.map((name) => [name, z.string().min(1)])));
+
 const idempotentReplayed = z.literal('true').optional().meta({
   description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
 });
@@ -278,7 +282,8 @@ function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
     requestParams: {
       ...(endpoint.params && { path: endpoint.params }),
       ...(endpoint.query && { query: endpoint.query }),
-      ...(endpoint.method !== 'GET' && { header: writeHeaders }),
+      ...(needsCsrf(endpoint) && { header: writeHeaders }),
+      ...(endpoint.caller.kind === 'signed' && { header: signatureHeaders(endpoint.caller.headers) }),
     },
     ...(endpoint.body && {
       requestBody: {

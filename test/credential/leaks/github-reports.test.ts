@@ -1,28 +1,13 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { activePartner, openCall } from '../../support/credentials';
 import { startPlatform, TestPlatform } from '../../support/platform';
 import { smtpSink } from '../../support/mail-sink';
 import { eventually } from '../../support/eventually';
+import { GITHUB_TEST_VECTOR, postScanningReport, scanningKeysFile } from '../../support/secret-scanning';
 
 const ENDPOINT = '/api/v1/secret-scanning/github';
-
-// GitHub's documented test vector (docs.github.com, "Secret scanning partner program"): its sample
-// payload, the test key's identifier, its signature, and the test public key.
-const GITHUB_TEST = {
-  payload: '[{"token":"some_token","type":"some_type","url":"some_url","source":"some_source"}]',
-  identifier: 'f9525bf080f75b3506ca1ead061add62b8633a346606dc5fe544e29231c6ee0d',
-  signature: 'MEUCIFLZzeK++IhS+y276SRk2Pe5LfDrfvTXu6iwKKcFGCrvAiEAhHN2kDOhy2I6eGkOFmxNkOJ+L2y8oQ9A2T9GGJo6WJY=',
-  key: [
-    '-----BEGIN PUBLIC KEY-----',
-    'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEsz9ugWDj5jK5ELBK42ynytbo38gP',
-    'HzZFI03Exwz8Lh/tCfL3YxwMdLjB+bMznsanlhK0RwcGP3IDb34kQDIo3Q==',
-    '-----END PUBLIC KEY-----',
-  ].join('\n'),
-};
+const GITHUB_TEST = GITHUB_TEST_VECTOR;
 
 // A scanner key of the test's own, listed beside GitHub's, to sign reports of real keys.
 const ours = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -30,14 +15,7 @@ const OUR_ID = 'test-scanner-key';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function post(t: TestPlatform, body: string, identifier: string, signature: string) {
-  return request(t.server)
-    .post(ENDPOINT)
-    .set('Content-Type', 'application/json')
-    .set('GITHUB-PUBLIC-KEY-IDENTIFIER', identifier)
-    .set('GITHUB-PUBLIC-KEY-SIGNATURE', signature)
-    .send(body);
-}
+const post = postScanningReport;
 
 const signed = (t: TestPlatform, body: string) =>
   post(
@@ -48,28 +26,19 @@ const signed = (t: TestPlatform, body: string) =>
   );
 
 describe("GitHub's secret-scanning reports", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-leaks-'));
-  const keysFile = join(dir, 'keys.json');
   let t: TestPlatform;
   let sink: Awaited<ReturnType<typeof smtpSink>>;
 
   beforeAll(async () => {
-    writeFileSync(
-      keysFile,
-      JSON.stringify({
-        public_keys: [
-          { key_identifier: GITHUB_TEST.identifier, key: GITHUB_TEST.key, is_current: true },
-          { key_identifier: OUR_ID, key: ours.publicKey.export({ type: 'spki', format: 'pem' }), is_current: false },
-        ],
-      }),
-    );
+    const keysFile = scanningKeysFile([
+      { key_identifier: OUR_ID, key: ours.publicKey.export({ type: 'spki', format: 'pem' }) as string },
+    ]);
     sink = await smtpSink();
     t = await startPlatform({ SECRET_SCANNING_KEYS_FILE: keysFile, SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => sink.server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => sink.server.close(() => resolve()));
   });
 
   it("accepts GitHub's documented test vector, and answers its feedback: a token not ours is a false positive", async () => {
