@@ -21,7 +21,7 @@ import {
   SignInFailures,
 } from './access';
 import { addonsProjection } from './addon';
-import { apiKeysProjection, partnerGate, requireScope, UsageLedger } from './credential';
+import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_POSTS, UsageLedger } from './credential';
 import { webhookSecretsOf } from './webhook';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
@@ -157,6 +157,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       usage,
       memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
       adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
+      leaks: leakReporting(settings, await limiter(UNSIGNED_POSTS), addressKey),
     },
     access: {
       ...REGISTERED,

@@ -133,6 +133,11 @@ const settingsSchema = z.object({
   RECENT_CALLS: boolean.default(true),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // A key found in public (docs/credentials.md): refused at once, or its owner only told; GitHub's
+  // scanning keys from a file in the format of its public-keys endpoint, else from that endpoint.
+  LEAKED_KEY_ACTION: z.enum(['quarantine', 'notify']).default('quarantine'),
+  SECRET_SCANNING_KEYS_FILE: z.string().min(1).optional(),
+  SECRET_SCANNING_KEYS_URL: z.url().default('https://api.github.com/meta/public_keys/secret_scanning'),
   // The key that seals each webhook's data key (base64 of 32 bytes); unset: the key file in the data
   // directory, made on first use. Required with the production stores (docs/security.md).
   WEBHOOK_SECRET_KEY: z

@@ -8,6 +8,7 @@ import { hasExpiredAt, isExpiredAt } from './expiry';
 import * as extension from './extension';
 import { expiryNoticesDue } from './expiry-notices';
 import { CredentialState, CredentialStatus, evolve, initialState } from './state';
+import { ReportKeyLeak, reportLeak } from './leaks/decide';
 
 /**
  * The credential's commands, each decided by its own function against the state its stream folds
@@ -31,7 +32,8 @@ export type CredentialCommand =
   | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>
   | Cmd<'RequestExtension', { expires_at: string; reason: string; now: string }>
   | Cmd<'ApproveExtension'>
-  | Cmd<'RejectExtension', { reason: string }>;
+  | Cmd<'RejectExtension', { reason: string }>
+  | ReportKeyLeak;
 
 /** What a member can do next about a credential in each status, where there is something to do. */
 export type NextStep = 'apply' | 'claim' | 'list_scopes';
@@ -241,6 +243,7 @@ const decide = decideByType<CredentialCommand, CredentialEvent, CredentialState>
   RequestExtension: requestExtension,
   ApproveExtension: approveExtension,
   RejectExtension: rejectExtension,
+  ReportKeyLeak: reportLeak,
 });
 
 export const credentialDecider: Decider<CredentialCommand, CredentialEvent, CredentialState> = {

@@ -46,6 +46,22 @@ export const credentialEventSchemas = {
   ExtensionRequested: z.object({ member_id: memberIdSchema, expires_at: z.string(), reason: z.string() }),
   ExtensionApproved: z.object({ member_id: memberIdSchema, expires_at: z.string() }),
   ExtensionRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
+  /**
+   * A key of this credential was found where others can read it (./leaks/). Never the key: its
+   * digest, which is what the service keeps of it. `accepted`: whether the key was still accepted
+   * then; `quarantined`: whether the open API refuses it from now on (LEAKED_KEY_ACTION).
+   */
+  KeyLeakReported: z.object({
+    member_id: memberIdSchema,
+    apiid: z.string(),
+    key_digest: z.string(),
+    key_fingerprint: z.string(),
+    url: z.string(),
+    source: z.string(),
+    note: z.string().nullable(),
+    accepted: z.boolean(),
+    quarantined: z.boolean(),
+  }),
 } satisfies EventSchemas;
 
 export type CredentialEvent = EventOf<typeof credentialEventSchemas>;

@@ -9,3 +9,6 @@ export { credentialSchema, credentialView, scopeSchema, type CredentialDocument 
 export { partnerGate, requireScope } from './endpoints/partner-guard';
 export { UsageLedger } from './usage/ledger';
 export { apiKeysProjection } from './projections/api-keys';
+export type { LeakReporting } from './endpoints/leaks';
+export { scanningKeysFromFile, scanningKeysFromUrl } from './leaks/github-keys';
+export { leakReporting, UNSIGNED_POSTS } from './leaks/reporting';

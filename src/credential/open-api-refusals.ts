@@ -2,7 +2,7 @@ import { OpenApiRefusal } from '../shared/http/open-api-refusals';
 
 // The contract tells a partner the four 401s in one sentence; data.error tells them apart.
 const notAccepted = () =>
-  'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired)';
+  'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired, or the key was found in public: credential_leaked)';
 
 export const CREDENTIALS_MISSING: OpenApiRefusal = {
   reason: 'api_credentials_missing',
@@ -28,6 +28,12 @@ export const CREDENTIAL_EXPIRED: OpenApiRefusal = {
   when: notAccepted,
   outcome: 'expired',
 };
+export const CREDENTIAL_LEAKED: OpenApiRefusal = {
+  reason: 'credential_leaked',
+  status: 401,
+  when: notAccepted,
+  outcome: 'leaked',
+};
 export const SCOPE_NOT_APPROVED: OpenApiRefusal = {
   reason: 'scope_not_approved',
   status: 403,
@@ -40,6 +46,7 @@ export const PARTNER_GATE_REFUSALS: readonly OpenApiRefusal[] = [
   CREDENTIALS_MISSING,
   CREDENTIALS_NOT_ACCEPTED,
   CREDENTIAL_REVOKED,
+  CREDENTIAL_LEAKED,
   CREDENTIAL_EXPIRED,
   SCOPE_NOT_APPROVED,
 ];

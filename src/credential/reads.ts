@@ -2,6 +2,7 @@ import { Position, Scalar } from '../stores/ports';
 import { ReadModels } from '../shared/projections/read-models';
 import { apiIdsProjection } from './projections/api-ids';
 import { apiKeysProjection } from './projections/api-keys';
+import { IssuedKeyDocument, issuedKeysProjection } from './projections/issued-keys';
 import { AcceptedKey } from './grace-period';
 import { credentialsProjection } from './projections/credentials';
 import { scopeRequestsProjection } from './projections/scope-requests';
@@ -18,6 +19,8 @@ export function credentialReads(reads: ReadModels) {
     /** The member who claimed this API id, the current one or an earlier one, as of every event committed before the call. */
     memberOfApiId: async (apiid: string): Promise<number | null> =>
       (await reads.latest(apiIdsProjection, apiid))?.member_id ?? null,
+    /** Whose key this digest is, whenever it was issued; null for a key this service never issued. */
+    issuedKey: (digest: string): Promise<IssuedKeyDocument | null> => reads.latest(issuedKeysProjection, digest),
     /** The keys the member's credential has now, the current one first; none before a claim. */
     keyRing: async (memberId: number): Promise<AcceptedKey[]> =>
       (await reads.latest(apiKeysProjection, String(memberId)))?.keys ?? [],

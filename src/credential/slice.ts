@@ -10,8 +10,10 @@ import { CredentialDeps, developerCredentialEndpoints } from './endpoints/develo
 import { credentialReviewEndpoints } from './endpoints/review';
 import { usageEndpoints } from './endpoints/usage';
 import { extensionEndpoints } from './endpoints/extension';
+import { LeakDeps, leakEndpoints } from './endpoints/leaks';
 import { ExpiryWatch } from './expiry-watch';
 import { apiIdsProjection } from './projections/api-ids';
+import { issuedKeysProjection } from './projections/issued-keys';
 import { apiKeysProjection } from './projections/api-keys';
 import { credentialsProjection } from './projections/credentials';
 import { scopeRequestsProjection } from './projections/scope-requests';
@@ -23,19 +25,26 @@ interface WatchDeps {
 }
 
 /** API credentials and their scopes: the member's side, the administrators' review, the key ring's source. */
-export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
+export const credentialSlice: Slice<CredentialDeps & LeakDeps, WatchDeps> = {
   name: 'credential',
   events: credentialEvents,
   permissions: { 'credential.review': 'Review credential applications and scope requests' },
   scopes: SCOPE_NAMES,
   openApiRefusals: PARTNER_GATE_REFUSALS,
-  projections: [credentialsProjection, scopeRequestsProjection, apiKeysProjection, apiIdsProjection],
+  projections: [
+    credentialsProjection,
+    scopeRequestsProjection,
+    apiKeysProjection,
+    apiIdsProjection,
+    issuedKeysProjection,
+  ],
   memberStreams: ({ id }) => [credentialStream(id)],
   endpoints: (deps) => [
     ...developerCredentialEndpoints(deps),
     ...credentialReviewEndpoints(deps),
     ...usageEndpoints(deps),
     ...extensionEndpoints(deps),
+    ...leakEndpoints(deps),
   ],
   notifiers: ({ settings, stores, log }) => [
     new ExpiryWatch(stores.events, stores.documents, settings.EXPIRY_REMINDER_DAYS, log.child({ component: 'expiry' })),

@@ -1,3 +1,4 @@
+import { reportKey } from './leaks/decide';
 import { CredentialEvent } from './events';
 import { keysInGraceAfterRotation, KeyInGrace } from './grace-period';
 import { scopesAfter, ScopeStatus } from './scope-lifecycle';
@@ -29,6 +30,8 @@ export interface CredentialState {
   extension: { expires_at: string } | null;
   /** Rotated-away keys that may still be accepted, newest first; the next rotation decides which stay. */
   keys_in_grace: KeyInGrace[];
+  /** The leak reports recorded (./leaks/decide.ts), kept across applications: a report is recorded once. */
+  leak_reports: string[];
 }
 
 export const initialState: CredentialState = {
@@ -40,6 +43,7 @@ export const initialState: CredentialState = {
   expiry: noNotices(),
   extension: null,
   keys_in_grace: [],
+  leak_reports: [],
 };
 
 /** An event as the stream is folded from the log: with the time it was recorded, which a fresh decision's events lack. */
@@ -50,7 +54,9 @@ export function evolve(state: CredentialState, event: Folded): CredentialState {
   const scopes = scopesAfter(state.scopes, event);
   switch (event.type) {
     case 'CredentialApplied':
-      return { ...initialState, status: 'pending', scopes };
+      return { ...initialState, status: 'pending', scopes, leak_reports: state.leak_reports };
+    case 'KeyLeakReported':
+      return { ...state, leak_reports: [...state.leak_reports, reportKey(event.data)] };
     case 'CredentialApproved':
       return {
         ...state,

@@ -114,6 +114,22 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
       ({ data }) => `your request was approved: your API key now expires at ${String(data.expires_at)}.`,
     ),
   },
+  KeyLeakReported: {
+    webhook: 'credential.leaked',
+    describe: (data) =>
+      `reported the key ${String(data.key_fingerprint)} found at ${where(data)}; ${leakOutcome(data)}`,
+    mail: mail(
+      () => 'Your API key was found in public',
+      ({ data }) =>
+        `your API key ${String(data.key_fingerprint)} (API id ${String(data.apiid)}) was found at ${where(data)}. ${
+          data.quarantined
+            ? 'It is refused from now on (401 credential_leaked).'
+            : data.accepted
+              ? 'It is still accepted, but anyone who read it can use it.'
+              : 'It was no longer accepted.'
+        } Rotate your key in the developer center, and remove the key from where it was found.`,
+    ),
+  },
   ExtensionRejected: {
     describe: () => 'rejected the extension',
     mail: mail(
@@ -122,6 +138,17 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
     ),
   },
 };
+
+/** Where a leaked key was found, as the report says it: a URL, or its source alone when the URL is empty. */
+function where(data: Record<string, unknown>): string {
+  const url = typeof data.url === 'string' && data.url !== '' ? data.url : 'an undisclosed place';
+  return typeof data.source === 'string' && data.source !== '' ? `${url} (${data.source})` : url;
+}
+
+function leakOutcome(data: Record<string, unknown>): string {
+  if (data.quarantined) return 'the key is refused from now on, until the member rotates it';
+  return data.accepted ? 'the key is still accepted (LEAKED_KEY_ACTION=notify)' : 'the key was no longer accepted';
+}
 
 /**
  * Which rotated-away keys a rotation left accepted. `earlier_keys` is an array from the rotations

@@ -181,6 +181,7 @@ describe('revocation and a new application', () => {
       expiry: { set_at: null, reminded_days: null, expired: false },
       extension: null,
       keys_in_grace: [],
+      leak_reports: [],
     });
   });
 

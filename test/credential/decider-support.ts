@@ -54,7 +54,38 @@ export const commands: { [T in CommandType]: CommandOf<T> } = {
   },
   ApproveExtension: { type: 'ApproveExtension', data: { member_id } },
   RejectExtension: { type: 'RejectExtension', data: { member_id, reason: 'no' } },
+  ReportKeyLeak: {
+    type: 'ReportKeyLeak',
+    data: {
+      member_id,
+      apiid: APIID,
+      key_digest: KEY,
+      url: 'https://github.com/octo/repo/blob/1/.env',
+      source: 'content',
+      note: null,
+      action: 'quarantine',
+      now: NOW,
+    },
+  },
 };
+
+/** The report of the key KEY: recorded in every status, quarantined only while the open API accepts the key. */
+export const leaked = (accepted: boolean): CredentialEvent[] => [
+  {
+    type: 'KeyLeakReported',
+    data: {
+      member_id,
+      apiid: APIID,
+      key_digest: KEY,
+      key_fingerprint: KEY.slice(0, 8),
+      url: 'https://github.com/octo/repo/blob/1/.env',
+      source: 'content',
+      note: null,
+      accepted,
+      quarantined: accepted,
+    },
+  },
+];
 
 /** Events, or the error code of a refusal. */
 export type Outcome = CredentialEvent[] | string;

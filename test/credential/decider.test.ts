@@ -21,6 +21,7 @@ import {
   CommandOf,
   commands,
   Outcome,
+  leaked,
   expectOutcome,
   statusOf,
 } from './decider-support';
@@ -47,6 +48,7 @@ const NOT_ACTIVE = {
   RequestExtension: 'credential_not_active',
   ApproveExtension: 'credential_not_active',
   RejectExtension: 'credential_not_active',
+  ReportKeyLeak: leaked(false),
 } as const;
 
 /** Every status against every command: the credential state machine (src/credential/decider.ts). */
@@ -111,6 +113,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
       RequestExtension: 'credential_never_expires',
       ApproveExtension: 'extension_not_requested',
       RejectExtension: 'extension_not_requested',
+      ReportKeyLeak: leaked(true),
     },
   },
   revoked: {

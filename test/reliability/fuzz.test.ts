@@ -202,7 +202,7 @@ function filledPath(endpoint: Endpoint, valid: Record<string, string[]>): fc.Arb
 }
 
 const callerOf = (endpoint: Endpoint): CallerKind =>
-  endpoint.caller.kind === 'anyone' ? 'none' : endpoint.caller.kind;
+  endpoint.caller.kind === 'anyone' || endpoint.caller.kind === 'signed' ? 'none' : endpoint.caller.kind;
 
 function hostileRequests(endpoints: Endpoint[], valid: Record<string, string[]>): fc.Arbitrary<Hostile> {
   const anyCaller = fc.constantFrom<CallerKind>('none', 'member', 'admin', 'partner');

@@ -716,6 +716,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/secret-scanning/github": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GitHub's secret scanning reports keys it found in public: each of ours is quarantined and its owner told
+         * @description Signed by GitHub: GITHUB-PUBLIC-KEY-SIGNATURE is an ECDSA P-256 SHA-256 signature (DER, base64) over the raw body by the key GITHUB-PUBLIC-KEY-IDENTIFIER names. Answers GitHub's feedback format, one entry per match.. Caller: signed.
+         */
+        post: operations["post_secret_scanning_github"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/leaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a key found in a log, a ticket or anywhere else: quarantined and its owner told, as a scanner’s report
+         * @description Report a key found in a log, a ticket or anywhere else: quarantined and its owner told, as a scanner’s report. Caller: admin. Permission: credential.review.
+         */
+        post: operations["post_credentials_leaks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/session": {
         parameters: {
             query?: never;
@@ -2135,7 +2175,7 @@ export interface components {
         };
         Actor: {
             /** @enum {string} */
-            kind: "member" | "admin" | "system" | "cli";
+            kind: "member" | "admin" | "system" | "cli" | "scanner";
             /** @description Member or administrator id; the operating-system user for cli */
             id: (number | string) | null;
             /** @description The member's or administrator's username; null for system and cli */
@@ -2324,7 +2364,7 @@ export interface components {
             /** @description Who made it */
             author?: string;
         };
-        Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked: {
+        Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked: {
             code: number;
             message: string;
             data: {
@@ -2332,7 +2372,7 @@ export interface components {
                  * @description Stable snake_case reason
                  * @enum {string}
                  */
-                error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_revoked";
+                error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_leaked" | "credential_revoked";
                 /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
                 issues?: {
                     path: string;
@@ -2417,7 +2457,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
             /** Format: date-time */
             created_at: string;
             /** @description whsec_…: verifies the webhook-signature header; shown this once */
@@ -2426,7 +2466,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
             /** Format: date-time */
             created_at: string;
         };
@@ -9285,6 +9325,380 @@ export interface operations {
             };
         };
     };
+    post_secret_scanning_github: {
+        parameters: {
+            query?: never;
+            header: {
+                "GITHUB-PUBLIC-KEY-IDENTIFIER": string;
+                "GITHUB-PUBLIC-KEY-SIGNATURE": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    type: string;
+                    url: string;
+                    source?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description GitHub's secret scanning reports keys it found in public: each of ours is quarantined and its owner told; without the envelope */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description SHA-256 of the token, hex: never the token itself */
+                        token_hash: string;
+                        token_type: string;
+                        /** @enum {string} */
+                        label: "true_positive" | "false_positive";
+                    }[];
+                };
+            };
+            /** @description the signature is missing, names no known key, or does not match the body (signature_invalid) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many unsigned posts from this address (too_many_unsigned_posts) */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - GitHub's public keys cannot be read (scanning_keys_unavailable)
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_credentials_leaks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /** Format: uri */
+                    url?: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Report a key found in a log, a ticket or anywhere else: quarantined and its owner told, as a scanner’s report */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            token_hash: string;
+                            /** @enum {string} */
+                            label: "true_positive" | "false_positive";
+                            /** @description The key's owner; null for a string this service never issued */
+                            member_id: number | null;
+                            /** @description Whether this report was recorded: the same key at the same place is recorded once */
+                            recorded: boolean;
+                            /** @description Whether this report made the open API refuse the key */
+                            quarantined: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
     get_admin_session: {
         parameters: {
             query?: never;
@@ -12164,7 +12578,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
@@ -13802,7 +14216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired) */
+            /** @description X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired, or the key was found in public: credential_leaked) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13810,7 +14224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked"];
+                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked"];
                 };
             };
             /** @description the scope addons.read is not approved for this credential */
@@ -13949,7 +14363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired) */
+            /** @description X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired, or the key was found in public: credential_leaked) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13957,7 +14371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialRevoked"];
+                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked"];
                 };
             };
             /** @description the scope member-groups.read is not approved for this credential */
@@ -14180,7 +14594,7 @@ export interface operations {
                      * @description An http or https URL without credentials
                      */
                     url: string;
-                    events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+                    events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
                 };
             };
         };
@@ -14373,7 +14787,7 @@ export interface operations {
                      * @description An http or https URL without credentials
                      */
                     url: string;
-                    events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+                    events: ("credential.applied" | "credential.approved" | "credential.rejected" | "credential.claimed" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
                 };
             };
         };

@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { andThen } from '../../shared/eventually';
 import {
   CREDENTIAL_EXPIRED,
+  CREDENTIAL_LEAKED,
   CREDENTIAL_REVOKED,
   CREDENTIALS_MISSING,
   CREDENTIALS_NOT_ACCEPTED,
@@ -40,6 +41,10 @@ export interface UsageCount {
 const MISSING = refused(CREDENTIALS_MISSING, 'send both the X-API-ID and the X-API-Key header');
 const NOT_ACCEPTED = refused(CREDENTIALS_NOT_ACCEPTED, 'X-API-ID and X-API-Key are not accepted: check both');
 const REVOKED = refused(CREDENTIAL_REVOKED, 'this credential was revoked: apply again in the developer center');
+const LEAKED = refused(
+  CREDENTIAL_LEAKED,
+  'this key was found in public and is refused: its owner rotates it in the developer center for a new one',
+);
 
 const expired = (expiresAt: string): Refused =>
   refused(
@@ -105,6 +110,7 @@ export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCoun
         usage.recordCall(entry.member_id, status, fingerprint, call);
       };
       if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
+      if (entry.leaked?.includes(accepted.digest)) return { refusal: LEAKED, fields: [], settle };
       if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
         refusal: count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope)),

@@ -14,6 +14,11 @@ export interface ApiKeyDocument {
   keys: AcceptedKey[];
   /** Scopes approved and not revoked. */
   scopes: string[];
+  /**
+   * Digests of keys reported found in public and quarantined: refused whatever `keys` says, until
+   * a rotation replaces them. Absent from documents written before leaks were reported.
+   */
+  leaked?: string[];
 }
 
 /** The approved scopes after a credential event, by the scope lifecycle (a scope not listed is not approved). */
@@ -41,6 +46,7 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
     'ScopeApproved',
     'ScopeRevoked',
     'ExtensionApproved',
+    'KeyLeakReported',
   ],
   documentIds: (event) => [String(event.data.member_id)],
 
@@ -72,6 +78,8 @@ export const apiKeysProjection: Projection<ApiKeyDocument, CredentialEvent> = {
         return changed(doc, { revoked: true, scopes: approvedAfter(doc.scopes, event) });
       case 'ExtensionApproved':
         return changed(doc, { expires_at: event.data.expires_at });
+      case 'KeyLeakReported':
+        return event.data.quarantined ? changed(doc, { leaked: [...(doc.leaked ?? []), event.data.key_digest] }) : doc;
       default:
         return changed(doc, { scopes: approvedAfter(doc.scopes, event) });
     }
@@ -91,5 +99,6 @@ function changed(doc: ApiKeyDocument, changes: Partial<ApiKeyDocument>): ApiKeyD
     keys: doc.keys,
     scopes: doc.scopes,
   };
+  if (doc.leaked) copy.leaked = doc.leaked;
   return Object.assign(copy, changes);
 }

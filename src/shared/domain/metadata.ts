@@ -1,5 +1,8 @@
-/** Who acts: a member, an administrator, the service itself (seeding) or an operator at the command line. */
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+/**
+ * Who acts: a member, an administrator, the service itself (seeding), an operator at the command
+ * line, or a secret scanner reporting a key it found in public (its id names the scanner).
+ */
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'scanner';
 
 export interface EventMetadata {
   actor: { kind: ActorKind; id: number | string | null };

@@ -6,9 +6,10 @@ import { HttpError, respond } from './envelope';
 import { refuseGoneSession, refuseUntilPasswordChanged } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
-import { idempotentWrites } from './idempotency';
+import { CallerKind, idempotentWrites } from './idempotency';
 import type { IdempotencyRecords } from '../../stores/ports';
 import { bodyIsRequired, parse } from './validate';
+import { SignatureCheck, signedJsonBody } from './signed-body';
 
 /**
  * Who may call an endpoint. The permission and scope names are those the slices
@@ -19,7 +20,9 @@ export type Caller<Scope extends string = string, Permission extends string = st
   | { kind: 'anyone' }
   | { kind: 'member' }
   | { kind: 'admin'; permission?: Permission }
-  | { kind: 'partner'; scope: Scope };
+  | { kind: 'partner'; scope: Scope }
+  /** A service that signs each request's raw body: no session, no CSRF token; the signature is checked before the body is parsed. */
+  | { kind: 'signed'; check: SignatureCheck; limitKb: number; headers: readonly string[] };
 
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
@@ -174,6 +177,20 @@ function answering(endpoint: Endpoint): Middleware<AppState> {
   };
 }
 
+/** Every write but a signed caller's checks the session's CSRF token: a signed caller has no session. */
+export const needsCsrf = ({ method, caller }: Pick<Endpoint, 'method' | 'caller'>): boolean =>
+  method !== 'GET' && caller.kind !== 'signed';
+
+/**
+ * How the body is read: a signed caller's raw, its signature checked before it is parsed; an
+ * endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as
+ * its contract says nothing of it.
+ */
+function bodyReading(endpoint: Endpoint, body: Middleware<AppState>[]): Middleware<AppState>[] {
+  if (endpoint.caller.kind === 'signed') return [signedJsonBody(endpoint.caller.limitKb, endpoint.caller.check)];
+  return endpoint.body ? body : [];
+}
+
 /** A member's write the per-member limit counts: every one but the logout, which is answered whatever. */
 export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller' | 'callerBeforeCsrf'>): boolean =>
   endpoint.caller.kind === 'member' && endpoint.method !== 'GET' && !endpoint.callerBeforeCsrf;
@@ -209,15 +226,16 @@ export function mountEndpoints(
   for (const endpoint of endpoints) {
     const { method, path, caller } = endpoint;
     const callerChecks = callerChecksOf(endpoint, guards);
-    const csrf = method === 'GET' ? [] : [requireCsrf];
+    const csrf = needsCsrf(endpoint) ? [requireCsrf] : [];
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
     const login = endpoint.login ? [guards.login(endpoint.login)] : [];
-    // An endpoint that declares no body (GET, DELETE) does not read one: whatever is sent is ignored, as its contract says nothing of it.
-    const reading = endpoint.body ? body : [];
-    const idempotent =
-      method === 'GET' ? [] : [idempotentWrites(records, caller.kind, endpoint.secretInAnswer === true)];
+    const reading = bodyReading(endpoint, body);
+    // A signed caller's retries are told apart by what they report, not by a key it never sends.
+    const idempotent = needsCsrf(endpoint)
+      ? [idempotentWrites(records, caller.kind as CallerKind, endpoint.secretInAnswer === true)]
+      : [];
     router.register(path, [method], [...checks, ...reading, ...login, ...idempotent, answering(endpoint)]);
   }
 }

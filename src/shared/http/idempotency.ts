@@ -15,7 +15,7 @@ const LEASE_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Who may call the endpoint (an endpoint's `caller.kind`). */
-type CallerKind = 'anyone' | 'member' | 'admin' | 'partner';
+export type CallerKind = 'anyone' | 'member' | 'admin' | 'partner';
 
 /** Who a key belongs to: two callers never share one, whatever they send. */
 function callerOf(ctx: AppContext, caller: CallerKind): string {

@@ -1,4 +1,4 @@
-import { Endpoint, isLimitedMemberWrite, Refusal } from './endpoints';
+import { Endpoint, isLimitedMemberWrite, needsCsrf, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
 import { bodyIsRequired } from './validate';
@@ -17,13 +17,13 @@ type Add = (status: ErrorStatus, when: string) => void;
 export function refusalsOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): Map<ErrorStatus, string[]> {
   const refusals = new Map<ErrorStatus, string[]>();
   const add: Add = (status, when) => refusals.set(status, [...(refusals.get(status) ?? []), when]);
-  if (endpoint.method !== 'GET') add(419, "X-CSRF-Token is missing or is not this session's current token");
+  if (needsCsrf(endpoint)) add(419, "X-CSRF-Token is missing or is not this session's current token");
   callerRefusals(endpoint, partnerRefusals, add);
   passwordChangeRefusal(endpoint, add);
   inputRefusals(endpoint, add);
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when);
   if (endpoint.caller.kind === 'member') memberReserved(refusals.has(422), add);
-  if (endpoint.method !== 'GET') writeRefusals(endpoint, add);
+  if (needsCsrf(endpoint)) writeRefusals(endpoint, add);
   add(503, 'store_unavailable: the event store or the document store cannot be reached; retry after Retry-After');
   add(500, 'server error: never to be taken as success');
   return refusals;

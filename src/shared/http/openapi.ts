@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { IMPLEMENTATION_VERSION } from '../../version';
-import { Caller, Endpoint } from './endpoints';
+import { Caller, Endpoint, needsCsrf } from './endpoints';
 import { OpenApiRefusal } from './open-api-refusals';
 import { describedAll, ErrorStatus, refusalsOf } from './openapi-refusals';
 import { rateLimitsOf } from './openapi-rate-limits';
@@ -30,6 +30,10 @@ const writeHeaders = csrfHeader.extend({
       param: { id: 'IdempotencyKey' },
     }),
 });
+
+/** A signed caller's headers: each required, what they mean in the operation's description. */
+const signatureHeaders = (names: readonly string[]) =>
+  z.object(Object.fromEntries(names.map((name) => [name, z.string().min(1)])));
 
 const idempotentReplayed = z.literal('true').optional().meta({
   description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
@@ -64,6 +68,7 @@ const TAGS: { name: Caller['kind']; description: string }[] = [
   { name: 'member', description: 'A developer member logged into this session (cookie PHPSESSID)' },
   { name: 'admin', description: 'An administrator logged into this session, with the permission named' },
   { name: 'partner', description: "A partner server's API id and API key, with the scope named approved" },
+  { name: 'signed', description: 'A partner service that signs the raw body (the headers named); no session' },
 ];
 
 /** The administrator session is the contract's default (`security` at the top); the other callers say their own. */
@@ -81,6 +86,9 @@ function securityOf({ caller, method }: Endpoint): Record<string, string[]>[] | 
     // A write (register, login) needs the session cookie that issued its X-CSRF-Token; a read needs nothing.
     case 'anyone':
       return method === 'GET' ? [] : [{ session: [] }];
+    // The signature headers are the operation's own parameters: no scheme the contract names.
+    case 'signed':
+      return [];
   }
 }
 
@@ -176,7 +184,8 @@ function operationOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
     requestParams: {
       ...(endpoint.params && { path: endpoint.params }),
       ...(endpoint.query && { query: endpoint.query }),
-      ...(endpoint.method !== 'GET' && { header: writeHeaders }),
+      ...(needsCsrf(endpoint) && { header: writeHeaders }),
+      ...(endpoint.caller.kind === 'signed' && { header: signatureHeaders(endpoint.caller.headers) }),
     },
     ...(endpoint.body && {
       requestBody: {

@@ -2,6 +2,7 @@ import { openApiPath } from '../../../src/shared/http/openapi';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
 import { ADMIN_PASSWORD, csrfOf, TestPlatform } from '../../support/platform';
+import { GITHUB_TEST_VECTOR, postScanningReport, scanningKeysFile } from '../../support/secret-scanning';
 import { mailedToken, Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
 
 const API = '/api/v1';
@@ -16,7 +17,11 @@ describe('every operation of the contract, called for real', () => {
   // The mailed links (a member's reset and e-mail confirmation, an administrator's invitation) are followed from here.
   let sink: Sink;
   beforeAll(async () => {
-    ({ sink, t } = await startWithMail({ WEBHOOK_ALLOW_PRIVATE: true, AUDIT_CHECKPOINT_SECONDS: 0.1 }));
+    ({ sink, t } = await startWithMail({
+      WEBHOOK_ALLOW_PRIVATE: true,
+      AUDIT_CHECKPOINT_SECONDS: 0.1,
+      SECRET_SCANNING_KEYS_FILE: scanningKeysFile(),
+    }));
   });
   afterAll(() => stopWithMail({ sink, t }));
 
@@ -40,6 +45,9 @@ describe('every operation of the contract, called for real', () => {
     await admin.get(`${API}/credentials?status=active`).expect(200);
     await admin.get(`${API}/scope-requests`).expect(200);
     await write(admin, `/credentials/${member.id}/scopes/addons.read/revoke`, adminToken, { reason: 'audit' });
+    await write(admin, '/credentials/leaks', adminToken, { token: 'sk_found_in_a_ticket' });
+    const { payload, identifier, signature } = GITHUB_TEST_VECTOR;
+    await postScanningReport(t, payload, identifier, signature).expect(200);
     await write(admin, `/credentials/${member.id}/revoke`, adminToken, { reason: 'offboarded' });
     await admin.get(`${API}/openapi`).expect(200);
     await admin.get(`${API}/credentials/${member.id}/history`).expect(200);

@@ -225,15 +225,20 @@ describe('the OpenAPI contract at GET /openapi', () => {
     );
   });
 
-  it('requires X-CSRF-Token on every write and on no read', () => {
+  // A signed caller (GitHub's secret scanning) has no session: its writes carry a signature instead.
+  const signed = (path: string) =>
+    t.platform.endpoints.some((e) => e.caller.kind === 'signed' && openApiPath(e.path) === path);
+
+  it("requires X-CSRF-Token on every write but a signed caller's, and on no read", () => {
     for (const { path, method, op } of operations()) {
       const csrf = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'X-CSRF-Token');
-      expect({ path, method, csrf: Boolean(csrf?.required) }).toEqual({ path, method, csrf: method !== 'get' });
-      if (method !== 'get') expect(op.responses).toHaveProperty('419');
+      const write = method !== 'get' && !signed(path);
+      expect({ path, method, csrf: Boolean(csrf?.required) }).toEqual({ path, method, csrf: write });
+      if (write) expect(op.responses).toHaveProperty('419');
     }
   });
 
-  it('takes Idempotency-Key on every write through one reusable parameter, with its refusals, and on no read', () => {
+  it("takes Idempotency-Key on every write but a signed caller's through one reusable parameter, with its refusals, and on no read", () => {
     const shared = (
       contract.components as unknown as { parameters: Record<string, { in: string; name: string; required?: boolean }> }
     ).parameters;
@@ -241,12 +246,13 @@ describe('the OpenAPI contract at GET /openapi', () => {
     expect(shared.IdempotencyKey?.required).not.toBe(true);
     for (const { path, method, op } of operations()) {
       const refs = (op.parameters ?? []).map((p) => (p as { $ref?: string }).$ref);
+      const write = method !== 'get' && !signed(path);
       expect({ path, method, key: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({
         path,
         method,
-        key: method !== 'get',
+        key: write,
       });
-      if (method !== 'get') expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '409', '422']));
+      if (write) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '409', '422']));
     }
     expect(JSON.stringify(contract.paths['/developer/claim']!.post!.responses['409'])).toContain(
       'secret_already_issued',
@@ -291,6 +297,7 @@ describe('the OpenAPI contract at GET /openapi', () => {
         anyone: method === 'get' ? [] : [{ session: [] }],
         member: [{ session: [] }],
         partner: [{ apiId: [], apiKey: [] }],
+        signed: [],
         admin: undefined,
       }[caller.kind];
       expect({ path, method, security: op.security }).toEqual({ path, method, security: own });
