@@ -133,8 +133,7 @@ const settingsSchema = z.object({
   RECENT_CALLS: boolean.default(true),
   // Let webhooks point at loopback and private addresses (tests, a receiver on the same network).
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
-  // A key found in public (docs/credentials.md): refused at once, or its owner only told; GitHub's
-  // scanning keys from a file in the format of its public-keys endpoint, else from that endpoint.
+  // A key found in public: refused at once, or only told; GitHub's keys from a file, else its URL (docs/credentials.md).
   LEAKED_KEY_ACTION: z.enum(['quarantine', 'notify']).default('quarantine'),
   SECRET_SCANNING_KEYS_FILE: z.string().min(1).optional(),
   SECRET_SCANNING_KEYS_URL: z.url().default('https://api.github.com/meta/public_keys/secret_scanning'),
