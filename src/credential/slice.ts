@@ -9,6 +9,7 @@ import { SCOPE_NAMES } from './scopes';
 import { PARTNER_GATE_REFUSALS } from './open-api-refusals';
 import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
 import { credentialReviewEndpoints } from './endpoints/review';
+import { bulkDecisionEndpoints } from './endpoints/decisions';
 import { usageEndpoints } from './endpoints/usage';
 import { extensionEndpoints } from './endpoints/extension';
 import { ExpiryWatch } from './expiry-watch';
@@ -35,6 +36,7 @@ export const credentialSlice: Slice<CredentialDeps, WatchDeps> = {
   endpoints: (deps) => [
     ...developerCredentialEndpoints(deps),
     ...credentialReviewEndpoints(deps),
+    ...bulkDecisionEndpoints(deps),
     ...usageEndpoints(deps),
     ...extensionEndpoints(deps),
   ],
