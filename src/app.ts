@@ -19,6 +19,7 @@ import {
   resetPolicies,
 } from './member';
 import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
+import { approvalRuleFor } from './approval-rule';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
 import { parseSettings, Settings } from './config';
 import { createHttpApp } from './shared/http/app';
@@ -183,6 +184,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     auditKey: auditKeys.current,
     memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
     adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
+    approvalRuleFor: approvalRuleFor(readModels),
     webhookSecrets,
     maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS,
     sessions: stores.sessions,

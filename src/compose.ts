@@ -5,6 +5,7 @@ import { credentialSlice } from './credential/slice';
 import { mailSlice } from './mail/slice';
 import { memberSlice } from './member/slice';
 import { webhookSlice } from './webhook/slice';
+import { approvalRuleSlice } from './approval-rule/slice';
 import type { AddonCatalogue, AddonDocument } from './addon';
 import type { PasswordHasher } from './member';
 import type { UsageLedger } from './credential';
@@ -21,6 +22,7 @@ import { DocumentStore, EventStore, RateLimiter, SessionStore } from './stores/p
 import type { DeferredWork } from './shared/deferred-work';
 import type { SendMail } from './shared/mail';
 import type { WebhookSecrets } from './webhook';
+import type { approvalRuleFor } from './approval-rule';
 
 /** What the slices' endpoints need, each built once by the API's composition root (app.ts). */
 export interface SliceDeps {
@@ -44,6 +46,8 @@ export interface SliceDeps {
   memberExists(id: number): Promise<boolean>;
   /** An administrator's username: the credential slice names who decided what a stale decision was about. */
   adminName(id: number): Promise<string | null>;
+  /** The approval rule that approves an application or scope request at once (the credential slice asks). */
+  approvalRuleFor: ReturnType<typeof approvalRuleFor>;
   /** Seals webhook secrets at rest, each under a data key that removing the webhook destroys. */
   webhookSecrets: WebhookSecrets;
   /** MAX_KEY_LIFETIME_DAYS: how far ahead an approval or extension may set a key's expiry. */
@@ -81,6 +85,7 @@ export const SLICES = [
   addonSlice,
   webhookSlice,
   mailSlice,
+  approvalRuleSlice,
 ] as const;
 
 /**

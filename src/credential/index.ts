@@ -9,3 +9,4 @@ export { credentialSchema, credentialView, scopeSchema, type CredentialDocument 
 export { partnerGate, requireScope } from './endpoints/partner-guard';
 export { UsageLedger } from './usage/ledger';
 export { apiKeysProjection } from './projections/api-keys';
+export { SCOPE_NAMES } from './scopes';

@@ -59,7 +59,9 @@ async function decisionBefore(
     direction: 'backwards',
     maxCount: LOOK_BACK,
   });
-  const decision = events.find((e) => e.metadata.actor.kind === 'admin' && e.data.scope === scope);
+  const decision = events.find((e) => ['admin', 'rule'].includes(e.metadata.actor.kind) && e.data.scope === scope);
+  const rule = decision?.data.rule as { name: string } | null | undefined;
+  if (decision && rule) return { decided_by: `the approval rule "${rule.name}"`, decided_at: decision.metadata.time };
   if (!decision || typeof decision.metadata.actor.id !== 'number') return null;
   return { decided_by: await deps.adminName(decision.metadata.actor.id), decided_at: decision.metadata.time };
 }

@@ -1,5 +1,8 @@
-/** Who acts: a member, an administrator, the service itself (seeding) or an operator at the command line. */
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+/**
+ * Who acts: a member, an administrator, the service itself (seeding), an operator at the command
+ * line, or an approval rule an administrator defined (its id, e.g. `rule-3`).
+ */
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'rule';
 
 export interface EventMetadata {
   actor: { kind: ActorKind; id: number | string | null };
