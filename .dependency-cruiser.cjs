@@ -3,7 +3,7 @@
  * through another file, nothing depends on itself in a circle, and a slice reaches another only
  * through its public index.
  */
-const SLICES = '(access|addon|audit|credential|mail|member|webhook)';
+const SLICES = '(access|addon|approval-rule|audit|credential|mail|member|webhook)';
 /** The composition: the files that gather the slices (compose.ts, compose-api.ts, event-registry.ts) or start what they make. */
 const COMPOSITION = '(compose|compose-api|event-registry|app|notifications|serve|project|cli|main)';
 

@@ -23,6 +23,7 @@ import {
 import { addonsProjection } from './addon';
 import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_POSTS, UsageLedger } from './credential';
 import { webhookSecretsOf } from './webhook';
+import { approvalRuleFor } from './approval-rule';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
 import { Settings } from './config';
@@ -158,6 +159,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       memberExists: async (id) => Boolean(await memberReads(readModels).member(id)),
       adminName: async (id) => (await accessReads(readModels).admin(id))?.username ?? null,
       leaks: leakReporting(settings, await limiter(UNSIGNED_POSTS), addressKey),
+      approvalRuleFor: approvalRuleFor(readModels),
     },
     access: {
       ...REGISTERED,
@@ -180,6 +182,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       webhookSecrets,
     },
     mail: { documents },
+    'approval-rule': { events, readModels, maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS },
   });
   return {
     endpoints,

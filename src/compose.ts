@@ -5,6 +5,7 @@ import { credentialSlice } from './credential/slice';
 import { mailSlice } from './mail/slice';
 import { memberSlice } from './member/slice';
 import { webhookSlice } from './webhook/slice';
+import { approvalRuleSlice } from './approval-rule/slice';
 import { useEventCodecs } from './shared/domain/events';
 import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint } from './shared/http/endpoints';
@@ -24,6 +25,7 @@ export const SLICES = [
   addonSlice,
   webhookSlice,
   mailSlice,
+  approvalRuleSlice,
 ] as const;
 
 /**
@@ -53,6 +55,7 @@ export interface SliceDependencies {
   addon: DepsOf<typeof addonSlice>;
   webhook: DepsOf<typeof webhookSlice>;
   mail: DepsOf<typeof mailSlice>;
+  'approval-rule': DepsOf<typeof approvalRuleSlice>;
 }
 
 /** What the slices take from the registry rather than from a store: what the other slices registered. */
@@ -76,6 +79,7 @@ export function sliceEndpoints(deps: SliceDependencies): Endpoint[] {
     ...addonSlice.endpoints(deps.addon),
     ...webhookSlice.endpoints(deps.webhook),
     ...mailSlice.endpoints(deps.mail),
+    ...approvalRuleSlice.endpoints(deps['approval-rule']),
   ];
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
@@ -102,5 +106,6 @@ export function declaredSliceEndpoints(known: { maxKeyLifetimeDays: number }): E
     addon: standIn('addon'),
     webhook: standIn('webhook'),
     mail: standIn('mail'),
+    'approval-rule': standIn('approval-rule', known),
   });
 }

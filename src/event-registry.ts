@@ -4,6 +4,7 @@ import { auditEvents } from './audit/event-definitions';
 import { credentialEvents } from './credential/event-definitions';
 import { memberEvents } from './member/event-definitions';
 import { webhookEvents } from './webhook/event-definitions';
+import { approvalRuleEvents } from './approval-rule/event-definitions';
 import { useEventCodecs } from './shared/domain/events';
 import { describeEvent, EventDefinition, eventsOf } from './shared/slice';
 
@@ -22,6 +23,7 @@ export const EVENTS: ReadonlyMap<string, EventDefinition> = eventsOf([
   { name: 'audit', events: auditEvents },
   { name: 'addon', events: addonEvents },
   { name: 'webhook', events: webhookEvents },
+  { name: 'approval-rule', events: approvalRuleEvents },
 ]);
 
 // Before anything is read: the kernel decodes events with what the slices registered.

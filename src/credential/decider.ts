@@ -16,17 +16,30 @@ import { ReportKeyLeak, reportLeak } from './leaks/decide';
  */
 export { credentialStream, CREDENTIAL_STATUSES, type CredentialState, type CredentialStatus } from './state';
 
+/** What an application says of who asks and why (each null when not said). */
+export interface Applicant {
+  purpose: string | null;
+  company: string | null;
+  website: string | null;
+}
+
+/** The approval rule an approval comes from, when no administrator decided it. */
+export interface ApprovalRuleRef {
+  id: string;
+  name: string;
+}
+
 type Cmd<Type extends string, Data = object> = { type: Type; data: { member_id: number } & Data };
 
 export type CredentialCommand =
-  | Cmd<'ApplyCredential', { username: string; now: string }>
-  | Cmd<'ApproveCredential', { expires_at: string | null; now: string }>
+  | Cmd<'ApplyCredential', { username: string; now: string } & Partial<Applicant>>
+  | Cmd<'ApproveCredential', { expires_at: string | null; now: string; rule?: ApprovalRuleRef | null }>
   | Cmd<'RejectCredential', { reason: string }>
   | Cmd<'ClaimCredential', { apiid: string; key_digest: string; now: string }>
   | Cmd<'RotateKey', { key_digest: string; grace_seconds: number; now: string }>
   | Cmd<'RevokeCredential', { reason: string }>
   | Cmd<'RequestScopes', { scopes: string[]; reason: string }>
-  | Cmd<'ApproveScope', { scope: string }>
+  | Cmd<'ApproveScope', { scope: string; rule?: ApprovalRuleRef | null }>
   | Cmd<'RejectScope', { scope: string; reason: string }>
   | Cmd<'RevokeScope', { scope: string; reason: string }>
   | Cmd<'NoteExpiry', { now: string; reminder_days: number[] }>
@@ -71,7 +84,8 @@ function apply({ data }: Command<'ApplyCredential'>, state: CredentialState): Cr
   // An approval or a key past its expiry is worth nothing, so its member may start again.
   if (!['none', 'rejected', 'revoked'].includes(state.status) && !isExpiredAt(state, data.now))
     refuse('credential_already_applied', state, 'apply for');
-  return [{ type: 'CredentialApplied', data: { member_id: data.member_id, username: data.username } }];
+  const { member_id, username, purpose = null, company = null, website = null } = data;
+  return [{ type: 'CredentialApplied', data: { member_id, username, purpose, company, website } }];
 }
 
 function approve({ data }: Command<'ApproveCredential'>, state: CredentialState): CredentialEvent[] {
@@ -79,7 +93,12 @@ function approve({ data }: Command<'ApproveCredential'>, state: CredentialState)
   if (hasExpiredAt(data.expires_at, data.now)) {
     throw new DomainError('expiry_in_past', 'the key would expire before it is claimed: give an expiry in the future');
   }
-  return [{ type: 'CredentialApproved', data: { member_id: data.member_id, expires_at: data.expires_at } }];
+  return [
+    {
+      type: 'CredentialApproved',
+      data: { member_id: data.member_id, expires_at: data.expires_at, rule: data.rule ?? null },
+    },
+  ];
 }
 
 function reject({ data }: Command<'RejectCredential'>, state: CredentialState): CredentialEvent[] {
@@ -183,11 +202,11 @@ function requireScope(state: CredentialState, scope: string, wanted: 'pending' |
 }
 
 function approveScope(
-  { data: { member_id, scope } }: Command<'ApproveScope'>,
+  { data: { member_id, scope, rule = null } }: Command<'ApproveScope'>,
   state: CredentialState,
 ): CredentialEvent[] {
   requireScope(state, scope, 'pending');
-  return [{ type: 'ScopeApproved', data: { member_id, scope } }];
+  return [{ type: 'ScopeApproved', data: { member_id, scope, rule } }];
 }
 
 function rejectScope(

@@ -7,11 +7,24 @@ import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/eve
  * members and webhooks is in ./wording.ts; ./slice.ts registers both.
  */
 const memberIdSchema = z.int().min(1);
+/** The approval rule an approval came from, named as it was then (a rule's name may be reused later). */
+const ruleSchema = z.object({ id: z.string(), name: z.string() }).nullable();
+const byAdministrator = <T extends Record<string, unknown>>(data: T) => ({ ...data, rule: data.rule ?? null });
 
 export const credentialEventSchemas = {
-  CredentialApplied: z.object({ member_id: memberIdSchema, username: z.string() }),
-  /** expires_at: when the key claimed after this approval stops being accepted; null for never. */
-  CredentialApproved: z.object({ member_id: memberIdSchema, expires_at: z.string().nullable() }),
+  /** purpose, company, website: what the member said of who asks and why; null when not said. */
+  CredentialApplied: z.object({
+    member_id: memberIdSchema,
+    username: z.string(),
+    purpose: z.string().nullable(),
+    company: z.string().nullable(),
+    website: z.string().nullable(),
+  }),
+  /**
+   * expires_at: when the key claimed after this approval stops being accepted; null for never.
+   * rule: the approval rule that approved it at once (its actor is then that rule); null: an administrator.
+   */
+  CredentialApproved: z.object({ member_id: memberIdSchema, expires_at: z.string().nullable(), rule: ruleSchema }),
   CredentialRejected: z.object({ member_id: memberIdSchema, reason: z.string() }),
   CredentialClaimed: z.object({
     member_id: memberIdSchema,
@@ -37,7 +50,7 @@ export const credentialEventSchemas = {
   // Scope names stay plain strings here: a scope later removed from the registry must not make
   // the credential streams that once held it unreadable.
   ScopeRequested: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
-  ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string() }),
+  ScopeApproved: z.object({ member_id: memberIdSchema, scope: z.string(), rule: ruleSchema }),
   ScopeRejected: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
   ScopeRevoked: z.object({ member_id: memberIdSchema, scope: z.string(), reason: z.string() }),
   // Told by the system as time passes, so that mail and webhooks follow them from the log.
@@ -75,7 +88,11 @@ export const credentialUpcasters = {
     // Version 2 kept every earlier key until its own grace period ended, which null says.
     (v2) => ({ ...v2, earlier_keys: null }),
   ],
-  // Version 1 is from before keys expired: they never did.
-  CredentialApproved: [(v1) => ({ ...v1, expires_at: null })],
+  // Version 1 is from before keys expired: they never did. Version 2 is from before approval
+  // rules: an administrator decided each.
+  CredentialApproved: [(v1) => ({ ...v1, expires_at: null }), byAdministrator],
+  ScopeApproved: [byAdministrator],
+  // Version 1 is from before an application said who asks and why.
+  CredentialApplied: [(v1) => ({ purpose: null, company: null, website: null, ...v1 })],
   CredentialClaimed: [(v1) => ({ ...v1, expires_at: null })],
 } satisfies EventUpcasters;

@@ -12,3 +12,4 @@ export { apiKeysProjection } from './projections/api-keys';
 export type { LeakReporting } from './endpoints/leaks';
 export { scanningKeysFromFile, scanningKeysFromUrl } from './leaks/github-keys';
 export { leakReporting, UNSIGNED_POSTS } from './leaks/reporting';
+export { SCOPE_NAMES } from './scopes';

@@ -8,6 +8,7 @@ import { SCOPE_NAMES } from './scopes';
 import { PARTNER_GATE_REFUSALS } from './open-api-refusals';
 import { CredentialDeps, developerCredentialEndpoints } from './endpoints/developer-credential';
 import { credentialReviewEndpoints } from './endpoints/review';
+import { bulkDecisionEndpoints } from './endpoints/decisions';
 import { usageEndpoints } from './endpoints/usage';
 import { extensionEndpoints } from './endpoints/extension';
 import { LeakDeps, leakEndpoints } from './endpoints/leaks';
@@ -42,6 +43,7 @@ export const credentialSlice: Slice<CredentialDeps & LeakDeps, WatchDeps> = {
   endpoints: (deps) => [
     ...developerCredentialEndpoints(deps),
     ...credentialReviewEndpoints(deps),
+    ...bulkDecisionEndpoints(deps),
     ...usageEndpoints(deps),
     ...extensionEndpoints(deps),
     ...leakEndpoints(deps),

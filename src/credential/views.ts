@@ -73,6 +73,12 @@ const credentialDocumentSchema = z.object({
   apiid: nullable(z.string()),
   // Nullable in the contract, where the dashboard shows a member who never applied.
   applied_at: nullable(instant),
+  purpose: nullable(z.string()).meta({ description: 'What the member said they will use the API for; null: not said' }),
+  company: nullable(z.string()).meta({ description: 'The company the member applied for; null: not said' }),
+  website: nullable(z.string()).meta({ description: "The applicant's website (http or https); null: not said" }),
+  approved_by_rule: nullable(z.object({ id: z.string(), name: z.string() })).meta({
+    description: 'The approval rule that approved the application at once; null: an administrator decided it',
+  }),
   reviewed_at: nullable(instant),
   reject_reason: nullable(z.string()),
   claimed_at: nullable(instant),
@@ -99,9 +105,13 @@ export const credentialSchema = credentialDocumentSchema
   .meta({ id: 'Credential' });
 export type CredentialView = z.infer<typeof credentialSchema>;
 
+/** An application that says nothing of who asks. */
+export const NO_APPLICANT = { purpose: null, company: null, website: null } as const;
+
 /** A new application: no review, no key, no revocation yet. */
 export const NOTHING_DECIDED = {
   apiid: null,
+  approved_by_rule: null,
   reviewed_at: null,
   reject_reason: null,
   claimed_at: null,
@@ -113,7 +123,7 @@ export const NOTHING_DECIDED = {
 } as const satisfies Partial<CredentialView>;
 
 /** The dashboard before any application. */
-const NO_CREDENTIAL: CredentialView = { status: 'none', applied_at: null, ...NOTHING_DECIDED };
+const NO_CREDENTIAL: CredentialView = { status: 'none', applied_at: null, ...NO_APPLICANT, ...NOTHING_DECIDED };
 
 /** A credential as the member's dashboard shows it. */
 export function credentialView(doc: CredentialDocument | null): CredentialView {

@@ -15,6 +15,22 @@ const expiry = (at: unknown) => (typeof at === 'string' ? `the key expires at ${
 
 // The mails end the reason with a full stop of their own: one the reviewer typed is dropped, so a
 // reason "incomplete." does not end in "..".
+/** An approval an approval rule made: the rule by id and name, as it was named then. */
+const byRule = (data: Record<string, unknown>): string => {
+  const rule = data.rule as { id?: unknown; name?: unknown } | null | undefined;
+  return rule ? ` at once by the approval rule "${String(rule.name)}" (${String(rule.id)})` : '';
+};
+
+/** Who asks, as the application said it. */
+const applicant = (data: Record<string, unknown>): string => {
+  const who = [
+    typeof data.company === 'string' && ` for ${data.company}`,
+    typeof data.website === 'string' && ` (${data.website})`,
+  ].filter(Boolean);
+  const why = typeof data.purpose === 'string' ? `; purpose: ${JSON.stringify(data.purpose)}` : '';
+  return who.join('') + why;
+};
+
 const reasonOf = (event: Pick<RecordedEvent, 'data' | 'metadata'>): string =>
   String(event.data.reason ?? event.metadata.reason ?? 'no reason was given')
     .trim()
@@ -28,10 +44,13 @@ const mail =
   (event): Mail => ({ subject: subject(event.data), text: text(event) });
 
 export const credentialWording: Record<CredentialEvent['type'], Wording> = {
-  CredentialApplied: { webhook: 'credential.applied', describe: () => 'applied for API credentials' },
+  CredentialApplied: {
+    webhook: 'credential.applied',
+    describe: (data) => `applied for API credentials${applicant(data)}`,
+  },
   CredentialApproved: {
     webhook: 'credential.approved',
-    describe: (data) => `approved the application; ${expiry(data.expires_at)}`,
+    describe: (data) => `approved the application${byRule(data)}; ${expiry(data.expires_at)}`,
     mail: mail(
       () => 'Your API credential application was approved',
       ({ data }) =>
@@ -84,7 +103,7 @@ export const credentialWording: Record<CredentialEvent['type'], Wording> = {
   ScopeRequested: { webhook: 'scope.requested', describe: (data) => `requested the scope ${String(data.scope)}` },
   ScopeApproved: {
     webhook: 'scope.approved',
-    describe: (data) => `approved the scope ${String(data.scope)}`,
+    describe: (data) => `approved the scope ${String(data.scope)}${byRule(data)}`,
     mail: mail(
       (data) => `The scope ${String(data.scope ?? '')} was approved`,
       ({ data }) => `the scope ${String(data.scope ?? '')} was approved for your API credential.`,

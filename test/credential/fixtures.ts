@@ -5,11 +5,11 @@ import { eventLog } from '../support/projection-spec';
 export const credentialEvents = (member_id: number) => ({
   applied: (username = `user${member_id}`): CredentialEvent => ({
     type: 'CredentialApplied',
-    data: { member_id, username },
+    data: { member_id, username, purpose: null, company: null, website: null },
   }),
   approved: (expires_at: string | null = null): CredentialEvent => ({
     type: 'CredentialApproved',
-    data: { member_id, expires_at },
+    data: { member_id, expires_at, rule: null },
   }),
   rejected: (reason: string): CredentialEvent => ({ type: 'CredentialRejected', data: { member_id, reason } }),
   claimed: (apiid: string, key_digest: string, expires_at: string | null = null): CredentialEvent => ({
@@ -31,7 +31,10 @@ export const credentialEvents = (member_id: number) => ({
     type: 'ScopeRequested',
     data: { member_id, scope, reason },
   }),
-  scopeApproved: (scope: string): CredentialEvent => ({ type: 'ScopeApproved', data: { member_id, scope } }),
+  scopeApproved: (scope: string): CredentialEvent => ({
+    type: 'ScopeApproved',
+    data: { member_id, scope, rule: null },
+  }),
   scopeRejected: (scope: string, reason: string): CredentialEvent => ({
     type: 'ScopeRejected',
     data: { member_id, scope, reason },

@@ -362,8 +362,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Apply for API credentials; an administrator reviews the application
-         * @description Apply for API credentials; an administrator reviews the application. Caller: member.
+         * Apply for API credentials, optionally saying who asks and why; an administrator reviews the application, or an approval rule approves it at once
+         * @description Apply for API credentials, optionally saying who asks and why; an administrator reviews the application, or an approval rule approves it at once. Caller: member.
          */
         post: operations["post_developer_credential"];
         delete?: never;
@@ -590,6 +590,46 @@ export interface paths {
          * @description Revoke one approved scope of a member's credential, with the reason. Caller: admin. Permission: credential.review.
          */
         post: operations["post_credentials_member_id_scopes_scope_revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject up to 500 credential applications in one request, each as its own decision; one result per item, in order
+         * @description Approve or reject up to 500 credential applications in one request, each as its own decision; one result per item, in order. Caller: admin. Permission: credential.review.
+         */
+        post: operations["post_credentials_decisions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scope-requests/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject up to 500 scope requests in one request, each as its own decision; one result per item, in order
+         * @description Approve or reject up to 500 scope requests in one request, each as its own decision; one result per item, in order. Caller: admin. Permission: credential.review.
+         */
+        post: operations["post_scope_requests_decisions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1624,6 +1664,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/approval-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the approval rules, enabled and disabled, a page at a time, oldest first
+         * @description List the approval rules, enabled and disabled, a page at a time, oldest first. Caller: admin. Permission: credential.review.
+         */
+        get: operations["get_approval_rules"];
+        put?: never;
+        /**
+         * Define an approval rule: applications (or requests of one scope) of the members it names are approved at once
+         * @description Define an approval rule: applications (or requests of one scope) of the members it names are approved at once. Caller: admin. Permission: credential.review.
+         */
+        post: operations["post_approval_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approval-rules/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an approval rule: it approves nothing more (what it approved stays approved)
+         * @description Disable an approval rule: it approves nothing more (what it approved stays approved). Caller: admin. Permission: credential.review.
+         */
+        post: operations["post_approval_rules_id_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -1929,6 +2013,17 @@ export interface components {
             status: "none" | "pending" | "approved" | "rejected" | "active" | "revoked";
             apiid: string | null;
             applied_at: string | null;
+            /** @description What the member said they will use the API for; null: not said */
+            purpose: string | null;
+            /** @description The company the member applied for; null: not said */
+            company: string | null;
+            /** @description The applicant's website (http or https); null: not said */
+            website: string | null;
+            /** @description The approval rule that approved the application at once; null: an administrator decided it */
+            approved_by_rule: {
+                id: string;
+                name: string;
+            } | null;
             reviewed_at: string | null;
             reject_reason: string | null;
             claimed_at: string | null;
@@ -1989,6 +2084,17 @@ export interface components {
             status: "pending" | "approved" | "rejected" | "active" | "revoked";
             apiid: string | null;
             applied_at: string | null;
+            /** @description What the member said they will use the API for; null: not said */
+            purpose: string | null;
+            /** @description The company the member applied for; null: not said */
+            company: string | null;
+            /** @description The applicant's website (http or https); null: not said */
+            website: string | null;
+            /** @description The approval rule that approved the application at once; null: an administrator decided it */
+            approved_by_rule: {
+                id: string;
+                name: string;
+            } | null;
             reviewed_at: string | null;
             reject_reason: string | null;
             claimed_at: string | null;
@@ -2009,6 +2115,17 @@ export interface components {
             status: "pending" | "approved" | "rejected" | "active" | "revoked";
             apiid: string | null;
             applied_at: string | null;
+            /** @description What the member said they will use the API for; null: not said */
+            purpose: string | null;
+            /** @description The company the member applied for; null: not said */
+            company: string | null;
+            /** @description The applicant's website (http or https); null: not said */
+            website: string | null;
+            /** @description The approval rule that approved the application at once; null: an administrator decided it */
+            approved_by_rule: {
+                id: string;
+                name: string;
+            } | null;
             reviewed_at: string | null;
             reject_reason: string | null;
             claimed_at: string | null;
@@ -2175,7 +2292,7 @@ export interface components {
         };
         Actor: {
             /** @enum {string} */
-            kind: "member" | "admin" | "system" | "cli" | "scanner";
+            kind: "member" | "admin" | "system" | "cli" | "scanner" | "rule";
             /** @description Member or administrator id; the operating-system user for cli */
             id: (number | string) | null;
             /** @description The member's or administrator's username; null for system and cli */
@@ -2533,6 +2650,24 @@ export interface components {
             queued_at: string;
             next_attempt_at: string | null;
             delivered_at: string | null;
+        };
+        ApprovalRule: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            applies_to: "credential" | "scope";
+            scope: string | null;
+            /** @enum {string} */
+            who: "everyone" | "member_group" | "email_domain";
+            member_group_id: number | null;
+            email_domain: string | null;
+            /** @description null: as an approval without expiry (KEY_LIFETIME_DAYS) */
+            expires_in_days: number | null;
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: number | null;
+            disabled_at: string | null;
         };
         Signpost: {
             service: string;
@@ -5737,11 +5872,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @description What the API will be used for, shown to the reviewers (at most 500 characters) */
+                    purpose?: string;
+                    /** @description The company the credential is for (at most 100 characters) */
+                    company?: string;
+                    /** Format: uri */
+                    website?: string;
+                };
             };
         };
         responses: {
-            /** @description Apply for API credentials; an administrator reviews the application */
+            /** @description Apply for API credentials, optionally saying who asks and why; an administrator reviews the application, or an approval rule approves it at once */
             200: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8303,6 +8445,413 @@ export interface operations {
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              *     - the body is malformed JSON or breaks a rule; data.issues names each
              *     - the scope request is not in a state that allows this decision
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_credentials_decisions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        member_id: number;
+                        /** @enum {string} */
+                        decision: "approve" | "reject";
+                        /** @description null: never expires */
+                        expires_at?: string | null;
+                        /** @description At most MAX_KEY_LIFETIME_DAYS (730 here) */
+                        expires_in_days?: number;
+                        /** @description Required to reject; recorded with an approval */
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Approve or reject up to 500 credential applications in one request, each as its own decision; one result per item, in order */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            results: {
+                                member_id: number;
+                                ok: boolean;
+                                /** @description Why this item was refused (as data.error of its single decision) */
+                                error?: string;
+                                message?: string;
+                                /** @description An approved key's expiry as applied; null: never */
+                                expires_at?: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_scope_requests_decisions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        member_id: number;
+                        /** @enum {string} */
+                        scope: "addons.read" | "member-groups.read";
+                        /** @enum {string} */
+                        decision: "approve" | "reject";
+                        /** @description Required to reject; recorded with an approval */
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Approve or reject up to 500 scope requests in one request, each as its own decision; one result per item, in order */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            results: {
+                                member_id: number;
+                                ok: boolean;
+                                /** @description Why this item was refused (as data.error of its single decision) */
+                                error?: string;
+                                message?: string;
+                                scope: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -12578,7 +13127,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
@@ -17504,6 +18053,523 @@ export interface operations {
              * @description - a path parameter breaks its rule
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_approval_rules: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, 1 to 200; 50 when omitted */
+                limit?: number;
+                /** @description The next of the page before: the items after it; omitted, from the first */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the approval rules, enabled and disabled, a page at a time, oldest first */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            list: components["schemas"]["ApprovalRule"][];
+                            /** @description Pass it as `after` for the next page; null on the last page */
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_approval_rules: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    applies_to: "credential" | "scope";
+                    /** @description When applies_to is scope */
+                    scope?: string;
+                    /** @enum {string} */
+                    who: "everyone" | "member_group" | "email_domain";
+                    member_group_id?: number;
+                    email_domain?: string;
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Define an approval rule: applications (or requests of one scope) of the members it names are approved at once */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["ApprovalRule"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description member_group_id names no member group (member_group_not_found) */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the fields do not agree (invalid_rule_name, invalid_rule_scope, invalid_rule_who, invalid_rule_expiry)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_approval_rules_id_disable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Disable an approval rule: it approves nothing more (what it approved stays approved) */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["ApprovalRule"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description there is no such rule (approval_rule_not_found) */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the resource kept changing under simultaneous requests: retry
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the rule is disabled already (approval_rule_disabled)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {

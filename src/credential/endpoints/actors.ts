@@ -5,6 +5,7 @@ import { credentialReads } from '../reads';
 import { applicationView, ApplicationView } from '../views';
 import { ReadModels, expectWritten } from '../../shared/projections/read-models';
 import { EventStore } from '../../stores/ports';
+import { CommandContext } from '../../shared/commands/context';
 import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
 import { HttpError } from '../../shared/http/envelope';
@@ -58,7 +59,9 @@ async function decisionBefore(
     direction: 'backwards',
     maxCount: LOOK_BACK,
   });
-  const decision = events.find((e) => e.metadata.actor.kind === 'admin' && e.data.scope === scope);
+  const decision = events.find((e) => ['admin', 'rule'].includes(e.metadata.actor.kind) && e.data.scope === scope);
+  const rule = decision?.data.rule as { name: string } | null | undefined;
+  if (decision && rule) return { decided_by: `the approval rule "${rule.name}"`, decided_at: decision.metadata.time };
   if (!decision || typeof decision.metadata.actor.id !== 'number') return null;
   return { decided_by: await deps.adminName(decision.metadata.actor.id), decided_at: decision.metadata.time };
 }
@@ -79,18 +82,36 @@ async function staleRefusal(deps: ReviewerDeps, command: CredentialCommand, err:
 }
 
 /**
+ * The context of one item of a request that decides many (decisions in bulk): event ids derive
+ * from the request id (or idempotency key), the stream and its revision, so two items on one
+ * stream would otherwise be taken for a retry of each other and the second recorded as the first.
+ * The item's number keeps its events apart and still names the request they came with.
+ */
+function itemOf(context: CommandContext, item: number | undefined): CommandContext {
+  if (item === undefined) return context;
+  const idempotency = context.idempotency && { ...context.idempotency, key: `${context.idempotency.key}#${item}` };
+  return { ...context, requestId: `${context.requestId}#${item}`, ...(idempotency && { idempotency }) };
+}
+
+/**
  * An administrator's decision about a member's credential: the command, with the administrator as
  * actor and the reason in the metadata. Too late for a matter decided meanwhile, it is refused with
  * who decided it and when (`decided_by`, `decided_at`).
  */
-export function asReviewer(deps: ReviewerDeps, ctx: AppContext, command: CredentialCommand, reason?: string) {
+export function asReviewer(
+  deps: ReviewerDeps,
+  ctx: AppContext,
+  command: CredentialCommand,
+  reason?: string,
+  item?: number,
+) {
   return async () => {
     await requireKnownMember(deps.memberExists, command.data.member_id);
     try {
       return await decideCredential(
         deps.events,
         command,
-        commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason),
+        itemOf(commandContext(ctx, { kind: 'admin', id: adminOf(ctx).id }, reason), item),
       );
     } catch (err) {
       if (err instanceof DomainError && err.error.endsWith('_not_pending'))

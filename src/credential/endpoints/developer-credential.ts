@@ -13,6 +13,8 @@ import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberOf } from '../../shared/http/guards';
 import { decideThenRead, Written } from '../../shared/http/read-your-writes';
 import { withRouteHints } from './route-hints';
+import { applicationBody } from './applicant';
+import { approveByRule, ByRuleDeps } from './by-rule';
 import { credentialReads } from '../reads';
 import { sessionOf } from '../../shared/http/session';
 import { concurrentChange } from '../../shared/http/schemas';
@@ -29,6 +31,8 @@ export interface CredentialDeps {
   memberExists(id: number): Promise<boolean>;
   /** An administrator's username, from the access slice (src/compose.ts). */
   adminName(id: number): Promise<string | null>;
+  /** The enabled approval rule that approves an application or scope request, from the approval-rule slice. */
+  approvalRuleFor?: ByRuleDeps['approvalRuleFor'];
 }
 
 const rotateSchema = z.strictObject({
@@ -94,8 +98,9 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       method: 'POST',
       path: '/developer/credential',
       caller: { kind: 'member' },
-      summary: 'Apply for API credentials; an administrator reviews the application',
-      body: emptyBody,
+      summary:
+        'Apply for API credentials, optionally saying who asks and why; an administrator reviews the application, or an approval rule approves it at once',
+      body: applicationBody,
       response: credentialSchema,
       refusals: [
         {
@@ -104,21 +109,23 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
         },
         concurrentChange,
       ],
-      handler: async (ctx) => {
+      handler: async (ctx, { body }) => {
         const { member, context } = asMember(ctx);
-        const apply = () =>
-          withRouteHints(() =>
-            decideCredential(
-              deps.events,
-              {
-                type: 'ApplyCredential',
-                data: { member_id: member.id, username: member.username, now: context.now.toISOString() },
-              },
-              context,
-            ),
+        const apply = async () => {
+          const data = { member_id: member.id, username: member.username, now: context.now.toISOString(), ...body };
+          const { position } = await withRouteHints(() =>
+            decideCredential(deps.events, { type: 'ApplyCredential', data }, context),
           );
+          return { position: (await approveByRule(deps, ctx, member.id, { applies_to: 'credential' })) ?? position };
+        };
         const applied = await decideThenRead(ctx, apply, credential(member.id));
-        return { data: credentialView(applied), message: 'applied: an administrator will review the application' };
+        const rule = applied?.approved_by_rule;
+        return {
+          data: credentialView(applied),
+          message: rule
+            ? `applied and approved at once by the rule "${rule.name}": claim the credential`
+            : 'applied: an administrator will review the application',
+        };
       },
     }),
     endpoint({
@@ -212,14 +219,18 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       ],
       handler: async (ctx, { body: { scopes, reason } }) => {
         const { member, context } = asMember(ctx);
-        const request = () =>
-          withRouteHints(() =>
+        const request = async () => {
+          let { position } = await withRouteHints(() =>
             decideCredential(
               deps.events,
               { type: 'RequestScopes', data: { member_id: member.id, scopes, reason } },
               context,
             ),
           );
+          for (const scope of scopes)
+            position = (await approveByRule(deps, ctx, member.id, { applies_to: 'scope', scope })) ?? position;
+          return { position };
+        };
         const requested = await decideThenRead(ctx, request, credential(member.id));
         return {
           data: { scopes: requested?.scopes ?? [] },

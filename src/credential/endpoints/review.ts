@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { applicationSchema, applicationView, CredentialDocument, scopeRequestSchema, scopeRequestView } from '../views';
 import { credentialReads } from '../reads';
-import { approvalExpirySchema, assertWithinLifetime, expiresAtFor, expiryField, expiryTooFar } from '../expiry';
+import { approvalExpirySchema, expiryTooFar } from '../expiry';
+import { approveCommand } from './approval';
 import { UsageLedger } from '../usage/ledger';
 import { reviewedApplicationSchema } from '../usage/view';
 import { reasonSchema } from '../../shared/domain/reason';
@@ -151,13 +152,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         concurrentChange,
       ],
       handler: async (ctx, { params: { member_id }, body }) => {
-        const now = new Date();
-        const expires_at = expiresAtFor(body, now, deps.keyLifetimeDays);
-        // Never (KEY_LIFETIME_DAYS unset, or `expires_at: null` said outright) is the reviewer's choice
-        // the console offers beside the presets: only a given date or number of days is bounded.
-        if (expires_at !== null && (body.expires_at !== undefined || body.expires_in_days !== undefined))
-          assertWithinLifetime(expires_at, now, deps.maxKeyLifetimeDays, expiryField(body));
-        const command = { type: 'ApproveCredential' as const, data: { member_id, expires_at, now: now.toISOString() } };
+        const command = approveCommand(deps, member_id, body, new Date());
         return decideThenRead(
           ctx,
           asReviewer(deps, ctx, command),

@@ -1,5 +1,5 @@
 import { CredentialEvent, credentialEventSchemas } from '../events';
-import { CredentialDocument, NOTHING_DECIDED } from '../views';
+import { CredentialDocument, NO_APPLICANT, NOTHING_DECIDED } from '../views';
 import { typesOf } from '../../shared/domain/events';
 import { Projection } from '../../shared/projections/projection';
 import { evolveScopes } from './scope-view';
@@ -10,6 +10,7 @@ import { evolveScopes } from './scope-view';
  */
 const NEW_APPLICATION: CredentialDocument = {
   ...NOTHING_DECIDED,
+  ...NO_APPLICANT,
   member_id: 0,
   username: '',
   status: 'pending',
@@ -20,7 +21,8 @@ const NEW_APPLICATION: CredentialDocument = {
 /** Each member's credential application with its scopes: the dashboard and the review queue. */
 export const credentialsProjection: Projection<CredentialDocument, CredentialEvent> = {
   name: 'credentials',
-  version: 2,
+  // Version 3: an application says who asks (purpose, company, website) and which rule approved it.
+  version: 3,
   // expires_at: the expiry watch finds the credentials whose expiry reached a reminder by it.
   collection: { name: 'credentials', indexes: ['status', 'expires_at'] },
 
@@ -34,6 +36,9 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
       return changed(NEW_APPLICATION, {
         member_id: event.data.member_id,
         username: event.data.username,
+        purpose: event.data.purpose,
+        company: event.data.company,
+        website: event.data.website,
         applied_at: time,
         scopes,
       });
@@ -44,6 +49,7 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
         return changed(doc, {
           status: 'approved',
           reviewed_at: time,
+          approved_by_rule: event.data.rule,
           expires_at: event.data.expires_at,
           extension: null,
         });
@@ -107,6 +113,10 @@ function changed(doc: CredentialDocument, changes: Partial<CredentialDocument>):
     status: doc.status,
     apiid: doc.apiid,
     applied_at: doc.applied_at,
+    purpose: doc.purpose,
+    company: doc.company,
+    website: doc.website,
+    approved_by_rule: doc.approved_by_rule,
     reviewed_at: doc.reviewed_at,
     reject_reason: doc.reject_reason,
     claimed_at: doc.claimed_at,

@@ -1,8 +1,9 @@
 /**
  * Who acts: a member, an administrator, the service itself (seeding), an operator at the command
- * line, or a secret scanner reporting a key it found in public (its id names the scanner).
+ * line, a secret scanner reporting a key it found in public (its id names the scanner), or an
+ * approval rule an administrator defined (its id, e.g. `rule-3`).
  */
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'scanner';
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'scanner' | 'rule';
 
 export interface EventMetadata {
   actor: { kind: ActorKind; id: number | string | null };

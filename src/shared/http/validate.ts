@@ -4,9 +4,18 @@ import { HttpError, Issue } from './envelope';
 /** The body of endpoints that take none: an empty JSON object. */
 export const emptyBody = z.strictObject({});
 
-/** Whether a request must carry this body: any but `emptyBody`, for which no body reads as `{}`. */
+// Bodies whose every field is optional and that an older client sends empty or not at all.
+const MAY_BE_ABSENT = new WeakSet<z.ZodType>([emptyBody]);
+
+/** A body of optional fields that a request may also leave out, reading as `{}` (as `emptyBody`). */
+export function optionalBody<T extends z.ZodType>(body: T): T {
+  MAY_BE_ABSENT.add(body);
+  return body;
+}
+
+/** Whether a request must carry this body: any but `emptyBody` and `optionalBody`s, for which no body reads as `{}`. */
 export function bodyIsRequired(body: z.ZodType | undefined): boolean {
-  return body !== undefined && body !== emptyBody;
+  return body !== undefined && !MAY_BE_ABSENT.has(body);
 }
 
 /** A 60 kB body can break tens of thousands of rules: the answer lists this many and counts the rest. */

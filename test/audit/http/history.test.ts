@@ -201,7 +201,7 @@ describe('GET /credentials/{member_id}/history', () => {
       expect.objectContaining({
         type: 'CredentialApplied',
         actor: asMember,
-        data: { member_id: member.id, username: member.username },
+        data: { member_id: member.id, username: member.username, purpose: null, company: null, website: null },
       }),
       expect.objectContaining({ type: 'CredentialApproved', actor: asSuper }),
       expect.objectContaining({

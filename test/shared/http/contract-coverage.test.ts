@@ -101,6 +101,19 @@ describe('every operation of the contract, called for real', () => {
     await write(admin, `/credentials/${id}/scopes/addons.read/approve`, adminToken);
     await write(admin, `/credentials/${id}/scopes/member-groups.read/reject`, adminToken, { reason: 'not needed' });
     const partner = { apiid: claimed.body.data.apiid as string, apikey: claimed.body.data.apikey as string };
+    // Decisions in bulk (each item's refusal is in its result), and an approval rule defined, listed and disabled.
+    await write(admin, '/credentials/decisions', adminToken, { items: [{ member_id: id, decision: 'approve' }] });
+    await write(admin, '/scope-requests/decisions', adminToken, {
+      items: [{ member_id: id, scope: 'addons.read', decision: 'approve' }],
+    });
+    const rule = await write(admin, '/approval-rules', adminToken, {
+      name: 'Coverage',
+      applies_to: 'credential',
+      who: 'email_domain',
+      email_domain: 'nobody.example',
+    });
+    await admin.get(`${API}/approval-rules`).expect(200);
+    await write(admin, `/approval-rules/${rule.body.data.id as string}/disable`, adminToken);
     await write(other, '/developer/logout', memberToken);
     const again = (await other.get(`${API}/developer/session`)).body.data.csrf_token as string;
     await write(other, '/developer/login', again, { username: registered.body.data.username, password: 'secret1' });

@@ -11,6 +11,7 @@ import { claimCredential, decideCredential, rotateKey } from '../../../src/crede
 import { defineMemberGroup, defineRoleGroup, listRoleGroups, setRoleGroupEnabled } from '../../../src/access/groups';
 import { handle, loadStream } from '../../../src/shared/commands/handle';
 import { WebhookCommand, webhookDecider, webhookStream } from '../../../src/webhook/decider';
+import { ApprovalRuleCommand, approvalRuleDecider, approvalRuleStream } from '../../../src/approval-rule/decider';
 import { PasswordHasher } from '../../../src/member/passwords';
 import { registerMember } from '../../../src/member/register';
 import { seedPlatform } from '../../../src/access/seed';
@@ -289,6 +290,32 @@ function scenario(stores: Stores) {
     await handle(stores.events, webhookStream(webhook_id), webhookDecider, command, ctx());
   }
 
+  const rules: string[] = [];
+  /** Defines an approval rule (sometimes one whose fields disagree: refused), or disables one (sometimes twice). */
+  async function approvalRule(): Promise<void> {
+    const existing = rules.length > 0 && chance(0.4);
+    const rule_id = existing ? pick(rules) : `00000000-0000-4000-9000-${String(rules.length).padStart(12, '0')}`;
+    const scoped = chance(0.5);
+    const command: ApprovalRuleCommand = existing
+      ? { type: 'DisableApprovalRule', data: { rule_id } }
+      : {
+          type: 'DefineApprovalRule',
+          data: {
+            rule_id,
+            name: chance(0.1) ? '  ' : `Rule ${rules.length}`,
+            applies_to: scoped ? 'scope' : 'credential',
+            scope: scoped ? anyScope() : null,
+            who: chance(0.5) ? 'everyone' : 'email_domain',
+            member_group_id: null,
+            email_domain: chance(0.5) ? 'example.com' : null,
+            expires_in_days: !scoped && chance(0.5) ? 30 : null,
+            known_scopes: SCOPE_NAMES,
+          },
+        };
+    if (!existing) rules.push(rule_id);
+    await handle(stores.events, approvalRuleStream(rule_id), approvalRuleDecider, command, ctx());
+  }
+
   /** One command, chosen at random; answers whether the domain accepted it. */
   return async function next(): Promise<boolean> {
     try {
@@ -297,6 +324,7 @@ function scenario(stores: Stores) {
       else if (roll < 0.12) await groupsOrAdmins();
       else if (roll < 0.2) await addon();
       else if (roll < 0.23) await webhook();
+      else if (roll < 0.25) await approvalRule();
       else await credential(pick(members));
       return true;
     } catch (err) {

@@ -157,6 +157,6 @@ describe('appending', () => {
       ctx,
     );
     const [applied] = await stores.events.readStream(stream);
-    expect(applied?.metadata.schema_version).toBe(1);
+    expect(applied?.metadata.schema_version).toBe(2); // one upcaster: version 1 said nothing of who asks
   });
 });

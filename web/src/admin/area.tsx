@@ -20,6 +20,7 @@ import { OwnAccount } from './own-account';
 import { RoleGroupsManager } from './role-groups';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
+import { ApprovalRules } from './approval-rules';
 import { Webhooks } from './webhooks';
 import { ScreenHeading } from '../ui/screen';
 import { Chunk } from '../ui/chunk';
@@ -63,6 +64,7 @@ const SCREENS: Screen[] = [
     show: () => <CredentialQueue />,
   },
   { path: '/admin/scopes', label: 'Scope requests', needs: ['credential.review'], show: () => <ScopeQueue /> },
+  { path: '/admin/rules', label: 'Approval rules', needs: ['credential.review'], show: () => <ApprovalRules /> },
   // The mails are the reviewers' decisions told to members, and their own digests.
   { path: '/admin/mail', label: 'Dead mail', needs: ['credential.review'], show: () => <DeadMails /> },
   {

@@ -5,7 +5,11 @@ import { extensionWaits, hasKey, mayReview, mayRevoke, statusOf } from '../api/c
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
-import { BulkDecision, sendEach } from './bulk-decision';
+import { BulkDecision } from './bulk-decision';
+import { allMatching, decideApplications } from './bulk-applications';
+import { ApplicantCell } from './applicant-cell';
+import { SelectionBar } from './queue-selection';
+import { useRowKeys } from './queue-keys';
 import { PAGE_SIZE, useQueueAddress, withAll } from './queue-address';
 import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
@@ -51,7 +55,7 @@ function filterOf(named: string | null): Filter | '' {
 }
 
 export function CredentialQueue() {
-  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
+  const { status, q, after, listKey, selected, toggle, select, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
   const { done, refusal, decided, decide } = useDecisions(reload, listKey);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
@@ -101,8 +105,8 @@ export function CredentialQueue() {
       reason,
     );
   const rows = list.state === 'ready' ? list.data.list : [];
-  const chosen = rows.filter((a) => selected.has(String(a.member_id)));
-  const bulk = sendEach(chosen, (a) => a.username, 'application', decided);
+  const chosen = [...selected].map(Number);
+  const { body, current } = useRowKeys(rows.length);
   const counts = withAll(list.state === 'ready' && 'counts' in list.data ? list.data.counts : undefined);
   const withSelect = status === 'pending';
   const defaultDays = list.state === 'ready' ? list.data.key_lifetime_days : null;
@@ -119,19 +123,38 @@ export function CredentialQueue() {
       counts={counts}
       selection={
         withSelect && (
-          <BulkDecision
-            count={chosen.length}
-            noun="application"
-            approve={(subject) => (
-              <ApproveWithExpiry
-                id="selected"
-                subject={subject}
-                defaultDays={defaultDays}
-                onApprove={(body) => void bulk((a) => sendApproval(a, body), 'Approved')}
-              />
-            )}
-            onReject={(reason) => bulk((a) => sendRejection(a, reason), 'Rejected')}
-          />
+          <>
+            <SelectionBar
+              page={rows.map((a) => String(a.member_id))}
+              selected={selected}
+              total={counts ? counts[status] : null}
+              noun="application"
+              select={select}
+              loadAll={async () => {
+                const all = await allMatching(status, q);
+                return all.ok ? { ...all, data: all.data.map(String) } : all;
+              }}
+            />
+            <BulkDecision
+              count={chosen.length}
+              noun="application"
+              approve={(subject) => (
+                <ApproveWithExpiry
+                  id="selected"
+                  subject={subject}
+                  defaultDays={defaultDays}
+                  onApprove={(approval) =>
+                    void decideApplications(chosen, { decision: 'approve', ...approval }).then((a) =>
+                      decide(Promise.resolve(a)),
+                    )
+                  }
+                />
+              )}
+              onReject={async (reason) =>
+                decided(await decideApplications(chosen, { decision: 'reject', reason }), reason)
+              }
+            />
+          </>
         )
       }
       pages={
@@ -139,23 +162,16 @@ export function CredentialQueue() {
         pager(rows.length, !counts || status === 'extension' ? null : counts[status], list.data.next)
       }
       list={list}
+      bodyRef={body}
+      compact
       onRetry={reload}
-      columns={[
-        ...(withSelect ? ['Select'] : []),
-        'Member',
-        'Status',
-        'Applied',
-        'API id',
-        'Expires',
-        'Last used',
-        'Decision',
-      ]}
+      columns={columnsFor(withSelect)}
       done={done}
       refusal={refusal}
     >
       {() =>
-        rows.map((a) => (
-          <tr key={a.member_id}>
+        rows.map((a, i) => (
+          <tr key={a.member_id} tabIndex={-1} class={i === current ? 'current' : undefined}>
             {withSelect && (
               <td data-label="Select" class="select">
                 <input
@@ -166,14 +182,16 @@ export function CredentialQueue() {
                 />
               </td>
             )}
-            <td data-label="Member">
-              {a.username} <small>#{a.member_id}</small>
-            </td>
+            <ApplicantCell application={a} />
             <StatusCell application={a} />
             <td data-label="Applied">{when(a.applied_at)}</td>
-            <td data-label="API id">{a.apiid ? <code class="apiid">{a.apiid}</code> : '—'}</td>
-            <ExpiresCell application={a} />
-            <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
+            {!withSelect && (
+              <>
+                <td data-label="API id">{a.apiid ? <code class="apiid">{a.apiid}</code> : '—'}</td>
+                <ExpiresCell application={a} />
+                <td data-label="Last used">{a.last_used_at ? when(a.last_used_at) : '—'}</td>
+              </>
+            )}
             <DecisionCell>
               {extensionWaits(a) && (
                 <>
@@ -225,6 +243,16 @@ export function CredentialQueue() {
     </Queue>
   );
 }
+
+/** The columns: a pending application has no key yet, so its row stays one line without the key's. */
+const columnsFor = (pending: boolean) => [
+  ...(pending ? ['Select'] : []),
+  'Member',
+  'Status',
+  'Applied',
+  ...(pending ? [] : ['API id', 'Expires', 'Last used']),
+  'Decision',
+];
 
 /** What the notice says of an approval: whose, and until when the key it leads to lives. */
 const approved = (username: string, expiresAt: string | null) =>

@@ -28,6 +28,8 @@ export function useQueueAddress<F extends string>(filterOf: (named: string | nul
     listKey: `${status} ${q} ${after ?? ''}`,
     selected,
     toggle,
+    /** Selects exactly these rows (none: clears the selection). */
+    select: (keys: string[]) => setSelected(new Set(keys)),
     /** The queue's filter and search, as `Queue` takes them. */
     controls: { status, onStatus, search },
     /** The pager under a page of `shown` rows; `total` null when the service does not count the filter. */

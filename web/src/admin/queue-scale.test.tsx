@@ -9,7 +9,21 @@ const counts = { pending: 61, approved: 2, rejected: 0, active: 5, revoked: 1 };
 
 /** The service with 61 pending applications, answering pages of 50 by cursor; records every request. */
 function service() {
-  return serviceStandIn((url) => {
+  return serviceStandIn(async (url, request) => {
+    if (url.pathname.endsWith('/credentials/decisions')) {
+      const { items } = (await request.clone().json()) as { items: { member_id: number }[] };
+      const results = items.map(({ member_id }) =>
+        member_id === 2
+          ? {
+              member_id,
+              ok: false,
+              error: 'credential_not_pending',
+              message: 'the application of member 2 is rejected, not pending',
+            }
+          : { member_id, ok: true },
+      );
+      return envelope(200, { code: 0, message: 'decided', data: { results } });
+    }
     if (url.pathname.endsWith('/reject')) {
       const id = Number(url.pathname.split('/').at(-2));
       if (id === 2)
@@ -85,7 +99,7 @@ it('reads its filter and search from the address, so reload, back and a shared l
   await waitFor(() => expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe(''));
 });
 
-it('rejects the selected rows with one reason, and says which were refused', async () => {
+it('rejects the selected rows with one reason in one request, and says which were refused', async () => {
   const calls = service();
   render(<CredentialQueue />);
   fireEvent.click(await screen.findByRole('checkbox', { name: 'Select member1' }));
@@ -99,14 +113,12 @@ it('rejects the selected rows with one reason, and says which were refused', asy
   const notice = await screen.findByRole('status');
   await waitFor(() =>
     expect(notice.textContent).toContain(
-      'Rejected 2 of 3 selected applications. Refused: member2: the application of member 2 is rejected, not pending.',
+      'Rejected 2 applications. Refused 1: #2 the application of member 2 is rejected, not pending.',
     ),
   );
-  const rejections = calls.filter((c) => c.url.endsWith('/reject'));
-  expect(rejections.map((c) => new URL(c.url).pathname)).toEqual([
-    '/api/v1/credentials/1/reject',
-    '/api/v1/credentials/2/reject',
-    '/api/v1/credentials/3/reject',
-  ]);
-  expect(await rejections[0]!.clone().json()).toEqual({ reason: 'incomplete' });
+  const decisions = calls.filter((c) => c.url.endsWith('/credentials/decisions'));
+  expect(decisions).toHaveLength(1);
+  expect(await decisions[0]!.clone().json()).toEqual({
+    items: [1, 2, 3].map((member_id) => ({ member_id, decision: 'reject', reason: 'incomplete' })),
+  });
 });

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { isStale, type Answer, type Refusal } from '../api/client';
 import { when, type Loaded } from '../ui/load';
@@ -87,6 +87,10 @@ interface QueueProps<S extends string> {
   columns: string[];
   done: Outcome;
   refusal: Refusal | null;
+  /** One line a row on a wide screen (the credential queue: many rows to go through). */
+  compact?: boolean;
+  /** The list's rows' body, for the reviewer's keys (useRowKeys). */
+  bodyRef?: RefObject<HTMLTableSectionElement>;
   /** The rows, rendered by the caller once the list is ready and not empty. */
   children: () => ComponentChildren;
 }
@@ -143,9 +147,9 @@ export function Queue<S extends string>(props: QueueProps<S>) {
       {list.state === 'ready' && list.data.list.length > 0 && (
         <>
           {props.selection}
-          <table>
+          <table class={props.compact ? 'compact' : undefined}>
             <TableHead columns={props.columns} />
-            <tbody>{props.children()}</tbody>
+            <tbody ref={props.bodyRef}>{props.children()}</tbody>
           </table>
           {props.pages}
         </>

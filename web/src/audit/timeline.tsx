@@ -9,6 +9,7 @@ export function actorOf(actor: AuditEvent['actor']): string {
   if (actor === null) return 'no actor recorded';
   if (actor.kind === 'system') return 'the system';
   if (actor.kind === 'cli') return `the command line (${actor.id ?? 'unknown user'})`;
+  if (actor.kind === 'rule') return `the approval rule ${actor.id ?? ''}`;
   return `${actor.kind === 'admin' ? 'administrator' : 'member'} ${actor.username ?? `#${actor.id}`}`;
 }
 

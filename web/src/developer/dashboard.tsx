@@ -15,6 +15,7 @@ import {
 } from '../api/credential-rules';
 import { TableHead } from '../ui/table';
 import { ExtensionRequest } from './extension';
+import { ApplicantFields, applicantBody, appliedWords, NO_APPLICANT } from './applicant-fields';
 import { Rotate } from './rotate';
 import { DeveloperUsage } from './usage';
 import { RecentCalls } from './recent-calls';
@@ -90,15 +91,16 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
   const expired = expiredAt(credential);
   const status = statusOf(credential);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [applicant, setApplicant] = useState(NO_APPLICANT);
 
   const apply = async () => {
     const answer = await call(async () =>
-      api.POST('/developer/credential', { params: { header: await csrf() }, body: {} }),
+      api.POST('/developer/credential', { params: { header: await csrf() }, body: applicantBody(applicant) }),
     );
     if (!answer.ok) return setRefusal(answer.refusal);
     setRefusal(null);
     // In the console's words, as the other requests' notices: the service's message is written for API clients.
-    onOutcome('Application sent; an administrator will review it.');
+    onOutcome(appliedWords(answer.data.approved_by_rule));
   };
 
   return (
@@ -124,6 +126,7 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
             </li>
           ))}
         </ol>
+        <ApplicantFields shown={mayApply(credential)} value={applicant} onChange={setApplicant} refusal={refusal} />
         <RefusalNotice refusal={refusal} />
         <div class="actions">
           {mayApply(credential) && (
