@@ -20,7 +20,8 @@ import {
 } from './member';
 import { accessReads, requireAdmin, seedPlatform, SignInFailures } from './access';
 import { PROJECTIONS, REGISTRY, SliceDeps, sliceEndpoints } from './compose';
-import { parseSettings, Settings } from './config';
+import { ConfigurationError, parseSettings, Settings } from './config';
+import { SsoSettings, ssoSettingsOf } from './access/sso/settings';
 import { createHttpApp } from './shared/http/app';
 import { AppState } from './shared/http/context';
 import { declarationsOnly } from './shared/http/declarations-only';
@@ -194,6 +195,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     passwordChecks: await stores.rateLimits.limiter(passwordChangePolicy(settings)),
     emailChanges: await stores.rateLimits.limiter(emailChangePolicy()),
     signInFailures,
+    sso: ssoSettingsOrRefuse(settings),
   });
   const stopNotifications =
     settings.PROJECTIONS === 'inline' ? await startNotifications(settings, stores, log, observed.notifications) : null;
@@ -357,4 +359,13 @@ async function startProjections(settings: Settings, stores: Stores, log: Logger)
       await stopBeating();
     },
   };
+}
+
+/** OIDC_* checked at the start: a single sign-on set up halfway refuses to start rather than fail at the first sign-in. */
+function ssoSettingsOrRefuse(settings: Settings): SsoSettings | null {
+  try {
+    return ssoSettingsOf(settings);
+  } catch (err) {
+    throw new ConfigurationError(`invalid configuration: ${(err as Error).message}`);
+  }
 }

@@ -1,4 +1,6 @@
 import { accessSlice } from './access/slice';
+import { ssoSlice } from './access/sso/slice';
+import type { SsoSettings } from './access/sso/settings';
 import { addonSlice } from './addon/slice';
 import { auditSlice } from './audit/slice';
 import { credentialSlice } from './credential/slice';
@@ -66,6 +68,8 @@ export interface SliceDeps {
   emailChanges: RateLimiter;
   /** Failed administrator sign-ins, counted to be recorded one event a minute per username and address. */
   signInFailures: Pick<SignInFailures, 'count'>;
+  /** OIDC_*: single sign-on for administrators; null when OIDC_ISSUER_URL is unset. */
+  sso: SsoSettings | null;
 }
 
 /**
@@ -77,6 +81,7 @@ export const SLICES = [
   memberSlice,
   credentialSlice,
   accessSlice,
+  ssoSlice,
   auditSlice,
   addonSlice,
   webhookSlice,

@@ -51,6 +51,29 @@ export function parseSchedule(text: string): number[] {
 
 const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
+/** Single sign-on for administrators (src/access/sso, docs/administrators.md): every one optional, off without OIDC_ISSUER_URL. */
+const ssoSettingsSchema = {
+  // Single sign-on for administrators through this OpenID provider (docs/administrators.md); unset: off.
+  OIDC_ISSUER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // Unset: <PUBLIC_URL>/api/v1/admin/sso/callback.
+  OIDC_REDIRECT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+  // Claim values to role-group names, e.g. platform-ops=Operators,platform-audit=Auditors.
+  OIDC_ROLE_GROUPS: z
+    .string()
+    .regex(/^[^=,]+=[^=,]+(,[^=,]+=[^=,]+)*$/, {
+      error: 'must be claim values and role-group names, e.g. platform-ops=Operators,platform-audit=Auditors',
+    })
+    .optional(),
+  // The claim value that makes a super administrator; unset: none does.
+  OIDC_SUPER_GROUP: z.string().min(1).optional(),
+  OIDC_DISPLAY_NAME: z.string().min(1).default('single sign-on'),
+  // Administrators sign in through the provider only, but for a break-glass super administrator's password.
+  OIDC_ONLY: z.enum(['true', 'false']).default('false'),
+};
+
 const settingsSchema = z.object({
   PORT: number(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -187,6 +210,7 @@ const settingsSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
   // Whether a caller's traceparent is the parent of the request's span; otherwise it is only linked (src/observability/tracing.ts).
   OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
+  ...ssoSettingsSchema,
 });
 
 export type Settings = Omit<

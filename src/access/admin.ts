@@ -4,6 +4,7 @@ import type { EventOf, EventSchemas, EventUpcasters } from '../shared/domain/eve
 import { normaliseUsername } from '../member';
 import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
+import type { SsoEvent } from './sso/events';
 
 /**
  * An administrator. Its own stream per normalised username, apart from members', so the two
@@ -47,6 +48,8 @@ export const adminUpcasters: EventUpcasters = { AdminCreated: [(v1) => ({ ...v1,
 export const INVITATION_LIFETIME_HOURS = 72;
 
 export type AdminEvent = EventOf<typeof adminEventSchemas>;
+/** What an administrator's stream holds: its own events, and single sign-on's (./sso/events.ts). */
+export type AdminStreamEvent = AdminEvent | SsoEvent;
 /**
  * With an invitation, the profile's password is one nobody learns: the mailed link sets theirs.
  * `permissions`: those of the role group it joins, which `by` must hold (none for a super one).
@@ -148,12 +151,29 @@ function accept(command: AcceptInvitation, state: Extract<AdminState, { status: 
   ];
 }
 
-export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
+export const adminDecider: Decider<AdminCommand, AdminStreamEvent, AdminState> = {
   initialState: { status: 'none' },
 
   evolve(state, event) {
     if (event.type === 'AdminCreated') return { status: 'created', ...event.data, invitations: {} };
+    if (event.type === 'AdministratorProvisioned') {
+      // No password: an administrator single sign-on created signs in through the provider only.
+      const { admin_id, username, is_super, role_id } = event.data;
+      return {
+        status: 'created',
+        admin_id,
+        username,
+        is_super,
+        role_id,
+        password_hash: '',
+        email: null,
+        invitations: {},
+      };
+    }
     if (state.status === 'none') return state;
+    if (event.type === 'AdministratorRoleGroupSet') {
+      return { ...state, is_super: event.data.is_super, role_id: event.data.role_id };
+    }
     if (event.type === 'AdminInvited') {
       return {
         ...state,

@@ -111,7 +111,7 @@ export async function loginAdmin(
 ): Promise<AdminIdentity> {
   const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
   const valid =
-    state.status === 'created'
+    state.status === 'created' && state.password_hash !== ''
       ? await hasher.verify(state.password_hash, password)
       : await hasher.verifyNothing(password);
   if (!valid || state.status !== 'created') throw new AuthenticationFailed();

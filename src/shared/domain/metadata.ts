@@ -1,5 +1,6 @@
 /** Who acts: a member, an administrator, the service itself (seeding) or an operator at the command line. */
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli';
+/** `sso`: single sign-on, deciding from an identity provider's claims (src/access/sso). */
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'sso';
 
 export interface EventMetadata {
   actor: { kind: ActorKind; id: number | string | null };
