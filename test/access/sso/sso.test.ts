@@ -91,6 +91,24 @@ describe('single sign-on for administrators through an OpenID provider', () => {
     expect(after.slice(before).filter((e) => e.type === 'AdministratorProvisioned')).toHaveLength(0);
   });
 
+  it('never takes over an administrator created with a password, and a provisioned one has no password', async () => {
+    await provider.setGroups('admin', ['platform-root']);
+    const { client, callback } = await signIn('admin');
+    expect(callback.status).toBe(403);
+    expect(callback.text).toContain('exists already and was not created by this single sign-on');
+    await client.get(`${API}/credentials`).expect(401);
+
+    await provider.setGroups('no.password', ['platform-ops']);
+    expect((await signIn('no.password')).callback.status).toBe(302);
+    const other = t.client();
+    const token = (await other.get(`${API}/admin/session`).expect(200)).body.data.csrf_token;
+    const res = await other
+      .post(`${API}/admin/login`)
+      .set('X-CSRF-Token', token)
+      .send({ username: 'no.password', password: 'anything at all' });
+    expect(res.status).toBe(401);
+  });
+
   it('refuses a forged state', async () => {
     await provider.setGroups('forger', ['platform-ops']);
     const client = t.client();
