@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DomainError } from '../../shared/domain/decider';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import { AppContext } from '../../shared/http/context';
-import { HttpError } from '../../shared/http/envelope';
 import { logIntoSession, rememberPosition, sessionOf } from '../../shared/http/session';
 import { commandContext } from '../../shared/http/command-context';
 import { EventStore } from '../../stores/ports';
@@ -21,8 +20,10 @@ export interface SsoDeps {
 const PENDING = 'sso_pending';
 const CONSOLE = '/ui/';
 
-const notConfigured = () =>
-  new HttpError(404, 'sso_not_configured', 'single sign-on is off: the operator sets OIDC_ISSUER_URL to turn it on');
+const NOT_CONFIGURED = [
+  'Single sign-on is off',
+  'This service has no identity provider configured: sign in with your password, or ask the operator to set OIDC_ISSUER_URL.',
+] as const;
 
 /** What the provider may add to the redirect back (RFC 6749 §4.1.2, OpenID Connect Core, RFC 9207). */
 const callbackQuery = z.object({
@@ -127,12 +128,25 @@ export function ssoEndpoints(deps: SsoDeps): Endpoint[] {
       raw: 'text/html',
       redirects: true,
       response: z.string(),
-      refusals: [{ status: 404, when: 'sso_not_configured: OIDC_ISSUER_URL is unset' }],
+      refusals: [
+        { status: 404, when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
+        { status: 503, when: "sso_provider_unreachable: the provider's discovery document could not be read" },
+      ],
       handler: async (ctx) => {
-        if (!provider) throw notConfigured();
-        const { url, pending } = await provider.begin();
-        (sessionOf(ctx) as unknown as Record<string, unknown>)[PENDING] = pending;
-        ctx.redirect(url);
+        if (!provider) return refuse(ctx, 404, ...NOT_CONFIGURED);
+        const begun = await provider.begin().catch((err: unknown) => {
+          // The provider's discovery document could not be read: down, or OIDC_ISSUER_URL is wrong.
+          refuse(
+            ctx,
+            503,
+            'Identity provider unreachable',
+            `The identity provider could not be asked how to sign in (${whyRefused(err)}): try again later, or sign in with a password.`,
+          );
+          return null;
+        });
+        if (!begun) return;
+        (sessionOf(ctx) as unknown as Record<string, unknown>)[PENDING] = begun.pending;
+        ctx.redirect(begun.url);
       },
     }),
     endpoint({
@@ -158,7 +172,7 @@ export function ssoEndpoints(deps: SsoDeps): Endpoint[] {
         { status: 404, when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
       ],
       handler: async (ctx) => {
-        if (!provider) throw notConfigured();
+        if (!provider) return refuse(ctx, 404, ...NOT_CONFIGURED);
         await callback(ctx, deps, provider);
       },
     }),

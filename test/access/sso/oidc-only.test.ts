@@ -44,6 +44,12 @@ describe('OIDC_ONLY=true: administrators sign in through the provider, but a bre
     expect(wrong.status).toBe(401);
   });
 
+  it('answers a page saying the provider is unreachable when it is, not a 500', async () => {
+    const res = await t.client().get(`${API}/admin/sso/login`);
+    expect(res.status).toBe(503);
+    expect(res.text).toContain('could not be asked how to sign in');
+  });
+
   it('lets the super administrator sign in with its password', async () => {
     const client = t.client();
     await logInAdmin(client);

@@ -31,6 +31,8 @@ describe('every operation of the contract, called for real', () => {
     await admin.get(`${API}/health`).expect(200);
     await t.client().get(API).expect(200);
     await t.client().get(`${API}/admin/sso`).expect(200);
+    // Single sign-on is off here: its browser routes answer a page saying so, as the contract says.
+    expect((await t.client().get(`${API}/admin/sso/login`).expect(404)).text).toContain('Single sign-on is off');
     await developer.get(`${API}/developer/dashboard`).expect(200);
     await developer.get(`${API}/developer/scopes`).expect(200);
     await rotate(p, { grace_seconds: 60 });
