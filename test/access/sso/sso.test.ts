@@ -99,7 +99,15 @@ describe('single sign-on for administrators through an OpenID provider', () => {
     await client.get(`${API}/credentials`).expect(401);
 
     await provider.setGroups('no.password', ['platform-ops']);
-    expect((await signIn('no.password')).callback.status).toBe(302);
+    const provisioned = await signIn('no.password');
+    expect(provisioned.callback.status).toBe(302);
+    // It has no current password to give: changing one is refused as a wrong one, not a 500.
+    const change = await provisioned.client
+      .post(`${API}/admin/password`)
+      .set('X-CSRF-Token', (await provisioned.client.get(`${API}/admin/session`)).body.data.csrf_token)
+      .send({ current_password: 'a guess', new_password: 'a-new-password-1' });
+    expect(change.status).toBe(422);
+    expect(change.body.data.error).toBe('wrong_current_password');
     const other = t.client();
     const token = (await other.get(`${API}/admin/session`).expect(200)).body.data.csrf_token;
     const res = await other
