@@ -11,8 +11,13 @@ module.exports = {
     // The OTLP exporter loads node:http with import(), which jest's CommonJS sandbox refuses
     // without --experimental-vm-modules: compiled to require(), it runs under jest as it does in Node.
     '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    // openid-client and what it imports are ES modules only: compiled to CommonJS, as Node 20's require(esm) loads them.
+    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose)/)'],
   testTimeout: 20000,
   setupFiles: ['<rootDir>/test/support/install-events.ts', '<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],

@@ -24,9 +24,10 @@ import { addonsProjection } from './addon';
 import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_POSTS, UsageLedger } from './credential';
 import { webhookSecretsOf } from './webhook';
 import { approvalRuleFor } from './approval-rule';
+import { SsoSettings, ssoSettingsOf } from './access/sso/settings';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
-import { Settings } from './config';
+import { ConfigurationError, Settings } from './config';
 import { countedMailer, NotificationMeters } from './notifications';
 import { DeferredWork, spreadDelay } from './shared/deferred-work';
 import { perAddress, registrationPolicy } from './shared/http/address-limits';
@@ -102,6 +103,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   const openApiLimit = openApiPolicy(settings);
   const gate = partnerGate(keyRing, openApiQuota(await limiter(openApiLimit), openApiLimit), usage);
   const addressKey = addressKeyOf(settings);
+  const sso = ssoSettingsOrRefuse(settings);
   const loginLimit = async (realm: LoginRealm) =>
     limitLoginFailures(
       {
@@ -170,6 +172,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       ...mail,
       passwordChecks,
       signInFailures,
+      sso,
     },
     audit: { ...REGISTERED, events, documents, readModels, auditKey: auditKeys.current },
     addon: { events, readModels, catalogue, installedAddons, permissions: REGISTRY.permissions },
@@ -183,6 +186,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
     },
     mail: { documents },
     'approval-rule': { events, readModels, maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS },
+    sso: { events, sso },
   });
   return {
     endpoints,
@@ -240,5 +244,14 @@ export async function seedAdministrator(
     announce?.(
       `Super administrator created: username "admin", password "${generatedAdminPassword}". It is not shown again.`,
     );
+  }
+}
+
+/** OIDC_* checked at the start: a single sign-on set up halfway refuses to start rather than fail at the first sign-in. */
+function ssoSettingsOrRefuse(settings: Settings): SsoSettings | null {
+  try {
+    return ssoSettingsOf(settings);
+  } catch (err) {
+    throw new ConfigurationError(`invalid configuration: ${(err as Error).message}`);
   }
 }

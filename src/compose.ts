@@ -1,4 +1,5 @@
 import { accessSlice } from './access/slice';
+import { ssoSlice } from './access/sso/slice';
 import { addonSlice } from './addon/slice';
 import { auditSlice } from './audit/slice';
 import { credentialSlice } from './credential/slice';
@@ -21,6 +22,7 @@ export const SLICES = [
   memberSlice,
   credentialSlice,
   accessSlice,
+  ssoSlice,
   auditSlice,
   addonSlice,
   webhookSlice,
@@ -56,6 +58,7 @@ export interface SliceDependencies {
   webhook: DepsOf<typeof webhookSlice>;
   mail: DepsOf<typeof mailSlice>;
   'approval-rule': DepsOf<typeof approvalRuleSlice>;
+  sso: DepsOf<typeof ssoSlice>;
 }
 
 /** What the slices take from the registry rather than from a store: what the other slices registered. */
@@ -80,6 +83,7 @@ export function sliceEndpoints(deps: SliceDependencies): Endpoint[] {
     ...webhookSlice.endpoints(deps.webhook),
     ...mailSlice.endpoints(deps.mail),
     ...approvalRuleSlice.endpoints(deps['approval-rule']),
+    ...ssoSlice.endpoints(deps.sso),
   ];
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
@@ -107,5 +111,6 @@ export function declaredSliceEndpoints(known: { maxKeyLifetimeDays: number }): E
     webhook: standIn('webhook'),
     mail: standIn('mail'),
     'approval-rule': standIn('approval-rule', known),
+    sso: standIn('sso'),
   });
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './shared/password';
 import { storesNamed } from './stores/config';
+import { ssoSettingsSchema } from './config-sso';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -62,9 +63,8 @@ const settingsSchema = z.object({
   // Fractions allowed (0.5 = 30 s), for trying expiry out without waiting minutes.
   SESSION_IDLE_MINUTES: number(0.05, 60 * 24 * 30, true).default(120),
   BODY_LIMIT_KB: number(1, 10_240).default(64),
-  // Slow clients (docs/security.md): the time to send the header lines, and the whole request, from
-  // the connection or the previous answer (408 after it); open connections per client address (429
-  // beyond it; 0: no cap; behind a proxy every connection is the proxy's).
+  // Slow clients (docs/security.md): time for the header lines, and the whole request (408 after it);
+  // open connections per client address (429 beyond; 0: no cap; behind a proxy all are the proxy's).
   HEADERS_TIMEOUT_MS: number(1000, 600_000).default(10_000),
   REQUEST_TIMEOUT_MS: number(1000, 3_600_000).default(30_000),
   MAX_CONNECTIONS_PER_ADDRESS: number(0, 1_000_000).default(128),
@@ -93,10 +93,9 @@ const settingsSchema = z.object({
   PROJECTION_GIVE_UP_MS: number(1000, 86_400_000).default(300_000),
   // A projector holds the projector lease while it runs, renewing it; another one waiting takes over within this long of its death.
   PROJECTOR_LEASE_MS: number(100, 600_000).default(10_000),
-  // Where the add-on manifests are: <ADDONS_DIR>/<key>/addon.json, read at start-up.
-  // The default may be missing (no add-ons); a directory named on purpose must exist.
+  // Add-on manifests, <ADDONS_DIR>/<key>/addon.json, read at start-up; only a directory named on purpose must exist.
   ADDONS_DIR: z.string().refine(isDirectory, { error: 'not a directory (missing, or a file)' }).default('./addons'),
-  // Password of the super administrator `admin` seeded on the first start; random when unset.
+  // The seeded super administrator `admin`'s password at the first start; random when unset.
   ADMIN_PASSWORD: passwordSchema.optional(),
   // Mail address of that `admin`, for the reviewers' digest; read on the first start only.
   ADMIN_EMAIL: z.email({ error: 'must be an e-mail address such as admin@example.com' }).optional(),
@@ -195,6 +194,7 @@ const settingsSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
   // Whether a caller's traceparent is the parent of the request's span; otherwise it is only linked (src/observability/tracing.ts).
   OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
+  ...ssoSettingsSchema,
 });
 
 export type Settings = Omit<

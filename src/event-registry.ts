@@ -5,6 +5,7 @@ import { credentialEvents } from './credential/event-definitions';
 import { memberEvents } from './member/event-definitions';
 import { webhookEvents } from './webhook/event-definitions';
 import { approvalRuleEvents } from './approval-rule/event-definitions';
+import { ssoEvents } from './access/sso/event-definitions';
 import { useEventCodecs } from './shared/domain/events';
 import { describeEvent, EventDefinition, eventsOf } from './shared/slice';
 
@@ -24,6 +25,7 @@ export const EVENTS: ReadonlyMap<string, EventDefinition> = eventsOf([
   { name: 'addon', events: addonEvents },
   { name: 'webhook', events: webhookEvents },
   { name: 'approval-rule', events: approvalRuleEvents },
+  { name: 'sso', events: ssoEvents },
 ]);
 
 // Before anything is read: the kernel decodes events with what the slices registered.

@@ -48,7 +48,10 @@ export async function adminPasswordMatches(
   password: string,
 ): Promise<boolean> {
   const state = fold(adminDecider, await loadStream<AdminEvent>(store, adminStream(username)));
-  return state.status === 'created' ? hasher.verify(state.password_hash, password) : hasher.verifyNothing(password);
+  // An administrator single sign-on created has no password ('' : ./sso), so none matches.
+  return state.status === 'created' && state.password_hash !== ''
+    ? hasher.verify(state.password_hash, password)
+    : hasher.verifyNothing(password);
 }
 
 /** An administrator's own change, the current password checked by the caller (`adminPasswordMatches`). */

@@ -3,6 +3,7 @@ import type { AdminEvent, AdminProfile } from './events';
 import { normaliseUsername } from '../member';
 import { assertHeldIn, assertMayAddress, assertSuperAdminOnly, Grantor } from './grantor';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
+import type { SsoEvent } from './sso/events';
 
 export type { AdminEvent, AdminProfile } from './events';
 
@@ -15,6 +16,8 @@ export const adminStream = (username: string): string => `admin-${normaliseUsern
 /** How long a mailed invitation is good for (docs/administrators.md says why 72 hours). */
 export const INVITATION_LIFETIME_HOURS = 72;
 
+/** What an administrator's stream holds: its own events, and single sign-on's (./sso/events.ts). */
+export type AdminStreamEvent = AdminEvent | SsoEvent;
 /**
  * With an invitation, the profile's password is one nobody learns: the mailed link sets theirs.
  * `permissions`: those of the role group it joins, which `by` must hold (none for a super one).
@@ -116,12 +119,29 @@ function accept(command: AcceptInvitation, state: Created): AdminEvent[] {
   ];
 }
 
-export const adminDecider: Decider<AdminCommand, AdminEvent, AdminState> = {
+export const adminDecider: Decider<AdminCommand, AdminStreamEvent, AdminState> = {
   initialState: { status: 'none' },
 
   evolve(state, event) {
     if (event.type === 'AdminCreated') return { status: 'created', ...event.data, invitations: {} };
+    if (event.type === 'AdministratorProvisioned') {
+      // No password: an administrator single sign-on created signs in through the provider only.
+      const { admin_id, username, is_super, role_id } = event.data;
+      return {
+        status: 'created',
+        admin_id,
+        username,
+        is_super,
+        role_id,
+        password_hash: '',
+        email: null,
+        invitations: {},
+      };
+    }
     if (state.status === 'none') return state;
+    if (event.type === 'AdministratorRoleGroupSet') {
+      return { ...state, is_super: event.data.is_super, role_id: event.data.role_id };
+    }
     if (event.type === 'AdminInvited') {
       return {
         ...state,

@@ -127,7 +127,7 @@ export async function loginAdmin(
   const events = await loadStream<AdminEvent>(store, adminStream(username));
   const state = fold(adminDecider, events);
   const valid =
-    state.status === 'created'
+    state.status === 'created' && state.password_hash !== ''
       ? await hasher.verify(state.password_hash, password)
       : await hasher.verifyNothing(password);
   if (!valid || state.status !== 'created') throw new AuthenticationFailed();

@@ -19,12 +19,16 @@ import type { SignInFailures } from './sign-in-failures';
 import { checkCurrentPassword, tooManyPasswordFailures } from '../shared/http/password-failures';
 import { concurrentChange } from '../shared/http/schemas';
 import { RateLimiter } from '../stores/ports';
+import type { SsoSettings } from './sso/settings';
+import { assertPasswordSignInAllowed, passwordSignInOff } from './sso/password-sign-in';
 
 export interface AdminSessionDeps extends AdministratorDeps {
   /** Wrong current passwords, per administrator under `admin-<id>` (members' keys are bare ids). */
   passwordChecks: RateLimiter;
   /** Where a failed administrator sign-in is counted, to be recorded folded by the minute. */
   signInFailures: Pick<SignInFailures, 'count'>;
+  /** OIDC_ONLY turns password sign-in off but for super administrators (./sso). */
+  sso: Pick<SsoSettings, 'only' | 'displayName'> | null;
 }
 
 const disabledAtLogin = {
@@ -49,7 +53,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
             'signed in with a one-time password: every other call is refused (403 password_change_required) until POST /admin/password',
         }),
       }),
-      refusals: [disabledAtLogin],
+      refusals: [disabledAtLogin, passwordSignInOff],
       logIn: async (ctx, username, password) => {
         const admin = await refusedAs({ admin_disabled: 403 }, () =>
           loginAdmin(deps.events, deps.hasher, username, password),
@@ -57,6 +61,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
           if (err instanceof AuthenticationFailed) await deps.signInFailures.count(username, ctx.ip, new Date());
           throw err;
         });
+        assertPasswordSignInAllowed(deps.sso, admin);
         await logIntoSession(ctx, { admin });
         rememberPosition(
           ctx,

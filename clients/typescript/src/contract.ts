@@ -1708,6 +1708,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether administrators may sign in through single sign-on, under which name the console offers it, and whether it's the only way
+         * @description Whether administrators may sign in through single sign-on, under which name the console offers it, and whether it's the only way. Caller: anyone.
+         */
+        get: operations["get_admin_sso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sso/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sends the browser to the identity provider (302): authorization code with PKCE, a state and a nonce kept in the session
+         * @description Sends the browser to the identity provider (302): authorization code with PKCE, a state and a nonce kept in the session. Caller: anyone.
+         */
+        get: operations["get_admin_sso_login"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back: signs the administrator in (a new session id and CSRF token) and redirects (302) to the console
+         * @description The administrator is created at its first sign-in and placed in the role group its claims map to at each one. A refusal is an HTML page that says why: 401 no sign-in in progress in this session or the answer failed its checks, 403 no mapping covers the person.. Caller: anyone.
+         */
+        get: operations["get_admin_sso_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -2292,7 +2352,7 @@ export interface components {
         };
         Actor: {
             /** @enum {string} */
-            kind: "member" | "admin" | "system" | "cli" | "scanner" | "rule";
+            kind: "member" | "admin" | "system" | "cli" | "scanner" | "rule" | "sso";
             /** @description Member or administrator id; the operating-system user for cli */
             id: (number | string) | null;
             /** @description The member's or administrator's username; null for system and cli */
@@ -10402,7 +10462,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description admin_disabled: the password is right, but this administrator is disabled */
+            /**
+             * @description - admin_disabled: the password is right, but this administrator is disabled
+             *     - password_sign_in_off: OIDC_ONLY=true and this administrator is not a super administrator: sign in through single sign-on
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13127,7 +13190,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AdministratorProvisioned" | "AdministratorRoleGroupSet" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
@@ -18611,6 +18674,259 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_admin_sso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether administrators may sign in through single sign-on, under which name the console offers it, and whether it's the only way */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            enabled: boolean;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            password_sign_in: "everyone" | "super_only";
+                        };
+                    };
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_admin_sso_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sends the browser to the identity provider (302): authorization code with PKCE, a state and a nonce kept in the session */
+            302: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description sso_not_configured: OIDC_ISSUER_URL is unset */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description - sso_provider_unreachable: the provider's discovery document could not be read
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    get_admin_sso_callback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                session_state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the provider sends the browser back: signs the administrator in (a new session id and CSRF token) and redirects (302) to the console */
+            302: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - sso_not_started: this session started no sign-in, or its callback was answered already
+             *     - sso_refused: the provider's answer failed openid-client's checks (state, nonce, ID token, code)
+             */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description sso_not_mapped: no OIDC_ROLE_GROUPS mapping or OIDC_SUPER_GROUP covers the claims */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description sso_not_configured: OIDC_ISSUER_URL is unset */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description - a query parameter breaks its rule; data.issues names each
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

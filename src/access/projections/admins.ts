@@ -1,5 +1,6 @@
 import { AdminEvent } from '../admin';
 import { AdminStandingEvent } from '../admin-standing';
+import type { SsoEvent } from '../sso/events';
 import { Projection } from '../../shared/projections/projection';
 
 export interface AdminDocument {
@@ -17,12 +18,13 @@ export interface AdminDocument {
  * Administrators by id, so that an audit trail can name who decided, the reviewers' digest
  * finds who reviews and where to mail, and the console lists them; the password hash stays in the stream.
  */
-export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStandingEvent> = {
+export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStandingEvent | SsoEvent> = {
   name: 'admins',
+  // Still 3 with the single sign-on events: no log written before them holds one, so no document changes.
   version: 3,
   collection: { name: 'admins', indexes: ['is_super'] },
 
-  handles: ['AdminCreated', 'AdminDisabled', 'AdminEnabled'],
+  handles: ['AdminCreated', 'AdminDisabled', 'AdminEnabled', 'AdministratorProvisioned', 'AdministratorRoleGroupSet'],
   documentIds: (event) => [String(event.data.admin_id)],
 
   evolve(doc, event) {
@@ -38,6 +40,12 @@ export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStand
           enabled: true,
         };
       }
+      case 'AdministratorProvisioned': {
+        const { admin_id, username, is_super, role_id } = event.data;
+        return { id: admin_id, username, is_super, role_id, email: null, enabled: true };
+      }
+      case 'AdministratorRoleGroupSet':
+        return doc && { ...doc, is_super: event.data.is_super, role_id: event.data.role_id };
       case 'AdminDisabled':
         return doc && { ...doc, enabled: false };
       case 'AdminEnabled':

@@ -33,7 +33,7 @@ export type EventUpcasters = Record<string, Upcaster[]>;
 
 export const eventMetadataSchema = z.object({
   actor: z.object({
-    kind: z.enum(['member', 'admin', 'system', 'cli', 'scanner', 'rule']),
+    kind: z.enum(['member', 'admin', 'system', 'cli', 'scanner', 'rule', 'sso']),
     id: z.union([z.number(), z.string(), z.null()]),
   }),
   request_id: z.string(),

@@ -1,9 +1,10 @@
 /**
  * Who acts: a member, an administrator, the service itself (seeding), an operator at the command
- * line, a secret scanner reporting a key it found in public (its id names the scanner), or an
- * approval rule an administrator defined (its id, e.g. `rule-3`).
+ * line, a secret scanner reporting a key it found in public (its id names the scanner), an
+ * approval rule an administrator defined (its id, e.g. `rule-3`), or single sign-on, deciding from
+ * an identity provider's claims (src/access/sso).
  */
-export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'scanner' | 'rule';
+export type ActorKind = 'member' | 'admin' | 'system' | 'cli' | 'scanner' | 'rule' | 'sso';
 
 export interface EventMetadata {
   actor: { kind: ActorKind; id: number | string | null };

@@ -80,10 +80,12 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   /** The envelope's data on success, or the whole body when `raw`. */
   response: R;
   /** Answered without the envelope, in this media type; the handler sets ctx.body itself. */
-  raw?: 'application/json' | 'application/x-ndjson' | 'text/plain';
+  raw?: 'application/json' | 'application/x-ndjson' | 'text/plain' | 'text/html';
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;
+  /** A browser's navigation: success is a 302 to Location, and with `raw: 'text/html'` its refusals are pages. */
+  redirects?: true;
   /** Answers success under a new session id (login, registration, logout): the contract says its Set-Cookie. */
   movesSession?: true;
   /**

@@ -158,13 +158,18 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
         content: { [endpoint.raw]: { schema: endpoint.response } },
       }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
-  const responses: ZodOpenApiResponsesObject = {
-    '200': { ...success, headers: headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200)) },
-  };
+  const headers200 = headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200));
+  // A browser's navigation (single sign-on) succeeds with a redirect, and is refused with a page a person reads.
+  const responses: ZodOpenApiResponsesObject = endpoint.redirects
+    ? { '302': { description: endpoint.summary, headers: headers200.extend({ Location: z.string() }) } }
+    : { '200': { ...success, headers: headers200 } };
+  const html = endpoint.raw === 'text/html';
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: { 'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) } },
+      content: html
+        ? { 'text/html': { schema: z.string() } }
+        : { 'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) } },
       headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };
   }
