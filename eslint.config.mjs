@@ -41,7 +41,7 @@ const MAX_LINES_EXCEPTIONS = [
   ['test/contract/document-store.contract.ts', 355],
   ['test/contract/event-store.contract.ts', 367],
   ['test/credential/http/credential-refusals.test.ts', 471],
-  ['test/credential/projections.test.ts', 477],
+  ['test/credential/projections.test.ts', 478],
   ['test/e2e/console.e2e.ts', 325],
   ['test/member/http/membership.test.ts', 497],
   ['test/reliability/fuzz.test.ts', 501],

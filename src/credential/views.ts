@@ -65,6 +65,17 @@ const extensionSchema = z
   })
   .meta({ id: 'ExtensionRequest' });
 
+/** Where a key was found in public, and what became of it (docs/credentials.md, "A key found in public"). */
+const leakSchema = z
+  .object({
+    key_fingerprint: z.string().meta({ description: "The first 8 hex digits of the key's SHA-256, never the key" }),
+    url: z.string().meta({ description: 'Where it was found, as the report says; may be empty' }),
+    source: z.string(),
+    reported_at: instant,
+    quarantined: z.boolean().meta({ description: 'Whether the open API refuses it (401 credential_leaked)' }),
+  })
+  .meta({ id: 'KeyLeak' });
+
 /** A member's credential application with its scopes: the credentials read model's document. */
 const credentialDocumentSchema = z.object({
   member_id: z.int().min(1),
@@ -90,6 +101,9 @@ const credentialDocumentSchema = z.object({
   revoke_reason: nullable(z.string()),
   extension: nullable(extensionSchema).meta({
     description: "The member's last request to move the expiry later; null: none since the approval",
+  }),
+  leak: nullable(leakSchema).meta({
+    description: 'A key of this credential reported found in public, until the next rotation; null: none',
   }),
   scopes: z.array(scopeSchema),
 });
@@ -120,6 +134,7 @@ export const NOTHING_DECIDED = {
   revoked_at: null,
   revoke_reason: null,
   extension: null,
+  leak: null,
 } as const satisfies Partial<CredentialView>;
 
 /** The dashboard before any application. */

@@ -46,6 +46,7 @@ describe('credentials projection', () => {
       extension: null,
       revoked_at: null,
       revoke_reason: null,
+      leak: null,
       scopes: [],
     });
   });

@@ -2094,6 +2094,8 @@ export interface components {
             revoke_reason: string | null;
             /** @description The member's last request to move the expiry later; null: none since the approval */
             extension: components["schemas"]["ExtensionRequest"] | null;
+            /** @description A key of this credential reported found in public, until the next rotation; null: none */
+            leak: components["schemas"]["KeyLeak"] | null;
         };
         ExtensionRequest: {
             /** @enum {string} */
@@ -2108,6 +2110,17 @@ export interface components {
             requested_at: string;
             reviewed_at: string | null;
             reject_reason: string | null;
+        };
+        KeyLeak: {
+            /** @description The first 8 hex digits of the key's SHA-256, never the key */
+            key_fingerprint: string;
+            /** @description Where it was found, as the report says; may be empty */
+            url: string;
+            source: string;
+            /** Format: date-time */
+            reported_at: string;
+            /** @description Whether the open API refuses it (401 credential_leaked) */
+            quarantined: boolean;
         };
         Scope: {
             /** @description Scope name, e.g. addons.read */
@@ -2165,6 +2178,8 @@ export interface components {
             revoke_reason: string | null;
             /** @description The member's last request to move the expiry later; null: none since the approval */
             extension: components["schemas"]["ExtensionRequest"] | null;
+            /** @description A key of this credential reported found in public, until the next rotation; null: none */
+            leak: components["schemas"]["KeyLeak"] | null;
             /** @description The last open-API call with this credential's key, accepted or refused; null: never. Calls with a wrong key do not set it */
             last_used_at: string | null;
         };
@@ -2196,6 +2211,8 @@ export interface components {
             revoke_reason: string | null;
             /** @description The member's last request to move the expiry later; null: none since the approval */
             extension: components["schemas"]["ExtensionRequest"] | null;
+            /** @description A key of this credential reported found in public, until the next rotation; null: none */
+            leak: components["schemas"]["KeyLeak"] | null;
         };
         ScopeRequest: {
             member_id: number;

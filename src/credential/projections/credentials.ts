@@ -57,8 +57,11 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
         return changed(doc, { status: 'rejected', reviewed_at: time, reject_reason: event.data.reason });
       case 'CredentialClaimed':
         return changed(doc, { status: 'active', apiid: event.data.apiid, claimed_at: time });
+      // A rotation replaces the key: what a leak report asked of the member is done.
       case 'KeyRotated':
-        return changed(doc, { key_rotated_at: time });
+        return changed(doc, { key_rotated_at: time, leak: null });
+      case 'KeyLeakReported':
+        return event.data.accepted ? changed(doc, { leak: leakOf(event.data, time) }) : doc;
       case 'CredentialRevoked':
         return changed(doc, { status: 'revoked', revoked_at: time, revoke_reason: event.data.reason, scopes });
       default:
@@ -66,6 +69,15 @@ export const credentialsProjection: Projection<CredentialDocument, CredentialEve
     }
   },
 };
+
+/** What the dashboard tells of a key found in public. */
+function leakOf(
+  data: Extract<CredentialEvent, { type: 'KeyLeakReported' }>['data'],
+  reported_at: string,
+): NonNullable<CredentialDocument['leak']> {
+  const { key_fingerprint, url, source, quarantined } = data;
+  return { key_fingerprint, url, source, reported_at, quarantined };
+}
 
 /** The extension asked for and its decision; every other event leaves the document as it is. */
 function evolveExtension(doc: CredentialDocument, event: CredentialEvent, time: string): CredentialDocument {
@@ -125,6 +137,7 @@ function changed(doc: CredentialDocument, changes: Partial<CredentialDocument>):
     revoked_at: doc.revoked_at,
     revoke_reason: doc.revoke_reason,
     extension: doc.extension,
+    leak: doc.leak ?? null,
     scopes: doc.scopes,
   };
   return Object.assign(copy, changes);

@@ -94,6 +94,14 @@ describe("GitHub's secret-scanning reports", () => {
     expect(mail.text).toContain(url);
     expect(mail.text).not.toContain(p.apikey);
 
+    const dashboard = await p.developer.get('/api/v1/developer/dashboard').expect(200);
+    expect(dashboard.body.data.credential.leak).toMatchObject({ url, source: 'content', quarantined: true });
+    const queue = await p.admin
+      .get('/api/v1/credentials')
+      .query({ status: 'active', q: p.member.username })
+      .expect(200);
+    expect(queue.body.data.list[0].leak).toMatchObject({ url });
+
     // The member rotates: the new key works, the leaked one stays refused.
     const rotated = await p.developer
       .post('/api/v1/developer/rotate')

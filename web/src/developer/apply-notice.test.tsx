@@ -19,6 +19,7 @@ const none = {
   revoked_at: null,
   revoke_reason: null,
   extension: null,
+  leak: null,
 };
 
 it("an application says what was done in the console's words, never the service's message, with focus on it", async () => {

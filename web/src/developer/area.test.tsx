@@ -21,6 +21,7 @@ const dashboard = {
     revoked_at: null,
     revoke_reason: null,
     extension: null,
+    leak: null,
   },
   scopes: [],
 };

@@ -18,6 +18,7 @@ const credential: Schemas['Credential'] = {
   revoked_at: null,
   revoke_reason: null,
   extension: null,
+  leak: null,
 };
 
 /** The dashboard of a member whose credential differs from the pending one above by `c`, with no scope. */

@@ -19,6 +19,7 @@ import { ApplicantFields, applicantBody, appliedWords, NO_APPLICANT } from './ap
 import { Rotate } from './rotate';
 import { DeveloperUsage } from './usage';
 import { RecentCalls } from './recent-calls';
+import { LeakBanner } from './leak-banner';
 import { ScreenHeading } from '../ui/screen';
 
 type Dashboard = Schemas['Dashboard'];
@@ -107,6 +108,7 @@ export function DeveloperDashboard({ dashboard, reload, outcome, onOutcome }: Da
     <>
       <ScreenHeading title="Dashboard">Hello, {member.nickname || member.username}</ScreenHeading>
       <Done focusKey={outcome.serial}>{outcome.message}</Done>
+      <LeakBanner leak={credential.leak} />
       <section aria-labelledby="credential-title" class="card">
         <h2 id="credential-title">Your API credential</h2>
         <p>
