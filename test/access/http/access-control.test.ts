@@ -174,7 +174,8 @@ describe('the route table', () => {
 });
 
 describe('CSRF on every write', () => {
-  const writes = () => mountedRoutes().filter((route) => route.method !== 'GET');
+  // A signed caller (GitHub's secret scanning) has no session: its signature stands in for the token.
+  const writes = () => mountedRoutes().filter((route) => route.method !== 'GET' && callerOf(route)?.kind !== 'signed');
   // The session that would be admitted, so that the token is the only thing wrong.
   const sessionFor = (route: Route): Session => (callerOf(route)?.kind === 'admin' ? admin : member);
 

@@ -42,19 +42,24 @@ function invalid(event: RecordedEvent): InvalidEvent {
 
 describe('decoding stored events', () => {
   it('answers a valid event as it was stored, marked with the current schema version', () => {
-    const event = recorded('CredentialApplied', { member_id: 7, username: 'alice' }, { schema_version: 1 });
+    const event = recorded(
+      'ScopeRequested',
+      { member_id: 7, scope: 'addons.read', reason: 'sync' },
+      { schema_version: 1 },
+    );
     expect(decodeEvent(event)).toEqual(event);
   });
 
   it('reads an event written before versions existed as version 1', () => {
-    const event = recorded('ScopeApproved', { member_id: 7, scope: 'addons.read' });
+    const event = recorded('ScopeRequested', { member_id: 7, scope: 'addons.read', reason: 'sync' });
     expect(decodeEvent(event).metadata.schema_version).toBe(1);
   });
 
   it('drops fields the current shape does not have', () => {
     const decoded = decodeEvent(recorded('CredentialApproved', { member_id: 7, leftover: true }));
-    // Version 1 of the approval, from before keys expired: upcast to a key that never does.
-    expect(decoded.data).toEqual({ member_id: 7, expires_at: null });
+    // Version 1 of the approval, from before keys expired: upcast to a key that never does, approved
+    // by an administrator (no rule).
+    expect(decoded.data).toEqual({ member_id: 7, expires_at: null, rule: null });
   });
 
   it('reads an administrator created before administrators had an email as one without: mailed nothing', () => {
@@ -150,7 +155,8 @@ describe('upcasting KeyRotated: version 1 (no grace period), version 2 (no decis
 
   it('appends new events at the current version', () => {
     expect(schemaVersion('KeyRotated')).toBe(3);
-    expect(schemaVersion('CredentialApplied')).toBe(1);
+    expect(schemaVersion('CredentialApplied')).toBe(2);
+    expect(schemaVersion('ScopeRequested')).toBe(1);
     expect(() => schemaVersion('CredentialFrozen')).toThrow(/no schema for event type CredentialFrozen/);
   });
 });
