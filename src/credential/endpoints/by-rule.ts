@@ -1,6 +1,7 @@
 import { decideCredential } from '../commands';
 import { CredentialCommand } from '../decider';
 import { DomainError } from '../../shared/domain/decider';
+import { ProjectionLag } from '../../shared/projections/lag';
 import { commandContext } from '../../shared/http/command-context';
 import { AppContext } from '../../shared/http/context';
 import { EventStore, Position } from '../../stores/ports';
@@ -27,8 +28,8 @@ export interface ByRuleDeps extends ApprovalLimits {
  * the member's, with the rule as its actor (`{kind: 'rule', id}`) and the rule's id and name in the
  * event, so the audit trail tells who asked and which rule, not which administrator, said yes. The
  * decider stays pure: the rule was matched before, and the command carries it. A rule that cannot
- * approve (an expiry now beyond MAX_KEY_LIFETIME_DAYS, a decision that came first) leaves the
- * matter pending for an administrator. Answers the approval's position, null when none was made.
+ * approve (an expiry now beyond MAX_KEY_LIFETIME_DAYS, a decision that came first), or whose rules
+ * the read models cannot tell now, leaves the matter pending for an administrator. Answers the approval's position, null when none was made.
  */
 export async function approveByRule(
   deps: ByRuleDeps,
@@ -36,7 +37,12 @@ export async function approveByRule(
   member_id: number,
   subject: RuleSubject,
 ): Promise<Position | null> {
-  const rule = await deps.approvalRuleFor?.(member_id, subject);
+  // The member's own command is recorded already: rules the read models cannot tell yet (the
+  // projector behind or down) leave the matter pending for an administrator, as no rule would.
+  const rule = await deps.approvalRuleFor?.(member_id, subject).catch((err: unknown) => {
+    if (err instanceof ProjectionLag) return null;
+    throw err;
+  });
   if (!rule) return null;
   const context = commandContext(ctx, { kind: 'rule', id: rule.id });
   const ref = { id: rule.id, name: rule.name };
