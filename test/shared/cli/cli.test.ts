@@ -109,7 +109,13 @@ describe('platform CLI on a store the API never started', () => {
     try {
       const asCarol = await adminLogin(service.client(), 'carol', 'carol-secret');
       expect(asCarol.status).toBe(200);
-      expect(asCarol.body.data).toEqual({ id: carolId, username: 'carol', is_super: false, role_id: 1 });
+      expect(asCarol.body.data).toEqual({
+        id: carolId,
+        username: 'carol',
+        is_super: false,
+        role_id: 1,
+        password_change_required: false,
+      });
 
       const asErin = await adminLogin(service.client(), 'erin', erinPassword);
       expect(asErin.status).toBe(200);
