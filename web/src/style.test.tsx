@@ -18,7 +18,9 @@ const contrast = (a: string, b: string) => {
 };
 /** The colour of the outline a rule sets, with var(--ink) resolved. */
 const outlineOf = (selector: string) => {
-  const rule = new RegExp(`(^|\\n)${selector.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\{([^}]*)\\}`).exec(css)![2]!;
+  // Prettier puts each selector of a list on its own line.
+  const pattern = selector.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/, /g, ',\\s*');
+  const rule = new RegExp(`(^|\\n)${pattern}\\s*\\{([^}]*)\\}`).exec(css)![2]!;
   const colour = /outline(?:-color)?:[^;]*?(#[0-9a-f]{6}|var\(--ink\))/i.exec(rule)![1]!;
   return colour === 'var(--ink)' ? ink : colour;
 };

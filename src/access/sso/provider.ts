@@ -1,8 +1,9 @@
 import type * as Client from 'openid-client' with { 'resolution-mode': 'import' };
 
-// openid-client is an ES module: Node 20 requires it (require(esm)), as jest does once it compiled it (jest.config.js).
+// openid-client is an ES module: Node 20 requires it (require(esm)), as jest does once it compiled it
+// (jest.config.js). Only once single sign-on is used: a service without it never loads the client.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const client = require('openid-client') as typeof Client;
+const client = () => require('openid-client') as typeof Client;
 import { isLoopback, SsoSettings } from './settings';
 
 /** What a sign-in in progress keeps in the session until its callback: never sent to the browser but the state. */
@@ -19,13 +20,13 @@ export interface PendingSignIn {
 export function providerOf(settings: SsoSettings) {
   let discovered: Promise<Client.Configuration> | null = null;
   const configuration = () => {
-    discovered ??= client
+    discovered ??= client()
       .discovery(
         settings.issuer,
         settings.clientId,
         settings.clientSecret,
         undefined,
-        isLoopback(settings.issuer) ? { execute: [client.allowInsecureRequests] } : undefined,
+        isLoopback(settings.issuer) ? { execute: [client().allowInsecureRequests] } : undefined,
       )
       .catch((err: unknown) => {
         discovered = null;
@@ -37,12 +38,12 @@ export function providerOf(settings: SsoSettings) {
     /** Where to send the browser: authorization code with PKCE (S256), a state and a nonce. */
     async begin(): Promise<{ url: string; pending: PendingSignIn }> {
       const config = await configuration();
-      const code_verifier = client.randomPKCECodeVerifier();
-      const pending = { state: client.randomState(), nonce: client.randomNonce(), code_verifier };
-      const url = client.buildAuthorizationUrl(config, {
+      const code_verifier = client().randomPKCECodeVerifier();
+      const pending = { state: client().randomState(), nonce: client().randomNonce(), code_verifier };
+      const url = client().buildAuthorizationUrl(config, {
         redirect_uri: settings.redirectUrl,
         scope: 'openid profile',
-        code_challenge: await client.calculatePKCECodeChallenge(code_verifier),
+        code_challenge: await client().calculatePKCECodeChallenge(code_verifier),
         code_challenge_method: 'S256',
         state: pending.state,
         nonce: pending.nonce,
@@ -57,7 +58,7 @@ export function providerOf(settings: SsoSettings) {
       const config = await configuration();
       const url = new URL(settings.redirectUrl);
       url.search = callbackQuery;
-      const tokens = await client.authorizationCodeGrant(config, url, {
+      const tokens = await client().authorizationCodeGrant(config, url, {
         pkceCodeVerifier: pending.code_verifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,

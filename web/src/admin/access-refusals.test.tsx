@@ -138,7 +138,7 @@ describe('the refusals of the escalation rule, in words', () => {
     render(<RoleGroupsManager held={MIA.held} />);
     fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: '\u0410uditors' } });
     fireEvent.click(screen.getByRole('button', { name: 'Define' }));
-    const said = await screen.findByText(/^the role group "Auditors" already has this name, or one that reads like it/);
+    const said = await screen.findByText(/^The role group "Auditors" already has this name, or one that reads like it/);
     expect(said.textContent).toContain('a Cyrillic А and a Latin A');
     expect(screen.getByLabelText(/^Name/).getAttribute('aria-invalid')).toBe('true');
     expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('\u0410uditors');
@@ -160,7 +160,7 @@ describe('the refusals of the escalation rule, in words', () => {
     fireEvent.input(screen.getByLabelText(/^Username/), { target: { value: 'adrnin' } });
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
-    const said = await screen.findByText(/^the username "adrnin" reads like that of the administrator "admin"/);
+    const said = await screen.findByText(/^The username "adrnin" reads like that of the administrator "admin"/);
     expect(said.textContent).toContain('"rn" and "m"');
     expect(screen.getByLabelText(/^Username/).getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('one-time-password')).toBeNull();

@@ -168,7 +168,7 @@ describe('administrators screen', () => {
     fireEvent.change(screen.getByLabelText('Role group'), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(
-      await screen.findByText(/^an administrator "dave" already exists: choose another username\./),
+      await screen.findByText(/^An administrator "dave" already exists: choose another username\./),
     ).not.toBeNull();
     expect(screen.getByLabelText(/^Username/).getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('one-time-password')).toBeNull();
