@@ -21,11 +21,11 @@ export const EVENTS: ReadonlyMap<string, EventDefinition> = eventsOf([
   { name: 'member', events: memberEvents },
   { name: 'credential', events: credentialEvents },
   { name: 'access', events: accessEvents },
+  { name: 'sso', events: ssoEvents },
   { name: 'audit', events: auditEvents },
   { name: 'addon', events: addonEvents },
   { name: 'webhook', events: webhookEvents },
   { name: 'approval-rule', events: approvalRuleEvents },
-  { name: 'sso', events: ssoEvents },
 ]);
 
 // Before anything is read: the kernel decodes events with what the slices registered.
