@@ -20,14 +20,18 @@ import { OwnAccount } from './own-account';
 import { RoleGroupsManager } from './role-groups';
 import { RoleGroups } from './roles';
 import { ScopeQueue } from './scope-queue';
-import { ApprovalRules } from './approval-rules';
-import { Webhooks } from './webhooks';
 import { ScreenHeading } from '../ui/screen';
 import { Chunk } from '../ui/chunk';
 
 // The auditor's screens (timeline, proof checks, search, export) are their own chunk, off the first screen.
 const loadAuditor = () => import('../audit/auditor').then((module) => module.Auditor);
 const Auditor = (props: { member?: number }) => <Chunk load={loadAuditor} what="the audit" props={props} />;
+
+// Screens few administrators open, each its own chunk: the first screen's script stays within its budget.
+const loadApprovalRules = () => import('./approval-rules').then((module) => module.ApprovalRules);
+const ApprovalRules = () => <Chunk load={loadApprovalRules} what="the approval rules" props={{}} />;
+const loadWebhooks = () => import('./webhooks').then((module) => module.Webhooks);
+const Webhooks = () => <Chunk load={loadWebhooks} what="the webhooks" props={{}} />;
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 

@@ -14,7 +14,11 @@ import { ConfirmEmail, ForgotPassword, ResetPassword, RestoreEmail } from './pas
 import { PartnerReference } from './reference';
 import { Register } from './register';
 import { ScopeRequest } from './scope-request';
-import { DeveloperWebhooks } from './webhooks';
+import { Chunk } from '../ui/chunk';
+
+// The developer's webhooks are their own chunk, off the first screen's script budget.
+const loadWebhooks = () => import('./webhooks').then((module) => module.DeveloperWebhooks);
+const DeveloperWebhooks = () => <Chunk load={loadWebhooks} what="your webhooks" props={{}} />;
 
 const SCREENS: [string, string][] = [
   ['/developer', 'Dashboard'],
