@@ -24,6 +24,7 @@ const DEVELOPER_EVENTS = new Set([
   'credential.expiring',
   'credential.expired',
   'credential.rotated',
+  'credential.leaked',
 ]);
 export const developerEventTypes = (registered: readonly string[]): string[] =>
   registered.filter((type) => DEVELOPER_EVENTS.has(type) || type.startsWith('scope.'));

@@ -13,7 +13,19 @@ export interface WebhookPayload {
 }
 
 // Named fields only: a key digest, or any field added later, never reaches a receiver by accident.
-const TOLD = ['member_id', 'apiid', 'scope', 'reason', 'expires_at', 'days_before'] as const;
+// A leak report tells where the key was found and which key, by its fingerprint (docs/credentials.md).
+const TOLD = [
+  'member_id',
+  'apiid',
+  'scope',
+  'reason',
+  'expires_at',
+  'days_before',
+  'key_fingerprint',
+  'url',
+  'source',
+  'quarantined',
+] as const;
 
 /** The body a webhook receives for a logged event: who and what, never a key or a digest. */
 export function payloadOf(

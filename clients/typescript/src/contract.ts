@@ -2699,7 +2699,7 @@ export interface components {
         CreatedDeveloperWebhook: {
             id: string;
             url: string;
-            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
             /** Format: date-time */
             created_at: string;
             /** @description whsec_…: verifies the webhook-signature header; shown this once */
@@ -2708,7 +2708,7 @@ export interface components {
         DeveloperWebhook: {
             id: string;
             url: string;
-            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+            events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
             /** Format: date-time */
             created_at: string;
         };
@@ -16607,7 +16607,7 @@ export interface operations {
                      * @description An http or https URL without credentials
                      */
                     url: string;
-                    events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked")[];
+                    events: ("credential.approved" | "credential.rejected" | "credential.rotated" | "credential.revoked" | "credential.expiring" | "credential.expired" | "scope.requested" | "scope.approved" | "scope.rejected" | "scope.revoked" | "credential.leaked")[];
                 };
             };
         };

@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import request from 'supertest';
 import { activePartner, openCall } from '../../support/credentials';
@@ -28,17 +30,34 @@ const signed = (t: TestPlatform, body: string) =>
 describe("GitHub's secret-scanning reports", () => {
   let t: TestPlatform;
   let sink: Awaited<ReturnType<typeof smtpSink>>;
+  // The member's own webhook, told of credential.leaked.
+  let receiver: Server;
+  const delivered: string[] = [];
 
   beforeAll(async () => {
     const keysFile = scanningKeysFile([
       { key_identifier: OUR_ID, key: ours.publicKey.export({ type: 'spki', format: 'pem' }) as string },
     ]);
     sink = await smtpSink();
-    t = await startPlatform({ SECRET_SCANNING_KEYS_FILE: keysFile, SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += String(chunk)));
+      req.on('end', () => {
+        delivered.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    t = await startPlatform({
+      SECRET_SCANNING_KEYS_FILE: keysFile,
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      WEBHOOK_ALLOW_PRIVATE: true,
+    });
   });
   afterAll(async () => {
     await t.close();
     await new Promise<void>((resolve) => sink.server.close(() => resolve()));
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
   it("accepts GitHub's documented test vector, and answers its feedback: a token not ours is a false positive", async () => {
@@ -64,6 +83,12 @@ describe("GitHub's secret-scanning reports", () => {
     const p = await activePartner(t);
     expect((await openCall(t, '/open/addons', p.apiid, p.apikey)).status).toBe(200);
     const url = 'https://github.com/octo/leaky/blob/1/.env';
+    const { port } = receiver.address() as AddressInfo;
+    await p.developer
+      .post('/api/v1/developer/webhooks')
+      .set('X-CSRF-Token', p.member.token)
+      .send({ url: `http://127.0.0.1:${port}/hook`, events: ['credential.leaked'] })
+      .expect(200);
     const report = JSON.stringify([{ token: p.apikey, type: 'platform_api_key', url, source: 'content' }]);
 
     const started = Date.now();
@@ -102,6 +127,12 @@ describe("GitHub's secret-scanning reports", () => {
       .expect(200);
     expect(queue.body.data.list[0].leak).toMatchObject({ url });
 
+    const told = await eventually(() => delivered.find((body) => body.includes('credential.leaked')), {
+      what: "the member's webhook told of credential.leaked",
+    });
+    expect(JSON.parse(told)).toMatchObject({ type: 'credential.leaked', data: { url, quarantined: true } });
+    expect(told).not.toContain(p.apikey);
+
     // The member rotates: the new key works, the leaked one stays refused.
     const rotated = await p.developer
       .post('/api/v1/developer/rotate')
@@ -110,6 +141,8 @@ describe("GitHub's secret-scanning reports", () => {
       .expect(200);
     expect((await openCall(t, '/open/addons', p.apiid, rotated.body.data.apikey)).status).toBe(200);
     expect((await openCall(t, '/open/addons', p.apiid, p.apikey)).body.data.error).toBe('credential_leaked');
+    // The reported key went through the service: into no log line.
+    expect(t.logLines.join('\n')).not.toContain(p.apikey);
   });
 
   it('records the same report twice once', async () => {
