@@ -18,6 +18,26 @@ const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent']
 });
 
 describe('credential timeline', () => {
+  it('names the actors that are no account: a secret scanner, an approval rule, single sign-on', () => {
+    render(
+      <Timeline
+        events={[
+          event({ type: 'KeyLeakReported', actor: { kind: 'scanner', id: 'github', username: null } }),
+          event({ position: '2', type: 'CredentialApproved', actor: { kind: 'rule', id: 'rule-3', username: null } }),
+          event({
+            position: '3',
+            type: 'AdministratorProvisioned',
+            actor: { kind: 'sso', id: 'u-42', username: null },
+          }),
+        ]}
+      />,
+    );
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain('by the secret scanner github');
+    expect(items[1]).toContain('by the approval rule rule-3');
+    expect(items[2]).toContain('by single sign-on (subject u-42)');
+  });
+
   it('tells who did what, when and why, oldest first', () => {
     render(
       <Timeline

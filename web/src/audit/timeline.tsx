@@ -3,13 +3,21 @@ import { when } from '../ui/load';
 
 type AuditEvent = Schemas['AuditEvent'];
 
+/** The actors that are no account: what the event names them by. */
+const NOT_AN_ACCOUNT: Partial<Record<NonNullable<AuditEvent['actor']>['kind'], (id: string) => string>> = {
+  system: () => 'the system',
+  cli: (id) => `the command line (${id || 'unknown user'})`,
+  rule: (id) => `the approval rule ${id}`.trim(),
+  scanner: (id) => `the secret scanner ${id}`.trim(),
+  sso: (id) => `single sign-on (subject ${id || 'unknown'})`,
+};
+
 /** Who did it: the administrator, the member, or the system, as the event recorded it. */
 export function actorOf(actor: AuditEvent['actor']): string {
   // A stored event not written by this service may name no one readably; it is marked invalid.
   if (actor === null) return 'no actor recorded';
-  if (actor.kind === 'system') return 'the system';
-  if (actor.kind === 'cli') return `the command line (${actor.id ?? 'unknown user'})`;
-  if (actor.kind === 'rule') return `the approval rule ${actor.id ?? ''}`;
+  const named = NOT_AN_ACCOUNT[actor.kind];
+  if (named) return named(actor.id === null ? '' : String(actor.id));
   return `${actor.kind === 'admin' ? 'administrator' : 'member'} ${actor.username ?? `#${actor.id}`}`;
 }
 
