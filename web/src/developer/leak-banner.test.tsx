@@ -16,6 +16,7 @@ describe('a key found in public, on the dashboard', () => {
     expect(banner.textContent).toContain('Your API key a1b2c3d4… was found in public');
     expect(banner.textContent).toContain('refused from now on (401 credential_leaked)');
     expect(banner.textContent).toContain('Rotate your key below');
+    expect(banner.textContent).toContain('(found in content)');
     expect(screen.getByRole('link', { name: leak.url }).getAttribute('href')).toBe(leak.url);
   });
 

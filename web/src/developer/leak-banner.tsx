@@ -3,6 +3,10 @@ import { when } from '../ui/load';
 
 type Leak = NonNullable<Schemas['Credential']['leak']>;
 
+// Who found it: an administrator's report, or a scanner's source (GitHub's `commit`, `gist_content`…).
+const foundBy = (source: string): string =>
+  source === 'administrator' ? 'an administrator reported it' : `found in ${source.replace(/_/g, ' ')}`;
+
 // A report's URL is whatever the reporter sent: linked only when it is a web address.
 const isWebAddress = (url: string): boolean => /^https?:\/\//i.test(url);
 
@@ -26,8 +30,8 @@ export function LeakBanner({ leak }: { leak: Leak | null }) {
   return (
     <div class="notice refusal leak" role="alert" data-testid="leak-banner">
       <p>
-        <strong>Your API key {leak.key_fingerprint}… was found in public</strong> at {where} ({leak.source}), reported{' '}
-        {when(leak.reported_at)}.
+        <strong>Your API key {leak.key_fingerprint}… was found in public</strong> at {where} ({foundBy(leak.source)}),
+        reported {when(leak.reported_at)}.
       </p>
       <p>
         {leak.quarantined
