@@ -18795,6 +18795,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -18807,6 +18808,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18819,6 +18821,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal500"];
                 };
             };
             /**
@@ -18835,6 +18838,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
         };
@@ -18880,6 +18884,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description sso_not_mapped: no OIDC_ROLE_GROUPS mapping or OIDC_SUPER_GROUP covers the claims */
@@ -18892,6 +18897,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description sso_not_configured: OIDC_ISSUER_URL is unset */
@@ -18904,6 +18910,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /**
@@ -18919,6 +18926,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18931,6 +18939,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal500"];
                 };
             };
             /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
@@ -18944,6 +18953,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
         };

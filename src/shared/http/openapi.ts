@@ -159,7 +159,7 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
       }
     : { description: endpoint.summary, content: { 'application/json': { schema: envelopeOf(endpoint.response) } } };
   const headers200 = headersOf(200, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, 200));
-  // A browser's navigation (single sign-on) succeeds with a redirect, and is refused with a page a person reads.
+  // A browser's route (single sign-on) redirects, and refuses with a page but for the kernel's checks.
   const responses: ZodOpenApiResponsesObject = endpoint.redirects
     ? { '302': { description: endpoint.summary, headers: headers200.extend({ Location: z.string() }) } }
     : { '200': { ...success, headers: headers200 } };
@@ -167,9 +167,10 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: describedAll([...new Set(reasons)]),
-      content: html
-        ? { 'text/html': { schema: z.string() } }
-        : { 'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) } },
+      content: {
+        ...(html && { 'text/html': { schema: z.string() } }),
+        'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) },
+      },
       headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };
   }
