@@ -83,6 +83,7 @@ test('a role group and an administrator made in the console: the one-time passwo
   await expect(erinsNav.getByRole('link')).toHaveText([
     'Credentials',
     'Scope requests',
+    'Approval rules',
     'Dead mail',
     'Contract',
     'Your account',

@@ -1,3 +1,4 @@
+import { lookAlikeKeys } from '../../../src/shared/domain/labels';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
@@ -85,6 +86,8 @@ export async function register(
     { username, password: PASSWORD, email: `${username}@example.com` },
     (data) => [
       { type: 'MemberIdAllocated', data: { member_id: data.id } },
+      // The username claims one stream per look-alike key (src/shared/commands/name-claims.ts).
+      ...lookAlikeKeys(username).map(() => ({ type: 'MemberNameClaimed', data: { name: username } })),
       { type: 'MemberRegistered', data: { member_id: data.id, username } },
     ],
   );
