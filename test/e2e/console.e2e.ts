@@ -137,7 +137,7 @@ const linesOf = (element: Locator) =>
 /** Every row's decision buttons lie within that row, and on a wide screen the cell is a table cell as tall as its row. */
 async function decisionsInTheirRows(page: Page, wide: boolean) {
   const rows = await page.locator('tbody tr').all();
-  expect(rows.length).toBeGreaterThan(1);
+  expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) {
     const rowBox = (await row.boundingBox())!;
     const cell = row.locator('td[data-label="Decision"]');
@@ -209,6 +209,9 @@ test('each decision stays in the row it decides, and labels and names stay reada
 
       await page.goto('/ui/admin/credentials');
       await page.getByLabel('Status').selectOption('');
+      // Other tests' hundreds of applications page this member out of the first page: searched for.
+      await page.getByLabel('Search by username or API id').fill(username);
+      await page.getByRole('button', { name: 'Search' }).click();
       await expect(page.getByRole('cell', { name: `${username} #${id}` })).toBeVisible();
       await decisionsInTheirRows(page, size === 'desktop');
       await screen(page, `queue-credentials-${size}`);

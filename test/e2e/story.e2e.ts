@@ -71,6 +71,9 @@ test('a developer gets a key through the console, an administrator reviews it, t
   // The outcome belongs to the list it was decided in: another status filter clears it.
   // "all" and each status carry their count: chosen by value, not by words.
   await admin.getByLabel('Status').selectOption('');
+  // Other tests' hundreds of applications page alice's row out of the first page: searched for.
+  await admin.getByLabel('Search by username or API id').fill('alice');
+  await admin.getByRole('button', { name: 'Search' }).click();
   await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
   await expect(admin.locator('.notice.done')).toHaveCount(0);
   await screen(admin, 'fix-queue-filter-changed');
