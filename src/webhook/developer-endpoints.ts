@@ -4,6 +4,7 @@ import type { WebhookDeps } from './endpoints';
 import { webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { WebhookDocument, webhooksProjection } from './projection';
+import { removeWebhook, rotateWebhookSecret } from './secret-lifecycle';
 import { checkUrl, newSecret, view, webhookSchemas } from './schemas';
 import { handle } from '../shared/commands/handle';
 import { commandContext } from '../shared/http/command-context';
@@ -129,13 +130,7 @@ export function developerWebhookEndpoints(deps: WebhookDeps): Endpoint[] {
       ...ofId,
       response: webhookSchema,
       handler: async (ctx, { params: { id } }) => {
-        const hook = await existing(ctx, id);
-        const remove = async () => {
-          const removed = await decide(ctx, { type: 'RemoveWebhook', data: { webhook_id: id } })();
-          await deps.webhookSecrets.destroy(id);
-          return removed;
-        };
-        return decideThenRead(ctx, remove, async () => ({ data: view(hook), message: 'removed' }));
+        return removeWebhook(deps, decide, ctx, await existing(ctx, id));
       },
     }),
     endpoint({
@@ -150,16 +145,7 @@ export function developerWebhookEndpoints(deps: WebhookDeps): Endpoint[] {
       response: createdWebhookSchema,
       handler: async (ctx, { params: { id } }) => {
         await existing(ctx, id);
-        const secret = newSecret();
-        const sealed_secret = await deps.webhookSecrets.seal(id, secret);
-        const rotate = decide(ctx, { type: 'RotateWebhookSecret', data: { webhook_id: id, sealed_secret } });
-        return decideThenRead(ctx, rotate, async ({ position }) => {
-          const hook = await deps.readModels.after(webhooksProjection, id, position);
-          return {
-            data: { ...view(hook!), secret },
-            message: 'rotated: keep the new secret, it is not shown again; the old one signs nothing more',
-          };
-        });
+        return rotateWebhookSecret(deps, decide, ctx, id);
       },
     }),
     endpoint({

@@ -5,6 +5,7 @@ import { retried, writePosition } from '../shared/outbox';
 import { deliveryParams, webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';
+import { removeWebhook, rotateWebhookSecret } from './secret-lifecycle';
 import { WebhookSecrets } from './secrets';
 import { checkUrl, newSecret, view, webhookSchemas } from './schemas';
 import { DocumentStore, EventStore } from '../stores/ports';
@@ -144,13 +145,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       response: webhookSchema,
       refusals: [notFound],
       handler: async (ctx, { params: { id } }) => {
-        const hook = await existing(ctx, id);
-        const remove = async () => {
-          const removed = await decide(ctx, { type: 'RemoveWebhook', data: { webhook_id: id } })();
-          await deps.webhookSecrets.destroy(id);
-          return removed;
-        };
-        return decideThenRead(ctx, remove, async () => ({ data: view(hook), message: 'removed' }));
+        return removeWebhook(deps, decide, ctx, await existing(ctx, id));
       },
     }),
     endpoint({
@@ -165,19 +160,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       refusals: [notFound],
       handler: async (ctx, { params: { id } }) => {
         await existing(ctx, id);
-        const secret = newSecret();
-        const sealed_secret = await deps.webhookSecrets.seal(id, secret);
-        return decideThenRead(
-          ctx,
-          decide(ctx, { type: 'RotateWebhookSecret', data: { webhook_id: id, sealed_secret } }),
-          async ({ position }) => {
-            const hook = await deps.readModels.after(webhooksProjection, id, position);
-            return {
-              data: { ...view(hook!), secret },
-              message: 'rotated: keep the new secret, it is not shown again; the old one signs nothing more',
-            };
-          },
-        );
+        return rotateWebhookSecret(deps, decide, ctx, id);
       },
     }),
     endpoint({
