@@ -8,6 +8,7 @@ import { EventStore } from '../../stores/ports';
 import { ReadModels } from '../../shared/projections/read-models';
 import { AppContext } from '../../shared/http/context';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
+import type { SignatureCheck } from '../../shared/http/signed-body';
 import { commandContext } from '../../shared/http/command-context';
 import { adminOf } from '../../shared/http/guards';
 
@@ -65,19 +66,22 @@ const leakAnswerSchema = z.object({
 
 /** Secret scanners' reports of keys found in public (docs/credentials.md, "A key found in public"). */
 export function leakEndpoints(deps: LeakDeps): Endpoint[] {
-  // Read when a report comes in: the contract declares these endpoints without their dependencies.
-  const judge = (): LeakJudge => ({
-    events: deps.events,
-    action: deps.leaks.leakedKeyAction,
-    issuedKey: credentialReads(deps.readModels).issuedKey,
-  });
+  // Built at the first report, once: the contract declares these endpoints without their dependencies.
+  let judging: LeakJudge | undefined;
+  const judge = (): LeakJudge =>
+    (judging ??= {
+      events: deps.events,
+      action: deps.leaks.leakedKeyAction,
+      issuedKey: credentialReads(deps.readModels).issuedKey,
+    });
+  let checking: SignatureCheck | undefined;
   return [
     endpoint({
       method: 'POST',
       path: '/secret-scanning/github',
       caller: {
         kind: 'signed',
-        check: (raw, ctx) => githubSignature(deps.leaks.scanningKeys, deps.leaks.unsignedPost)(raw, ctx),
+        check: (raw, ctx) => (checking ??= githubSignature(deps.leaks.scanningKeys, deps.leaks.unsignedPost))(raw, ctx),
         get limitKb() {
           return deps.leaks.bodyLimitKb;
         },
