@@ -36,7 +36,6 @@ const MAX_LINES_EXCEPTIONS = [
   ['test/audit/http/audit-proof.test.ts', 611],
   ['test/audit/http/history.test.ts', 353],
   ['test/audit/proof/signed-checkpoints.test.ts', 304],
-  ['test/credential/projections.test.ts', 478],
   ['test/e2e/console.e2e.ts', 328],
   ['test/member/http/membership.test.ts', 497],
   ['test/reliability/fuzz.test.ts', 516],
