@@ -37,7 +37,6 @@ const MAX_LINES_EXCEPTIONS = [
   ['test/audit/http/history.test.ts', 353],
   ['test/audit/proof/signed-checkpoints.test.ts', 304],
   ['test/e2e/console.e2e.ts', 328],
-  ['test/member/http/membership.test.ts', 497],
   ['test/reliability/fuzz.test.ts', 516],
   ['test/reliability/support/clients.ts', 404],
   ['test/reliability/support/hostile.ts', 356],
