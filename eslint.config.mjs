@@ -40,7 +40,6 @@ const MAX_LINES_EXCEPTIONS = [
   ['test/reliability/fuzz.test.ts', 516],
   ['test/reliability/support/clients.ts', 404],
   ['test/reliability/support/hostile.ts', 356],
-  ['test/shared/projections/rebuild-equality.test.ts', 404],
   ['test/support/kurrentdb-stand-in.ts', 355],
   ['web/src/admin/credential-queue.test.tsx', 312],
 ];
