@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -8,7 +8,7 @@ import { argon2Hasher } from '../../src/member/passwords';
 import { addonStream } from '../../src/addon/decider';
 import { AddonManifest } from '../../src/addon/manifest';
 import { PageRoles } from '../../src/addon/page-roles';
-import { logInAdmin, TestPlatform, uniqueUsername } from './platform';
+import { logInAdmin, startPlatform, TestPlatform, uniqueUsername } from './platform';
 import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
@@ -87,4 +87,23 @@ export function act(admin: AdminBrowser, key: string, action: string, body: obje
 
 export function putAccess(admin: AdminBrowser, key: string, body: object): request.Test {
   return admin.client.put(`${API}/addons/${key}/access`).set('X-CSRF-Token', admin.token).send(body);
+}
+
+/**
+ * A platform serving these add-ons for the tests of one file, with a super administrator logged in:
+ * started before the file's first test, closed and its ADDONS_DIR removed after its last. Read its
+ * fields inside tests or hooks, once it has started.
+ */
+export function platformWithAddons(manifests: AddonManifest[]): { t: TestPlatform; admin: AdminBrowser } {
+  const started = {} as { t: TestPlatform; admin: AdminBrowser };
+  const dir = addonsDir(manifests);
+  beforeAll(async () => {
+    started.t = await startPlatform({ ADDONS_DIR: dir });
+    started.admin = await superAdmin(started.t);
+  });
+  afterAll(async () => {
+    await started.t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return started;
 }
