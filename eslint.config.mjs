@@ -37,7 +37,6 @@ const MAX_LINES_EXCEPTIONS = [
   ['test/addon/http/application-center-actions.test.ts', 416],
   ['test/audit/http/audit-proof.test.ts', 611],
   ['test/audit/http/history.test.ts', 353],
-  ['test/audit/proof/signed-checkpoints.test.ts', 304],
   ['test/contract/document-store.contract.ts', 355],
   ['test/contract/event-store.contract.ts', 367],
   ['test/credential/http/credential-refusals.test.ts', 471],
