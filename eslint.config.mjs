@@ -35,7 +35,6 @@ const MAX_LINES_EXCEPTIONS = [
   // file, its length today
   ['test/access/groups-and-admins.test.ts', 315],
   ['test/addon/http/application-center-actions.test.ts', 416],
-  ['test/audit/http/history.test.ts', 353],
   ['test/contract/document-store.contract.ts', 355],
   ['test/contract/event-store.contract.ts', 367],
   ['test/credential/http/credential-refusals.test.ts', 471],
