@@ -33,9 +33,6 @@ const COMPLEXITY_EXCEPTIONS = [
 const MAX_LINES = 300;
 const MAX_LINES_EXCEPTIONS = [
   // file, its length today
-  ['test/audit/http/audit-proof.test.ts', 611],
-  ['test/audit/http/history.test.ts', 353],
-  ['test/audit/proof/signed-checkpoints.test.ts', 304],
   ['test/e2e/console.e2e.ts', 328],
   ['test/reliability/fuzz.test.ts', 516],
   ['test/reliability/support/clients.ts', 404],

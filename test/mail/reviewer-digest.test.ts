@@ -9,6 +9,7 @@ import { DocumentStore, Stores } from '../../src/stores/ports';
 import { eventually } from '../support/eventually';
 import { smtpSink } from '../support/mail-sink';
 import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
+import { stopTheClock } from '../support/still-clock';
 import { SHELL } from '../../src/access/grantor';
 
 const API = '/api/v1';
@@ -30,20 +31,6 @@ const to = (mail: ParsedMail): string => (mail.to && !Array.isArray(mail.to) ? m
 const mailsTo = (address: string) =>
   sink.mails.map((m, i) => ({ mail: m, at: arrivals[i]! })).filter(({ mail }) => to(mail) === address);
 
-// Only the clock is faked, and it stands still until the test moves it: a window passes at once,
-// and nothing is due before the test says so. Timers, I/O and eventually() keep real time.
-const REAL = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
 const windowPasses = () => jest.setSystemTime(Date.now() + WINDOW_MS);
 
 /** Turns the digest notifier began: each starts by reading its checkpoint. */
@@ -75,7 +62,7 @@ async function waiting(member: { id: number }): Promise<void> {
 const start = () => startPlatform({ ...settings, SMTP_URL: `smtp://127.0.0.1:${sink.port}` }, dir, countingTurns);
 
 beforeAll(async () => {
-  jest.useFakeTimers({ doNotFake: [...REAL] });
+  stopTheClock();
   sink = await smtpSink();
   const push = sink.mails.push.bind(sink.mails);
   sink.mails.push = (...mails: ParsedMail[]) => {

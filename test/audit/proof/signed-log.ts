@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActorNames } from '../../../src/audit/actor-names';
@@ -11,13 +11,17 @@ import { treeHeadText } from '../../../src/audit/proof/tree-head';
 import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
 import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
+import type { Run } from '../../support/cli';
 import { REGISTRY } from '../../support/registry';
+import { auditCli } from '../support/audit-cli';
 
 /**
  * A log as the checkpointer of the signed-note round writes it (AuditCheckpointSigned events
  * holding a C2SP checkpoint note, AuditSigningKeyRotated naming the old and new verifier keys),
  * built with the core's functions, and exported with the service's own export.
  */
+
+export const ORIGIN = 'api.example.com/audit';
 
 export const signingKey = (origin: string): SigningKey =>
   loadSigningKey(join(mkdtempSync(join(tmpdir(), 'audit-key-')), 'key.pem'), { create: true, origin });
@@ -141,4 +145,39 @@ export function saved(dir: string, name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
+}
+
+/**
+ * What a suite of signed logs works with: a fresh log per call, each closed after the file's tests,
+ * and the folder where the auditor saves exports, answers and keys.
+ */
+export function signedLogs(): { logOf(origin?: string): SignedLog; files: string } {
+  const files = mkdtempSync(join(tmpdir(), 'signed-checkpoints-'));
+  const logs: SignedLog[] = [];
+  afterAll(async () => {
+    for (const log of logs) await log.stores.close();
+    rmSync(files, { recursive: true, force: true });
+  });
+  const logOf = (origin = ORIGIN) => {
+    const log = new SignedLog(origin);
+    logs.push(log);
+    return log;
+  };
+  return { logOf, files };
+}
+
+let saves = 0;
+
+/** `platform audit verify` on the text saved in `dir`, trusting the keys given, each saved as a file. */
+export function verifyExport(dir: string, text: string, keys: string[], ...more: string[]): Promise<Run> {
+  const run = ++saves;
+  const file = saved(dir, `export-${run}.ndjson`, text);
+  const keyFiles = keys.map((key, i) => saved(dir, `key-${run}-${i}`, key));
+  return auditCli(dir, ['audit', 'verify', file, ...keyFiles.flatMap((k) => ['--public-key', k]), ...more]);
+}
+
+/** `platform audit verify-proof` on the answer saved in `dir`, trusting the key in `keyFile`. */
+export function verifyProof(dir: string, answer: unknown, keyFile: string): Promise<Run> {
+  const file = saved(dir, `proof-${++saves}.json`, JSON.stringify(answer));
+  return auditCli(dir, ['audit', 'verify-proof', file, '--public-key', keyFile]);
 }
