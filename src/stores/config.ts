@@ -140,32 +140,45 @@ const NODE_PREFERENCES = ['leader'];
 function checkEventStoreOptions(shown: string, query: URLSearchParams): void {
   for (const [key, value] of query) {
     const name = key.toLowerCase().replace(/[_-]/g, '');
-    if (name === 'throwonappendfailure') {
-      throw new StoreConfigError(
-        `EVENTSTORE_URL '${shown}': throwOnAppendFailure is set by the service (a failed append must raise), not by the URL`,
-      );
-    }
-    if (BOOLEAN_OPTIONS.includes(name) && value !== 'true' && value !== 'false') {
-      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} must be true or false`);
-    }
-    if (INTEGER_OPTIONS.includes(name) && !/^-?\d+$/.test(value)) {
-      throw new StoreConfigError(
-        `EVENTSTORE_URL '${shown}': ${key} must be a whole number of milliseconds (or attempts)`,
-      );
-    }
-    if (!BOOLEAN_OPTIONS.includes(name) && !INTEGER_OPTIONS.includes(name) && !TEXT_OPTIONS.includes(name)) {
-      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${key} is not an option the KurrentDB client knows`);
-    }
-    if (name === 'nodepreference' && !NODE_PREFERENCES.includes(value.toLowerCase().replace(/[_-]/g, ''))) {
-      throw new StoreConfigError(
-        `EVENTSTORE_URL '${shown}': ${key} must be leader (the service reads back its own appends, which a lagging follower may not have yet)`,
-      );
-    }
-    if (name === 'tlscafile' && !existsSync(value)) {
-      throw new StoreConfigError(`EVENTSTORE_URL '${shown}': tlsCAFile ${value} does not exist`);
-    }
+    const refusal = EVENTSTORE_OPTION_REFUSALS.find((rule) => rule.refuses(name, value));
+    if (refusal) throw new StoreConfigError(`EVENTSTORE_URL '${shown}': ${refusal.because(key, value)}`);
   }
 }
+
+const KNOWN_OPTIONS = [...BOOLEAN_OPTIONS, ...INTEGER_OPTIONS, ...TEXT_OPTIONS];
+
+/** The first rule an option breaks, in this order, is the one its refusal names. */
+const EVENTSTORE_OPTION_REFUSALS: {
+  refuses(name: string, value: string): boolean;
+  because(key: string, value: string): string;
+}[] = [
+  {
+    refuses: (name) => name === 'throwonappendfailure',
+    because: () => 'throwOnAppendFailure is set by the service (a failed append must raise), not by the URL',
+  },
+  {
+    refuses: (name, value) => BOOLEAN_OPTIONS.includes(name) && value !== 'true' && value !== 'false',
+    because: (key) => `${key} must be true or false`,
+  },
+  {
+    refuses: (name, value) => INTEGER_OPTIONS.includes(name) && !/^-?\d+$/.test(value),
+    because: (key) => `${key} must be a whole number of milliseconds (or attempts)`,
+  },
+  {
+    refuses: (name) => !KNOWN_OPTIONS.includes(name),
+    because: (key) => `${key} is not an option the KurrentDB client knows`,
+  },
+  {
+    refuses: (name, value) =>
+      name === 'nodepreference' && !NODE_PREFERENCES.includes(value.toLowerCase().replace(/[_-]/g, '')),
+    because: (key) =>
+      `${key} must be leader (the service reads back its own appends, which a lagging follower may not have yet)`,
+  },
+  {
+    refuses: (name, value) => name === 'tlscafile' && !existsSync(value),
+    because: (_key, value) => `tlsCAFile ${value} does not exist`,
+  },
+];
 
 function checkMongoUrl(url: string): void {
   const shown = redactUrl(url);
@@ -180,7 +193,12 @@ function checkMongoUrl(url: string): void {
   if (scheme === 'mongodb+srv' && (hosts.length !== 1 || hosts[0]?.port !== undefined)) {
     throw new StoreConfigError(`MONGODB_URL '${shown}': mongodb+srv:// takes exactly one host name and no port`);
   }
-  const database = decodeURIComponent((shape[4] ?? '').replace(/^\//, ''));
+  checkMongoDatabase(shown, shape[4]);
+  checkMongoParses(url, shown);
+}
+
+function checkMongoDatabase(shown: string, path: string | undefined): void {
+  const database = decodeURIComponent((path ?? '').replace(/^\//, ''));
   if (database === '') {
     throw new StoreConfigError(`MONGODB_URL '${shown}' must name the database in its path (e.g. ${MONGODB_EXAMPLE})`);
   }
@@ -191,7 +209,6 @@ function checkMongoUrl(url: string): void {
         `(fewer than 64 bytes, none of / \\ . " $ * < > : | ? or space)`,
     );
   }
-  checkMongoParses(url, shown);
 }
 
 /**

@@ -43,41 +43,54 @@ export function webConsole(root: string = CONSOLE_DIR): Middleware<AppState> {
         Allow: 'GET, HEAD',
       });
     if (ctx.path === '/ui') return ctx.redirect(CONSOLE_PREFIX);
-
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'same-origin');
-    // The build keeps a brotli and a gzip copy of each file (web/scripts/precompress.mjs): which one
-    // is sent depends on Accept-Encoding, so a shared cache must key on it.
-    ctx.vary('Accept-Encoding');
-    const file = ctx.path.slice(CONSOLE_PREFIX.length);
-    if (file.startsWith('assets/')) {
-      const sent = await sendFile(ctx, file, root);
-      if (!sent) throw new HttpError(404, 'not_found', `${ctx.path} is not part of this build of the console`);
-      ctx.set('Cache-Control', `max-age=${YEAR_SECONDS}, immutable`);
-      return;
-    }
-    // The build's other files (favicon.svg) keep their names: revalidated, not cached for good.
-    if (file && file !== 'index.html' && (await sendFile(ctx, file, root))) {
-      ctx.set('Cache-Control', 'no-cache');
-      return;
-    }
-    if (!existsSync(join(root, 'index.html'))) {
-      throw new HttpError(
-        503,
-        'console_not_built',
-        'the web console is not built: run npm run build:web (npm install does it)',
-      );
-    }
-    await send(ctx, 'index.html', { root, index: false, ...PRECOMPRESSED });
-    ctx.set('Cache-Control', 'no-cache');
+    setConsoleHeaders(ctx);
+    await serveConsoleFile(ctx, ctx.path.slice(CONSOLE_PREFIX.length), root);
   };
+}
+
+type Context = Parameters<Middleware<AppState>>[0];
+
+function setConsoleHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'same-origin');
+  // The build keeps a brotli and a gzip copy of each file (web/scripts/precompress.mjs): which one
+  // is sent depends on Accept-Encoding, so a shared cache must key on it.
+  ctx.vary('Accept-Encoding');
+}
+
+/** A hashed asset, another file of the build, or index.html for a deep link. */
+async function serveConsoleFile(ctx: Context, file: string, root: string): Promise<void> {
+  if (file.startsWith('assets/')) {
+    const sent = await sendFile(ctx, file, root);
+    if (!sent) throw new HttpError(404, 'not_found', `${ctx.path} is not part of this build of the console`);
+    ctx.set('Cache-Control', `max-age=${YEAR_SECONDS}, immutable`);
+    return;
+  }
+  // The build's other files (favicon.svg) keep their names: revalidated, not cached for good.
+  if (file && file !== 'index.html' && (await sendFile(ctx, file, root))) {
+    ctx.set('Cache-Control', 'no-cache');
+    return;
+  }
+  await sendIndex(ctx, root);
+}
+
+async function sendIndex(ctx: Context, root: string): Promise<void> {
+  if (!existsSync(join(root, 'index.html'))) {
+    throw new HttpError(
+      503,
+      'console_not_built',
+      'the web console is not built: run npm run build:web (npm install does it)',
+    );
+  }
+  await send(ctx, 'index.html', { root, index: false, ...PRECOMPRESSED });
+  ctx.set('Cache-Control', 'no-cache');
 }
 
 const PRECOMPRESSED = { brotli: true, gzip: true } as const;
 
 /** One file of the build, in the encoding the client accepts; null when the build has no such file. */
-async function sendFile(ctx: Parameters<Middleware<AppState>>[0], file: string, root: string): Promise<string | null> {
+async function sendFile(ctx: Context, file: string, root: string): Promise<string | null> {
   // The compressed copies are how a file travels, not files of their own.
   if (/\.(br|gz)$/.test(file)) return null;
   return (await send(ctx, file, { root, index: false, ...PRECOMPRESSED }).catch(() => null)) ?? null;

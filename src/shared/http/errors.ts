@@ -74,6 +74,23 @@ function toHttpError(err: unknown): HttpError {
   if (err instanceof ConcurrencyConflict) {
     return new HttpError(409, 'concurrent_modification', 'the resource changed under concurrent requests: retry');
   }
+  const unavailable = unavailableNow(err);
+  if (unavailable) return unavailable;
+  if (err instanceof StreamDeleted) {
+    return new HttpError(
+      409,
+      'stream_deleted',
+      'an operator deleted the history of this resource: it cannot change any more',
+    );
+  }
+  return (
+    fromBodyParser(err) ??
+    new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs')
+  );
+}
+
+/** A refusal for now, answered 503 with when to retry: a read model, a store or the disk cannot serve it. */
+function unavailableNow(err: unknown): HttpError | null {
   if (err instanceof ReplicaUnavailable) {
     const { error, what } = err.refusal ?? {
       error: 'read_model_unavailable',
@@ -110,17 +127,7 @@ function toHttpError(err: unknown): HttpError {
       },
     );
   }
-  if (err instanceof StreamDeleted) {
-    return new HttpError(
-      409,
-      'stream_deleted',
-      'an operator deleted the history of this resource: it cannot change any more',
-    );
-  }
-  return (
-    fromBodyParser(err) ??
-    new HttpError(500, 'internal_error', 'internal error: the request id identifies it in the logs')
-  );
+  return null;
 }
 
 // What co-body's strict mode throws for valid JSON that is neither an object nor an array.
@@ -128,29 +135,37 @@ const NOT_OBJECT_OR_ARRAY = 'invalid JSON, only supports object and array';
 
 /** koa-bodyparser (through co-body and raw-body) reports with an HTTP status on the error. */
 function fromBodyParser(err: unknown): HttpError | null {
-  const status = (err as { status?: unknown } | null)?.status;
-  const type = (err as { type?: unknown } | null)?.type;
-  const code = (err as { code?: unknown } | null)?.code;
+  const { status, type, code, message } = (err ?? {}) as {
+    status?: unknown;
+    type?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
+  return unreadableBody(status, type) ?? undecompressableBody(code) ?? (status === 400 ? malformedJson(message) : null);
+}
+
+function unreadableBody(status: unknown, type: unknown): HttpError | null {
   if (status === 413 || type === 'entity.too.large') {
     return new HttpError(413, 'payload_too_large', 'the request body is too large');
   }
   if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return new HttpError(415, 'unsupported_media_type', 'send the body as application/json in UTF-8');
   }
-  // zlib refused a body sent with Content-Encoding gzip or deflate (Z_*), or its Brotli decoder one sent as br (ERR__ERROR_*).
-  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
-    return new HttpError(
-      422,
-      'malformed_body',
-      'the request body could not be decompressed: check its Content-Encoding',
-    );
-  }
-  if (status === 400) {
-    const message =
-      (err as { message?: unknown }).message === NOT_OBJECT_OR_ARRAY
-        ? 'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least'
-        : 'the request body is not valid JSON: send a JSON object';
-    return new HttpError(422, 'malformed_json', message);
-  }
   return null;
+}
+
+function undecompressableBody(code: unknown): HttpError | null {
+  // zlib refused a body sent with Content-Encoding gzip or deflate (Z_*), or its Brotli decoder one sent as br (ERR__ERROR_*).
+  if (typeof code !== 'string' || !(code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) return null;
+  return new HttpError(422, 'malformed_body', 'the request body could not be decompressed: check its Content-Encoding');
+}
+
+function malformedJson(message: unknown): HttpError {
+  return new HttpError(
+    422,
+    'malformed_json',
+    message === NOT_OBJECT_OR_ARRAY
+      ? 'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least'
+      : 'the request body is not valid JSON: send a JSON object',
+  );
 }

@@ -1,4 +1,12 @@
-import { CollectionSpec, DocumentStore, EventStore, Position, START } from '../../stores/ports';
+import {
+  CollectionSpec,
+  DocumentStore,
+  DocumentWrite,
+  EventStore,
+  Position,
+  RecordedEvent,
+  START,
+} from '../../stores/ports';
 import { ProjectionBatch } from './batch';
 import { PoisonEvent } from './dead-letters';
 import { Projection } from './projection';
@@ -64,27 +72,38 @@ export async function replay(
     const page = (await events.readAll(outcome.position, PAGE)).filter((e) => e.position <= until);
     if (page.length === 0) break;
     for (const batch of live) await batch.load(page);
-    for (const event of page) {
-      for (const batch of live) {
-        try {
-          batch.apply(event);
-        } catch (err) {
-          if (!(err instanceof PoisonEvent)) throw err;
-          outcome.poisoned.push(err);
-          live = live.filter((b) => b !== batch);
-        }
-      }
-      outcome.position = event.position;
-      outcome.events += 1;
-    }
+    live = applyPage(page, live, outcome);
     const leaving = live.flatMap((b) => b.evict());
-    if (leaving.length > 0) await documents.write(leaving, undefined, true);
+    await storeScratch(documents, leaving);
     onProgress?.({ events: outcome.events, position: outcome.position, until });
   }
   const rest = live.flatMap((b) => b.pending());
-  if (rest.length > 0) await documents.write(rest, undefined, true);
+  await storeScratch(documents, rest);
   for (const batch of live) batch.written();
   return outcome;
+}
+
+/** Applies a page to the live batches, and the batches still live after it: one that meets a poison event leaves. */
+function applyPage(page: RecordedEvent[], batches: ProjectionBatch[], outcome: Replayed): ProjectionBatch[] {
+  let live = batches;
+  for (const event of page) {
+    for (const batch of live) {
+      try {
+        batch.apply(event);
+      } catch (err) {
+        if (!(err instanceof PoisonEvent)) throw err;
+        outcome.poisoned.push(err);
+        live = live.filter((b) => b !== batch);
+      }
+    }
+    outcome.position = event.position;
+    outcome.events += 1;
+  }
+  return live;
+}
+
+async function storeScratch(documents: DocumentStore, writes: DocumentWrite[]): Promise<void> {
+  if (writes.length > 0) await documents.write(writes, undefined, true);
 }
 
 /**

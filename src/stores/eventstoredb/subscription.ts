@@ -72,93 +72,164 @@ export async function* followAll(
   options: FollowOptions = {},
   ping?: (timeoutMs: number) => Promise<unknown>,
 ): AsyncGenerator<RecordedEvent> {
-  const random = options.random ?? Math.random;
-  const now = options.now ?? Date.now;
-  const probe = options.probe ?? LIVENESS_PROBE;
-  let resumeAfter = from;
-  let attempt = 0;
-  let refusedSince: number | undefined;
+  const settings = followSettings(options);
+  const following: Following = { resumeAfter: from, attempt: 0 };
   while (!stop.aborted) {
-    let failure: unknown;
-    let upSince: number | undefined;
-    let checked: Awaited<ReturnType<typeof checkAgainstHead>>;
-    try {
-      checked = await checkAgainstHead(resumeAfter, head);
-    } catch (refusal) {
-      checked = { failure: refusal };
-    }
+    const outcome: SubscriptionOutcome = {};
+    const checked = await checkAgainstHeadOrFail(following.resumeAfter, head);
     // Stopped while the head was read: a subscription opened now would never see the abort.
     if (stop.aborted) return;
-    if ('failure' in checked) failure = checked.failure;
-    else {
-      const subscription = client.subscribeToAll(
-        { fromPosition: toReadPosition(resumeAfter), filter: excludeSystemEvents(), requiresLeader: true },
-        { highWaterMark: SUBSCRIPTION_BUFFER },
-      );
-      subscription.once('confirmation', () => {
-        upSince = now();
-        refusedSince = undefined;
-        options.observer?.onLive?.();
-      });
-      // A cancelled gRPC call does not always end the client's stream; destroying it does.
-      const end = () => subscription.destroy();
-      stop.addEventListener('abort', end, { once: true });
-      let unanswered: unknown;
-      let probing = false;
-      const prober =
-        ping &&
-        setInterval(() => {
-          if (probing) return;
-          probing = true;
-          ping(probe.timeoutMs).then(
-            () => (probing = false),
-            (error: unknown) => {
-              unanswered ??= error;
-              end();
-            },
-          );
-        }, probe.everyMs);
-      try {
-        const iterator = subscription[Symbol.asyncIterator]();
-        for (;;) {
-          const next = await pull(iterator);
-          if ('dropped' in next) {
-            failure = next.dropped;
-            break;
-          }
-          if (next.done) break;
-          const { event } = next.value;
-          // The server-side filter already excludes $-types; system streams are excluded too,
-          // as some server versions wrote checkpoint events without the $ prefix.
-          if (!event || !isServiceEvent(event)) continue;
-          const position = encodePosition(event.position);
-          const recorded = toRecorded(event, position);
-          resumeAfter = position;
-          yield recorded;
-        }
-      } finally {
-        clearInterval(prober);
-        stop.removeEventListener('abort', end);
-        await release(subscription);
-      }
-      failure = unanswered ?? failure;
-    }
+    if ('failure' in checked) outcome.failure = checked.failure;
+    else yield* subscribeOnce({ client, stop, ping, settings, following }, outcome);
     if (stop.aborted) return;
-    const refused = failure instanceof InvalidPosition ? failure : refusedPosition(failure, resumeAfter);
-    if (refused) {
-      refusedSince ??= now();
-      if (now() - refusedSince >= (options.refusalGraceMs ?? REFUSAL_GRACE_MS)) throw refused;
-    }
-    if (upSince !== undefined && now() - upSince >= STABLE_AFTER_MS) attempt = 0;
-    const wait = backoffDelay(attempt++, RESUBSCRIBE_BACKOFF, random);
-    options.observer?.onDropped?.(failure, wait);
-    options.log?.warn(
-      { err: failure, resumeAfter, attempt, retryInMs: Math.round(wait) },
-      'KurrentDB subscription to $all dropped; resubscribing',
-    );
-    // Rejects only when `stop` aborts, which the loop condition then handles.
-    await delay(wait, undefined, { signal: stop }).catch(() => undefined);
+    throwWhenRefusedPastGrace(following, outcome.failure, settings);
+    await waitToResubscribe(following, outcome, settings, stop);
   }
+}
+
+type FollowSettings = Required<Pick<FollowOptions, 'probe' | 'refusalGraceMs' | 'random' | 'now'>> &
+  Pick<FollowOptions, 'log' | 'observer'>;
+
+function followSettings(options: FollowOptions): FollowSettings {
+  return {
+    ...options,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+    probe: options.probe ?? LIVENESS_PROBE,
+    refusalGraceMs: options.refusalGraceMs ?? REFUSAL_GRACE_MS,
+  };
+}
+
+/** What lasts across subscriptions: where to resume, the back-off step, since when positions are refused. */
+interface Following {
+  resumeAfter: Position;
+  attempt: number;
+  refusedSince?: number;
+}
+
+/** How one subscription ended: why it failed, and since when it had been up. */
+interface SubscriptionOutcome {
+  failure?: unknown;
+  upSince?: number;
+}
+
+interface Subscribing {
+  client: KurrentDBClient;
+  stop: AbortSignal;
+  ping?: (timeoutMs: number) => Promise<unknown>;
+  settings: FollowSettings;
+  following: Following;
+}
+
+/** A head that cannot be read or a position past it is a failure of this round, not of the generator. */
+async function checkAgainstHeadOrFail(
+  position: Position,
+  head: () => Promise<Position>,
+): Promise<Awaited<ReturnType<typeof checkAgainstHead>>> {
+  try {
+    return await checkAgainstHead(position, head);
+  } catch (refusal) {
+    return { failure: refusal };
+  }
+}
+
+/** One subscription from `following.resumeAfter`, until it drops, ends, stops or stops answering the probe. */
+async function* subscribeOnce(
+  { client, stop, ping, settings, following }: Subscribing,
+  outcome: SubscriptionOutcome,
+): AsyncGenerator<RecordedEvent> {
+  const subscription = client.subscribeToAll(
+    { fromPosition: toReadPosition(following.resumeAfter), filter: excludeSystemEvents(), requiresLeader: true },
+    { highWaterMark: SUBSCRIPTION_BUFFER },
+  );
+  subscription.once('confirmation', () => {
+    outcome.upSince = settings.now();
+    following.refusedSince = undefined;
+    settings.observer?.onLive?.();
+  });
+  // A cancelled gRPC call does not always end the client's stream; destroying it does.
+  const end = () => subscription.destroy();
+  stop.addEventListener('abort', end, { once: true });
+  const prober = ping && startProbing(ping, settings.probe, end);
+  try {
+    yield* deliver(subscription, following, outcome);
+  } finally {
+    prober?.stop();
+    stop.removeEventListener('abort', end);
+    await release(subscription);
+  }
+  outcome.failure = prober?.unanswered() ?? outcome.failure;
+}
+
+/** Asks for the head every `everyMs`; the first unanswered ask ends the subscription and is its failure. */
+function startProbing(ping: (timeoutMs: number) => Promise<unknown>, probe: LivenessProbe, end: () => void) {
+  let unanswered: unknown;
+  let probing = false;
+  const timer = setInterval(() => {
+    if (probing) return;
+    probing = true;
+    ping(probe.timeoutMs).then(
+      () => (probing = false),
+      (error: unknown) => {
+        unanswered ??= error;
+        end();
+      },
+    );
+  }, probe.everyMs);
+  return { stop: () => clearInterval(timer), unanswered: () => unanswered };
+}
+
+async function* deliver(
+  subscription: AllStreamSubscription,
+  following: Following,
+  outcome: SubscriptionOutcome,
+): AsyncGenerator<RecordedEvent> {
+  const iterator = subscription[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await pull(iterator);
+    if ('dropped' in next) {
+      outcome.failure = next.dropped;
+      return;
+    }
+    if (next.done) return;
+    const { event } = next.value;
+    // The server-side filter already excludes $-types; system streams are excluded too,
+    // as some server versions wrote checkpoint events without the $ prefix.
+    if (!event || !isServiceEvent(event)) continue;
+    const position = encodePosition(event.position);
+    const recorded = toRecorded(event, position);
+    following.resumeAfter = position;
+    yield recorded;
+  }
+}
+
+function throwWhenRefusedPastGrace(following: Following, failure: unknown, settings: FollowSettings): void {
+  const refused = failure instanceof InvalidPosition ? failure : refusedPosition(failure, following.resumeAfter);
+  if (!refused) return;
+  following.refusedSince ??= settings.now();
+  if (settings.now() - following.refusedSince >= settings.refusalGraceMs) throw refused;
+}
+
+async function waitToResubscribe(
+  following: Following,
+  outcome: SubscriptionOutcome,
+  settings: FollowSettings,
+  stop: AbortSignal,
+): Promise<void> {
+  if (outcome.upSince !== undefined && settings.now() - outcome.upSince >= STABLE_AFTER_MS) following.attempt = 0;
+  const wait = backoffDelay(following.attempt++, RESUBSCRIBE_BACKOFF, settings.random);
+  settings.observer?.onDropped?.(outcome.failure, wait);
+  settings.log?.warn(
+    {
+      err: outcome.failure,
+      resumeAfter: following.resumeAfter,
+      attempt: following.attempt,
+      retryInMs: Math.round(wait),
+    },
+    'KurrentDB subscription to $all dropped; resubscribing',
+  );
+  // Rejects only when `stop` aborts, which the loop condition then handles.
+  await delay(wait, undefined, { signal: stop }).catch(() => undefined);
 }
 
 /**

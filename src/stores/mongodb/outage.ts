@@ -32,36 +32,39 @@ const TRANSIENT_LABELS = [
   MongoErrorLabel.RetryableError,
 ];
 
+/** Driver failures that are outages whatever they carry: no server to send to, or no answer in time. */
+const OUTAGE_CLASSES = [
+  MongoServerSelectionError,
+  MongoNetworkError,
+  MongoTopologyClosedError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+];
+
 /**
  * Whether a driver failure means MongoDB could not be reached or could not answer in time
  * (server selection, the network, a time limit, no primary), as opposed to a refused operation
  * (a duplicate key, a bad query), which is the caller's or the service's own fault.
  */
 export function isMongoOutage(error: unknown): boolean {
-  if (
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoNetworkError ||
-    error instanceof MongoTopologyClosedError ||
-    error instanceof MongoNotConnectedError ||
-    error instanceof MongoOperationTimeoutError
-  ) {
-    return true;
-  }
+  if (OUTAGE_CLASSES.some((outage) => error instanceof outage)) return true;
   if (!(error instanceof MongoError)) return false;
   if (TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))) return true;
   if (UNAVAILABLE_CODES.has(Number(error.code))) return true;
-  if (error instanceof MongoBulkWriteError) {
-    const writeErrors = error.result.getWriteErrors();
-    const writeConcernError = error.result.getWriteConcernError();
-    // The driver wraps a failure to send the batch (no server, a closed topology) in a bulk write
-    // error of its own, with no write error, no write-concern error and no server code.
-    if (writeErrors.length === 0 && !writeConcernError && error.code === undefined) return true;
-    return [...writeErrors.map((e) => e.code), writeConcernError?.code].some((code) =>
-      UNAVAILABLE_CODES.has(Number(code)),
-    );
-  }
+  if (error instanceof MongoBulkWriteError) return isBulkWriteOutage(error);
   const writeConcernCode = (error as { writeConcernError?: { code?: unknown } }).writeConcernError?.code;
   return UNAVAILABLE_CODES.has(Number(writeConcernCode));
+}
+
+function isBulkWriteOutage(error: MongoBulkWriteError): boolean {
+  const writeErrors = error.result.getWriteErrors();
+  const writeConcernError = error.result.getWriteConcernError();
+  // The driver wraps a failure to send the batch (no server, a closed topology) in a bulk write
+  // error of its own, with no write error, no write-concern error and no server code.
+  if (writeErrors.length === 0 && !writeConcernError && error.code === undefined) return true;
+  return [...writeErrors.map((e) => e.code), writeConcernError?.code].some((code) =>
+    UNAVAILABLE_CODES.has(Number(code)),
+  );
 }
 
 /**

@@ -216,26 +216,33 @@ export class SqliteEventStore implements EventStore {
     signal?: AbortSignal,
     observer?: SubscriptionObserver,
   ): AsyncIterable<RecordedEvent> {
-    const head = await this.headPosition();
-    if (from > head) {
-      throw new InvalidPosition(
-        from,
-        `after the head of the log (${head || 'empty'}): a checkpoint from another database`,
-      );
-    }
+    await this.refuseAfterHead(from);
     observer?.onLive?.();
     let last = from;
-    while (!this.closed && !signal?.aborted) {
+    while (!this.stopped(signal)) {
       const appendsBeforeRead = this.appends;
       const batch = await this.readDurable(last, BATCH_SIZE);
       for (const event of batch) {
         yield event;
         last = event.position;
-        if (this.closed || signal?.aborted) return;
+        if (this.stopped(signal)) return;
       }
       // An append that landed while the consumer held an event had no waiter to wake: read again at once.
       if (batch.length < BATCH_SIZE && this.appends === appendsBeforeRead) await this.waitForAppend(signal);
     }
+  }
+
+  private async refuseAfterHead(from: Position): Promise<void> {
+    const head = await this.headPosition();
+    if (from <= head) return;
+    throw new InvalidPosition(
+      from,
+      `after the head of the log (${head || 'empty'}): a checkpoint from another database`,
+    );
+  }
+
+  private stopped(signal?: AbortSignal): boolean {
+    return this.closed || signal?.aborted === true;
   }
 
   async headPosition(): Promise<Position> {
