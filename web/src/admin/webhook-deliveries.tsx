@@ -10,11 +10,15 @@ type Exchange = NonNullable<Delivery['last_exchange']>;
 /** Where a webhook's deliveries are read: the administrators' webhooks' endpoints or the developer's own. */
 export interface DeliveryCalls {
   deliveries: (id: string) => Promise<Answer<{ list: Delivery[] }>>;
-  /** Sends a delivery again; without it, deliveries are not retried from here. */
+  /**
+   * Sends a delivery again. Where it is offered (the administrators' webhooks), each delivery also
+   * shows its next attempt and, on demand, its last request and answer; without it, what happened.
+   */
   retry?: (id: string, deliveryId: string) => Promise<unknown>;
 }
 
 const COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Delivered', ''];
+const PLAIN_COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Delivered'];
 
 interface DeliveriesProps {
   id: string;
@@ -23,7 +27,7 @@ interface DeliveriesProps {
   calls: DeliveryCalls;
 }
 
-/** A webhook's deliveries, newest first, each with a retry where offered and, expanded, its last request and answer. */
+/** A webhook's deliveries, newest first; where a retry is offered, each with it and, expanded, its last request and answer. */
 export function Deliveries({ id, round, calls }: DeliveriesProps) {
   const [list, reload] = useLoad(() => calls.deliveries(id), [id, round]);
   const [open, setOpen] = useState<string | null>(null);
@@ -38,11 +42,18 @@ export function Deliveries({ id, round, calls }: DeliveriesProps) {
     <LoadedList loaded={list} onRetry={reload} what="the deliveries" empty="No delivery yet.">
       {(deliveries) => (
         <table class="deliveries">
-          <TableHead columns={COLUMNS} />
+          <TableHead columns={again ? COLUMNS : PLAIN_COLUMNS} />
           <tbody>
-            {deliveries.map((d) => (
-              <DeliveryRows key={d.id} delivery={d} open={open === d.id} onOpen={setOpen} onRetry={again} />
-            ))}
+            {deliveries.map((d) =>
+              again ? (
+                <DeliveryRows key={d.id} delivery={d} open={open === d.id} onOpen={setOpen} onRetry={again} />
+              ) : (
+                <tr key={d.id}>
+                  <DeliveryCells delivery={d} />
+                  <td data-label="Delivered">{when(d.delivered_at)}</td>
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       )}
@@ -54,7 +65,21 @@ interface DeliveryRowsProps {
   delivery: Delivery;
   open: boolean;
   onOpen: (id: string | null) => void;
-  onRetry?: (deliveryId: string) => void;
+  onRetry: (deliveryId: string) => void;
+}
+
+/** What every listing of a delivery shows first. */
+function DeliveryCells({ delivery: d }: { delivery: Delivery }) {
+  return (
+    <>
+      <td data-label="Event">{d.event_type}</td>
+      <td data-label="Status">
+        <span class={`status ${d.status}`}>{d.status}</span>
+      </td>
+      <td data-label="Attempts">{d.attempts}</td>
+      <td data-label="Last answer">{d.last_status_code ?? '—'}</td>
+    </>
+  );
 }
 
 /** One delivery; opened, its last request and answer in the row under it. */
@@ -62,12 +87,7 @@ function DeliveryRows({ delivery: d, open, onOpen, onRetry }: DeliveryRowsProps)
   return (
     <>
       <tr>
-        <td data-label="Event">{d.event_type}</td>
-        <td data-label="Status">
-          <span class={`status ${d.status}`}>{d.status}</span>
-        </td>
-        <td data-label="Attempts">{d.attempts}</td>
-        <td data-label="Last answer">{d.last_status_code ?? '—'}</td>
+        <DeliveryCells delivery={d} />
         <td data-label="Next attempt">{when(d.next_attempt_at)}</td>
         <td data-label="Delivered">{when(d.delivered_at)}</td>
         <td data-label="Actions" class="decision">
@@ -82,11 +102,9 @@ function DeliveryRows({ delivery: d, open, onOpen, onRetry }: DeliveryRowsProps)
               Details
             </button>
           )}{' '}
-          {onRetry && (
-            <button type="button" onClick={() => onRetry(d.id)} aria-label={`Retry ${d.event_type}`}>
-              Retry
-            </button>
-          )}
+          <button type="button" onClick={() => onRetry(d.id)} aria-label={`Retry ${d.event_type}`}>
+            Retry
+          </button>
         </td>
       </tr>
       {open && d.last_exchange && (
