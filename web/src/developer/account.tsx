@@ -4,6 +4,7 @@ import { Field } from '../ui/field';
 import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { ScreenHeading } from '../ui/screen';
 
 type Account = Schemas['Account'];
@@ -106,47 +107,15 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
 
 /** The current password, then the new one; the account's other sessions end, this one stays. */
 function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
-  const [form, setForm] = useState({ current_password: '', new_password: '' });
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) =>
-    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const answer = await call(async () =>
-      api.POST('/developer/password', { params: { header: await csrf() }, body: form }),
-    );
-    if (!answer.ok) return setRefusal(answer.refusal);
-    setRefusal(null);
-    setForm({ current_password: '', new_password: '' });
-    onChanged(`${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.`);
-  };
-
+  const change = usePasswordChange(
+    'developer',
+    (message) => onChanged(`${message.charAt(0).toUpperCase()}${message.slice(1)}.`),
+    false,
+  );
   return (
-    <form onSubmit={submit} class="card" aria-labelledby="password-title" noValidate>
+    <form onSubmit={change.submit} class="card" aria-labelledby="password-title" noValidate>
       <h2 id="password-title">Change password</h2>
-      <Field
-        name="current_password"
-        label="Current password"
-        type="password"
-        value={form.current_password}
-        onInput={set('current_password')}
-        required
-        autocomplete="current-password"
-        refusal={refusal}
-      />
-      <Field
-        name="new_password"
-        label="New password"
-        type="password"
-        value={form.new_password}
-        onInput={set('new_password')}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
-        refusal={refusal}
-      />
-      <RefusalNotice refusal={refusal} />
+      <PasswordChangeFields current="Current password" {...change} />
       <button type="submit" class="primary">
         Change password
       </button>
