@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
-import { Field } from '../ui/field';
+import { ContactFields, NicknameField, PasswordField } from '../ui/account-fields';
 import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
@@ -44,56 +44,31 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
       <p>
         Signed in as <strong>{account.username}</strong> (a username does not change).
       </p>
-      <Field
-        name="nickname"
-        label="Nickname"
-        value={form.nickname}
-        onInput={set('nickname')}
-        hint="At most 64 characters"
+      <NicknameField value={form.nickname} onInput={set('nickname')} refusal={refusal} />
+      <ContactFields
+        email={form.email}
+        mobile={form.mobile}
+        onEmail={set('email')}
+        onMobile={set('mobile')}
         refusal={refusal}
-      />
-      <fieldset class="group">
-        <legend>E-mail or mobile (at least one)</legend>
-        <Field
-          name="email"
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onInput={set('email')}
-          optional={false}
-          hint="A new address counts once you follow the link mailed to it"
-          autocomplete="email"
-          refusal={refusal}
-        />
+        emailHint="A new address counts once you follow the link mailed to it"
+      >
         {account.pending_email && (
           <p class="hint" role="status">
             Waiting for confirmation: <strong>{account.pending_email}</strong>. Follow the link mailed there; until then
             mail goes to {account.email ?? 'no address'}.
           </p>
         )}
-        <Field
-          name="mobile"
-          label="Mobile"
-          type="tel"
-          value={form.mobile}
-          onInput={set('mobile')}
-          optional={false}
-          hint="6 to 15 digits, optionally after a leading +"
-          autocomplete="tel"
-          refusal={refusal}
-        />
-      </fieldset>
+      </ContactFields>
       {newAddress && (
-        <Field
+        <PasswordField
+          kind="current"
           name="current_password"
           id="profile-current-password"
           label="Your current password"
-          type="password"
           value={form.current_password}
           onInput={set('current_password')}
           hint="A new address needs it; the old address is mailed a link that puts it back for 7 days"
-          required
-          autocomplete="current-password"
           refusal={refusal}
         />
       )}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { differs } from '../admin/repeated-password';
-import { Field } from './field';
+import { PasswordField } from './account-fields';
 import { fixing } from './field-issues';
 import { RefusalNotice } from './notice';
 
@@ -52,36 +52,29 @@ interface FieldsProps {
 export function PasswordChangeFields({ current, form, set, refusal, repeat }: FieldsProps) {
   return (
     <>
-      <Field
+      <PasswordField
+        kind="current"
         name="current_password"
         label={current}
-        type="password"
         value={form.current_password}
         onInput={set('current_password')}
-        required
-        autocomplete="current-password"
         refusal={refusal}
       />
-      <Field
+      <PasswordField
+        kind="new"
         name="new_password"
         label="New password"
-        type="password"
         value={form.new_password}
         onInput={set('new_password')}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
         refusal={refusal}
       />
       {repeat && (
-        <Field
+        <PasswordField
+          kind="again"
           name="confirmation"
           label="New password again"
-          type="password"
           value={form.confirmation}
           onInput={set('confirmation')}
-          required
-          autocomplete="new-password"
           refusal={refusal}
         />
       )}
