@@ -8,7 +8,7 @@ import { EventType, WebhookFields } from './webhook-form';
 import { useShownSecret, WebhookSecret } from './webhook-secret';
 
 /** A webhook as a row shows it: the administrators' or a developer's own. */
-interface Hook {
+export interface Hook {
   id: string;
   url: string;
   events: readonly string[];
@@ -18,6 +18,8 @@ interface Hook {
 export interface WebhookCalls extends DeliveryCalls {
   test: (id: string) => Promise<Answer<Schemas['WebhookDelivery']>>;
   rotate: (id: string) => Promise<Answer<{ secret: string }>>;
+  /** Asked by the list, once the row's removal is confirmed. */
+  remove: (id: string) => Promise<Answer<unknown>>;
   /** Its URL and events changed together; without it, a webhook is not edited. */
   update?: (id: string, body: { url: string; events: EventType[] }) => Promise<Answer<Schemas['Webhook']>>;
 }

@@ -1,12 +1,11 @@
-import { useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal } from '../api/client';
+import { api, call, csrf } from '../api/client';
 import { useLoad } from '../ui/load';
-import { LoadedList } from '../ui/loaded-list';
-import { Done, RefusalNotice, useOutcome } from '../ui/notice';
+import { useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import type { SecretWording } from '../ui/secret-once';
 import { RegisterWebhook } from './webhook-register';
-import { WebhookRow, type RowWording, type WebhookCalls } from './webhook-row';
+import { WebhookList } from './webhook-list';
+import type { RowWording, WebhookCalls } from './webhook-row';
 import { useShownSecret } from './webhook-secret';
 
 const SECRET_WORDING: SecretWording = {
@@ -54,6 +53,7 @@ const CALLS: WebhookCalls = {
   update: (id, body) =>
     call(async () => api.PUT('/webhooks/{id}', { params: { ...(await header()), path: { id } }, body })),
   deliveries: (id) => call(() => api.GET('/webhooks/{id}/deliveries', { params: { path: { id } } })),
+  remove: (id) => call(async () => api.DELETE('/webhooks/{id}', { params: { ...(await header()), path: { id } } })),
   retry: (id, delivery_id) =>
     call(async () =>
       api.POST('/webhooks/{id}/deliveries/{delivery_id}/retry', {
@@ -67,20 +67,7 @@ const CALLS: WebhookCalls = {
 export function Webhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
   const secret = useShownSecret();
-  const [removal, setRemoval] = useState<Refusal | null>(null);
   const [removed, report, clearRemoved] = useOutcome();
-
-  const remove = async (hook: { id: string; url: string }) => {
-    const answer = await call(async () =>
-      api.DELETE('/webhooks/{id}', { params: { ...(await header()), path: { id: hook.id } } }),
-    );
-    if (!answer.ok) return setRemoval(answer.refusal);
-    setRemoval(null);
-    // The secret belongs to the webhook it signs for: it goes when that webhook goes.
-    secret.forget(hook.id);
-    report(`Removed the webhook ${hook.url}.`);
-    reload();
-  };
 
   return (
     <>
@@ -95,25 +82,19 @@ export function Webhooks() {
           reload();
         }}
       />
-      <section aria-labelledby="webhooks-title" class="card">
-        <h2 id="webhooks-title">Registered</h2>
-        <Done focusKey={removed.serial}>{removed.message}</Done>
-        <RefusalNotice refusal={removal} />
-        <LoadedList loaded={hooks} onRetry={reload} what="the webhooks" empty="No webhook yet.">
-          {(list) =>
-            list.map((hook) => (
-              <WebhookRow
-                key={hook.id}
-                hook={hook}
-                calls={CALLS}
-                wording={ROW_WORDING}
-                onRemove={(h) => void remove(h)}
-                onChanged={reload}
-              />
-            ))
-          }
-        </LoadedList>
-      </section>
+      <WebhookList
+        id="webhooks-title"
+        title="Registered"
+        what="the webhooks"
+        hooks={hooks}
+        reload={reload}
+        calls={CALLS}
+        wording={ROW_WORDING}
+        removed={removed}
+        report={report}
+        // The secret belongs to the webhook it signs for: it goes when that webhook goes.
+        onRemoved={(hook) => secret.forget(hook.id)}
+      />
     </>
   );
 }

@@ -1,12 +1,11 @@
 import { developerWebhookEventsValues } from '../../generated/contract';
-import { useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import { api, call, csrf, type Schemas } from '../api/client';
 import { RegisterWebhook } from '../admin/webhook-register';
-import { WebhookRow, type RowWording, type WebhookCalls } from '../admin/webhook-row';
+import { WebhookList } from '../admin/webhook-list';
+import type { RowWording, WebhookCalls } from '../admin/webhook-row';
 import { useShownSecret } from '../admin/webhook-secret';
 import { useLoad } from '../ui/load';
-import { LoadedList } from '../ui/loaded-list';
-import { Done, RefusalNotice, useOutcome } from '../ui/notice';
+import { useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import type { SecretWording } from '../ui/secret-once';
 
@@ -50,24 +49,15 @@ const CALLS: WebhookCalls = {
       api.POST('/developer/webhooks/{id}/rotate-secret', { params: { ...(await header()), path: { id } }, body: {} }),
     ),
   deliveries: (id) => call(() => api.GET('/developer/webhooks/{id}/deliveries', { params: { path: { id } } })),
+  remove: (id) =>
+    call(async () => api.DELETE('/developer/webhooks/{id}', { params: { ...(await header()), path: { id } } })),
 };
 
 /** The developer's own webhooks: register one (at most 5), test, rotate its secret, see its deliveries, remove it. */
 export function DeveloperWebhooks() {
   const [hooks, reload] = useLoad(() => call(() => api.GET('/developer/webhooks')), []);
   const secret = useShownSecret();
-  const [removal, setRemoval] = useState<Refusal | null>(null);
   const [outcome, report] = useOutcome();
-
-  const remove = async (hook: { id: string; url: string }) => {
-    const answer = await call(async () =>
-      api.DELETE('/developer/webhooks/{id}', { params: { ...(await header()), path: { id: hook.id } } }),
-    );
-    if (!answer.ok) return setRemoval(answer.refusal);
-    setRemoval(null);
-    report(`Removed the webhook ${hook.url}.`);
-    reload();
-  };
   const full = hooks.state === 'ready' && hooks.data.list.length >= LIMIT;
 
   return (
@@ -96,24 +86,17 @@ export function DeveloperWebhooks() {
         }
         onRegistered={reload}
       />
-      <section aria-labelledby="developer-webhooks-title" class="card">
-        <h2 id="developer-webhooks-title">Yours</h2>
-        <Done focusKey={outcome.serial}>{outcome.message}</Done>
-        <RefusalNotice refusal={removal} />
-        <LoadedList loaded={hooks} onRetry={reload} what="your webhooks" empty="No webhook yet.">
-          {(list) =>
-            list.map((hook) => (
-              <WebhookRow
-                key={hook.id}
-                hook={hook}
-                calls={CALLS}
-                wording={ROW_WORDING}
-                onRemove={(h) => void remove(h)}
-              />
-            ))
-          }
-        </LoadedList>
-      </section>
+      <WebhookList
+        id="developer-webhooks-title"
+        title="Yours"
+        what="your webhooks"
+        hooks={hooks}
+        reload={reload}
+        calls={CALLS}
+        wording={ROW_WORDING}
+        removed={outcome}
+        report={report}
+      />
     </>
   );
 }
