@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { linkToken } from '../developer/password-reset';
-import { Field } from '../ui/field';
+import { PasswordField } from '../ui/account-fields';
 import { Link } from '../ui/link';
 import { Done, RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
@@ -46,25 +46,13 @@ export function AcceptInvitation() {
       ) : (
         <p class="notice refusal">This page is opened from the link in the invitation mail.</p>
       )}
-      <Field
-        name="password"
-        label="Password"
-        type="password"
-        value={password}
-        onInput={setPassword}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
-        refusal={refusal}
-      />
-      <Field
+      <PasswordField kind="new" value={password} onInput={setPassword} refusal={refusal} />
+      <PasswordField
+        kind="again"
         name="confirmation"
         label="Password again"
-        type="password"
         value={confirmation}
         onInput={setConfirmation}
-        required
-        autocomplete="new-password"
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} takeFocus />

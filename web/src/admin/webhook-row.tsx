@@ -1,72 +1,88 @@
 import { useState } from 'preact/hooks';
-import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
+import type { Answer, Refusal, Schemas } from '../api/client';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Done, RefusalNotice, useOutcome } from '../ui/notice';
-import { SecretOnce, SecretWording } from '../ui/secret-once';
-import { Deliveries } from './webhook-deliveries';
+import type { SecretWording } from '../ui/secret-once';
+import { Deliveries, type DeliveryCalls } from './webhook-deliveries';
 import { EventType, WebhookFields } from './webhook-form';
+import { useShownSecret, WebhookSecret } from './webhook-secret';
 
-type Webhook = Schemas['Webhook'];
-
-const ROTATED_WORDING: SecretWording = {
-  title: 'New signing secret',
-  warning:
-    'This is the only time the new secret is shown, and the old one signs nothing more. Store it where the receiver verifies the webhook-signature header.',
-  label: 'Secret',
-  testId: 'rotated-webhook-secret',
-  copy: 'Copy the secret',
-  stored: 'I have stored the secret somewhere safe',
-  done: 'Done: hide the secret',
-  leave: "The webhook's new signing secret is shown only this once. Leave without storing it?",
-};
-
-interface RowProps {
-  hook: Webhook;
-  onRemove: (hook: Webhook) => void;
-  /** The list is read again: the URL or the events changed. */
-  onChanged: () => void;
+/** A webhook as a row shows it: the administrators' or a developer's own. */
+export interface Hook {
+  id: string;
+  url: string;
+  events: readonly string[];
 }
 
-/** One webhook: its URL and events, edited in place; a test send; its deliveries; its removal. */
-export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
+/** What a row asks of the service: the administrators' webhooks' endpoints or the developer's own. */
+export interface WebhookCalls extends DeliveryCalls {
+  test: (id: string) => Promise<Answer<Schemas['WebhookDelivery']>>;
+  rotate: (id: string) => Promise<Answer<{ secret: string }>>;
+  /** Asked by the list, once the row's removal is confirmed. */
+  remove: (id: string) => Promise<Answer<unknown>>;
+  /** Its URL and events changed together; without it, a webhook is not edited. */
+  update?: (id: string, body: { url: string; events: EventType[] }) => Promise<Answer<Schemas['Webhook']>>;
+}
+
+/** What a row says that differs between the administrators' webhooks and a developer's own. */
+export interface RowWording {
+  /** Who answered a test: "the receiver", "your receiver". */
+  receiver: string;
+  rotate: { label: string; name: (url: string) => string; question: (url: string) => string };
+  removeQuestion: (url: string) => string;
+  /** The new secret, shown once under the row. */
+  rotated: SecretWording;
+}
+
+interface RowProps {
+  hook: Hook;
+  calls: WebhookCalls;
+  wording: RowWording;
+  onRemove: (hook: Hook) => void;
+  /** The list is read again: the URL or the events changed. */
+  onChanged?: () => void;
+}
+
+/** One webhook: its URL and events (edited in place where they may be); a test send; a new secret; its deliveries; its removal. */
+export function WebhookRow({ hook, calls, wording, onRemove, onChanged }: RowProps) {
   const [showing, setShowing] = useState(false);
   const [round, setRound] = useState(0);
   const [editing, setEditing] = useState(false);
   const [outcome, report, clear] = useOutcome();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [undelivered, setUndelivered] = useState(false);
+  const secret = useShownSecret();
 
+  const refused = (refusal: Refusal) => {
+    clear();
+    setRefusal(refusal);
+  };
   const test = async () => {
-    const answer = await call(async () =>
-      api.POST('/webhooks/{id}/test', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }),
-    );
-    if (!answer.ok) {
-      clear();
-      return setRefusal(answer.refusal);
-    }
+    const answer = await calls.test(hook.id);
+    if (!answer.ok) return refused(answer.refusal);
     setRefusal(null);
     setUndelivered(answer.data.status !== 'delivered');
     report(
       answer.data.status === 'delivered'
-        ? `Test sent: the receiver answered ${answer.data.last_status_code}.`
+        ? `Test sent: ${wording.receiver} answered ${answer.data.last_status_code}.`
         : `Test not delivered: ${answer.message.replace(/^not delivered: /, '')}.`,
     );
     // The ping is the newest delivery: shown at once.
     setShowing(true);
     setRound((n) => n + 1);
   };
-
-  const [secret, setSecret] = useState({ value: '', serial: 0 });
   const rotate = async () => {
-    const answer = await call(async () =>
-      api.POST('/webhooks/{id}/rotate-secret', { params: { header: await csrf(), path: { id: hook.id } }, body: {} }),
-    );
-    if (!answer.ok) {
-      clear();
-      return setRefusal(answer.refusal);
-    }
+    const answer = await calls.rotate(hook.id);
+    if (!answer.ok) return refused(answer.refusal);
     setRefusal(null);
-    setSecret((s) => ({ value: answer.data.secret, serial: s.serial + 1 }));
+    secret.show({ ...hook, secret: answer.data.secret });
+  };
+  const edited = (message: string | null) => {
+    setEditing(false);
+    if (!message) return;
+    setUndelivered(false);
+    report(message);
+    onChanged?.();
   };
 
   const deliveriesId = `deliveries-${hook.id}`;
@@ -88,26 +104,28 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
         <button type="button" onClick={() => void test()} aria-label={`Send a test to ${hook.url}`}>
           Send a test
         </button>
-        <button
-          type="button"
-          onClick={() => setEditing(!editing)}
-          aria-expanded={editing}
-          aria-label={`Edit ${hook.url}`}
-        >
-          Edit
-        </button>
+        {calls.update && (
+          <button
+            type="button"
+            onClick={() => setEditing(!editing)}
+            aria-expanded={editing}
+            aria-label={`Edit ${hook.url}`}
+          >
+            Edit
+          </button>
+        )}
         <ConfirmAction
-          label="Rotate secret"
-          name={`Rotate the secret of ${hook.url}`}
+          label={wording.rotate.label}
+          name={wording.rotate.name(hook.url)}
           title="Give the webhook a new secret?"
-          question={`The current secret of ${hook.url} stops signing at once: its receiver must verify with the new one, shown once.`}
+          question={wording.rotate.question(hook.url)}
           onConfirm={() => void rotate()}
         />
         <ConfirmAction
           label="Remove"
           name={`Remove ${hook.url}`}
           title="Remove the webhook?"
-          question={`Remove the webhook ${hook.url}? Nothing more is sent to it, and its deliveries are no longer listed.`}
+          question={wording.removeQuestion(hook.url)}
           onConfirm={() => onRemove(hook)}
         />
       </div>
@@ -115,47 +133,27 @@ export function WebhookRow({ hook, onRemove, onChanged }: RowProps) {
         {outcome.message}
       </Done>
       <RefusalNotice refusal={refusal} />
-      {secret.value && (
-        <SecretOnce
-          key={secret.serial}
-          secret={secret.value}
-          wording={ROTATED_WORDING}
-          onStored={() => setSecret((s) => ({ ...s, value: '' }))}
-        >
-          <dt>Webhook</dt>
-          <dd>
-            <code>{hook.url}</code>
-          </dd>
-        </SecretOnce>
-      )}
-      {editing && (
-        <EditWebhook
-          hook={hook}
-          onDone={(message) => {
-            setEditing(false);
-            if (message) {
-              setUndelivered(false);
-              report(message);
-              onChanged();
-            }
-          }}
-        />
-      )}
-      <div id={deliveriesId}>{showing && <Deliveries id={hook.id} round={round} />}</div>
+      <WebhookSecret secret={secret} wording={wording.rotated} />
+      {editing && calls.update && <EditWebhook hook={hook} update={calls.update} onDone={edited} />}
+      <div id={deliveriesId}>{showing && <Deliveries id={hook.id} round={round} calls={calls} />}</div>
     </div>
   );
 }
 
+interface EditProps {
+  hook: Hook;
+  update: NonNullable<WebhookCalls['update']>;
+  onDone: (message: string | null) => void;
+}
+
 /** The URL and the events of a webhook, changed together (the same checks as at registration). */
-function EditWebhook({ hook, onDone }: { hook: Webhook; onDone: (message: string | null) => void }) {
+function EditWebhook({ hook, update, onDone }: EditProps) {
   const [url, setUrl] = useState(hook.url);
-  const [events, setEvents] = useState<EventType[]>(hook.events);
+  const [events, setEvents] = useState<EventType[]>(hook.events as EventType[]);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const save = async (event: Event) => {
     event.preventDefault();
-    const answer = await call(async () =>
-      api.PUT('/webhooks/{id}', { params: { header: await csrf(), path: { id: hook.id } }, body: { url, events } }),
-    );
+    const answer = await update(hook.id, { url, events });
     if (!answer.ok) return setRefusal(answer.refusal);
     onDone(`Saved: ${answer.data.url} now hears of ${answer.data.events.join(', ')}.`);
   };

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Refusal, type Schemas } from '../api/client';
-import { hasKey } from '../api/credential-rules';
 import { BASE, navigate } from '../router';
 import { Field } from '../ui/field';
 import { when } from '../ui/load';
@@ -8,12 +7,12 @@ import { Loading, RefusalNotice } from '../ui/notice';
 import { AuditExport } from './export';
 import { summaryText, Timeline } from './timeline';
 import { ScreenHeading } from '../ui/screen';
-import { ProofStatus, useVerification } from './proof-status';
+import { ProofStatus, useVerification, type Verification } from './proof-status';
+import { StateAsOf, type State } from './state-as-of';
 import { historyAddress, localInput } from './links';
 import { AuditSearch } from './search';
 
 type History = Schemas['CredentialHistory'];
-type State = NonNullable<History['state']>;
 type AuditEvent = History['events'][number];
 
 /** A member id as typed, or the member whose username or API id (ak_…) it is, found by the service. */
@@ -43,42 +42,6 @@ function atWho(refusal: Refusal): Refusal {
   return { ...refusal, issues: [...refusal.issues, { path: 'who', message: refusal.message }] };
 }
 
-/**
- * The credential at the instant asked for: status (expired when its key was refused then), API id,
- * expiry and extension request, reason, scopes. It stands above the timeline: asked for from an
- * event far down, it takes focus, which scrolls it into view and reads it out. `at` says which
- * instant: a time typed, or an event.
- */
-function StateAsOf({ at, state, focusKey }: { at: string; state: State; focusKey: number }) {
-  const { credential, scopes, expired } = state;
-  const card = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (focusKey) card.current?.focus();
-  }, [focusKey]);
-  const why = credential.revoke_reason ?? credential.reject_reason;
-  const live = hasKey(credential);
-  const details = [
-    credential.apiid && `API id ${credential.apiid}`,
-    live &&
-      (credential.expires_at ? `${expired ? 'expired' : 'expires'} ${when(credential.expires_at)}` : 'never expires'),
-    // The member's last request for a later expiry, as the member's dashboard shows it.
-    live &&
-      credential.extension &&
-      `extension to ${when(credential.extension.expires_at)} ${credential.extension.status}`,
-    why && `reason: ${why}`,
-  ].filter(Boolean);
-  return (
-    <p class="card" data-testid="state-as-of" ref={card} tabIndex={-1}>
-      {at}: credential{' '}
-      <span class={`status ${expired ? 'expired' : credential.status}`}>
-        {expired ? `${credential.status}, expired` : credential.status}
-      </span>
-      {details.length > 0 && <> ({details.join('; ')})</>}
-      {scopes.length > 0 && <>; scopes {scopes.map((s) => `${s.name} ${s.status}`).join(', ')}</>}.
-    </p>
-  );
-}
-
 /** What "Show the history" found, in words a screen reader announces: the timeline and state stand below, unread. */
 function foundText(history: History): string {
   const events = `${history.events.length} ${history.events.length === 1 ? 'event' : 'events'}`;
@@ -97,7 +60,81 @@ const historyOf = (member_id: number, as_of?: string) =>
     api.GET('/credentials/{member_id}/history', { params: { path: { member_id }, query: as_of ? { as_of } : {} } }),
   );
 
+type Answer = Awaited<ReturnType<typeof historyOf>>;
+
+/** The history of whom `typed` names; with `at`, until the end of that second, with the state then. */
+async function lookUp(typed: string, at: string): Promise<Answer> {
+  const id = await memberIdOf(typed);
+  if (typeof id !== 'number') return { ok: false, refusal: id };
+  return historyOf(id, at ? endOfTyped(at) : undefined);
+}
+
+/**
+ * Found, the address says whose history, and until when: reload and a link passed on show the same.
+ * Told at the field, the refusal is heard there: its description is the message.
+ */
+function follow(answer: Answer, at: string) {
+  if (!answer.ok) {
+    if (answer.refusal.status === 404) document.getElementById('field-who')?.focus();
+    return;
+  }
+  const address = historyAddress(answer.data.member_id, at ? answer.data.as_of : undefined);
+  if (`${BASE}${address}` !== location.pathname + location.search) navigate(address, { stay: true });
+}
+
 export { MEMBER_HISTORY } from './links';
+
+/** "As of", typed in the browser's local time, to the second. */
+function AsOfField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <div class="field">
+      <label for="as-of">As of (optional)</label>
+      <input
+        id="as-of"
+        type="datetime-local"
+        step={1}
+        value={value}
+        aria-describedby="as-of-hint"
+        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+      />
+      <small id="as-of-hint" class="hint">
+        Your local time, to the second: the events until the end of that second, and the state then. Each event also
+        offers the state right after it.
+      </small>
+    </div>
+  );
+}
+
+interface Found {
+  history: History;
+  after: After | null;
+  stateAfter: number;
+  verification: Verification | null;
+  onStateAfter: (event: AuditEvent) => void;
+}
+
+/** The member's timeline, with the state after the event asked for, or else at the instant asked for. */
+function HistoryFound({ history, after, stateAfter, verification, onStateAfter }: Found) {
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">
+        {history.username} <small>member #{history.member_id}</small>
+      </h2>
+      {after ? (
+        <StateAsOf
+          at={`Right after “${summaryText(after.event.summary)}” (${when(after.event.time)})`}
+          state={after.state}
+          focusKey={stateAfter}
+        />
+      ) : (
+        history.state &&
+        history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
+      )}
+      <ProofStatus verification={verification} />
+      <Timeline events={history.events} onStateAfter={onStateAfter} unverified={verification?.broken} />
+    </section>
+  );
+}
 
 /** The history search; with `member`, that member's history, as its address asks. */
 export function Auditor({ member }: { member?: number }) {
@@ -117,21 +154,13 @@ export function Auditor({ member }: { member?: number }) {
   /** The history of whom `typed` names; found, the address becomes that member's. */
   const show = async (typed: string, at = asOf) => {
     setBusy('the history');
-    const id = await memberIdOf(typed);
-    const answer =
-      typeof id === 'number'
-        ? await historyOf(id, at ? endOfTyped(at) : undefined)
-        : { ok: false as const, refusal: id };
+    const answer = await lookUp(typed, at);
     setBusy('');
     setHistory(answer.ok ? answer.data : null);
     setAfter(null);
     setRefusal(answer.ok ? null : atWho(answer.refusal));
     setFound(answer.ok ? foundText(answer.data) : '');
-    // The address says whose history, and until when: reload and a link passed on show the same.
-    const address = answer.ok ? historyAddress(answer.data.member_id, at ? answer.data.as_of : undefined) : null;
-    if (address && `${BASE}${address}` !== location.pathname + location.search) navigate(address, { stay: true });
-    // Told at the field, the refusal is heard there: its description is the message.
-    if (!answer.ok && answer.refusal.status === 404) document.getElementById('field-who')?.focus();
+    follow(answer, at);
   };
   // Opened at a member's address (a link, a reload, the back button): that member's history. Back
   // at the search's own address, the search starts over, as the address says.
@@ -186,21 +215,7 @@ export function Auditor({ member }: { member?: number }) {
           required
           refusal={refusal}
         />
-        <div class="field">
-          <label for="as-of">As of (optional)</label>
-          <input
-            id="as-of"
-            type="datetime-local"
-            step={1}
-            value={asOf}
-            aria-describedby="as-of-hint"
-            onInput={(e) => setAsOf((e.currentTarget as HTMLInputElement).value)}
-          />
-          <small id="as-of-hint" class="hint">
-            Your local time, to the second: the events until the end of that second, and the state then. Each event also
-            offers the state right after it.
-          </small>
-        </div>
+        <AsOfField value={asOf} onInput={setAsOf} />
         <button type="submit" class="primary" aria-disabled={Boolean(busy)}>
           Show the history
         </button>
@@ -211,27 +226,13 @@ export function Auditor({ member }: { member?: number }) {
       </p>
       {busy && <Loading what={busy} />}
       {history && (
-        <section aria-labelledby="history-title">
-          <h2 id="history-title">
-            {history.username} <small>member #{history.member_id}</small>
-          </h2>
-          {after ? (
-            <StateAsOf
-              at={`Right after “${summaryText(after.event.summary)}” (${when(after.event.time)})`}
-              state={after.state}
-              focusKey={stateAfter}
-            />
-          ) : (
-            history.state &&
-            history.as_of && <StateAsOf at={`As of ${when(history.as_of)}`} state={history.state} focusKey={0} />
-          )}
-          <ProofStatus verification={verification} />
-          <Timeline
-            events={history.events}
-            onStateAfter={(event) => void showAfter(history.member_id, event)}
-            unverified={verification?.broken}
-          />
-        </section>
+        <HistoryFound
+          history={history}
+          after={after}
+          stateAfter={stateAfter}
+          verification={verification}
+          onStateAfter={(event) => void showAfter(history.member_id, event)}
+        />
       )}
       {member === undefined && <AuditSearch />}
       <AuditExport />

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
-import { Field } from '../ui/field';
+import { ContactFields, NicknameField, PasswordField } from '../ui/account-fields';
 import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
+import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { ScreenHeading } from '../ui/screen';
 
 type Account = Schemas['Account'];
@@ -43,56 +44,31 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
       <p>
         Signed in as <strong>{account.username}</strong> (a username does not change).
       </p>
-      <Field
-        name="nickname"
-        label="Nickname"
-        value={form.nickname}
-        onInput={set('nickname')}
-        hint="At most 64 characters"
+      <NicknameField value={form.nickname} onInput={set('nickname')} refusal={refusal} />
+      <ContactFields
+        email={form.email}
+        mobile={form.mobile}
+        onEmail={set('email')}
+        onMobile={set('mobile')}
         refusal={refusal}
-      />
-      <fieldset class="group">
-        <legend>E-mail or mobile (at least one)</legend>
-        <Field
-          name="email"
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onInput={set('email')}
-          optional={false}
-          hint="A new address counts once you follow the link mailed to it"
-          autocomplete="email"
-          refusal={refusal}
-        />
+        emailHint="A new address counts once you follow the link mailed to it"
+      >
         {account.pending_email && (
           <p class="hint" role="status">
             Waiting for confirmation: <strong>{account.pending_email}</strong>. Follow the link mailed there; until then
             mail goes to {account.email ?? 'no address'}.
           </p>
         )}
-        <Field
-          name="mobile"
-          label="Mobile"
-          type="tel"
-          value={form.mobile}
-          onInput={set('mobile')}
-          optional={false}
-          hint="6 to 15 digits, optionally after a leading +"
-          autocomplete="tel"
-          refusal={refusal}
-        />
-      </fieldset>
+      </ContactFields>
       {newAddress && (
-        <Field
+        <PasswordField
+          kind="current"
           name="current_password"
           id="profile-current-password"
           label="Your current password"
-          type="password"
           value={form.current_password}
           onInput={set('current_password')}
           hint="A new address needs it; the old address is mailed a link that puts it back for 7 days"
-          required
-          autocomplete="current-password"
           refusal={refusal}
         />
       )}
@@ -106,47 +82,15 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
 
 /** The current password, then the new one; the account's other sessions end, this one stays. */
 function PasswordForm({ onChanged }: { onChanged: (message: string) => void }) {
-  const [form, setForm] = useState({ current_password: '', new_password: '' });
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof typeof form) =>
-    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const answer = await call(async () =>
-      api.POST('/developer/password', { params: { header: await csrf() }, body: form }),
-    );
-    if (!answer.ok) return setRefusal(answer.refusal);
-    setRefusal(null);
-    setForm({ current_password: '', new_password: '' });
-    onChanged(`${answer.message.charAt(0).toUpperCase()}${answer.message.slice(1)}.`);
-  };
-
+  const change = usePasswordChange(
+    'developer',
+    (message) => onChanged(`${message.charAt(0).toUpperCase()}${message.slice(1)}.`),
+    false,
+  );
   return (
-    <form onSubmit={submit} class="card" aria-labelledby="password-title" noValidate>
+    <form onSubmit={change.submit} class="card" aria-labelledby="password-title" noValidate>
       <h2 id="password-title">Change password</h2>
-      <Field
-        name="current_password"
-        label="Current password"
-        type="password"
-        value={form.current_password}
-        onInput={set('current_password')}
-        required
-        autocomplete="current-password"
-        refusal={refusal}
-      />
-      <Field
-        name="new_password"
-        label="New password"
-        type="password"
-        value={form.new_password}
-        onInput={set('new_password')}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
-        refusal={refusal}
-      />
-      <RefusalNotice refusal={refusal} />
+      <PasswordChangeFields current="Current password" {...change} />
       <button type="submit" class="primary">
         Change password
       </button>

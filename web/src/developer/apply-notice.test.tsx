@@ -1,26 +1,10 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { credentialOf } from '../../test/credential';
 import { envelope, serviceStandIn } from '../../test/envelope';
 import { usePath } from '../router';
 import { DeveloperArea } from './area';
 
-const none = {
-  status: 'none',
-  apiid: null,
-  applied_at: null,
-  reviewed_at: null,
-  reject_reason: null,
-  claimed_at: null,
-  key_rotated_at: null,
-  purpose: null,
-  company: null,
-  website: null,
-  approved_by_rule: null,
-  expires_at: null,
-  revoked_at: null,
-  revoke_reason: null,
-  extension: null,
-  leak: null,
-};
+const none = credentialOf();
 
 it("an application says what was done in the console's words, never the service's message, with focus on it", async () => {
   let applied = false;

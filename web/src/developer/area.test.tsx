@@ -1,28 +1,12 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { navigate, usePath } from '../router';
 import { DeveloperArea } from './area';
+import { credentialOf } from '../../test/credential';
 import { envelope } from '../../test/envelope';
 
 const dashboard = {
   member: { id: 7, username: 'alice', nickname: '', email: null, mobile: null },
-  credential: {
-    status: 'none',
-    apiid: null,
-    applied_at: null,
-    reviewed_at: null,
-    reject_reason: null,
-    claimed_at: null,
-    key_rotated_at: null,
-    purpose: null,
-    company: null,
-    website: null,
-    approved_by_rule: null,
-    expires_at: null,
-    revoked_at: null,
-    revoke_reason: null,
-    extension: null,
-    leak: null,
-  },
+  credential: credentialOf(),
   scopes: [],
 };
 

@@ -1,25 +1,9 @@
 import { render, screen } from '@testing-library/preact';
 import type { Schemas } from '../api/client';
+import { credentialOf } from '../../test/credential';
 import { DeveloperDashboard } from './dashboard';
 
-const credential: Schemas['Credential'] = {
-  status: 'pending',
-  apiid: null,
-  applied_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: null,
-  reject_reason: null,
-  claimed_at: null,
-  key_rotated_at: null,
-  purpose: null,
-  company: null,
-  website: null,
-  approved_by_rule: null,
-  expires_at: null,
-  revoked_at: null,
-  revoke_reason: null,
-  extension: null,
-  leak: null,
-};
+const credential = credentialOf({ status: 'pending', applied_at: '2026-11-23T10:00:00.000Z' });
 
 /** The dashboard of a member whose credential differs from the pending one above by `c`, with no scope. */
 const dashboardWith = (c: Partial<Schemas['Credential']>): Schemas['Dashboard'] => ({

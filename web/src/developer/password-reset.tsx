@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
+import { PasswordField } from '../ui/account-fields';
 import { Field } from '../ui/field';
 import { fixing } from '../ui/field-issues';
 import { Link } from '../ui/link';
@@ -107,15 +108,11 @@ export function ResetPassword() {
     <form onSubmit={submit} class="card narrow" aria-labelledby="reset-title" noValidate>
       <ScreenHeading id="reset-title">Choose a new password</ScreenHeading>
       {!token && <p class="notice refusal">This page is opened from the link in the mail: ask for a new one.</p>}
-      <Field
-        name="password"
+      <PasswordField
+        kind="new"
         label="New password"
-        type="password"
         value={password}
         onInput={fixing(setPassword, setRefusal, ['password'])}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />

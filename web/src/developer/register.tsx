@@ -1,18 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
-import { Field } from '../ui/field';
+import { ContactFields, NicknameField, PasswordField, RULES, UsernameField } from '../ui/account-fields';
 import { fixing, isAt } from '../ui/field-issues';
 import { RefusalNotice } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
-
-// The rules the service applies (docs/rules.md, "Members"), shown before anything is sent.
-const RULES = {
-  username: '3 to 32 characters: a letter first, then letters, digits, _ . or -',
-  password: '6 to 128 characters',
-  nickname: 'At most 64 characters',
-  contact: 'Give an e-mail address or a mobile number, or both',
-  mobile: '6 to 15 digits, optionally after a leading +',
-};
 
 const FIELDS = ['username', 'password', 'nickname', 'email', 'mobile'];
 const atAField = (path: string) => FIELDS.some((f) => isAt(path, f));
@@ -60,64 +51,17 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="register-title" noValidate>
       <ScreenHeading id="register-title">Register as a developer</ScreenHeading>
-      <Field
-        name="username"
-        label="Username"
-        value={form.username}
-        onInput={set('username')}
-        hint={RULES.username}
-        required
-        autocomplete="username"
+      <UsernameField value={form.username} onInput={set('username')} hint={RULES.username} refusal={refusal} />
+      <PasswordField kind="new" value={form.password} onInput={set('password')} refusal={refusal} />
+      <NicknameField value={form.nickname} onInput={set('nickname')} refusal={refusal} />
+      <ContactFields
+        email={form.email}
+        mobile={form.mobile}
+        onEmail={set('email')}
+        onMobile={set('mobile')}
         refusal={refusal}
+        rule={RULES.contact}
       />
-      <Field
-        name="password"
-        label="Password"
-        type="password"
-        value={form.password}
-        onInput={set('password')}
-        hint={RULES.password}
-        required
-        autocomplete="new-password"
-        refusal={refusal}
-      />
-      <Field
-        name="nickname"
-        label="Nickname"
-        value={form.nickname}
-        onInput={set('nickname')}
-        hint={RULES.nickname}
-        refusal={refusal}
-      />
-      <fieldset class="group">
-        <legend>E-mail or mobile (at least one)</legend>
-        <p class="hint" id="contact-rule">
-          {RULES.contact}.
-        </p>
-        <Field
-          name="email"
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onInput={set('email')}
-          optional={false}
-          describedBy="contact-rule"
-          autocomplete="email"
-          refusal={refusal}
-        />
-        <Field
-          name="mobile"
-          label="Mobile"
-          type="tel"
-          value={form.mobile}
-          onInput={set('mobile')}
-          hint={RULES.mobile}
-          optional={false}
-          describedBy="contact-rule"
-          autocomplete="tel"
-          refusal={refusal}
-        />
-      </fieldset>
       <RefusalNotice refusal={summaryOf(refusal)} />
       <button type="submit" class="primary">
         Register

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { differs } from '../admin/repeated-password';
-import { Field } from './field';
+import { PasswordField } from './account-fields';
+import { fixing } from './field-issues';
 import { RefusalNotice } from './notice';
 
 const EMPTY = { current_password: '', new_password: '', confirmation: '' };
@@ -10,17 +11,18 @@ type Form = typeof EMPTY;
 
 /**
  * Changing one's own password, given the current one (or the one-time one an administrator gave):
- * the new one typed twice and compared before anything is sent. `onChanged` hears the service's
- * message once the password is changed.
+ * with `repeat`, the new one typed twice and compared before anything is sent. `onChanged` hears
+ * the service's message once the password is changed. A field typed in drops what was said of it.
  */
-export function usePasswordChange(realm: 'developer' | 'admin', onChanged: (message: string) => void) {
+export function usePasswordChange(realm: 'developer' | 'admin', onChanged: (message: string) => void, repeat = true) {
   const [form, setForm] = useState(EMPTY);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const set = (name: keyof Form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const set = (name: keyof Form) =>
+    fixing((value: string) => setForm((f) => ({ ...f, [name]: value })), setRefusal, [name]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const mismatch = differs(form.new_password, form.confirmation, 'confirmation');
+    const mismatch = repeat && differs(form.new_password, form.confirmation, 'confirmation');
     if (mismatch) return setRefusal(mismatch);
     const body = { current_password: form.current_password, new_password: form.new_password };
     const answer = await call(async () =>
@@ -33,54 +35,49 @@ export function usePasswordChange(realm: 'developer' | 'admin', onChanged: (mess
     setForm(EMPTY);
     onChanged(answer.message);
   };
-  return { form, set, refusal, submit };
+  return { form, set, refusal, submit, repeat };
 }
 
-/** The three fields of a password change and its refusal; `current` names the password given now. */
-export function PasswordChangeFields({
-  current,
-  form,
-  set,
-  refusal,
-}: {
+interface FieldsProps {
+  /** What the password given now is called: "Current password", "One-time password". */
   current: string;
   form: Form;
   set: (name: keyof Form) => (value: string) => void;
   refusal: Refusal | null;
-}) {
+  /** The new password asked for twice. */
+  repeat: boolean;
+}
+
+/** The fields of a password change (the new password twice with `repeat`) and its refusal. */
+export function PasswordChangeFields({ current, form, set, refusal, repeat }: FieldsProps) {
   return (
     <>
-      <Field
+      <PasswordField
+        kind="current"
         name="current_password"
         label={current}
-        type="password"
         value={form.current_password}
         onInput={set('current_password')}
-        required
-        autocomplete="current-password"
         refusal={refusal}
       />
-      <Field
+      <PasswordField
+        kind="new"
         name="new_password"
         label="New password"
-        type="password"
         value={form.new_password}
         onInput={set('new_password')}
-        hint="6 to 128 characters"
-        required
-        autocomplete="new-password"
         refusal={refusal}
       />
-      <Field
-        name="confirmation"
-        label="New password again"
-        type="password"
-        value={form.confirmation}
-        onInput={set('confirmation')}
-        required
-        autocomplete="new-password"
-        refusal={refusal}
-      />
+      {repeat && (
+        <PasswordField
+          kind="again"
+          name="confirmation"
+          label="New password again"
+          value={form.confirmation}
+          onInput={set('confirmation')}
+          refusal={refusal}
+        />
+      )}
       <RefusalNotice refusal={refusal} takeFocus />
     </>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { navigate } from '../router';
 import { forgetDrafts } from './draft';
-import { Field } from './field';
+import { PasswordField, UsernameField } from './account-fields';
 import { Done, RefusalNotice } from './notice';
 import { ScreenHeading } from './screen';
 import { SsoSignIn } from '../admin/sso-sign-in';
@@ -59,25 +59,8 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
         </ScreenHeading>
       )}
       <Done>{notice}</Done>
-      <Field
-        name="username"
-        label="Username"
-        value={username}
-        onInput={setUsername}
-        required
-        autocomplete="username"
-        refusal={refusal}
-      />
-      <Field
-        name="password"
-        label="Password"
-        type="password"
-        value={password}
-        onInput={setPassword}
-        required
-        autocomplete="current-password"
-        refusal={refusal}
-      />
+      <UsernameField value={username} onInput={setUsername} refusal={refusal} />
+      <PasswordField kind="current" value={password} onInput={setPassword} refusal={refusal} />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary" aria-disabled={busy}>
         Sign in
