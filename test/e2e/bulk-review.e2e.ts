@@ -24,9 +24,7 @@ async function applicant(username: string, email: string, body: Record<string, u
   await ctx.dispose();
 }
 
-// Known failing in the full Playwright run on a fresh clone (2026-12-02: the j/x keys left the first
-// row unchecked), passing alone; skipped until the next session finds why (see the session note).
-test.fixme('230 applications approved with select-all, in one request, with the expiry named', async ({ page }) => {
+test('230 applications approved with select-all, in one request, with the expiry named', async ({ page }) => {
   test.setTimeout(420_000);
   const prefix = `bulk${Date.now().toString(36)}`;
   const names = Array.from({ length: 230 }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { ADMIN_PASSWORD, expect, screen, signIn, test } from './fixtures';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+
+/** A review queue searched for one member, as a reviewer does in a long one. */
+async function findInQueue(admin: Page, username: string) {
+  await admin.getByLabel('Search by username or API id').fill(username);
+  await admin.getByRole('button', { name: 'Search' }).click();
+  await expect(admin).toHaveURL(new RegExp(`[?&]q=${username}(&|$)`));
+}
 
 async function adminPage(browser: Browser, baseURL: string) {
   const page = await (await browser.newContext({ baseURL, timezoneId: 'UTC' })).newPage();
@@ -9,10 +16,7 @@ async function adminPage(browser: Browser, baseURL: string) {
   return page;
 }
 
-// Known failing in the full Playwright run on a fresh clone (2026-12-02: alice's row not found in the
-// review list after other stories filled it), passing with the files around it; skipped until the
-// next session finds why (see the session note).
-test.fixme('a developer gets a key through the console, an administrator reviews it, the auditor replays it', async ({
+test('a developer gets a key through the console, an administrator reviews it, the auditor replays it', async ({
   page,
   browser,
   baseURL,
@@ -62,21 +66,22 @@ test.fixme('a developer gets a key through the console, an administrator reviews
   // The administrator approves the application from the queue.
   const admin = await adminPage(browser, baseURL!);
   await expect(admin.getByRole('heading', { name: 'Credential applications' })).toBeVisible();
+  // The queue is shared with the other stories (hundreds pending when one of them stops halfway),
+  // listed by member id, alice last: the reviewer searches for her, as with any long queue.
+  await findInQueue(admin, 'alice');
   await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
   await screen(admin, 'admin-credential-queue');
   await expect(admin).toHaveTitle('Credential applications – Administrator console – Platform');
-  await admin.getByRole('button', { name: 'Approve alice' }).click();
+  await admin.getByRole('button', { name: 'Approve alice', exact: true }).click();
   await expect(admin.getByRole('status')).toContainText("Approved alice's application");
   // The button went with alice's row: focus is on what was done, not back at the page's start.
   await expect(admin.getByRole('status')).toBeFocused();
   // Other tests' members may wait in the same queue: alice's row is what must leave it.
-  await expect(admin.getByRole('button', { name: 'Approve alice' })).toHaveCount(0);
+  await expect(admin.getByRole('button', { name: 'Approve alice', exact: true })).toHaveCount(0);
   // The outcome belongs to the list it was decided in: another status filter clears it.
   // "all" and each status carry their count: chosen by value, not by words.
   await admin.getByLabel('Status').selectOption('');
-  // Other tests' hundreds of applications page alice's row out of the first page: searched for.
-  await admin.getByLabel('Search by username or API id').fill('alice');
-  await admin.getByRole('button', { name: 'Search' }).click();
+  // The search stays with the filter: alice's row, approved now.
   await expect(admin.getByRole('cell', { name: /^alice/ })).toBeVisible();
   await expect(admin.locator('.notice.done')).toHaveCount(0);
   await screen(admin, 'fix-queue-filter-changed');
@@ -136,8 +141,9 @@ test.fixme('a developer gets a key through the console, an administrator reviews
   expect((await openAddons()).status()).toBe(403);
 
   await admin.getByRole('link', { name: 'Scope requests' }).click();
+  await findInQueue(admin, 'alice');
   await screen(admin, 'admin-scope-queue');
-  await admin.getByRole('button', { name: /Approve addons\.read/ }).click();
+  await admin.getByRole('button', { name: 'Approve addons.read for alice', exact: true }).click();
   // Other stories' members may wait in the same queue: alice's request is what must leave it.
   await expect(admin.getByRole('status')).toContainText('Approved addons.read for alice');
   await expect(admin.getByRole('button', { name: 'Approve addons.read for alice' })).toHaveCount(0);
@@ -179,6 +185,7 @@ test.fixme('a developer gets a key through the console, an administrator reviews
   // The administrator revokes the credential with a reason; no key works any more.
   await admin.getByRole('link', { name: 'Credentials' }).click();
   await admin.getByLabel('Status').selectOption('active');
+  await findInQueue(admin, 'alice');
   await admin.getByRole('button', { name: "Revoke alice's credential…" }).click();
   await admin.getByLabel("Reason for revoking alice's credential").fill('Key posted in a public repository');
   await screen(admin, 'admin-revoke');

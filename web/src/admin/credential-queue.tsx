@@ -5,11 +5,9 @@ import { extensionWaits, hasKey, mayReview, mayRevoke, statusOf } from '../api/c
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
 import { ApproveWithExpiry, type ApprovalBody } from './approve-expiry';
-import { BulkDecision } from './bulk-decision';
 import { allMatching, decideApplications } from './bulk-applications';
+import { clearedOnDecision, useBulkReview } from './bulk-review';
 import { ApplicantCell } from './applicant-cell';
-import { SelectionBar } from './queue-selection';
-import { useRowKeys } from './queue-keys';
 import { PAGE_SIZE, useQueueAddress, withAll } from './queue-address';
 import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
@@ -106,10 +104,33 @@ export function CredentialQueue() {
     );
   const rows = list.state === 'ready' ? list.data.list : [];
   const chosen = [...selected].map(Number);
-  const { body, current } = useRowKeys(rows.length);
   const counts = withAll(list.state === 'ready' && 'counts' in list.data ? list.data.counts : undefined);
   const withSelect = status === 'pending';
   const defaultDays = list.state === 'ready' ? list.data.key_lifetime_days : null;
+  const settled = clearedOnDecision(select);
+  const bulk = useBulkReview({
+    rows,
+    keyOf: (a) => String(a.member_id),
+    nameOf: (a) => a.username,
+    noun: 'application',
+    total: counts && status !== 'extension' ? counts[status] : null,
+    selected,
+    toggle,
+    select,
+    loadAll: () => allMatching(status, q),
+    approve: (subject) => (
+      <ApproveWithExpiry
+        id="selected"
+        subject={subject}
+        defaultDays={defaultDays}
+        onApprove={(approval) =>
+          void decide(decideApplications(chosen, { decision: 'approve', ...approval }).then(settled))
+        }
+      />
+    ),
+    onReject: async (reason) =>
+      decided(settled(await decideApplications(chosen, { decision: 'reject', reason })), reason),
+  });
 
   return (
     <Queue
@@ -121,48 +142,13 @@ export function CredentialQueue() {
       empty={status === 'extension' ? 'No extension request waits.' : undefined}
       {...controls}
       counts={counts}
-      selection={
-        withSelect && (
-          <>
-            <SelectionBar
-              page={rows.map((a) => String(a.member_id))}
-              selected={selected}
-              total={counts ? counts[status] : null}
-              noun="application"
-              select={select}
-              loadAll={async () => {
-                const all = await allMatching(status, q);
-                return all.ok ? { ...all, data: all.data.map(String) } : all;
-              }}
-            />
-            <BulkDecision
-              count={chosen.length}
-              noun="application"
-              approve={(subject) => (
-                <ApproveWithExpiry
-                  id="selected"
-                  subject={subject}
-                  defaultDays={defaultDays}
-                  onApprove={(approval) =>
-                    void decideApplications(chosen, { decision: 'approve', ...approval }).then((a) =>
-                      decide(Promise.resolve(a)),
-                    )
-                  }
-                />
-              )}
-              onReject={async (reason) =>
-                decided(await decideApplications(chosen, { decision: 'reject', reason }), reason)
-              }
-            />
-          </>
-        )
-      }
+      selection={withSelect && bulk.selection}
       pages={
         list.state === 'ready' &&
         pager(rows.length, !counts || status === 'extension' ? null : counts[status], list.data.next)
       }
       list={list}
-      bodyRef={body}
+      bodyRef={bulk.bodyRef}
       compact
       onRetry={reload}
       columns={columnsFor(withSelect)}
@@ -171,17 +157,8 @@ export function CredentialQueue() {
     >
       {() =>
         rows.map((a, i) => (
-          <tr key={a.member_id} tabIndex={-1} class={i === current ? 'current' : undefined}>
-            {withSelect && (
-              <td data-label="Select" class="select">
-                <input
-                  type="checkbox"
-                  checked={selected.has(String(a.member_id))}
-                  onChange={() => toggle(String(a.member_id))}
-                  aria-label={`Select ${a.username}`}
-                />
-              </td>
-            )}
+          <tr key={a.member_id} {...bulk.rowProps(i)}>
+            {withSelect && bulk.selectCell(a)}
             <ApplicantCell application={a} />
             <StatusCell application={a} />
             <td data-label="Applied">{when(a.applied_at)}</td>

@@ -3,7 +3,8 @@ import { api, call, csrf, type Schemas, type ScopeName } from '../api/client';
 import { mayReviewScope, mayRevokeScope } from '../api/credential-rules';
 import { useLoad, when } from '../ui/load';
 import { ReasonAction } from '../ui/reason-action';
-import { BulkDecision, sendEach } from './bulk-decision';
+import { allMatchingScopeRequests, decideScopeRequests, scopeKey } from './bulk-scopes';
+import { clearedOnDecision, useBulkReview } from './bulk-review';
 import { PAGE_SIZE, useQueueAddress, withAll } from './queue-address';
 import { DecisionCell, Queue, saying, useDecisions } from './queue';
 
@@ -16,11 +17,10 @@ function filterOf(named: string | null): Status | '' {
   return scopeRequestStatusValues.find((s) => s === named) ?? 'pending';
 }
 
-const keyOf = (r: ScopeRequest) => `${r.member_id} ${r.name}`;
 const whose = (r: ScopeRequest) => r.username ?? `member ${r.member_id}`;
 
 export function ScopeQueue() {
-  const { status, q, after, listKey, selected, toggle, controls, pager } = useQueueAddress(filterOf);
+  const { status, q, after, listKey, selected, toggle, select, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(
     () =>
       call(() =>
@@ -62,9 +62,32 @@ export function ScopeQueue() {
     );
 
   const rows = list.state === 'ready' ? list.data.list : [];
-  const chosen = rows.filter((r) => selected.has(keyOf(r)));
-  const bulk = sendEach(chosen, (r) => `${r.name} for ${whose(r)}`, 'scope request', decided);
   const counts = withAll(list.state === 'ready' ? list.data.counts : undefined);
+  const chosen = [...selected];
+  const settled = clearedOnDecision(select);
+  const bulk = useBulkReview({
+    rows,
+    keyOf: scopeKey,
+    nameOf: (r) => `${r.name} for ${whose(r)}`,
+    noun: 'scope request',
+    total: counts ? counts[status] : null,
+    selected,
+    toggle,
+    select,
+    loadAll: () => allMatchingScopeRequests(status, q),
+    approve: (subject) => (
+      <button
+        type="button"
+        class="primary"
+        onClick={() => void decide(decideScopeRequests(chosen, { decision: 'approve' }).then(settled))}
+        aria-label={`Approve ${subject}`}
+      >
+        Approve
+      </button>
+    ),
+    onReject: async (reason) =>
+      decided(settled(await decideScopeRequests(chosen, { decision: 'reject', reason })), reason),
+  });
   const withSelect = status === 'pending';
 
   return (
@@ -75,54 +98,29 @@ export function ScopeQueue() {
       statuses={scopeRequestStatusValues}
       {...controls}
       counts={counts}
-      selection={
-        withSelect && (
-          <BulkDecision
-            count={chosen.length}
-            noun="scope request"
-            approve={(subject) => (
-              <button
-                type="button"
-                class="primary"
-                onClick={() => void bulk(sendApproval, 'Approved')}
-                aria-label={`Approve ${subject}`}
-              >
-                Approve
-              </button>
-            )}
-            onReject={(reason) => bulk((r) => sendRejection(r, reason), 'Rejected')}
-          />
-        )
-      }
+      selection={withSelect && bulk.selection}
       pages={list.state === 'ready' && pager(rows.length, counts ? counts[status] : null, list.data.next)}
       list={list}
+      bodyRef={bulk.bodyRef}
+      compact
       onRetry={reload}
       columns={[...(withSelect ? ['Select'] : []), 'Member', 'Scope', 'Reason', 'Status', 'Decision']}
       done={done}
       refusal={refusal}
     >
       {() =>
-        rows.map((r) => {
+        rows.map((r, i) => {
           const subject = `${r.name} for ${whose(r)}`;
           return (
-            <tr key={keyOf(r)}>
-              {withSelect && (
-                <td data-label="Select" class="select">
-                  <input
-                    type="checkbox"
-                    checked={selected.has(keyOf(r))}
-                    onChange={() => toggle(keyOf(r))}
-                    aria-label={`Select ${subject}`}
-                  />
-                </td>
-              )}
+            <tr key={scopeKey(r)} {...bulk.rowProps(i)}>
+              {withSelect && bulk.selectCell(r)}
               <td data-label="Member">
                 {r.username ?? 'member'} <small>#{r.member_id}</small>
               </td>
               <td data-label="Scope">
                 <code class="scope">{r.name}</code>
               </td>
-              <td data-label="Reason">
+              <td data-label="Reason" class="reason" title={r.reason}>
                 {r.reason} <small>({when(r.requested_at)})</small>
               </td>
               <td data-label="Status">
