@@ -1,43 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { webhookSecretsOf, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
 import { webhookStream } from '../../src/webhook/decider';
 import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
+import { eventually } from '../support/eventually';
+import { Delivery, webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 let t: TestPlatform;
-let receiver: Server;
+let receiver: WebhookReceiver;
 let hookUrl: string;
-const received: Received[] = [];
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await webhookReceiver();
+  hookUrl = receiver.url;
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s') });
 });
 afterAll(async () => {
   await t.close();
-  receiver.close();
+  await receiver.close();
 });
 
 /** Every file under the directory, with its bytes. */
@@ -58,23 +43,15 @@ function filesHolding(secret: string): string[] {
     .map(([path]) => path);
 }
 
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 /** Approves a new member's application and waits for the delivery of credential.approved. */
-async function deliveryAfterApproval(): Promise<Received> {
-  const before = received.length;
+async function deliveryAfterApproval(): Promise<Delivery> {
+  const before = receiver.received.length;
   await approvedMember(t);
-  await until(() => received.length > before);
-  return received[received.length - 1]!;
+  await eventually(() => receiver.received.length > before, { within: 8000, what: 'a delivery' });
+  return receiver.received.at(-1)!;
 }
 
-const verifies = (secret: string, delivery: Received) => {
+const verifies = (secret: string, delivery: Delivery) => {
   try {
     new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
     return true;
