@@ -8,7 +8,9 @@ import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
 import { eventually } from '../support/eventually';
 import { Delivery, webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
+import { superAdmin } from '../support/addons';
+import { registerWebhook } from '../support/webhooks';
+import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
 
@@ -60,34 +62,27 @@ const verifies = (secret: string, delivery: Delivery) => {
   }
 };
 
+/** A super administrator, logged in, who registered a webhook to the receiver. */
+async function adminWithWebhook() {
+  const browser = await superAdmin(t);
+  const created = (await registerWebhook(browser, hookUrl)) as { id: string; secret: string; created_at: string };
+  return { admin: browser.client, token: browser.token, created };
+}
+
 describe('webhook secrets at rest', () => {
   it('no file of the data directory holds the secret, and the key file is 0600', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const res = await admin
-      .post(`${API}/webhooks`)
-      .set('X-CSRF-Token', token)
-      .send({ url: hookUrl, events: ['credential.approved'] })
-      .expect(200);
-    const secret = res.body.data.secret as string;
+    const { admin, token, created } = await adminWithWebhook();
+    const { secret } = created;
     expect(secret).toMatch(/^whsec_/);
     expect(verifies(secret, await deliveryAfterApproval())).toBe(true);
     // Checkpointed into the database file, and whatever the log and the read models hold.
     expect(filesHolding(secret)).toEqual([]);
     expect(statSync(join(t.dataDir, 'webhook-secret.key')).mode & 0o777).toBe(0o600);
-    await admin.delete(`${API}/webhooks/${res.body.data.id}`).set('X-CSRF-Token', token).expect(200);
+    await admin.delete(`${API}/webhooks/${created.id}`).set('X-CSRF-Token', token).expect(200);
   });
 
   it('rotation: the new secret, shown once, signs the deliveries from then on; the old one no more', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { admin, token, created } = await adminWithWebhook();
     const rotated = await admin
       .post(`${API}/webhooks/${created.id}/rotate-secret`)
       .set('X-CSRF-Token', token)
@@ -123,15 +118,7 @@ describe('webhook secrets at rest', () => {
   });
 
   it('removing a webhook destroys its data key: the sealed secret left in the log opens no more', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { admin, token, created } = await adminWithWebhook();
     const [registered] = await t.platform.stores.events.readStream(webhookStream(created.id));
     const sealed = { sealed_secret: registered!.data.sealed_secret as string };
     const secrets = new WebhookSecrets(
@@ -152,15 +139,7 @@ describe('webhook secrets at rest', () => {
   });
 
   it('a removal recorded by a process that stopped before destroying the key: the next start destroys it', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { created } = await adminWithWebhook();
     const metadata = {
       actor: { kind: 'cli' as const, id: 'test' },
       request_id: 'crashed',
