@@ -1,5 +1,6 @@
 import { CredentialStatus } from '../../src/credential/decider';
 import { CredentialEvent } from '../../src/credential/events';
+import { ScopeStatus } from '../../src/credential/scope-lifecycle';
 import {
   member_id,
   APIID,
@@ -128,7 +129,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
   },
 };
 
-type ScopeCase = 'not requested' | 'pending' | 'approved' | 'rejected' | 'revoked';
+type ScopeCase = 'not requested' | ScopeStatus;
 type ScopeCommandType = 'RequestScopes' | 'ApproveScope' | 'RejectScope' | 'RevokeScope';
 
 const scopeCommands: { [T in ScopeCommandType]: CommandOf<T> } = {

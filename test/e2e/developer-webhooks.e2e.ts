@@ -1,9 +1,8 @@
-import { createServer, IncomingHttpHeaders } from 'node:http';
-import { AddressInfo } from 'node:net';
 import type { APIRequestContext } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { ADMIN_PASSWORD, expect, signIn, test } from './fixtures';
 import { atBothWidths } from './story-helpers';
+import { webhookReceiver } from '../support/webhook-receiver';
 
 /** The super administrator's session on its own request context (cookies apart from the page's). */
 async function asAdministrator(request: APIRequestContext) {
@@ -22,18 +21,8 @@ test('a developer registers a webhook in the developer center and their server r
   request,
 }) => {
   // The developer's own server: a real local HTTP receiver.
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/platform-events`;
+  const receiver = await webhookReceiver(204, { path: '/platform-events' });
+  const { url, received } = receiver;
   try {
     // A developer registers in the browser and applies.
     const username = `dwh${Date.now().toString(36)}`;
@@ -91,7 +80,7 @@ test('a developer registers a webhook in the developer center and their server r
     await page.getByLabel('I have stored the secret somewhere safe').check();
     await page.getByRole('button', { name: 'Done: hide the secret' }).click();
   } finally {
-    receiver.close();
+    await receiver.close();
   }
 });
 

@@ -1,4 +1,8 @@
-import type { AdminBrowser } from './addons';
+import { defineRoleGroup } from '../../src/access/groups';
+import { SHELL } from '../../src/access/grantor';
+import { cliContext, type AdminBrowser } from './addons';
+import type { TestPlatform } from './platform';
+import { REGISTRY } from './registry';
 
 /**
  * Registers a webhook as this administrator and answers it with its secret; a role group defined a
@@ -15,4 +19,11 @@ export async function registerWebhook(
     if (tries > 50) throw new Error(`registration answered ${res.status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A new role group holding webhook.manage only, defined from the shell; answers its id. */
+export async function webhookRoleGroup(t: TestPlatform, name: string): Promise<number> {
+  const permissions = { name, permissions: ['webhook.manage'] };
+  const by = { registered: REGISTRY.permissions, by: SHELL };
+  return (await defineRoleGroup(t.platform.stores.events, permissions, by, cliContext())).id;
 }

@@ -1,56 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from '../support/eventually';
+import { webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver that takes every delivery (204). */
-function receiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }),
-    ),
-  );
-}
-
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 const dataDir = mkdtempSync(join(tmpdir(), 'developer-webhooks-'));
 let t: TestPlatform;
-let hook: Awaited<ReturnType<typeof receiver>>;
+let hook: WebhookReceiver;
 beforeAll(async () => {
-  hook = await receiver();
+  hook = await webhookReceiver();
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true }, dataDir);
 });
 afterAll(async () => {
   await t.close();
-  hook.server.close();
+  await hook.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -86,7 +54,7 @@ describe('a developer’s own webhooks', () => {
 
     await approve(other.member.id);
     const { admin, token } = await approve(dev.member.id);
-    await until(() => hook.received.length > 0);
+    await eventually(() => hook.received.length > 0, { within: 8000, what: 'a delivery' });
     await new Promise((r) => setTimeout(r, 800));
     expect(hook.received).toHaveLength(1);
     const payload = new Webhook(secret).verify(

@@ -1,25 +1,16 @@
-import { createServer, Server } from 'node:http';
+import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { postJson, RefusedAddress } from '../../src/webhook/post';
 import { isPrivate } from '../../src/webhook/url-policy';
+import { webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
-let server: Server;
+let receiver: WebhookReceiver;
 let port: number;
-const received: string[] = [];
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push(body);
-      res.statusCode = 202;
-      res.end('ignored');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  receiver = await webhookReceiver(202, { reply: 'ignored' });
+  port = Number(new URL(receiver.url).port);
 });
-afterAll(() => server.close());
+afterAll(() => receiver.close());
 
 const options = (allowPrivate: boolean) => ({ allowPrivate, timeoutMs: 2000 });
 
@@ -28,7 +19,7 @@ describe('postJson', () => {
     expect(
       await postJson(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{"a":1}', options(true)),
     ).toEqual({ status: 202, body: 'ignored' });
-    expect(received.at(-1)).toBe('{"a":1}');
+    expect(receiver.received.at(-1)?.body).toBe('{"a":1}');
   });
 
   it('reads no more than the first 1024 bytes of a body that never ends', async () => {
@@ -52,7 +43,7 @@ describe('postJson', () => {
   });
 
   it('refuses, before sending anything, a private address written in the URL or resolved when connecting', async () => {
-    const before = received.length;
+    const before = receiver.received.length;
     await expect(postJson(`http://127.0.0.1:${port}/hook`, {}, '{}', options(false))).rejects.toBeInstanceOf(
       RefusedAddress,
     );
@@ -60,7 +51,7 @@ describe('postJson', () => {
     await expect(postJson(`http://localhost:${port}/hook`, {}, '{}', options(false))).rejects.toBeInstanceOf(
       RefusedAddress,
     );
-    expect(received.length).toBe(before);
+    expect(receiver.received.length).toBe(before);
   });
 
   it('gives up on a receiver that does not answer in time', async () => {

@@ -1,9 +1,6 @@
-import { defineRoleGroup } from '../../src/access/groups';
-import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
+import { roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
-import { registerWebhook } from '../support/webhooks';
-import { REGISTRY } from '../support/registry';
-import { SHELL } from '../../src/access/grantor';
+import { registerWebhook, webhookRoleGroup } from '../support/webhooks';
 
 const API = '/api/v1';
 
@@ -105,15 +102,7 @@ describe('PUT /webhooks/{id}', () => {
   });
 
   it("is another role group's webhook: 404 as for none, and it stays as it was", async () => {
-    const group = async (name: string) =>
-      (
-        await defineRoleGroup(
-          t.platform.stores.events,
-          { name, permissions: ['webhook.manage'] },
-          { registered: REGISTRY.permissions, by: SHELL },
-          cliContext(),
-        )
-      ).id;
+    const group = (name: string) => webhookRoleGroup(t, name);
     const [owners, others] = [await roleAdmin(t, await group('Owners')), await roleAdmin(t, await group('Strangers'))];
     const id = await register(owners, 'http://127.0.0.1:9/owned');
     await expectRefusal(

@@ -1,9 +1,6 @@
-import { defineRoleGroup } from '../../src/access/groups';
-import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
+import { roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
-import { registerWebhook } from '../support/webhooks';
-import { REGISTRY } from '../support/registry';
-import { SHELL } from '../../src/access/grantor';
+import { registerWebhook, webhookRoleGroup } from '../support/webhooks';
 
 const API = '/api/v1';
 const URL_OF = (n: number) => `http://127.0.0.1:9/hook-${n}`;
@@ -15,15 +12,7 @@ let colleague: AdminBrowser;
 let root: AdminBrowser;
 beforeAll(async () => {
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true });
-  const group = async (name: string) =>
-    (
-      await defineRoleGroup(
-        t.platform.stores.events,
-        { name, permissions: ['webhook.manage'] },
-        { registered: REGISTRY.permissions, by: SHELL },
-        cliContext(),
-      )
-    ).id;
+  const group = (name: string) => webhookRoleGroup(t, name);
   const [salesGroup, billingGroup] = [await group('Sales'), await group('Billing')];
   [sales, billing, colleague, root] = [
     await roleAdmin(t, salesGroup),

@@ -1,43 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { webhookSecretsOf, WebhookSecrets, WEBHOOK_KEYS } from '../../src/webhook/secrets';
 import { webhookStream } from '../../src/webhook/decider';
 import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
-import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
+import { eventually } from '../support/eventually';
+import { Delivery, webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { superAdmin } from '../support/addons';
+import { registerWebhook } from '../support/webhooks';
+import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 let t: TestPlatform;
-let receiver: Server;
+let receiver: WebhookReceiver;
 let hookUrl: string;
-const received: Received[] = [];
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await webhookReceiver();
+  hookUrl = receiver.url;
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s') });
 });
 afterAll(async () => {
   await t.close();
-  receiver.close();
+  await receiver.close();
 });
 
 /** Every file under the directory, with its bytes. */
@@ -58,23 +45,15 @@ function filesHolding(secret: string): string[] {
     .map(([path]) => path);
 }
 
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 /** Approves a new member's application and waits for the delivery of credential.approved. */
-async function deliveryAfterApproval(): Promise<Received> {
-  const before = received.length;
+async function deliveryAfterApproval(): Promise<Delivery> {
+  const before = receiver.received.length;
   await approvedMember(t);
-  await until(() => received.length > before);
-  return received[received.length - 1]!;
+  await eventually(() => receiver.received.length > before, { within: 8000, what: 'a delivery' });
+  return receiver.received.at(-1)!;
 }
 
-const verifies = (secret: string, delivery: Received) => {
+const verifies = (secret: string, delivery: Delivery) => {
   try {
     new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
     return true;
@@ -83,34 +62,27 @@ const verifies = (secret: string, delivery: Received) => {
   }
 };
 
+/** A super administrator, logged in, who registered a webhook to the receiver. */
+async function adminWithWebhook() {
+  const browser = await superAdmin(t);
+  const created = (await registerWebhook(browser, hookUrl)) as { id: string; secret: string; created_at: string };
+  return { admin: browser.client, token: browser.token, created };
+}
+
 describe('webhook secrets at rest', () => {
   it('no file of the data directory holds the secret, and the key file is 0600', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const res = await admin
-      .post(`${API}/webhooks`)
-      .set('X-CSRF-Token', token)
-      .send({ url: hookUrl, events: ['credential.approved'] })
-      .expect(200);
-    const secret = res.body.data.secret as string;
+    const { admin, token, created } = await adminWithWebhook();
+    const { secret } = created;
     expect(secret).toMatch(/^whsec_/);
     expect(verifies(secret, await deliveryAfterApproval())).toBe(true);
     // Checkpointed into the database file, and whatever the log and the read models hold.
     expect(filesHolding(secret)).toEqual([]);
     expect(statSync(join(t.dataDir, 'webhook-secret.key')).mode & 0o777).toBe(0o600);
-    await admin.delete(`${API}/webhooks/${res.body.data.id}`).set('X-CSRF-Token', token).expect(200);
+    await admin.delete(`${API}/webhooks/${created.id}`).set('X-CSRF-Token', token).expect(200);
   });
 
   it('rotation: the new secret, shown once, signs the deliveries from then on; the old one no more', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { admin, token, created } = await adminWithWebhook();
     const rotated = await admin
       .post(`${API}/webhooks/${created.id}/rotate-secret`)
       .set('X-CSRF-Token', token)
@@ -146,15 +118,7 @@ describe('webhook secrets at rest', () => {
   });
 
   it('removing a webhook destroys its data key: the sealed secret left in the log opens no more', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { admin, token, created } = await adminWithWebhook();
     const [registered] = await t.platform.stores.events.readStream(webhookStream(created.id));
     const sealed = { sealed_secret: registered!.data.sealed_secret as string };
     const secrets = new WebhookSecrets(
@@ -175,15 +139,7 @@ describe('webhook secrets at rest', () => {
   });
 
   it('a removal recorded by a process that stopped before destroying the key: the next start destroys it', async () => {
-    const admin = t.client();
-    const token = await logInAdmin(admin);
-    const created = (
-      await admin
-        .post(`${API}/webhooks`)
-        .set('X-CSRF-Token', token)
-        .send({ url: hookUrl, events: ['credential.approved'] })
-        .expect(200)
-    ).body.data;
+    const { created } = await adminWithWebhook();
     const metadata = {
       actor: { kind: 'cli' as const, id: 'test' },
       request_id: 'crashed',

@@ -1,54 +1,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { defineRoleGroup } from '../../src/access/groups';
-import { cliContext, roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
+import { roleAdmin, superAdmin, AdminBrowser } from '../support/addons';
 import { expectRefusal, startPlatform, TestPlatform } from '../support/platform';
-import { registerWebhook } from '../support/webhooks';
-import { REGISTRY } from '../support/registry';
-import { SHELL } from '../../src/access/grantor';
+import { registerWebhook, webhookRoleGroup } from '../support/webhooks';
+import { eventually } from '../support/eventually';
+import { webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
 const API = '/api/v1';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver answering `status` with a long body (more than the 1024 bytes kept). */
-function receiver(status: number): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = status;
-      res.end(`answer ${'x'.repeat(5000)}`);
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }),
-    ),
-  );
-}
-
 const dataDir = mkdtempSync(join(tmpdir(), 'webhook-ping-'));
 let t: TestPlatform;
-let taking: Awaited<ReturnType<typeof receiver>>;
-let refusing: Awaited<ReturnType<typeof receiver>>;
+let taking: WebhookReceiver;
+let refusing: WebhookReceiver;
 beforeAll(async () => {
-  [taking, refusing] = [await receiver(202), await receiver(503)];
+  // A long answer: more than the 1024 bytes a delivery keeps of it.
+  const reply = { reply: `answer ${'x'.repeat(5000)}` };
+  [taking, refusing] = [await webhookReceiver(202, reply), await webhookReceiver(503, reply)];
   t = await startPlatform({ WEBHOOK_ALLOW_PRIVATE: true }, dataDir);
 });
 afterAll(async () => {
   await t.close();
-  taking.server.close();
-  refusing.server.close();
+  await taking.close();
+  await refusing.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -104,21 +79,12 @@ describe('POST /webhooks/{id}/test', () => {
       .set('X-CSRF-Token', admin.token)
       .send({})
       .expect(200);
-    const deadline = Date.now() + 5000;
-    while (refusing.received.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => refusing.received.length > before, { what: 'the ping' });
     expect(JSON.parse(refusing.received.at(-1)!.body)).toMatchObject({ type: 'ping' });
   });
 
   it("only the webhook's role group (or a super administrator) may test it; a malformed body is refused; nothing is sent then", async () => {
-    const group = async (name: string) =>
-      (
-        await defineRoleGroup(
-          t.platform.stores.events,
-          { name, permissions: ['webhook.manage'] },
-          { registered: REGISTRY.permissions, by: SHELL },
-          cliContext(),
-        )
-      ).id;
+    const group = (name: string) => webhookRoleGroup(t, name);
     const [owners, others] = [await roleAdmin(t, await group('Hooks')), await roleAdmin(t, await group('Others'))];
     const { id } = await registerWebhook(owners, taking.url);
     const before = taking.received.length;

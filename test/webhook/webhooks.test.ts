@@ -1,60 +1,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { createServer } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { parseSchedule } from '../../src/config';
 import { approvedMember } from '../support/credentials';
+import { eventually } from '../support/eventually';
+import { Delivery, webhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../support/platform';
 
 const API = '/api/v1';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-  answered: number;
-}
-
-/** A loopback receiver that answers 500 to the first request it gets, then 204. */
-function flakyReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += String(chunk)));
-    req.on('end', () => {
-      const answered = received.length === 0 ? 500 : 204;
-      received.push({ headers: req.headers, body, answered });
-      res.statusCode = answered;
-      res.end();
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received }),
-    ),
-  );
-}
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 const settings = { WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_SCHEDULE: parseSchedule('1s,2s,4s') };
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-'));
 let t: TestPlatform;
-let receiver: Awaited<ReturnType<typeof flakyReceiver>>;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
-  receiver = await flakyReceiver();
+  // 500 to the first delivery, then 204: the first is retried.
+  receiver = await webhookReceiver((before) => (before.length === 0 ? 500 : 204));
   t = await startPlatform(settings, dataDir);
 });
 afterAll(async () => {
   await t.close();
-  receiver.server.close();
+  await receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -75,9 +44,9 @@ describe('signed webhooks', () => {
     ]);
 
     const { member } = await approvedMember(t);
-    await until(() => receiver.received.some((r) => r.answered === 204));
+    await eventually(() => receiver.received.some((r) => r.answered === 204), { within: 8000, what: 'the retry' });
     expect(receiver.received.map((r) => r.answered)).toEqual([500, 204]);
-    const [first, second] = receiver.received as [Received, Received];
+    const [first, second] = receiver.received as [Delivery, Delivery];
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     // Verifies the signature, and throws on a wrong one.
     const payload = new Webhook(secret).verify(second.body, second.headers as Record<string, string>) as {
@@ -134,7 +103,7 @@ describe('signed webhooks', () => {
       .send({})
       .expect(200);
     expect(retried.body.data.status).toBe('pending');
-    await until(() => receiver.received.length === 3);
+    await eventually(() => receiver.received.length === 3, { within: 8000, what: 'three deliveries' });
     expect(receiver.received[2]!.headers['webhook-id']).toBe(deliveryId);
 
     await again.delete(`${API}/webhooks/${id}`).set('X-CSRF-Token', againToken).expect(200);
@@ -175,7 +144,7 @@ describe('signed webhooks', () => {
       const { developer, member } = await approvedMember(t);
       await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
       // Well within the 10 s the notifier gives the hanging receiver.
-      await until(() => types.length === 3, 5000);
+      await eventually(() => types.length === 3, { what: 'three event types' });
       expect(types).toEqual(events);
     } finally {
       for (const socket of sockets) socket.destroy();
