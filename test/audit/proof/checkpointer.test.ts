@@ -2,13 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import {
-  Checkpoint,
-  checkpointPayload,
-  CHECKPOINT_STREAM,
-  CHECKPOINT_TYPE,
-  LEGACY_CHECKPOINT_TYPE,
-} from '../../../src/audit/proof/checkpoint';
+import { checkpointPayload, CHECKPOINT_STREAM, LEGACY_CHECKPOINT_TYPE } from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
 import { KeyFiles } from '../../../src/audit/proof/key-ring';
 import { leafOf } from '../../../src/audit/proof/leaf';
@@ -16,9 +10,10 @@ import { MerkleFrontier, treeRoot } from '../../../src/audit/proof/merkle';
 import { openNote } from '../../../src/audit/proof/note';
 import { loadSigningKey } from '../../../src/audit/proof/signing-key';
 import { parseTreeHead } from '../../../src/audit/proof/tree-head';
-import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
 import { START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
+import { eventually } from '../../support/eventually';
+import { appendTo, signedCheckpoints } from '../support/checkpoints';
 
 const ORIGIN = 'test.example/audit';
 const dirs: string[] = [];
@@ -36,33 +31,8 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const ctx = () => ({
-  actor: { kind: 'system' as const, id: 'test' },
-  requestId: `req-${Math.random()}`,
-  now: new Date(),
-});
-async function appendTo(
-  stores: Stores,
-  stream: string,
-  count: number,
-  type = 'PlatformSeeded',
-  data: Record<string, unknown> = {},
-) {
-  for (let i = 0; i < count; i++) {
-    const [last] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    await appendDecided(stores.events, stream, [{ type, data }], ctx(), streamEnd(last));
-  }
-}
-const signed = async (stores: Stores) =>
-  (await stores.events.readStream(CHECKPOINT_STREAM))
-    .filter((e) => e.type === CHECKPOINT_TYPE)
-    .map((e) => e.data as Checkpoint);
 const checkpointer = (stores: Stores, keys: KeyFiles, intervalMs = 100) =>
   new AuditCheckpointer(stores.events, stores.documents, keys, intervalMs, pino({ level: 'silent' }));
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 200 && !(await check()); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 /** MTH of the first `size` events of the log, from the events themselves. */
 const rootOfLog = async (stores: Stores, size: number) =>
@@ -73,20 +43,22 @@ describe('the audit checkpointer', () => {
     const { stores, keys } = fresh();
     const first = checkpointer(stores, keys);
     await first.start();
-    await appendTo(stores, 'a-1', 3);
-    await until(async () => (await signed(stores)).some((c) => c.size >= 3));
+    await appendTo(stores.events, 'a-1', 3);
+    await eventually(async () => (await signedCheckpoints(stores.events)).some((c) => c.size >= 3), { within: 10_000 });
     await first.stop();
-    const before = (await signed(stores)).length;
+    const before = (await signedCheckpoints(stores.events)).length;
 
-    await appendTo(stores, 'a-2', 4);
+    await appendTo(stores.events, 'a-2', 4);
     const second = checkpointer(stores, keys);
     await second.start();
     const head = await stores.events.headPosition();
-    await until(async () => (await signed(stores)).some((c) => c.position >= head));
+    await eventually(async () => (await signedCheckpoints(stores.events)).some((c) => c.position >= head), {
+      within: 10_000,
+    });
     await second.stop();
 
     const key = loadSigningKey(keys.file, { create: false, origin: ORIGIN });
-    const all = await signed(stores);
+    const all = await signedCheckpoints(stores.events);
     expect(all.length).toBeGreaterThan(before);
     for (const checkpoint of all) {
       const { text, signedBy } = openNote(checkpoint.note, [key.noteKey]);
@@ -106,22 +78,22 @@ describe('the audit checkpointer', () => {
 
   it('appends nothing while only its own checkpoints arrive', async () => {
     const { stores, keys } = fresh();
-    await appendTo(stores, 'a-1', 2);
+    await appendTo(stores.events, 'a-1', 2);
     const quiet = checkpointer(stores, keys, 50);
     await quiet.start();
-    await until(async () => (await signed(stores)).length > 0);
+    await eventually(async () => (await signedCheckpoints(stores.events)).length > 0, { within: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const count = (await signed(stores)).length;
+    const count = (await signedCheckpoints(stores.events)).length;
     await new Promise((resolve) => setTimeout(resolve, 400));
     await quiet.stop();
     expect(count).toBe(1);
-    expect((await signed(stores)).length).toBe(count);
+    expect((await signedCheckpoints(stores.events)).length).toBe(count);
   });
 
   it('after a legacy checkpoint, signs the tree of the new leaves over the whole log, from its start', async () => {
     const { stores, keys } = fresh();
     const key = loadSigningKey(keys.file, { create: true, origin: ORIGIN });
-    await appendTo(stores, 'a-1', 3);
+    await appendTo(stores.events, 'a-1', 3);
     const covered = {
       number: 1,
       position: await stores.events.headPosition(),
@@ -129,19 +101,19 @@ describe('the audit checkpointer', () => {
       root: 'a'.repeat(64),
       signed_at: new Date().toISOString(),
     };
-    await appendTo(stores, CHECKPOINT_STREAM, 1, LEGACY_CHECKPOINT_TYPE, {
+    await appendTo(stores.events, CHECKPOINT_STREAM, 1, LEGACY_CHECKPOINT_TYPE, {
       ...covered,
       signature: key.sign(checkpointPayload(covered)),
       frontier: ['a'.repeat(64), 'b'.repeat(64)],
     });
-    await appendTo(stores, 'a-1', 1);
+    await appendTo(stores.events, 'a-1', 1);
 
     const resumed = checkpointer(stores, keys);
     await resumed.start();
-    await until(async () => (await signed(stores)).length > 0);
+    await eventually(async () => (await signedCheckpoints(stores.events)).length > 0, { within: 10_000 });
     await resumed.stop();
 
-    const [checkpoint] = await signed(stores);
+    const [checkpoint] = await signedCheckpoints(stores.events);
     expect(checkpoint!.size).toBe(5);
     expect(parseTreeHead(openNote(checkpoint!.note, [key.noteKey]).text).root.equals(await rootOfLog(stores, 5))).toBe(
       true,

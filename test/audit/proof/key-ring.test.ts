@@ -2,41 +2,28 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import {
-  Checkpoint,
-  CHECKPOINT_STREAM,
-  CHECKPOINT_TYPE,
-  KEY_ROTATED_TYPE,
-  KEY_STREAM,
-} from '../../../src/audit/proof/checkpoint';
+import { CHECKPOINT_STREAM, KEY_ROTATED_TYPE, KEY_STREAM } from '../../../src/audit/proof/checkpoint';
 import { AuditCheckpointer } from '../../../src/audit/proof/checkpointer';
 import { KeyFiles, previousKeyFile, readKeyRing, rotateKeyFile } from '../../../src/audit/proof/key-ring';
-import { parseNote } from '../../../src/audit/proof/note';
 import { loadSigningKey } from '../../../src/audit/proof/signing-key';
 import { ConfigurationError } from '../../../src/config';
-import { appendDecided, streamEnd } from '../../../src/shared/commands/context';
 import { Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
+import { eventually } from '../../support/eventually';
 import { startPlatform } from '../../support/platform';
+import { appendTo, signersOf } from '../support/checkpoints';
 
 const ORIGIN = 'test.example/audit';
 const fresh = () => mkdtempSync(join(tmpdir(), 'audit-key-ring-'));
-const ctx = () => ({
-  actor: { kind: 'system' as const, id: 'test' },
-  requestId: `req-${Math.random()}`,
-  now: new Date(),
-});
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 200 && !(await check()); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 describe('a process whose key did not sign the log', () => {
   it('refuses to start when the key file is gone and the log has checkpoints, and makes no new key', async () => {
     const dir = fresh();
     const file = join(dir, 'audit-signing-key.pem');
     const first = await startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
-    await until(async () => (await first.platform.stores.events.readStream(CHECKPOINT_STREAM)).length > 0);
+    await eventually(async () => (await first.platform.stores.events.readStream(CHECKPOINT_STREAM)).length > 0, {
+      within: 10_000,
+    });
     await first.close();
     const original = readFileSync(file, 'utf8');
 
@@ -96,24 +83,19 @@ describe('a rotation of the signing key', () => {
     const keys: KeyFiles = { file: join(dir, 'key.pem'), origin: ORIGIN, create: true };
     const checkpointer = new AuditCheckpointer(stores.events, stores.documents, keys, 50, pino({ level: 'silent' }));
     await checkpointer.start();
-    const signers = async () =>
-      (await stores.events.readStream(CHECKPOINT_STREAM))
-        .filter((e) => e.type === CHECKPOINT_TYPE)
-        .map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
-    const event = async (stream: string, type = 'PlatformSeeded', data: Record<string, unknown> = {}) => {
-      const [last] = await stores.events.readStream(stream, { direction: 'backwards', maxCount: 1 });
-      await appendDecided(stores.events, stream, [{ type, data }], ctx(), streamEnd(last));
-    };
-    await event('a-1');
-    await until(async () => (await signers()).length === 1);
+    await appendTo(stores.events, 'a-1');
+    await eventually(async () => (await signersOf(stores.events)).length === 1, { within: 10_000 });
     const { previous, next } = await rotateKeyFile(keys, (p, n) =>
-      event(KEY_STREAM, KEY_ROTATED_TYPE, { previous: p.noteKey.verifierKey, next: n.noteKey.verifierKey }),
+      appendTo(stores.events, KEY_STREAM, 1, KEY_ROTATED_TYPE, {
+        previous: p.noteKey.verifierKey,
+        next: n.noteKey.verifierKey,
+      }),
     );
-    await until(async () => (await signers()).length === 2);
-    await event('a-1');
-    await until(async () => (await signers()).length === 3);
+    await eventually(async () => (await signersOf(stores.events)).length === 2, { within: 10_000 });
+    await appendTo(stores.events, 'a-1');
+    await eventually(async () => (await signersOf(stores.events)).length === 3, { within: 10_000 });
     await checkpointer.stop();
-    expect(await signers()).toEqual([
+    expect(await signersOf(stores.events)).toEqual([
       [previous.noteKey.hash],
       [previous.noteKey.hash, next.noteKey.hash],
       [next.noteKey.hash],

@@ -1,40 +1,26 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Checkpoint,
-  CHECKPOINT_STREAM,
-  CHECKPOINT_TYPE,
-  KEY_ROTATED_TYPE,
-  KEY_STREAM,
-} from '../../../src/audit/proof/checkpoint';
-import { parseNote } from '../../../src/audit/proof/note';
-import { platform } from '../../support/cli';
-import { logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+import { KEY_ROTATED_TYPE, KEY_STREAM } from '../../../src/audit/proof/checkpoint';
+import { eventually } from '../../support/eventually';
+import { logInAdmin, registerMember, startPlatform } from '../../support/platform';
+import { auditCli } from '../support/audit-cli';
+import { signersOf } from '../support/checkpoints';
 
 const API = '/api/v1';
 const dir = mkdtempSync(join(tmpdir(), 'audit-rotate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-const signers = async (t: TestPlatform) =>
-  (await t.platform.stores.events.readStream(CHECKPOINT_STREAM))
-    .filter((e) => e.type === CHECKPOINT_TYPE)
-    .map((e) => parseNote((e.data as Checkpoint).note).signatures.map((s) => s.hash));
-
 describe('platform audit key --rotate', () => {
   it('records the rotation as the operator, keeps the old key beside the new one, and the next checkpoint is signed by both', async () => {
     const before = await startPlatform({ AUDIT_CHECKPOINT_SECONDS: 0.1 }, dir);
-    await until(async () => (await signers(before)).length > 0, 'a checkpoint');
+    await eventually(async () => (await signersOf(before.platform.stores.events)).length > 0, {
+      within: 10_000,
+      what: 'a checkpoint',
+    });
     await before.close();
 
-    const run = await platform(dir, ['audit', 'key', '--rotate']);
+    const run = await auditCli(dir, ['audit', 'key', '--rotate']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const [, previous, kept, next] = /^rotated the audit signing key: (\S+) kept as (\S+); now (\S+)\n$/.exec(
       run.stdout,
@@ -51,8 +37,11 @@ describe('platform audit key --rotate', () => {
     });
     await registerMember(after.client());
     const [oldHash, newHash] = [previous!.split('+')[1], next!.split('+')[1]];
-    await until(async () => (await signers(after)).some((s) => s.length === 2), 'a checkpoint after the rotation');
-    expect((await signers(after)).find((s) => s.length === 2)).toEqual([oldHash, newHash]);
+    await eventually(async () => (await signersOf(after.platform.stores.events)).some((s) => s.length === 2), {
+      within: 10_000,
+      what: 'a checkpoint after the rotation',
+    });
+    expect((await signersOf(after.platform.stores.events)).find((s) => s.length === 2)).toEqual([oldHash, newHash]);
 
     const auditor = after.client();
     await logInAdmin(auditor);

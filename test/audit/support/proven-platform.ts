@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { Response as AgentResponse } from 'superagent';
-import { Checkpoint, CHECKPOINT_STREAM, CHECKPOINT_TYPE } from '../../../src/audit/proof/checkpoint';
+import { Checkpoint, CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
 import { parseNote } from '../../../src/audit/proof/note';
 import { parseTreeHead } from '../../../src/audit/proof/tree-head';
 import { Run } from '../../support/cli';
@@ -11,6 +11,7 @@ import { activePartner, Partner } from '../../support/credentials';
 import { eventually } from '../../support/eventually';
 import { logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
 import { auditCli } from './audit-cli';
+import { signedCheckpoints } from './checkpoints';
 
 // The CLI is run as an auditor would, offline, on files saved from the API; the service on the
 // embedded stores of its own directory, which the CLI reads as the service does.
@@ -90,10 +91,7 @@ export function provenPlatform(): ProvenPlatform {
     },
     verify: (lines: Line[], name: string, key?: string) =>
       p.verifyText(lines.map((l) => `${JSON.stringify(l)}\n`).join(''), name, key),
-    signedCheckpoints: async () =>
-      (await p.t.platform.stores.events.readStream(CHECKPOINT_STREAM))
-        .filter((e) => e.type === CHECKPOINT_TYPE)
-        .map((e) => e.data as Checkpoint),
+    signedCheckpoints: () => signedCheckpoints(p.t.platform.stores.events),
   } as ProvenPlatform;
 
   beforeAll(async () => {
