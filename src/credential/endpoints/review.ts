@@ -127,6 +127,31 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         return decideThenRead(ctx, asReviewer(deps, ctx, command, reason), answer(member_id, decision.answered));
       },
     });
+  // Rejecting and revoking a scope: one decision with a reason, told apart by its command.
+  const scopeDecisionWithReason = (decision: {
+    action: string;
+    command: 'RejectScope' | 'RevokeScope';
+    summary: string;
+    answered: string;
+  }) =>
+    endpoint({
+      method: 'POST',
+      path: `/credentials/:member_id/scopes/:scope/${decision.action}`,
+      caller: review,
+      summary: decision.summary,
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        const command = { type: decision.command, data: { member_id, scope, reason } };
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, command, reason),
+          scopeRequest(member_id, scope, decision.answered),
+        );
+      },
+    });
 
   return [
     endpoint({
@@ -235,39 +260,17 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         );
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/scopes/:scope/reject',
-      caller: review,
+    scopeDecisionWithReason({
+      action: 'reject',
+      command: 'RejectScope',
       summary: "Reject one scope of a member's credential, with the reason",
-      params: memberScopeParams,
-      body: reasonBody,
-      response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason),
-          scopeRequest(member_id, scope, 'rejected'),
-        );
-      },
+      answered: 'rejected',
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/scopes/:scope/revoke',
-      caller: review,
+    scopeDecisionWithReason({
+      action: 'revoke',
+      command: 'RevokeScope',
       summary: "Revoke one approved scope of a member's credential, with the reason",
-      params: memberScopeParams,
-      body: reasonBody,
-      response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason),
-          scopeRequest(member_id, scope, 'revoked'),
-        );
-      },
+      answered: 'revoked',
     }),
   ];
 }
