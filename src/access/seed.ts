@@ -69,39 +69,25 @@ export async function seedPlatform(
   return seedSuperAdministrator(store, hasher, adminPassword, adminEmail, ctx);
 }
 
+const SEED_ROLE_GROUPS = [
+  { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
+  { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
+];
+
 /** The first start's groups, without `admin`: the API creates it once it answers (seedSuperAdministrator). */
 export async function seedGroups(store: EventStore, ctx: CommandContext, registered: readonly string[]): Promise<void> {
   if (await seeded(store)) return;
-  await unlessExists(() =>
-    createStream(
-      store,
-      roleGroupStream(1),
-      roleGroupDecider,
-      {
-        type: 'DefineRoleGroup',
-        data: { role_id: 1, name: 'Operators', permissions: ['addon.view', 'addon.manage', 'credential.review'] },
-        registered,
-        taken: [],
-        by: SHELL,
-      },
-      ctx,
-    ),
-  );
-  await unlessExists(() =>
-    createStream(
-      store,
-      roleGroupStream(2),
-      roleGroupDecider,
-      {
-        type: 'DefineRoleGroup',
-        data: { role_id: 2, name: 'Auditors', permissions: ['addon.view', 'audit.read'] },
-        registered,
-        taken: [],
-        by: SHELL,
-      },
-      ctx,
-    ),
-  );
+  for (const data of SEED_ROLE_GROUPS) {
+    await unlessExists(() =>
+      createStream(
+        store,
+        roleGroupStream(data.role_id),
+        roleGroupDecider,
+        { type: 'DefineRoleGroup', data, registered, taken: [], by: SHELL },
+        ctx,
+      ),
+    );
+  }
   await unlessExists(() =>
     createStream(
       store,

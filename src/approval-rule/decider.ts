@@ -15,8 +15,8 @@ export const WHO = ['everyone', 'member_group', 'email_domain'] as const;
 /** The longest a rule may set a key's lifetime to, whatever MAX_KEY_LIFETIME_DAYS allows (docs/rules.md). */
 export const MAX_RULE_DAYS = 3650;
 
-const definitionSchema = z.object({
-  rule_id: z.string(),
+/** What a rule says, as its events record it and its view shows it. */
+export const ruleDefinitionFields = {
   name: z.string(),
   applies_to: z.enum(APPLIES_TO),
   /** The scope whose requests it approves; null for a rule about applications. */
@@ -27,7 +27,9 @@ const definitionSchema = z.object({
   email_domain: z.string().nullable(),
   /** How long the approved key lives; null: as an approval without expiry (KEY_LIFETIME_DAYS). */
   expires_in_days: z.int().nullable(),
-});
+};
+
+const definitionSchema = z.object({ rule_id: z.string(), ...ruleDefinitionFields });
 export type ApprovalRuleDefinition = z.infer<typeof definitionSchema>;
 
 export const approvalRuleEventSchemas = {

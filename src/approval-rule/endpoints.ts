@@ -5,6 +5,7 @@ import {
   ApprovalRuleCommand,
   approvalRuleStream,
   MAX_RULE_DAYS,
+  ruleDefinitionFields,
   WHO,
 } from './decider';
 import { ApprovalRuleDocument, approvalRulesProjection } from './projection';
@@ -35,12 +36,7 @@ export interface ApprovalRuleDeps {
 const ruleSchema = z
   .object({
     id: z.string(),
-    name: z.string(),
-    applies_to: z.enum(APPLIES_TO),
-    scope: z.string().nullable(),
-    who: z.enum(WHO),
-    member_group_id: z.int().nullable(),
-    email_domain: z.string().nullable(),
+    ...ruleDefinitionFields,
     expires_in_days: z
       .int()
       .nullable()

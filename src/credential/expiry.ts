@@ -85,11 +85,11 @@ export function assertWithinLifetime(
 ): void {
   const latest = now.getTime() + maxDays * DAY_MS;
   if (expiresAt !== null && Date.parse(expiresAt) <= latest) return;
-  const when = expiresAt === null ? 'never' : expiresAt;
+  const asked = expiresAt === null ? 'never' : expiresAt;
   throw fieldError(
     'expiry_too_far',
     field,
-    `the expiry (${when}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`,
+    `the expiry (${asked}) is more than ${maxDays} days ahead: choose one until ${new Date(latest).toISOString()} at the latest`,
   );
 }
 

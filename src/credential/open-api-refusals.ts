@@ -1,39 +1,22 @@
 import { OpenApiRefusal } from '../shared/http/open-api-refusals';
 
-// The contract tells a partner the four 401s in one sentence; data.error tells them apart.
 const notAccepted = () =>
   'X-API-ID or X-API-Key is missing or not accepted (unknown, wrong, rotated away, the credential revoked, or past its expires_at: credential_expired, or the key was found in public: credential_leaked)';
 
-export const CREDENTIALS_MISSING: OpenApiRefusal = {
-  reason: 'api_credentials_missing',
+/** A 401: the contract tells a partner all of them in one sentence; data.error and the metric's outcome tell them apart. */
+const notAcceptedAs = (reason: string, outcome: string): OpenApiRefusal => ({
+  reason,
   status: 401,
   when: notAccepted,
-  outcome: 'invalid_key',
-};
-export const CREDENTIALS_NOT_ACCEPTED: OpenApiRefusal = {
-  reason: 'api_credentials_invalid',
-  status: 401,
-  when: notAccepted,
-  outcome: 'invalid_key',
-};
-export const CREDENTIAL_REVOKED: OpenApiRefusal = {
-  reason: 'credential_revoked',
-  status: 401,
-  when: notAccepted,
-  outcome: 'revoked',
-};
-export const CREDENTIAL_EXPIRED: OpenApiRefusal = {
-  reason: 'credential_expired',
-  status: 401,
-  when: notAccepted,
-  outcome: 'expired',
-};
-export const CREDENTIAL_LEAKED: OpenApiRefusal = {
-  reason: 'credential_leaked',
-  status: 401,
-  when: notAccepted,
-  outcome: 'leaked',
-};
+  outcome,
+});
+
+export const CREDENTIALS_MISSING = notAcceptedAs('api_credentials_missing', 'invalid_key');
+export const CREDENTIALS_NOT_ACCEPTED = notAcceptedAs('api_credentials_invalid', 'invalid_key');
+export const CREDENTIAL_REVOKED = notAcceptedAs('credential_revoked', 'revoked');
+export const CREDENTIAL_EXPIRED = notAcceptedAs('credential_expired', 'expired');
+export const CREDENTIAL_LEAKED = notAcceptedAs('credential_leaked', 'leaked');
+
 export const SCOPE_NOT_APPROVED: OpenApiRefusal = {
   reason: 'scope_not_approved',
   status: 403,

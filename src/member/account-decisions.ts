@@ -94,6 +94,20 @@ function spendLinks<State extends AccountState>(state: State): State {
 
 type Command<Type extends AccountCommand['type']> = Extract<AccountCommand, { type: Type }>;
 
+type Refusal = [error: string, message: string];
+
+/** The mailed link a request names, if it may be used now; refused as unknown, spent or expired, in that order. */
+function usableLink<Link extends Outstanding>(
+  link: Link | null | undefined,
+  now: string,
+  refusals: { unknown: Refusal; spent: Refusal; expired: Refusal },
+): Link {
+  if (!link) throw new DomainError(...refusals.unknown);
+  if (link.spent) throw new DomainError(...refusals.spent);
+  if (expired(link, now)) throw new DomainError(...refusals.expired);
+  return link;
+}
+
 function requestPasswordReset({ data }: Command<'RequestPasswordReset'>, state: AccountState): AccountEvent[] {
   if (state.email === null)
     throw new DomainError('no_email', 'this member gave no e-mail address to mail a reset link to');
@@ -101,22 +115,17 @@ function requestPasswordReset({ data }: Command<'RequestPasswordReset'>, state: 
 }
 
 function resetPassword({ data }: Command<'ResetPassword'>, state: AccountState): AccountEvent[] {
-  const link = state.resets[data.token_digest];
-  if (!link)
-    throw new DomainError(
-      'reset_token_unknown',
-      'this password-reset link is not one this service mailed: ask for a new one',
-    );
-  if (link.spent)
-    throw new DomainError(
+  usableLink(state.resets[data.token_digest], data.now, {
+    unknown: ['reset_token_unknown', 'this password-reset link is not one this service mailed: ask for a new one'],
+    spent: [
       'reset_token_spent',
       'this password-reset link was already used, or the password or e-mail address changed since it was mailed: ask for a new one',
-    );
-  if (expired(link, data.now))
-    throw new DomainError(
+    ],
+    expired: [
       'reset_token_expired',
       'this password-reset link has expired (links are good for 30 minutes): ask for a new one',
-    );
+    ],
+  });
   return [{ type: 'PasswordReset', data: { member_id: state.member_id, password_hash: data.password_hash } }];
 }
 
@@ -133,23 +142,18 @@ function resetPasswordByAdministrator(
 
 function confirmEmail({ data }: Command<'ConfirmEmail'>, state: AccountState): AccountEvent[] {
   const member_id = state.member_id;
-  const pending = state.pending_email;
-  if (!pending || pending.token_digest !== data.token_digest) {
-    throw new DomainError(
+  const named = state.pending_email?.token_digest === data.token_digest ? state.pending_email : null;
+  const pending = usableLink(named, data.now, {
+    unknown: [
       'email_token_unknown',
       'this confirmation link was already used, replaced by a newer one, or is not one this service mailed: change the address again for a new one',
-    );
-  }
-  if (pending.spent)
-    throw new DomainError(
+    ],
+    spent: [
       'email_token_spent',
       'the password changed since this confirmation link was mailed: change the address again for a new one',
-    );
-  if (expired(pending, data.now))
-    throw new DomainError(
-      'email_token_expired',
-      'this confirmation link has expired: change the address again for a new one',
-    );
+    ],
+    expired: ['email_token_expired', 'this confirmation link has expired: change the address again for a new one'],
+  });
   const changed: AccountEvent = { type: 'EmailChanged', data: { member_id, email: pending.email } };
   // The address replaced is offered a way back, in case the change was not its owner's.
   return state.email === null
@@ -158,19 +162,17 @@ function confirmEmail({ data }: Command<'ConfirmEmail'>, state: AccountState): A
 }
 
 function restoreEmail({ data }: Command<'RestoreEmail'>, state: AccountState): AccountEvent[] {
-  const restore = state.restores[data.token_digest];
-  if (!restore)
-    throw new DomainError('restore_token_unknown', 'this link is not one this service mailed to restore an address');
-  if (restore.spent)
-    throw new DomainError(
+  const restore = usableLink(state.restores[data.token_digest], data.now, {
+    unknown: ['restore_token_unknown', 'this link is not one this service mailed to restore an address'],
+    spent: [
       'restore_token_spent',
       'this link was already used, or another restore link was: the address is the one restored then',
-    );
-  if (expired(restore, data.now))
-    throw new DomainError(
+    ],
+    expired: [
       'restore_token_expired',
       `this link has expired (links to restore an address are good for ${RESTORE_LIFETIME_DAYS} days): ask the platform team`,
-    );
+    ],
+  });
   return [{ type: 'EmailRestored', data: { member_id: state.member_id, email: restore.email } }];
 }
 

@@ -92,7 +92,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
           await logIntoSession(ctx, { member: { id: registered.member_id, username: registered.username } });
           return registered;
         };
-        const registered = await decideThenRead(ctx, register, async (decided) => decided);
+        const registered = await decideThenRead(ctx, register, async (member) => member);
         return {
           data: { id: registered.member_id, username: registered.username },
           message: 'registered and logged in',

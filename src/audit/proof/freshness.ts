@@ -61,27 +61,8 @@ export function checkFreshness(
   if (newer.origin !== origin)
     throw new NotFresh(`the newer checkpoint is of the log ${newer.origin}, the export of ${origin}`);
   const tree = exportTree(verified);
-  const sameTree = (head: TreeHead, size: number, root: Buffer) => head.size === size && head.root.equals(root);
-  if (
-    answer.from_checkpoint &&
-    !sameTree(
-      openCheckpoint(answer.from_checkpoint, keys, "the consistency answer's from_checkpoint"),
-      tree.size,
-      tree.root,
-    )
-  ) {
-    throw new NotFresh(`the consistency answer starts from another tree than the export's (size ${tree.size})`);
-  }
-  if (
-    answer.to_checkpoint &&
-    !sameTree(
-      openCheckpoint(answer.to_checkpoint, keys, "the consistency answer's to_checkpoint"),
-      newer.size,
-      newer.root,
-    )
-  ) {
-    throw new NotFresh(`the consistency answer ends at another tree than the newer checkpoint (size ${newer.size})`);
-  }
+  checkEnd(answer, 'from_checkpoint', tree, keys, `starts from another tree than the export's (size ${tree.size})`);
+  checkEnd(answer, 'to_checkpoint', newer, keys, `ends at another tree than the newer checkpoint (size ${newer.size})`);
   const proof = answer.proof.map((hash) => Buffer.from(hash, 'base64'));
   if (!holdsConsistency(tree.size, newer.size, tree.root, newer.root, proof)) {
     throw new NotFresh(
@@ -89,4 +70,20 @@ export function checkFreshness(
     );
   }
   return `the export's first ${tree.size} events of the log are a prefix of the checkpoint of size ${newer.size} signed at ${newer.time}`;
+}
+
+/** A checkpoint the consistency answer names at one of its ends must be of the tree this check expects there. */
+function checkEnd(
+  answer: ConsistencyAnswer,
+  end: 'from_checkpoint' | 'to_checkpoint',
+  expected: { size: number; root: Buffer },
+  keys: TrustedKeys,
+  otherwise: string,
+): void {
+  const checkpoint = answer[end];
+  if (!checkpoint) return;
+  const head = openCheckpoint(checkpoint, keys, `the consistency answer's ${end}`);
+  if (head.size !== expected.size || !head.root.equals(expected.root)) {
+    throw new NotFresh(`the consistency answer ${otherwise}`);
+  }
 }

@@ -46,10 +46,9 @@ export function checkHeadLine(value: unknown, keys: TrustedKeys, n: number): Exp
   }
   if (!opened.signedBy.some((key) => key.name === head.origin))
     throw new Refused(n, `the export head names the log ${head.origin}, and no key of that name signed it`);
-  const said = exportHeadLine(head, line.data.note) as unknown as Record<string, unknown>;
+  const signed = exportHeadLine(head, line.data.note) as unknown as Record<string, unknown>;
   const shown = line.data as Record<string, unknown>;
-  const otherwise = Object.keys(said).find((field) => canonicalJson(said[field]) !== canonicalJson(shown[field]));
-  if (otherwise)
-    throw new Refused(n, `the export head shows a ${otherwise} its signed note does not say: it was changed`);
+  const changed = Object.keys(signed).find((field) => canonicalJson(signed[field]) !== canonicalJson(shown[field]));
+  if (changed) throw new Refused(n, `the export head shows a ${changed} its signed note does not say: it was changed`);
   return head;
 }

@@ -123,14 +123,14 @@ export function asReviewer(
 
 /**
  * What a decision about a member's credential answers: the credential, once its read model holds
- * the change, and what was decided, after whose it is (`said` may read the decided credential).
+ * the change, and what was decided, after whose it is (`outcome` may read the credential as decided).
  */
 export function credentialAfter(readModels: ReadModels) {
   const reads = credentialReads(readModels);
   // The message names whose credential it is: an administrator deciding down a queue sees which one changed.
-  return (member_id: number, said: string | ((decided: ApplicationView) => string)) =>
+  return (member_id: number, outcome: string | ((credential: ApplicationView) => string)) =>
     async ({ position }: Written) => {
       const data = applicationView(expectWritten(await reads.credential(member_id, position)));
-      return { data, message: `${data.username}'s ${typeof said === 'string' ? said : said(data)}` };
+      return { data, message: `${data.username}'s ${typeof outcome === 'string' ? outcome : outcome(data)}` };
     };
 }

@@ -6,7 +6,7 @@ import { optionalBody } from '../../shared/http/validate';
 const HIDDEN = new RegExp(`[${CONTROL_CHARACTERS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'u');
 const SAYS_NOTHING = /^\s*$/u;
 
-const said = (field: string, max: number) =>
+const applicantText = (field: string, max: number) =>
   z
     .string({ error: `${field} must be text` })
     .trim()
@@ -20,10 +20,10 @@ const said = (field: string, max: number) =>
  */
 export const applicationBody = optionalBody(
   z.strictObject({
-    purpose: said('purpose', 500)
+    purpose: applicantText('purpose', 500)
       .optional()
       .meta({ description: 'What the API will be used for, shown to the reviewers (at most 500 characters)' }),
-    company: said('company', 100)
+    company: applicantText('company', 100)
       .optional()
       .meta({ description: 'The company the credential is for (at most 100 characters)' }),
     website: z

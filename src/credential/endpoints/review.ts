@@ -81,8 +81,6 @@ const applicationsPage = pageOf(reviewedApplicationSchema).extend({
   counts: countsSchema(APPLICATION_STATUSES, 'applications'),
 });
 
-/** An administrator's decision: the command, with the administrator as actor and the reason in the metadata. */
-
 const review = { kind: 'admin', permission: 'credential.review' } as const;
 
 /** The administrators' review of credential applications and scope requests (docs/credentials.md). */
@@ -107,6 +105,53 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
     status: 422,
     when: `the ${what} is not in a state that allows this decision`,
   });
+  // Rejecting an application and revoking a credential: one decision with a reason, told apart by its command.
+  const decisionWithReason = (decision: {
+    action: string;
+    command: 'RejectCredential' | 'RevokeCredential';
+    summary: string;
+    what: string;
+    answered: string;
+  }) =>
+    endpoint({
+      method: 'POST',
+      path: `/credentials/:member_id/${decision.action}`,
+      caller: review,
+      summary: decision.summary,
+      params: memberParams,
+      body: reasonBody,
+      response: applicationSchema,
+      refusals: [wrongState(decision.what), unknownMember, concurrentChange],
+      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
+        const command = { type: decision.command, data: { member_id, reason } };
+        return decideThenRead(ctx, asReviewer(deps, ctx, command, reason), answer(member_id, decision.answered));
+      },
+    });
+  // Rejecting and revoking a scope: one decision with a reason, told apart by its command.
+  const scopeDecisionWithReason = (decision: {
+    action: string;
+    command: 'RejectScope' | 'RevokeScope';
+    summary: string;
+    answered: string;
+  }) =>
+    endpoint({
+      method: 'POST',
+      path: `/credentials/:member_id/scopes/:scope/${decision.action}`,
+      caller: review,
+      summary: decision.summary,
+      params: memberScopeParams,
+      body: reasonBody,
+      response: scopeRequestSchema,
+      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
+        const command = { type: decision.command, data: { member_id, scope, reason } };
+        return decideThenRead(
+          ctx,
+          asReviewer(deps, ctx, command, reason),
+          scopeRequest(member_id, scope, decision.answered),
+        );
+      },
+    });
 
   return [
     endpoint({
@@ -160,39 +205,19 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         );
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/reject',
-      caller: review,
+    decisionWithReason({
+      action: 'reject',
+      command: 'RejectCredential',
       summary: "Reject a member's credential application, with the reason",
-      params: memberParams,
-      body: reasonBody,
-      response: applicationSchema,
-      refusals: [wrongState('application'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RejectCredential', data: { member_id, reason } }, reason),
-          answer(member_id, 'application rejected'),
-        );
-      },
+      what: 'application',
+      answered: 'application rejected',
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/revoke',
-      caller: review,
+    decisionWithReason({
+      action: 'revoke',
+      command: 'RevokeCredential',
       summary: "Revoke a member's credential, active or approved and not yet claimed, and its scopes, with the reason",
-      params: memberParams,
-      body: reasonBody,
-      response: applicationSchema,
-      refusals: [wrongState('credential'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RevokeCredential', data: { member_id, reason } }, reason),
-          answer(member_id, 'credential revoked: it is refused from now on'),
-        );
-      },
+      what: 'credential',
+      answered: 'credential revoked: it is refused from now on',
     }),
     endpoint({
       method: 'GET',
@@ -235,39 +260,17 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         );
       },
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/scopes/:scope/reject',
-      caller: review,
+    scopeDecisionWithReason({
+      action: 'reject',
+      command: 'RejectScope',
       summary: "Reject one scope of a member's credential, with the reason",
-      params: memberScopeParams,
-      body: reasonBody,
-      response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RejectScope', data: { member_id, scope, reason } }, reason),
-          scopeRequest(member_id, scope, 'rejected'),
-        );
-      },
+      answered: 'rejected',
     }),
-    endpoint({
-      method: 'POST',
-      path: '/credentials/:member_id/scopes/:scope/revoke',
-      caller: review,
+    scopeDecisionWithReason({
+      action: 'revoke',
+      command: 'RevokeScope',
       summary: "Revoke one approved scope of a member's credential, with the reason",
-      params: memberScopeParams,
-      body: reasonBody,
-      response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
-      handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
-        return decideThenRead(
-          ctx,
-          asReviewer(deps, ctx, { type: 'RevokeScope', data: { member_id, scope, reason } }, reason),
-          scopeRequest(member_id, scope, 'revoked'),
-        );
-      },
+      answered: 'revoked',
     }),
   ];
 }

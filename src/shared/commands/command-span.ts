@@ -29,12 +29,12 @@ export function inCommandSpan<T>(
       read: (work) => inSpan('read', { [ATTR_DB_OPERATION_NAME]: 'read_stream' }, here, work),
       decide: (work) =>
         inSpan('decide', {}, here, (span) => {
-          const decided = work();
+          const events = work();
           span.setAttribute(
             'platform.events',
-            decided.map((e) => e.type),
+            events.map((e) => e.type),
           );
-          return decided;
+          return events;
         }),
       append: (work) => inSpan('append', { [ATTR_DB_OPERATION_NAME]: 'append' }, here, work),
     }),
