@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { App } from './app';
 import { navigate } from './router';
-import { envelope } from '../test/envelope';
+import { adminContext, envelope } from '../test/envelope';
 
 it('an address in neither area says there is no page there, with a link home', () => {
   globalThis.fetch = jest.fn(async () => new Response('{}', { status: 500 })) as typeof fetch;
@@ -68,15 +68,7 @@ describe("a member's history at its own address", () => {
     globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       asked.push(url.pathname);
-      if (url.pathname.endsWith('/context'))
-        return envelope(200, {
-          code: 0,
-          message: 'ok',
-          data: {
-            account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] },
-            role_groups: [],
-          },
-        });
+      if (url.pathname.endsWith('/context')) return adminContext(['audit.read']);
       const member = Number(/\/credentials\/(\d+)\/history$/.exec(url.pathname)?.[1]);
       if (member)
         return envelope(200, {

@@ -1,5 +1,8 @@
+import type { Schemas } from '../src/api/client';
+
 /** The service's answer as the console's fetch receives it: an envelope ({ code, message, data }) sent as JSON with this status. */
-export const envelope = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export const envelope = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /**
  * Stands in for the service behind the console's fetch: records every request, hands out a CSRF
@@ -11,8 +14,19 @@ export function serviceStandIn(answer: (url: URL, request: Request) => Response 
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
     calls.push(request);
     const url = new URL(request.url);
-    if (url.pathname.endsWith('/developer/session')) return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+    if (url.pathname.endsWith('/developer/session'))
+      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
     return answer(url, request);
   }) as typeof fetch;
   return calls;
 }
+
+type Permission = Schemas['AdminContext']['account']['permissions'][number];
+
+/** GET /admin/context's answer for carol, an administrator (not super) holding these permissions. */
+export const adminContext = (permissions: Permission[]): Response =>
+  envelope(200, {
+    code: 0,
+    message: 'ok',
+    data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] },
+  });

@@ -8,13 +8,17 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { everyPage, PAGE_LIMIT } from '../api/pages';
 import { Field } from '../ui/field';
 import { useLoad, when } from '../ui/load';
-import { Done, Empty, Loading, LoadFailed, RefusalNotice, useOutcome } from '../ui/notice';
+import { LoadedList } from '../ui/loaded-list';
+import { Done, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
+import { SelectField } from '../ui/select-field';
 import { TableHead } from '../ui/table';
 
 type Rule = Schemas['ApprovalRule'];
 type AppliesTo = (typeof APPLIES_TO)[number];
 type Who = (typeof WHO)[number];
+
+const APPLIES_WORDS: Record<AppliesTo, string> = { credential: 'credential applications', scope: 'scope requests' };
 
 const WHO_WORDS: Record<Who, string> = {
   everyone: 'every member',
@@ -88,39 +92,38 @@ export function ApprovalRules() {
       <p>A rule approves a matching application or scope request at once; the audit trail names the rule.</p>
       <Done focusKey={done.serial}>{done.message}</Done>
       <RefusalNotice refusal={refusal} />
-      {rules.state === 'loading' && <Loading what="approval rules" />}
-      {rules.state === 'failed' && <LoadFailed refusal={rules.refusal} onRetry={reload} />}
-      {rules.state === 'ready' && rules.data.list.length === 0 && <Empty>No approval rule yet.</Empty>}
-      {rules.state === 'ready' && rules.data.list.length > 0 && (
-        <table>
-          <TableHead columns={['Name', 'Approves', 'Key lifetime', 'Since', 'State']} />
-          <tbody>
-            {rules.data.list.map((rule) => (
-              <tr key={rule.id}>
-                <td data-label="Name">{rule.name}</td>
-                <td data-label="Approves">{ruleWords(rule)}</td>
-                <td data-label="Key lifetime">
-                  {rule.applies_to === 'scope'
-                    ? '—'
-                    : rule.expires_in_days
-                      ? `${rule.expires_in_days} days`
-                      : 'default'}
-                </td>
-                <td data-label="Since">{when(rule.created_at)}</td>
-                <td data-label="State">
-                  {rule.enabled ? (
-                    <button type="button" onClick={() => void disable(rule)} aria-label={`Disable ${rule.name}`}>
-                      Disable
-                    </button>
-                  ) : (
-                    <span class="status revoked">disabled {rule.disabled_at ? when(rule.disabled_at) : ''}</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LoadedList loaded={rules} onRetry={reload} what="approval rules" empty="No approval rule yet.">
+        {(list) => (
+          <table>
+            <TableHead columns={['Name', 'Approves', 'Key lifetime', 'Since', 'State']} />
+            <tbody>
+              {list.map((rule) => (
+                <tr key={rule.id}>
+                  <td data-label="Name">{rule.name}</td>
+                  <td data-label="Approves">{ruleWords(rule)}</td>
+                  <td data-label="Key lifetime">
+                    {rule.applies_to === 'scope'
+                      ? '—'
+                      : rule.expires_in_days
+                        ? `${rule.expires_in_days} days`
+                        : 'default'}
+                  </td>
+                  <td data-label="Since">{when(rule.created_at)}</td>
+                  <td data-label="State">
+                    {rule.enabled ? (
+                      <button type="button" onClick={() => void disable(rule)} aria-label={`Disable ${rule.name}`}>
+                        Disable
+                      </button>
+                    ) : (
+                      <span class="status revoked">disabled {rule.disabled_at ? when(rule.disabled_at) : ''}</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedList>
       <form class="card" onSubmit={add} aria-labelledby="new-rule">
         <h2 id="new-rule">Add a rule</h2>
         <Field
@@ -132,47 +135,31 @@ export function ApprovalRules() {
           refusal={refusal}
           maxLength={64}
         />
-        <div class="field">
-          <label for="rule-applies">Approves</label>
-          <select
-            id="rule-applies"
-            value={form.applies_to}
-            onChange={(e) => set({ applies_to: (e.currentTarget as HTMLSelectElement).value as AppliesTo })}
-          >
-            <option value="credential">credential applications</option>
-            <option value="scope">scope requests</option>
-          </select>
-        </div>
+        <SelectField
+          id="rule-applies"
+          label="Approves"
+          value={form.applies_to}
+          options={APPLIES_TO}
+          words={(applies) => APPLIES_WORDS[applies]}
+          onChange={(applies_to) => set({ applies_to })}
+        />
         {form.applies_to === 'scope' && (
-          <div class="field">
-            <label for="rule-scope">Scope</label>
-            <select
-              id="rule-scope"
-              value={form.scope}
-              onChange={(e) => set({ scope: (e.currentTarget as HTMLSelectElement).value })}
-            >
-              {SCOPES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="rule-scope"
+            label="Scope"
+            value={form.scope}
+            options={SCOPES}
+            onChange={(scope) => set({ scope })}
+          />
         )}
-        <div class="field">
-          <label for="rule-who">For</label>
-          <select
-            id="rule-who"
-            value={form.who}
-            onChange={(e) => set({ who: (e.currentTarget as HTMLSelectElement).value as Who })}
-          >
-            {WHO.map((w) => (
-              <option key={w} value={w}>
-                {WHO_WORDS[w]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="rule-who"
+          label="For"
+          value={form.who}
+          options={WHO}
+          words={(who) => WHO_WORDS[who]}
+          onChange={(who) => set({ who })}
+        />
         {form.who === 'member_group' && (
           <Field
             name="member_group_id"

@@ -1,20 +1,12 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { AdminArea } from './area';
 import type { Schemas } from '../api/client';
-import { envelope } from '../../test/envelope';
+import { adminContext, envelope } from '../../test/envelope';
 
 type Permission = Schemas['AdminContext']['account']['permissions'][number];
 
 /** The service as the console meets it: /context with these permissions, and an empty answer to every list. */
-function service(
-  permissions: Permission[],
-  context: () => Response = () =>
-    envelope(200, {
-      code: 0,
-      message: 'ok',
-      data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] },
-    }),
-) {
+function service(permissions: Permission[], context: () => Response = () => adminContext(permissions)) {
   const asked: string[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
@@ -91,14 +83,7 @@ it('a failed load of the permissions offers to try again, and trying again loads
   const asked = service(['audit.read'], () =>
     fail
       ? envelope(500, { code: 500, message: 'internal error', data: { error: 'internal' } })
-      : envelope(200, {
-          code: 0,
-          message: 'ok',
-          data: {
-            account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions: ['audit.read'] },
-            role_groups: [],
-          },
-        }),
+      : adminContext(['audit.read']),
   );
   render(<AdminArea path="/admin/audit" />);
   expect((await screen.findByRole('alert')).textContent).toContain('internal error');
@@ -129,12 +114,7 @@ describe('an address of one thing (a deep link, opened anew or reloaded)', () =>
     globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       asked.push(url.pathname);
-      if (url.pathname.endsWith('/context'))
-        return envelope(200, {
-          code: 0,
-          message: 'ok',
-          data: { account: { id: 2, username: 'carol', is_super: false, role_id: 2, permissions }, role_groups: [] },
-        });
+      if (url.pathname.endsWith('/context')) return adminContext(permissions);
       if (url.pathname.endsWith('/credentials/7/history'))
         return envelope(200, { code: 0, message: 'ok', data: history7 });
       if (url.pathname.endsWith('/audit/members'))

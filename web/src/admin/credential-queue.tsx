@@ -55,7 +55,7 @@ function filterOf(named: string | null): Filter | '' {
 export function CredentialQueue() {
   const { status, q, after, listKey, selected, toggle, select, controls, pager } = useQueueAddress(filterOf);
   const [list, reload] = useLoad(() => applications(status, q, after), [status, q, after]);
-  const { done, refusal, decided, decide } = useDecisions(reload, listKey);
+  const { done, refusal, decided, decide, decidedSaying } = useDecisions(reload, listKey);
   const member = async (member_id: number) => ({ header: await csrf(), path: { member_id } });
   const sendApproval = (a: Application, body: ApprovalBody) =>
     call(async () => api.POST('/credentials/{member_id}/approve', { params: await member(a.member_id), body }));
@@ -69,19 +69,12 @@ export function CredentialQueue() {
         answer.ok ? { ...answer, message: approved(a.username, answer.data.expires_at) } : answer,
       ),
     );
-  const reject = async (a: Application, reason: string) =>
-    decided(
-      saying(await sendRejection(a, reason), () => `Rejected ${a.username}'s application.`),
-      reason,
-    );
-  const revoke = async (id: number, reason: string) =>
-    decided(
-      saying(
-        await call(async () =>
-          api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } }),
-        ),
-        (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`,
-      ),
+  const reject = (a: Application, reason: string) =>
+    decidedSaying(sendRejection(a, reason), () => `Rejected ${a.username}'s application.`, reason);
+  const revoke = (id: number, reason: string) =>
+    decidedSaying(
+      call(async () => api.POST('/credentials/{member_id}/revoke', { params: await member(id), body: { reason } })),
+      (c) => `Revoked ${c.username}'s credential: its key is refused from now on.`,
       reason,
     );
   const approveExtension = (id: number) =>
@@ -92,14 +85,12 @@ export function CredentialQueue() {
         saying(answer, (c) => `Extended ${c.username}'s key: it now expires on ${when(c.expires_at)}.`),
       ),
     );
-  const rejectExtension = async (id: number, reason: string) =>
-    decided(
-      saying(
-        await call(async () =>
-          api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } }),
-        ),
-        (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`,
+  const rejectExtension = (id: number, reason: string) =>
+    decidedSaying(
+      call(async () =>
+        api.POST('/credentials/{member_id}/extension/reject', { params: await member(id), body: { reason } }),
       ),
+      (c) => `Rejected ${c.username}'s extension request: the key keeps its expiry.`,
       reason,
     );
   const rows = list.state === 'ready' ? list.data.list : [];

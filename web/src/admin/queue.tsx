@@ -42,7 +42,10 @@ export function useDecisions(reload: () => void, filter: string) {
     const refused = decided(await answer);
     if (refused) setRefusal(refused);
   };
-  return { done, refusal, decided, decide };
+  /** A decision with a reason box, its answer in the console's words (`saying`). */
+  const decidedSaying = async <T,>(sent: Promise<Answer<T>>, words: (data: T) => string, reason: string) =>
+    decided(saying(await sent, words), reason);
+  return { done, refusal, decided, decide, decidedSaying };
 }
 
 /**

@@ -30,7 +30,7 @@ export function ScopeQueue() {
       ),
     [status, q, after],
   );
-  const { done, refusal, decided, decide } = useDecisions(reload, listKey);
+  const { done, refusal, decided, decide, decidedSaying } = useDecisions(reload, listKey);
   const scopeOf = async (r: ScopeRequest) => ({
     header: await csrf(),
     path: { member_id: r.member_id, scope: r.name as ScopeName },
@@ -45,19 +45,14 @@ export function ScopeQueue() {
     );
   const approve = (r: ScopeRequest) =>
     decide(sendApproval(r).then((answer) => saying(answer, () => `Approved ${r.name} for ${whose(r)}.`)));
-  const reject = async (r: ScopeRequest, reason: string) =>
-    decided(
-      saying(await sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`),
-      reason,
-    );
-  const revoke = async (r: ScopeRequest, reason: string) =>
-    decided(
-      saying(
-        await call(async () =>
-          api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } }),
-        ),
-        () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`,
+  const reject = (r: ScopeRequest, reason: string) =>
+    decidedSaying(sendRejection(r, reason), () => `Rejected ${r.name} for ${whose(r)}.`, reason);
+  const revoke = (r: ScopeRequest, reason: string) =>
+    decidedSaying(
+      call(async () =>
+        api.POST('/credentials/{member_id}/scopes/{scope}/revoke', { params: await scopeOf(r), body: { reason } }),
       ),
+      () => `Revoked ${r.name} for ${whose(r)}: calls that need it are refused from now on.`,
       reason,
     );
 

@@ -1,12 +1,8 @@
 import { api, call, csrf } from '../api/client';
-import { useLoad } from '../ui/load';
-import { useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import type { SecretWording } from '../ui/secret-once';
-import { RegisterWebhook } from './webhook-register';
-import { WebhookList } from './webhook-list';
+import { WebhookCards, type WebhookOwner } from './webhook-cards';
 import type { RowWording, WebhookCalls } from './webhook-row';
-import { useShownSecret } from './webhook-secret';
 
 const SECRET_WORDING: SecretWording = {
   title: 'Signing secret',
@@ -63,38 +59,23 @@ const CALLS: WebhookCalls = {
     ),
 };
 
+const ADMINISTRATORS: WebhookOwner = {
+  list: () => call(() => api.GET('/webhooks')),
+  register: (body) => call(async () => api.POST('/webhooks', { params: await header(), body })),
+  calls: CALLS,
+  ids: { register: 'new-webhook', list: 'webhooks-title' },
+  title: 'Registered',
+  what: 'the webhooks',
+  secret: SECRET_WORDING,
+  row: ROW_WORDING,
+};
+
 /** Webhooks: register one (its secret shown once), list them, each one's deliveries, test send, edit and removal. */
 export function Webhooks() {
-  const [hooks, reload] = useLoad(() => call(() => api.GET('/webhooks')), []);
-  const secret = useShownSecret();
-  const [removed, report, clearRemoved] = useOutcome();
-
   return (
     <>
       <ScreenHeading>Webhooks</ScreenHeading>
-      <RegisterWebhook
-        id="new-webhook"
-        register={(body) => call(async () => api.POST('/webhooks', { params: await header(), body }))}
-        secret={secret}
-        wording={SECRET_WORDING}
-        onRegistered={() => {
-          clearRemoved();
-          reload();
-        }}
-      />
-      <WebhookList
-        id="webhooks-title"
-        title="Registered"
-        what="the webhooks"
-        hooks={hooks}
-        reload={reload}
-        calls={CALLS}
-        wording={ROW_WORDING}
-        removed={removed}
-        report={report}
-        // The secret belongs to the webhook it signs for: it goes when that webhook goes.
-        onRemoved={(hook) => secret.forget(hook.id)}
-      />
+      <WebhookCards owner={ADMINISTRATORS} />
     </>
   );
 }

@@ -5,6 +5,18 @@ import { envelope } from '../../test/envelope';
 
 const history = { member_id: 7, username: 'alice', events: [] };
 
+/** Alice's first event: she applied for API credentials. */
+const applied = {
+  position: '1',
+  stream: 'credential-7',
+  revision: 0,
+  type: 'CredentialApplied',
+  time: '2026-11-20T10:00:00.000Z',
+  actor: { kind: 'member', id: 7, username: 'alice' },
+  summary: 'applied for API credentials',
+  data: {},
+};
+
 let answered: unknown = history;
 let found: Response | null = null;
 
@@ -69,21 +81,7 @@ describe('what the lookup found, or did not', () => {
   });
 
   it('announces what "Show the history" found', async () => {
-    answered = {
-      ...history,
-      events: [
-        {
-          position: '1',
-          stream: 'credential-7',
-          revision: 0,
-          type: 'CredentialApplied',
-          time: '2026-11-20T10:00:00.000Z',
-          actor: { kind: 'member', id: 7, username: 'alice' },
-          summary: 'applied for API credentials',
-          data: {},
-        },
-      ],
-    };
+    answered = { ...history, events: [applied] };
     render(<Auditor />);
     const status = screen.getByTestId('history-found');
     expect(status.getAttribute('role')).toBe('status');
@@ -93,16 +91,6 @@ describe('what the lookup found, or did not', () => {
 
   it('"State after this" puts focus on the state it shows above the timeline', async () => {
     const credential = { status: 'pending', apiid: null, expires_at: null, revoke_reason: null, reject_reason: null };
-    const applied = {
-      position: '1',
-      stream: 'credential-7',
-      revision: 0,
-      type: 'CredentialApplied',
-      time: '2026-11-20T10:00:00.000Z',
-      actor: { kind: 'member', id: 7, username: 'alice' },
-      summary: 'applied for API credentials',
-      data: {},
-    };
     answered = { ...history, events: [applied] };
     render(<Auditor />);
     lookUp('7');

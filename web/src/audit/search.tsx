@@ -9,6 +9,7 @@ import { Empty, Loading, LoadFailed } from '../ui/notice';
 import { useQueryState } from '../ui/query-state';
 import { TableHead } from '../ui/table';
 import { historyAddress, localInput } from './links';
+import { SelectField } from '../ui/select-field';
 
 const PAGE_SIZE = 50;
 const FILTERS = ['type', 'actor', 'from', 'to'] as const;
@@ -72,21 +73,15 @@ export function AuditSearch() {
     <section aria-labelledby="audit-search-title" class="card">
       <h2 id="audit-search-title">Search events across members</h2>
       <form class="audit-search" role="search" aria-label="Events" onSubmit={submit}>
-        <div class="field">
-          <label for="search-type">Event type</label>
-          <select
-            id="search-type"
-            value={typed.type}
-            onChange={(e) => setTyped({ ...typed, type: (e.currentTarget as HTMLSelectElement).value })}
-          >
-            <option value="">any</option>
-            {EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="search-type"
+          label="Event type"
+          value={typed.type}
+          options={EVENT_TYPES}
+          onChange={(type) => setTyped({ ...typed, type })}
+        >
+          <option value="">any</option>
+        </SelectField>
         {field('actor', 'Actor (username)', 'text')}
         {field('from', 'From (your local time)', 'datetime-local')}
         {field('to', 'Until (your local time)', 'datetime-local')}

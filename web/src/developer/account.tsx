@@ -46,10 +46,8 @@ function ProfileForm({ account, onSaved }: { account: Account; onSaved: (account
       </p>
       <NicknameField value={form.nickname} onInput={set('nickname')} refusal={refusal} />
       <ContactFields
-        email={form.email}
-        mobile={form.mobile}
-        onEmail={set('email')}
-        onMobile={set('mobile')}
+        form={form}
+        set={set}
         refusal={refusal}
         emailHint="A new address counts once you follow the link mailed to it"
       >

@@ -54,14 +54,7 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
       <UsernameField value={form.username} onInput={set('username')} hint={RULES.username} refusal={refusal} />
       <PasswordField kind="new" value={form.password} onInput={set('password')} refusal={refusal} />
       <NicknameField value={form.nickname} onInput={set('nickname')} refusal={refusal} />
-      <ContactFields
-        email={form.email}
-        mobile={form.mobile}
-        onEmail={set('email')}
-        onMobile={set('mobile')}
-        refusal={refusal}
-        rule={RULES.contact}
-      />
+      <ContactFields form={form} set={set} refusal={refusal} rule={RULES.contact} />
       <RefusalNotice refusal={summaryOf(refusal)} />
       <button type="submit" class="primary">
         Register

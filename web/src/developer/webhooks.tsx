@@ -1,11 +1,7 @@
 import { developerWebhookEventsValues } from '../../generated/contract';
 import { api, call, csrf, type Schemas } from '../api/client';
-import { RegisterWebhook } from '../admin/webhook-register';
-import { WebhookList } from '../admin/webhook-list';
+import { WebhookCards, type WebhookOwner } from '../admin/webhook-cards';
 import type { RowWording, WebhookCalls } from '../admin/webhook-row';
-import { useShownSecret } from '../admin/webhook-secret';
-import { useLoad } from '../ui/load';
-import { useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import type { SecretWording } from '../ui/secret-once';
 
@@ -53,13 +49,25 @@ const CALLS: WebhookCalls = {
     call(async () => api.DELETE('/developer/webhooks/{id}', { params: { ...(await header()), path: { id } } })),
 };
 
+const DEVELOPER: WebhookOwner = {
+  list: () => call(() => api.GET('/developer/webhooks')),
+  register: ({ url, events }) =>
+    call(async () =>
+      api.POST('/developer/webhooks', { params: await header(), body: { url, events: events as Hook['events'] } }),
+    ),
+  calls: CALLS,
+  ids: { register: 'new-developer-webhook', list: 'developer-webhooks-title' },
+  title: 'Yours',
+  what: 'your webhooks',
+  secret: SECRET_WORDING,
+  row: ROW_WORDING,
+  types: developerWebhookEventsValues,
+  limit: LIMIT,
+  noValidate: true,
+};
+
 /** The developer's own webhooks: register one (at most 5), test, rotate its secret, see its deliveries, remove it. */
 export function DeveloperWebhooks() {
-  const [hooks, reload] = useLoad(() => call(() => api.GET('/developer/webhooks')), []);
-  const secret = useShownSecret();
-  const [outcome, report] = useOutcome();
-  const full = hooks.state === 'ready' && hooks.data.list.length >= LIMIT;
-
   return (
     <>
       <ScreenHeading>Webhooks</ScreenHeading>
@@ -67,36 +75,7 @@ export function DeveloperWebhooks() {
         Your server is told of your own credential's events as they happen: signed POSTs (Standard Webhooks) to a URL of
         yours. At most {LIMIT}.
       </p>
-      <RegisterWebhook
-        id="new-developer-webhook"
-        register={({ url, events }) =>
-          call(async () =>
-            api.POST('/developer/webhooks', {
-              params: await header(),
-              body: { url, events: events as Hook['events'] },
-            }),
-          )
-        }
-        secret={secret}
-        wording={SECRET_WORDING}
-        types={developerWebhookEventsValues}
-        noValidate
-        full={
-          full ? <p>You hold {LIMIT} webhooks, the most there may be: remove one to register another.</p> : undefined
-        }
-        onRegistered={reload}
-      />
-      <WebhookList
-        id="developer-webhooks-title"
-        title="Yours"
-        what="your webhooks"
-        hooks={hooks}
-        reload={reload}
-        calls={CALLS}
-        wording={ROW_WORDING}
-        removed={outcome}
-        report={report}
-      />
+      <WebhookCards owner={DEVELOPER} />
     </>
   );
 }

@@ -52,10 +52,9 @@ export const NicknameField = (props: Bound) => (
 );
 
 interface ContactProps {
-  email: string;
-  mobile: string;
-  onEmail: (value: string) => void;
-  onMobile: (value: string) => void;
+  form: { email: string; mobile: string };
+  /** The setter of a field of the form. */
+  set: (name: 'email' | 'mobile') => (value: string) => void;
   refusal: Refusal | null;
   /** The pair's rule, said once above both and read out with each. */
   rule?: string;
@@ -65,8 +64,8 @@ interface ContactProps {
 }
 
 /** E-mail and mobile: one rule for the pair, at least one of them. */
-export function ContactFields({ email, mobile, onEmail, onMobile, refusal, rule, emailHint, children }: ContactProps) {
-  const describedBy = rule ? 'contact-rule' : undefined;
+export function ContactFields({ form, set, refusal, rule, emailHint, children }: ContactProps) {
+  const common = { optional: false, describedBy: rule ? 'contact-rule' : undefined, refusal };
   return (
     <fieldset class="group">
       <legend>E-mail or mobile (at least one)</legend>
@@ -79,26 +78,22 @@ export function ContactFields({ email, mobile, onEmail, onMobile, refusal, rule,
         name="email"
         label="E-mail"
         type="email"
-        value={email}
-        onInput={onEmail}
-        optional={false}
+        value={form.email}
+        onInput={set('email')}
+        {...common}
         hint={emailHint}
-        describedBy={describedBy}
         autocomplete="email"
-        refusal={refusal}
       />
       {children}
       <Field
         name="mobile"
         label="Mobile"
         type="tel"
-        value={mobile}
-        onInput={onMobile}
+        value={form.mobile}
+        onInput={set('mobile')}
+        {...common}
         hint={RULES.mobile}
-        optional={false}
-        describedBy={describedBy}
         autocomplete="tel"
-        refusal={refusal}
       />
     </fieldset>
   );

@@ -50,34 +50,14 @@ interface FieldsProps {
 
 /** The fields of a password change (the new password twice with `repeat`) and its refusal. */
 export function PasswordChangeFields({ current, form, set, refusal, repeat }: FieldsProps) {
+  const field = (kind: 'current' | 'new' | 'again', name: keyof Form, label: string) => (
+    <PasswordField kind={kind} name={name} label={label} value={form[name]} onInput={set(name)} refusal={refusal} />
+  );
   return (
     <>
-      <PasswordField
-        kind="current"
-        name="current_password"
-        label={current}
-        value={form.current_password}
-        onInput={set('current_password')}
-        refusal={refusal}
-      />
-      <PasswordField
-        kind="new"
-        name="new_password"
-        label="New password"
-        value={form.new_password}
-        onInput={set('new_password')}
-        refusal={refusal}
-      />
-      {repeat && (
-        <PasswordField
-          kind="again"
-          name="confirmation"
-          label="New password again"
-          value={form.confirmation}
-          onInput={set('confirmation')}
-          refusal={refusal}
-        />
-      )}
+      {field('current', 'current_password', current)}
+      {field('new', 'new_password', 'New password')}
+      {repeat && field('again', 'confirmation', 'New password again')}
       <RefusalNotice refusal={refusal} takeFocus />
     </>
   );
