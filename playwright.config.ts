@@ -12,7 +12,9 @@ export default defineConfig({
   // One service, one data directory: the stories run in order on two cores.
   workers: 1,
   fullyParallel: false,
-  timeout: 60_000,
+  // A story's budget, not a measure of speed: on two cores shared with other work (a load of 20) the
+  // longer stories, each screen checked by axe, took over a minute in the full run and were cut short.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['./test/e2e/count-reporter.ts']],
   use: {

@@ -33,6 +33,16 @@ describe('the contract, rendered', () => {
     expect(screen.getByText('platform upgrade').tagName).toBe('CODE');
   });
 
+  it("folds each operation's answers under a summary that counts them, closed until opened", () => {
+    render(<Operations document={document} />);
+    const [first] = screen.getAllByText(/^Answers \(\d+\)$/);
+    expect(first!.tagName).toBe('SUMMARY');
+    expect(first!.textContent).toBe('Answers (2)');
+    const details = first!.parentElement as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelectorAll('tbody tr')).toHaveLength(2);
+  });
+
   it('lists every call by tag in the contents, each linking to its card', () => {
     const { container } = render(
       <>
