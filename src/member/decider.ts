@@ -43,7 +43,11 @@ export type MemberState = { status: 'none' } | RegisteredMember;
 
 export function assertUsernameAvailable(state: MemberState, username: string): void {
   if (state.status === 'registered') {
-    throw fieldError('username_taken', 'username', `the username "${username}" is already registered: choose another one`);
+    throw fieldError(
+      'username_taken',
+      'username',
+      `the username "${username}" is already registered: choose another one`,
+    );
   }
 }
 

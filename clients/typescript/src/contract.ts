@@ -1935,31 +1935,6 @@ export interface components {
         CsrfToken: {
             csrf_token: string;
         };
-        Refusal400IdempotencyKeyInvalid: {
-            code: number;
-            message: string;
-            data: {
-                /**
-                 * @description Stable snake_case reason
-                 * @enum {string}
-                 */
-                error: "idempotency_key_invalid";
-                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
-                decided_by?: string | null;
-                /**
-                 * Format: date-time
-                 * @description With decided_by: when that decision was made
-                 */
-                decided_at?: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
         Refusal413: {
             code: number;
             message: string;
@@ -2558,81 +2533,6 @@ export interface components {
             /** @description Who made it */
             author?: string;
         };
-        Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked: {
-            code: number;
-            message: string;
-            data: {
-                /**
-                 * @description Stable snake_case reason
-                 * @enum {string}
-                 */
-                error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_leaked" | "credential_revoked";
-                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
-                decided_by?: string | null;
-                /**
-                 * Format: date-time
-                 * @description With decided_by: when that decision was made
-                 */
-                decided_at?: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        Refusal403ScopeNotApproved: {
-            code: number;
-            message: string;
-            data: {
-                /**
-                 * @description Stable snake_case reason
-                 * @enum {string}
-                 */
-                error: "scope_not_approved";
-                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
-                decided_by?: string | null;
-                /**
-                 * Format: date-time
-                 * @description With decided_by: when that decision was made
-                 */
-                decided_at?: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        Refusal429RateLimited: {
-            code: number;
-            message: string;
-            data: {
-                /**
-                 * @description Stable snake_case reason
-                 * @enum {string}
-                 */
-                error: "rate_limited";
-                /** @description A refusal of fields, whatever its reason: each problem, with the field it is about ((body), (query) or (path) for a rule about the whole) */
-                issues?: {
-                    path: string;
-                    message: string;
-                }[];
-                /** @description A decision refused because its matter was decided meanwhile: the username of the administrator who decided it (null: no longer known) */
-                decided_by?: string | null;
-                /**
-                 * Format: date-time
-                 * @description With decided_by: when that decision was made
-                 */
-                decided_at?: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
         /**
          * @example {
          *       "id": 1,
@@ -2819,7 +2719,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -2834,7 +2743,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -2844,7 +2757,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -2884,7 +2806,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -2900,9 +2831,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)
+             * @description - not_ready: a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)
              *     - the read models are older than the code (upgrade_required): run `platform upgrade`
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -2913,7 +2846,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -2944,7 +2886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -2953,7 +2895,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
@@ -2965,7 +2916,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -2977,7 +2937,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -2993,10 +2962,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
-             *     - a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - unhealthy: a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -3007,7 +2978,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "unhealthy" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3047,7 +3027,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3062,7 +3051,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3072,7 +3065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3150,11 +3152,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -3173,7 +3184,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -3232,7 +3252,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - username_taken: the username is taken (case-insensitively), or reads like a registered one (UTS #39 confusables); the other is not named
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -3250,10 +3270,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "username_taken" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description this client address registered too many members in the window; retry after Retry-After */
+            /** @description too_many_registrations: this client address registered too many members in the window; retry after Retry-After */
             429: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3269,7 +3298,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_registrations";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3285,8 +3323,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - too many passwords are being checked at once; retry after Retry-After
+             * @description - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -3302,7 +3343,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3375,10 +3425,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description the username or the password is wrong */
+            /** @description the username or the password is wrong (invalid_credentials) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3393,7 +3452,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_credentials";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -3415,7 +3483,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -3474,7 +3551,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -3491,10 +3568,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            /** @description too_many_login_failures: too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
             429: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3510,7 +3596,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_login_failures";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3526,8 +3621,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - too many passwords are being checked at once; retry after Retry-After
+             * @description - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -3543,7 +3641,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3596,10 +3703,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3609,7 +3725,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
@@ -3639,7 +3764,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -3683,7 +3817,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -3695,7 +3829,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3711,8 +3854,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -3723,7 +3869,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3766,7 +3921,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3781,7 +3945,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3791,7 +3959,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -3858,7 +4035,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -3880,7 +4066,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -3939,7 +4134,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -3956,10 +4151,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description this client address asked for too many reset links lately; retry after Retry-After */
+            /** @description too_many_reset_requests: this client address asked for too many reset links lately; retry after Retry-After */
             429: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3975,7 +4179,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_reset_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -3990,7 +4203,12 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4005,7 +4223,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4062,11 +4289,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -4080,7 +4316,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -4124,7 +4369,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the link is unknown, already used, spent by a later change of password or address, or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -4137,7 +4382,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "reset_token_expired" | "reset_token_spent" | "reset_token_unknown" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -4153,8 +4407,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - too many passwords are being checked at once; retry after Retry-After
+             * @description - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -4165,7 +4422,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4196,7 +4462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4205,7 +4471,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -4220,7 +4495,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -4232,7 +4516,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -4248,8 +4541,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -4260,7 +4555,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4339,10 +4643,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4352,7 +4665,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -4373,11 +4695,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -4396,7 +4727,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -4455,8 +4795,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - a new e-mail address while the service sends no mail (mail_not_configured)
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - a new e-mail address while the service sends no mail (mail_not_configured), or neither email nor mobile left (contact_required, data.issues names email)
              *     - a new e-mail address without current_password (current_password_required), or with a wrong one (wrong_current_password); nothing changes
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -4474,12 +4814,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "contact_required" | "current_password_required" | "forbidden_key" | "idempotency_key_reused" | "mail_not_configured" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed" | "wrong_current_password";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After
-             *     - too many wrong current passwords for this account lately; retry after Retry-After
+             *     - too_many_password_failures: too many wrong current passwords for this account lately; retry after Retry-After
              *     - more than 3 e-mail address changes asked in a day (too_many_email_changes); retry after Retry-After
              */
             429: {
@@ -4502,7 +4851,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes" | "too_many_email_changes" | "too_many_password_failures";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -4518,10 +4876,13 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
-             *     - too many passwords are being checked at once; retry after Retry-After
-             *     - the confirmation mail could not be sent; the address is pending: save it again for a new link
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - mail_not_sent: the confirmation mail could not be sent; the address is pending: save it again for a new link
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -4537,7 +4898,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "mail_not_sent" | "not_ready" | "password_checks_busy" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4594,11 +4964,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -4612,7 +4991,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -4656,8 +5044,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the link is unknown, already used, replaced, spent by a password change, or expired (data.error says which)
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the link is unknown, already used, replaced, spent by a password change, or expired (data.error: email_token_unknown, email_token_spent, email_token_expired)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -4669,7 +5057,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "email_token_expired" | "email_token_spent" | "email_token_unknown" | "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -4684,7 +5081,12 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4694,7 +5096,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4751,11 +5162,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -4769,7 +5189,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -4813,7 +5242,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the link is unknown, already used (or another restore link was) or expired (data.error: restore_token_unknown, restore_token_spent, restore_token_expired)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -4826,7 +5255,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "restore_token_expired" | "restore_token_spent" | "restore_token_unknown" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -4841,7 +5279,12 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4851,7 +5294,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4918,10 +5370,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -4931,7 +5392,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -4952,11 +5422,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -4975,7 +5454,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -5034,7 +5522,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -5051,7 +5539,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -5075,7 +5572,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -5091,8 +5597,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -5108,7 +5617,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5181,10 +5699,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5194,7 +5721,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
@@ -5216,7 +5752,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -5235,7 +5771,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -5294,7 +5839,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the current password is wrong (wrong_current_password); nothing changes
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -5312,12 +5857,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed" | "wrong_current_password";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After
-             *     - too many wrong current passwords for this account lately; retry after Retry-After
+             *     - too_many_password_failures: too many wrong current passwords for this account lately; retry after Retry-After
              */
             429: {
                 headers: {
@@ -5339,7 +5893,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes" | "too_many_password_failures";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -5355,9 +5918,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
-             *     - too many passwords are being checked at once; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -5373,7 +5939,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5443,10 +6018,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5456,7 +6040,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -5477,7 +6070,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -5499,7 +6101,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -5558,7 +6169,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -5575,7 +6186,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -5599,7 +6219,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -5615,8 +6244,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -5632,7 +6264,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5687,10 +6328,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5700,11 +6350,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -5716,7 +6375,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description member_not_found: there is no member with this id */
@@ -5729,11 +6397,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
@@ -5748,7 +6425,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -5791,9 +6477,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -5805,7 +6491,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -5821,10 +6516,13 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
-             *     - too many passwords are being checked at once; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -5835,7 +6533,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -5866,7 +6573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5875,7 +6582,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -5890,7 +6606,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -5902,7 +6627,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -5918,8 +6652,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -5930,7 +6666,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6004,10 +6749,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6017,7 +6771,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -6038,11 +6801,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -6061,7 +6833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -6120,7 +6901,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - an application is pending, or approved or active and not expired (credential_already_applied)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -6138,7 +6919,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_already_applied" | "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -6162,7 +6952,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -6178,8 +6977,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -6195,7 +6997,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6262,10 +7073,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6275,7 +7095,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -6296,11 +7125,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
@@ -6320,7 +7158,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -6379,8 +7226,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the application is not approved, was claimed already, or its approval expired before the claim (credential_expired)
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the application is not approved (credential_not_approved), was claimed already (credential_already_claimed), or its approval expired before the claim (credential_expired)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -6397,7 +7244,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_already_claimed" | "credential_expired" | "credential_not_approved" | "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -6421,7 +7277,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -6437,8 +7302,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -6454,7 +7322,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6524,10 +7401,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6537,7 +7423,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -6558,11 +7453,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
@@ -6582,7 +7486,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -6641,9 +7554,9 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not in a state that allows this (see the dashboard)
-             *     - the credential expired: no new key would be accepted (credential_expired)
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not in a state that allows this (credential_not_active; see the dashboard)
+             *     - the credential expired: no new key would be accepted (credential_expired); grace_seconds is out of its bounds (invalid_grace_seconds)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -6660,7 +7573,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_expired" | "credential_not_active" | "forbidden_key" | "idempotency_key_reused" | "invalid_grace_seconds" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -6684,7 +7606,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -6700,8 +7631,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -6717,7 +7651,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6762,7 +7705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6771,7 +7714,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -6786,11 +7738,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -6801,7 +7763,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -6817,8 +7788,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -6829,7 +7802,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -6901,10 +7883,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -6914,7 +7905,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -6935,11 +7935,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -6958,7 +7967,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -7017,9 +8035,9 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not in a state that allows this (see the dashboard)
-             *     - a scope is unknown, named twice, or already pending or approved: nothing is requested
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not in a state that allows this (credential_not_active; see the dashboard)
+             *     - a scope is unknown, named twice, or already pending or approved: nothing is requested; data.error says which
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -7036,7 +8054,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_active" | "duplicate_scope" | "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "no_scopes" | "scope_already_requested" | "unknown_query_parameter" | "unknown_scope" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -7060,7 +8087,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7076,8 +8112,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7093,7 +8132,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7146,7 +8194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7155,11 +8203,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -7170,11 +8227,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -7185,7 +8252,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7201,9 +8277,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7214,7 +8292,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7274,10 +8361,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7287,11 +8383,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -7303,7 +8408,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -7316,11 +8430,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -7334,7 +8457,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -7377,11 +8509,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the application is not in a state that allows this decision
-             *     - expires_at is not in the future
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the application is not in a state that allows this decision (credential_not_pending)
+             *     - expires_at is not in the future (expiry_in_past)
              *     - the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -7394,7 +8526,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_pending" | "expiry_in_past" | "expiry_too_far" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7410,9 +8551,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7423,7 +8567,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7480,10 +8633,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7493,11 +8655,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -7509,7 +8680,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -7522,11 +8702,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -7540,7 +8729,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -7583,10 +8781,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the application is not in a state that allows this decision
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the application is not in a state that allows this decision (credential_not_pending)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -7598,7 +8796,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_pending" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7614,9 +8821,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7627,7 +8837,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7684,10 +8903,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7697,11 +8925,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -7713,7 +8950,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -7726,11 +8972,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -7744,7 +8999,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -7787,10 +9051,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not in a state that allows this decision
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not in a state that allows this decision (credential_not_active)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -7802,7 +9066,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_active" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7818,9 +9091,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7831,7 +9107,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -7881,7 +9166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -7890,11 +9175,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -7905,11 +9199,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -7920,7 +9224,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -7936,9 +9249,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -7949,7 +9264,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8005,10 +9329,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8018,11 +9351,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -8034,7 +9376,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -8047,11 +9398,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -8065,7 +9425,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -8108,10 +9477,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the scope request is not in a state that allows this decision
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the scope request is not in a state that allows this decision (credential_not_active, scope_not_pending, scope_not_approved)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -8123,7 +9492,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_active" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "scope_not_approved" | "scope_not_pending" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -8139,9 +9517,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -8152,7 +9533,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8210,10 +9600,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8223,11 +9622,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -8239,7 +9647,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -8252,11 +9669,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -8270,7 +9696,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -8313,10 +9748,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the scope request is not in a state that allows this decision
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the scope request is not in a state that allows this decision (credential_not_active, scope_not_pending, scope_not_approved)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -8328,7 +9763,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_active" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "scope_not_approved" | "scope_not_pending" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -8344,9 +9788,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -8357,7 +9804,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8415,10 +9871,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8428,11 +9893,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -8444,7 +9918,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -8457,11 +9940,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -8475,7 +9967,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -8518,10 +10019,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the scope request is not in a state that allows this decision
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the scope request is not in a state that allows this decision (credential_not_active, scope_not_pending, scope_not_approved)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -8533,7 +10034,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_active" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "scope_not_approved" | "scope_not_pending" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -8549,9 +10059,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -8562,7 +10075,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8636,10 +10158,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8649,11 +10180,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -8665,7 +10205,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -8682,7 +10231,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -8726,7 +10284,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -8738,7 +10296,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -8754,9 +10321,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -8767,7 +10337,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -8838,10 +10417,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -8851,11 +10439,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -8867,7 +10464,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -8884,7 +10490,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -8928,7 +10543,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -8940,7 +10555,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -8956,9 +10580,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -8969,7 +10596,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9000,7 +10636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9009,7 +10645,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -9024,7 +10669,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -9036,7 +10690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9052,8 +10715,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9064,7 +10729,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9097,7 +10771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9106,7 +10780,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -9121,7 +10804,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -9133,7 +10825,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9149,8 +10850,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9161,7 +10864,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9195,7 +10907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9204,11 +10916,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -9219,10 +10940,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description the member never applied for a credential, or does not exist */
+            /** @description the member never applied for a credential, or does not exist (credential_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9231,11 +10961,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -9246,7 +10985,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9262,9 +11010,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9275,7 +11025,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9348,10 +11107,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9361,7 +11129,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -9382,11 +11159,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -9405,7 +11191,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -9464,8 +11259,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not active, never expires, or has no extension in the state this needs
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not active, never expires, or has no extension in the state this needs; data.error says which
              *     - the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -9483,7 +11278,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_never_expires" | "credential_not_active" | "expiry_too_far" | "extension_already_requested" | "extension_not_later" | "extension_not_requested" | "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -9507,7 +11311,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9523,8 +11336,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9540,7 +11356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9595,10 +11420,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9608,11 +11442,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -9624,7 +11467,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -9637,11 +11489,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -9655,7 +11516,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -9698,10 +11568,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not active, never expires, or has no extension in the state this needs
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not active, never expires, or has no extension in the state this needs; data.error says which
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -9713,7 +11583,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_never_expires" | "credential_not_active" | "extension_already_requested" | "extension_not_later" | "extension_not_requested" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9729,9 +11608,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9742,7 +11624,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -9799,10 +11690,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -9812,11 +11712,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -9828,7 +11737,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no member with this id (member_not_found) */
@@ -9841,11 +11759,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -9859,7 +11786,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -9902,10 +11838,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the credential is not active, never expires, or has no extension in the state this needs
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the credential is not active, never expires, or has no extension in the state this needs; data.error says which
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -9917,7 +11853,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credential_never_expires" | "credential_not_active" | "extension_already_requested" | "extension_not_later" | "extension_not_requested" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -9933,9 +11878,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -9946,7 +11894,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10012,7 +11969,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "signature_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -10053,7 +12019,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              */
             422: {
                 headers: {
@@ -10069,7 +12035,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too many unsigned posts from this address (too_many_unsigned_posts) */
@@ -10088,7 +12063,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_unsigned_posts";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -10104,9 +12088,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - GitHub's public keys cannot be read (scanning_keys_unavailable)
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -10122,7 +12108,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "scanning_keys_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10189,10 +12184,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10202,11 +12206,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -10218,7 +12231,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -10235,7 +12257,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -10279,7 +12310,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -10291,7 +12322,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -10307,9 +12347,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -10320,7 +12363,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10360,7 +12412,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -10375,7 +12436,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10385,7 +12450,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10458,10 +12532,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description the username or the password is wrong */
+            /** @description the username or the password is wrong (invalid_credentials) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10476,7 +12559,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_credentials";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -10497,7 +12589,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "password_sign_in_off";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -10519,7 +12620,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -10578,7 +12688,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -10595,10 +12705,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            /** @description too_many_login_failures: too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
             429: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10614,7 +12733,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_login_failures";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -10630,8 +12758,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - too many passwords are being checked at once; retry after Retry-After
+             * @description - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -10647,7 +12778,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10700,10 +12840,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10713,7 +12862,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -10730,7 +12888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -10774,7 +12941,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -10786,7 +12953,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -10802,9 +12978,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -10815,7 +12994,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -10880,10 +13068,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -10898,11 +13095,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -10921,7 +13127,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -10980,8 +13195,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - wrong_current_password: the current password is wrong; nothing changes
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the current password is wrong (wrong_current_password), or the new one breaks its rule (invalid_password); nothing changes
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -10998,10 +13213,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_password" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed" | "wrong_current_password";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description too many wrong current passwords for this account lately; retry after Retry-After */
+            /** @description too_many_password_failures: too many wrong current passwords for this account lately; retry after Retry-After */
             429: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11017,7 +13241,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_password_failures";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11033,9 +13266,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11051,7 +13287,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11091,7 +13336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11100,11 +13345,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -11115,11 +13369,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -11130,7 +13394,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11146,9 +13419,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11159,7 +13434,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11199,7 +13483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11208,11 +13492,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -11223,11 +13516,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -11238,7 +13541,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11254,9 +13566,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11267,7 +13581,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11324,10 +13647,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11337,11 +13669,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11354,12 +13695,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)
-             *     - the resource kept changing under simultaneous requests: retry
+             *     - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -11373,7 +13723,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "role_group_name_taken" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -11417,7 +13776,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the name or the permissions break their rule; data.issues names the field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -11429,7 +13789,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "duplicate_permission" | "forbidden_key" | "idempotency_key_reused" | "invalid_role_group_name" | "malformed_body" | "malformed_json" | "unknown_permission" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11445,9 +13814,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11458,7 +13830,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11513,10 +13894,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11526,11 +13916,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11543,7 +13942,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description role_group_not_found: there is no role group with this id */
@@ -11556,11 +13964,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "role_group_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -11574,7 +13991,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -11617,9 +14043,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the role group is enabled already
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -11631,7 +14058,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "role_group_already_enabled" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11647,9 +14083,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11660,7 +14099,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11715,10 +14163,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11728,11 +14185,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -11745,7 +14211,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description role_group_not_found: there is no role group with this id */
@@ -11758,11 +14233,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "role_group_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -11776,7 +14260,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -11819,9 +14312,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the role group is disabled already
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -11833,7 +14327,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "role_group_already_disabled" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11849,9 +14352,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11862,7 +14368,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -11902,7 +14417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -11911,11 +14426,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -11926,11 +14450,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -11941,7 +14475,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -11957,9 +14500,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -11970,7 +14515,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12028,10 +14582,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12041,11 +14604,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -12058,12 +14630,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - admin_username_taken: another administrator has this username, or one that reads like it (UTS #39 confusables, case aside); the message names it
-             *     - the resource kept changing under simultaneous requests: retry
+             *     - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
@@ -12078,7 +14659,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_username_taken" | "concurrent_modification" | "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -12122,7 +14712,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - role_id names no role group (role_group_not_found), or username or email breaks its rule (data.issues names it)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -12134,7 +14725,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_email" | "invalid_username" | "malformed_body" | "malformed_json" | "role_group_not_found" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12150,10 +14750,13 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -12164,7 +14767,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "mail_not_sent" | "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12219,10 +14831,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12232,11 +14853,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
@@ -12250,7 +14880,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled" | "super_admin_only";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description admin_not_found: there is no administrator with this id */
@@ -12263,12 +14902,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - own_account: this is the caller's own account
-             *     - the resource kept changing under simultaneous requests: retry
+             *     - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -12282,7 +14930,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "own_account" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -12325,9 +14982,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the administrator is enabled already
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -12339,7 +14997,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_already_enabled" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12355,9 +15022,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -12368,7 +15038,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12423,10 +15102,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12436,11 +15124,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
@@ -12454,7 +15151,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled" | "super_admin_only";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description admin_not_found: there is no administrator with this id */
@@ -12467,13 +15173,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - own_account: this is the caller's own account
              *     - last_super_admin: the last enabled super administrator cannot be disabled
-             *     - the resource kept changing under simultaneous requests: retry
+             *     - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -12487,7 +15202,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "last_super_admin" | "own_account" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -12530,9 +15254,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the administrator is disabled already
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -12544,7 +15269,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_already_disabled" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12560,9 +15294,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -12573,7 +15310,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12628,10 +15374,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12641,11 +15396,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission access.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
@@ -12659,7 +15423,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "permission_not_held" | "role_group_disabled" | "super_admin_only";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description admin_not_found: there is no administrator with this id */
@@ -12672,12 +15445,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - own_account: this is the caller's own account
-             *     - the resource kept changing under simultaneous requests: retry
+             *     - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
@@ -12692,7 +15474,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "own_account" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -12735,9 +15526,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -12749,7 +15540,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12765,9 +15565,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -12778,7 +15581,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12835,7 +15647,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description admin_disabled: the administrator the link is for is disabled */
@@ -12848,11 +15669,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -12866,7 +15696,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -12910,7 +15749,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the link is unknown, already used (or a password was set since) or expired (data.error: invitation_token_unknown, invitation_token_spent, invitation_token_expired)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -12923,7 +15762,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invitation_token_expired" | "invitation_token_spent" | "invitation_token_unknown" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -12939,8 +15787,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - too many passwords are being checked at once; retry after Retry-After
+             * @description - password_checks_busy: too many passwords are being checked at once; retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -12951,7 +15802,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "password_checks_busy" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -12987,7 +15847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -12996,11 +15856,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13011,7 +15880,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description no member has this username, or no claimed credential this API id (member_not_found) */
@@ -13023,7 +15901,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -13038,7 +15925,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13054,9 +15950,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13067,7 +15965,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13104,7 +16011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13113,11 +16020,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13128,7 +16044,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description no member has this id (member_not_found) */
@@ -13140,7 +16065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description history_unreadable: an event before as_of is not one this version of the service can read; without as_of it is listed, marked invalid */
@@ -13153,11 +16087,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "history_unreadable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - a query parameter breaks its rule; data.issues names each
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
@@ -13169,7 +16112,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_path_parameter" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13185,9 +16137,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13198,7 +16152,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13242,7 +16205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13251,11 +16214,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13266,7 +16238,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -13282,7 +16263,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_position" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13298,9 +16288,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13311,7 +16303,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13342,7 +16343,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13351,11 +16352,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13366,13 +16376,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - from is not a position of this event log
+             *     - from is not a position of this event log (invalid_position)
              */
             422: {
                 headers: {
@@ -13382,7 +16401,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_position" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13398,9 +16426,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13411,7 +16441,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13442,7 +16481,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13451,11 +16490,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13466,7 +16514,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -13478,7 +16535,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13494,9 +16560,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13507,7 +16575,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13535,7 +16612,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13544,11 +16621,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13559,7 +16645,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description no checkpoint yet (no_checkpoint_yet), or none of this size (checkpoint_not_found) */
@@ -13571,7 +16666,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "checkpoint_not_found" | "no_checkpoint_yet";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -13586,7 +16690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13602,9 +16715,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13615,7 +16730,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13650,7 +16774,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13659,11 +16783,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13674,7 +16807,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description no checkpoint yet (no_checkpoint_yet), none of this size (checkpoint_not_found), or no event of this id in it (event_not_checkpointed) */
@@ -13686,7 +16828,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "checkpoint_not_found" | "event_not_checkpointed" | "no_checkpoint_yet";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -13701,7 +16852,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13717,9 +16877,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13730,7 +16892,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13766,7 +16937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13775,11 +16946,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission audit.read (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -13790,7 +16970,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description no checkpoint of the size `to` was signed (checkpoint_not_found) */
@@ -13802,7 +16991,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "checkpoint_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -13818,7 +17016,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "sizes_out_of_order" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13834,9 +17041,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13847,7 +17056,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13878,7 +17096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13887,7 +17105,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
@@ -13899,7 +17126,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -13911,7 +17147,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -13927,9 +17172,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -13940,7 +17187,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -13980,7 +17236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13989,11 +17245,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission addon.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -14004,11 +17269,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14019,7 +17294,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14035,9 +17319,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14048,7 +17334,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14088,7 +17383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14097,11 +17392,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission addon.view, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission addon.view (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -14112,11 +17416,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14127,7 +17441,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14143,9 +17466,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14156,7 +17481,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14199,7 +17533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14208,7 +17542,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
@@ -14220,10 +17563,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no add-on in the catalogue has this key */
+            /** @description no add-on in the catalogue has this key (addon_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14232,12 +17584,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14248,7 +17610,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "invalid_path_parameter" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14264,9 +17635,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14277,7 +17650,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14311,7 +17693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14320,11 +17702,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission addon.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -14335,10 +17726,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no add-on in the catalogue has this key */
+            /** @description no add-on in the catalogue has this key (addon_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14347,11 +17747,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14362,7 +17771,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14378,9 +17796,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14391,7 +17811,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14446,10 +17875,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14459,11 +17897,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission addon.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -14475,10 +17922,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no add-on in the catalogue has this key */
+            /** @description no add-on in the catalogue has this key (addon_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14488,11 +17944,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -14506,7 +17971,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -14549,10 +18023,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the add-on is not installed, or page_roles does not name exactly its pages with enabled role groups
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the add-on is not installed (addon_not_installed), or page_roles does not name exactly its pages with enabled role groups (invalid_page_roles)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -14564,7 +18038,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_not_installed" | "forbidden_key" | "idempotency_key_reused" | "invalid_page_roles" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14580,9 +18063,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14593,7 +18079,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14649,10 +18144,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14662,11 +18166,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission addon.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -14678,10 +18191,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no add-on in the catalogue has this key */
+            /** @description no add-on in the catalogue has this key (addon_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14691,11 +18213,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -14709,7 +18240,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -14752,10 +18292,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - the add-on's status does not allow the action, or page_roles breaks the rules
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - the add-on's status does not allow the action, or page_roles breaks the rules; data.error says which
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -14767,7 +18307,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "addon_already_disabled" | "addon_already_enabled" | "addon_already_installed" | "addon_not_installed" | "forbidden_key" | "idempotency_key_reused" | "invalid_page_roles" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "page_roles_not_allowed" | "page_roles_outdated" | "page_roles_required" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14783,9 +18332,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14796,7 +18348,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -14853,7 +18414,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_leaked" | "credential_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the scope addons.read is not approved for this credential */
@@ -14869,11 +18439,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal403ScopeNotApproved"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "scope_not_approved";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -14888,7 +18468,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description this API id made more calls than its rate limit allows in the window; retry after Retry-After */
@@ -14911,7 +18500,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal429RateLimited"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -14926,9 +18524,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the credentials, or what the endpoint lists, cannot be read right now (credentials_unavailable, read_model_unavailable); retry after Retry-After
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -14943,7 +18543,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credentials_unavailable" | "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15000,7 +18609,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal401ApiCredentialsInvalidOrApiCredentialsMissingOrCredentialExpiredOrCredentialLeakedOrCredentialRevoked"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "api_credentials_invalid" | "api_credentials_missing" | "credential_expired" | "credential_leaked" | "credential_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the scope member-groups.read is not approved for this credential */
@@ -15016,11 +18634,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal403ScopeNotApproved"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "scope_not_approved";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -15035,7 +18663,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description this API id made more calls than its rate limit allows in the window; retry after Retry-After */
@@ -15058,7 +18695,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal429RateLimited"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15073,9 +18719,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the credentials, or what the endpoint lists, cannot be read right now; retry after Retry-After
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the credentials, or what the endpoint lists, cannot be read right now (credentials_unavailable, read_model_unavailable); retry after Retry-After
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15090,7 +18738,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "credentials_unavailable" | "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15130,7 +18787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15139,11 +18796,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -15154,11 +18820,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -15169,7 +18845,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15185,9 +18870,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15198,7 +18885,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15257,10 +18953,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15270,11 +18975,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -15286,7 +19000,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -15304,7 +19027,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -15348,7 +19080,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - invalid_webhook_url: the URL is not one a webhook may reach; data.issues names url
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -15360,7 +19093,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15376,9 +19118,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15389,7 +19134,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15450,10 +19204,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15463,11 +19226,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -15479,10 +19251,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15492,7 +19273,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -15509,7 +19299,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -15552,9 +19351,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - invalid_webhook_url: the URL is not one a webhook may reach; data.issues names url
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -15566,7 +19366,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15582,9 +19391,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15595,7 +19407,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15645,10 +19466,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15658,11 +19488,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -15674,10 +19513,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15687,7 +19535,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -15704,7 +19561,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description X-CSRF-Token is missing or is not this session's current token */
@@ -15721,7 +19587,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -15734,7 +19600,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_reused" | "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15750,9 +19625,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15763,7 +19641,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -15817,10 +19704,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15830,11 +19726,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -15846,10 +19751,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -15859,7 +19773,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -15876,7 +19799,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -15919,9 +19851,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -15933,7 +19865,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -15949,9 +19890,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -15962,7 +19906,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16016,10 +19969,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16029,11 +19991,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -16045,10 +20016,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16058,7 +20038,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16076,7 +20065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -16119,9 +20117,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -16133,7 +20131,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16149,9 +20156,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16162,7 +20172,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16204,7 +20223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16213,11 +20232,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -16228,10 +20256,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16240,12 +20277,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -16256,7 +20303,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "invalid_path_parameter" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16272,9 +20328,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16285,7 +20343,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16340,10 +20407,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16353,11 +20429,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission webhook.manage (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -16369,10 +20454,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such webhook (or delivery), or it belongs to another role group's administrators */
+            /** @description there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16382,7 +20476,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16399,7 +20502,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -16442,9 +20554,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -16456,7 +20568,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16472,9 +20593,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16485,7 +20609,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16518,7 +20651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16527,7 +20660,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16542,7 +20684,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -16554,7 +20705,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16570,8 +20730,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16582,7 +20744,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16656,10 +20827,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16669,7 +20849,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16690,7 +20879,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16713,7 +20911,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -16772,8 +20979,8 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
-             *     - invalid_webhook_url: the URL is not one a webhook may reach
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
+             *     - invalid_webhook_url: the URL is not one a webhook may reach; data.issues names url
              *     - webhook_limit_reached: the member holds 5 webhooks already
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -16791,7 +20998,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed" | "webhook_limit_reached";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -16815,7 +21031,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16831,8 +21056,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16848,7 +21076,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -16881,7 +21118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -16890,7 +21127,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -16905,7 +21151,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description webhook_not_found: the member holds no webhook with this id */
@@ -16917,11 +21172,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -16932,7 +21196,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -16948,8 +21221,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -16960,7 +21235,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17025,10 +21309,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -17038,7 +21331,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17059,7 +21361,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description webhook_not_found: the member holds no webhook with this id */
@@ -17077,7 +21388,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17099,7 +21419,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description X-CSRF-Token is missing or is not this session's current token */
@@ -17121,7 +21450,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -17139,7 +21468,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_reused" | "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -17163,7 +21501,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -17179,8 +21526,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -17196,7 +21546,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17265,10 +21624,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -17278,7 +21646,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17299,7 +21676,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description webhook_not_found: the member holds no webhook with this id */
@@ -17317,7 +21703,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17340,7 +21735,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "secret_already_issued" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -17398,9 +21802,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -17417,7 +21821,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -17441,7 +21854,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -17457,8 +21879,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -17474,7 +21899,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17509,7 +21943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -17518,7 +21952,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17533,7 +21976,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description webhook_not_found: the member holds no webhook with this id */
@@ -17545,11 +21997,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -17560,7 +22021,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_path_parameter" | "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -17576,8 +22046,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -17588,7 +22060,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17657,10 +22138,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no member is logged into this session */
+            /** @description no member is logged into this session (not_logged_in), or its session expired (session_expired) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -17670,7 +22160,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17691,7 +22190,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description webhook_not_found: the member holds no webhook with this id */
@@ -17709,7 +22217,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "webhook_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -17731,7 +22248,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -17789,9 +22315,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -17808,7 +22334,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
@@ -17832,7 +22367,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "too_many_changes";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -17848,8 +22392,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are catching up; retry after Retry-After
+             * @description - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -17865,7 +22412,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -17906,7 +22462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -17915,11 +22471,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -17930,11 +22495,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -17945,7 +22520,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -17961,9 +22545,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -17974,7 +22560,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18028,10 +22623,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18041,11 +22645,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -18057,10 +22670,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description there is no such mail in the outbox */
+            /** @description there is no such mail in the outbox (mail_not_found) */
             404: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18070,7 +22692,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "mail_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -18087,7 +22718,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -18130,9 +22770,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
             422: {
@@ -18144,7 +22784,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18160,9 +22809,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -18173,7 +22825,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18213,7 +22874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18222,11 +22883,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -18237,11 +22907,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
              * @description - a query parameter breaks its rule; data.issues names each
+             *     - after is not the next of an earlier page (invalid_cursor)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
              */
             422: {
@@ -18252,7 +22932,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "invalid_cursor" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18268,9 +22957,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -18281,7 +22972,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18344,10 +23044,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18357,11 +23066,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -18373,7 +23091,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description member_group_id names no member group (member_group_not_found) */
@@ -18386,7 +23113,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "member_group_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -18403,7 +23139,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -18447,7 +23192,7 @@ export interface operations {
             };
             /**
              * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the fields do not agree (invalid_rule_name, invalid_rule_scope, invalid_rule_who, invalid_rule_expiry)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -18460,7 +23205,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "forbidden_key" | "idempotency_key_reused" | "invalid_rule_expiry" | "invalid_rule_name" | "invalid_rule_scope" | "invalid_rule_who" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18476,9 +23230,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -18489,7 +23246,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18543,10 +23309,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "idempotency_key_invalid";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18556,11 +23331,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             * @description - the administrator lacks the permission credential.review (permission_denied), or its role group is disabled (role_group_disabled)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
              */
             403: {
@@ -18572,7 +23356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required" | "permission_denied" | "role_group_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description there is no such rule (approval_rule_not_found) */
@@ -18585,11 +23378,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "approval_rule_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
-             * @description - the resource kept changing under simultaneous requests: retry
+             * @description - the resource kept changing under simultaneous requests (concurrent_modification): retry
              *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
              *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
              */
@@ -18603,7 +23405,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "concurrent_modification" | "idempotency_key_in_use" | "stream_deleted";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the body is too large */
@@ -18646,9 +23457,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - a path parameter breaks its rule
+             * @description - a path parameter breaks its rule (invalid_path_parameter)
              *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
-             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - the body is malformed JSON (malformed_json), cannot be decompressed (malformed_body), has a __proto__ key (forbidden_key) or breaks a rule (validation_failed, or the rule its own reason names); data.issues names each field
              *     - the rule is disabled already (approval_rule_disabled)
              *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
              */
@@ -18661,7 +23472,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "approval_rule_disabled" | "forbidden_key" | "idempotency_key_reused" | "invalid_path_parameter" | "malformed_body" | "malformed_json" | "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18677,9 +23497,12 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
+             *     - recorded_not_visible_yet: the change was recorded, but the read models do not show it yet; read it back, do not send it again
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -18690,7 +23513,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "recorded_not_visible_yet" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18735,7 +23567,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18750,7 +23591,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18760,7 +23605,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18795,7 +23649,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "sso_not_configured";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -18808,7 +23671,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18827,6 +23699,8 @@ export interface operations {
             /**
              * @description - sso_provider_unreachable: the provider's discovery document could not be read
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -18838,7 +23712,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "sso_provider_unreachable" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18884,7 +23767,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "sso_not_started" | "sso_refused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description sso_not_mapped: no OIDC_ROLE_GROUPS mapping or OIDC_SUPER_GROUP covers the claims */
@@ -18897,7 +23789,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "sso_not_mapped";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description sso_not_configured: OIDC_ISSUER_URL is unset */
@@ -18910,7 +23811,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "sso_not_configured";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /**
@@ -18926,7 +23836,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter" | "validation_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -18942,7 +23861,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -18953,7 +23876,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -18992,7 +23924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            /** @description no administrator is logged into this session (admin_not_logged_in), its session expired (session_expired), or the one logged in was disabled (admin_disabled) */
             401: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -19001,7 +23933,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "admin_disabled" | "admin_not_logged_in" | "session_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
@@ -19013,7 +23954,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "password_change_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
@@ -19025,7 +23975,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -19041,9 +24000,11 @@ export interface operations {
                 };
             };
             /**
-             * @description - the read models are at an older projection version: run `platform upgrade`
-             *     - the read models are catching up; retry after Retry-After
+             * @description - the read models are at an older projection version (upgrade_required): run `platform upgrade`
+             *     - the read models are catching up (read_model_lagging), or one cannot be read (read_model_unavailable); retry after Retry-After
              *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
              */
             503: {
                 headers: {
@@ -19054,7 +24015,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "read_model_lagging" | "read_model_unavailable" | "storage_full" | "store_unavailable" | "upgrade_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -19094,7 +24064,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "unknown_query_parameter";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description server error: never to be taken as success */
@@ -19109,7 +24088,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal500"];
                 };
             };
-            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            /**
+             * @description - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             *     - storage_full: the service has no storage space left to record anything; retry after Retry-After
+             *     - not_ready: the service is starting; retry after Retry-After
+             */
             503: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -19119,7 +24102,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refusal"];
+                    "application/json": components["schemas"]["Refusal"] & ({
+                        data: {
+                            /** @enum {string} */
+                            error: "not_ready" | "storage_full" | "store_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };

@@ -103,10 +103,17 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         message: `${scope} for ${username ?? `member ${member_id}`} ${message}`,
       };
     };
-  const wrongState = (what: string): Refusal => ({
+  const wrongState = (what: string, ...reasons: [string, ...string[]]): Refusal => ({
     status: 422,
-    when: `the ${what} is not in a state that allows this decision`,
+    reasons,
+    when: `the ${what} is not in a state that allows this decision (${reasons.join(', ')})`,
   });
+  const scopeNotDecidable = wrongState(
+    'scope request',
+    'credential_not_active',
+    'scope_not_pending',
+    'scope_not_approved',
+  );
 
   return [
     endpoint({
@@ -145,8 +152,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       body: approvalExpirySchema(deps.maxKeyLifetimeDays),
       response: applicationSchema,
       refusals: [
-        wrongState('application'),
-        { status: 422, when: 'expires_at is not in the future' },
+        wrongState('application', 'credential_not_pending'),
+        { status: 422, reasons: ['expiry_in_past'], when: 'expires_at is not in the future (expiry_in_past)' },
         expiryTooFar,
         unknownMember,
         concurrentChange,
@@ -168,7 +175,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('application'), unknownMember, concurrentChange],
+      refusals: [wrongState('application', 'credential_not_pending'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(
           ctx,
@@ -185,7 +192,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState('credential'), unknownMember, concurrentChange],
+      refusals: [wrongState('credential', 'credential_not_active'), unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         return decideThenRead(
           ctx,
@@ -226,7 +233,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: emptyBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      refusals: [scopeNotDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
         return decideThenRead(
           ctx,
@@ -243,7 +250,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      refusals: [scopeNotDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(
           ctx,
@@ -260,7 +267,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      refusals: [scopeNotDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         return decideThenRead(
           ctx,
