@@ -81,6 +81,8 @@ export interface ApiComposition {
 export async function composeApi({ settings, log, stores, tracker, mailed }: ApiKernel): Promise<ApiComposition> {
   const { events, documents } = stores;
   const limiter = (policy: LimitPolicy) => stores.rateLimits.limiter(policy);
+  // A limit whose answers tell where the caller stands: its counter with its policy.
+  const counted = async (policy: LimitPolicy) => ({ limiter: await limiter(policy), policy });
   const hasher = boundPasswordWork(argon2Hasher(), settings.PASSWORD_CHECKS_IN_FLIGHT);
   const staleness = settings.KEY_RING_MAX_STALENESS_MS;
   // In memory: the partner lane looks keys and add-ons up on every call, with no store round trip.
@@ -125,7 +127,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   const auditKeys = await openKeyRing(keyFilesOf(settings), events);
 
   const mail = { sendMail: mailer?.send ?? null, publicUrl: settings.PUBLIC_URL };
-  const passwordChecks = await limiter(passwordChangePolicy(settings));
+  const passwordChecks = await counted(passwordChangePolicy(settings));
   const endpoints = sliceEndpoints({
     member: {
       events,
@@ -150,7 +152,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       resetsOfMember: await limiter(resets.member),
       resetWork,
       passwordChecks,
-      emailChanges: await limiter(emailChangePolicy()),
+      emailChanges: await counted(emailChangePolicy()),
     },
     credential: {
       events,

@@ -22,6 +22,20 @@ type Io = 'input' | 'output';
 const asArray = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const missingFrom = (from: unknown[], to: unknown[]): unknown[] => from.filter((v) => !to.some((w) => JSON.stringify(w) === JSON.stringify(v)));
 
+/** Two schemas an answer matches both of, as one: see `Comparison.merged`. */
+function mergeTwo(into: Schema, part: Schema): Schema {
+  const merged: Schema = { ...part, ...into };
+  const properties = { ...((part.properties ?? {}) as Record<string, Schema>) };
+  for (const [name, property] of Object.entries((into.properties ?? {}) as Record<string, Schema>)) {
+    properties[name] = properties[name] ? { allOf: [property, properties[name]] } : property;
+  }
+  if (Object.keys(properties).length > 0) merged.properties = properties;
+  const required = [...new Set([...asArray(into.required), ...asArray(part.required)])];
+  if (required.length > 0) merged.required = required;
+  if (into.enum !== undefined && part.enum !== undefined) merged.enum = asArray(into.enum).filter((v) => asArray(part.enum).some((w) => JSON.stringify(w) === JSON.stringify(v)));
+  return merged;
+}
+
 /** The bounds that, raised (minimums) or lowered (maximums), refuse input the older contract took. */
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
@@ -76,12 +90,26 @@ class Comparison {
     return document.components?.schemas?.[ref.replace('#/components/schemas/', '')] ?? {};
   }
 
+  /**
+   * An answer that is every one of its allOf schemas at once (a shared Refusal and the enum of an
+   * operation's reasons beside it) as the one schema they make: their fields, a field in two of
+   * them as both (merged when it is compared), what either requires, and the narrower enum.
+   */
+  private merged(schema: Schema, document: Document): Schema {
+    const parts = asArray(schema.allOf) as Schema[];
+    if (parts.length === 0) return schema;
+    const { allOf: _parts, ...rest } = schema;
+    return [rest, ...parts.map((part) => this.merged(this.resolve(part, document), document))].reduce(mergeTwo, {});
+  }
+
   private schema(wasRef: Schema, nowRef: Schema, where: string, io: Io): void {
     const pair = `${JSON.stringify(wasRef.$ref)}→${JSON.stringify(nowRef.$ref)}@${io}`;
     if (wasRef.$ref && this.seen.has(pair)) return;
     this.seen.add(pair);
-    const was = this.resolve(wasRef, this.before);
-    const now = this.resolve(nowRef, this.after);
+    // Inputs keep their allOf choices apart (compared one by one below); an answer is all of them at once.
+    const read = (schema: Schema, document: Document) => (io === 'output' ? this.merged(this.resolve(schema, document), document) : this.resolve(schema, document));
+    const was = read(wasRef, this.before);
+    const now = read(nowRef, this.after);
     const breaks = (what: string) => this.breaks.push(`${where}: ${what}`);
 
     const narrowedTypes = io === 'input' ? missingFrom(asArray(was.type), asArray(now.type)) : missingFrom(asArray(now.type), asArray(was.type));

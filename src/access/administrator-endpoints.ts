@@ -44,24 +44,36 @@ const createBody = z.strictObject({
     }),
 });
 
-const noAdmin = { status: 404, when: 'admin_not_found: there is no administrator with this id' } as const;
+const noAdmin = {
+  status: 404,
+  reasons: ['admin_not_found'],
+  when: 'admin_not_found: there is no administrator with this id',
+} as const;
 const lastSuper = {
   status: 409,
+  reasons: ['last_super_admin'],
   when: 'last_super_admin: the last enabled super administrator cannot be disabled',
 } as const;
 const taken = {
   status: 409,
+  reasons: ['admin_username_taken'],
   when: 'admin_username_taken: another administrator has this username, or one that reads like it (UTS #39 confusables, case aside); the message names it',
 } as const;
 const mailNotSent = {
   status: 503,
+  reasons: ['mail_not_sent'],
   when: 'mail_not_sent: the administrator is created, but the invitation could not be mailed: reset their password for a one-time password',
 } as const;
 const superOnly = {
   status: 403,
+  reasons: ['super_admin_only'],
   when: 'super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one',
 } as const;
-const ownAccount = { status: 409, when: "own_account: this is the caller's own account" } as const;
+const ownAccount = {
+  status: 409,
+  reasons: ['own_account'],
+  when: "own_account: this is the caller's own account",
+} as const;
 
 /** How the deciders' refusals of who may address whom (./grantor.ts) are answered. */
 const addressing = { own_account: 409, super_admin_only: 403, permission_not_held: 403 } as const;
@@ -103,7 +115,17 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
       secretInAnswer: true,
       body: createBody,
       response: createdAdministratorSchema,
-      refusals: [taken, notHeld, mailNotSent, concurrentChange],
+      refusals: [
+        taken,
+        notHeld,
+        {
+          status: 422,
+          reasons: ['role_group_not_found', 'invalid_username', 'invalid_email'],
+          when: 'role_id names no role group (role_group_not_found), or username or email breaks its rule (data.issues names it)',
+        },
+        mailNotSent,
+        concurrentChange,
+      ],
       handler: async (ctx, { body }) => {
         const password = oneTimePassword();
         const admin = {
@@ -152,6 +174,7 @@ export function administratorEndpoints(deps: AdministratorDeps): Endpoint[] {
           superOnly,
           notHeld,
           ...(verb === 'disable' ? [lastSuper] : []),
+          { status: 422, reasons: [`admin_already_${verb}d`], when: `the administrator is ${verb}d already` },
           concurrentChange,
         ],
         handler: async (ctx, { params: { admin_id } }) => {

@@ -16,15 +16,14 @@ import { commandContext } from '../shared/http/command-context';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { recordSignIn, recordSignOut } from './access-log';
 import type { SignInFailures } from './sign-in-failures';
-import { checkCurrentPassword, tooManyPasswordFailures } from '../shared/http/password-failures';
+import { checkCurrentPassword, CountedLimit, tooManyPasswordFailures } from '../shared/http/password-failures';
 import { concurrentChange } from '../shared/http/schemas';
-import { RateLimiter } from '../stores/ports';
 import type { SsoSettings } from './sso/settings';
 import { assertPasswordSignInAllowed, passwordSignInOff } from './sso/password-sign-in';
 
 export interface AdminSessionDeps extends AdministratorDeps {
   /** Wrong current passwords, per administrator under `admin-<id>` (members' keys are bare ids). */
-  passwordChecks: RateLimiter;
+  passwordChecks: CountedLimit;
   /** Where a failed administrator sign-in is counted, to be recorded folded by the minute. */
   signInFailures: Pick<SignInFailures, 'count'>;
   /** OIDC_ONLY turns password sign-in off but for super administrators (./sso). */
@@ -33,6 +32,7 @@ export interface AdminSessionDeps extends AdministratorDeps {
 
 const disabledAtLogin = {
   status: 403,
+  reasons: ['admin_disabled'],
   when: 'admin_disabled: the password is right, but this administrator is disabled',
 } as const;
 
@@ -91,13 +91,17 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
       body: passwordBody,
       response: z.null(),
       refusals: [
-        { status: 422, when: 'wrong_current_password: the current password is wrong; nothing changes' },
+        {
+          status: 422,
+          reasons: ['wrong_current_password', 'invalid_password'],
+          when: 'the current password is wrong (wrong_current_password), or the new one breaks its rule (invalid_password); nothing changes',
+        },
         tooManyPasswordFailures,
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
         const admin = adminOf(ctx);
-        await checkCurrentPassword(deps.passwordChecks, `admin-${admin.id}`, () =>
+        await checkCurrentPassword(ctx, deps.passwordChecks, `admin-${admin.id}`, () =>
           adminPasswordMatches(deps.events, deps.hasher, admin.username, body.current_password),
         );
         return decideThenRead(

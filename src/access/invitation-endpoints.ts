@@ -21,9 +21,14 @@ export function invitationEndpoints(deps: InvitationDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['invitation_token_unknown', 'invitation_token_spent', 'invitation_token_expired'],
           when: 'the link is unknown, already used (or a password was set since) or expired (data.error: invitation_token_unknown, invitation_token_spent, invitation_token_expired)',
         },
-        { status: 403, when: 'admin_disabled: the administrator the link is for is disabled' },
+        {
+          status: 403,
+          reasons: ['admin_disabled'],
+          when: 'admin_disabled: the administrator the link is for is disabled',
+        },
         passwordWorkBusy,
         concurrentChange,
       ],

@@ -51,6 +51,7 @@ export async function grantorOf(ctx: AppContext, deps: AccessDeps): Promise<Gran
 /** Refused for a permission the caller does not hold (docs/administrators.md, "No escalation"). */
 export const notHeld = {
   status: 403,
+  reasons: ['permission_not_held'],
   when: 'permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it',
 } as const;
 
@@ -93,9 +94,14 @@ const defineBody = (registered: readonly string[]) =>
 
 const nameTaken = {
   status: 409,
+  reasons: ['role_group_name_taken'],
   when: 'role_group_name_taken: another role group has this name, or one that reads like it (UTS #39 confusables, case aside)',
 } as const;
-const noGroup = { status: 404, when: 'role_group_not_found: there is no role group with this id' } as const;
+const noGroup = {
+  status: 404,
+  reasons: ['role_group_not_found'],
+  when: 'role_group_not_found: there is no role group with this id',
+} as const;
 
 /** Role groups from the console (docs/administrators.md): the same commands as `platform roles`. */
 export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
@@ -137,7 +143,16 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
       summary: 'Define a role group under the next free id, with permissions from the registry; it starts enabled',
       body: defineBody(registered),
       response: schemas.roleGroupStanding,
-      refusals: [notHeld, nameTaken, concurrentChange],
+      refusals: [
+        notHeld,
+        nameTaken,
+        {
+          status: 422,
+          reasons: ['invalid_role_group_name', 'unknown_permission', 'duplicate_permission'],
+          when: 'the name or the permissions break their rule; data.issues names the field',
+        },
+        concurrentChange,
+      ],
       handler: async (ctx, { body }) =>
         decideThenRead(
           ctx,
@@ -163,7 +178,12 @@ export function roleGroupEndpoints(deps: AccessDeps): Endpoint[] {
         params: roleGroupParams,
         body: emptyBody,
         response: schemas.roleGroupStanding,
-        refusals: [noGroup, notHeld, concurrentChange],
+        refusals: [
+          noGroup,
+          notHeld,
+          { status: 422, reasons: [`role_group_already_${verb}d`], when: `the role group is ${verb}d already` },
+          concurrentChange,
+        ],
         handler: async (ctx, { params: { role_id } }) =>
           decideThenRead(
             ctx,

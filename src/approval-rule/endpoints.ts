@@ -110,9 +110,14 @@ export function approvalRuleEndpoints(deps: ApprovalRuleDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['invalid_rule_name', 'invalid_rule_scope', 'invalid_rule_who', 'invalid_rule_expiry'],
           when: 'the fields do not agree (invalid_rule_name, invalid_rule_scope, invalid_rule_who, invalid_rule_expiry)',
         },
-        { status: 404, when: 'member_group_id names no member group (member_group_not_found)' },
+        {
+          status: 404,
+          reasons: ['member_group_not_found'],
+          when: 'member_group_id names no member group (member_group_not_found)',
+        },
       ],
       handler: async (ctx, { body }) => {
         if (body.member_group_id !== undefined && !(await deps.memberGroupExists(body.member_group_id)))
@@ -158,8 +163,12 @@ export function approvalRuleEndpoints(deps: ApprovalRuleDeps): Endpoint[] {
       body: emptyBody,
       response: ruleSchema,
       refusals: [
-        { status: 404, when: 'there is no such rule (approval_rule_not_found)' },
-        { status: 422, when: 'the rule is disabled already (approval_rule_disabled)' },
+        { status: 404, reasons: ['approval_rule_not_found'], when: 'there is no such rule (approval_rule_not_found)' },
+        {
+          status: 422,
+          reasons: ['approval_rule_disabled'],
+          when: 'the rule is disabled already (approval_rule_disabled)',
+        },
         concurrentChange,
       ],
       handler: async (ctx, { params: { id } }) => {

@@ -111,7 +111,11 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       query: memberQuery,
       response: foundMemberSchema,
       refusals: [
-        { status: 404, when: 'no member has this username, or no claimed credential this API id (member_not_found)' },
+        {
+          status: 404,
+          reasons: ['member_not_found'],
+          when: 'no member has this username, or no claimed credential this API id (member_not_found)',
+        },
       ],
       handler: async (_ctx, { query: { username, apiid } }) => {
         const member =
@@ -134,9 +138,10 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       query: historyQuery,
       response: historySchema,
       refusals: [
-        { status: 404, when: 'no member has this id (member_not_found)' },
+        { status: 404, reasons: ['member_not_found'], when: 'no member has this id (member_not_found)' },
         {
           status: 409,
+          reasons: ['history_unreadable'],
           when: 'history_unreadable: an event before as_of is not one this version of the service can read; without as_of it is listed, marked invalid',
         },
       ],
@@ -173,7 +178,13 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
         'Events across members by type, actor and time range, a page at a time in the order of the log; a page reads at most 5000 events of the log, so it may hold fewer than limit with next still set',
       query: searchQuery(deps.eventTypes),
       response: searchPageSchema,
-      refusals: [{ status: 422, when: 'after is not a position of this event log (invalid_position)' }],
+      refusals: [
+        {
+          status: 422,
+          reasons: ['invalid_position'],
+          when: 'after is not a position of this event log (invalid_position)',
+        },
+      ],
       handler: async (_ctx, { query }) => {
         const page = await searchLog(
           deps.events,
@@ -201,7 +212,13 @@ export function auditEndpoints(deps: AuditDeps): Endpoint[] {
       query: exportQuery,
       response: exportLineSchema,
       raw: 'application/x-ndjson',
-      refusals: [{ status: 422, when: 'from is not a position of this event log' }],
+      refusals: [
+        {
+          status: 422,
+          reasons: ['invalid_position'],
+          when: 'from is not a position of this event log (invalid_position)',
+        },
+      ],
       handler: async (ctx, { query }) => {
         const lines = await auditExport(
           deps.events,

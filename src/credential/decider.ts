@@ -75,7 +75,7 @@ function requireStatus(state: CredentialState, wanted: CredentialStatus, error: 
 }
 
 function assertKnownScope(scope: string): void {
-  if (!isScope(scope)) throw new DomainError('unknown_scope', `there is no scope "${scope}"`, 'list_scopes');
+  if (!isScope(scope)) throw fieldError('unknown_scope', 'scopes', `there is no scope "${scope}"`, 'list_scopes');
 }
 
 type Command<Type extends CredentialCommand['type']> = Extract<CredentialCommand, { type: Type }>;

@@ -69,6 +69,7 @@ export function expiresAtFor(expiry: ApprovalExpiry, now: Date, defaultDays: num
 /** The refusal of an expiry too far ahead, as the endpoints declare it. */
 export const expiryTooFar = {
   status: 422,
+  reasons: ['expiry_too_far'],
   when: 'the expiry is more than MAX_KEY_LIFETIME_DAYS (730 by default) ahead: expiry_too_far',
 } as const;
 

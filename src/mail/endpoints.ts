@@ -50,7 +50,9 @@ export function mailEndpoints(deps: MailDeps): Endpoint[] {
       params: mailParams,
       body: emptyBody,
       response: outboxMailSchema,
-      refusals: [{ status: 404, when: 'there is no such mail in the outbox' }],
+      refusals: [
+        { status: 404, reasons: ['mail_not_found'], when: 'there is no such mail in the outbox (mail_not_found)' },
+      ],
       handler: async (_ctx, { params: { id } }) => {
         const found = await deps.documents.get<OutboxMail>(MAIL_OUTBOX.name, id);
         if (!found) throw new HttpError(404, 'mail_not_found', `there is no mail ${id} in the outbox`);

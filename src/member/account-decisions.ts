@@ -1,5 +1,6 @@
 import { decideByType, DomainError } from '../shared/domain/decider';
 import type { EventOf } from '../shared/domain/events';
+import { fieldError } from '../shared/domain/field-error';
 import type { accountEventSchemas } from './account-events';
 import { expired, MailedLink, Outstanding, spendAll } from '../shared/mailed-links';
 import { RESTORE_LIFETIME_DAYS } from './links';
@@ -193,7 +194,7 @@ function updateAccount({ data: change }: Command<'UpdateAccount'>, state: Accoun
   }
   if (change.email === null) {
     // Removing an address needs no confirmation; the registration rule needs a way to reach the member.
-    if (change.mobile === null) throw new DomainError('contact_required', 'give at least one of email and mobile');
+    if (change.mobile === null) throw fieldError('contact_required', 'email', 'give at least one of email and mobile');
     if (state.email !== null || state.pending_email)
       events.push({ type: 'EmailChanged', data: { member_id, email: null } });
   } else if (change.email !== state.email) {

@@ -8,7 +8,6 @@ import { decideThenRead } from '../shared/http/read-your-writes';
 import { concurrentChange } from '../shared/http/schemas';
 import { passwordChanged, sessionOf, thisSessionRecord } from '../shared/http/session';
 import { emptyBody } from '../shared/http/validate';
-import { RateLimiter } from '../stores/ports';
 import {
   AccountDeps,
   acknowledgeAdministratorReset,
@@ -18,6 +17,7 @@ import {
   restoreEmail,
   updateAccount,
 } from './account';
+import type { CountedLimit } from '../shared/http/password-failures';
 import { admitEmailChange, EmailChangeDeps, emailChangeRefusals } from './email-change';
 import { memberFromLog } from './login';
 import { accountChangeSchema, passwordSchema } from './fields';
@@ -29,7 +29,7 @@ import { memberReads } from './reads';
 
 export interface AccountEndpointDeps extends AccountDeps, EmailChangeDeps {
   /** Wrong current passwords per member, limited as logins are. */
-  passwordChecks: RateLimiter;
+  passwordChecks: CountedLimit;
 }
 
 const accountSchema = z
@@ -67,11 +67,13 @@ export const sessionsSignedOut = (ended: number): string =>
 
 const mailNotSent: Refusal = {
   status: 503,
-  when: 'the confirmation mail could not be sent; the address is pending: save it again for a new link',
+  reasons: ['mail_not_sent'],
+  when: 'mail_not_sent: the confirmation mail could not be sent; the address is pending: save it again for a new link',
 };
 const linkRefused: Refusal = {
   status: 422,
-  when: 'the link is unknown, already used, replaced, spent by a password change, or expired (data.error says which)',
+  reasons: ['email_token_unknown', 'email_token_spent', 'email_token_expired'],
+  when: 'the link is unknown, already used, replaced, spent by a password change, or expired (data.error: email_token_unknown, email_token_spent, email_token_expired)',
 };
 
 export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
@@ -103,14 +105,18 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       body: accountChangeSchema,
       response: accountSchema,
       refusals: [
-        { status: 422, when: 'a new e-mail address while the service sends no mail (mail_not_configured)' },
+        {
+          status: 422,
+          reasons: ['mail_not_configured', 'contact_required'],
+          when: 'a new e-mail address while the service sends no mail (mail_not_configured), or neither email nor mobile left (contact_required, data.issues names email)',
+        },
         ...emailChangeRefusals,
         passwordWorkBusy,
         mailNotSent,
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
-        await admitEmailChange(deps, memberOf(ctx), body);
+        await admitEmailChange(ctx, deps, memberOf(ctx), body);
         const update = async () => {
           try {
             return await updateAccount(deps, memberOf(ctx).username, body, asMember(ctx));
@@ -165,6 +171,7 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['restore_token_unknown', 'restore_token_spent', 'restore_token_expired'],
           when: 'the link is unknown, already used (or another restore link was) or expired (data.error: restore_token_unknown, restore_token_spent, restore_token_expired)',
         },
         concurrentChange,
@@ -216,14 +223,18 @@ export function accountEndpoints(deps: AccountEndpointDeps): Endpoint[] {
       }),
       response: sessionsEndedSchema,
       refusals: [
-        { status: 422, when: 'the current password is wrong (wrong_current_password); nothing changes' },
+        {
+          status: 422,
+          reasons: ['wrong_current_password'],
+          when: 'the current password is wrong (wrong_current_password); nothing changes',
+        },
         tooManyPasswordFailures,
         passwordWorkBusy,
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
         const member = memberOf(ctx);
-        await checkMemberPassword(deps, member, body.current_password);
+        await checkMemberPassword(ctx, deps, member, body.current_password);
         // The same password again is no change: it records nothing and ends no session.
         if (body.new_password === body.current_password)
           return { data: { sessions_ended: 0 }, message: 'the new password is the current one: nothing changed' };

@@ -12,7 +12,11 @@ import { AccountDeps, resetPasswordByAdministrator } from './account';
 import { passwordWorkBusy } from './password-work';
 import { memberReads } from './reads';
 
-const noMember: Refusal = { status: 404, when: 'member_not_found: there is no member with this id' };
+const noMember: Refusal = {
+  status: 404,
+  reasons: ['member_not_found'],
+  when: 'member_not_found: there is no member with this id',
+};
 
 const memberPasswordResetSchema = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Decider, DomainError } from '../shared/domain/decider';
 import type { EventOf, EventSchemas } from '../shared/domain/events';
+import { fieldError } from '../shared/domain/field-error';
 import { normaliseUsername } from './fields';
 import { AccountCommand, AccountState, decideAccount, evolveAccount } from './account-decisions';
 import { accountEventSchemas } from './account-events';
@@ -42,7 +43,11 @@ export type MemberState = { status: 'none' } | RegisteredMember;
 
 export function assertUsernameAvailable(state: MemberState, username: string): void {
   if (state.status === 'registered') {
-    throw new DomainError('username_taken', `the username "${username}" is already registered: choose another one`);
+    throw fieldError(
+      'username_taken',
+      'username',
+      `the username "${username}" is already registered: choose another one`,
+    );
   }
 }
 

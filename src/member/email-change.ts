@@ -1,9 +1,10 @@
 import { DomainError } from '../shared/domain/decider';
 import type { Refusal } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
-import { tooManyPasswordFailures } from '../shared/http/password-failures';
+import { CountedLimit, tooManyPasswordFailures } from '../shared/http/password-failures';
+import { tellStanding } from '../shared/http/rate-limit-fields';
 import { tooManyRequests } from '../shared/http/too-many-requests';
-import type { EventStore, LimitPolicy, RateLimiter } from '../stores/ports';
+import type { EventStore, LimitPolicy } from '../stores/ports';
 import type { AccountChange } from './fields';
 import { memberFromLog } from './login';
 import { checkMemberPassword } from './password-check';
@@ -20,19 +21,21 @@ export interface EmailChangeDeps {
   events: EventStore;
   hasher: PasswordHasher;
   /** Wrong current passwords per member, shared with the password change: one count of guesses. */
-  passwordChecks: RateLimiter;
+  passwordChecks: CountedLimit;
   /** Address changes asked per member (`emailChangePolicy`). */
-  emailChanges: RateLimiter;
+  emailChanges: CountedLimit;
 }
 
 export const emailChangeRefusals: Refusal[] = [
   {
     status: 422,
+    reasons: ['current_password_required', 'wrong_current_password'],
     when: 'a new e-mail address without current_password (current_password_required), or with a wrong one (wrong_current_password); nothing changes',
   },
   tooManyPasswordFailures,
   {
     status: 429,
+    reasons: ['too_many_email_changes'],
     when: `more than ${EMAIL_CHANGES_A_DAY} e-mail address changes asked in a day (too_many_email_changes); retry after Retry-After`,
   },
 ];
@@ -43,6 +46,7 @@ export const emailChangeRefusals: Refusal[] = [
  * the day's few changes. A session alone cannot move the account's mail elsewhere.
  */
 export async function admitEmailChange(
+  ctx: { set(field: string, value: string): void },
   deps: EmailChangeDeps,
   member: { id: number; username: string },
   change: AccountChange,
@@ -55,8 +59,9 @@ export async function admitEmailChange(
       'current_password_required',
       'a new e-mail address needs your current password: nothing changed',
     );
-  await checkMemberPassword(deps, member, change.current_password);
-  const allowance = await deps.emailChanges.consume(String(member.id));
+  await checkMemberPassword(ctx, deps, member, change.current_password);
+  const allowance = await deps.emailChanges.limiter.consume(String(member.id));
+  tellStanding(ctx, [deps.emailChanges.policy, allowance]);
   if (!allowance.allowed) {
     throw HttpError.from(
       tooManyRequests(

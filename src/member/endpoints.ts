@@ -72,6 +72,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['username_taken'],
           when: 'username_taken: the username is taken (case-insensitively), or reads like a registered one (UTS #39 confusables); the other is not named',
         },
         concurrentChange,

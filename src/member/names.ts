@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/domain/decider';
+import { fieldError } from '../shared/domain/field-error';
 import { NameSpace } from '../shared/domain/name-claims';
 import { normaliseUsername } from './fields';
 
@@ -18,8 +19,9 @@ export const usernameTaken =
   (username: string) =>
   (taken: string): DomainError =>
     normaliseUsername(taken) === normaliseUsername(username)
-      ? new DomainError('username_taken', `the username "${username}" is already registered: choose another one`)
-      : new DomainError(
+      ? fieldError('username_taken', 'username', `the username "${username}" is already registered: choose another one`)
+      : fieldError(
           'username_taken',
+          'username',
           `the username "${username}" reads like one already registered (letters that look alike, such as "rn" and "m", "0" and "O", "1" and "l"): choose another one`,
         );

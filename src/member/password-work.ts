@@ -4,7 +4,8 @@ import type { Refusal } from '../shared/http/endpoints';
 
 export const passwordWorkBusy: Refusal = {
   status: 503,
-  when: 'too many passwords are being checked at once; retry after Retry-After',
+  reasons: ['password_checks_busy'],
+  when: 'password_checks_busy: too many passwords are being checked at once; retry after Retry-After',
 };
 
 /**

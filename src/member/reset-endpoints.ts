@@ -24,7 +24,8 @@ const mailSchema = z.object({
 
 const tooManyResetRequests: Refusal = {
   status: 429,
-  when: 'this client address asked for too many reset links lately; retry after Retry-After',
+  reasons: ['too_many_reset_requests'],
+  when: 'too_many_reset_requests: this client address asked for too many reset links lately; retry after Retry-After',
 };
 
 const ASKED = `if an account with that username or e-mail address gave an e-mail address, a link to choose a new password is on its way; it works once, within ${LINK_LIFETIME_MINUTES} minutes`;
@@ -83,6 +84,7 @@ export function resetEndpoints(deps: ResetEndpointDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['reset_token_unknown', 'reset_token_spent', 'reset_token_expired'],
           when: 'the link is unknown, already used, spent by a later change of password or address, or expired (data.error: reset_token_unknown, reset_token_spent, reset_token_expired)',
         },
         passwordWorkBusy,

@@ -5,7 +5,7 @@ import { webhookParams } from './params';
 import { pingEndpoint } from './ping';
 import { WebhookDocument, webhooksProjection } from './projection';
 import { removeWebhook, rotateWebhookSecret } from './secret-lifecycle';
-import { checkUrl, newSecret, view, webhookSchemas } from './schemas';
+import { checkUrl, invalidUrl, newSecret, view, webhookSchemas } from './schemas';
 import { handle } from '../shared/commands/handle';
 import { commandContext } from '../shared/http/command-context';
 import { AppContext } from '../shared/http/context';
@@ -32,7 +32,11 @@ export const developerEventTypes = (registered: readonly string[]): string[] =>
 
 const member = { kind: 'member' } as const;
 
-const notFound = { status: 404, when: 'webhook_not_found: the member holds no webhook with this id' } as const;
+const notFound = {
+  status: 404,
+  reasons: ['webhook_not_found'],
+  when: 'webhook_not_found: the member holds no webhook with this id',
+} as const;
 
 /**
  * A developer's own webhooks (docs/notifications.md): signed, guarded and delivered as the
@@ -71,8 +75,12 @@ export function developerWebhookEndpoints(deps: WebhookDeps): Endpoint[] {
       body: registerBody,
       response: createdWebhookSchema,
       refusals: [
-        { status: 422, when: 'invalid_webhook_url: the URL is not one a webhook may reach' },
-        { status: 422, when: 'webhook_limit_reached: the member holds 5 webhooks already' },
+        invalidUrl,
+        {
+          status: 422,
+          reasons: ['webhook_limit_reached'],
+          when: 'webhook_limit_reached: the member holds 5 webhooks already',
+        },
       ],
       handler: async (ctx, { body }) => {
         await checkUrl(body.url, deps.webhookAllowPrivate);

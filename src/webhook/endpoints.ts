@@ -7,13 +7,13 @@ import { pingEndpoint } from './ping';
 import { webhooksProjection, WebhookDocument } from './projection';
 import { removeWebhook, rotateWebhookSecret } from './secret-lifecycle';
 import { WebhookSecrets } from './secrets';
-import { checkUrl, newSecret, view, webhookSchemas } from './schemas';
+import { checkUrl, invalidUrl, newSecret, view, webhookSchemas } from './schemas';
 import { DocumentStore, EventStore } from '../stores/ports';
 import { handle } from '../shared/commands/handle';
 import { ReadModels } from '../shared/projections/read-models';
 import { commandContext } from '../shared/http/command-context';
 import { AppContext } from '../shared/http/context';
-import { endpoint, Endpoint } from '../shared/http/endpoints';
+import { endpoint, Endpoint, Refusal } from '../shared/http/endpoints';
 import { newIdFor } from '../shared/http/idempotency';
 import { HttpError } from '../shared/http/envelope';
 import { adminOf } from '../shared/http/guards';
@@ -34,10 +34,11 @@ export interface WebhookDeps {
 
 const manage = { kind: 'admin', permission: 'webhook.manage' } as const;
 
-const notFound = {
+const notFound: Refusal = {
   status: 404,
-  when: "there is no such webhook (or delivery), or it belongs to another role group's administrators",
-} as const;
+  reasons: ['webhook_not_found', 'delivery_not_found'],
+  when: "there is no such webhook (webhook_not_found) or delivery (delivery_not_found), or it belongs to another role group's administrators",
+};
 
 /**
  * Whether this administrator may see and manage the webhook: a super administrator every one, any
@@ -81,6 +82,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       secretInAnswer: true,
       body: registerBody,
       response: createdWebhookSchema,
+      refusals: [invalidUrl],
       handler: async (ctx, { body }) => {
         await checkUrl(body.url, deps.webhookAllowPrivate);
         const webhook_id = newIdFor(ctx, 'webhook');
@@ -120,7 +122,7 @@ export function webhookEndpoints(deps: WebhookDeps): Endpoint[] {
       params: webhookParams,
       body: registerBody,
       response: webhookSchema,
-      refusals: [notFound],
+      refusals: [notFound, invalidUrl],
       handler: async (ctx, { params: { id }, body }) => {
         await existing(ctx, id);
         await checkUrl(body.url, deps.webhookAllowPrivate);

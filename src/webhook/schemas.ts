@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { WebhookDocument } from './projection';
 import { refusedUrl, WEBHOOK_URL_FORM } from './url-policy';
 import { HttpError } from '../shared/http/envelope';
+import type { Refusal } from '../shared/http/endpoints';
 
 export type WebhookView = z.infer<ReturnType<typeof webhookSchemas>['webhookSchema']>;
 
@@ -41,6 +42,13 @@ export function webhookSchemas(eventTypes: readonly string[], prefix = '') {
   });
   return { webhookSchema, createdWebhookSchema, registerBody };
 }
+
+/** What `checkUrl` refuses with, declared by every endpoint that calls it. */
+export const invalidUrl: Refusal = {
+  status: 422,
+  reasons: ['invalid_webhook_url'],
+  when: 'invalid_webhook_url: the URL is not one a webhook may reach; data.issues names url',
+};
 
 /** The same check at registration and at a change: the receiver must be one a webhook may reach. */
 export async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {

@@ -114,9 +114,11 @@ describe('member decider: e-mail change', () => {
         { type: 'ProfileUpdated', data: { member_id: 7, nickname: null, mobile: '+8613800138000' } },
         { type: 'EmailChanged', data: { member_id: 7, email: null } },
       ]);
-    given(memberDecider, [memberEvents.registered(profile)])
+    const refused = given(memberDecider, [memberEvents.registered(profile)])
       .when(change(null))
       .thenRefuses('contact_required');
+    // One shape for "this field is wrong": the field named, as the registration's own rule names it.
+    expect(refused.problems).toEqual([{ path: 'email', message: 'give at least one of email and mobile' }]);
   });
 
   it('refuses a new address when no mail can confirm it', () => {

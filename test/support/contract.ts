@@ -84,6 +84,10 @@ export class ContractChecker {
     if (!operation) return [`${where}: the contract has no such operation`];
     const response = operation.responses[String(status)];
     if (!response) return [`${where}: status ${status} is not documented for this operation`];
+    const unlisted =
+      status >= 400 &&
+      !this.listsReasons((response.content?.['application/json'] as { schema?: unknown } | undefined)?.schema);
+    if (unlisted) return [`${where}: the contract lists no reasons (data.error) for this status`];
     const headerProblems = headers
       ? this.headerProblems(
           response,
@@ -142,6 +146,21 @@ export class ContractChecker {
       ];
     }
     return this.check(schemaOf('schema'), body, where);
+  }
+
+  /**
+   * Whether a refusal's schema lists its reasons as an enum of data.error: then the body's check
+   * refuses a reason the operation does not declare for this status, in every test.
+   */
+  private listsReasons(schema: unknown): boolean {
+    const s = (schema ?? {}) as { $ref?: string; allOf?: unknown[]; properties?: { data?: unknown } };
+    if (s.$ref) {
+      const name = s.$ref.replace('#/components/schemas/', '');
+      return this.listsReasons((this.document.components?.schemas as Record<string, unknown> | undefined)?.[name]);
+    }
+    if (s.allOf) return s.allOf.some((part) => this.listsReasons(part));
+    const data = (s.properties?.data ?? {}) as { properties?: { error?: { enum?: unknown[] } } };
+    return Array.isArray(data.properties?.error?.enum);
   }
 
   private check(ref: string, body: unknown, where: string): string[] {

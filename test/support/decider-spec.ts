@@ -12,8 +12,11 @@ export function given<Command, Event extends DomainEvent, State>(
         then(expected: Event[]) {
           expect(run()).toEqual(expected);
         },
-        /** Refused with this reason, and, when given, a message that says it (a string it contains, or a pattern). */
-        thenRefuses(error: string, message?: string | RegExp) {
+        /**
+         * Refused with this reason, and, when given, a message that says it (a string it contains, or
+         * a pattern); the refusal is returned, for what else the test asserts of it (its field).
+         */
+        thenRefuses(error: string, message?: string | RegExp): DomainError {
           let caught: unknown;
           try {
             run();
@@ -23,6 +26,7 @@ export function given<Command, Event extends DomainEvent, State>(
           expect(caught).toBeInstanceOf(DomainError);
           expect((caught as DomainError).error).toBe(error);
           if (message !== undefined) expect((caught as DomainError).message).toMatch(message);
+          return caught as DomainError;
         },
       };
     },

@@ -129,8 +129,12 @@ export function ssoEndpoints(deps: SsoDeps): Endpoint[] {
       redirects: true,
       response: z.string(),
       refusals: [
-        { status: 404, when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
-        { status: 503, when: "sso_provider_unreachable: the provider's discovery document could not be read" },
+        { status: 404, reasons: ['sso_not_configured'], when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
+        {
+          status: 503,
+          reasons: ['sso_provider_unreachable'],
+          when: "sso_provider_unreachable: the provider's discovery document could not be read",
+        },
       ],
       handler: async (ctx) => {
         if (!provider) return refuse(ctx, 404, ...NOT_CONFIGURED);
@@ -163,13 +167,22 @@ export function ssoEndpoints(deps: SsoDeps): Endpoint[] {
       response: z.string(),
       movesSession: true,
       refusals: [
-        { status: 401, when: 'sso_not_started: this session started no sign-in, or its callback was answered already' },
         {
           status: 401,
+          reasons: ['sso_not_started'],
+          when: 'sso_not_started: this session started no sign-in, or its callback was answered already',
+        },
+        {
+          status: 401,
+          reasons: ['sso_refused'],
           when: "sso_refused: the provider's answer failed openid-client's checks (state, nonce, ID token, code)",
         },
-        { status: 403, when: 'sso_not_mapped: no OIDC_ROLE_GROUPS mapping or OIDC_SUPER_GROUP covers the claims' },
-        { status: 404, when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
+        {
+          status: 403,
+          reasons: ['sso_not_mapped'],
+          when: 'sso_not_mapped: no OIDC_ROLE_GROUPS mapping or OIDC_SUPER_GROUP covers the claims',
+        },
+        { status: 404, reasons: ['sso_not_configured'], when: 'sso_not_configured: OIDC_ISSUER_URL is unset' },
       ],
       handler: async (ctx) => {
         if (!provider) return refuse(ctx, 404, ...NOT_CONFIGURED);

@@ -4,6 +4,7 @@ import type { SsoSettings } from './settings';
 
 export const passwordSignInOff: Refusal = {
   status: 403,
+  reasons: ['password_sign_in_off'],
   when: 'password_sign_in_off: OIDC_ONLY=true and this administrator is not a super administrator: sign in through single sign-on',
 };
 

@@ -44,7 +44,11 @@ export interface ApplicationCenterDeps {
 const viewAddons = { kind: 'admin', permission: 'addon.view' } as const;
 const manageAddons = { kind: 'admin', permission: 'addon.manage' } as const;
 
-const unknownKey: Refusal = { status: 404, when: 'no add-on in the catalogue has this key' };
+const unknownKey: Refusal = {
+  status: 404,
+  reasons: ['addon_not_found'],
+  when: 'no add-on in the catalogue has this key (addon_not_found)',
+};
 
 /** An add-on as GET /addons lists it: the catalogue's entry, and how it is installed if it is. */
 function addonView(manifest: AddonManifest, doc: AddonDocument | null): z.input<typeof addonSchema> {
@@ -192,7 +196,8 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
         unknownKey,
         {
           status: 422,
-          when: 'the add-on is not installed, or page_roles does not name exactly its pages with enabled role groups',
+          reasons: ['addon_not_installed', 'invalid_page_roles'],
+          when: 'the add-on is not installed (addon_not_installed), or page_roles does not name exactly its pages with enabled role groups (invalid_page_roles)',
         },
         concurrentChange,
       ],
@@ -219,7 +224,20 @@ export function applicationCenterEndpoints(deps: ApplicationCenterDeps): Endpoin
       response: addonSchema,
       refusals: [
         unknownKey,
-        { status: 422, when: "the add-on's status does not allow the action, or page_roles breaks the rules" },
+        {
+          status: 422,
+          reasons: [
+            'addon_not_installed',
+            'addon_already_installed',
+            'addon_already_enabled',
+            'addon_already_disabled',
+            'page_roles_required',
+            'page_roles_not_allowed',
+            'invalid_page_roles',
+            'page_roles_outdated',
+          ],
+          when: "the add-on's status does not allow the action, or page_roles breaks the rules; data.error says which",
+        },
         concurrentChange,
       ],
       handler: async (ctx, { params: { key, action }, body }) => {

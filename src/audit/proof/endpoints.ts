@@ -137,7 +137,11 @@ export function proofEndpoints(deps: AuditDeps): Endpoint[] {
       response: z.string().meta({ description: noteDescription }),
       raw: 'text/plain',
       refusals: [
-        { status: 404, when: 'no checkpoint yet (no_checkpoint_yet), or none of this size (checkpoint_not_found)' },
+        {
+          status: 404,
+          reasons: ['no_checkpoint_yet', 'checkpoint_not_found'],
+          when: 'no checkpoint yet (no_checkpoint_yet), or none of this size (checkpoint_not_found)',
+        },
       ],
       handler: async (ctx, { query }) => {
         const checkpoint = await checkpointOf(tree, query.size).catch(refused);
@@ -156,6 +160,7 @@ export function proofEndpoints(deps: AuditDeps): Endpoint[] {
       refusals: [
         {
           status: 404,
+          reasons: ['no_checkpoint_yet', 'checkpoint_not_found', 'event_not_checkpointed'],
           when: 'no checkpoint yet (no_checkpoint_yet), none of this size (checkpoint_not_found), or no event of this id in it (event_not_checkpointed)',
         },
       ],
@@ -180,8 +185,12 @@ export function proofEndpoints(deps: AuditDeps): Endpoint[] {
       query: consistencyQuery,
       response: consistencySchema,
       refusals: [
-        { status: 404, when: 'no checkpoint of the size `to` was signed (checkpoint_not_found)' },
-        { status: 422, when: 'from is more than to (sizes_out_of_order)' },
+        {
+          status: 404,
+          reasons: ['checkpoint_not_found'],
+          when: 'no checkpoint of the size `to` was signed (checkpoint_not_found)',
+        },
+        { status: 422, reasons: ['sizes_out_of_order'], when: 'from is more than to (sizes_out_of_order)' },
       ],
       handler: async (_ctx, { query }) => {
         const proof = await consistencyProof(tree, query.from, query.to).catch(refused);

@@ -13,7 +13,11 @@ import { Refusal } from '../../shared/http/endpoints';
 import { adminOf, memberOf } from '../../shared/http/guards';
 import { Written } from '../../shared/http/read-your-writes';
 
-export const unknownMember: Refusal = { status: 404, when: 'there is no member with this id (member_not_found)' };
+export const unknownMember: Refusal = {
+  status: 404,
+  reasons: ['member_not_found'],
+  when: 'there is no member with this id (member_not_found)',
+};
 
 /**
  * A decision about a member who does not exist is a wrong id, not a credential to apply for first:

@@ -76,7 +76,8 @@ const scopeOfferSchema = z.object({
 
 const notActive: Refusal = {
   status: 422,
-  when: 'the credential is not in a state that allows this (see the dashboard)',
+  reasons: ['credential_not_active'],
+  when: 'the credential is not in a state that allows this (credential_not_active; see the dashboard)',
 };
 
 /** The member's credential and scopes (docs/credentials.md). */
@@ -105,6 +106,7 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
+          reasons: ['credential_already_applied'],
           when: 'an application is pending, or approved or active and not expired (credential_already_applied)',
         },
         concurrentChange,
@@ -139,7 +141,8 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       refusals: [
         {
           status: 422,
-          when: 'the application is not approved, was claimed already, or its approval expired before the claim (credential_expired)',
+          reasons: ['credential_not_approved', 'credential_already_claimed', 'credential_expired'],
+          when: 'the application is not approved (credential_not_approved), was claimed already (credential_already_claimed), or its approval expired before the claim (credential_expired)',
         },
         concurrentChange,
       ],
@@ -167,7 +170,11 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       response: rotatedKeySchema,
       refusals: [
         notActive,
-        { status: 422, when: 'the credential expired: no new key would be accepted (credential_expired)' },
+        {
+          status: 422,
+          reasons: ['credential_expired', 'invalid_grace_seconds'],
+          when: 'the credential expired: no new key would be accepted (credential_expired); grace_seconds is out of its bounds (invalid_grace_seconds)',
+        },
         concurrentChange,
       ],
       handler: async (ctx, { body: { grace_seconds } }) => {
@@ -214,7 +221,11 @@ export function developerCredentialEndpoints(deps: CredentialDeps): Endpoint[] {
       response: z.object({ scopes: z.array(scopeSchema) }),
       refusals: [
         notActive,
-        { status: 422, when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested' },
+        {
+          status: 422,
+          reasons: ['unknown_scope', 'no_scopes', 'duplicate_scope', 'scope_already_requested'],
+          when: 'a scope is unknown, named twice, or already pending or approved: nothing is requested; data.error says which',
+        },
         concurrentChange,
       ],
       handler: async (ctx, { body: { scopes, reason } }) => {

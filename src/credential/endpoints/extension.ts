@@ -15,7 +15,7 @@ import { applicationSchema, credentialSchema, credentialView } from '../views';
 import { reasonSchema } from '../../shared/domain/reason';
 import { ReadModels } from '../../shared/projections/read-models';
 import { asMember, asReviewer, credentialAfter, ReviewerDeps, unknownMember } from './actors';
-import { endpoint, Endpoint } from '../../shared/http/endpoints';
+import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import { memberParams } from '../../shared/http/params';
 import { concurrentChange } from '../../shared/http/schemas';
 import { decideThenRead } from '../../shared/http/read-your-writes';
@@ -37,10 +37,17 @@ const requestBodyWithin = (maxDays: number) =>
     // Exactly one of the two, for a client generated from the contract.
     .meta({ oneOf: [{ required: ['expires_at'] }, { required: ['expires_in_days'] }] });
 
-const notNow = {
+const notNow: Refusal = {
   status: 422,
-  when: 'the credential is not active, never expires, or has no extension in the state this needs',
-} as const;
+  reasons: [
+    'credential_not_active',
+    'credential_never_expires',
+    'extension_already_requested',
+    'extension_not_later',
+    'extension_not_requested',
+  ],
+  when: 'the credential is not active, never expires, or has no extension in the state this needs; data.error says which',
+};
 
 /** A member asks for a later expiry; an administrator approves or rejects it, with a reason. */
 export function extensionEndpoints(deps: ExtensionDeps): Endpoint[] {

@@ -96,10 +96,19 @@ export function leakEndpoints(deps: LeakDeps): Endpoint[] {
       refusals: [
         {
           status: 401,
+          reasons: ['signature_invalid'],
           when: 'the signature is missing, names no known key, or does not match the body (signature_invalid)',
         },
-        { status: 429, when: 'too many unsigned posts from this address (too_many_unsigned_posts)' },
-        { status: 503, when: "GitHub's public keys cannot be read (scanning_keys_unavailable)" },
+        {
+          status: 429,
+          reasons: ['too_many_unsigned_posts'],
+          when: 'too many unsigned posts from this address (too_many_unsigned_posts)',
+        },
+        {
+          status: 503,
+          reasons: ['scanning_keys_unavailable'],
+          when: "GitHub's public keys cannot be read (scanning_keys_unavailable)",
+        },
       ],
       handler: async (ctx, { body }) => {
         const context = commandContext(ctx, { kind: 'scanner', id: 'github' });

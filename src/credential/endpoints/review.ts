@@ -101,16 +101,23 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
         message: `${scope} for ${username ?? `member ${member_id}`} ${message}`,
       };
     };
-  const wrongState = (what: string): Refusal => ({
+  const wrongState = (what: string, ...reasons: [string, ...string[]]): Refusal => ({
     status: 422,
-    when: `the ${what} is not in a state that allows this decision`,
+    reasons,
+    when: `the ${what} is not in a state that allows this decision (${reasons.join(', ')})`,
   });
+  const scopeNotDecidable = wrongState(
+    'scope request',
+    'credential_not_active',
+    'scope_not_pending',
+    'scope_not_approved',
+  );
   // Rejecting an application and revoking a credential: one decision with a reason, told apart by its command.
   const decisionWithReason = (decision: {
     action: string;
     command: 'RejectCredential' | 'RevokeCredential';
     summary: string;
-    what: string;
+    notDecidable: Refusal;
     answered: string;
   }) =>
     endpoint({
@@ -121,7 +128,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberParams,
       body: reasonBody,
       response: applicationSchema,
-      refusals: [wrongState(decision.what), unknownMember, concurrentChange],
+      refusals: [decision.notDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id }, body: { reason } }) => {
         const command = { type: decision.command, data: { member_id, reason } };
         return decideThenRead(ctx, asReviewer(deps, ctx, command, reason), answer(member_id, decision.answered));
@@ -142,7 +149,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: reasonBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      refusals: [scopeNotDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope }, body: { reason } }) => {
         const command = { type: decision.command, data: { member_id, scope, reason } };
         return decideThenRead(
@@ -190,8 +197,8 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       body: approvalExpirySchema(deps.maxKeyLifetimeDays),
       response: applicationSchema,
       refusals: [
-        wrongState('application'),
-        { status: 422, when: 'expires_at is not in the future' },
+        wrongState('application', 'credential_not_pending'),
+        { status: 422, reasons: ['expiry_in_past'], when: 'expires_at is not in the future (expiry_in_past)' },
         expiryTooFar,
         unknownMember,
         concurrentChange,
@@ -209,14 +216,14 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       action: 'reject',
       command: 'RejectCredential',
       summary: "Reject a member's credential application, with the reason",
-      what: 'application',
+      notDecidable: wrongState('application', 'credential_not_pending'),
       answered: 'application rejected',
     }),
     decisionWithReason({
       action: 'revoke',
       command: 'RevokeCredential',
       summary: "Revoke a member's credential, active or approved and not yet claimed, and its scopes, with the reason",
-      what: 'credential',
+      notDecidable: wrongState('credential', 'credential_not_active'),
       answered: 'credential revoked: it is refused from now on',
     }),
     endpoint({
@@ -251,7 +258,7 @@ export function credentialReviewEndpoints(deps: ReviewDeps): Endpoint[] {
       params: memberScopeParams,
       body: emptyBody,
       response: scopeRequestSchema,
-      refusals: [wrongState('scope request'), unknownMember, concurrentChange],
+      refusals: [scopeNotDecidable, unknownMember, concurrentChange],
       handler: async (ctx, { params: { member_id, scope } }) => {
         return decideThenRead(
           ctx,

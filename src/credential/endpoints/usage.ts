@@ -48,7 +48,13 @@ export function usageEndpoints(deps: UsageDeps): Endpoint[] {
         "A member's credential's open-API calls per day over the last 30 days, and when it was last used, with each key's share",
       params: memberParams,
       response: usageSchema,
-      refusals: [{ status: 404, when: 'the member never applied for a credential, or does not exist' }],
+      refusals: [
+        {
+          status: 404,
+          reasons: ['credential_not_found'],
+          when: 'the member never applied for a credential, or does not exist (credential_not_found)',
+        },
+      ],
       handler: async (_ctx, { params: { member_id } }) => {
         if (!(await reads.credential(member_id))) {
           throw new HttpError(

@@ -5,6 +5,6 @@ import { DomainError } from './decider';
  * problems too, so that every "this field is wrong" has one shape, whichever rule refused it
  * (data.issues: [{path, message}], as a validation_failed's; docs/rules.md).
  */
-export function fieldError(error: string, field: string, message: string): DomainError {
-  return new DomainError(error, message, undefined, [{ path: field, message }]);
+export function fieldError(error: string, field: string, message: string, next?: string): DomainError {
+  return new DomainError(error, message, next, [{ path: field, message }]);
 }

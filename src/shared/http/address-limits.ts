@@ -28,7 +28,8 @@ export function anonymousSessionPolicy(settings: Settings): LimitPolicy {
 
 export const tooManyRegistrations: Refusal = {
   status: 429,
-  when: 'this client address registered too many members in the window; retry after Retry-After',
+  reasons: ['too_many_registrations'],
+  when: 'too_many_registrations: this client address registered too many members in the window; retry after Retry-After',
 };
 
 /**

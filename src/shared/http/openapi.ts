@@ -164,12 +164,12 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
     ? { '302': { description: endpoint.summary, headers: headers200.extend({ Location: z.string() }) } }
     : { '200': { ...success, headers: headers200 } };
   const html = endpoint.raw === 'text/html';
-  for (const [status, reasons] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
+  for (const [status, { when, reasons }] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: describedAll([...new Set(reasons)]),
+      description: describedAll([...new Set(when)]),
       content: {
         ...(html && { 'text/html': { schema: z.string() } }),
-        'application/json': { schema: refusalSchemaOf(status, endpoint, partnerRefusals) },
+        'application/json': { schema: refusalSchemaOf(status, reasons) },
       },
       headers: headersOf(status, limited, endpoint.method !== 'GET').extend(cookieOf(endpoint, status)),
     };

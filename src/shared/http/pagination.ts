@@ -34,6 +34,9 @@ export const pageQuery = {
     .meta({ description: 'The next of the page before: the items after it; omitted, from the first' }),
 };
 
+/** Whether a query takes the `after` of a paged list, which refuses a cursor no page gave (invalid_cursor). */
+export const isPaged = (query: z.ZodObject): boolean => query.shape.after === pageQuery.after;
+
 /**
  * `limit` and `after` of the lists that answered whole before they were paged (the specification's
  * own among them): a client that names no limit still reads every item (docs/rules.md, "Lists").

@@ -26,7 +26,16 @@ export function rateLimitFields(...standings: Standing[]): HeaderFields {
   ];
 }
 
-/** Sets the fields on an answer under way (koa's ctx.set). */
+/** The standings an answer under way tells, by limit: a request two limits count (a member's write and its password check) tells both. */
+const told = new WeakMap<object, Map<string, Standing>>();
+
+/**
+ * Sets the fields on an answer under way (koa's ctx.set), beside those of the other limits that
+ * counted it; a limit told again (its count given back) is told as it stands now.
+ */
 export function tellStanding(ctx: { set(field: string, value: string): void }, ...standings: Standing[]): void {
-  for (const [name, value] of rateLimitFields(...standings)) ctx.set(name, value);
+  const byLimit = told.get(ctx) ?? new Map<string, Standing>();
+  for (const standing of standings) byLimit.set(standing[0].name, standing);
+  told.set(ctx, byLimit);
+  for (const [name, value] of rateLimitFields(...byLimit.values())) ctx.set(name, value);
 }

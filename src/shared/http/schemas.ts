@@ -52,10 +52,15 @@ export const refusalSchema = z
 export const envelopeOf = <T extends z.ZodType>(data: T) =>
   z.object({ code: z.literal(0).meta({ type: 'integer' }), message: z.string(), data });
 
-export const wrongPassword: Refusal = { status: 401, when: 'the username or the password is wrong' };
+export const wrongPassword: Refusal = {
+  status: 401,
+  reasons: ['invalid_credentials'],
+  when: 'the username or the password is wrong (invalid_credentials)',
+};
 
 /** Optimistic concurrency gave up: the aggregate kept changing under simultaneous writers. */
 export const concurrentChange: Refusal = {
   status: 409,
-  when: 'the resource kept changing under simultaneous requests: retry',
+  reasons: ['concurrent_modification'],
+  when: 'the resource kept changing under simultaneous requests (concurrent_modification): retry',
 };

@@ -31,8 +31,8 @@ describe('POST /developer/scopes', () => {
 
   // Every body names addons.read, which alone would be granted: the whole request must be refused.
   const cases: [string, object, string, string | null][] = [
-    ['an unknown scope', { scopes: ['addons.read', 'bogus.read'], reason: REASON }, 'unknown_scope', null],
-    ['a duplicate name', { scopes: ['addons.read', 'addons.read'], reason: REASON }, 'duplicate_scope', null],
+    ['an unknown scope', { scopes: ['addons.read', 'bogus.read'], reason: REASON }, 'unknown_scope', 'scopes'],
+    ['a duplicate name', { scopes: ['addons.read', 'addons.read'], reason: REASON }, 'duplicate_scope', 'scopes'],
     [
       'an already pending scope',
       { scopes: ['addons.read', 'member-groups.read'], reason: REASON },

@@ -13,6 +13,10 @@ const bodyOf = (document: Json, path: string, method = 'post') => {
 };
 const answerOf = (document: Json, path: string) =>
   document.paths[path].post.responses['200'].content['application/json'].schema.properties.data;
+/** The reasons of a refusal: the enum of data.error beside the shared Refusal (allOf). */
+const reasonsOf = (document: Json, path: string, status: string): string[] =>
+  document.paths[path].post.responses[status].content['application/json'].schema.allOf[1].properties.data.properties
+    .error.enum;
 
 describe('the committed contract (docs/openapi.json)', () => {
   it('is the one the service serves, with no breaking change the version does not announce', () => {
@@ -47,6 +51,15 @@ describe('a breaking change planted in the contract', () => {
       /enum value "[a-z.]+" removed/,
     ],
     [
+      "a reason removed from a refusal's enum",
+      (d) =>
+        reasonsOf(d, '/developer/register', '422').splice(
+          reasonsOf(d, '/developer/register', '422').indexOf('username_taken'),
+          1,
+        ),
+      /422 body\.data\.error: enum value "username_taken" removed/,
+    ],
+    [
       'a type narrowed',
       (d) => (bodyOf(d, '/developer/register').properties.username.type = 'integer'),
       /type "string" became "integer"/,
@@ -79,6 +92,7 @@ describe('a breaking change planted in the contract', () => {
     bodyOf(after, '/webhooks').properties.description = { type: 'string' };
     answerOf(after, '/developer/register').properties.nickname = { type: 'string' };
     after.paths['/something-new'] = { get: { responses: {} } };
+    reasonsOf(after, '/developer/register', '422').push('a_new_reason');
     expect(breakingChanges(committed(), after)).toEqual([]);
   });
 });

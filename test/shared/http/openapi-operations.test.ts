@@ -59,7 +59,9 @@ describe('the OpenAPI contract at GET /openapi: its operations', () => {
     ).description.split('\n');
     expect(unavailable.length).toBeGreaterThan(1);
     for (const line of unavailable) expect(line).toMatch(/^- \S/);
-    expect(unavailable).toContain('- the read models are catching up; retry after Retry-After');
+    expect(unavailable).toContainEqual(
+      expect.stringMatching(/^- the read models are catching up \(read_model_lagging\)/),
+    );
     expect((contract.paths['/credentials']!.get!.responses['500'] as { description: string }).description).toBe(
       'server error: never to be taken as success',
     );

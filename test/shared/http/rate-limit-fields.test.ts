@@ -11,6 +11,7 @@ const MAX_FAILURES = 3;
 const ADDRESS_FAILURES = 10;
 const REGISTRATIONS = 5;
 const RESET_REQUESTS = 4;
+const MEMBER_WRITES = 50;
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -19,6 +20,7 @@ beforeAll(async () => {
     LOGIN_ADDRESS_MAX_FAILURES: ADDRESS_FAILURES,
     REGISTRATION_LIMIT: REGISTRATIONS,
     PASSWORD_RESET_ADDRESS_LIMIT: RESET_REQUESTS,
+    MEMBER_WRITE_LIMIT: MEMBER_WRITES,
   });
 });
 afterAll(() => t.close());
@@ -112,6 +114,46 @@ describe('a member login', () => {
       .send({ username: 'someone', password: 'secret1' });
     expect(res.status).toBe(419);
     expect(res.headers).not.toHaveProperty('ratelimit');
+  });
+});
+
+describe("a member's password change and e-mail change", () => {
+  it("tell the wrong current passwords' limit beside the member's writes, on the 422 and after a success", async () => {
+    const client = t.client();
+    const member = await registerMember(client);
+    const change = (current_password: string) =>
+      client
+        .post('/api/v1/developer/password')
+        .set('X-CSRF-Token', member.token)
+        .send({ current_password, new_password: current_password });
+    const wrong = await change('not-the-password');
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.data.error).toBe('wrong_current_password');
+    expect(standingsOf(wrong)).toEqual({
+      'member-write': { q: MEMBER_WRITES, w: 60, r: MEMBER_WRITES - 1 },
+      'password-change': { q: MAX_FAILURES, w: 900, r: MAX_FAILURES - 1 },
+    });
+    // A success clears the wrong ones: the whole quota again.
+    const right = await change(member.password);
+    expect(right.status).toBe(200);
+    expect(standingsOf(right)['password-change']).toEqual({ q: MAX_FAILURES, w: 900, r: MAX_FAILURES });
+  });
+
+  it("tell the day's e-mail address changes once the current password was right", async () => {
+    const client = t.client();
+    const member = await registerMember(client);
+    const res = await client
+      .put('/api/v1/developer/account')
+      .set('X-CSRF-Token', member.token)
+      .send({ email: 'elsewhere@example.com', current_password: member.password });
+    // Counted whatever follows: this service sends no mail, so the address cannot be confirmed.
+    expect(res.status).toBe(422);
+    expect(res.body.data.error).toBe('mail_not_configured');
+    expect(standingsOf(res)).toEqual({
+      'member-write': { q: MEMBER_WRITES, w: 60, r: MEMBER_WRITES - 1 },
+      'password-change': { q: MAX_FAILURES, w: 900, r: MAX_FAILURES },
+      'email-change': { q: 3, w: 86_400, r: 2 },
+    });
   });
 });
 

@@ -57,8 +57,11 @@ it("shows each field's refusal at the field only, not again in the box under the
 it('shows a taken username at the Username field', async () => {
   refusing(422, {
     code: 422,
-    message: 'The username "alice" is already registered: choose another one.',
-    data: { error: 'username_taken' },
+    message: 'the username "alice" is already registered: choose another one',
+    data: {
+      error: 'username_taken',
+      issues: [{ path: 'username', message: 'the username "alice" is already registered: choose another one' }],
+    },
   });
   render(<Register onRegistered={() => {}} />);
   submit();

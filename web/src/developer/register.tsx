@@ -8,12 +8,6 @@ import { ScreenHeading } from '../ui/screen';
 const FIELDS = ['username', 'password', 'nickname', 'email', 'mobile'];
 const atAField = (path: string) => FIELDS.some((f) => isAt(path, f));
 
-/** A refusal as the form shows it: a taken username, which names no field, belongs at the Username field. */
-function atFields(refusal: Refusal): Refusal {
-  if (refusal.error !== 'username_taken' || refusal.issues.some((i) => i.path === 'username')) return refusal;
-  return { ...refusal, issues: [...refusal.issues, { path: 'username', message: refusal.message }] };
-}
-
 /**
  * What the box under the fields still says: the refusal's message when it names no field, the
  * issues no field shows, or else only that the marked fields need a change (each says why at it).
@@ -43,7 +37,7 @@ export function Register({ onRegistered }: { onRegistered: () => void }) {
     const answer = await call(async () =>
       api.POST('/developer/register', { params: { header: await csrf() }, body: form }),
     );
-    if (!answer.ok) return setRefusal(atFields(answer.refusal));
+    if (!answer.ok) return setRefusal(answer.refusal);
     forgetCsrfToken();
     onRegistered();
   };

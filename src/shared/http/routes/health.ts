@@ -131,9 +131,14 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       refusals: [
         {
           status: 503,
-          when: 'a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)',
+          reasons: ['not_ready'],
+          when: 'not_ready: a store does not answer or the key ring is past its staleness bound; no detail (administrators see GET /health)',
         },
-        { status: 503, when: 'the read models are older than the code (upgrade_required): run `platform upgrade`' },
+        {
+          status: 503,
+          reasons: ['upgrade_required'],
+          when: 'the read models are older than the code (upgrade_required): run `platform upgrade`',
+        },
       ],
       handler: async () => {
         if ((await deps.outdatedReadModels().catch(() => [])).length > 0) {
@@ -164,7 +169,8 @@ export function healthEndpoints(deps: HealthDeps): Endpoint[] {
       refusals: [
         {
           status: 503,
-          when: 'a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report',
+          reasons: ['unhealthy'],
+          when: 'unhealthy: a store, the projections or the key ring is unhealthy, or a dead letter is unresolved; data holds the same report',
         },
       ],
       handler: async (ctx) => {
