@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { navigate, usePath } from '../router';
 import { Claim } from './claim';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
 const KEY = { apiid: 'ak_test0000000000000000', apikey: 'sk_secret-shown-once' };
 
@@ -12,15 +12,7 @@ function ClaimRoute({ onClaimed }: { onClaimed: () => void }) {
 
 /** The service as the claim screen meets it: a CSRF token, then the claim's answer. */
 function service(claim: () => Response) {
-  const calls: Request[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    if (request.url.endsWith('/developer/session'))
-      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    return claim();
-  }) as typeof fetch;
-  return calls;
+  return serviceStandIn(() => claim());
 }
 
 describe('claim screen', () => {

@@ -1,15 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { Rotate } from './rotate';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
+/** The service as the rotation meets it: a CSRF token, then the new key. */
 function service() {
-  const calls: Request[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    if (request.url.endsWith('/developer/session'))
-      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
-    return envelope(200, {
+  return serviceStandIn(() =>
+    envelope(200, {
       code: 0,
       message: 'rotated',
       data: {
@@ -17,9 +13,8 @@ function service() {
         apikey: 'sk_rotated-key',
         previous_key_valid_until: '2026-11-23T11:00:00.000Z',
       },
-    });
-  }) as typeof fetch;
-  return calls;
+    }),
+  );
 }
 
 const rotations = (calls: Request[]) => calls.filter((c) => c.url.endsWith('/developer/rotate'));
