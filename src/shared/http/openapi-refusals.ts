@@ -44,7 +44,7 @@ export function refusalsOf(
   passwordChangeRefusal(endpoint, add);
   inputRefusals(endpoint, add);
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when, refusal.reasons);
-  if (endpoint.caller.kind === 'member') memberReserved(refusals.has(422), add);
+  if (endpoint.caller.kind === 'member') memberReserved(add);
   if (needsCsrf(endpoint)) writeRefusals(endpoint, add);
   storeRefusals(add);
   return refusals;
@@ -146,17 +146,11 @@ function bodyRefusals(endpoint: Endpoint, add: Add): void {
 }
 
 /**
- * Every member endpoint documents 403 and 422 whatever it answers today: a client written against
- * the contract handles them before any endpoint uses them. No code answers them yet: no reasons.
+ * Every member endpoint documents 403 whatever it answers today: a client written against the
+ * contract handles it before any endpoint uses it. No code answers it yet: no reasons.
  */
-function memberReserved(refusesInput: boolean, add: Add): void {
+function memberReserved(add: Add): void {
   add(403, 'reserved for a member the developer center refuses; every logged-in member is admitted today', []);
-  if (!refusesInput)
-    add(
-      422,
-      "reserved for a request the member's state does not allow; this endpoint takes no input and refuses none today",
-      [],
-    );
 }
 
 /** A write's: its stream deleted by an operator, and its Idempotency-Key. */
