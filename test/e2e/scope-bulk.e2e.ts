@@ -45,7 +45,8 @@ test(`${COUNT} scope requests approved with select-all, in one request, the keys
   playwright,
   baseURL,
 }) => {
-  test.setTimeout(300_000);
+  // 55 members registered (each hashing a password), then the screens: 4.8 min at a load of 22.
+  test.setTimeout(600_000);
   const prefix = `scb${Date.now().toString(36)}`;
   await scopeRequests(() => playwright.request.newContext({ baseURL }), prefix);
 
