@@ -1,26 +1,11 @@
-import {
-  Answer,
-  csrfOf,
-  expectRefusal as refusal,
-  registerMember,
-  sessionCookie,
-  startPlatform,
-  TestPlatform,
-  uniqueUsername,
-} from '../../support/platform';
+import { csrfOf, registerMember, sessionCookie, uniqueUsername } from '../../support/platform';
+import { expectRefusal, t, useFilePlatform } from '../../support/file-platform';
 
-let t: TestPlatform;
-beforeAll(async () => {
-  t = await startPlatform();
-});
-afterAll(() => t.close());
+useFilePlatform();
 
 const REGISTER = '/api/v1/developer/register';
 const LOGOUT = '/api/v1/developer/logout';
 const DASHBOARD = '/api/v1/developer/dashboard';
-
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
-  refusal(t, send, status, error);
 
 describe('POST /developer/register', () => {
   it('registers, logs the member in under a new session id, and rotates the token', async () => {

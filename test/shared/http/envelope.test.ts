@@ -1,22 +1,7 @@
-import {
-  Answer,
-  csrfOf,
-  expectRefusal as refusal,
-  logInAdmin,
-  registerMember,
-  startPlatform,
-  TestPlatform,
-  uniqueUsername,
-} from '../../support/platform';
+import { csrfOf, logInAdmin, registerMember, uniqueUsername } from '../../support/platform';
+import { expectRefusal, t, useFilePlatform } from '../../support/file-platform';
 
-let t: TestPlatform;
-beforeAll(async () => {
-  t = await startPlatform();
-});
-afterAll(() => t.close());
-
-const expectRefusal = (send: () => PromiseLike<Answer>, status: number, error: string) =>
-  refusal(t, send, status, error);
+useFilePlatform();
 
 /** What every answer carries, and what the service answers outside its endpoints: unknown routes, methods, probes. */
 
