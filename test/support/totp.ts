@@ -14,15 +14,13 @@ export async function codeAt(secret: string, steps = 0): Promise<string> {
 
 /** Enrols TOTP on a signed-in client (`base`: /developer or /admin): answers the seed and the recovery codes. */
 export async function enrolTotp(client: request.Agent, base: '/developer' | '/admin') {
-  const begun = await client
-    .post(`/api/v1${base}/2fa/totp`)
-    .set('X-CSRF-Token', await csrfOf(client))
-    .send({})
-    .expect(200);
+  // The token first: an agent's request takes the cookies it holds when it is made.
+  const token = await csrfOf(client);
+  const begun = await client.post(`/api/v1${base}/2fa/totp`).set('X-CSRF-Token', token).send({}).expect(200);
   const secret = begun.body.data.secret as string;
   const confirmed = await client
     .post(`/api/v1${base}/2fa/totp/confirm`)
-    .set('X-CSRF-Token', await csrfOf(client))
+    .set('X-CSRF-Token', token)
     .send({ code: await codeAt(secret, -1) })
     .expect(200);
   return {
@@ -38,17 +36,16 @@ export async function passwordSignIn(
   base: '/developer' | '/admin',
   account: { username: string; password: string },
 ) {
+  const token = await csrfOf(client);
   const res = await client
     .post(`/api/v1${base}/login`)
-    .set('X-CSRF-Token', await csrfOf(client))
+    .set('X-CSRF-Token', token)
     .send({ username: account.username, password: account.password });
   return res;
 }
 
 /** Sends the second factor of a pending sign-in. */
 export async function secondFactor(client: request.Agent, base: '/developer' | '/admin', proof: object) {
-  return client
-    .post(`/api/v1${base}/login/second-factor`)
-    .set('X-CSRF-Token', await csrfOf(client))
-    .send(proof);
+  const token = await csrfOf(client);
+  return client.post(`/api/v1${base}/login/second-factor`).set('X-CSRF-Token', token).send(proof);
 }
