@@ -144,6 +144,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/developer/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the member's account has a second factor, and how many recovery codes remain
+         * @description Whether the member's account has a second factor, and how many recovery codes remain. Caller: member.
+         */
+        get: operations["get_developer_2fa"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code
+         * @description Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code. Caller: member.
+         */
+        delete: operations["delete_developer_2fa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/2fa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin enrolling an authenticator app for the member's account: the seed is shown once; confirm with a code
+         * @description Begin enrolling an authenticator app for the member's account: the seed is shown once; confirm with a code. Caller: member.
+         */
+        post: operations["post_developer_2fa_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/2fa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app with its current code: the 10 recovery codes are shown once
+         * @description Confirm the authenticator app with its current code: the 10 recovery codes are shown once. Caller: member.
+         */
+        post: operations["post_developer_2fa_totp_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the member's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token
+         * @description Complete the member's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token. Caller: anyone.
+         */
+        post: operations["post_developer_login_second_factor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/developer/password-reset": {
         parameters: {
             query?: never;
@@ -830,6 +914,90 @@ export interface paths {
          * @description Log in as an administrator: a new session id and a new CSRF token. Caller: anyone.
          */
         post: operations["post_admin_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the administrator's account has a second factor, and how many recovery codes remain
+         * @description Whether the administrator's account has a second factor, and how many recovery codes remain. Caller: admin.
+         */
+        get: operations["get_admin_2fa"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code
+         * @description Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code. Caller: admin.
+         */
+        delete: operations["delete_admin_2fa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/2fa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin enrolling an authenticator app for the administrator's account: the seed is shown once; confirm with a code
+         * @description Begin enrolling an authenticator app for the administrator's account: the seed is shown once; confirm with a code. Caller: admin.
+         */
+        post: operations["post_admin_2fa_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/2fa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app with its current code: the 10 recovery codes are shown once
+         * @description Confirm the authenticator app with its current code: the 10 recovery codes are shown once. Caller: admin.
+         */
+        post: operations["post_admin_2fa_totp_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the administrator's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token
+         * @description Complete the administrator's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token. Caller: anyone.
+         */
+        post: operations["post_admin_login_second_factor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2956,7 +3124,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3356,6 +3528,10 @@ export interface operations {
                             nickname: string;
                             /** @description signed in with a one-time password: every other call is refused (403 password_change_required) until POST /developer/password */
                             password_change_required: boolean;
+                            /** @description the password was right and the account has a second factor: this session can do nothing but give it (POST …/login/second-factor) */
+                            second_factor_required: boolean;
+                            /** @description REQUIRE_SECOND_FACTOR covers this account, which has none: every call but enrolling one (…/2fa/totp) is refused until it does */
+                            second_factor_enrolment_required: boolean;
                         };
                     };
                 };
@@ -3612,7 +3788,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -3719,6 +3898,1147 @@ export interface operations {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
                     "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_developer_2fa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the member's account has a second factor, and how many recovery codes remain */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            totp: boolean;
+                            recovery_codes_remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    delete_developer_2fa: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @example 123456 */
+                    code: string;
+                } | {
+                    password: string;
+                    /** @example abcd-efgh-jkmn */
+                    recovery_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - wrong_current_password: the password is wrong; nothing changes
+             *     - wrong_code: the code or recovery code is wrong, or was used already; nothing changes
+             *     - no_second_factor: the account has no second factor to remove
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After
+             *     - too many wrong current passwords for this account lately; retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_2fa_totp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Begin enrolling an authenticator app for the member's account: the seed is shown once; confirm with a code */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            /** @description the seed in base32, to type into the app instead of scanning */
+                            secret: string;
+                            /** @description what the QR code holds */
+                            otpauth_uri: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - second_factor_enrolled: the account has a second factor: remove it first
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_2fa_totp_confirm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 123456 */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Confirm the authenticator app with its current code: the 10 recovery codes are shown once */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            recovery_codes: string[];
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - wrong_code: the code is not the app's current one (nor the one before or after)
+             *     - no_enrolment: no enrolment was begun (or it was confirmed)
+             *     - code_already_used: this code was used already
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_login_second_factor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 123456 */
+                    code: string;
+                } | {
+                    /** @example abcd-efgh-jkmn */
+                    recovery_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Complete the member's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            id: number;
+                            username: string;
+                            recovery_codes_remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /**
+             * @description - invalid_second_factor: the code or recovery code is wrong, or was used already
+             *     - no_pending_sign_in: no password sign-in awaits a second factor in this session (or it is over five minutes old)
+             */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
                     "Set-Cookie"?: components["schemas"]["SessionCookie"];
                     [name: string]: unknown;
                 };
@@ -4209,7 +5529,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -4356,7 +5678,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -4935,7 +6259,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -5197,7 +6523,10 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description reserved for a member the developer center refuses; every logged-in member is admitted today */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -5460,7 +6789,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -5705,7 +7036,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -5879,7 +7212,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -6021,7 +7356,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -6279,7 +7616,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -6541,7 +7880,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -6775,7 +8116,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -6918,7 +8261,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -7160,7 +8505,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -7292,7 +8639,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -7498,7 +8847,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -7702,7 +9053,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -7895,7 +9248,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -8023,7 +9378,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -8228,7 +9585,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -8433,7 +9792,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -8654,7 +10015,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -8856,7 +10219,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -9013,7 +10378,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -9110,7 +10477,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -9209,7 +10578,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -9365,7 +10736,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -9613,7 +10986,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -9817,7 +11192,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -10207,7 +11584,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -10439,6 +11818,10 @@ export interface operations {
                             role_id: number | null;
                             /** @description signed in with a one-time password: every other call is refused (403 password_change_required) until POST /admin/password */
                             password_change_required: boolean;
+                            /** @description the password was right and the account has a second factor: this session can do nothing but give it (POST …/login/second-factor) */
+                            second_factor_required: boolean;
+                            /** @description REQUIRE_SECOND_FACTOR covers this account, which has none: every call but enrolling one (…/2fa/totp) is refused until it does */
+                            second_factor_enrolment_required: boolean;
                         };
                     };
                 };
@@ -10652,6 +12035,991 @@ export interface operations {
             };
         };
     };
+    get_admin_2fa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the administrator's account has a second factor, and how many recovery codes remain */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            totp: boolean;
+                            recovery_codes_remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    delete_admin_2fa: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @example 123456 */
+                    code: string;
+                } | {
+                    password: string;
+                    /** @example abcd-efgh-jkmn */
+                    recovery_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Remove the second factor (TOTP and its recovery codes), with the password and a code or a recovery code */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - wrong_current_password: the password is wrong; nothing changes
+             *     - wrong_code: the code or recovery code is wrong, or was used already; nothing changes
+             *     - no_second_factor: the account has no second factor to remove
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many wrong current passwords for this account lately; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_2fa_totp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Begin enrolling an authenticator app for the administrator's account: the seed is shown once; confirm with a code */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            /** @description the seed in base32, to type into the app instead of scanning */
+                            secret: string;
+                            /** @description what the QR code holds */
+                            otpauth_uri: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - second_factor_enrolled: the account has a second factor: remove it first
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_2fa_totp_confirm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 123456 */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Confirm the authenticator app with its current code: the 10 recovery codes are shown once */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            recovery_codes: string[];
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             *     - secret_already_issued: a request under this Idempotency-Key succeeded and issued the secret, which is shown once and never kept
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - wrong_code: the code is not the app's current one (nor the one before or after)
+             *     - no_enrolment: no enrolment was begun (or it was confirmed)
+             *     - code_already_used: this code was used already
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_login_second_factor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 123456 */
+                    code: string;
+                } | {
+                    /** @example abcd-efgh-jkmn */
+                    recovery_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Complete the administrator's sign-in with a code from the authenticator app, or a recovery code: a new session id and a new CSRF token */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            id: number;
+                            username: string;
+                            recovery_codes_remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /**
+             * @description - invalid_second_factor: the code or recovery code is wrong, or was used already
+             *     - no_pending_sign_in: no password sign-in awaits a second factor in this session (or it is over five minutes old)
+             */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
     post_admin_logout: {
         parameters: {
             query?: never;
@@ -10705,6 +13073,19 @@ export interface operations {
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
             401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor) */
+            403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
@@ -10885,6 +13266,24 @@ export interface operations {
             };
             /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
             401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor) */
+            403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
                     "X-Request-Id": string;
@@ -11105,7 +13504,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -11213,7 +13614,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -11342,7 +13745,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -11531,7 +13936,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -11733,7 +14140,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -11916,7 +14325,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -12046,7 +14457,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
             403: {
@@ -12237,7 +14650,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -12441,7 +14856,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -12646,7 +15063,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission access.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - super_admin_only: the administrator addressed is a super administrator, or was disabled by one, and only a super administrator may disable, enable or reset the password of one
              *     - permission_not_held: the change would grant, or act on an administrator holding, a permission the caller does not hold itself; the message names it
              */
@@ -13001,7 +15420,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13118,7 +15539,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13207,7 +15630,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AdministratorProvisioned" | "AdministratorRoleGroupSet" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "TotpEnrolmentBegun" | "TotpEnrolled" | "TotpCodeUsed" | "RecoveryCodeUsed" | "SecondFactorRemoved" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AdministratorProvisioned" | "AdministratorRoleGroupSet" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
@@ -13256,7 +15679,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13356,7 +15781,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13456,7 +15883,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13549,7 +15978,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13664,7 +16095,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13780,7 +16213,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission audit.read, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -13890,7 +16325,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -13994,7 +16433,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -14102,7 +16543,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission addon.view, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -14211,7 +16654,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
@@ -14325,7 +16772,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -14464,7 +16913,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -14667,7 +17118,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission addon.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -15144,7 +17597,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -15275,7 +17730,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -15468,7 +17925,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -15663,7 +18122,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -15835,7 +18296,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -16034,7 +18497,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -16218,7 +18683,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -16358,7 +18825,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission webhook.manage, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -16531,7 +19000,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -16673,7 +19144,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -16894,7 +19367,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -17042,7 +19517,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -17282,7 +19759,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -17522,7 +20001,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -17674,7 +20155,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - password_change_required: this session signed in with a one-time password, which must be changed first
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              *     - reserved for a member the developer center refuses; every logged-in member is admitted today
              */
             403: {
@@ -17920,7 +20403,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -18046,7 +20531,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -18227,7 +20714,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -18362,7 +20851,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -18561,7 +21052,9 @@ export interface operations {
             };
             /**
              * @description - the administrator lacks the permission credential.review, or its role group is disabled (role_group_disabled)
+             *     - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
              *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
              */
             403: {
                 headers: {
@@ -19004,7 +21497,11 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description password_change_required: this session signed in with a one-time password, which must be changed first */
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
             403: {
                 headers: {
                     /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
