@@ -6,7 +6,8 @@ import { loginSchema, normaliseUsername } from './fields';
 import { Allowance, LimitPolicy, RateLimiter } from '../stores/ports';
 import { tellStanding } from '../shared/http/rate-limit-fields';
 import type { AddressKey } from '../shared/http/client-address';
-import { AppState } from '../shared/http/context';
+import { AppContext, AppState } from '../shared/http/context';
+import { pendingSignInOf } from '../shared/http/pending-sign-in';
 import { LoginRealm } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { tooManyRequests } from '../shared/http/too-many-requests';
@@ -74,6 +75,21 @@ function usernameDigest(username: string): string {
   return createHash('sha256').update(normaliseUsername(username)).digest('base64url');
 }
 
+/** The username a password sign-in names, or null when its body is malformed. */
+function usernameInBody(ctx: AppContext): string | null {
+  const login = loginSchema.safeParse(ctx.request.body);
+  return login.success ? login.data.username : null;
+}
+
+/**
+ * The username of the sign-in awaiting its second factor: a wrong code counts against the same
+ * username and address as a wrong password, so guessing codes is limited as guessing passwords is.
+ */
+export const pendingUsername =
+  (side: LoginRealm) =>
+  (ctx: AppContext): string | null =>
+    pendingSignInOf(ctx, side)?.identity.username ?? null;
+
 /**
  * Failed logins per username (folded as usernames are) and client address, and per client
  * address across usernames. Each attempt is counted before its password is checked and a
@@ -81,13 +97,17 @@ function usernameDigest(username: string): string {
  * attempts no more than the limit reach the check. Keyed by the address too, so that guessing
  * from one address cannot lock the account out everywhere.
  */
-export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): Middleware<AppState> {
+export function limitLoginFailures(
+  limiters: LoginLimiters,
+  keyOf: AddressKey,
+  usernameOf: (ctx: AppContext) => string | null = usernameInBody,
+): Middleware<AppState> {
   return async (ctx, next) => {
-    const login = loginSchema.safeParse(ctx.request.body);
+    const username = usernameOf(ctx);
     // The endpoint refuses a malformed body (422) without checking a password: nothing to count.
-    if (!login.success) return next();
+    if (username === null) return next();
     const address = keyOf(ctx.ip);
-    const account = `${address}/${usernameDigest(login.data.username)}`;
+    const account = `${address}/${usernameDigest(username)}`;
     const { policies } = limiters;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {
@@ -117,7 +137,7 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
     try {
       await next();
     } catch (err) {
-      // Only a wrong password counts; an attempt that never reached the check (503) does not.
+      // Only a wrong password (or second factor) counts; an attempt that never reached the check (503) does not.
       if (!(err instanceof AuthenticationFailed))
         await Promise.all([limiters.account.refund(account), limiters.address.refund(address)]);
       throw err;

@@ -3,7 +3,7 @@ import { Middleware } from 'koa';
 import { z } from 'zod';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
-import { refuseGoneSession, refuseUntilPasswordChanged } from './guards';
+import { refuseGoneSession, refuseUntilPasswordChanged, refuseUntilSecondFactorEnrolled } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { CallerKind, idempotentWrites } from './idempotency';
@@ -26,6 +26,9 @@ export type Caller<Scope extends string = string, Permission extends string = st
 
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
+
+/** Which step of a sign-in: the password, or the second factor after it (counted against the same username). */
+export type LoginStep = 'password' | 'second-factor';
 
 /** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
 export interface Refusal {
@@ -89,6 +92,8 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;
+  /** The step of the login it is: the password unless said (a second factor's failures count with the password's). */
+  loginStep?: LoginStep;
   /** A browser's navigation: success is a 302 to Location, and with `raw: 'text/html'` its refusals are pages. */
   redirects?: true;
   /** Answers success under a new session id (login, registration, logout): the contract says its Set-Cookie. */
@@ -104,6 +109,12 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * theirs is refused with 403 password_change_required.
    */
   beforePasswordChange?: true;
+  /**
+   * Enrols a second factor: a member or administrator whom REQUIRE_SECOND_FACTOR covers and who has
+   * none may call it (as `beforePasswordChange` ones); every other endpoint of theirs is refused
+   * with 403 second_factor_enrolment_required.
+   */
+  enrolsSecondFactor?: true;
   handler(
     ctx: AppContext,
     input: Input<z.output<P>, z.output<Q>, z.output<B>>,
@@ -150,7 +161,7 @@ export interface Guards {
   memberWrite: Middleware<AppState>;
   admin(permission?: string): Middleware<AppState>;
   partner(scope: string): Middleware<AppState>;
-  login(realm: LoginRealm): Middleware<AppState>;
+  login(realm: LoginRealm, step: LoginStep): Middleware<AppState>;
 }
 
 function paramsOf(ctx: AppContext): Record<string, string> {
@@ -210,6 +221,12 @@ function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState
   if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
   if ((caller.kind === 'member' || caller.kind === 'admin') && !endpoint.beforePasswordChange)
     checks.push(refuseUntilPasswordChanged(caller.kind));
+  if (
+    (caller.kind === 'member' || caller.kind === 'admin') &&
+    !endpoint.beforePasswordChange &&
+    !endpoint.enrolsSecondFactor
+  )
+    checks.push(refuseUntilSecondFactorEnrolled(caller.kind));
   if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);
   if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
   return checks;
@@ -237,7 +254,7 @@ export function mountEndpoints(
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
-    const login = endpoint.login ? [guards.login(endpoint.login)] : [];
+    const login = endpoint.login ? [guards.login(endpoint.login, endpoint.loginStep ?? 'password')] : [];
     const reading = bodyReading(endpoint, body);
     // A signed caller's retries are told apart by what they report, not by a key it never sends.
     const idempotent = needsCsrf(endpoint)

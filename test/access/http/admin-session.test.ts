@@ -89,6 +89,8 @@ describe('POST /admin/login', () => {
         is_super: true,
         role_id: null,
         password_change_required: false,
+        second_factor_required: false,
+        second_factor_enrolment_required: false,
       },
     });
     expect(sessionId(res)).toBeDefined();
@@ -208,6 +210,8 @@ describe('permissions of a role-group administrator', () => {
       is_super: false,
       role_id: 2,
       password_change_required: false,
+      second_factor_required: false,
+      second_factor_enrolment_required: false,
     });
     await expectRefusal(() => client.get(CREDENTIALS), 403, 'permission_denied');
     await expectRefusal(() => client.get('/api/v1/scope-requests'), 403, 'permission_denied');

@@ -45,6 +45,8 @@ describe('POST /developer/login', () => {
       username: member.username,
       nickname: 'Nick',
       password_change_required: false,
+      second_factor_required: false,
+      second_factor_enrolment_required: false,
     });
     expect(sessionCookie(res)!.split(';')[0]).not.toBe(sessionCookie(before)!.split(';')[0]);
     expect(await csrfOf(client)).not.toBe(token);

@@ -115,6 +115,8 @@ describe('platform CLI on a store the API never started', () => {
         is_super: false,
         role_id: 1,
         password_change_required: false,
+        second_factor_required: false,
+        second_factor_enrolment_required: false,
       });
 
       const asErin = await adminLogin(service.client(), 'erin', erinPassword);

@@ -6,6 +6,7 @@ import { PasswordField, UsernameField } from './account-fields';
 import { Done, RefusalNotice } from './notice';
 import { ScreenHeading } from './screen';
 import { SsoSignIn } from '../admin/sso-sign-in';
+import { SecondFactorStep } from './second-factor-step';
 
 /** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
 export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
@@ -32,6 +33,7 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
   const [password, setPassword] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  const [secondFactor, setSecondFactor] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -46,8 +48,12 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
     setBusy(false);
     if (!answer.ok) return setRefusal(answer.refusal);
     forgetCsrfToken();
+    // The password was right; the session waits for the code before it can do anything.
+    if (answer.data.second_factor_required) return setSecondFactor(true);
     onSignedIn();
   };
+
+  if (secondFactor) return <SecondFactorStep realm={realm} onSignedIn={onSignedIn} />;
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">

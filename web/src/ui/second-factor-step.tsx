@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
+import { Field } from './field';
+import { RefusalNotice } from './notice';
+
+interface SecondFactorStepProps {
+  realm: 'developer' | 'admin';
+  onSignedIn: () => void;
+}
+
+/**
+ * The sign-in's second step, after a right password for an account with a second factor: the
+ * authenticator app's code, or one of the recovery codes (`POST …/login/second-factor`).
+ */
+export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    const body = recovery ? { recovery_code: code.trim() } : { code: code.trim() };
+    const answer =
+      realm === 'admin'
+        ? await call(async () => api.POST('/admin/login/second-factor', { params: { header: await csrf() }, body }))
+        : await call(async () =>
+            api.POST('/developer/login/second-factor', { params: { header: await csrf() }, body }),
+          );
+    setBusy(false);
+    if (!answer.ok) return setRefusal(answer.refusal);
+    forgetCsrfToken();
+    onSignedIn();
+  };
+
+  return (
+    <form onSubmit={submit} class="card narrow" aria-labelledby="second-factor-title">
+      <h2 id="second-factor-title">Second factor</h2>
+      <p>
+        {recovery
+          ? 'Type one of the recovery codes you kept when you turned the second factor on. Each works once.'
+          : 'Type the 6-digit code your authenticator app shows for this account.'}
+      </p>
+      <Field
+        name={recovery ? 'recovery_code' : 'code'}
+        label={recovery ? 'Recovery code' : 'Code'}
+        value={code}
+        onInput={setCode}
+        required
+        autocomplete="one-time-code"
+        refusal={refusal}
+      />
+      <RefusalNotice refusal={refusal} />
+      <button type="submit" class="primary" aria-disabled={busy}>
+        Verify
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setRecovery(!recovery);
+          setCode('');
+          setRefusal(null);
+        }}
+      >
+        {recovery ? 'Use the app’s code instead' : 'Use a recovery code instead'}
+      </button>
+    </form>
+  );
+}
