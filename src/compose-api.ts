@@ -25,6 +25,7 @@ import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_P
 import { webhookSecretsOf } from './webhook';
 import { approvalRuleFor } from './approval-rule';
 import { SsoSettings, ssoSettingsOf } from './access/sso/settings';
+import { relyingPartyOf } from './access/passkeys/ceremony';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
 import { ConfigurationError, Settings } from './config';
@@ -187,6 +188,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
     mail: { documents },
     'approval-rule': { events, readModels, maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS },
     sso: { events, sso },
+    passkeys: { events, readModels, signInFailures, sso, relyingParty: relyingPartyOf(settings.PUBLIC_URL) },
   });
   return {
     endpoints,

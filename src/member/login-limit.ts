@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { Middleware } from 'koa';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { Settings } from '../config';
@@ -74,6 +75,17 @@ function usernameDigest(username: string): string {
   return createHash('sha256').update(normaliseUsername(username)).digest('base64url');
 }
 
+/** A passkey sign-in (src/access/passkeys) names no username: the credential offered stands for it. */
+const passkeyAttempt = z.object({ response: z.object({ id: z.string().min(1) }) });
+
+/** Whom an attempt names: the username typed, or the passkey offered; null for a body no login takes. */
+function attemptedName(body: unknown): string | null {
+  const login = loginSchema.safeParse(body);
+  if (login.success) return login.data.username;
+  const passkey = passkeyAttempt.safeParse(body);
+  return passkey.success ? `passkey ${passkey.data.response.id}` : null;
+}
+
 /**
  * Failed logins per username (folded as usernames are) and client address, and per client
  * address across usernames. Each attempt is counted before its password is checked and a
@@ -83,11 +95,11 @@ function usernameDigest(username: string): string {
  */
 export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): Middleware<AppState> {
   return async (ctx, next) => {
-    const login = loginSchema.safeParse(ctx.request.body);
+    const named = attemptedName(ctx.request.body);
     // The endpoint refuses a malformed body (422) without checking a password: nothing to count.
-    if (!login.success) return next();
+    if (named === null) return next();
     const address = keyOf(ctx.ip);
-    const account = `${address}/${usernameDigest(login.data.username)}`;
+    const account = `${address}/${usernameDigest(named)}`;
     const { policies } = limiters;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {

@@ -42,6 +42,11 @@ export interface SessionData {
   member?: MemberIdentity;
   admin?: AdminIdentity;
   position?: string;
+  /**
+   * A WebAuthn ceremony this session began (a passkey added or signed in with): the challenge the
+   * authenticator must sign, what for, and until when. Taken at the answer, so signed once.
+   */
+  ceremony?: { purpose: string; challenge: string; expires_at: number };
 }
 
 declare module 'koa' {
