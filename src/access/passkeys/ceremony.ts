@@ -28,7 +28,10 @@ export function relyingPartyOf(publicUrl: string): RelyingParty {
 const CEREMONY_MS = 5 * 60_000;
 const PROMPT_MS = 120_000;
 
-const base64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, 'base64url');
+const base64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/, 'base64url');
 
 /** What @simplewebauthn/browser's startRegistration answers, as JSON; its fields are checked by the verification. */
 export const registrationResponseSchema = z
@@ -39,7 +42,10 @@ export const registrationResponseSchema = z
     response: z.looseObject({ clientDataJSON: base64url, attestationObject: base64url }),
     clientExtensionResults: z.looseObject({}),
   })
-  .meta({ id: 'PasskeyRegistrationResponse', description: "The browser's answer to the options, as startRegistration gives it" });
+  .meta({
+    id: 'PasskeyRegistrationResponse',
+    description: "The browser's answer to the options, as startRegistration gives it",
+  });
 
 /** What @simplewebauthn/browser's startAuthentication answers, as JSON. */
 export const authenticationResponseSchema = z
@@ -61,9 +67,10 @@ export const authenticationResponseSchema = z
   });
 
 /** The options the browser hands navigator.credentials (startRegistration, startAuthentication), as JSON. */
-export const ceremonyOptionsSchema = z
-  .looseObject({ challenge: z.string() })
-  .meta({ id: 'PasskeyOptions', description: "Hand them to @simplewebauthn/browser's startRegistration or startAuthentication" });
+export const ceremonyOptionsSchema = z.looseObject({ challenge: z.string() }).meta({
+  id: 'PasskeyOptions',
+  description: "Hand them to @simplewebauthn/browser's startRegistration or startAuthentication",
+});
 
 type CeremonyOptions = z.input<typeof ceremonyOptionsSchema>;
 

@@ -26,7 +26,8 @@ export type PasskeyCommand =
 
 function passkeyOf(state: PasskeysState, passkey_id: string): StoredPasskey {
   const passkey = state.passkeys.find((p) => p.passkey_id === passkey_id);
-  if (!passkey) throw new DomainError('passkey_not_found', `this account has no passkey ${passkey_id}: list them again`);
+  if (!passkey)
+    throw new DomainError('passkey_not_found', `this account has no passkey ${passkey_id}: list them again`);
   return passkey;
 }
 

@@ -73,7 +73,8 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
       method: 'POST',
       path: `${prefix}/options`,
       caller,
-      summary: "Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps",
+      summary:
+        "Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps",
       response: ceremonyOptionsSchema,
       handler: async (ctx) => {
         const account = accountOf(ctx);

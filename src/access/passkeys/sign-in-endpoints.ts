@@ -74,7 +74,9 @@ export function passkeySignInEndpoints(deps: PasskeySignInDeps): Endpoint[] {
           if (err instanceof AuthenticationFailed) await deps.signInFailures.count('(passkey)', ctx.ip, new Date());
           throw err;
         });
-        const admin = await refusedAs({ admin_disabled: 403 }, () => adminSigningIn(deps.events, deps.readModels, account.id));
+        const admin = await refusedAs({ admin_disabled: 403 }, () =>
+          adminSigningIn(deps.events, deps.readModels, account.id),
+        );
         assertPasswordSignInAllowed(deps.sso, admin);
         const asAdmin = commandContext(ctx, { kind: 'admin', id: admin.id });
         await refusedAs({ passkey_challenge_used: 409, passkey_not_found: 409 }, () =>

@@ -14,7 +14,10 @@ import type { z } from 'zod';
 type Answer = z.output<typeof authenticationResponseSchema>;
 
 export const passkeyNotAccepted = () =>
-  new AuthenticationFailed('passkey_not_accepted', 'this passkey is not one of an account here, or its signature is wrong');
+  new AuthenticationFailed(
+    'passkey_not_accepted',
+    'this passkey is not one of an account here, or its signature is wrong',
+  );
 
 /**
  * Which account's passkey signed, and that it did: the user handle names the account (a discoverable
@@ -44,13 +47,20 @@ export function adminOfAnswer(answer: Answer): Account {
 }
 
 /** The administrator as its stream has it now, for the session: disabled ones are refused as a password sign-in refuses them. */
-export async function adminSigningIn(store: EventStore, readModels: ReadModels, admin_id: number): Promise<AdminIdentity> {
+export async function adminSigningIn(
+  store: EventStore,
+  readModels: ReadModels,
+  admin_id: number,
+): Promise<AdminIdentity> {
   const listed = await readModels.after(adminsProjection, String(admin_id));
   if (!listed) throw passkeyNotAccepted();
   const state = fold(adminDecider, await loadStream<AdminStreamEvent>(store, adminStream(listed.username)));
   if (state.status !== 'created' || state.admin_id !== admin_id) throw passkeyNotAccepted();
   if ((await disabledAdmins(store)).includes(admin_id)) {
-    throw new DomainError('admin_disabled', 'this administrator is disabled: a holder of access.manage can enable it again');
+    throw new DomainError(
+      'admin_disabled',
+      'this administrator is disabled: a holder of access.manage can enable it again',
+    );
   }
   return { id: admin_id, username: state.username, is_super: state.is_super, role_id: state.role_id };
 }

@@ -171,7 +171,12 @@ async function changeSession(ctx: AppContext, change: Parameters<typeof moveSess
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
   const csrf_token = newCsrfToken();
-  await changeSession(ctx, { change: (current) => ({ ...current, ...identity, csrf_token }) });
+  // A ceremony begun before the login ends with it: its challenge is not carried into the new session.
+  const carried = (current: Record<string, unknown> | null) => {
+    const { ceremony: _ended, ...rest } = current ?? {};
+    return rest;
+  };
+  await changeSession(ctx, { change: (current) => ({ ...carried(current), ...identity, csrf_token }) });
 }
 
 /**
