@@ -3,7 +3,7 @@ import { Middleware } from 'koa';
 import { z } from 'zod';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
-import { refuseGoneSession, refuseUntilPasswordChanged } from './guards';
+import { refuseGoneSession, refuseUntilPasswordChanged, refuseUntilSecondFactorEnrolled } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { CallerKind, idempotentWrites } from './idempotency';
@@ -99,6 +99,12 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * theirs is refused with 403 password_change_required.
    */
   beforePasswordChange?: true;
+  /**
+   * Enrols a second factor: a member or administrator whom REQUIRE_SECOND_FACTOR covers and who has
+   * none may call it (as `beforePasswordChange` ones); every other endpoint of theirs is refused
+   * with 403 second_factor_enrolment_required.
+   */
+  enrolsSecondFactor?: true;
   handler(
     ctx: AppContext,
     input: Input<z.output<P>, z.output<Q>, z.output<B>>,
@@ -205,6 +211,12 @@ function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState
   if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
   if ((caller.kind === 'member' || caller.kind === 'admin') && !endpoint.beforePasswordChange)
     checks.push(refuseUntilPasswordChanged(caller.kind));
+  if (
+    (caller.kind === 'member' || caller.kind === 'admin') &&
+    !endpoint.beforePasswordChange &&
+    !endpoint.enrolsSecondFactor
+  )
+    checks.push(refuseUntilSecondFactorEnrolled(caller.kind));
   if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);
   if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
   return checks;

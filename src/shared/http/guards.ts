@@ -2,6 +2,7 @@ import { Middleware } from 'koa';
 import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import { AdminIdentity, MemberIdentity, sessionOf } from './session';
+import { awaitingSecondFactor, pendingSignInOf } from './pending-sign-in';
 import { sessionWasGone } from './session-records';
 
 function notLoggedIn(ctx: AppContext, error: string, login: string): HttpError {
@@ -13,12 +14,14 @@ function notLoggedIn(ctx: AppContext, error: string, login: string): HttpError {
 
 export function memberOf(ctx: AppContext): MemberIdentity {
   const member = sessionOf(ctx).member;
+  if (!member && pendingSignInOf(ctx, 'member')) throw awaitingSecondFactor('member');
   if (!member) throw notLoggedIn(ctx, 'not_logged_in', 'POST /developer/login, as a developer member');
   return member;
 }
 
 export function adminOf(ctx: AppContext): AdminIdentity {
   const admin = sessionOf(ctx).admin;
+  if (!admin && pendingSignInOf(ctx, 'admin')) throw awaitingSecondFactor('admin');
   if (!admin) throw notLoggedIn(ctx, 'admin_not_logged_in', 'POST /admin/login, as an administrator');
   return admin;
 }
@@ -55,6 +58,26 @@ export function refuseUntilPasswordChanged(side: 'member' | 'admin'): Middleware
         403,
         'password_change_required',
         `this session signed in with a one-time password: choose your own first (${where})`,
+      );
+    }
+    await next();
+  };
+}
+
+/**
+ * Refuses (403 second_factor_enrolment_required) a member or administrator whom REQUIRE_SECOND_FACTOR
+ * covers and who has no second factor, on every endpoint but those declared `enrolsSecondFactor`
+ * (enrolling one) or `beforePasswordChange` (signing out, changing a one-time password, what the
+ * console reads): enrolment ends it (`secondFactorEnrolled`).
+ */
+export function refuseUntilSecondFactorEnrolled(side: 'member' | 'admin'): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (sessionOf(ctx)[side]?.second_factor_enrolment_required) {
+      const where = side === 'member' ? 'POST /developer/2fa/totp' : 'POST /admin/2fa/totp';
+      throw new HttpError(
+        403,
+        'second_factor_enrolment_required',
+        `this account must have a second factor (REQUIRE_SECOND_FACTOR): enrol one first (${where}, then its /confirm)`,
       );
     }
     await next();

@@ -48,9 +48,16 @@ function callerRefusals({ caller }: Endpoint, partnerRefusals: readonly OpenApiR
 }
 
 /** A session signed in with a one-time password may do nothing else until it chooses its own. */
-function passwordChangeRefusal({ caller, beforePasswordChange }: Endpoint, add: Add): void {
-  if ((caller.kind === 'member' || caller.kind === 'admin') && !beforePasswordChange)
+function passwordChangeRefusal({ caller, beforePasswordChange, enrolsSecondFactor }: Endpoint, add: Add): void {
+  if (caller.kind !== 'member' && caller.kind !== 'admin') return;
+  add(403, 'second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)');
+  if (!beforePasswordChange)
     add(403, 'password_change_required: this session signed in with a one-time password, which must be changed first');
+  if (!beforePasswordChange && !enrolsSecondFactor)
+    add(
+      403,
+      'second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first',
+    );
 }
 
 /** What the request carries: its path and query parameters, its body, and the limits on writes and logins. */

@@ -23,6 +23,8 @@ export interface AdminIdentity {
   role_id: number | null;
   /** Signed in with a one-time password: refused everything but changing it and signing out (guards.ts). */
   password_change_required?: true;
+  /** REQUIRE_SECOND_FACTOR covers it and it has none: refused everything but enrolling one (guards.ts). */
+  second_factor_enrolment_required?: true;
 }
 
 export interface MemberIdentity {
@@ -30,6 +32,20 @@ export interface MemberIdentity {
   username: string;
   /** Signed in with a one-time password: refused everything but changing it and signing out (guards.ts). */
   password_change_required?: true;
+  /** REQUIRE_SECOND_FACTOR covers it and it has none: refused everything but enrolling one (guards.ts). */
+  second_factor_enrolment_required?: true;
+}
+
+/**
+ * A sign-in whose password was right and whose second factor is still to come (pending-sign-in.ts):
+ * the identity it will sign in, kept apart from `member`/`admin` so that no endpoint takes it for one.
+ */
+export interface PendingSignIn<Identity> {
+  identity: Identity;
+  /** Position of the account's last event, for the signed-in session's first read to wait on. */
+  position?: string;
+  /** When the password was checked (epoch ms): a pending sign-in lasts a few minutes only. */
+  since: number;
 }
 
 /**
@@ -41,6 +57,8 @@ export interface SessionData {
   csrf_token?: string;
   member?: MemberIdentity;
   admin?: AdminIdentity;
+  /** Sign-ins awaiting their second factor, per side. */
+  pending_sign_in?: { member?: PendingSignIn<MemberIdentity>; admin?: PendingSignIn<AdminIdentity> };
   position?: string;
   /**
    * A WebAuthn ceremony this session began (a passkey added or signed in with): the challenge the
@@ -145,7 +163,7 @@ function expectedCsrfToken(ctx: AppContext): string | undefined {
   return sessionOf(ctx).csrf_token ?? (id ? anonymousToken(id) : undefined);
 }
 
-function newCsrfToken(): string {
+export function newCsrfToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -153,7 +171,7 @@ function newCsrfToken(): string {
  * Gives the session a new id with the data `change` makes of it as it is when the change commits,
  * not as this request read it (`SessionStore.regenerate`), and takes that data in.
  */
-async function changeSession(ctx: AppContext, change: Parameters<typeof moveSession>[1]): Promise<void> {
+export async function changeSession(ctx: AppContext, change: Parameters<typeof moveSession>[1]): Promise<void> {
   const live = ctx.session;
   if (!live) throw new Error('session middleware is not installed');
   const stored = await moveSession(ctx, change, async () => {
@@ -171,12 +189,22 @@ async function changeSession(ctx: AppContext, change: Parameters<typeof moveSess
  */
 export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData, 'member' | 'admin'>): Promise<void> {
   const csrf_token = newCsrfToken();
-  // A ceremony begun before the login ends with it: its challenge is not carried into the new session.
-  const carried = (current: Record<string, unknown> | null) => {
-    const { ceremony: _ended, ...rest } = current ?? {};
-    return rest;
-  };
-  await changeSession(ctx, { change: (current) => ({ ...carried(current), ...identity, csrf_token }) });
+  await changeSession(ctx, {
+    change: (current) => {
+      // A sign-in awaiting its second factor on the same side is over: this one replaces it.
+      const pending = Object.entries((current?.pending_sign_in ?? {}) as Record<string, unknown>).filter(
+        ([side]) => !(side in identity),
+      );
+      // So is a ceremony begun before the login: its challenge is not carried into the new session.
+      const { pending_sign_in: _replaced, ceremony: _ended, ...rest } = current ?? {};
+      return {
+        ...rest,
+        ...identity,
+        csrf_token,
+        ...(pending.length > 0 && { pending_sign_in: Object.fromEntries(pending) }),
+      };
+    },
+  });
 }
 
 /**
