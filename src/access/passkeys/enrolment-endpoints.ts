@@ -4,6 +4,7 @@ import type { AppContext } from '../../shared/http/context';
 import { adminOf, memberOf } from '../../shared/http/guards';
 import { commandContext } from '../../shared/http/command-context';
 import { rememberPosition } from '../../shared/http/session';
+import { secondFactorEnrolled } from '../../shared/http/pending-sign-in';
 import { concurrentChange } from '../../shared/http/schemas';
 import { EventStore } from '../../stores/ports';
 import { refusedAs } from '../role-group-endpoints';
@@ -66,6 +67,7 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
       path: prefix,
       caller,
       summary: "This account's passkeys, by name",
+      enrolsSecondFactor: true,
       response: z.array(passkeySchema),
       handler: async (ctx) => ({ data: await listPasskeys(deps.events, accountOf(ctx)) }),
     }),
@@ -92,6 +94,7 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
       path: prefix,
       caller,
       summary: "Add a passkey: the authenticator's answer to this session's options, checked and kept under a name",
+      enrolsSecondFactor: true,
       body: addBody,
       response: passkeySchema,
       refusals: [
@@ -108,6 +111,8 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
           addPasskey(deps.events, accountOf(ctx), { name: body.name, ...credential }, asOwner(ctx)),
         );
         rememberPosition(ctx, added.position);
+        // A passkey is a second factor: REQUIRE_SECOND_FACTOR's restriction on this session ends.
+        secondFactorEnrolled(ctx, side);
         return { data: { id: added.id, name: added.name }, message: `passkey "${added.name}" added` };
       },
     }),

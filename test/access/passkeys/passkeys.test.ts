@@ -201,3 +201,30 @@ describe("a member's passkey", () => {
     );
   });
 });
+
+describe('a passkey as the second factor of a password sign-in', () => {
+  it('is refused where no sign-in awaits its second factor', async () => {
+    const client = t.client();
+    for (const side of ['developer', 'admin']) {
+      await expectRefusal(
+        t,
+        async () => post(client, `/${side}/login/second-factor/passkey/options`),
+        401,
+        'no_pending_sign_in',
+      );
+      const response = {
+        id: 'eA',
+        rawId: 'eA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'eA', authenticatorData: 'eA', signature: 'eA' },
+      };
+      await expectRefusal(
+        t,
+        async () => post(client, `/${side}/login/second-factor/passkey`, { response }),
+        401,
+        'no_pending_sign_in',
+      );
+    }
+  });
+});
