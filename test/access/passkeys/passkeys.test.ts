@@ -60,6 +60,8 @@ describe("an administrator's passkey", () => {
     expect(added.body.data).toEqual({ id: expect.any(String), name: 'work laptop' });
     const listed = await root.get('/admin/passkeys').expect(200);
     expect(listed.body.data).toEqual([added.body.data]);
+    const admins = (await root.get('/administrators').expect(200)).body.data.list;
+    expect(admins[0]).toMatchObject({ username: 'admin', second_factors: { passkeys: 1, totp: false } });
     const [event] = await eventsOfType('PasskeyAdded');
     expect(event!.metadata.actor).toMatchObject({ kind: 'admin', id: 1 });
     expect(event!.data).toMatchObject({ side: 'admin', account_id: 1, name: 'work laptop' });
