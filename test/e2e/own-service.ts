@@ -16,9 +16,14 @@ export interface OwnService {
   stop(): Promise<void>;
 }
 
-export async function startOwnService(host: string, env: Record<string, string> = {}): Promise<OwnService> {
+/** `port`: one the story chose first, when another server must know the service's address before it starts. */
+export async function startOwnService(
+  host: string,
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<OwnService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-e2e-own-'));
-  const port = await freePort();
+  port ??= await freePort();
   const base = `http://${host}:${port}`;
   const child = spawn(process.execPath, ['dist/main.js'], {
     env: {
