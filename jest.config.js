@@ -11,13 +11,17 @@ module.exports = {
     // The OTLP exporter loads node:http with import(), which jest's CommonJS sandbox refuses
     // without --experimental-vm-modules: compiled to require(), it runs under jest as it does in Node.
     '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' } }],
-    // openid-client and what it imports are ES modules only: compiled to CommonJS, as Node 20's require(esm) loads them.
-    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': [
+    // openid-client and what it imports, and otplib's base32 and hashes, are ES modules only: compiled
+    // to CommonJS, as Node 20's require(esm) loads them.
+    '/node_modules/(openid-client|oauth4webapi|jose|@scure/base|@noble/hashes)/.+\\.js$': [
       '@swc/jest',
       { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose)/)'],
+  transformIgnorePatterns: [
+    // otplib's plugins keep their own copy of @noble/hashes, nested under theirs.
+    '/node_modules/(?!(@opentelemetry/otlp-exporter-base|openid-client|oauth4webapi|jose|@scure/base|@noble/hashes)/)(?!.*/node_modules/(@scure/base|@noble/hashes)/)',
+  ],
   testTimeout: 20000,
   setupFiles: ['<rootDir>/test/support/install-events.ts', '<rootDir>/test/support/no-fixed-ports.js'],
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],

@@ -113,7 +113,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       memberWrite: limitMemberWrites(await stores.rateLimits.limiter(memberWrites), memberWrites),
       admin: (permission) => unlessUpgradeRequired(outdated, api.guards.admin(permission)),
       partner: (scope) => observed.partnerGuard(scope, api.guards.partner(scope)),
-      login: (realm) => observed.loginGuard(realm, api.guards.login(realm)),
+      login: (realm, step) => observed.loginGuard(realm, api.guards.login(realm, step)),
     },
   });
 

@@ -6,11 +6,13 @@ import {
   boundPasswordWork,
   emailChangePolicy,
   limitLoginFailures,
+  pendingUsername,
   loginAddressPolicy,
   loginPolicy,
   memberReads,
   passwordChangePolicy,
   resetPolicies,
+  seedSealer,
 } from './member';
 import {
   accessReads,
@@ -22,10 +24,11 @@ import {
 } from './access';
 import { addonsProjection } from './addon';
 import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_POSTS, UsageLedger } from './credential';
-import { webhookSecretsOf } from './webhook';
+import { keyEncryptionKeyOf, webhookSecretsOf } from './webhook';
 import { approvalRuleFor } from './approval-rule';
 import { SsoSettings, ssoSettingsOf } from './access/sso/settings';
 import { relyingPartyOf } from './access/passkeys/ceremony';
+import { hasPasskey } from './access/passkeys/passkeys';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
 import { ConfigurationError, Settings } from './config';
@@ -34,7 +37,7 @@ import { DeferredWork, spreadDelay } from './shared/deferred-work';
 import { perAddress, registrationPolicy } from './shared/http/address-limits';
 import { addressKeyOf } from './shared/http/client-address';
 import { AppState } from './shared/http/context';
-import { Endpoint, LoginRealm } from './shared/http/endpoints';
+import { Endpoint, LoginRealm, LoginStep } from './shared/http/endpoints';
 import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
 import { PartnerGate } from './shared/http/partner-lane';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
@@ -66,7 +69,7 @@ export interface ApiComposition {
   guards: {
     admin(permission?: string): Middleware<AppState>;
     partner(scope: string): Middleware<AppState>;
-    login(realm: LoginRealm): Middleware<AppState>;
+    login(realm: LoginRealm, step: LoginStep): Middleware<AppState>;
   };
   /** The in-memory key ring the gate reads, for the health endpoint and the metrics. */
   keyRing: { status(): ReplicaStatus; stalenessMs(): number; maxStalenessMs: number };
@@ -105,15 +108,18 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   const gate = partnerGate(keyRing, openApiQuota(await limiter(openApiLimit), openApiLimit), usage);
   const addressKey = addressKeyOf(settings);
   const sso = ssoSettingsOrRefuse(settings);
-  const loginLimit = async (realm: LoginRealm) =>
-    limitLoginFailures(
-      {
-        account: await limiter(loginPolicy(settings, realm)),
-        address: await limiter(loginAddressPolicy(settings, realm)),
-        policies: { account: loginPolicy(settings, realm), address: loginAddressPolicy(settings, realm) },
-      },
-      addressKey,
-    );
+  // The password and the second factor after it count against the same limiters.
+  const loginLimit = async (realm: LoginRealm): Promise<Record<LoginStep, Middleware<AppState>>> => {
+    const limiters = {
+      account: await limiter(loginPolicy(settings, realm)),
+      address: await limiter(loginAddressPolicy(settings, realm)),
+      policies: { account: loginPolicy(settings, realm), address: loginAddressPolicy(settings, realm) },
+    };
+    return {
+      password: limitLoginFailures(limiters, addressKey),
+      'second-factor': limitLoginFailures(limiters, addressKey, pendingUsername(realm)),
+    };
+  };
   const loginLimits = { member: await loginLimit('member'), admin: await loginLimit('admin') };
   const resets = resetPolicies(settings);
   const resetWork = new DeferredWork(spreadDelay, RESET_REQUESTS_WAITING, () =>
@@ -122,6 +128,12 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   // The API's own mail (reset and confirmation links, invitations), sent as the request is decided.
   const mailer = countedMailer(settings, mailed);
   const webhookSecrets = webhookSecretsOf(settings, stores);
+  const secondFactor = {
+    sealer: seedSealer(keyEncryptionKeyOf(settings, stores)),
+    issuer: settings.TOTP_ISSUER,
+    policy: settings.REQUIRE_SECOND_FACTOR,
+    passkey: async (side: 'member' | 'admin', id: number) => hasPasskey(events, { side, id }),
+  };
   await webhookSecrets.start(events);
   const auditKeys = await openKeyRing(keyFilesOf(settings), events);
 
@@ -151,6 +163,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       resetsOfMember: await limiter(resets.member),
       resetWork,
       passwordChecks,
+      secondFactor,
       emailChanges: await limiter(emailChangePolicy()),
     },
     credential: {
@@ -174,6 +187,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
       passwordChecks,
       signInFailures,
       sso,
+      secondFactor,
     },
     audit: { ...REGISTERED, events, documents, readModels, auditKey: auditKeys.current },
     addon: { events, readModels, catalogue, installedAddons, permissions: REGISTRY.permissions },
@@ -196,7 +210,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
     guards: {
       admin: (permission) => requireAdmin(permission, accessReads(readModels)),
       partner: (scope) => requireScope(gate, scope),
-      login: (realm) => loginLimits[realm],
+      login: (realm, step) => loginLimits[realm][step],
     },
     keyRing: { status: () => keyRing.status(), stalenessMs: () => keyRing.stalenessMs(), maxStalenessMs: staleness },
     passwordChecksInFlight: hasher.inFlight,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secondFactorSettingsSchema } from './config-second-factor';
 
 /** Single sign-on for administrators (src/access/sso, docs/administrators.md): every one optional, off without OIDC_ISSUER_URL. */
 export const ssoSettingsSchema = {
@@ -22,3 +23,6 @@ export const ssoSettingsSchema = {
   // Administrators sign in through the provider only, but for a break-glass super administrator's password.
   OIDC_ONLY: z.enum(['true', 'false']).default('false'),
 };
+
+/** How administrators and members sign in, beyond their passwords: single sign-on and the second factor. */
+export const signInSettingsSchema = { ...ssoSettingsSchema, ...secondFactorSettingsSchema };

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { passwordSchema } from './shared/password';
 import { storesNamed } from './stores/config';
-import { ssoSettingsSchema } from './config-sso';
+import { signInSettingsSchema } from './config-sso';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -194,7 +194,7 @@ const settingsSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('platform-api'),
   // Whether a caller's traceparent is the parent of the request's span; otherwise it is only linked (src/observability/tracing.ts).
   OTEL_TRUST_INCOMING_TRACE: boolean.default(false),
-  ...ssoSettingsSchema,
+  ...signInSettingsSchema,
 });
 
 export type Settings = Omit<

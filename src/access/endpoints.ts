@@ -4,21 +4,32 @@ import { adminPasswordMatches, changeAdminPassword } from './admin-accounts';
 import { administratorEndpoints, AdministratorDeps } from './administrator-endpoints';
 import { invitationEndpoints } from './invitation-endpoints';
 import { asAdmin, refusedAs, roleGroupEndpoints } from './role-group-endpoints';
-import { loginEndpoint, passwordSchema } from '../member';
+import {
+  loginEndpoint,
+  passwordSchema,
+  secondFactorEndpoints,
+  secondFactorStepSchema,
+  SeedSealer,
+  signInAfterPassword,
+  type PasskeyCheck,
+} from '../member';
+import type { SecondFactorPolicy } from '../config-second-factor';
+import { adminCoveredBy } from './second-factor-policy';
 import { endpoint, Endpoint } from '../shared/http/endpoints';
 import { adminOf } from '../shared/http/guards';
 import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
 import { decideThenRead } from '../shared/http/read-your-writes';
 import { adminIdentitySchema } from './schemas';
-import { logIntoSession, passwordChanged, rememberPosition, thisSessionRecord } from '../shared/http/session';
+import { AdminIdentity, passwordChanged, rememberPosition, thisSessionRecord } from '../shared/http/session';
 import { commandContext } from '../shared/http/command-context';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { recordSignIn, recordSignOut } from './access-log';
 import type { SignInFailures } from './sign-in-failures';
 import { checkCurrentPassword, tooManyPasswordFailures } from '../shared/http/password-failures';
 import { concurrentChange } from '../shared/http/schemas';
-import { RateLimiter } from '../stores/ports';
+import { EventStore, RateLimiter } from '../stores/ports';
+import { AppContext } from '../shared/http/context';
 import type { SsoSettings } from './sso/settings';
 import { assertPasswordSignInAllowed, passwordSignInOff } from './sso/password-sign-in';
 
@@ -29,6 +40,8 @@ export interface AdminSessionDeps extends AdministratorDeps {
   signInFailures: Pick<SignInFailures, 'count'>;
   /** OIDC_ONLY turns password sign-in off but for super administrators (./sso). */
   sso: Pick<SsoSettings, 'only' | 'displayName'> | null;
+  /** Seals TOTP seeds; names the service in the app; who REQUIRE_SECOND_FACTOR covers. */
+  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy; passkey: PasskeyCheck };
 }
 
 const disabledAtLogin = {
@@ -41,6 +54,10 @@ const passwordBody = z.strictObject({
   new_password: passwordSchema,
 });
 
+/** Records an administrator's completed sign-in (the access log); answers its position. */
+const recordAdminSignIn = (events: EventStore, ctx: AppContext, admin_id: number) =>
+  recordSignIn(events, { admin_id, address: ctx.ip }, commandContext(ctx, { kind: 'admin', id: admin_id }));
+
 /** The administrator's session (docs/administrators.md): the same cookie as a member's, a separate identity in it. */
 function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
   return [
@@ -52,6 +69,7 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
           description:
             'signed in with a one-time password: every other call is refused (403 password_change_required) until POST /admin/password',
         }),
+        ...secondFactorStepSchema,
       }),
       refusals: [disabledAtLogin, passwordSignInOff],
       logIn: async (ctx, username, password) => {
@@ -62,18 +80,26 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
           throw err;
         });
         assertPasswordSignInAllowed(deps.sso, admin);
-        await logIntoSession(ctx, { admin });
-        rememberPosition(
-          ctx,
-          await recordSignIn(
-            deps.events,
-            { admin_id: admin.id, address: ctx.ip },
-            commandContext(ctx, { kind: 'admin', id: admin.id }),
-          ),
-        );
+        const covered = await adminCoveredBy(deps.secondFactor.policy, deps.events, admin);
+        const step = await signInAfterPassword(ctx, deps.events, 'admin', admin, {
+          covered,
+          passkey: deps.secondFactor.passkey,
+        });
+        if (!step.second_factor_required) rememberPosition(ctx, await recordAdminSignIn(deps.events, ctx, admin.id));
         const { password_change_required, ...identity } = admin;
-        return { ...identity, password_change_required: password_change_required === true };
+        return { ...identity, password_change_required: password_change_required === true, ...step };
       },
+    }),
+    ...secondFactorEndpoints('admin', {
+      events: deps.events,
+      sealer: deps.secondFactor.sealer,
+      issuer: deps.secondFactor.issuer,
+      covered: (_ctx, admin) => adminCoveredBy(deps.secondFactor.policy, deps.events, admin as AdminIdentity),
+      checkPassword: (_ctx, admin, password) =>
+        checkCurrentPassword(deps.passwordChecks, `admin-${admin.id}`, () =>
+          adminPasswordMatches(deps.events, deps.hasher, admin.username, password),
+        ),
+      signedIn: (ctx, admin) => recordAdminSignIn(deps.events, ctx, admin.id),
     }),
     logoutEndpoint('admin', async (ctx, admin_id) => {
       await recordSignOut(

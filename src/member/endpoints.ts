@@ -21,11 +21,18 @@ import { csrfTokenEndpoint } from '../shared/http/routes/csrf-token';
 import { logoutEndpoint } from '../shared/http/routes/logout';
 import { HttpError } from '../shared/http/envelope';
 import { memberOf } from '../shared/http/guards';
-import { logIntoSession, rememberPosition, sessionOf } from '../shared/http/session';
+import { logIntoSession, sessionOf } from '../shared/http/session';
 import { concurrentChange } from '../shared/http/schemas';
+import type { SecondFactorPolicy } from '../config-second-factor';
+import { checkMemberPassword } from './password-check';
+import { secondFactorEndpoints } from './second-factor/endpoints';
+import { SeedSealer } from './second-factor/sealer';
+import { PasskeyCheck, secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
 
 export interface DeveloperDeps extends AccountEndpointDeps, ResetEndpointDeps {
   events: EventStore;
+  /** Seals TOTP seeds; names the service in the app; REQUIRE_SECOND_FACTOR covers members when `everyone`. */
+  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy; passkey: PasskeyCheck };
   hasher: PasswordHasher;
   /** Refuses (429) a client address that registered too many members lately. */
   admitRegistration(ctx: AppContext): Promise<void>;
@@ -106,21 +113,35 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         username: z.string(),
         nickname: nicknameSchema,
         password_change_required: passwordChangeRequired,
+        ...secondFactorStepSchema,
       }),
       logIn: async (ctx, username, password) => {
         const member = await loginMember(deps.events, deps.hasher, username, password);
         const oneTime = member.one_time_password ? { password_change_required: true as const } : {};
-        await logIntoSession(ctx, { member: { id: member.member_id, username: member.username, ...oneTime } });
-        rememberPosition(ctx, member.position);
+        const identity = { id: member.member_id, username: member.username, ...oneTime };
+        const covered = deps.secondFactor.policy === 'everyone';
+        const step = await signInAfterPassword(ctx, deps.events, 'member', identity, {
+          position: member.position,
+          covered,
+          passkey: deps.secondFactor.passkey,
+        });
         return {
           id: member.member_id,
           username: member.username,
           nickname: shownNickname(member.nickname),
           password_change_required: member.one_time_password,
+          ...step,
         };
       },
     }),
     logoutEndpoint('member'),
+    ...secondFactorEndpoints('member', {
+      events: deps.events,
+      sealer: deps.secondFactor.sealer,
+      issuer: deps.secondFactor.issuer,
+      covered: async () => deps.secondFactor.policy === 'everyone',
+      checkPassword: (_ctx, member, password) => checkMemberPassword(deps, member, password),
+    }),
     ...resetEndpoints(deps),
     ...accountEndpoints(deps),
     ...adminResetEndpoints(deps),

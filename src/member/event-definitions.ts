@@ -4,6 +4,8 @@ import { accountWording } from './account-events';
 import { memberEventSchemas } from './decider';
 import { nameClaimEventSchemas, nameClaimWording } from '../shared/domain/name-claims';
 import { MEMBER_NAMES } from './names';
+import { secondFactorEventSchemas } from './second-factor/events';
+import { secondFactorWording } from './second-factor/event-definitions';
 
 /** How the member's history tells the registration; the password hash is left out by name. */
 const registered = {
@@ -16,7 +18,17 @@ const registered = {
  * slices' events registry (src/event-registry.ts) reads them without the endpoints.
  */
 export const memberEvents = defineEvents(
-  { ...memberEventSchemas, ...sequenceEventSchemas(MEMBER_IDS), ...nameClaimEventSchemas(MEMBER_NAMES) },
+  {
+    ...memberEventSchemas,
+    ...sequenceEventSchemas(MEMBER_IDS),
+    ...nameClaimEventSchemas(MEMBER_NAMES),
+    ...secondFactorEventSchemas,
+  },
   {},
-  { MemberRegistered: registered, ...accountWording, ...nameClaimWording(MEMBER_NAMES, 'the username') },
+  {
+    MemberRegistered: registered,
+    ...accountWording,
+    ...nameClaimWording(MEMBER_NAMES, 'the username'),
+    ...secondFactorWording,
+  },
 );

@@ -5,6 +5,7 @@ export { emailSchema, normaliseUsername, passwordSchema, USERNAME_PATTERN, usern
 export { loginEndpoint } from './login-endpoint';
 export {
   limitLoginFailures,
+  pendingUsername,
   loginAddressPolicy,
   loginPolicy,
   passwordChangePolicy,
@@ -12,3 +13,8 @@ export {
 } from './login-limit';
 export { emailChangePolicy } from './email-change';
 export { boundPasswordWork, passwordWorkBusy } from './password-work';
+export { secondFactorEndpoints } from './second-factor/endpoints';
+export type { SecondFactorDeps } from './second-factor/caller';
+export { seedSealer, type SeedSealer } from './second-factor/sealer';
+export { type PasskeyCheck, secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
+export { secondFactorStream } from './second-factor/decider';

@@ -7,7 +7,8 @@ import { loginSchema, normaliseUsername } from './fields';
 import { Allowance, LimitPolicy, RateLimiter } from '../stores/ports';
 import { tellStanding } from '../shared/http/rate-limit-fields';
 import type { AddressKey } from '../shared/http/client-address';
-import { AppState } from '../shared/http/context';
+import { AppContext, AppState } from '../shared/http/context';
+import { pendingSignInOf } from '../shared/http/pending-sign-in';
 import { LoginRealm } from '../shared/http/endpoints';
 import { HttpError } from '../shared/http/envelope';
 import { tooManyRequests } from '../shared/http/too-many-requests';
@@ -78,13 +79,22 @@ function usernameDigest(username: string): string {
 /** A passkey sign-in (src/access/passkeys) names no username: the credential offered stands for it. */
 const passkeyAttempt = z.object({ response: z.object({ id: z.string().min(1) }) });
 
-/** Whom an attempt names: the username typed, or the passkey offered; null for a body no login takes. */
-function attemptedName(body: unknown): string | null {
-  const login = loginSchema.safeParse(body);
+/** Whom a sign-in's body names: the username typed, or the passkey offered; null for a body no login takes. */
+function usernameInBody(ctx: AppContext): string | null {
+  const login = loginSchema.safeParse(ctx.request.body);
   if (login.success) return login.data.username;
-  const passkey = passkeyAttempt.safeParse(body);
+  const passkey = passkeyAttempt.safeParse(ctx.request.body);
   return passkey.success ? `passkey ${passkey.data.response.id}` : null;
 }
+
+/**
+ * The username of the sign-in awaiting its second factor: a wrong code counts against the same
+ * username and address as a wrong password, so guessing codes is limited as guessing passwords is.
+ */
+export const pendingUsername =
+  (side: LoginRealm) =>
+  (ctx: AppContext): string | null =>
+    pendingSignInOf(ctx, side)?.identity.username ?? null;
 
 /**
  * Failed logins per username (folded as usernames are) and client address, and per client
@@ -93,13 +103,17 @@ function attemptedName(body: unknown): string | null {
  * attempts no more than the limit reach the check. Keyed by the address too, so that guessing
  * from one address cannot lock the account out everywhere.
  */
-export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): Middleware<AppState> {
+export function limitLoginFailures(
+  limiters: LoginLimiters,
+  keyOf: AddressKey,
+  usernameOf: (ctx: AppContext) => string | null = usernameInBody,
+): Middleware<AppState> {
   return async (ctx, next) => {
-    const named = attemptedName(ctx.request.body);
+    const username = usernameOf(ctx);
     // The endpoint refuses a malformed body (422) without checking a password: nothing to count.
-    if (named === null) return next();
+    if (username === null) return next();
     const address = keyOf(ctx.ip);
-    const account = `${address}/${usernameDigest(named)}`;
+    const account = `${address}/${usernameDigest(username)}`;
     const { policies } = limiters;
     const fromAddress = await limiters.address.consume(address);
     if (!fromAddress.allowed) {
@@ -129,7 +143,7 @@ export function limitLoginFailures(limiters: LoginLimiters, keyOf: AddressKey): 
     try {
       await next();
     } catch (err) {
-      // Only a wrong password counts; an attempt that never reached the check (503) does not.
+      // Only a wrong password (or second factor) counts; an attempt that never reached the check (503) does not.
       if (!(err instanceof AuthenticationFailed))
         await Promise.all([limiters.account.refund(account), limiters.address.refund(address)]);
       throw err;

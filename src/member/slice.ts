@@ -1,5 +1,6 @@
 import { Slice } from '../shared/slice';
 import { memberStream } from './decider';
+import { secondFactorStream } from './second-factor/decider';
 import { memberEvents } from './event-definitions';
 import { DeveloperDeps, developerEndpoints } from './endpoints';
 import { membersProjection } from './projection';
@@ -10,6 +11,6 @@ export const memberSlice: Slice<DeveloperDeps> = {
   events: memberEvents,
   projections: [membersProjection],
   // Registration and every account change, whoever made it: the member, an administrator, the system.
-  memberStreams: ({ username }) => [memberStream(username)],
+  memberStreams: ({ id, username }) => [memberStream(username), secondFactorStream({ side: 'member', account_id: id })],
   endpoints: developerEndpoints,
 };

@@ -1,2 +1,2 @@
 // The webhook slice's public face. Its registration is ./slice.ts.
-export { webhookSecretsOf, type WebhookSecrets } from './secrets';
+export { keyEncryptionKeyOf, webhookSecretsOf, type WebhookSecrets } from './secrets';

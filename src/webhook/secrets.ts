@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DocumentStore, EventStore, Stores } from '../stores/ports';
 import { stamp } from '../shared/projections/stamp';
 import { webhookStream } from './decider';
-import { KEY_BYTES, seal, unseal } from './sealing';
+import { KEY_BYTES, seal, unseal } from '../shared/sealing';
 import { ConfigurationError, Settings } from '../config';
 
 /**
@@ -77,19 +77,28 @@ export class WebhookSecrets {
 }
 
 /**
- * The secrets under WEBHOOK_SECRET_KEY, else the stores' local key file (the production stores
- * have none): throws at start-up when there is neither.
+ * The key-encryption key: WEBHOOK_SECRET_KEY, else the stores' local key file (the production
+ * stores have none): throws at start-up when there is neither. It seals the webhooks' data keys,
+ * and a key derived from it the second factors' seeds.
  */
-export function webhookSecretsOf(
+export function keyEncryptionKeyOf(
   settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>,
-  stores: Pick<Stores, 'documents' | 'localKey'>,
-): WebhookSecrets {
+  stores: Pick<Stores, 'localKey'>,
+): Buffer {
   const key = settings.WEBHOOK_SECRET_KEY
     ? Buffer.from(settings.WEBHOOK_SECRET_KEY, 'base64')
     : stores.localKey('webhook-secret');
   if (!key)
     throw new ConfigurationError(
-      'set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets',
+      "set WEBHOOK_SECRET_KEY (32 random bytes in base64, the same for every instance): it seals the webhook secrets and the second factors' seeds",
     );
-  return new WebhookSecrets(stores.documents, key);
+  return key;
+}
+
+/** The webhook secrets, sealed under the key-encryption key (`keyEncryptionKeyOf`). */
+export function webhookSecretsOf(
+  settings: Pick<Settings, 'WEBHOOK_SECRET_KEY'>,
+  stores: Pick<Stores, 'documents' | 'localKey'>,
+): WebhookSecrets {
+  return new WebhookSecrets(stores.documents, keyEncryptionKeyOf(settings, stores));
 }

@@ -22,6 +22,10 @@ export function accountOfHandle(handle: string, side: PasskeySide): Account | nu
   return match && match[1] === side ? { side, id: Number(match[2]) } : null;
 }
 
+/** Whether the account holds a passkey: then a password sign-in awaits a second factor. */
+export const hasPasskey = async (store: EventStore, account: Account): Promise<boolean> =>
+  (await passkeysOf(store, account)).passkeys.length > 0;
+
 export async function passkeysOf(store: EventStore, { side, id }: Account): Promise<PasskeysState> {
   return fold(passkeysDecider, await loadStream<PasskeyEvent>(store, passkeysStream(side, id)));
 }

@@ -62,6 +62,7 @@ export function secondFactorEndpoints(deps: PasskeySignInDeps, side: SignInSide)
       body: z.strictObject({ response: authenticationResponseSchema }),
       response: identitySchema,
       login: side,
+      loginStep: 'second-factor',
       movesSession: true,
       refusals: [
         noPendingSignIn,

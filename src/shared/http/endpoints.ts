@@ -27,6 +27,9 @@ export type Caller<Scope extends string = string, Permission extends string = st
 /** Whose login an endpoint is: failed attempts are limited per username and client address, in a key space per realm. */
 export type LoginRealm = 'member' | 'admin';
 
+/** Which step of a sign-in: the password, or the second factor after it (counted against the same username). */
+export type LoginStep = 'password' | 'second-factor';
+
 /** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
 export interface Refusal {
   status: 401 | 403 | 404 | 409 | 422 | 429 | 503;
@@ -84,6 +87,8 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   refusals?: Refusal[];
   /** Marks the login of members or administrators, whose failures are rate-limited. */
   login?: LoginRealm;
+  /** The step of the login it is: the password unless said (a second factor's failures count with the password's). */
+  loginStep?: LoginStep;
   /** A browser's navigation: success is a 302 to Location, and with `raw: 'text/html'` its refusals are pages. */
   redirects?: true;
   /** Answers success under a new session id (login, registration, logout): the contract says its Set-Cookie. */
@@ -151,7 +156,7 @@ export interface Guards {
   memberWrite: Middleware<AppState>;
   admin(permission?: string): Middleware<AppState>;
   partner(scope: string): Middleware<AppState>;
-  login(realm: LoginRealm): Middleware<AppState>;
+  login(realm: LoginRealm, step: LoginStep): Middleware<AppState>;
 }
 
 function paramsOf(ctx: AppContext): Record<string, string> {
@@ -244,7 +249,7 @@ export function mountEndpoints(
     const gone =
       method !== 'GET' && (caller.kind === 'member' || caller.kind === 'admin') ? [refuseGoneSession(caller.kind)] : [];
     const checks = endpoint.callerBeforeCsrf ? [...callerChecks, ...csrf] : [...gone, ...csrf, ...callerChecks];
-    const login = endpoint.login ? [guards.login(endpoint.login)] : [];
+    const login = endpoint.login ? [guards.login(endpoint.login, endpoint.loginStep ?? 'password')] : [];
     const reading = bodyReading(endpoint, body);
     // A signed caller's retries are told apart by what they report, not by a key it never sends.
     const idempotent = needsCsrf(endpoint)
