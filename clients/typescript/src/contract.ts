@@ -1936,6 +1936,254 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/developer/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This account's passkeys, by name
+         * @description This account's passkeys, by name. Caller: member.
+         */
+        get: operations["get_developer_passkeys"];
+        put?: never;
+        /**
+         * Add a passkey: the authenticator's answer to this session's options, checked and kept under a name
+         * @description Add a passkey: the authenticator's answer to this session's options, checked and kept under a name. Caller: member.
+         */
+        post: operations["post_developer_passkeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps
+         * @description Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps. Caller: member.
+         */
+        post: operations["post_developer_passkeys_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey of this account: it signs nothing in any more
+         * @description Remove a passkey of this account: it signs nothing in any more. Caller: member.
+         */
+        delete: operations["delete_developer_passkeys_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This account's passkeys, by name
+         * @description This account's passkeys, by name. Caller: admin.
+         */
+        get: operations["get_admin_passkeys"];
+        put?: never;
+        /**
+         * Add a passkey: the authenticator's answer to this session's options, checked and kept under a name
+         * @description Add a passkey: the authenticator's answer to this session's options, checked and kept under a name. Caller: admin.
+         */
+        post: operations["post_admin_passkeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps
+         * @description Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps. Caller: admin.
+         */
+        post: operations["post_admin_passkeys_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey of this account: it signs nothing in any more
+         * @description Remove a passkey of this account: it signs nothing in any more. Caller: admin.
+         */
+        delete: operations["delete_admin_passkeys_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin an administrator's sign-in with a passkey: the options for the browser's startAuthentication
+         * @description Begin an administrator's sign-in with a passkey: the options for the browser's startAuthentication. Caller: anyone.
+         */
+        post: operations["post_admin_login_passkey_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as an administrator with a passkey: a new session id and a new CSRF token
+         * @description Sign in as an administrator with a passkey: a new session id and a new CSRF token. Caller: anyone.
+         */
+        post: operations["post_admin_login_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/login/second-factor/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin completing a pending sign-in with a passkey: options naming the account's own passkeys
+         * @description Begin completing a pending sign-in with a passkey: options naming the account's own passkeys. Caller: anyone.
+         */
+        post: operations["post_developer_login_second_factor_passkey_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/login/second-factor/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a pending sign-in with a passkey: a new session id and a new CSRF token
+         * @description Complete a pending sign-in with a passkey: a new session id and a new CSRF token. Caller: anyone.
+         */
+        post: operations["post_developer_login_second_factor_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login/second-factor/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin completing a pending sign-in with a passkey: options naming the account's own passkeys
+         * @description Begin completing a pending sign-in with a passkey: options naming the account's own passkeys. Caller: anyone.
+         */
+        post: operations["post_admin_login_second_factor_passkey_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login/second-factor/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a pending sign-in with a passkey: a new session id and a new CSRF token
+         * @description Complete a pending sign-in with a passkey: a new session id and a new CSRF token. Caller: anyone.
+         */
+        post: operations["post_admin_login_second_factor_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -1997,6 +2245,44 @@ export interface components {
             show_menu?: boolean;
             /** @description Required with install; optional with reinstall, where leaving it out keeps the saved one; refused otherwise */
             page_roles?: components["schemas"]["PageRoles"];
+        };
+        /** @description The browser's answer to the options, as startRegistration gives it */
+        PasskeyRegistrationResponse: {
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+            } & {
+                [key: string]: unknown;
+            };
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The browser's answer to the options, as startAuthentication gives it */
+        PasskeyAuthenticationResponse: {
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
         SessionCookie: string;
@@ -2460,6 +2746,15 @@ export interface components {
             role_id: number | null;
             email: string | null;
             enabled: boolean;
+            /** @description Created by single sign-on at its first sign-in: it signs in through the identity provider */
+            single_sign_on: boolean;
+            second_factors: components["schemas"]["AdministratorSecondFactors"];
+        };
+        AdministratorSecondFactors: {
+            /** @description How many passkeys it holds */
+            passkeys: number;
+            /** @description Whether an authenticator app (TOTP) is confirmed */
+            totp: boolean;
         };
         CreatedAdministrator: {
             id: number;
@@ -2468,6 +2763,9 @@ export interface components {
             role_id: number | null;
             email: string | null;
             enabled: boolean;
+            /** @description Created by single sign-on at its first sign-in: it signs in through the identity provider */
+            single_sign_on: boolean;
+            second_factors: components["schemas"]["AdministratorSecondFactors"];
             /** @description A one-time password, shown in this answer only; null when an invitation was mailed instead */
             password: string | null;
             /** @description Where the link to choose a password was mailed (when the service sends mail and email was given); null: hand over the password */
@@ -2913,6 +3211,24 @@ export interface components {
             created_at: string;
             created_by: number | null;
             disabled_at: string | null;
+        };
+        /** @description A passkey of this account, by the name its owner gave it */
+        Passkey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        /** @description Hand them to @simplewebauthn/browser's startRegistration or startAuthentication */
+        PasskeyOptions: {
+            challenge: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Administrator: {
+            id: number;
+            username: string;
+            is_super: boolean;
+            role_id: number | null;
         };
         Signpost: {
             service: string;
@@ -15630,7 +15946,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "TotpEnrolmentBegun" | "TotpEnrolled" | "TotpCodeUsed" | "RecoveryCodeUsed" | "SecondFactorRemoved" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AdministratorProvisioned" | "AdministratorRoleGroupSet" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
+                type?: "MemberRegistered" | "PasswordResetRequested" | "PasswordReset" | "PasswordChanged" | "PasswordResetByAdministrator" | "AdministratorResetAcknowledged" | "ProfileUpdated" | "EmailChangeRequested" | "EmailChanged" | "EmailRestoreOffered" | "EmailRestored" | "MemberNameClaimed" | "MemberNameReleased" | "TotpEnrolmentBegun" | "TotpEnrolled" | "TotpCodeUsed" | "RecoveryCodeUsed" | "SecondFactorRemoved" | "MemberIdAllocated" | "CredentialApplied" | "CredentialApproved" | "CredentialRejected" | "CredentialClaimed" | "KeyRotated" | "CredentialRevoked" | "CredentialExpiring" | "CredentialExpired" | "ScopeRequested" | "ScopeApproved" | "ScopeRejected" | "ScopeRevoked" | "ExtensionRequested" | "ExtensionApproved" | "KeyLeakReported" | "ExtensionRejected" | "AdminCreated" | "AdminPasswordChanged" | "AdminPasswordReset" | "AdminInvited" | "AdminInvitationAccepted" | "AdminDisabled" | "AdminEnabled" | "AdministratorSignedIn" | "AdministratorSignInFailed" | "AdministratorSignedOut" | "RoleGroupDefined" | "RoleGroupEnabled" | "RoleGroupDisabled" | "AdministratorNameClaimed" | "AdministratorNameReleased" | "RoleGroupNameClaimed" | "RoleGroupNameReleased" | "MemberGroupDefined" | "AdminIdAllocated" | "PlatformSeeded" | "AdministratorProvisioned" | "AdministratorRoleGroupSet" | "PasskeyAdded" | "PasskeyRemoved" | "PasskeyUsed" | "AuditCheckpointSigned" | "AuditCheckpoint" | "AuditSigningKeyRotated" | "AddonInstalled" | "AddonReinstalled" | "AddonUninstalled" | "AddonEnabled" | "AddonDisabled" | "MenuSet" | "PageRolesSet" | "WebhookRegistered" | "WebhookSecretRotated" | "WebhookChanged" | "WebhookRemoved" | "ApprovalRuleDefined" | "ApprovalRuleDisabled";
                 /** @description Only events whose actor (a member or an administrator) has this username, in any case */
                 actor?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone) */
@@ -21446,6 +21762,2572 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_developer_passkeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This account's passkeys, by name */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["Passkey"][];
+                    };
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_passkeys: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What its owner calls it, e.g. "work laptop" */
+                    name: string;
+                    response: components["schemas"]["PasskeyRegistrationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Add a passkey: the authenticator's answer to this session's options, checked and kept under a name */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired
+             *     - passkey_exists: this authenticator already holds a passkey of this account
+             *     - the resource kept changing under simultaneous requests: retry
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - passkey_not_verified: the authenticator's answer does not match the challenge, this service's origin or its RP ID
+             *     - too_many_passkeys: the account holds 20 passkeys already
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_passkeys_options: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["PasskeyOptions"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    delete_developer_passkeys_id: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The passkey */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a passkey of this account: it signs nothing in any more */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no member is logged into this session */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             *     - reserved for a member the developer center refuses; every logged-in member is admitted today
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description passkey_not_found: this account has no such passkey */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the resource kept changing under simultaneous requests: retry
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too_many_changes: this member made more self-service changes than MEMBER_WRITE_LIMIT allows in a minute; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: each limit that counted this request, a Structured Field list member named as the limit, with its quota q per window w in seconds, e.g. "open-api";q=6000;w=60 */
+                    "RateLimit-Policy": string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: for each limit of RateLimit-Policy, the writes left (r) and the seconds until the quota comes back (t), e.g. "open-api";r=5999;t=60 */
+                    RateLimit: string;
+                    /** @description draft 06: Writes this member may make per window (the tightest limit) */
+                    "RateLimit-Limit": number;
+                    /** @description draft 06: Writes left in the current window (the tightest limit) */
+                    "RateLimit-Remaining": number;
+                    /** @description draft 06: seconds until the current window ends */
+                    "RateLimit-Reset": number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    get_admin_passkeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This account's passkeys, by name */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["Passkey"][];
+                    };
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the query names a parameter this endpoint does not take (unknown_query_parameter) */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_passkeys: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What its owner calls it, e.g. "work laptop" */
+                    name: string;
+                    response: components["schemas"]["PasskeyRegistrationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Add a passkey: the authenticator's answer to this session's options, checked and kept under a name */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired
+             *     - passkey_exists: this authenticator already holds a passkey of this account
+             *     - the resource kept changing under simultaneous requests: retry
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - passkey_not_verified: the authenticator's answer does not match the challenge, this service's origin or its RP ID
+             *     - too_many_passkeys: the account holds 20 passkeys already
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_passkeys_options: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin adding a passkey: the options for the browser's startRegistration, whose challenge this session keeps */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["PasskeyOptions"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    delete_admin_passkeys_id: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The passkey */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a passkey of this account: it signs nothing in any more */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no administrator is logged into this session, or the one logged in was disabled (admin_disabled) */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)
+             *     - password_change_required: this session signed in with a one-time password, which must be changed first
+             *     - second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description passkey_not_found: this account has no such passkey */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - the resource kept changing under simultaneous requests: retry
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - a path parameter breaks its rule
+             *     - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /**
+             * @description - the read models are at an older projection version: run `platform upgrade`
+             *     - the read models are catching up; retry after Retry-After
+             *     - store_unavailable: the event store or the document store cannot be reached; retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_login_passkey_options: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin an administrator's sign-in with a passkey: the options for the browser's startAuthentication */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["PasskeyOptions"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_login_passkey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["PasskeyAuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in as an administrator with a passkey: a new session id and a new CSRF token */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["Administrator"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description passkey_not_accepted: no administrator has this passkey, or its signature is wrong */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - admin_disabled: the passkey is right, but this administrator is disabled
+             *     - password_sign_in_off: OIDC_ONLY=true and this administrator is not a super administrator: sign in through single sign-on
+             */
+            403: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_login_second_factor_passkey_options: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin completing a pending sign-in with a passkey: options naming the account's own passkeys */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["PasskeyOptions"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description no_passkey: the account signing in has no passkey */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_developer_login_second_factor_passkey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["PasskeyAuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Complete a pending sign-in with a passkey: a new session id and a new CSRF token */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            id: number;
+                            username: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /**
+             * @description - no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old
+             *     - passkey_not_accepted: not one of the account's passkeys, or its signature is wrong
+             */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_login_second_factor_passkey_options: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin completing a pending sign-in with a passkey: options naming the account's own passkeys */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: components["schemas"]["PasskeyOptions"];
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /** @description no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description no_passkey: the account signing in has no passkey */
+            404: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+        };
+    };
+    post_admin_login_second_factor_passkey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's current token, from GET /developer/session or /admin/session */
+                "X-CSRF-Token": string;
+                /** @description Makes the write safe to retry (Stripe's semantics): the first answer under this caller's key is kept 24 hours and answered again with Idempotent-Replayed: true; 1 to 255 visible ASCII characters, a UUID say */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["PasskeyAuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Complete a pending sign-in with a passkey: a new session id and a new CSRF token */
+            200: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time */
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    /** @description PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id */
+                    "Set-Cookie": components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        message: string;
+                        data: {
+                            id: number;
+                            username: string;
+                        };
+                    };
+                };
+            };
+            /** @description idempotency_key_invalid: Idempotency-Key is not 1 to 255 visible ASCII characters */
+            400: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400IdempotencyKeyInvalid"];
+                };
+            };
+            /**
+             * @description - no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old
+             *     - passkey_not_accepted: not one of the account's passkeys, or its signature is wrong
+             */
+            401: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /**
+             * @description - passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired
+             *     - stream_deleted: an operator deleted this resource's history from the event store; it cannot change any more
+             *     - idempotency_key_in_use: the first request under this Idempotency-Key is still running; retry after Retry-After
+             */
+            409: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description the body is missing or not application/json */
+            415: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description X-CSRF-Token is missing or is not this session's current token */
+            419: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal419"];
+                };
+            };
+            /**
+             * @description - the query names a parameter this endpoint does not take (unknown_query_parameter)
+             *     - the body is malformed JSON or breaks a rule; data.issues names each
+             *     - idempotency_key_reused: this Idempotency-Key came with another request (another endpoint, path, query or body)
+             */
+            422: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Idempotent-Replayed"?: "true";
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description too many failed logins for this username, or for any username, from this client address; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description server error: never to be taken as success */
+            500: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal500"];
+                };
+            };
+            /** @description store_unavailable: the event store or the document store cannot be reached; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it */
+                    "X-Request-Id": string;
+                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Set-Cookie"?: components["schemas"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
