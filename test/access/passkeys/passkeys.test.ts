@@ -205,6 +205,27 @@ describe("a member's passkey", () => {
 });
 
 describe('a passkey as the second factor of a password sign-in', () => {
+  it("holds a member's password sign-in pending until one of their passkeys signs, then signs them in", async () => {
+    const client = t.client();
+    const member = await registerMember(client);
+    const authenticator = newAuthenticator();
+    expect((await addPasskey(client, '/developer/passkeys', authenticator, 'phone')).status).toBe(200);
+    await post(client, '/developer/logout');
+    const login = await post(client, '/developer/login', { username: member.username, password: member.password });
+    expect(login.body.data).toMatchObject({ second_factor_required: true });
+    await client.get(`${API}/developer/passkeys`).expect(403);
+    const options = await post(client, '/developer/login/second-factor/passkey/options');
+    expect(options.status).toBe(200);
+    const response = authenticator.getJSON(ORIGIN, options.body.data as PublicKeyCredentialRequestOptionsJSON);
+    const done = await post(client, '/developer/login/second-factor/passkey', { response });
+    expect(done.status).toBe(200);
+    expect(done.body.data).toEqual({ id: member.id, username: member.username });
+    await client.get(`${API}/developer/passkeys`).expect(200);
+    const used = (await eventsOfType('PasskeyUsed')).find((e) => e.data.side === 'member');
+    expect(used!.data).toMatchObject({ purpose: 'second_factor', account_id: member.id });
+    expect(used!.metadata.actor).toMatchObject({ kind: 'member', id: member.id });
+  });
+
   it('is refused where no sign-in awaits its second factor', async () => {
     const client = t.client();
     for (const side of ['developer', 'admin']) {
