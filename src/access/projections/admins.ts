@@ -33,6 +33,22 @@ const passkeysCounted = (factors: SecondFactors, by: 1 | -1): SecondFactors => (
   passkeys: Math.max(0, factors.passkeys + by),
 });
 
+/** An existing administrator as a later event leaves it. */
+function amended(doc: AdminDocument, event: Listed): AdminDocument {
+  switch (event.type) {
+    case 'AdministratorRoleGroupSet':
+      return { ...doc, is_super: event.data.is_super, role_id: event.data.role_id };
+    case 'AdminDisabled':
+    case 'AdminEnabled':
+      return { ...doc, enabled: event.type === 'AdminEnabled' };
+    case 'PasskeyAdded':
+    case 'PasskeyRemoved':
+      return { ...doc, second_factors: passkeysCounted(doc.second_factors, event.type === 'PasskeyAdded' ? 1 : -1) };
+    default:
+      return doc;
+  }
+}
+
 /** An administrator's passkeys move its count; a member's are no administrator's business. */
 const idsOf = (event: { type: string; data: Record<string, unknown> }): string[] => {
   if (!event.type.startsWith('Passkey')) return [String(event.data.admin_id)];
@@ -88,19 +104,8 @@ export const adminsProjection: Projection<AdminDocument, Listed> = {
           second_factors: NONE,
         };
       }
-      case 'AdministratorRoleGroupSet':
-        return doc && { ...doc, is_super: event.data.is_super, role_id: event.data.role_id };
-      case 'AdminDisabled':
-        return doc && { ...doc, enabled: false };
-      case 'AdminEnabled':
-        return doc && { ...doc, enabled: true };
-      case 'PasskeyAdded':
-      case 'PasskeyRemoved':
-        return (
-          doc && { ...doc, second_factors: passkeysCounted(doc.second_factors, event.type === 'PasskeyAdded' ? 1 : -1) }
-        );
       default:
-        return doc;
+        return doc && amended(doc, event);
     }
   },
 };
