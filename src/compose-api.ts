@@ -27,6 +27,8 @@ import { apiKeysProjection, leakReporting, partnerGate, requireScope, UNSIGNED_P
 import { keyEncryptionKeyOf, webhookSecretsOf } from './webhook';
 import { approvalRuleFor } from './approval-rule';
 import { SsoSettings, ssoSettingsOf } from './access/sso/settings';
+import { relyingPartyOf } from './access/passkeys/ceremony';
+import { hasPasskey } from './access/passkeys/passkeys';
 import { keyFilesOf, openKeyRing } from './audit/proof/key-ring';
 import { REGISTERED, REGISTRY, sliceEndpoints } from './compose';
 import { ConfigurationError, Settings } from './config';
@@ -132,6 +134,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
     sealer: seedSealer(keyEncryptionKeyOf(settings, stores)),
     issuer: settings.TOTP_ISSUER,
     policy: settings.REQUIRE_SECOND_FACTOR,
+    passkey: async (side: 'member' | 'admin', id: number) => hasPasskey(events, { side, id }),
   };
   await webhookSecrets.start(events);
   const auditKeys = await openKeyRing(keyFilesOf(settings), events);
@@ -201,6 +204,7 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
     mail: { documents },
     'approval-rule': { events, readModels, maxKeyLifetimeDays: settings.MAX_KEY_LIFETIME_DAYS },
     sso: { events, sso },
+    passkeys: { events, readModels, signInFailures, sso, relyingParty: relyingPartyOf(settings.PUBLIC_URL) },
   });
   return {
     endpoints,

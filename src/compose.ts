@@ -1,5 +1,6 @@
 import { accessSlice } from './access/slice';
 import { ssoSlice } from './access/sso/slice';
+import { passkeysSlice } from './access/passkeys/slice';
 import { addonSlice } from './addon/slice';
 import { auditSlice } from './audit/slice';
 import { credentialSlice } from './credential/slice';
@@ -23,6 +24,7 @@ export const SLICES = [
   credentialSlice,
   accessSlice,
   ssoSlice,
+  passkeysSlice,
   auditSlice,
   addonSlice,
   webhookSlice,
@@ -59,6 +61,7 @@ export interface SliceDependencies {
   mail: DepsOf<typeof mailSlice>;
   'approval-rule': DepsOf<typeof approvalRuleSlice>;
   sso: DepsOf<typeof ssoSlice>;
+  passkeys: DepsOf<typeof passkeysSlice>;
 }
 
 /** What the slices take from the registry rather than from a store: what the other slices registered. */
@@ -84,6 +87,7 @@ export function sliceEndpoints(deps: SliceDependencies): Endpoint[] {
     ...mailSlice.endpoints(deps.mail),
     ...approvalRuleSlice.endpoints(deps['approval-rule']),
     ...ssoSlice.endpoints(deps.sso),
+    ...passkeysSlice.endpoints(deps.passkeys),
   ];
   for (const { method, path, caller } of endpoints) {
     const named = caller.kind === 'admin' ? caller.permission : caller.kind === 'partner' ? caller.scope : undefined;
@@ -112,5 +116,6 @@ export function declaredSliceEndpoints(known: { maxKeyLifetimeDays: number }): E
     mail: standIn('mail'),
     'approval-rule': standIn('approval-rule', known),
     sso: standIn('sso'),
+    passkeys: standIn('passkeys'),
   });
 }

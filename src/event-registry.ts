@@ -6,6 +6,7 @@ import { memberEvents } from './member/event-definitions';
 import { webhookEvents } from './webhook/event-definitions';
 import { approvalRuleEvents } from './approval-rule/event-definitions';
 import { ssoEvents } from './access/sso/event-definitions';
+import { passkeyEvents } from './access/passkeys/event-definitions';
 import { useEventCodecs } from './shared/domain/events';
 import { describeEvent, EventDefinition, eventsOf } from './shared/slice';
 
@@ -22,6 +23,7 @@ export const EVENTS: ReadonlyMap<string, EventDefinition> = eventsOf([
   { name: 'credential', events: credentialEvents },
   { name: 'access', events: accessEvents },
   { name: 'sso', events: ssoEvents },
+  { name: 'passkeys', events: passkeyEvents },
   { name: 'audit', events: auditEvents },
   { name: 'addon', events: addonEvents },
   { name: 'webhook', events: webhookEvents },

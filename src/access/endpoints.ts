@@ -11,6 +11,7 @@ import {
   secondFactorStepSchema,
   SeedSealer,
   signInAfterPassword,
+  type PasskeyCheck,
 } from '../member';
 import type { SecondFactorPolicy } from '../config-second-factor';
 import { adminCoveredBy } from './second-factor-policy';
@@ -40,7 +41,7 @@ export interface AdminSessionDeps extends AdministratorDeps {
   /** OIDC_ONLY turns password sign-in off but for super administrators (./sso). */
   sso: Pick<SsoSettings, 'only' | 'displayName'> | null;
   /** Seals TOTP seeds; names the service in the app; who REQUIRE_SECOND_FACTOR covers. */
-  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy };
+  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy; passkey: PasskeyCheck };
 }
 
 const disabledAtLogin = {
@@ -81,7 +82,10 @@ function adminSessionEndpoints(deps: AdminSessionDeps): Endpoint[] {
         });
         assertPasswordSignInAllowed(deps.sso, admin);
         const covered = await adminCoveredBy(deps.secondFactor.policy, deps.events, admin);
-        const step = await signInAfterPassword(ctx, deps.events, 'admin', admin, { covered });
+        const step = await signInAfterPassword(ctx, deps.events, 'admin', admin, {
+          covered,
+          passkey: deps.secondFactor.passkey,
+        });
         if (!step.second_factor_required) rememberPosition(ctx, await recordAdminSignIn(deps.events, ctx, admin.id));
         const { password_change_required, ...identity } = admin;
         return { ...identity, password_change_required: password_change_required === true, ...step };

@@ -25,7 +25,19 @@ export const roleGroupSchemas = oncePerList(schemasOver);
 
 /** An administrator as GET /administrators lists it: no password, no hash. */
 export const administratorSchema = adminIdentitySchema
-  .extend({ email: z.string().nullable(), enabled: z.boolean() })
+  .extend({
+    email: z.string().nullable(),
+    enabled: z.boolean(),
+    single_sign_on: z.boolean().meta({
+      description: 'Created by single sign-on at its first sign-in: it signs in through the identity provider',
+    }),
+    second_factors: z
+      .object({
+        passkeys: z.int().min(0).meta({ description: 'How many passkeys it holds' }),
+        totp: z.boolean().meta({ description: 'Whether an authenticator app (TOTP) is confirmed' }),
+      })
+      .meta({ id: 'AdministratorSecondFactors' }),
+  })
   .meta({ id: 'AdministratorAccount' });
 
 const oneTimePassword = z.object({

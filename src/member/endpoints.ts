@@ -27,12 +27,12 @@ import type { SecondFactorPolicy } from '../config-second-factor';
 import { checkMemberPassword } from './password-check';
 import { secondFactorEndpoints } from './second-factor/endpoints';
 import { SeedSealer } from './second-factor/sealer';
-import { secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
+import { PasskeyCheck, secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
 
 export interface DeveloperDeps extends AccountEndpointDeps, ResetEndpointDeps {
   events: EventStore;
   /** Seals TOTP seeds; names the service in the app; REQUIRE_SECOND_FACTOR covers members when `everyone`. */
-  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy };
+  secondFactor: { sealer: SeedSealer; issuer: string; policy: SecondFactorPolicy; passkey: PasskeyCheck };
   hasher: PasswordHasher;
   /** Refuses (429) a client address that registered too many members lately. */
   admitRegistration(ctx: AppContext): Promise<void>;
@@ -124,6 +124,7 @@ export function developerEndpoints(deps: DeveloperDeps): Endpoint[] {
         const step = await signInAfterPassword(ctx, deps.events, 'member', identity, {
           position: member.position,
           covered,
+          passkey: deps.secondFactor.passkey,
         });
         return {
           id: member.member_id,

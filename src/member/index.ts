@@ -16,5 +16,5 @@ export { boundPasswordWork, passwordWorkBusy } from './password-work';
 export { secondFactorEndpoints } from './second-factor/endpoints';
 export type { SecondFactorDeps } from './second-factor/caller';
 export { seedSealer, type SeedSealer } from './second-factor/sealer';
-export { secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
+export { type PasskeyCheck, secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
 export { secondFactorStream } from './second-factor/decider';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { Middleware } from 'koa';
 import { AuthenticationFailed } from '../shared/commands/errors';
 import { Settings } from '../config';
@@ -75,10 +76,15 @@ function usernameDigest(username: string): string {
   return createHash('sha256').update(normaliseUsername(username)).digest('base64url');
 }
 
-/** The username a password sign-in names, or null when its body is malformed. */
+/** A passkey sign-in (src/access/passkeys) names no username: the credential offered stands for it. */
+const passkeyAttempt = z.object({ response: z.object({ id: z.string().min(1) }) });
+
+/** Whom a sign-in's body names: the username typed, or the passkey offered; null for a body no login takes. */
 function usernameInBody(ctx: AppContext): string | null {
   const login = loginSchema.safeParse(ctx.request.body);
-  return login.success ? login.data.username : null;
+  if (login.success) return login.data.username;
+  const passkey = passkeyAttempt.safeParse(ctx.request.body);
+  return passkey.success ? `passkey ${passkey.data.response.id}` : null;
 }
 
 /**

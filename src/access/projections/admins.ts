@@ -1,6 +1,7 @@
 import { AdminEvent } from '../admin';
 import { AdminStandingEvent } from '../admin-standing';
 import type { SsoEvent } from '../sso/events';
+import type { PasskeyEvent } from '../passkeys/events';
 import { Projection } from '../../shared/projections/projection';
 
 export interface AdminDocument {
@@ -12,20 +13,68 @@ export interface AdminDocument {
   email: string | null;
   /** False once disabled: refused at login, and every session of theirs ended. */
   enabled: boolean;
+  /** Created by single sign-on at its first sign-in: it has no password here. */
+  single_sign_on: boolean;
+  second_factors: SecondFactors;
 }
+
+/** Its passkeys' count and whether an authenticator app (TOTP) is confirmed: the latter once TOTP's events are read here. */
+export interface SecondFactors {
+  passkeys: number;
+  totp: boolean;
+}
+
+const NONE: SecondFactors = { passkeys: 0, totp: false };
+
+type Listed = AdminEvent | AdminStandingEvent | SsoEvent | PasskeyEvent;
+
+const passkeysCounted = (factors: SecondFactors, by: 1 | -1): SecondFactors => ({
+  ...factors,
+  passkeys: Math.max(0, factors.passkeys + by),
+});
+
+/** An existing administrator as a later event leaves it. */
+function amended(doc: AdminDocument, event: Listed): AdminDocument {
+  switch (event.type) {
+    case 'AdministratorRoleGroupSet':
+      return { ...doc, is_super: event.data.is_super, role_id: event.data.role_id };
+    case 'AdminDisabled':
+    case 'AdminEnabled':
+      return { ...doc, enabled: event.type === 'AdminEnabled' };
+    case 'PasskeyAdded':
+    case 'PasskeyRemoved':
+      return { ...doc, second_factors: passkeysCounted(doc.second_factors, event.type === 'PasskeyAdded' ? 1 : -1) };
+    default:
+      return doc;
+  }
+}
+
+/** An administrator's passkeys move its count; a member's are no administrator's business. */
+const idsOf = (event: { type: string; data: Record<string, unknown> }): string[] => {
+  if (!event.type.startsWith('Passkey')) return [String(event.data.admin_id)];
+  return event.data.side === 'admin' ? [String(event.data.account_id)] : [];
+};
 
 /**
  * Administrators by id, so that an audit trail can name who decided, the reviewers' digest
  * finds who reviews and where to mail, and the console lists them; the password hash stays in the stream.
  */
-export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStandingEvent | SsoEvent> = {
+export const adminsProjection: Projection<AdminDocument, Listed> = {
   name: 'admins',
-  // Still 3 with the single sign-on events: no log written before them holds one, so no document changes.
-  version: 3,
+  // 4: whether single sign-on created it, and its passkeys' count, read again from the whole log.
+  version: 4,
   collection: { name: 'admins', indexes: ['is_super'] },
 
-  handles: ['AdminCreated', 'AdminDisabled', 'AdminEnabled', 'AdministratorProvisioned', 'AdministratorRoleGroupSet'],
-  documentIds: (event) => [String(event.data.admin_id)],
+  handles: [
+    'AdminCreated',
+    'AdminDisabled',
+    'AdminEnabled',
+    'AdministratorProvisioned',
+    'AdministratorRoleGroupSet',
+    'PasskeyAdded',
+    'PasskeyRemoved',
+  ],
+  documentIds: idsOf,
 
   evolve(doc, event) {
     switch (event.type) {
@@ -38,20 +87,25 @@ export const adminsProjection: Projection<AdminDocument, AdminEvent | AdminStand
           role_id: admin.role_id,
           email: admin.email,
           enabled: true,
+          single_sign_on: false,
+          second_factors: NONE,
         };
       }
       case 'AdministratorProvisioned': {
         const { admin_id, username, is_super, role_id } = event.data;
-        return { id: admin_id, username, is_super, role_id, email: null, enabled: true };
+        return {
+          id: admin_id,
+          username,
+          is_super,
+          role_id,
+          email: null,
+          enabled: true,
+          single_sign_on: true,
+          second_factors: NONE,
+        };
       }
-      case 'AdministratorRoleGroupSet':
-        return doc && { ...doc, is_super: event.data.is_super, role_id: event.data.role_id };
-      case 'AdminDisabled':
-        return doc && { ...doc, enabled: false };
-      case 'AdminEnabled':
-        return doc && { ...doc, enabled: true };
       default:
-        return doc;
+        return doc && amended(doc, event);
     }
   },
 };

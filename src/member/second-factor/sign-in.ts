@@ -5,6 +5,9 @@ import { AdminIdentity, logIntoSession, MemberIdentity, rememberPosition } from 
 import { EventStore } from '../../stores/ports';
 import { hasSecondFactor } from './factors';
 
+/** Whether the account holds a passkey, which serves as a second factor too (kept by src/access/passkeys). */
+export type PasskeyCheck = (side: SignInSide, account_id: number) => Promise<boolean>;
+
 type IdentityOf<S extends SignInSide> = S extends 'member' ? MemberIdentity : AdminIdentity;
 
 /** What a password sign-in answers beyond the identity: whether a second factor is still to come, or to enrol. */
@@ -33,9 +36,10 @@ export async function signInAfterPassword<S extends SignInSide>(
   events: EventStore,
   side: S,
   identity: IdentityOf<S>,
-  { position, covered }: { position?: string; covered: boolean },
+  { position, covered, passkey }: { position?: string; covered: boolean; passkey: PasskeyCheck },
 ): Promise<SecondFactorStep> {
-  if (await hasSecondFactor(events, { side, account_id: identity.id })) {
+  const account = { side, account_id: identity.id };
+  if ((await hasSecondFactor(events, account)) || (await passkey(side, identity.id))) {
     await beginPendingSignIn(ctx, side, identity, position);
     return { second_factor_required: true, second_factor_enrolment_required: false };
   }

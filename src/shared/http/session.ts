@@ -60,6 +60,11 @@ export interface SessionData {
   /** Sign-ins awaiting their second factor, per side. */
   pending_sign_in?: { member?: PendingSignIn<MemberIdentity>; admin?: PendingSignIn<AdminIdentity> };
   position?: string;
+  /**
+   * A WebAuthn ceremony this session began (a passkey added or signed in with): the challenge the
+   * authenticator must sign, what for, and until when. Taken at the answer, so signed once.
+   */
+  ceremony?: { purpose: string; challenge: string; expires_at: number };
 }
 
 declare module 'koa' {
@@ -190,7 +195,8 @@ export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData
       const pending = Object.entries((current?.pending_sign_in ?? {}) as Record<string, unknown>).filter(
         ([side]) => !(side in identity),
       );
-      const { pending_sign_in: _replaced, ...rest } = current ?? {};
+      // So is a ceremony begun before the login: its challenge is not carried into the new session.
+      const { pending_sign_in: _replaced, ceremony: _ended, ...rest } = current ?? {};
       return {
         ...rest,
         ...identity,

@@ -30,6 +30,8 @@ describe('administrators over the API', () => {
       role_id: group.body.data.id,
       email: 'aud@example.com',
       enabled: true,
+      single_sign_on: false,
+      second_factors: { passkeys: 0, totp: false },
       password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
       invitation_sent_to: null,
     });

@@ -69,6 +69,8 @@ describe('inviting an administrator by mail', () => {
       role_id: role_group_id,
       email,
       enabled: true,
+      single_sign_on: false,
+      second_factors: { passkeys: 0, totp: false },
       password: null,
       invitation_sent_to: email,
     });

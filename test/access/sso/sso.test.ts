@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { startPlatform, TestPlatform } from '../../support/platform';
+import { adminBrowser } from '../http/access-clients';
 import { CLIENT_ID, CLIENT_SECRET, REDIRECT_URL, startProvider, TestProvider } from './test-provider';
 
 const API = '/api/v1';
@@ -60,6 +61,11 @@ describe('single sign-on for administrators through an OpenID provider', () => {
     expect(provisioned).toHaveLength(1);
     expect(provisioned[0]!.metadata.actor.kind).toBe('sso');
     expect(provisioned[0]!.data).toMatchObject({ username: 'olivia.ops', role_id: 1, issuer: provider.issuer });
+    // The administrators list tells it came from single sign-on.
+    const root = await adminBrowser(t);
+    const listed = (await root.get('/administrators').expect(200)).body.data.list as { username: string }[];
+    expect(listed.find((a) => a.username === 'olivia.ops')).toMatchObject({ single_sign_on: true });
+    expect(listed.find((a) => a.username === 'admin')).toMatchObject({ single_sign_on: false });
     // Both browser routes answered as the contract says (the platform's checker judged them; close() fails on a problem).
     const redirected = t.answered.filter((a) => a.status === 302).map((a) => a.operation);
     expect(redirected).toEqual(expect.arrayContaining(['GET /admin/sso/login', 'GET /admin/sso/callback']));

@@ -70,9 +70,10 @@ async function walk(start: string, sub: string, until: string): Promise<URL> {
   throw new Error('the provider never redirected back');
 }
 
-export async function startProvider(): Promise<TestProvider> {
+/** `redirectUrl`: where the provider sends the browser back; a browser story's service's own callback. */
+export async function startProvider(redirectUrl = REDIRECT_URL): Promise<TestProvider> {
   const child: ChildProcess = fork(join(__dirname, 'provider.mjs'), [], {
-    env: { ...process.env, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI: REDIRECT_URL },
+    env: { ...process.env, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI: redirectUrl },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -86,7 +87,7 @@ export async function startProvider(): Promise<TestProvider> {
         child.once('message', () => resolve());
         child.send({ sub, groups });
       }),
-    authorize: (authorizationUrl, sub) => walk(authorizationUrl, sub, REDIRECT_URL),
+    authorize: (authorizationUrl, sub) => walk(authorizationUrl, sub, redirectUrl),
     close: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

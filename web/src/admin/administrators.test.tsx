@@ -12,6 +12,8 @@ const GROUPS = [
 ];
 
 /** The service with the super administrator and one operator; `create` answers a creation. */
+const PASSWORD_ONLY = { single_sign_on: false, second_factors: { passkeys: 0, totp: false } };
+
 function service(
   create: (body: Record<string, unknown>) => Response = (body) =>
     ok({
@@ -21,13 +23,23 @@ function service(
       role_id: body.role_group_id,
       email: null,
       enabled: true,
+      ...PASSWORD_ONLY,
       password: 'OneTime-Password_123456',
       invitation_sent_to: null,
     }),
 ) {
   const admins = [
-    { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true },
-    { id: 2, username: 'carol', is_super: false, role_id: 1, email: 'carol@example.com', enabled: true },
+    { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true, ...PASSWORD_ONLY },
+    {
+      id: 2,
+      username: 'carol',
+      is_super: false,
+      role_id: 1,
+      email: 'carol@example.com',
+      enabled: true,
+      single_sign_on: true,
+      second_factors: { passkeys: 2, totp: false },
+    },
   ];
   const bodies: Record<string, unknown>[] = [];
   const calls = serviceStandIn(async ({ pathname: path }, request) => {
@@ -55,8 +67,10 @@ describe('administrators screen', () => {
     const carol = (await screen.findByRole('cell', { name: 'carol' })).closest('tr')!;
     expect(within(carol).getByText('Operators')).not.toBeNull();
     expect(within(carol).getByText('carol@example.com')).not.toBeNull();
+    expect(within(carol).getByText('Single sign-on; 2 passkeys')).not.toBeNull();
     const admin = screen.getByRole('cell', { name: 'admin' }).closest('tr')!;
     expect(within(admin).getByText('super administrator')).not.toBeNull();
+    expect(within(admin).getByText('Password')).not.toBeNull();
     // One's own row: no disable and no reset (own_account); one's password changes elsewhere.
     expect(within(admin).getByRole('link', { name: 'You: change your password' }).getAttribute('href')).toBe(
       '/ui/admin/account',

@@ -30,6 +30,18 @@ const permissionsOf = (roleId: number | null, groups: Group[]): string[] =>
  * administrators offer nothing either: only a super administrator addresses one (super_admin_only).
  * `held`: the permissions `self` holds, which name what a refusal of the escalation rule is about.
  */
+/** How the administrator signs in: through single sign-on or with a password, and the second factors it holds. */
+function signInOf({ single_sign_on, second_factors }: Schemas['AdministratorAccount']): string {
+  const factors = [
+    ...(second_factors.totp ? ['authenticator app'] : []),
+    ...(second_factors.passkeys > 0
+      ? [second_factors.passkeys === 1 ? '1 passkey' : `${second_factors.passkeys} passkeys`]
+      : []),
+  ];
+  const how = single_sign_on ? 'Single sign-on' : 'Password';
+  return factors.length === 0 ? how : `${how}; ${factors.join(', ')}`;
+}
+
 export function Administrators({ self, isSuper, held }: { self: number; isSuper: boolean; held: ReadonlySet<string> }) {
   const [admins, reload] = useLoad(() => call(() => api.GET('/administrators')), []);
   const [groups] = useLoad(() => call(() => api.GET('/role-groups')), []);
@@ -165,7 +177,7 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
         title="Administrators"
         what="the administrators"
         empty="No administrator."
-        columns={['Id', 'Username', 'Role group', 'Email', 'Status', '']}
+        columns={['Id', 'Username', 'Role group', 'Email', 'Sign-in', 'Status', '']}
         loaded={admins}
         onRetry={reload}
         outcome={outcome}
@@ -176,6 +188,7 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
             <td data-label="Username">{admin.username}</td>
             <td data-label="Role group">{standingOf(admin, groupList)}</td>
             <td data-label="Email">{admin.email ?? '—'}</td>
+            <td data-label="Sign-in">{signInOf(admin)}</td>
             <td data-label="Status">
               <Standing enabled={admin.enabled} />
             </td>

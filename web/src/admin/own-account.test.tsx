@@ -16,7 +16,8 @@ it('changes the password with the current one, says what ended, and empties the 
   render(<OwnAccount username="carol" />);
   expect(screen.getByText('carol').tagName).toBe('STRONG');
   change('old-secret', 'new-secret');
-  expect((await screen.findByRole('status')).textContent).toBe('Password changed; 2 other sessions ended.');
+  const done = await screen.findByText('Password changed; 2 other sessions ended.');
+  expect(done.getAttribute('role')).toBe('status');
   const sent = calls.find((request) => request.method === 'POST')!;
   expect(new URL(sent.url).pathname).toBe('/api/v1/admin/password');
   expect(await sent.json()).toEqual({ current_password: 'old-secret', new_password: 'new-secret' });
@@ -55,4 +56,23 @@ it('sends nothing while the new password and its repetition differ', async () =>
     'The two passwords differ: type the same password twice.',
   );
   expect(calls.filter((request) => request.method === 'POST')).toEqual([]);
+});
+
+it('lists the passkeys by name and removes one, saying so', async () => {
+  const calls = serviceStandIn(
+    (url, request) =>
+      request.method === 'GET'
+        ? envelope(200, {
+            code: 0,
+            message: 'ok',
+            data: [{ id: '3f1c0e7a-0000-4000-8000-000000000001', name: 'laptop' }],
+          })
+        : envelope(200, { code: 0, message: 'passkey removed', data: null }),
+    true,
+  );
+  render(<OwnAccount username="carol" />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Remove passkey laptop' }));
+  expect(await screen.findByText('Passkey "laptop" removed.')).toBeTruthy();
+  const removal = calls.find((request) => request.method === 'DELETE')!;
+  expect(new URL(removal.url).pathname).toBe('/api/v1/admin/passkeys/3f1c0e7a-0000-4000-8000-000000000001');
 });

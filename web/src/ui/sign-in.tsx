@@ -7,6 +7,7 @@ import { Done, RefusalNotice } from './notice';
 import { ScreenHeading } from './screen';
 import { SsoSignIn } from '../admin/sso-sign-in';
 import { SecondFactorStep } from './second-factor-step';
+import { PasskeySignIn } from '../admin/passkey-sign-in';
 
 /** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
 export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
@@ -71,6 +72,7 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
       <button type="submit" class="primary" aria-disabled={busy}>
         Sign in
       </button>
+      {realm === 'admin' && !inPlace && <PasskeySignIn onSignedIn={onSignedIn} />}
       {realm === 'admin' && !inPlace && <SsoSignIn />}
     </form>
   );
