@@ -19,10 +19,11 @@ describe('member decider', () => {
       .then([memberEvents.registered(profile)]);
   });
 
-  it('refuses a username that is already registered', () => {
-    given(memberDecider, [memberEvents.registered(profile)])
+  it('refuses a username that is already registered, naming the field as every field refusal does', () => {
+    const refused = given(memberDecider, [memberEvents.registered(profile)])
       .when({ type: 'RegisterMember', data: { ...profile, member_id: 2 } })
       .thenRefuses('username_taken');
+    expect(refused.problems).toEqual([{ path: 'username', message: refused.message }]);
   });
 
   it.each([0, -3, 1.5, Number.NaN])('refuses member id %p: ids are positive integers', (member_id) => {

@@ -121,6 +121,7 @@ describe('names unique as they read (docs/administrators.md, "Names")', () => {
     expect(refused).toHaveLength(names.length - 1);
     for (const answer of refused) {
       expect(answer.body.data.error).toBe('username_taken');
+      expect(answer.body.data.issues).toEqual([expect.objectContaining({ path: 'username' })]);
       if (answer.body.message.includes('reads like')) expect(answer.body.message).not.toContain(`"${winner}"`);
     }
   });

@@ -59,9 +59,7 @@ describe('the OpenAPI contract at GET /openapi: its operations', () => {
     ).description.split('\n');
     expect(unavailable.length).toBeGreaterThan(1);
     for (const line of unavailable) expect(line).toMatch(/^- \S/);
-    expect(unavailable).toContainEqual(
-      expect.stringMatching(/^- the read models are catching up \(read_model_lagging\)/),
-    );
+    expect(unavailable.some((line) => line.includes('catching up (read_model_lagging)'))).toBe(true);
     expect((contract.paths['/credentials']!.get!.responses['500'] as { description: string }).description).toBe(
       'server error: never to be taken as success',
     );
