@@ -44,11 +44,13 @@ const SIDES = {
 
 const notVerified = {
   status: 422,
-  reasons: ['passkey_not_verified'], when: "passkey_not_verified: the authenticator's answer does not match the challenge, this service's origin or its RP ID",
+  reasons: ['passkey_not_verified'],
+  when: "passkey_not_verified: the authenticator's answer does not match the challenge, this service's origin or its RP ID",
 } as const;
 const challengeMissing = {
   status: 409,
-  reasons: ['passkey_challenge_missing'], when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
+  reasons: ['passkey_challenge_missing'],
+  when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
 } as const;
 
 /**
@@ -100,8 +102,16 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
       refusals: [
         notVerified,
         challengeMissing,
-        { status: 409, reasons: ['passkey_exists'], when: 'passkey_exists: this authenticator already holds a passkey of this account' },
-        { status: 422, reasons: ['too_many_passkeys'], when: 'too_many_passkeys: the account holds 20 passkeys already' },
+        {
+          status: 409,
+          reasons: ['passkey_exists'],
+          when: 'passkey_exists: this authenticator already holds a passkey of this account',
+        },
+        {
+          status: 422,
+          reasons: ['too_many_passkeys'],
+          when: 'too_many_passkeys: the account holds 20 passkeys already',
+        },
         concurrentChange,
       ],
       handler: async (ctx, { body }) => {
@@ -123,7 +133,10 @@ export function enrolmentEndpoints(deps: PasskeyDeps, side: PasskeySide): Endpoi
       summary: 'Remove a passkey of this account: it signs nothing in any more',
       params: passkeyParams,
       response: z.null(),
-      refusals: [{ status: 404, reasons: ['passkey_not_found'], when: 'passkey_not_found: this account has no such passkey' }, concurrentChange],
+      refusals: [
+        { status: 404, reasons: ['passkey_not_found'], when: 'passkey_not_found: this account has no such passkey' },
+        concurrentChange,
+      ],
       handler: async (ctx, { params }) => {
         const removed = await refusedAs({ passkey_not_found: 404 }, () =>
           removePasskey(deps.events, accountOf(ctx), params.id, asOwner(ctx)),

@@ -20,7 +20,8 @@ import { passkeysOf, recordPasskeyUse } from './passkeys';
 
 const noPendingSignIn = {
   status: 401,
-  reasons: ['no_pending_sign_in'], when: 'no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old',
+  reasons: ['no_pending_sign_in'],
+  when: 'no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old',
 } as const;
 
 const identitySchema = z.object({ id: z.int().min(1), username: z.string() });
@@ -41,7 +42,10 @@ export function secondFactorEndpoints(deps: PasskeySignInDeps, side: SignInSide)
       caller: { kind: 'anyone' },
       summary: "Begin completing a pending sign-in with a passkey: options naming the account's own passkeys",
       response: ceremonyOptionsSchema,
-      refusals: [noPendingSignIn, { status: 404, reasons: ['no_passkey'], when: 'no_passkey: the account signing in has no passkey' }],
+      refusals: [
+        noPendingSignIn,
+        { status: 404, reasons: ['no_passkey'], when: 'no_passkey: the account signing in has no passkey' },
+      ],
       handler: async (ctx) => {
         const { passkeys } = await passkeysOf(deps.events, accountOf(ctx));
         if (passkeys.length === 0) {
@@ -66,10 +70,15 @@ export function secondFactorEndpoints(deps: PasskeySignInDeps, side: SignInSide)
       movesSession: true,
       refusals: [
         noPendingSignIn,
-        { status: 401, reasons: ['passkey_not_accepted'], when: "passkey_not_accepted: not one of the account's passkeys, or its signature is wrong" },
+        {
+          status: 401,
+          reasons: ['passkey_not_accepted'],
+          when: "passkey_not_accepted: not one of the account's passkeys, or its signature is wrong",
+        },
         {
           status: 409,
-          reasons: ['passkey_challenge_missing'], when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
+          reasons: ['passkey_challenge_missing'],
+          when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
         },
       ],
       handler: async (ctx, { body: { response } }) => {

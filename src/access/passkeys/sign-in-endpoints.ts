@@ -59,12 +59,21 @@ export function passkeySignInEndpoints(deps: PasskeySignInDeps): Endpoint[] {
       login: 'admin',
       movesSession: true,
       refusals: [
-        { status: 401, reasons: ['passkey_not_accepted'], when: 'passkey_not_accepted: no administrator has this passkey, or its signature is wrong' },
+        {
+          status: 401,
+          reasons: ['passkey_not_accepted'],
+          when: 'passkey_not_accepted: no administrator has this passkey, or its signature is wrong',
+        },
         {
           status: 409,
-          reasons: ['passkey_challenge_missing'], when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
+          reasons: ['passkey_challenge_missing'],
+          when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
         },
-        { status: 403, reasons: ['admin_disabled'], when: 'admin_disabled: the passkey is right, but this administrator is disabled' },
+        {
+          status: 403,
+          reasons: ['admin_disabled'],
+          when: 'admin_disabled: the passkey is right, but this administrator is disabled',
+        },
         passwordSignInOff,
       ],
       handler: async (ctx, { body: { response } }) => {

@@ -15,7 +15,8 @@ import { accountOf, actorOf, BASE, codeSchema, recoveryCodeSchema, SecondFactorD
 
 const wrongCode: Refusal = {
   status: 422,
-  reasons: ['wrong_code'], when: "wrong_code: the code is not the app's current one (nor the one before or after)",
+  reasons: ['wrong_code'],
+  when: "wrong_code: the code is not the app's current one (nor the one before or after)",
 };
 
 /** Enrolling TOTP: begin (a seed shown once), confirm with a code (recovery codes shown once), and the factor's state. */
@@ -47,7 +48,13 @@ function enrolmentEndpoints(side: SignInSide, deps: SecondFactorDeps): Endpoint[
         secret: z.string().meta({ description: 'the seed in base32, to type into the app instead of scanning' }),
         otpauth_uri: z.string().meta({ description: 'what the QR code holds' }),
       }),
-      refusals: [{ status: 422, reasons: ['second_factor_enrolled'], when: 'second_factor_enrolled: the account has a second factor: remove it first' }],
+      refusals: [
+        {
+          status: 422,
+          reasons: ['second_factor_enrolled'],
+          when: 'second_factor_enrolled: the account has a second factor: remove it first',
+        },
+      ],
       handler: async (ctx) => {
         const { account } = accountOf(ctx, side);
         const begun = await beginTotp(
@@ -116,10 +123,15 @@ function signInEndpoint(side: SignInSide, deps: SecondFactorDeps): Endpoint {
     loginStep: 'second-factor',
     movesSession: true,
     refusals: [
-      { status: 401, reasons: ['invalid_second_factor'], when: 'invalid_second_factor: the code or recovery code is wrong, or was used already' },
       {
         status: 401,
-        reasons: ['no_pending_sign_in'], when: 'no_pending_sign_in: no password sign-in awaits a second factor in this session (or it is over five minutes old)',
+        reasons: ['invalid_second_factor'],
+        when: 'invalid_second_factor: the code or recovery code is wrong, or was used already',
+      },
+      {
+        status: 401,
+        reasons: ['no_pending_sign_in'],
+        when: 'no_pending_sign_in: no password sign-in awaits a second factor in this session (or it is over five minutes old)',
       },
     ],
     handler: async (ctx, { body }) => {

@@ -27,9 +27,21 @@ export function removalEndpoint(side: SignInSide, deps: SecondFactorDeps): Endpo
     body: removalSchema,
     response: z.null(),
     refusals: [
-      { status: 422, reasons: ['wrong_current_password'], when: 'wrong_current_password: the password is wrong; nothing changes' },
-      { status: 422, reasons: ['wrong_code'], when: 'wrong_code: the code or recovery code is wrong, or was used already; nothing changes' },
-      { status: 422, reasons: ['no_second_factor'], when: 'no_second_factor: the account has no second factor to remove' },
+      {
+        status: 422,
+        reasons: ['wrong_current_password'],
+        when: 'wrong_current_password: the password is wrong; nothing changes',
+      },
+      {
+        status: 422,
+        reasons: ['wrong_code'],
+        when: 'wrong_code: the code or recovery code is wrong, or was used already; nothing changes',
+      },
+      {
+        status: 422,
+        reasons: ['no_second_factor'],
+        when: 'no_second_factor: the account has no second factor to remove',
+      },
       tooManyPasswordFailures,
     ],
     handler: async (ctx, { body }) => {
