@@ -28,7 +28,7 @@ import { recordSignIn, recordSignOut } from './access-log';
 import type { SignInFailures } from './sign-in-failures';
 import { checkCurrentPassword, CountedLimit, tooManyPasswordFailures } from '../shared/http/password-failures';
 import { concurrentChange } from '../shared/http/schemas';
-import { EventStore, RateLimiter } from '../stores/ports';
+import { EventStore } from '../stores/ports';
 import { AppContext } from '../shared/http/context';
 import type { SsoSettings } from './sso/settings';
 import { assertPasswordSignInAllowed, passwordSignInOff } from './sso/password-sign-in';
