@@ -1,4 +1,3 @@
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -6,6 +5,9 @@ import type {
 import { api, call, csrf, type Answer, type Schemas } from '../api/client';
 
 export type Passkey = Schemas['Passkey'];
+
+/** The browser's WebAuthn calls, loaded at the first ceremony: they would put the first screen over its script budget. */
+const webAuthn = () => import('@simplewebauthn/browser');
 export type Side = 'developer' | 'admin';
 
 /**
@@ -42,7 +44,7 @@ export async function addPasskey(side: Side, name: string): Promise<Answer<Passk
   );
   if (!options.ok) return options;
   const optionsJSON = options.data as unknown as PublicKeyCredentialCreationOptionsJSON;
-  const made = await inBrowser(() => startRegistration({ optionsJSON }));
+  const made = await inBrowser(async () => (await webAuthn()).startRegistration({ optionsJSON }));
   if (!made.ok) return made;
   const body = { name, response: made.data as unknown as Schemas['PasskeyRegistrationResponse'] };
   return call(() =>
@@ -67,7 +69,7 @@ export async function signInWithPasskey(): Promise<Answer<Schemas['Administrator
   const options = await call(() => api.POST('/admin/login/passkey/options', { params: { header } }));
   if (!options.ok) return options;
   const optionsJSON = options.data as unknown as PublicKeyCredentialRequestOptionsJSON;
-  const signed = await inBrowser(() => startAuthentication({ optionsJSON }));
+  const signed = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON }));
   if (!signed.ok) return signed;
   const body = { response: signed.data as unknown as Schemas['PasskeyAuthenticationResponse'] };
   return call(() => api.POST('/admin/login/passkey', { params: { header }, body }));
