@@ -66,8 +66,13 @@ export function passkeySignInEndpoints(deps: PasskeySignInDeps): Endpoint[] {
         },
         {
           status: 409,
-          reasons: ['passkey_challenge_missing'],
-          when: 'passkey_challenge_missing: no options were asked for in this session, or they were answered already or expired',
+          reasons: ['passkey_challenge_missing', 'passkey_challenge_used', 'passkey_not_found'],
+          when: 'no options were asked for in this session, or they were answered already or expired (passkey_challenge_missing); this signature was taken already (passkey_challenge_used); the passkey was removed meanwhile (passkey_not_found)',
+        },
+        {
+          status: 422,
+          reasons: ['passkey_counter_regressed'],
+          when: "passkey_counter_regressed: the authenticator's signature counter went back, the sign of a copied authenticator",
         },
         {
           status: 403,

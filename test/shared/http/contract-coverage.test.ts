@@ -4,8 +4,11 @@ import { activePartner, openCall, rotate } from '../../support/credentials';
 import { ADMIN_PASSWORD, csrfOf, TestPlatform } from '../../support/platform';
 import { GITHUB_TEST_VECTOR, postScanningReport, scanningKeysFile } from '../../support/secret-scanning';
 import { mailedToken, Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
+import { walkSignInFactors } from './sign-in-factors-walk';
 
 const API = '/api/v1';
+/** The passkeys' relying party: the origin the software authenticator signs for. */
+const ORIGIN = 'https://platform.example';
 
 /**
  * Every operation of the contract answered successfully at least once, each answer judged against
@@ -21,6 +24,8 @@ describe('every operation of the contract, called for real', () => {
       WEBHOOK_ALLOW_PRIVATE: true,
       AUDIT_CHECKPOINT_SECONDS: 0.1,
       SECRET_SCANNING_KEYS_FILE: scanningKeysFile(),
+      PUBLIC_URL: ORIGIN,
+      COOKIE_SECURE: false,
     }));
   });
   afterAll(() => stopWithMail({ sink, t }));
@@ -253,6 +258,8 @@ describe('every operation of the contract, called for real', () => {
     await write(forgetful, '/developer/account/restore-email', await csrfOf(forgetful), {
       token: (await mailedToken(sink, 'c@example.com')).token,
     });
+
+    await walkSignInFactors(t, ORIGIN, 'admin-secret-2');
 
     const succeeded = new Set(t.answered.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.operation));
     // The browser's single sign-on routes succeed with a 302 through a provider: test/access/sso/sso.test.ts walks them.
