@@ -65,6 +65,10 @@ const wrongKey = (usage: UsageCount, memberId: number) => (status: number, call:
   usage.recordCall(memberId, status, null, call);
 };
 
+/** A refusal of the credential, as its count against the client address turned it (the 401, or the 429 past the limit). */
+const refuse = (counted: ReturnType<CredentialFailures>, settle: PartnerVerdict['settle']) =>
+  andThen(counted, (count): PartnerVerdict => ({ ...count, settle }));
+
 type AcceptedKey = ApiKeyDocument['keys'][number];
 
 // The ring's documents are replaced, never changed, on each event: a key's bytes can be kept beside it.
@@ -103,24 +107,22 @@ export function partnerGate(
   return {
     admit(apiid, key, scope, from) {
       // Every 401 is counted against the client address, and only a 401: an accepted call costs no count.
-      const refuse = (refusal: Refused, settle: PartnerVerdict['settle']) =>
-        andThen(failures(from, refusal), (count): PartnerVerdict => ({ ...count, settle }));
-      if (!apiid || !key) return refuse(MISSING, uncounted);
+      if (!apiid || !key) return refuse(failures(from, MISSING), uncounted);
       const entry = ring.lookup(apiid);
-      if (!entry) return refuse(NOT_ACCEPTED, uncounted);
+      if (!entry) return refuse(failures(from, NOT_ACCEPTED), uncounted);
       const now = Date.now();
       // Anyone who knows an API id can make well-formed keys (the checksum is public): such calls
       // must not make someone else's credential look used. A malformed key is a wrong key too.
       const accepted = isWellFormedApiKey(key) ? acceptedKey(entry, key, now) : undefined;
-      if (!accepted) return refuse(NOT_ACCEPTED, wrongKey(usage, entry.member_id));
+      if (!accepted) return refuse(failures(from, NOT_ACCEPTED), wrongKey(usage, entry.member_id));
       const fingerprint = keyFingerprint(accepted.digest);
       const settle = (status: number, call: AnsweredCall) => {
         usage.record(entry.member_id, status >= 400, fingerprint);
         usage.recordCall(entry.member_id, status, fingerprint, call);
       };
-      if (entry.revoked) return refuse(REVOKED, settle);
-      if (entry.leaked?.includes(accepted.digest)) return refuse(LEAKED, settle);
-      if (hasExpiredAt(entry.expires_at, now)) return refuse(expired(entry.expires_at!), settle);
+      if (entry.revoked) return refuse(failures(from, REVOKED), settle);
+      if (entry.leaked?.includes(accepted.digest)) return refuse(failures(from, LEAKED), settle);
+      if (hasExpiredAt(entry.expires_at, now)) return refuse(failures(from, expired(entry.expires_at!)), settle);
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
         refusal: count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope)),
         fields: count.fields,
