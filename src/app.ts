@@ -13,7 +13,7 @@ import { declarationsOnly } from './shared/http/declarations-only';
 import { Endpoint } from './shared/http/endpoints';
 import { anonymousSessionPolicy, anonymousSessionQuota } from './shared/http/address-limits';
 import { limitMemberWrites, memberWritePolicy } from './shared/http/member-writes';
-import { addressKeyOf } from './shared/http/client-address';
+import { addressKeyOf, clientAddressOf } from './shared/http/client-address';
 import { contractOf } from './shared/http/openapi';
 import { requireMember } from './shared/http/guards';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
@@ -117,7 +117,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
   });
 
-  const lane = partnerLane(endpoints, api.gate, log, observed.lane);
+  const lane = partnerLane(endpoints, api.gate, clientAddressOf(settings.TRUST_PROXY), log, observed.lane);
   const metrics = await observed.serve({
     stores,
     projections: projections.progress,

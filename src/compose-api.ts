@@ -38,7 +38,12 @@ import { perAddress, registrationPolicy } from './shared/http/address-limits';
 import { addressKeyOf } from './shared/http/client-address';
 import { AppState } from './shared/http/context';
 import { Endpoint, LoginRealm, LoginStep } from './shared/http/endpoints';
-import { openApiPolicy, openApiQuota } from './shared/http/open-api-limit';
+import {
+  credentialFailures,
+  credentialFailuresPolicy,
+  openApiPolicy,
+  openApiQuota,
+} from './shared/http/open-api-limit';
 import { PartnerGate } from './shared/http/partner-lane';
 import { PositionTracker, ReadModels } from './shared/projections/read-models';
 import { Projection } from './shared/projections/projection';
@@ -107,8 +112,14 @@ export async function composeApi({ settings, log, stores, tracker, mailed }: Api
   );
   signInFailures.start();
   const openApiLimit = openApiPolicy(settings);
-  const gate = partnerGate(keyRing, openApiQuota(await limiter(openApiLimit), openApiLimit), usage);
   const addressKey = addressKeyOf(settings);
+  const failureLimit = credentialFailuresPolicy(settings);
+  const gate = partnerGate(
+    keyRing,
+    openApiQuota(await limiter(openApiLimit), openApiLimit),
+    credentialFailures(await limiter(failureLimit), failureLimit, addressKey),
+    usage,
+  );
   const sso = ssoSettingsOrRefuse(settings);
   // The password and the second factor after it count against the same limiters.
   const loginLimit = async (realm: LoginRealm): Promise<Record<LoginStep, Middleware<AppState>>> => {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { passwordSchema } from './shared/password';
 import { storesNamed } from './stores/config';
 import { signInSettingsSchema } from './config-sso';
+import { openApiSettingsSchema } from './config-open-api';
+import { number } from './config-number';
 
 /**
  * Service settings from the environment. Store selection (EVENTSTORE_URL, MONGODB_URL, DATA_DIR)
@@ -12,19 +14,6 @@ import { signInSettingsSchema } from './config-sso';
 const boolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
-
-/**
- * A number written in decimal digits, within bounds: `0x50`, `1e3` or ` 8 ` are refused rather than
- * read as some other number. `fractions` lets `0.5` through.
- */
-const number = (min: number, max: number, fractions = false) =>
-  z
-    .string()
-    .regex(fractions ? /^\d+(\.\d+)?$/ : /^\d+$/, {
-      error: fractions ? 'must be a number in digits, such as 30 or 0.5' : 'must be a whole number, in digits',
-    })
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
 
 /** A retry schedule setting: a delay list (parseSchedule) in milliseconds. */
 const retrySchedule = (fallback: string) =>
@@ -99,9 +88,7 @@ const settingsSchema = z.object({
   ADMIN_PASSWORD: passwordSchema.optional(),
   // Mail address of that `admin`, for the reviewers' digest; read on the first start only.
   ADMIN_EMAIL: z.email({ error: 'must be an e-mail address such as admin@example.com' }).optional(),
-  // Open-API calls each API id may make per window (docs/rate-limits.md).
-  OPEN_API_RATE_LIMIT: number(1, 1_000_000_000).default(6000),
-  OPEN_API_RATE_WINDOW_SECONDS: number(1, 86_400).default(60),
+  ...openApiSettingsSchema,
   // Failed logins one username may have from one client address within the window before it is blocked.
   LOGIN_MAX_FAILURES: number(1, 1000).default(5),
   LOGIN_FAILURE_WINDOW_SECONDS: number(1, 86_400).default(900),

@@ -64,6 +64,7 @@ export async function startPlatform(
     ANONYMOUS_SESSION_LIMIT: 1_000_000,
     LOGIN_ADDRESS_MAX_FAILURES: 100_000,
     MEMBER_WRITE_LIMIT: 100_000,
+    OPEN_API_CREDENTIAL_FAILURE_LIMIT: 1_000_000,
   };
   // No metrics listener unless a test asks for one (METRICS_PORT 0: any free port): the default port is fixed.
   // No audit checkpoint appended in the background unless a test asks for them: they would count among its events.

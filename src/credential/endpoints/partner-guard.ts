@@ -7,7 +7,7 @@ import { ApiKeyDocument } from '../projections/api-keys';
 import { AppState } from '../../shared/http/context';
 import { HttpError, Refused } from '../../shared/http/envelope';
 import { statusOf } from '../../shared/http/errors';
-import { PartnerQuota } from '../../shared/http/open-api-limit';
+import { CredentialFailures, PartnerQuota } from '../../shared/http/open-api-limit';
 import { refused } from '../../shared/http/open-api-refusals';
 import { AnsweredCall, PartnerGate, PartnerVerdict } from '../../shared/http/partner-lane';
 import { performance } from 'node:perf_hooks';
@@ -65,6 +65,10 @@ const wrongKey = (usage: UsageCount, memberId: number) => (status: number, call:
   usage.recordCall(memberId, status, null, call);
 };
 
+/** A refusal of the credential, as its count against the client address turned it (the 401, or the 429 past the limit). */
+const refuse = (counted: ReturnType<CredentialFailures>, settle: PartnerVerdict['settle']) =>
+  andThen(counted, (count): PartnerVerdict => ({ ...count, settle }));
+
 type AcceptedKey = ApiKeyDocument['keys'][number];
 
 // The ring's documents are replaced, never changed, on each event: a key's bytes can be kept beside it.
@@ -86,32 +90,39 @@ function acceptedKey(entry: ApiKeyDocument, key: string, now: number): AcceptedK
  * A partner server's call: X-API-ID and X-API-Key (headers only; a key in the URL is never read),
  * checked against the in-memory key ring, then counted against the API id's quota, then the
  * endpoint's scope. 401 when the credential is not accepted, revoked or expired, 429 when the API
- * id is over its rate limit, 403 when the scope is not approved (docs/credentials.md).
+ * id is over its rate limit, 403 when the scope is not approved (docs/credentials.md). Each 401 is
+ * counted against the client address (`failures`), which past its limit is answered 429 instead.
  *
  * Counted only once the credential is accepted, so that made-up API ids create no counters; and
  * before the scope, because a forbidden call is work done for that partner as much as any other.
  * Every call with the credential's key is recorded for its owner, refused or not, once answered;
  * one with a key that does not match is counted apart (`recordWrongKey`).
  */
-export function partnerGate(ring: KeyRing, quota: PartnerQuota, usage: UsageCount): PartnerGate {
+export function partnerGate(
+  ring: KeyRing,
+  quota: PartnerQuota,
+  failures: CredentialFailures,
+  usage: UsageCount,
+): PartnerGate {
   return {
-    admit(apiid, key, scope) {
-      if (!apiid || !key) return { refusal: MISSING, fields: [], settle: uncounted };
+    admit(apiid, key, scope, from) {
+      // Every 401 is counted against the client address, and only a 401: an accepted call costs no count.
+      if (!apiid || !key) return refuse(failures(from, MISSING), uncounted);
       const entry = ring.lookup(apiid);
-      if (!entry) return { refusal: NOT_ACCEPTED, fields: [], settle: uncounted };
+      if (!entry) return refuse(failures(from, NOT_ACCEPTED), uncounted);
       const now = Date.now();
       // Anyone who knows an API id can make well-formed keys (the checksum is public): such calls
       // must not make someone else's credential look used. A malformed key is a wrong key too.
       const accepted = isWellFormedApiKey(key) ? acceptedKey(entry, key, now) : undefined;
-      if (!accepted) return { refusal: NOT_ACCEPTED, fields: [], settle: wrongKey(usage, entry.member_id) };
+      if (!accepted) return refuse(failures(from, NOT_ACCEPTED), wrongKey(usage, entry.member_id));
       const fingerprint = keyFingerprint(accepted.digest);
       const settle = (status: number, call: AnsweredCall) => {
         usage.record(entry.member_id, status >= 400, fingerprint);
         usage.recordCall(entry.member_id, status, fingerprint, call);
       };
-      if (entry.revoked) return { refusal: REVOKED, fields: [], settle };
-      if (entry.leaked?.includes(accepted.digest)) return { refusal: LEAKED, fields: [], settle };
-      if (hasExpiredAt(entry.expires_at, now)) return { refusal: expired(entry.expires_at!), fields: [], settle };
+      if (entry.revoked) return refuse(failures(from, REVOKED), settle);
+      if (entry.leaked?.includes(accepted.digest)) return refuse(failures(from, LEAKED), settle);
+      if (hasExpiredAt(entry.expires_at, now)) return refuse(failures(from, expired(entry.expires_at!)), settle);
       return andThen(quota(entry.apiid), (count): PartnerVerdict => ({
         refusal: count.refusal ?? (entry.scopes.includes(scope) ? null : scopeNotApproved(scope)),
         fields: count.fields,
@@ -126,7 +137,7 @@ export function requireScope(gate: PartnerGate, scope: string): Middleware<AppSt
   return async (ctx, next) => {
     const started = performance.now();
     // ring.lookup may throw (the ring cannot vouch): nothing is counted then, as before the lane.
-    const verdict = await gate.admit(ctx.get('X-API-ID'), ctx.get('X-API-Key'), scope);
+    const verdict = await gate.admit(ctx.get('X-API-ID'), ctx.get('X-API-Key'), scope, () => ctx.ip);
     for (const [name, value] of verdict.fields) ctx.set(name, value);
     // A handler that throws is told by the status its error is answered with.
     let status: number | undefined;

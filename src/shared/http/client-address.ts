@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { IncomingMessage } from 'node:http';
 import type { Settings } from '../../config';
 
 /** The key a client address is counted under by the per-address limits. */
@@ -16,5 +17,18 @@ export function addressKeyOf(settings: Pick<Settings, 'IPV6_PREFIX_BITS'>): Addr
     const ip = ipaddr.process(address);
     if (ip.kind() === 'ipv4') return ip.toString();
     return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toString()}/${bits}`).toString()}/${bits}`;
+  };
+}
+
+/**
+ * The client address of a request koa never sees (the partner lane's), as koa's `ctx.ip` gives it
+ * (createHttpApp: `app.proxy` TRUST_PROXY, `maxIpsCount` 1): behind the proxy, the last
+ * X-Forwarded-For entry, the one it appended; else the peer's.
+ */
+export function clientAddressOf(trustProxy: boolean): (req: IncomingMessage) => string {
+  return (req) => {
+    const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+    const last = typeof forwarded === 'string' ? forwarded.split(/\s*,\s*/).at(-1) : undefined;
+    return last || req.socket.remoteAddress || '';
   };
 }

@@ -3,7 +3,8 @@ import { Allowance, LimitPolicy, RateLimiter } from '../../stores/ports';
 import { andThen, Eventually } from '../eventually';
 import { Refused } from './envelope';
 import { HeaderFields, rateLimitFields } from './rate-limit-fields';
-import { RATE_LIMITED } from './open-api-refusals';
+import { RATE_LIMITED, TOO_MANY_CREDENTIAL_FAILURES } from './open-api-refusals';
+import type { AddressKey } from './client-address';
 import { tooManyRequests } from './too-many-requests';
 
 /** Per API id, in memory in embedded mode: the open API is the hot path (docs/rate-limits.md). */
@@ -39,4 +40,35 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
     refusal: allowance.allowed ? null : tooManyRequests(RATE_LIMITED.reason, why, allowance.resetMs),
   });
   return (apiid) => andThen(limiter.consume(apiid), countOf);
+}
+
+/** Open-API calls refused for their credential, per client address: shared by every process, as the login limits are. */
+export function credentialFailuresPolicy(settings: Settings): LimitPolicy {
+  return {
+    name: 'open-api-credential-failures',
+    points: settings.OPEN_API_CREDENTIAL_FAILURE_LIMIT,
+    windowSeconds: settings.OPEN_API_CREDENTIAL_FAILURE_WINDOW_SECONDS,
+    blockSeconds: 0,
+  };
+}
+
+/**
+ * Counts a call refused for its credential (`refusal`, a 401) against its client address, asked
+ * only then: an accepted call costs no count. The answer tells where the address stands; over the
+ * limit it is a 429 instead of the 401, and no partner's own `open-api` allowance is touched.
+ */
+export type CredentialFailures = (
+  address: () => string,
+  refusal: Refused,
+) => Eventually<QuotaCount & { refusal: Refused }>;
+
+export function credentialFailures(limiter: RateLimiter, policy: LimitPolicy, keyOf: AddressKey): CredentialFailures {
+  const why = `this client address made more than ${policy.points} calls refused for their credential in ${policy.windowSeconds} s`;
+  return (address, refusal) =>
+    andThen(limiter.consume(keyOf(address())), (allowance) => ({
+      fields: rateLimitFields([policy, allowance]),
+      refusal: allowance.allowed
+        ? refusal
+        : tooManyRequests(TOO_MANY_CREDENTIAL_FAILURES.reason, why, allowance.resetMs),
+    }));
 }

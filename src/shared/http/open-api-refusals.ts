@@ -28,6 +28,18 @@ export const RATE_LIMITED: OpenApiRefusal = {
   outcome: 'rate_limited',
 };
 
+/** The lane's other own refusal: too many calls refused for their credential from one client address (open-api-limit.ts). */
+export const TOO_MANY_CREDENTIAL_FAILURES: OpenApiRefusal = {
+  reason: 'too_many_credential_failures',
+  status: 429,
+  when: () =>
+    'this client address made more calls refused for their credential (401) than its limit allows in the window; retry after Retry-After',
+  outcome: 'too_many_credential_failures',
+};
+
+/** The open API's own refusals, beside the ones the slices declare: its two rate limits. */
+export const OPEN_API_LIMITS: readonly OpenApiRefusal[] = [RATE_LIMITED, TOO_MANY_CREDENTIAL_FAILURES];
+
 /** What became of open-API calls, as the operators' metrics count them. */
 export interface OpenApiOutcomes {
   /** Every outcome a call can have: the metrics bind each ahead of the first call. */
@@ -38,7 +50,7 @@ export interface OpenApiOutcomes {
 
 /** The outcomes of the slices' declared refusals and of the lane's own, beside success and what no declaration names. */
 export function openApiOutcomes(declared: readonly OpenApiRefusal[]): OpenApiOutcomes {
-  const refusals = [...declared, RATE_LIMITED];
+  const refusals = [...declared, ...OPEN_API_LIMITS];
   const byReason = new Map(refusals.map(({ reason, outcome }) => [reason, outcome]));
   return {
     all: [...new Set(['ok', ...refusals.map(({ outcome }) => outcome), 'invalid_request', 'unavailable'])],

@@ -30,15 +30,24 @@ export type RateLimitFields = ReturnType<typeof rateLimitFieldsOf>;
 const partnerCalls = rateLimitFieldsOf('Calls', 'Calls this API id may make');
 const memberWrites = rateLimitFieldsOf('Writes', 'Writes this member may make');
 const attempts = rateLimitFieldsOf('Attempts', 'Attempts this client address (and username, for a login) may make');
+const credentialFailures = rateLimitFieldsOf(
+  'Refused calls',
+  'Calls refused for their credential this client address may make ("open-api-credential-failures")',
+);
 
 /**
  * The fields an endpoint's answers carry, and whether on every answer that follows the count
- * (`always`: the open API's and a member's writes, counted before anything else is judged) or
+ * (`always`: the open API's and a member's writes, counted before anything else is judged; a
+ * partner's 401 tells `onCredentialRefused`, the client address's refused calls, instead) or
  * only on those a limit counted (a login, a registration or a reset request: a malformed body or a
  * wrong CSRF token is refused before any count); null for an endpoint no limit counts.
  */
-export function rateLimitsOf(endpoint: Endpoint): { fields: RateLimitFields; always: boolean } | null {
-  if (endpoint.caller.kind === 'partner') return { fields: partnerCalls, always: true };
+export function rateLimitsOf(
+  endpoint: Endpoint,
+): { fields: RateLimitFields; always: boolean; onCredentialRefused?: RateLimitFields } | null {
+  // A 401 of the open API is counted against the client address instead (open-api-limit.ts).
+  if (endpoint.caller.kind === 'partner')
+    return { fields: partnerCalls, always: true, onCredentialRefused: credentialFailures };
   if (isLimitedMemberWrite(endpoint)) return { fields: memberWrites, always: true };
   if (endpoint.login || endpoint.refusals?.some((refusal) => refusal.status === 429))
     return { fields: attempts, always: false };

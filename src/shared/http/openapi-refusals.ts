@@ -1,6 +1,6 @@
 import { Endpoint, isLimitedMemberWrite, needsCsrf, Refusal } from './endpoints';
 import { TOO_MANY_CHANGES } from './member-writes';
-import { OpenApiRefusal, RATE_LIMITED } from './open-api-refusals';
+import { OPEN_API_LIMITS, OpenApiRefusal } from './open-api-refusals';
 import { isPaged } from './pagination';
 import { bodyIsRequired } from './validate';
 
@@ -82,7 +82,7 @@ function callerRefusals({ caller }: Endpoint, partnerRefusals: readonly OpenApiR
       ['permission_denied', 'role_group_disabled'],
     );
   if (caller.kind === 'partner') {
-    for (const refusal of [...partnerRefusals, RATE_LIMITED])
+    for (const refusal of [...partnerRefusals, ...OPEN_API_LIMITS])
       add(refusal.status, refusal.when(caller.scope), [refusal.reason]);
     add(
       503,

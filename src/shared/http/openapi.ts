@@ -120,13 +120,13 @@ function operationId({ method, path }: Endpoint): string {
  * The header fields of an answer: its request id always; Retry-After on a 429, and on a 503 when
  * waiting can help (not on `upgrade_required`); and, for the open API and a member's writes, where
  * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
- * another refusal when it came after the count).
+ * another refusal when it came after the count); on the open API's 401, the client address's standing.
  */
 function headersOf(status: 200 | ErrorStatus, limits: ReturnType<typeof rateLimitsOf>, write: boolean): z.ZodObject {
   // Where a limit counts only some answers (a login's wrong password is one, a 401), every one may tell it.
-  if (limits && !limits.always && status !== 500) {
+  if (limits && !limits.always && status !== 500)
     return headersCounting(status, {}, write).extend(z.object(limits.fields).partial().shape);
-  }
+  if (status === 401 && limits?.onCredentialRefused) return z.object({ ...requestId, ...limits.onCredentialRefused });
   return headersCounting(status, limits && status !== 401 && status !== 500 ? limits.fields : {}, write);
 }
 

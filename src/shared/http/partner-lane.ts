@@ -33,8 +33,14 @@ export interface PartnerGate {
   /**
    * At once when the rate-limit counts are in memory (embedded), else once they are counted.
    * Throws when the credentials cannot be checked right now (the key ring cannot vouch).
+   * `from` gives the client address, asked only of a call refused for its credential.
    */
-  admit(apiid: string | undefined, key: string | undefined, scope: string): Eventually<PartnerVerdict>;
+  admit(
+    apiid: string | undefined,
+    key: string | undefined,
+    scope: string,
+    from: () => string,
+  ): Eventually<PartnerVerdict>;
 }
 
 /**
@@ -80,6 +86,7 @@ const uncounted = (_status: number, _call: AnsweredCall) => {};
 export function partnerLane(
   endpoints: Endpoint[],
   gate: PartnerGate,
+  addressOf: (req: IncomingMessage) => string,
   log: Logger,
   meter: LaneMeter = unmetered,
 ): PartnerLane {
@@ -110,7 +117,7 @@ export function partnerLane(
     let fields: HeaderFields = [];
     let settle = uncounted;
     try {
-      const admitted = gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope);
+      const admitted = gate.admit(header(req, 'x-api-id'), header(req, 'x-api-key'), route.scope, () => addressOf(req));
       // Each awaited only when it is a promise: an await costs a turn of the microtask queue.
       const verdict = admitted instanceof Promise ? await admitted : admitted;
       ({ fields, settle } = verdict);

@@ -1,6 +1,6 @@
-import { Item, parseList } from 'structured-headers';
 import { activePartner, mistypedKey, openCall } from '../../support/credentials';
 import { csrfOf, registerMember, startPlatform, TestPlatform, uniqueUsername } from '../../support/platform';
+import { standingsOf } from '../../support/rate-limit-fields';
 
 /**
  * The rate-limit fields of draft-ietf-httpapi-ratelimit-headers-10 (RateLimit-Policy and
@@ -12,6 +12,7 @@ const ADDRESS_FAILURES = 10;
 const REGISTRATIONS = 5;
 const RESET_REQUESTS = 4;
 const MEMBER_WRITES = 50;
+const CREDENTIAL_FAILURES = 30;
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -21,49 +22,20 @@ beforeAll(async () => {
     REGISTRATION_LIMIT: REGISTRATIONS,
     PASSWORD_RESET_ADDRESS_LIMIT: RESET_REQUESTS,
     MEMBER_WRITE_LIMIT: MEMBER_WRITES,
+    OPEN_API_CREDENTIAL_FAILURE_LIMIT: CREDENTIAL_FAILURES,
   });
 });
 afterAll(() => t.close());
 
-type Limits = Record<string, Record<string, unknown>>;
-
-/** Each member of a Structured Field list: its name (a String) and its parameters. */
-function membersOf(field: unknown): Limits {
-  expect(typeof field).toBe('string');
-  return Object.fromEntries(
-    parseList(field as string).map((member) => {
-      const [name, parameters] = member as Item;
-      expect(typeof name).toBe('string');
-      return [name as string, Object.fromEntries(parameters)];
-    }),
-  );
-}
-
-/** What the answer tells of each limit: its quota and window, what is left and for how long. */
-function standingsOf(res: {
-  headers: Record<string, unknown>;
-}): Record<string, { q: unknown; w: unknown; r: unknown }> {
-  const policies = membersOf(res.headers['ratelimit-policy']);
-  const now = membersOf(res.headers['ratelimit']);
-  expect(Object.keys(now)).toEqual(Object.keys(policies));
-  return Object.fromEntries(
-    Object.entries(policies).map(([name, { q, w }]) => {
-      const { r, t: seconds } = now[name]!;
-      expect(seconds).toEqual(expect.any(Number));
-      expect(seconds as number).toBeGreaterThanOrEqual(1);
-      expect(seconds as number).toBeLessThanOrEqual(w as number);
-      return [name, { q, w, r }];
-    }),
-  );
-}
-
 describe('the open API', () => {
-  it("tells the API id's limit in the draft's syntax on a counted call, and nothing on a 401, which no limit counts", async () => {
+  it("tells the API id's limit in the draft's syntax on a counted call, and on a 401 the client address's refused calls instead", async () => {
     const partner = await activePartner(t);
     const res = await openCall(t, '/open/addons', partner.apiid, partner.apikey).expect(200);
     expect(standingsOf(res)).toEqual({ 'open-api': { q: 6000, w: 60, r: 5999 } });
     const wrong = await openCall(t, '/open/addons', partner.apiid, mistypedKey(partner.apikey)).expect(401);
-    expect(wrong.headers).not.toHaveProperty('ratelimit');
+    expect(standingsOf(wrong)).toEqual({
+      'open-api-credential-failures': { q: CREDENTIAL_FAILURES, w: 60, r: CREDENTIAL_FAILURES - 1 },
+    });
   });
 });
 
