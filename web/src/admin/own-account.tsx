@@ -2,9 +2,16 @@ import { Done, useOutcome } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { ScreenHeading } from '../ui/screen';
 import { PasskeysCard } from '../ui/passkeys';
+import { TotpCardChunk } from '../ui/totp-chunk';
 
-/** "Your account", for every administrator: their own password, given the current one, and their passkeys. */
-export function OwnAccount({ username }: { username: string }) {
+/** "Your account", for every administrator: their own password, given the current one, their authenticator app and passkeys. */
+export function OwnAccount({
+  username,
+  secondFactorRequired = false,
+}: {
+  username: string;
+  secondFactorRequired?: boolean;
+}) {
   const [outcome, report] = useOutcome();
   const change = usePasswordChange('admin', (message) =>
     report(`${message.charAt(0).toUpperCase()}${message.slice(1)}.`),
@@ -24,6 +31,7 @@ export function OwnAccount({ username }: { username: string }) {
           Change password
         </button>
       </form>
+      <TotpCardChunk side="admin" onDone={report} required={secondFactorRequired} />
       <PasskeysCard side="admin" onDone={report} />
     </>
   );

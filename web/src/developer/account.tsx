@@ -6,6 +6,7 @@ import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { PasskeysCard } from '../ui/passkeys';
+import { TotpCardChunk } from '../ui/totp-chunk';
 import { ScreenHeading } from '../ui/screen';
 
 type Account = Schemas['Account'];
@@ -157,8 +158,8 @@ function AdministratorReset({
   );
 }
 
-/** The member's account: profile, password, passkeys, sessions. */
-export function AccountPage() {
+/** The member's account: profile, password, second factors, sessions. */
+export function AccountPage({ secondFactorRequired = false }: { secondFactorRequired?: boolean }) {
   const [loaded, reload] = useLoad(() => call(() => api.GET('/developer/account')), []);
   const [account, setAccount] = useState<Account | null>(null);
   const [outcome, setOutcome] = useState({ message: '', serial: 0 });
@@ -183,6 +184,7 @@ export function AccountPage() {
         }}
       />
       <PasswordForm onChanged={report} />
+      <TotpCardChunk side="developer" onDone={report} required={secondFactorRequired} />
       <PasskeysCard side="developer" onDone={report} />
       <SignOutElsewhere onDone={report} />
     </>
