@@ -1,8 +1,7 @@
 import { Done, useOutcome } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { ScreenHeading } from '../ui/screen';
-import { PasskeysCard } from '../ui/passkeys';
-import { TotpCardChunk } from '../ui/totp-chunk';
+import { SecondFactorsChunk } from '../ui/second-factors-chunk';
 
 /** "Your account", for every administrator: their own password, given the current one, their authenticator app and passkeys. */
 export function OwnAccount({
@@ -31,8 +30,7 @@ export function OwnAccount({
           Change password
         </button>
       </form>
-      <TotpCardChunk side="admin" onDone={report} required={secondFactorRequired} />
-      <PasskeysCard side="admin" onDone={report} />
+      <SecondFactorsChunk side="admin" onDone={report} required={secondFactorRequired} />
     </>
   );
 }

@@ -5,8 +5,7 @@ import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
-import { PasskeysCard } from '../ui/passkeys';
-import { TotpCardChunk } from '../ui/totp-chunk';
+import { SecondFactorsChunk } from '../ui/second-factors-chunk';
 import { ScreenHeading } from '../ui/screen';
 
 type Account = Schemas['Account'];
@@ -184,8 +183,7 @@ export function AccountPage({ secondFactorRequired = false }: { secondFactorRequ
         }}
       />
       <PasswordForm onChanged={report} />
-      <TotpCardChunk side="developer" onDone={report} required={secondFactorRequired} />
-      <PasskeysCard side="developer" onDone={report} />
+      <SecondFactorsChunk side="developer" onDone={report} required={secondFactorRequired} />
       <SignOutElsewhere onDone={report} />
     </>
   );
