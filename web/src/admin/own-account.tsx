@@ -4,13 +4,7 @@ import { ScreenHeading } from '../ui/screen';
 import { SecondFactorsChunk } from '../ui/second-factors-chunk';
 
 /** "Your account", for every administrator: their own password, given the current one, their authenticator app and passkeys. */
-export function OwnAccount({
-  username,
-  secondFactorRequired = false,
-}: {
-  username: string;
-  secondFactorRequired?: boolean;
-}) {
+export function OwnAccount({ username }: { username: string }) {
   const [outcome, report] = useOutcome();
   const change = usePasswordChange('admin', (message) =>
     report(`${message.charAt(0).toUpperCase()}${message.slice(1)}.`),
@@ -30,7 +24,7 @@ export function OwnAccount({
           Change password
         </button>
       </form>
-      <SecondFactorsChunk side="admin" onDone={report} required={secondFactorRequired} />
+      <SecondFactorsChunk side="admin" onDone={report} />
     </>
   );
 }

@@ -158,7 +158,7 @@ function AdministratorReset({
 }
 
 /** The member's account: profile, password, second factors, sessions. */
-export function AccountPage({ secondFactorRequired = false }: { secondFactorRequired?: boolean }) {
+export function AccountPage() {
   const [loaded, reload] = useLoad(() => call(() => api.GET('/developer/account')), []);
   const [account, setAccount] = useState<Account | null>(null);
   const [outcome, setOutcome] = useState({ message: '', serial: 0 });
@@ -183,7 +183,7 @@ export function AccountPage({ secondFactorRequired = false }: { secondFactorRequ
         }}
       />
       <PasswordForm onChanged={report} />
-      <SecondFactorsChunk side="developer" onDone={report} required={secondFactorRequired} />
+      <SecondFactorsChunk side="developer" onDone={report} />
       <SignOutElsewhere onDone={report} />
     </>
   );

@@ -17,6 +17,8 @@ interface TotpCardProps {
   onDone: (message: string) => void;
   /** The sign-in was refused for want of a second factor (REQUIRE_SECOND_FACTOR): the card says why, and takes focus. */
   required?: boolean;
+  /** Told once the app is on and its recovery codes stored: a restricted session may go on. */
+  onEnrolled?: () => void;
 }
 
 /**
@@ -24,7 +26,7 @@ interface TotpCardProps {
  * and how many recovery codes remain; setting it up (QR code, confirmation, the codes once); and
  * turning it off, given the password and a code.
  */
-export function TotpCard({ side, onDone, required = false }: TotpCardProps) {
+export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCardProps) {
   const [loaded, reload] = useLoad(() => totpStatus(side), [side]);
   const [stage, setStage] = useState<Stage>({ at: 'rest' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -76,6 +78,7 @@ export function TotpCard({ side, onDone, required = false }: TotpCardProps) {
           onStored={() => {
             setStage({ at: 'rest' });
             reload();
+            onEnrolled?.();
           }}
         />
       )}
