@@ -12,7 +12,7 @@ async function appCode(secret: string, steps = 0): Promise<string> {
   return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 }
 
-const signOut = (page: Page) => page.getByRole('button', { name: 'Sign out' }).click();
+const signOut = (page: Page) => page.getByRole('button', { name: 'Sign out', exact: true }).click();
 
 test('a developer turns on an authenticator app in the console, then signs in with its code and with a recovery code', async ({
   page,
