@@ -46,6 +46,7 @@ it('sets up an authenticator app: QR code and key, the code confirms, the recove
   fireEvent.submit(screen.getByRole('button', { name: 'Turn on' }).closest('form')!);
   expect((await screen.findByTestId('recovery-codes')).textContent).toBe(CODES.join('\n'));
   expect(screen.getByText(/shown once, now/)).toBeTruthy();
+  expect(screen.getByTestId('totp-status').textContent).toMatch(/^On/);
   const sent = calls.find((r) => r.url.endsWith('/2fa/totp/confirm'))!;
   expect(await sent.json()).toEqual({ code: '123456' });
   expect(done).toEqual(['Authenticator app turned on.']);

@@ -56,9 +56,7 @@ export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCar
         </p>
       )}
       <p data-testid="totp-status">
-        {on
-          ? `On: sign-in asks for the app's code. ${loaded.data.recovery_codes_remaining} of 10 recovery codes left.`
-          : 'Off: sign-in asks for your password only.'}
+        {statusOf(stage.at === 'codes' ? stage.codes.length : on ? loaded.data.recovery_codes_remaining : null)}
       </p>
       {stage.at === 'enrolling' && (
         <TotpEnrolment
@@ -97,6 +95,15 @@ export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCar
     </section>
   );
 }
+
+/**
+ * What the card says of the factor (`remaining` null: off). On as soon as it is confirmed, counting
+ * the codes just shown, before the status is read again.
+ */
+const statusOf = (remaining: number | null) =>
+  remaining === null
+    ? 'Off: sign-in asks for your password only.'
+    : `On: sign-in asks for the app's code. ${remaining} of 10 recovery codes left.`;
 
 interface AtRestProps {
   side: Side;
