@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { forgetCsrfToken, type Refusal } from '../api/client';
 import { RefusalNotice } from './notice';
-import { passkeySecondFactorOptions, secondFactorWithPasskey, type Side } from './passkeys-api';
+import { passkeySecondFactorOptions, secondFactorWithPasskey } from './passkey-second-factor-api';
+import type { Side } from './passkeys-api';
 
 /**
  * "Use a passkey" under the second-factor step, shown only when the account holds one. The options

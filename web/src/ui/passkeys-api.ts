@@ -11,7 +11,7 @@ export type Side = 'developer' | 'admin';
  * The browser's refusal (the person closed the prompt, or no authenticator answered) told as a
  * refusal the console shows like the service's, so the card needs one notice for both.
  */
-async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
+export async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
   try {
     return { ok: true, data: await ceremony(), message: '' };
   } catch (err) {
@@ -32,7 +32,7 @@ async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
  * The browser's WebAuthn helpers, fetched when a ceremony begins: the sign-in offers passkeys, and
  * their script would otherwise weigh on the first screen's budget (test/web/first-screen-budget.test.ts).
  */
-const webauthn = () => import('@simplewebauthn/browser');
+export const webauthn = () => import('@simplewebauthn/browser');
 
 export const listPasskeys = (side: Side) =>
   call(() => (side === 'admin' ? api.GET('/admin/passkeys') : api.GET('/developer/passkeys')));
@@ -76,38 +76,4 @@ export async function signInWithPasskey(): Promise<Answer<Schemas['Administrator
   if (!signed.ok) return signed;
   const body = { response: signed.data as unknown as Schemas['PasskeyAuthenticationResponse'] };
   return call(() => api.POST('/admin/login/passkey', { params: { header }, body }));
-}
-
-/**
- * A pending sign-in's passkey options, or `null` when the account has none (404 `no_passkey`): the
- * second-factor step offers a passkey only to an account that holds one.
- */
-export async function passkeySecondFactorOptions(
-  side: Side,
-): Promise<Answer<PublicKeyCredentialRequestOptionsJSON | null>> {
-  const params = { header: await csrf() };
-  const options = await call(() =>
-    side === 'admin'
-      ? api.POST('/admin/login/second-factor/passkey/options', { params })
-      : api.POST('/developer/login/second-factor/passkey/options', { params }),
-  );
-  if (!options.ok && options.refusal.error === 'no_passkey') return { ok: true, data: null, message: '' };
-  if (!options.ok) return options;
-  return { ok: true, data: options.data as unknown as PublicKeyCredentialRequestOptionsJSON, message: '' };
-}
-
-/** Completes the pending sign-in with the browser's signature over the options given. */
-export async function secondFactorWithPasskey(
-  side: Side,
-  optionsJSON: PublicKeyCredentialRequestOptionsJSON,
-): Promise<Answer<{ id: number; username: string }>> {
-  const signed = await inBrowser(async () => (await webauthn()).startAuthentication({ optionsJSON }));
-  if (!signed.ok) return signed;
-  const params = { header: await csrf() };
-  const body = { response: signed.data as unknown as Schemas['PasskeyAuthenticationResponse'] };
-  return call(() =>
-    side === 'admin'
-      ? api.POST('/admin/login/second-factor/passkey', { params, body })
-      : api.POST('/developer/login/second-factor/passkey', { params, body }),
-  );
 }
