@@ -18,3 +18,4 @@ export type { SecondFactorDeps } from './second-factor/caller';
 export { seedSealer, type SeedSealer } from './second-factor/sealer';
 export { type PasskeyCheck, secondFactorStepSchema, signInAfterPassword } from './second-factor/sign-in';
 export { secondFactorStream } from './second-factor/decider';
+export type { SecondFactorEvent } from './second-factor/events';

@@ -11,6 +11,7 @@ export const envelope = (status: number, body: unknown): Response =>
 export function serviceStandIn(
   answer: (url: URL, request: Request) => Response | Promise<Response>,
   answersPasskeys = false,
+  answersSecondFactor = false,
 ): Request[] {
   const calls: Request[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
@@ -22,6 +23,9 @@ export function serviceStandIn(
     // The account screens list the passkeys beside what a test is about: none, unless it answers them itself.
     if (url.pathname.endsWith('/passkeys') && request.method === 'GET' && !answersPasskeys)
       return envelope(200, { code: 0, message: 'ok', data: [] });
+    // Nor an authenticator app, unless the test is about it.
+    if (url.pathname.endsWith('/2fa') && request.method === 'GET' && !answersSecondFactor)
+      return envelope(200, { code: 0, message: 'ok', data: { totp: false, recovery_codes_remaining: 0 } });
     return answer(url, request);
   }) as typeof fetch;
   return calls;

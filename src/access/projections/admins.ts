@@ -2,6 +2,7 @@ import { AdminEvent } from '../admin';
 import { AdminStandingEvent } from '../admin-standing';
 import type { SsoEvent } from '../sso/events';
 import type { PasskeyEvent } from '../passkeys/events';
+import type { SecondFactorEvent } from '../../member';
 import { Projection } from '../../shared/projections/projection';
 
 export interface AdminDocument {
@@ -18,7 +19,7 @@ export interface AdminDocument {
   second_factors: SecondFactors;
 }
 
-/** Its passkeys' count and whether an authenticator app (TOTP) is confirmed: the latter once TOTP's events are read here. */
+/** Its passkeys' count and whether an authenticator app (TOTP) is confirmed. */
 export interface SecondFactors {
   passkeys: number;
   totp: boolean;
@@ -26,7 +27,7 @@ export interface SecondFactors {
 
 const NONE: SecondFactors = { passkeys: 0, totp: false };
 
-type Listed = AdminEvent | AdminStandingEvent | SsoEvent | PasskeyEvent;
+type Listed = AdminEvent | AdminStandingEvent | SsoEvent | PasskeyEvent | SecondFactorEvent;
 
 const passkeysCounted = (factors: SecondFactors, by: 1 | -1): SecondFactors => ({
   ...factors,
@@ -44,14 +45,20 @@ function amended(doc: AdminDocument, event: Listed): AdminDocument {
     case 'PasskeyAdded':
     case 'PasskeyRemoved':
       return { ...doc, second_factors: passkeysCounted(doc.second_factors, event.type === 'PasskeyAdded' ? 1 : -1) };
+    case 'TotpEnrolled':
+    case 'SecondFactorRemoved':
+      return { ...doc, second_factors: { ...doc.second_factors, totp: event.type === 'TotpEnrolled' } };
     default:
       return doc;
   }
 }
 
-/** An administrator's passkeys move its count; a member's are no administrator's business. */
+/** Second-factor events, told apart from the administrators' own by the account they name. */
+const ACCOUNT_EVENTS = new Set(['PasskeyAdded', 'PasskeyRemoved', 'TotpEnrolled', 'SecondFactorRemoved']);
+
+/** An administrator's passkeys and authenticator app move its factors; a member's are no administrator's business. */
 const idsOf = (event: { type: string; data: Record<string, unknown> }): string[] => {
-  if (!event.type.startsWith('Passkey')) return [String(event.data.admin_id)];
+  if (!ACCOUNT_EVENTS.has(event.type)) return [String(event.data.admin_id)];
   return event.data.side === 'admin' ? [String(event.data.account_id)] : [];
 };
 
@@ -61,8 +68,8 @@ const idsOf = (event: { type: string; data: Record<string, unknown> }): string[]
  */
 export const adminsProjection: Projection<AdminDocument, Listed> = {
   name: 'admins',
-  // 4: whether single sign-on created it, and its passkeys' count, read again from the whole log.
-  version: 4,
+  // 5: whether an authenticator app (TOTP) is on, read again from the whole log.
+  version: 5,
   collection: { name: 'admins', indexes: ['is_super'] },
 
   handles: [
@@ -73,6 +80,8 @@ export const adminsProjection: Projection<AdminDocument, Listed> = {
     'AdministratorRoleGroupSet',
     'PasskeyAdded',
     'PasskeyRemoved',
+    'TotpEnrolled',
+    'SecondFactorRemoved',
   ],
   documentIds: idsOf,
 

@@ -146,7 +146,14 @@ describe('TOTP for an administrator', () => {
   it('the seeded administrator enrols, then signs in with a code; the sign-in is recorded once it completes', async () => {
     const owner = t.client();
     await logInAdmin(owner);
+    const totpListed = async () =>
+      (await owner.get('/api/v1/administrators').expect(200)).body.data.list.find(
+        (a: { username: string }) => a.username === 'admin',
+      ).second_factors.totp;
+    // The members enrolled above (member 1 among them) are no administrator's factor.
+    expect(await totpListed()).toBe(false);
     const { secret } = await enrolTotp(owner, '/admin');
+    expect(await totpListed()).toBe(true);
     const client: request.Agent = t.client();
     const res = await passwordSignIn(client, '/admin', { username: 'admin', password: 'admin-secret' });
     expect(res.body.data.second_factor_required).toBe(true);
@@ -165,5 +172,6 @@ describe('TOTP for an administrator', () => {
       .set('X-CSRF-Token', token)
       .send({ password: 'admin-secret', code })
       .expect(200);
+    expect(await totpListed()).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { ChoosePassword, mustChoosePassword } from '../ui/choose-password';
+import { restrictedScreen } from '../ui/enrol-second-factor';
 import type { JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
@@ -191,8 +191,8 @@ export function AdminArea({ path }: { path: string }) {
     );
   }
   if (context.state === 'loading') return <Loading what="your permissions" />;
-  if (context.state === 'failed' && mustChoosePassword(context.refusal))
-    return <ChoosePassword realm="admin" onChanged={reload} />;
+  const restricted = context.state === 'failed' && restrictedScreen('admin', context.refusal, reload);
+  if (restricted) return restricted;
   if (context.state === 'failed') return <LoadFailed refusal={context.refusal} onRetry={reload} />;
 
   const route = routeOf(path);

@@ -1,9 +1,9 @@
 import { Done, useOutcome } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
 import { ScreenHeading } from '../ui/screen';
-import { PasskeysCard } from '../ui/passkeys';
+import { SecondFactorsChunk } from '../ui/second-factors-chunk';
 
-/** "Your account", for every administrator: their own password, given the current one, and their passkeys. */
+/** "Your account", for every administrator: their own password, given the current one, their authenticator app and passkeys. */
 export function OwnAccount({ username }: { username: string }) {
   const [outcome, report] = useOutcome();
   const change = usePasswordChange('admin', (message) =>
@@ -24,7 +24,7 @@ export function OwnAccount({ username }: { username: string }) {
           Change password
         </button>
       </form>
-      <PasskeysCard side="admin" onDone={report} />
+      <SecondFactorsChunk side="admin" onDone={report} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import { fixing } from '../ui/field-issues';
 import { useLoad } from '../ui/load';
 import { Done, Loading, LoadFailed, RefusalNotice } from '../ui/notice';
 import { PasswordChangeFields, usePasswordChange } from '../ui/password-change';
-import { PasskeysCard } from '../ui/passkeys';
+import { SecondFactorsChunk } from '../ui/second-factors-chunk';
 import { ScreenHeading } from '../ui/screen';
 
 type Account = Schemas['Account'];
@@ -157,7 +157,7 @@ function AdministratorReset({
   );
 }
 
-/** The member's account: profile, password, passkeys, sessions. */
+/** The member's account: profile, password, second factors, sessions. */
 export function AccountPage() {
   const [loaded, reload] = useLoad(() => call(() => api.GET('/developer/account')), []);
   const [account, setAccount] = useState<Account | null>(null);
@@ -183,7 +183,7 @@ export function AccountPage() {
         }}
       />
       <PasswordForm onChanged={report} />
-      <PasskeysCard side="developer" onDone={report} />
+      <SecondFactorsChunk side="developer" onDone={report} />
       <SignOutElsewhere onDone={report} />
     </>
   );

@@ -5,7 +5,7 @@ import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Loading, LoadFailed, type Outcome, useOutcome } from '../ui/notice';
 import { NotFound } from '../ui/not-found';
-import { ChoosePassword, mustChoosePassword } from '../ui/choose-password';
+import { restrictedScreen } from '../ui/enrol-second-factor';
 import { SignIn, signOut } from '../ui/sign-in';
 import { AccountPage } from './account';
 import { Claim } from './claim';
@@ -116,8 +116,8 @@ export function DeveloperArea({ path }: { path: string }) {
     );
   }
   if (dashboard.state === 'loading') return <Loading what="your dashboard" />;
-  if (dashboard.state === 'failed' && mustChoosePassword(dashboard.refusal))
-    return <ChoosePassword realm="developer" onChanged={reload} />;
+  const restricted = dashboard.state === 'failed' && restrictedScreen('developer', dashboard.refusal, reload);
+  if (restricted) return restricted;
   if (dashboard.state === 'failed') {
     return (
       <>

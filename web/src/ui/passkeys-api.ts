@@ -5,16 +5,13 @@ import type {
 import { api, call, csrf, type Answer, type Schemas } from '../api/client';
 
 export type Passkey = Schemas['Passkey'];
-
-/** The browser's WebAuthn calls, loaded at the first ceremony: they would put the first screen over its script budget. */
-const webAuthn = () => import('@simplewebauthn/browser');
 export type Side = 'developer' | 'admin';
 
 /**
  * The browser's refusal (the person closed the prompt, or no authenticator answered) told as a
  * refusal the console shows like the service's, so the card needs one notice for both.
  */
-async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
+export async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
   try {
     return { ok: true, data: await ceremony(), message: '' };
   } catch (err) {
@@ -31,6 +28,12 @@ async function inBrowser<T>(ceremony: () => Promise<T>): Promise<Answer<T>> {
   }
 }
 
+/**
+ * The browser's WebAuthn helpers, fetched when a ceremony begins: the sign-in offers passkeys, and
+ * their script would otherwise weigh on the first screen's budget (test/web/first-screen-budget.test.ts).
+ */
+export const webauthn = () => import('@simplewebauthn/browser');
+
 export const listPasskeys = (side: Side) =>
   call(() => (side === 'admin' ? api.GET('/admin/passkeys') : api.GET('/developer/passkeys')));
 
@@ -44,7 +47,7 @@ export async function addPasskey(side: Side, name: string): Promise<Answer<Passk
   );
   if (!options.ok) return options;
   const optionsJSON = options.data as unknown as PublicKeyCredentialCreationOptionsJSON;
-  const made = await inBrowser(async () => (await webAuthn()).startRegistration({ optionsJSON }));
+  const made = await inBrowser(async () => (await webauthn()).startRegistration({ optionsJSON }));
   if (!made.ok) return made;
   const body = { name, response: made.data as unknown as Schemas['PasskeyRegistrationResponse'] };
   return call(() =>
@@ -69,7 +72,7 @@ export async function signInWithPasskey(): Promise<Answer<Schemas['Administrator
   const options = await call(() => api.POST('/admin/login/passkey/options', { params: { header } }));
   if (!options.ok) return options;
   const optionsJSON = options.data as unknown as PublicKeyCredentialRequestOptionsJSON;
-  const signed = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON }));
+  const signed = await inBrowser(async () => (await webauthn()).startAuthentication({ optionsJSON }));
   if (!signed.ok) return signed;
   const body = { response: signed.data as unknown as Schemas['PasskeyAuthenticationResponse'] };
   return call(() => api.POST('/admin/login/passkey', { params: { header }, body }));

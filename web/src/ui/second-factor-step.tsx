@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { Field } from './field';
 import { RefusalNotice } from './notice';
+import { PasskeySecondFactor } from './passkey-second-factor';
 
 interface SecondFactorStepProps {
   realm: 'developer' | 'admin';
@@ -10,7 +11,8 @@ interface SecondFactorStepProps {
 
 /**
  * The sign-in's second step, after a right password for an account with a second factor: the
- * authenticator app's code, or one of the recovery codes (`POST …/login/second-factor`).
+ * authenticator app's code, or one of the recovery codes (`POST …/login/second-factor`), or a
+ * passkey when the account holds one.
  */
 export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
   const [code, setCode] = useState('');
@@ -66,6 +68,7 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
       >
         {recovery ? 'Use the app’s code instead' : 'Use a recovery code instead'}
       </button>
+      <PasskeySecondFactor side={realm} onSignedIn={onSignedIn} />
     </form>
   );
 }

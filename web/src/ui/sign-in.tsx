@@ -6,7 +6,7 @@ import { PasswordField, UsernameField } from './account-fields';
 import { Done, RefusalNotice } from './notice';
 import { ScreenHeading } from './screen';
 import { SsoSignIn } from '../admin/sso-sign-in';
-import { SecondFactorStep } from './second-factor-step';
+import { Chunk } from './chunk';
 import { PasskeySignIn } from '../admin/passkey-sign-in';
 
 /** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
@@ -54,7 +54,15 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
     onSignedIn();
   };
 
-  if (secondFactor) return <SecondFactorStep realm={realm} onSignedIn={onSignedIn} />;
+  // Its own chunk: most sign-ins never reach it, and the first screen's script has a budget.
+  if (secondFactor)
+    return (
+      <Chunk
+        load={() => import('./second-factor-step').then((m) => m.SecondFactorStep)}
+        what="the second-factor step"
+        props={{ realm, onSignedIn }}
+      />
+    );
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">
