@@ -6,7 +6,7 @@ import { SignInSide } from '../../shared/http/pending-sign-in';
 import { tooManyPasswordFailures } from '../../shared/http/password-failures';
 import { rememberPosition, sessionOf } from '../../shared/http/session';
 import { accountOf, actorOf, BASE, codeSchema, recoveryCodeSchema, SecondFactorDeps } from './caller';
-import { removeSecondFactor, useSecondFactor } from './factors';
+import { hasSecondFactor, removeSecondFactor, useSecondFactor } from './factors';
 
 const removalSchema = z.union([
   z.strictObject({ password: z.string().max(1024), code: codeSchema }),
@@ -47,6 +47,9 @@ export function removalEndpoint(side: SignInSide, deps: SecondFactorDeps): Endpo
     handler: async (ctx, { body }) => {
       const { account, identity } = accountOf(ctx, side);
       await deps.checkPassword(ctx, identity, body.password);
+      // Said before the code is judged: with no factor enrolled, no code could be right.
+      if (!(await hasSecondFactor(deps.events, account)))
+        throw new DomainError('no_second_factor', 'this account has no second factor to remove');
       const by = actorOf(ctx, side, account.account_id);
       const { password: _checked, ...proof } = body;
       await useSecondFactor(deps.events, deps.sealer, account, proof, by).catch((err: unknown) => {

@@ -120,6 +120,9 @@ describe('TOTP for a developer member', () => {
     expect(removed.status).toBe(200);
     const again = await passwordSignIn(t.client(), '/developer', member);
     expect(again.body.data.second_factor_required).toBe(false);
+    // Nothing left to remove: said as such, whatever code comes with it.
+    const twice = await remove({ password: member.password, recovery_code: member.recovery_codes[4] });
+    expect([twice.status, twice.body.data.error]).toEqual([422, 'no_second_factor']);
     const types = (await t.allEvents()).map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['TotpEnrolmentBegun', 'TotpEnrolled', 'SecondFactorRemoved']));
   });
