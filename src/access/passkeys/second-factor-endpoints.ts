@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertionRefusals } from './assertion-refusals';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import type { AppContext } from '../../shared/http/context';
 import { commandContext } from '../../shared/http/command-context';
@@ -75,16 +76,7 @@ export function secondFactorEndpoints(deps: PasskeySignInDeps, side: SignInSide)
           reasons: ['passkey_not_accepted'],
           when: "passkey_not_accepted: not one of the account's passkeys, or its signature is wrong",
         },
-        {
-          status: 409,
-          reasons: ['passkey_challenge_missing', 'passkey_challenge_used', 'passkey_not_found'],
-          when: 'no options were asked for in this session, or they were answered already or expired (passkey_challenge_missing); this signature was taken already (passkey_challenge_used); the passkey was removed meanwhile (passkey_not_found)',
-        },
-        {
-          status: 422,
-          reasons: ['passkey_counter_regressed'],
-          when: "passkey_counter_regressed: the authenticator's signature counter went back, the sign of a copied authenticator",
-        },
+        ...assertionRefusals,
       ],
       handler: async (ctx, { body: { response } }) => {
         const account = accountOf(ctx);

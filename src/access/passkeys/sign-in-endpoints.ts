@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertionRefusals } from './assertion-refusals';
 import { endpoint, Endpoint } from '../../shared/http/endpoints';
 import { commandContext } from '../../shared/http/command-context';
 import { logIntoSession, rememberPosition } from '../../shared/http/session';
@@ -64,16 +65,7 @@ export function passkeySignInEndpoints(deps: PasskeySignInDeps): Endpoint[] {
           reasons: ['passkey_not_accepted'],
           when: 'passkey_not_accepted: no administrator has this passkey, or its signature is wrong',
         },
-        {
-          status: 409,
-          reasons: ['passkey_challenge_missing', 'passkey_challenge_used', 'passkey_not_found'],
-          when: 'no options were asked for in this session, or they were answered already or expired (passkey_challenge_missing); this signature was taken already (passkey_challenge_used); the passkey was removed meanwhile (passkey_not_found)',
-        },
-        {
-          status: 422,
-          reasons: ['passkey_counter_regressed'],
-          when: "passkey_counter_regressed: the authenticator's signature counter went back, the sign of a copied authenticator",
-        },
+        ...assertionRefusals,
         {
           status: 403,
           reasons: ['admin_disabled'],

@@ -1,7 +1,7 @@
 import type { Refusal } from '../api/client';
 import { asSentence, isAt } from './field-issues';
 
-interface FieldProps {
+export interface FieldProps {
   name: string;
   /** The input's id where one screen has two fields of one name (field-<name> otherwise). */
   id?: string;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
-import { Field } from './field';
+import { CodeField } from './code-field';
 import { RefusalNotice } from './notice';
 import { PasskeySecondFactor } from './passkey-second-factor';
 
@@ -45,13 +45,11 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
           ? 'Type one of the recovery codes you kept when you turned the second factor on. Each works once.'
           : 'Type the 6-digit code your authenticator app shows for this account.'}
       </p>
-      <Field
-        name={recovery ? 'recovery_code' : 'code'}
+      <CodeField
+        recovery={recovery}
         label={recovery ? 'Recovery code' : 'Code'}
         value={code}
         onInput={setCode}
-        required
-        autocomplete="one-time-code"
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />

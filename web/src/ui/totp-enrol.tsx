@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import type { Refusal } from '../api/client';
-import { Field } from './field';
+import { CodeField } from './code-field';
 import { RefusalNotice } from './notice';
 import { SecretOnce } from './secret-once';
 import { confirmTotp } from './totp-api';
@@ -61,15 +61,12 @@ export function TotpEnrolment({ side, secret, otpauthUri, onConfirmed, onCancel 
       <p>
         Key to type by hand: <code data-testid="totp-secret">{secret}</code>
       </p>
-      <Field
-        name="code"
+      <CodeField
         id="totp-confirm-code"
         label="Code from the app"
         hint="6 digits"
         value={code}
         onInput={setCode}
-        required
-        autocomplete="one-time-code"
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />

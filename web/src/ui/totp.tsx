@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
 import { PasswordField } from './account-fields';
-import { Field } from './field';
+import { CodeField } from './code-field';
 import { useLoad } from './load';
 import { LoadFailed, Loading, RefusalNotice } from './notice';
 import type { Side } from './passkeys-api';
@@ -158,14 +158,12 @@ function TurnOff({ side, onRemoved }: { side: Side; onRemoved: () => void }) {
         onInput={setPassword}
         refusal={refusal}
       />
-      <Field
-        name={recovery ? 'recovery_code' : 'code'}
+      <CodeField
+        recovery={recovery}
         id="totp-off-code"
         label={recovery ? 'A recovery code' : 'Code from the app'}
         value={code}
         onInput={setCode}
-        required
-        autocomplete="one-time-code"
         refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />
