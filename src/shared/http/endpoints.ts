@@ -3,7 +3,7 @@ import { Middleware } from 'koa';
 import { z } from 'zod';
 import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
-import { refuseGoneSession, refuseUntilPasswordChanged, refuseUntilSecondFactorEnrolled } from './guards';
+import { refuseGoneSession, refuseWhileRestricted, SessionRestriction } from './guards';
 import { requireCsrf } from './session';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { CallerKind, idempotentWrites } from './idempotency';
@@ -213,20 +213,29 @@ function bodyReading(endpoint: Endpoint, body: Middleware<AppState>[]): Middlewa
 export const isLimitedMemberWrite = (endpoint: Pick<Endpoint, 'method' | 'caller' | 'callerBeforeCsrf'>): boolean =>
   endpoint.caller.kind === 'member' && endpoint.method !== 'GET' && !endpoint.callerBeforeCsrf;
 
+/**
+ * The restrictions a member's or administrator's endpoint holds a session to: none on those that
+ * lift them (`beforePasswordChange`: changing the password, signing out, what the console reads),
+ * and no enrolment restriction on those that enrol a second factor.
+ */
+export function restrictionsOf(
+  endpoint: Pick<Endpoint, 'caller' | 'beforePasswordChange' | 'enrolsSecondFactor'>,
+): SessionRestriction[] {
+  if ((endpoint.caller.kind !== 'member' && endpoint.caller.kind !== 'admin') || endpoint.beforePasswordChange)
+    return [];
+  return endpoint.enrolsSecondFactor
+    ? ['password_change_required']
+    : ['password_change_required', 'second_factor_enrolment_required'];
+}
+
 /** Who the caller is and may do: identity, permission or scope, a one-time password, the member's write limit. */
 function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState>[] {
   const { caller } = endpoint;
   const checks: Middleware<AppState>[] = [];
   if (caller.kind === 'member') checks.push(guards.member);
   if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
-  if ((caller.kind === 'member' || caller.kind === 'admin') && !endpoint.beforePasswordChange)
-    checks.push(refuseUntilPasswordChanged(caller.kind));
-  if (
-    (caller.kind === 'member' || caller.kind === 'admin') &&
-    !endpoint.beforePasswordChange &&
-    !endpoint.enrolsSecondFactor
-  )
-    checks.push(refuseUntilSecondFactorEnrolled(caller.kind));
+  if (caller.kind === 'member' || caller.kind === 'admin')
+    for (const restriction of restrictionsOf(endpoint)) checks.push(refuseWhileRestricted(restriction, caller.kind));
   if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);
   if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
   return checks;

@@ -46,40 +46,29 @@ export const requireMember: Middleware<AppState> = async (ctx, next) => {
 };
 
 /**
- * Refuses (403 password_change_required) a member or administrator signed in with a one-time
- * password, on every endpoint but those declared `beforePasswordChange` (changing it, signing out,
- * what the console reads to show the change).
+ * What a signed-in session is held to before anything else: a one-time password to replace, a
+ * second factor to enrol (REQUIRE_SECOND_FACTOR). Each is a flag on the identity, ended by the
+ * endpoint that lifts it (`restrictionsOf`, endpoints.ts).
  */
-export function refuseUntilPasswordChanged(side: 'member' | 'admin'): Middleware<AppState> {
-  return async (ctx, next) => {
-    if (sessionOf(ctx)[side]?.password_change_required) {
-      const where = side === 'member' ? 'POST /developer/password' : 'POST /admin/password';
-      throw new HttpError(
-        403,
-        'password_change_required',
-        `this session signed in with a one-time password: choose your own first (${where})`,
-      );
-    }
-    await next();
-  };
-}
+export type SessionRestriction = 'password_change_required' | 'second_factor_enrolment_required';
 
-/**
- * Refuses (403 second_factor_enrolment_required) a member or administrator whom REQUIRE_SECOND_FACTOR
- * covers and who has no second factor, on every endpoint but those declared `enrolsSecondFactor`
- * (enrolling one) or `beforePasswordChange` (signing out, changing a one-time password, what the
- * console reads): enrolment ends it (`secondFactorEnrolled`).
- */
-export function refuseUntilSecondFactorEnrolled(side: 'member' | 'admin'): Middleware<AppState> {
+const FIRST_STEP: Record<SessionRestriction, Record<'member' | 'admin', string>> = {
+  password_change_required: { member: 'POST /developer/password', admin: 'POST /admin/password' },
+  second_factor_enrolment_required: { member: 'POST /developer/2fa/totp', admin: 'POST /admin/2fa/totp' },
+};
+
+const WHY: Record<SessionRestriction, (where: string) => string> = {
+  password_change_required: (where) =>
+    `this session signed in with a one-time password: choose your own first (${where})`,
+  second_factor_enrolment_required: (where) =>
+    `this account must have a second factor (REQUIRE_SECOND_FACTOR): enrol one first (${where}, then its /confirm)`,
+};
+
+/** Refuses (403, the restriction's name) a member or administrator whose session is held to `restriction`. */
+export function refuseWhileRestricted(restriction: SessionRestriction, side: 'member' | 'admin'): Middleware<AppState> {
   return async (ctx, next) => {
-    if (sessionOf(ctx)[side]?.second_factor_enrolment_required) {
-      const where = side === 'member' ? 'POST /developer/2fa/totp' : 'POST /admin/2fa/totp';
-      throw new HttpError(
-        403,
-        'second_factor_enrolment_required',
-        `this account must have a second factor (REQUIRE_SECOND_FACTOR): enrol one first (${where}, then its /confirm)`,
-      );
-    }
+    if (sessionOf(ctx)[side]?.[restriction])
+      throw new HttpError(403, restriction, WHY[restriction](FIRST_STEP[restriction][side]));
     await next();
   };
 }

@@ -1,4 +1,5 @@
-import { Endpoint, isLimitedMemberWrite, needsCsrf, Refusal } from './endpoints';
+import { Endpoint, isLimitedMemberWrite, needsCsrf, Refusal, restrictionsOf } from './endpoints';
+import type { SessionRestriction } from './guards';
 import { TOO_MANY_CHANGES } from './member-writes';
 import { OPEN_API_LIMITS, OpenApiRefusal } from './open-api-refusals';
 import { isPaged } from './pagination';
@@ -41,7 +42,7 @@ export function refusalsOf(
       'csrf_token_invalid',
     ]);
   callerRefusals(endpoint, partnerRefusals, add);
-  passwordChangeRefusal(endpoint, add);
+  sessionRefusals(endpoint, add);
   inputRefusals(endpoint, add);
   for (const refusal of endpoint.refusals ?? []) add(refusal.status, refusal.when, refusal.reasons);
   if (endpoint.caller.kind === 'member') memberReserved(add);
@@ -102,22 +103,21 @@ function callerRefusals({ caller }: Endpoint, partnerRefusals: readonly OpenApiR
     );
 }
 
-/** A session signed in with a one-time password may do nothing else until it chooses its own. */
-function passwordChangeRefusal({ caller, beforePasswordChange, enrolsSecondFactor }: Endpoint, add: Add): void {
+const RESTRICTION_WHEN: Record<SessionRestriction, string> = {
+  password_change_required:
+    'password_change_required: this session signed in with a one-time password, which must be changed first',
+  second_factor_enrolment_required:
+    'second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first',
+};
+
+/** A sign-in awaiting its second factor, a one-time password, a second factor to enrol: each holds the session back. */
+function sessionRefusals(endpoint: Endpoint, add: Add): void {
+  const { caller } = endpoint;
   if (caller.kind !== 'member' && caller.kind !== 'admin') return;
   add(403, 'second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)', [
     'second_factor_required',
   ]);
-  if (!beforePasswordChange)
-    add(403, 'password_change_required: this session signed in with a one-time password, which must be changed first', [
-      'password_change_required',
-    ]);
-  if (!beforePasswordChange && !enrolsSecondFactor)
-    add(
-      403,
-      'second_factor_enrolment_required: REQUIRE_SECOND_FACTOR covers this account, which must enrol a second factor first',
-      ['second_factor_enrolment_required'],
-    );
+  for (const restriction of restrictionsOf(endpoint)) add(403, RESTRICTION_WHEN[restriction], [restriction]);
 }
 
 /** What the request carries: its path and query parameters, its body, and the limits on writes and logins. */

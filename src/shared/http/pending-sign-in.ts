@@ -1,6 +1,14 @@
 import { AppContext } from './context';
 import { HttpError } from './envelope';
-import { AdminIdentity, changeSession, MemberIdentity, newCsrfToken, PendingSignIn, sessionOf } from './session';
+import {
+  AdminIdentity,
+  changeSession,
+  MemberIdentity,
+  newCsrfToken,
+  PendingSignIn,
+  sessionOf,
+  withoutPendingSignIns,
+} from './session';
 
 /** Whose sign-in: a member's or an administrator's, each its own side of the shared session. */
 export type SignInSide = 'member' | 'admin';
@@ -14,15 +22,6 @@ export const SECOND_FACTOR_PATHS: Record<SignInSide, string> = {
   member: '/developer/login/second-factor',
   admin: '/admin/login/second-factor',
 };
-
-type SessionRecord = Record<string, unknown> & { pending_sign_in?: Record<string, unknown> };
-
-/** The session's data with `side`'s pending sign-in dropped (and `pending_sign_in` itself once empty). */
-function withoutPending(current: SessionRecord | null, side: SignInSide): SessionRecord {
-  const { pending_sign_in, ...rest } = current ?? {};
-  const others = Object.fromEntries(Object.entries(pending_sign_in ?? {}).filter(([key]) => key !== side));
-  return Object.keys(others).length > 0 ? { ...rest, pending_sign_in: others } : rest;
-}
 
 /**
  * The password was right and the account has a second factor: the session gets a new id and
@@ -39,7 +38,7 @@ export async function beginPendingSignIn<S extends SignInSide>(
   const csrf_token = newCsrfToken();
   await changeSession(ctx, {
     change: (current) => {
-      const rest: SessionRecord = withoutPending(current as SessionRecord | null, side);
+      const rest = withoutPendingSignIns(current, [side]);
       delete rest[side];
       return { ...rest, pending_sign_in: { ...rest.pending_sign_in, [side]: pending }, csrf_token };
     },
@@ -77,11 +76,7 @@ export async function completePendingSignIn<S extends SignInSide>(
   const pending = requirePendingSignIn(ctx, side);
   const csrf_token = newCsrfToken();
   await changeSession(ctx, {
-    change: (current) => ({
-      ...withoutPending(current as SessionRecord | null, side),
-      [side]: pending.identity,
-      csrf_token,
-    }),
+    change: (current) => ({ ...withoutPendingSignIns(current, [side]), [side]: pending.identity, csrf_token }),
   });
   return pending;
 }

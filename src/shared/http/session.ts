@@ -167,6 +167,13 @@ export function newCsrfToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The session's data with the pending sign-ins of `sides` dropped (and `pending_sign_in` itself once empty). */
+export function withoutPendingSignIns(current: SessionData | null, sides: readonly string[]): SessionData {
+  const { pending_sign_in, ...rest } = current ?? {};
+  const others = Object.entries(pending_sign_in ?? {}).filter(([side]) => !sides.includes(side));
+  return others.length > 0 ? { ...rest, pending_sign_in: Object.fromEntries(others) } : rest;
+}
+
 /**
  * Gives the session a new id with the data `change` makes of it as it is when the change commits,
  * not as this request read it (`SessionStore.regenerate`), and takes that data in.
@@ -191,18 +198,10 @@ export async function logIntoSession(ctx: AppContext, identity: Pick<SessionData
   const csrf_token = newCsrfToken();
   await changeSession(ctx, {
     change: (current) => {
-      // A sign-in awaiting its second factor on the same side is over: this one replaces it.
-      const pending = Object.entries((current?.pending_sign_in ?? {}) as Record<string, unknown>).filter(
-        ([side]) => !(side in identity),
-      );
-      // So is a ceremony begun before the login: its challenge is not carried into the new session.
-      const { pending_sign_in: _replaced, ceremony: _ended, ...rest } = current ?? {};
-      return {
-        ...rest,
-        ...identity,
-        csrf_token,
-        ...(pending.length > 0 && { pending_sign_in: Object.fromEntries(pending) }),
-      };
+      // A sign-in awaiting its second factor on the same side is over: this one replaces it. So is a
+      // ceremony begun before the login: its challenge is not carried into the new session.
+      const { ceremony: _ended, ...rest } = withoutPendingSignIns(current, Object.keys(identity));
+      return { ...rest, ...identity, csrf_token };
     },
   });
 }
