@@ -7,6 +7,7 @@ import { HttpError } from '../../shared/http/envelope';
 import { rememberPosition } from '../../shared/http/session';
 import {
   completePendingSignIn,
+  noPendingSignIn,
   requirePendingSignIn,
   SECOND_FACTOR_PATHS,
   SignInSide,
@@ -18,12 +19,6 @@ import { authenticationOptions, authenticationResponseSchema, ceremonyOptionsSch
 import type { PasskeySignInDeps } from './sign-in-endpoints';
 import { checkAssertion } from './sign-in';
 import { passkeysOf, recordPasskeyUse } from './passkeys';
-
-const noPendingSignIn = {
-  status: 401,
-  reasons: ['no_pending_sign_in'],
-  when: 'no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old',
-} as const;
 
 const identitySchema = z.object({ id: z.int().min(1), username: z.string() });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint, Endpoint, Refusal } from '../../shared/http/endpoints';
 import {
   completePendingSignIn,
+  noPendingSignIn,
   requirePendingSignIn,
   secondFactorEnrolled,
   SignInSide,
@@ -128,11 +129,7 @@ function signInEndpoint(side: SignInSide, deps: SecondFactorDeps): Endpoint {
         reasons: ['invalid_second_factor'],
         when: 'invalid_second_factor: the code or recovery code is wrong, or was used already',
       },
-      {
-        status: 401,
-        reasons: ['no_pending_sign_in'],
-        when: 'no_pending_sign_in: no password sign-in awaits a second factor in this session (or it is over five minutes old)',
-      },
+      noPendingSignIn,
     ],
     handler: async (ctx, { body }) => {
       const { identity } = requirePendingSignIn(ctx, side);

@@ -1,5 +1,6 @@
 import { AppContext } from './context';
 import { HttpError } from './envelope';
+import type { Refusal } from './endpoints';
 import {
   AdminIdentity,
   changeSession,
@@ -50,6 +51,13 @@ export function pendingSignInOf<S extends SignInSide>(ctx: AppContext, side: S):
   const pending = sessionOf(ctx).pending_sign_in?.[side] as PendingSignIn<IdentityOf<S>> | undefined;
   return pending && Date.now() - pending.since <= PENDING_SIGN_IN_MS ? pending : null;
 }
+
+/** How an endpoint that completes a pending sign-in declares `requirePendingSignIn`'s refusal. */
+export const noPendingSignIn: Refusal = {
+  status: 401,
+  reasons: ['no_pending_sign_in'],
+  when: 'no_pending_sign_in: this session has no sign-in awaiting a second factor, or it is over five minutes old',
+};
 
 /** The pending sign-in the second factor completes; 401 no_pending_sign_in when there is none (or it expired). */
 export function requirePendingSignIn<S extends SignInSide>(ctx: AppContext, side: S): PendingSignIn<IdentityOf<S>> {
