@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { OwnAccount } from './own-account';
 import { envelope, serviceStandIn } from '../../test/envelope';
 
@@ -71,7 +71,12 @@ it('lists the passkeys by name and removes one, saying so', async () => {
     true,
   );
   render(<OwnAccount username="carol" />);
-  fireEvent.click(await screen.findByRole('button', { name: 'Remove passkey laptop' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Remove passkey laptop…' }));
+  // Asked first: removing a passkey cannot be undone.
+  expect(calls.filter((request) => request.method === 'DELETE')).toEqual([]);
+  fireEvent.click(
+    within(screen.getByRole('dialog', { name: 'Remove the passkey laptop?' })).getByRole('button', { name: 'Remove' }),
+  );
   expect(await screen.findByText('Passkey "laptop" removed.')).toBeTruthy();
   const removal = calls.find((request) => request.method === 'DELETE')!;
   expect(new URL(removal.url).pathname).toBe('/api/v1/admin/passkeys/3f1c0e7a-0000-4000-8000-000000000001');

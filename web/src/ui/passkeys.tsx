@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Refusal } from '../api/client';
+import { ConfirmAction } from './confirm-action';
 import { Field } from './field';
 import { useLoad } from './load';
 import { LoadFailed, Loading, RefusalNotice } from './notice';
@@ -41,8 +42,9 @@ export function PasskeysCard({ side, onDone }: { side: Side; onDone: (message: s
     <form onSubmit={add} class="card" aria-labelledby="passkeys-title" noValidate>
       <h2 id="passkeys-title">Passkeys</h2>
       <p>
-        A passkey signs you in with this device's screen lock or a security key
-        {side === 'admin' ? ', without a password' : ''}, and serves as a second factor after your password.
+        {side === 'admin'
+          ? "A passkey signs you in with this device's screen lock or a security key, without a password, and serves as a second factor after your password."
+          : "A passkey completes your sign-in after your password, with this device's screen lock or a security key, as a second factor."}
       </p>
       {loaded.data.length === 0 ? (
         <p>You have no passkey yet.</p>
@@ -51,9 +53,13 @@ export function PasskeysCard({ side, onDone }: { side: Side; onDone: (message: s
           {loaded.data.map((passkey) => (
             <li key={passkey.id}>
               {passkey.name}{' '}
-              <button type="button" onClick={() => void remove(passkey.id, passkey.name)}>
-                Remove <span class="visually-hidden">passkey {passkey.name}</span>
-              </button>
+              <ConfirmAction
+                label="Remove"
+                name={`Remove passkey ${passkey.name}`}
+                title={`Remove the passkey ${passkey.name}?`}
+                question="It no longer signs you in or completes a sign-in. This cannot be undone."
+                onConfirm={() => void remove(passkey.id, passkey.name)}
+              />
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { CodeField } from './code-field';
 import { RefusalNotice } from './notice';
@@ -19,6 +19,9 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
   const [recovery, setRecovery] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  // It replaces the sign-in form in place: the screen's heading takes focus, as a new screen's does.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -39,7 +42,9 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
 
   return (
     <form onSubmit={submit} class="card narrow" aria-labelledby="second-factor-title">
-      <h2 id="second-factor-title">Second factor</h2>
+      <h1 id="second-factor-title" ref={heading} tabIndex={-1}>
+        Second factor
+      </h1>
       <p>
         {recovery
           ? 'Type one of the recovery codes you kept when you turned the second factor on. Each works once.'
@@ -64,7 +69,7 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
           setRefusal(null);
         }}
       >
-        {recovery ? 'Use the app’s code instead' : 'Use a recovery code instead'}
+        {recovery ? "Use the app's code instead" : 'Use a recovery code instead'}
       </button>
       <PasskeySecondFactor side={realm} onSignedIn={onSignedIn} />
     </form>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import type { Refusal } from '../api/client';
 import { CodeField } from './code-field';
@@ -38,6 +38,9 @@ export function TotpEnrolment({ side, secret, otpauthUri, onConfirmed, onCancel 
   const [busy, setBusy] = useState(false);
   // The SVG is made here from the service's own URI, never from anything typed.
   const qr = renderSVG(otpauthUri, { border: 2 });
+  // The button that began it is gone: what to do next takes focus, read before the QR code.
+  const steps = useRef<HTMLParagraphElement>(null);
+  useEffect(() => steps.current?.focus(), []);
 
   const confirm = async (event: Event) => {
     event.preventDefault();
@@ -51,7 +54,9 @@ export function TotpEnrolment({ side, secret, otpauthUri, onConfirmed, onCancel 
 
   return (
     <form onSubmit={confirm} noValidate aria-label="Confirm the authenticator app">
-      <p>Scan this QR code with your authenticator app (or type the key below), then type the code it shows.</p>
+      <p ref={steps} tabIndex={-1}>
+        Scan this QR code with your authenticator app (or type the key below), then type the code it shows.
+      </p>
       <div
         class="totp-qr"
         role="img"

@@ -31,9 +31,16 @@ export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCar
   const [stage, setStage] = useState<Stage>({ at: 'rest' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  // The button pressed leaves with the stage it belonged to: the card's heading takes focus back.
+  const backToRest = useRef(false);
   useEffect(() => {
-    if (required) heading.current?.focus();
-  }, [required, loaded.state]);
+    if (required || backToRest.current) heading.current?.focus();
+    backToRest.current = false;
+  }, [required, loaded.state, stage.at]);
+  const rest = () => {
+    backToRest.current = true;
+    setStage({ at: 'rest' });
+  };
 
   const begin = async () => {
     const answer = await beginTotp(side);
@@ -63,7 +70,7 @@ export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCar
           side={side}
           secret={stage.secret}
           otpauthUri={stage.otpauthUri}
-          onCancel={() => setStage({ at: 'rest' })}
+          onCancel={rest}
           onConfirmed={(codes) => {
             setStage({ at: 'codes', codes });
             onDone('Authenticator app turned on.');
@@ -74,7 +81,7 @@ export function TotpCard({ side, onDone, required = false, onEnrolled }: TotpCar
         <RecoveryCodesOnce
           codes={stage.codes}
           onStored={() => {
-            setStage({ at: 'rest' });
+            rest();
             reload();
             onEnrolled?.();
           }}
