@@ -107,6 +107,14 @@ export function provenPlatform(): ProvenPlatform {
     // Then the log at rest, each event under a checkpoint: the latest checkpoint a test reads stays the latest.
     const events = (await p.t.allEvents()).filter((e) => e.stream !== CHECKPOINT_STREAM);
     await checkpointOver(p, events.at(-1)!.position);
+    // The API serves checkpoints from its read model, a moment behind the log: the tests start once it serves the latest.
+    await eventually(
+      async () => {
+        const served = await p.auditor.get(`${API}/audit/checkpoint`).buffer(true).parse(textOf);
+        return served.body === (await p.signedCheckpoints()).at(-1)!.note;
+      },
+      { within: 10_000, what: 'the latest signed checkpoint served by GET /audit/checkpoint' },
+    );
   });
   afterAll(async () => {
     await p.t.close();
