@@ -9,6 +9,8 @@ import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { CallerKind, idempotentWrites } from './idempotency';
 import type { IdempotencyRecords } from '../../stores/ports';
 import { bodyIsRequired, parse } from './validate';
+import type { Refusal } from './refusal';
+export type { Refusal } from './refusal';
 import { SignatureCheck, signedJsonBody } from './signed-body';
 
 /**
@@ -29,18 +31,6 @@ export type LoginRealm = 'member' | 'admin';
 
 /** Which step of a sign-in: the password, or the second factor after it (counted against the same username). */
 export type LoginStep = 'password' | 'second-factor';
-
-/** A refusal the handler itself may answer, beyond those its caller, CSRF check and input imply. */
-export interface Refusal {
-  status: 401 | 403 | 404 | 409 | 422 | 429 | 503;
-  /**
-   * Every `data.error` it is answered with: the contract lists them as the enum of the status, and
-   * the tests' contract checker refuses an answer with a reason no declaration names.
-   */
-  reasons: readonly [string, ...string[]];
-  /** When the refusal happens, for the contract. */
-  when: string;
-}
 
 /** What a handler answers: the envelope's data, and a message for people. */
 export interface Reply<Data> {

@@ -1,6 +1,6 @@
 import { AppContext } from './context';
 import { HttpError } from './envelope';
-import type { Refusal } from './endpoints';
+import type { Refusal } from './refusal';
 import {
   AdminIdentity,
   changeSession,
