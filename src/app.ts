@@ -19,7 +19,7 @@ import { requireMember } from './shared/http/guards';
 import { PartnerLane, partnerLane } from './shared/http/partner-lane';
 import { startNotifications } from './notifications';
 import { unlessUpgradeRequired } from './shared/http/upgrade-required';
-import { contractEndpoints } from './shared/http/routes/contract';
+import { servedContract } from './shared/http/routes/contract';
 import { healthEndpoints, HealthDeps, ProjectionsHealth } from './shared/http/routes/health';
 import { rootEndpoints } from './shared/http/routes/root';
 import { deadLetterHealth } from './shared/projections/dead-letters';
@@ -37,6 +37,8 @@ const UPGRADE_CHECK_MS = 2000;
 export interface Platform {
   /** What the HTTP server runs: the partner lane, then koa, with its middleware as it is at this call. */
   listener(): RequestListener;
+  /** Builds the contract GET /openapi serves now, not at its first request (about a second). */
+  prepareContract(): void;
   lane: PartnerLane;
   app: Koa<AppState>;
   router: Router<AppState>;
@@ -86,7 +88,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
   // Re-read every few seconds: an upgrade done by `platform upgrade` lifts the 503 without a restart.
   const outdated = outdatedReadModels(stores.documents, PROJECTIONS, UPGRADE_CHECK_MS);
-  const endpoints = declareEndpoints(api.endpoints, {
+  const { endpoints, prepareContract } = declareEndpoints(api.endpoints, {
     stores,
     projections: projections.health,
     keyRing: api.keyRing.status,
@@ -126,6 +128,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
   return {
     listener: () => observed.listener(lane.in(app.callback()), lane),
+    prepareContract,
     lane,
     app,
     router,
@@ -143,21 +146,17 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 }
 
 /** Every endpoint of the service, the kernel's around the slices'; the OpenAPI contract is generated from this same list. */
-function declareEndpoints(slices: Endpoint[], health: HealthDeps): Endpoint[] {
-  const endpoints: Endpoint[] = [
-    ...healthEndpoints(health),
-    ...slices,
-    ...contractEndpoints(() => endpoints, REGISTRY.openApiRefusals),
-    ...rootEndpoints(),
-  ];
-  return endpoints;
+function declareEndpoints(slices: Endpoint[], health: HealthDeps): { endpoints: Endpoint[]; prepareContract(): void } {
+  const contract = servedContract(() => endpoints, REGISTRY.openApiRefusals);
+  const endpoints: Endpoint[] = [...healthEndpoints(health), ...slices, ...contract.endpoints, ...rootEndpoints()];
+  return { endpoints, prepareContract: contract.prepare };
 }
 
 /** The contract the service serves at GET /openapi, without a running service (`platform openapi`). */
 export function platformContract() {
   // The bounds settings put on inputs, at their defaults: the contract a client reads before any is set.
   const known = { maxKeyLifetimeDays: parseSettings({}).MAX_KEY_LIFETIME_DAYS };
-  const endpoints = declareEndpoints(
+  const { endpoints } = declareEndpoints(
     declaredSliceEndpoints(known),
     declarationsOnly<HealthDeps>('health dependencies'),
   );

@@ -36,6 +36,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const options = { settings, log, stores, announce: (message: string) => announced.push(message) };
   const platform = await createPlatform({ ...options, administrator: 'later' });
   await seedAdministrator(options);
+  // While requests are held anyway: the console's Contract screen will not wait on the build.
+  platform.prepareContract();
   held.ready(platform.listener());
   // Before saying it listens: a SIGTERM sent on that word must find the handler that drains.
   stopOnSignals(

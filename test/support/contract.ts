@@ -1,6 +1,7 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OutgoingHttpHeaders, RequestListener } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Middleware } from 'koa';
 import type { PartnerLane } from '../../src/shared/http/partner-lane';
 import { API_PREFIX } from '../../src/shared/http/app';
@@ -42,6 +43,13 @@ export interface Checked {
 function cookiesSetTwice(headers: Headers): string[] {
   const names = [headers['set-cookie'] ?? []].flat().map((cookie) => String(cookie).replace(/=.*/s, ''));
   return [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
+}
+
+/** A body the handler encoded itself (GET /openapi), as the client reads it once decoded. */
+function bytesAsSent(body: unknown, encoding: string, json: boolean): unknown {
+  if (!Buffer.isBuffer(body)) return body;
+  const decoded = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+  return json ? JSON.parse(decoded.toString('utf8')) : decoded.toString('utf8');
 }
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -185,7 +193,7 @@ export class ContractChecker {
       if (isConsolePath(ctx.path) && !ctx.response.is('application/json')) return;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute;
       const path = route ? openApiPath(route.slice(API_PREFIX.length)) : null;
-      const body = ctx.body as unknown;
+      const body = bytesAsSent(ctx.body, ctx.response.get('Content-Encoding'), ctx.response.is('json') !== false);
       seen.push({ operation: path && `${ctx.method} ${path}`, status: ctx.status });
       // A streamed body is judged by the test that reads it, with problems(); no bytes pass here.
       if (body !== null && typeof body === 'object' && 'pipe' in body) return;

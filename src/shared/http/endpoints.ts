@@ -86,6 +86,11 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
   loginStep?: LoginStep;
   /** A browser's navigation: success is a 302 to Location, and with `raw: 'text/html'` its refusals are pages. */
   redirects?: true;
+  /**
+   * Answered with an ETag, compressed as the client accepts: a request naming the ETag in
+   * If-None-Match is answered 304 without a body, which the contract says.
+   */
+  revalidated?: true;
   /** Answers success under a new session id (login, registration, logout): the contract says its Set-Cookie. */
   movesSession?: true;
   /**

@@ -3,8 +3,9 @@ import { createDocument, ZodOpenApiOperationObject, ZodOpenApiResponsesObject } 
 import { IMPLEMENTATION_VERSION } from '../../version';
 import { Caller, Endpoint, needsCsrf } from './endpoints';
 import { OpenApiRefusal } from './open-api-refusals';
-import { describedAll, ErrorStatus, refusalsOf } from './openapi-refusals';
+import { describedAll, refusalsOf } from './openapi-refusals';
 import { rateLimitsOf } from './openapi-rate-limits';
+import { cookieOf, etag, headersOf, requestId, revalidation } from './openapi-headers';
 import { refusalSchemaOf } from './refusal-reasons';
 import { envelopeOf } from './schemas';
 import { bodyIsRequired } from './validate';
@@ -34,33 +35,6 @@ const writeHeaders = csrfHeader.extend({
 /** A signed caller's headers: each required, what they mean in the operation's description. */
 const signatureHeaders = (names: readonly string[]) =>
   z.object(Object.fromEntries(names.map((name) => [name, z.string().min(1)])));
-
-const idempotentReplayed = z.literal('true').optional().meta({
-  description: 'The answer kept for the first request under this Idempotency-Key, given again: nothing ran this time',
-});
-
-const retryAfter = z.int().min(1).meta({ description: 'Seconds to wait before trying again' });
-
-const requestId = {
-  'X-Request-Id': z.string().meta({
-    description: "This answer's id, as the service logged it; a client's own X-Request-Id is logged beside it",
-  }),
-};
-
-const sessionCookie = z.string().meta({
-  id: 'SessionCookie',
-  description:
-    'PHPSESSID=<session id>; HttpOnly; SameSite=Lax (Secure behind HTTPS): once per answer, when the session is created, renewed within its idle limit, or given a new id',
-});
-
-/**
- * Set-Cookie wherever a session is read: optional, as the session renews its cookie when it is
- * used; required on the success of a login, registration or logout, which always gives a new id.
- */
-function cookieOf(endpoint: Endpoint, status: 200 | ErrorStatus): z.ZodRawShape {
-  if (endpoint.caller.kind === 'partner') return {};
-  return { 'Set-Cookie': status === 200 && endpoint.movesSession ? sessionCookie : sessionCookie.optional() };
-}
 
 /** Operations are tagged with who may call them; each tag is described once, at the top. */
 const TAGS: { name: Caller['kind']; description: string }[] = [
@@ -116,40 +90,6 @@ function operationId({ method, path }: Endpoint): string {
   return [method.toLowerCase(), ...words].join('_');
 }
 
-/**
- * The header fields of an answer: its request id always; Retry-After on a 429, and on a 503 when
- * waiting can help (not on `upgrade_required`); and, for the open API and a member's writes, where
- * the API id or the member stands on every answer that follows the count (always on 200 and 429; on
- * another refusal when it came after the count); on the open API's 401, the client address's standing.
- */
-function headersOf(status: 200 | ErrorStatus, limits: ReturnType<typeof rateLimitsOf>, write: boolean): z.ZodObject {
-  // Where a limit counts only some answers (a login's wrong password is one, a 401), every one may tell it.
-  if (limits && !limits.always && status !== 500)
-    return headersCounting(status, {}, write).extend(z.object(limits.fields).partial().shape);
-  if (status === 401 && limits?.onCredentialRefused) return z.object({ ...requestId, ...limits.onCredentialRefused });
-  return headersCounting(status, limits && status !== 401 && status !== 500 ? limits.fields : {}, write);
-}
-
-/** The header fields of an answer whose limit's fields are `counted` (none: {}). */
-function headersCounting(status: 200 | ErrorStatus, counted: z.ZodRawShape, write: boolean): z.ZodObject {
-  const replayed = write && status < 500 ? { 'Idempotent-Replayed': idempotentReplayed } : {};
-  switch (status) {
-    case 200:
-      return z.object({ ...requestId, ...counted, ...replayed });
-    case 409:
-      return z.object({
-        ...requestId,
-        ...z.object({ 'Retry-After': retryAfter, ...counted, ...replayed }).partial().shape,
-      });
-    case 429:
-      return z.object({ ...requestId, 'Retry-After': retryAfter, ...counted });
-    case 503:
-      return z.object({ ...requestId, ...z.object({ 'Retry-After': retryAfter, ...counted }).partial().shape });
-    default:
-      return z.object({ ...requestId, ...z.object({ ...counted, ...replayed }).partial().shape });
-  }
-}
-
 function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusal[]): ZodOpenApiResponsesObject {
   const limited = rateLimitsOf(endpoint);
   const success = endpoint.raw
@@ -162,7 +102,12 @@ function responsesOf(endpoint: Endpoint, partnerRefusals: readonly OpenApiRefusa
   // A browser's route (single sign-on) redirects, and refuses with a page but for the kernel's checks.
   const responses: ZodOpenApiResponsesObject = endpoint.redirects
     ? { '302': { description: endpoint.summary, headers: headers200.extend({ Location: z.string() }) } }
-    : { '200': { ...success, headers: headers200 } };
+    : { '200': { ...success, headers: endpoint.revalidated ? headers200.extend(revalidation) : headers200 } };
+  if (endpoint.revalidated)
+    responses['304'] = {
+      description: 'Unchanged since the answer whose ETag If-None-Match names: keep that one',
+      headers: z.object({ ...requestId, ...etag, ...cookieOf(endpoint, 304) }),
+    };
   const html = endpoint.raw === 'text/html';
   for (const [status, { when, reasons }] of [...refusalsOf(endpoint, partnerRefusals)].sort(([a], [b]) => a - b)) {
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
