@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { START, WrongExpectedVersion } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteEventStore } from '../../src/stores/sqlite';
 import { event } from './sqlite-support';
+import { eventually } from '../support/eventually';
 
 let dir: string;
 beforeAll(() => {
@@ -65,8 +66,11 @@ describe('SQLite appends synced off the event loop', () => {
       const answered: string[] = [];
       const first = stores.events.append('s', [event('First')], 'no_stream').then(() => answered.push('First'));
       const second = stores.events.append('s', [event('Second')], 0).then(() => answered.push('Second'));
-      await delay(50);
       // Both are committed (the second passed its check against the first), neither is on disk yet.
+      const reader = openDatabase(join(syncDir, 'platform.db'));
+      const committed = () => reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n;
+      await eventually(() => committed() === 2 && held.length === 1, { what: 'both commits, the first sync held' });
+      reader.close();
       expect(answered).toEqual([]);
       expect(seen).toEqual([]);
       expect(held).toHaveLength(1);
@@ -74,12 +78,12 @@ describe('SQLite appends synced off the event loop', () => {
       await first;
       // The sync in flight began before the second commit, so the second waits for the next one.
       expect(answered).toEqual(['First']);
+      await eventually(() => held.length === 1, { what: "the second commit's sync begun" });
       await delay(50);
       expect(seen).toEqual(['First']);
-      expect(held).toHaveLength(1);
       held.shift()!();
       await second;
-      await delay(50);
+      await eventually(() => seen.length === 2, { what: 'the subscriber handed the second event' });
       expect(seen).toEqual(['First', 'Second']);
       expect(new Set(synced)).toEqual(new Set([fs.statSync(wal).ino]));
       // Once, before the first: the WAL's name in its directory, as SQLite does for a new WAL.
