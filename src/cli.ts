@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-// Every command reads or appends events: this registers the slices' codecs the kernel decodes them with.
-import { describeRegisteredEvent } from './event-registry';
+import { setFlagsFromString } from 'node:v8';
+import { platformProgram } from './cli-program';
 import { describeFailure } from './shared/cli/failure';
 
 // A reader that stops early (`platform openapi | head`) closes the pipe: the output is no longer
@@ -11,75 +10,19 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-/**
- * `platform`: the operator's command line. Settings come from the same environment as the API.
- * The service (HTTP, projections) is loaded only by the commands that run it: an auditor's
- * `platform audit verify` on a laptop should not carry the web stack in memory.
- */
-const program = new Command('platform').description(
-  'Platform API: developer credentials, open API, application center',
-);
+if (process.argv[2] === 'audit' && process.argv[3] === 'verify') {
+  // Each line of the export leaves garbage and nothing more: V8 would let it grow the heap to twice
+  // the service's own size before collecting it, and its young generation to 16 MB of garbage;
+  // kept small, both hold what the verification keeps (docs/performance.md, "platform audit
+  // verify"). Set before the first line, they take effect as the heap is next sized; set here, they
+  // last for this process alone, not for a test runner that runs the command in its own.
+  setFlagsFromString('--optimize-for-size');
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
 
-program
-  .command('serve')
-  .description('run the API (projections inline unless PROJECTIONS=off)')
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
-  .action(() => (require('./serve') as typeof import('./serve')).serve(process.env));
-
-program
-  .command('project')
-  .description('run the projections alone, for API processes started with PROJECTIONS=off')
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
-  .action(() => (require('./project') as typeof import('./project')).project(process.env));
-
-program
-  .command('openapi')
-  .description('print the OpenAPI contract the API serves at GET /openapi')
-  .action(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
-    const { platformContract } = require('./app') as typeof import('./app');
-    process.stdout.write(`${JSON.stringify(platformContract(), null, 2)}\n`);
+platformProgram(process.argv[2])
+  .parseAsync(process.argv)
+  .catch((err: unknown) => {
+    process.stderr.write(`platform: ${describeFailure(err)}\n`);
+    process.exit(1);
   });
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see below
-const load = <Module>(path: string): Module => require(path) as Module;
-const composition = () => load<typeof import('./compose')>('./compose');
-
-/**
- * The other commands, each loaded when it is the one run, or all of them when none is named (to
- * list them). `platform audit verify` thus loads the slices' events alone (src/event-registry.ts),
- * not the composition with its stores and endpoints: its peak memory is that of the verification.
- */
-const COMMANDS: Record<string, () => Command> = {
-  admin: () => load<typeof import('./access/cli/admin')>('./access/cli/admin').adminCommand(),
-  roles: () =>
-    load<typeof import('./access/cli/roles')>('./access/cli/roles').rolesCommand(composition().REGISTRY.permissions),
-  'member-groups': () =>
-    load<typeof import('./access/cli/member-groups')>('./access/cli/member-groups').memberGroupsCommand(),
-  history: () => {
-    const { REGISTRY } = composition();
-    return load<typeof import('./audit')>('./audit').historyCommand(
-      (type, data) => REGISTRY.describe(type, data),
-      (member) => REGISTRY.memberStreams(member),
-    );
-  },
-  audit: () =>
-    load<typeof import('./audit/proof/cli')>('./audit/proof/cli').auditCommand(describeRegisteredEvent, (work) =>
-      load<typeof import('./shared/cli/run')>('./shared/cli/run').withStores(work),
-    ),
-  projections: () =>
-    load<typeof import('./shared/cli/projections')>('./shared/cli/projections').projectionsCommand(
-      composition().PROJECTIONS,
-    ),
-  upgrade: () =>
-    load<typeof import('./shared/cli/upgrade')>('./shared/cli/upgrade').upgradeCommand(composition().PROJECTIONS),
-};
-
-const named = process.argv[2];
-for (const name of named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS))
-  program.addCommand(COMMANDS[name]!());
-
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`platform: ${describeFailure(err)}\n`);
-  process.exit(1);
-});

@@ -5,7 +5,8 @@ import { credentialStream } from '../../src/credential/decider';
 import { memberStream } from '../../src/member/decider';
 import { EventMetadata, RecordedEvent } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
-import { expectRefused, platform } from '../support/cli';
+import { expectRefused } from '../support/cli';
+import { platformInProcess } from '../support/cli-in-process';
 import { activePartner, Partner } from '../support/credentials';
 import { startPlatform } from '../support/platform';
 
@@ -54,7 +55,7 @@ const expiryOf = (type: string) => {
 
 describe('platform history', () => {
   it('prints every event about the member as a timeline, account and credential: time, actor, what happened, reason', async () => {
-    const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
+    const run = await platformInProcess(dir, ['history', '--member', String(partner.member.id)]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const { id, username } = partner.member;
     const lines = run.stdout.trimEnd().split('\n');
@@ -102,7 +103,7 @@ describe('platform history', () => {
 
   it('with --as-of, prints the timeline up to that instant and the state then', async () => {
     const instant = timeOf('ScopeApproved');
-    const run = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', instant]);
+    const run = await platformInProcess(dir, ['history', '--member', String(partner.member.id), '--as-of', instant]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain(`up to ${instant}: 6 events`);
     expect(run.stdout).not.toContain('revoked the credential');
@@ -113,7 +114,7 @@ describe('platform history', () => {
     ).toBe(true);
 
     const before = new Date(Date.parse(timeOf('CredentialApplied')) - 1000).toISOString();
-    const none = await platform(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
+    const none = await platformInProcess(dir, ['history', '--member', String(partner.member.id), '--as-of', before]);
     expect(none.stdout).not.toContain('applied for API credentials');
     expect(none.stdout).toContain('credential: none (not applied yet)');
   });
@@ -138,17 +139,16 @@ describe('platform history', () => {
     } finally {
       await stores.close();
     }
-    const run = await platform(dir, ['history', '--member', '777']);
+    const run = await platformInProcess(dir, ['history', '--member', '777']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/\(no time recorded\) +\(no actor recorded\) .*stored event invalid/);
   });
 
   it('refuses an unknown member, a malformed id and a time without a zone, in one line', async () => {
-    const [unknown, malformed, zoneless] = await Promise.all([
-      platform(dir, ['history', '--member', '999']),
-      platform(dir, ['history', '--member', 'abc']),
-      platform(dir, ['history', '--member', '1', '--as-of', '2026-11-22T04:18:52']),
-    ]);
+    // One after the other: each run takes this process's stdout and stderr while it runs.
+    const unknown = await platformInProcess(dir, ['history', '--member', '999']);
+    const malformed = await platformInProcess(dir, ['history', '--member', 'abc']);
+    const zoneless = await platformInProcess(dir, ['history', '--member', '1', '--as-of', '2026-11-22T04:18:52']);
     expectRefused(unknown, /no member has the id 999: there is no history \(member_not_found\)\n$/);
     expectRefused(malformed, /whole number/);
     expectRefused(zoneless, /ISO 8601 time with a zone/);

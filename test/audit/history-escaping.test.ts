@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { platform } from '../support/cli';
+import { platformInProcess } from '../support/cli-in-process';
 import { activePartner, Partner } from '../support/credentials';
 import { startPlatform } from '../support/platform';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 describe('platform history, given a reason full of control characters', () => {
   it('prints each event on one line with every control character escaped', async () => {
-    const run = await platform(dir, ['history', '--member', String(partner.member.id)]);
+    const run = await platformInProcess(dir, ['history', '--member', String(partner.member.id)]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trimEnd().split('\n');
     // Title, header, and one line for each of registered, applied, approved, claimed, requested.

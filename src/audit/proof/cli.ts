@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { setFlagsFromString } from 'node:v8';
 import { parseSettings } from '../../config';
 import type { withStores } from '../../shared/cli/run';
 import { Describe } from '../event';
@@ -91,12 +90,8 @@ export function auditCommand(describe: Describe, stores: typeof withStores): Com
       [],
     )
     .action(async (file: string, options: VerifyOptions) => {
-      // Each line leaves garbage and nothing more: V8 would let it grow the heap to twice the
-      // service's own size before collecting it, and its young generation to 16 MB of garbage;
-      // kept small, both hold what the verification keeps (docs/performance.md, "platform audit
-      // verify"). Set now, they take effect as the heap is next sized.
-      setFlagsFromString('--optimize-for-size');
-      setFlagsFromString('--semi-space-growth-factor=1');
+      // The heap is kept small by the process that runs this (src/cli.ts), not here: flags set at run
+      // time last as long as the process, which may be another program's (a test runner's).
       const keys = trustedKeys(options.publicKey);
       const verified = await verifyFile(file, keys, describe);
       const fresh = options.checkpoint === undefined ? null : await freshness(verified, options, keys);

@@ -6,7 +6,7 @@ import { holdsConsistency, holdsInclusion } from '../../../src/audit/proof/paths
 import { parseTreeHead } from '../../../src/audit/proof/tree-head';
 import { expectRefused } from '../../support/cli';
 import { expectRefusal } from '../../support/platform';
-import { auditCli } from '../support/audit-cli';
+import { platformInProcess } from '../../support/cli-in-process';
 import { API, isRejection, provenPlatform, REASON, rootOf, textOf } from '../support/proven-platform';
 
 // The endpoints an auditor proves the log with: the key, the signed checkpoints, and the
@@ -104,7 +104,13 @@ describe('GET /audit/proof', () => {
     writeFileSync(join(p.files, 'key.pem'), p.publicKey);
     const file = join(p.files, 'proof.json');
     writeFileSync(file, res.text);
-    const run = await auditCli(p.dir, ['audit', 'verify-proof', file, '--public-key', join(p.files, 'key.pem')]);
+    const run = await platformInProcess(p.dir, [
+      'audit',
+      'verify-proof',
+      file,
+      '--public-key',
+      join(p.files, 'key.pem'),
+    ]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('ScopeRejected');
     expect(run.stdout).toContain(REASON);
@@ -114,7 +120,7 @@ describe('GET /audit/proof', () => {
     ).toString('base64');
     writeFileSync(file, JSON.stringify(answer));
     expectRefused(
-      await auditCli(p.dir, ['audit', 'verify-proof', file, '--public-key', join(p.files, 'key.pem')]),
+      await platformInProcess(p.dir, ['audit', 'verify-proof', file, '--public-key', join(p.files, 'key.pem')]),
       /does not/,
     );
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectRefused, platform } from '../../support/cli';
-import { auditCli } from '../support/audit-cli';
+import { platformInProcess } from '../../support/cli-in-process';
 import { API, expectBroken, isRejection, linesOf, provenPlatform, textOf } from '../support/proven-platform';
 
 // An export saved from the API, verified offline by `platform audit verify`: whole, with the keys
@@ -45,7 +45,7 @@ describe('the export verified offline with the key from GET /audit/key', () => {
       ['ours.pem', 'other.pem'],
       ['other.pem', 'ours.pem'],
     ]) {
-      const run = await auditCli(p.dir, [
+      const run = await platformInProcess(p.dir, [
         'audit',
         'verify',
         file,
@@ -53,7 +53,9 @@ describe('the export verified offline with the key from GET /audit/key', () => {
       ]);
       expect(run).toMatchObject({ code: 0, stdout: expect.stringMatching(/^OK: /) });
     }
-    expect(await auditCli(p.dir, ['audit', 'verify', file, '--public-key', join(p.files, 'both.pem')])).toMatchObject({
+    expect(
+      await platformInProcess(p.dir, ['audit', 'verify', file, '--public-key', join(p.files, 'both.pem')]),
+    ).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/^OK: /),
     });
@@ -63,17 +65,17 @@ describe('the export verified offline with the key from GET /audit/key', () => {
     const empty = mkdtempSync(join(tmpdir(), 'audit-proof-no-key-'));
     const file = join(empty, 'audit-signing-key.pem');
     expectRefused(
-      await auditCli(empty, ['audit', 'key']),
+      await platformInProcess(empty, ['audit', 'key']),
       new RegExp(`^platform: no signing key at ${file}: .*create it with \`platform audit key --create\``),
     );
     expect(existsSync(file)).toBe(false);
-    const created = await auditCli(empty, ['audit', 'key', '--create']);
+    const created = await platformInProcess(empty, ['audit', 'key', '--create']);
     expect(created).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
       stderr: '',
     });
-    expect(await auditCli(empty, ['audit', 'key'])).toEqual(created);
+    expect(await platformInProcess(empty, ['audit', 'key'])).toEqual(created);
     rmSync(empty, { recursive: true, force: true });
   });
 });

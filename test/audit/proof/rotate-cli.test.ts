@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { KEY_ROTATED_TYPE, KEY_STREAM } from '../../../src/audit/proof/checkpoint';
 import { eventually } from '../../support/eventually';
 import { logInAdmin, registerMember, startPlatform } from '../../support/platform';
-import { auditCli } from '../support/audit-cli';
+import { platformInProcess } from '../../support/cli-in-process';
 import { signersOf } from '../support/checkpoints';
 
 const API = '/api/v1';
@@ -20,7 +20,7 @@ describe('platform audit key --rotate', () => {
     });
     await before.close();
 
-    const run = await auditCli(dir, ['audit', 'key', '--rotate']);
+    const run = await platformInProcess(dir, ['audit', 'key', '--rotate']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const [, previous, kept, next] = /^rotated the audit signing key: (\S+) kept as (\S+); now (\S+)\n$/.exec(
       run.stdout,

@@ -13,7 +13,7 @@ import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
 import { openSqliteStores } from '../../../src/stores/sqlite';
 import type { Run } from '../../support/cli';
 import { REGISTRY } from '../../support/registry';
-import { auditCli } from '../support/audit-cli';
+import { platformInProcess } from '../../support/cli-in-process';
 
 /**
  * A log as the checkpointer of the signed-note round writes it (AuditCheckpointSigned events
@@ -173,11 +173,11 @@ export function verifyExport(dir: string, text: string, keys: string[], ...more:
   const run = ++saves;
   const file = saved(dir, `export-${run}.ndjson`, text);
   const keyFiles = keys.map((key, i) => saved(dir, `key-${run}-${i}`, key));
-  return auditCli(dir, ['audit', 'verify', file, ...keyFiles.flatMap((k) => ['--public-key', k]), ...more]);
+  return platformInProcess(dir, ['audit', 'verify', file, ...keyFiles.flatMap((k) => ['--public-key', k]), ...more]);
 }
 
 /** `platform audit verify-proof` on the answer saved in `dir`, trusting the key in `keyFile`. */
 export function verifyProof(dir: string, answer: unknown, keyFile: string): Promise<Run> {
   const file = saved(dir, `proof-${++saves}.json`, JSON.stringify(answer));
-  return auditCli(dir, ['audit', 'verify-proof', file, '--public-key', keyFile]);
+  return platformInProcess(dir, ['audit', 'verify-proof', file, '--public-key', keyFile]);
 }

@@ -10,7 +10,7 @@ import { Run } from '../../support/cli';
 import { activePartner, Partner } from '../../support/credentials';
 import { eventually } from '../../support/eventually';
 import { logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
-import { auditCli } from './audit-cli';
+import { platformInProcess } from '../../support/cli-in-process';
 import { signedCheckpoints } from './checkpoints';
 
 // The CLI is run as an auditor would, offline, on files saved from the API; the service on the
@@ -87,7 +87,7 @@ export function provenPlatform(): ProvenPlatform {
       const file = join(files, `${name}.ndjson`);
       writeFileSync(file, text);
       writeFileSync(join(files, `${name}.key`), key);
-      return auditCli(dir, ['audit', 'verify', file, '--public-key', join(files, `${name}.key`)]);
+      return platformInProcess(dir, ['audit', 'verify', file, '--public-key', join(files, `${name}.key`)]);
     },
     verify: (lines: Line[], name: string, key?: string) =>
       p.verifyText(lines.map((l) => `${JSON.stringify(l)}\n`).join(''), name, key),

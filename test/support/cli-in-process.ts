@@ -1,27 +1,23 @@
 import { Command, CommanderError } from 'commander';
-import { auditCommand } from '../../../src/audit/proof/cli';
-import { describeRegisteredEvent } from '../../../src/event-registry';
-import { describeFailure } from '../../../src/shared/cli/failure';
-import { withStores } from '../../../src/shared/cli/run';
-import type { Run } from '../../support/cli';
+import { platformProgram } from '../../src/cli-program';
+import { describeFailure } from '../../src/shared/cli/failure';
+import type { Run } from './cli';
 
 /**
- * `platform audit …` run in this process, wired as src/cli.ts wires it: the same command and event
- * wording, its answer on stdout, a failure as one `platform: …` line on stderr and exit code 1.
- * A spawned command line costs a Node start and the compilation of its modules, seconds each on a
- * busy machine, and the tamper matrix runs it dozens of times; each suite still runs the real
- * `platform` process where the process itself is what is tested (support/cli.ts).
+ * `platform …` run in this process, as src/cli.ts runs it: the same program, its answer on stdout,
+ * a failure as one `platform: …` line on stderr and exit code 1. A spawned command line costs a
+ * Node start and the compilation of its modules (3 to 5 s a run on a busy machine, the whole
+ * service for `platform history`), and the tamper matrix runs it dozens of times; what only the
+ * process shows (its exit, a closed pipe) is tested with the real `platform` (./cli.ts).
  */
-export async function auditCli(dataDir: string, args: string[]): Promise<Run> {
-  const [name, ...rest] = args;
-  if (name !== 'audit') throw new Error(`auditCli runs \`platform audit\`, not \`platform ${name}\``);
+export async function platformInProcess(dataDir: string, args: string[]): Promise<Run> {
   const out = { stdout: '', stderr: '' };
   const restore = [capture(process.stdout, out, 'stdout'), capture(process.stderr, out, 'stderr'), setDataDir(dataDir)];
   let code = 0;
   try {
-    const program = new Command('platform').addCommand(auditCommand(describeRegisteredEvent, withStores));
+    const program = platformProgram(args[0]);
     exitOverride(program);
-    await program.parseAsync(['audit', ...rest], { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     // A usage error commander has already written out, with the code it would exit with.
     if (err instanceof CommanderError) code = err.exitCode;
