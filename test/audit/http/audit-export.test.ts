@@ -82,11 +82,19 @@ beforeAll(async () => {
   keys.push(partner.apikey, await rotate(partner, { grace_seconds: 60 }));
   // Enough events for several batches and more than the default limit.
   const ctx = { actor: { kind: 'cli' as const, id: 'test' }, requestId: 'test', now: new Date() };
-  for (let i = 1; i <= 1100; i++) {
-    await decideCredential(
-      t.platform.stores.events,
-      { type: 'ApplyCredential', data: { member_id: 100_000 + i, username: `bulk${i}`, now: ctx.now.toISOString() } },
-      ctx,
+  // A hundred at once: each stream is its own, and one sync of the log then covers many commits.
+  for (let first = 1; first <= 1100; first += 100) {
+    await Promise.all(
+      Array.from({ length: 100 }, (_, n) =>
+        decideCredential(
+          t.platform.stores.events,
+          {
+            type: 'ApplyCredential',
+            data: { member_id: 100_000 + first + n, username: `bulk${first + n}`, now: ctx.now.toISOString() },
+          },
+          ctx,
+        ),
+      ),
     );
   }
 });
