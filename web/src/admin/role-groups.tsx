@@ -76,7 +76,7 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
             maxLength={64}
             refusal={refusal}
           />
-          <fieldset aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
+          <fieldset class="group" aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
             <legend>Permissions</legend>
             {permissionsIssue && (
               <small id="role-permissions-issue" class="issue">

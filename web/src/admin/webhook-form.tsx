@@ -60,7 +60,7 @@ export function WebhookFields({
         optional={false}
         refusal={refusal}
       />
-      <fieldset aria-describedby={eventsIssue ? issueId : undefined}>
+      <fieldset class="group" aria-describedby={eventsIssue ? issueId : undefined}>
         <legend>Events</legend>
         {eventsIssue && (
           <small id={issueId} class="issue">
