@@ -28,7 +28,8 @@ export interface WebhookCalls extends DeliveryCalls {
 export interface RowWording {
   /** Who answered a test: "the receiver", "your receiver". */
   receiver: string;
-  rotate: { label: string; name: (url: string) => string; question: (url: string) => string };
+  /** What rotating the secret does to the receiver, asked before it is done. */
+  rotateQuestion: (url: string) => string;
   removeQuestion: (url: string) => string;
   /** The new secret, shown once under the row. */
   rotated: SecretWording;
@@ -43,7 +44,7 @@ interface RowProps {
   onChanged?: () => void;
 }
 
-/** One webhook: its URL and events (edited in place where they may be); a test send; a new secret; its deliveries; its removal. */
+/** One webhook: its URL and events (edited in place where they may be); a test send; its secret rotated; its deliveries; its removal. */
 export function WebhookRow({ hook, calls, wording, onRemove, onChanged }: RowProps) {
   const [showing, setShowing] = useState(false);
   const [round, setRound] = useState(0);
@@ -115,10 +116,10 @@ export function WebhookRow({ hook, calls, wording, onRemove, onChanged }: RowPro
           </button>
         )}
         <ConfirmAction
-          label={wording.rotate.label}
-          name={wording.rotate.name(hook.url)}
-          title="Give the webhook a new secret?"
-          question={wording.rotate.question(hook.url)}
+          label="Rotate secret"
+          name={`Rotate the secret of ${hook.url}`}
+          title="Rotate the webhook's secret?"
+          question={wording.rotateQuestion(hook.url)}
           onConfirm={() => void rotate()}
         />
         <ConfirmAction
