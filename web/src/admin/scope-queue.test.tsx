@@ -68,7 +68,7 @@ describe('scope-request queue at scale', () => {
       const q = url.searchParams.get('q');
       const all = Array.from({ length: 61 }, (_, i) =>
         request('addons.read', 'pending', i + 1, `member${i + 1}`),
-      ).filter((r) => !q || r.username.includes(q));
+      ).filter((r) => !q || r.username!.includes(q));
       const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
       return envelope(200, {
         code: 0,
