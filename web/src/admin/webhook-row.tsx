@@ -4,7 +4,7 @@ import { ConfirmAction } from '../ui/confirm-action';
 import { Done, RefusalNotice, useOutcome } from '../ui/notice';
 import type { SecretWording } from '../ui/secret-once';
 import { Deliveries, type DeliveryCalls } from './webhook-deliveries';
-import { EventType, WebhookFields } from './webhook-form';
+import { EventType, useWebhookDraft, WebhookFields } from './webhook-form';
 import { useShownSecret, WebhookSecret } from './webhook-secret';
 
 /** A webhook as a row shows it: the administrators' or a developer's own. */
@@ -149,26 +149,16 @@ interface EditProps {
 
 /** The URL and the events of a webhook, changed together (the same checks as at registration). */
 function EditWebhook({ hook, update, onDone }: EditProps) {
-  const [url, setUrl] = useState(hook.url);
-  const [events, setEvents] = useState<EventType[]>(hook.events as EventType[]);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const draft = useWebhookDraft({ url: hook.url, events: hook.events as EventType[] });
   const save = async (event: Event) => {
     event.preventDefault();
-    const answer = await update(hook.id, { url, events });
-    if (!answer.ok) return setRefusal(answer.refusal);
+    const answer = await update(hook.id, draft.body);
+    if (!answer.ok) return draft.setRefusal(answer.refusal);
     onDone(`Saved: ${answer.data.url} now hears of ${answer.data.events.join(', ')}.`);
   };
   return (
     <form class="edit-webhook" onSubmit={save} aria-label={`Edit ${hook.url}`}>
-      <WebhookFields
-        form={hook.id}
-        url={url}
-        events={events}
-        onUrl={setUrl}
-        onEvents={setEvents}
-        refusal={refusal}
-        again="save again"
-      />
+      <WebhookFields form={hook.id} {...draft.fields} again="save again" />
       <button type="submit" class="primary">
         Save
       </button>{' '}
