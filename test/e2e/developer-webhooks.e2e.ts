@@ -69,11 +69,11 @@ test('a developer registers a webhook in the developer center and their server r
     expect(received).toHaveLength(2);
     await atBothWidths(page, 'developer-webhook-deliveries');
 
-    // A new secret, shown once; the old one signs nothing more.
-    await page.getByRole('button', { name: `New secret for ${url}` }).click();
+    // The secret rotated: the new one shown once; the old one signs nothing more.
+    await page.getByRole('button', { name: `Rotate the secret of ${url}…` }).click();
     await page
-      .getByRole('dialog', { name: 'Give the webhook a new secret?' })
-      .getByRole('button', { name: 'New secret' })
+      .getByRole('dialog', { name: "Rotate the webhook's secret?" })
+      .getByRole('button', { name: 'Rotate secret' })
       .click();
     await expect(shown).toHaveText(/^whsec_/);
     expect(await shown.textContent()).not.toBe(secret);

@@ -145,11 +145,11 @@ test('an administrator sends a test, reads its request and answer, and edits the
     await page.getByRole('button', { name: `Send a test to ${base}/coffee` }).click();
     await expect(page.getByRole('row', { name: /ping/ })).toHaveCount(2);
 
-    // A new secret, after a question; shown once, and the test send is signed with it.
+    // The secret rotated, after a question: the new one shown once, and the test send is signed with it.
     const firstSecretSigned = received.length;
     await page.getByRole('button', { name: `Rotate the secret of ${base}/coffee…` }).click();
     await page
-      .getByRole('dialog', { name: 'Give the webhook a new secret?' })
+      .getByRole('dialog', { name: "Rotate the webhook's secret?" })
       .getByRole('button', { name: 'Rotate secret' })
       .click();
     const rotated = page.getByTestId('rotated-webhook-secret');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // jest maps the stylesheet away: the rules are read from the file itself.
@@ -35,5 +35,21 @@ describe('the focus ring', () => {
   it('stays visible on the dark header', () => {
     const header = /--ink:\s*(#[0-9a-f]{6})/i.exec(css)![1]!;
     expect(contrast(outlineOf('header :focus-visible, .skip:focus-visible'), header)).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('grouped fields', () => {
+  // The browser's own fieldset border and legend look like no other form of the console.
+  const sources = (readdirSync(__dirname, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.tsx') && !file.endsWith('.test.tsx'))
+    .map((file) => ({ file, text: readFileSync(join(__dirname, file), 'utf8') }));
+
+  it('are drawn by the group style, which the stylesheet defines', () => {
+    expect(css).toMatch(/(^|\n)fieldset\.group\s*\{[^}]*border:/);
+    const fieldsets = sources.flatMap(({ file, text }) =>
+      (text.match(/<fieldset\b[^>]*>/g) ?? []).map((tag) => ({ file, tag })),
+    );
+    expect(fieldsets.length).toBeGreaterThan(0);
+    expect(fieldsets.filter(({ tag }) => !/\bclass="group"/.test(tag))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/field';
-import { fixing } from '../ui/field-issues';
+import { bindFields, fixing } from '../ui/field-issues';
 import { RefusalNotice, useOutcome } from '../ui/notice';
 import { Handover, PasswordOnce } from './password-once';
 import { Standing, StandingAction, StandingTable } from './standing';
@@ -49,6 +49,7 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
   const [roleId, setRoleId] = useState('');
   const [email, setEmail] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const bound = bindFields(refusal, setRefusal);
   const [actionRefusal, setActionRefusal] = useState<Refusal | null>(null);
   const [handover, setHandover] = useState<Handover | null>(null);
   const [outcome, report] = useOutcome();
@@ -127,13 +128,10 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
         <h2 id="new-admin">Create an administrator</h2>
         <form onSubmit={create}>
           <Field
-            name="username"
+            {...bound('username', username, setUsername)}
             label="Username"
-            value={username}
-            onInput={fixing(setUsername, setRefusal, ['username'])}
             required
             hint="A letter, then 2 to 31 letters, digits, _ . or -"
-            refusal={refusal}
             autocomplete="off"
           />
           <div class="field">
@@ -156,13 +154,10 @@ export function Administrators({ self, isSuper, held }: { self: number; isSuper:
             </select>
           </div>
           <Field
-            name="email"
+            {...bound('email', email, setEmail)}
             label="Email"
             type="email"
-            value={email}
-            onInput={fixing(setEmail, setRefusal, ['email'])}
             hint="Where the digest of new applications goes, for reviewers; when the service sends mail, the invitation to choose a password goes there instead of a one-time password"
-            refusal={refusal}
           />
           <RefusalNotice
             refusal={refusal && !refusal.issues.some((i) => ['username', 'email'].includes(i.path)) ? refusal : null}

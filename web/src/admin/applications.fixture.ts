@@ -13,3 +13,7 @@ export const application = (member_id: number, username: string, status: string,
   });
   return { member_id, username, ...credential, last_used_at: null, ...overrides };
 };
+
+/** An expiry gone by, and one far ahead, whatever day the tests run. */
+export const PAST = '2026-01-10T08:00:00.000Z';
+export const FUTURE = '2099-01-10T08:00:00.000Z';

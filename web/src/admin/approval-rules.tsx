@@ -111,11 +111,16 @@ export function ApprovalRules() {
                   <td data-label="Since">{when(rule.created_at)}</td>
                   <td data-label="State">
                     {rule.enabled ? (
-                      <button type="button" onClick={() => void disable(rule)} aria-label={`Disable ${rule.name}`}>
-                        Disable
-                      </button>
+                      <>
+                        <span class="status active">Active</span>{' '}
+                        <button type="button" onClick={() => void disable(rule)} aria-label={`Disable ${rule.name}`}>
+                          Disable
+                        </button>
+                      </>
                     ) : (
-                      <span class="status revoked">disabled {rule.disabled_at ? when(rule.disabled_at) : ''}</span>
+                      <>
+                        <span class="status disabled">Disabled</span> {rule.disabled_at && when(rule.disabled_at)}
+                      </>
                     )}
                   </td>
                 </tr>

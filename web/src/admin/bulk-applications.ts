@@ -1,7 +1,7 @@
 import { api, call, csrf, type Answer } from '../api/client';
 import { when } from '../ui/load';
 import type { ApprovalBody } from './approve-expiry';
-import { allKeys, bulkNotice, sendInBulk, type Decided, type ItemResult } from './bulk-send';
+import { allKeys, decideInBulk, matchingQuery, type Decided, type ItemResult } from './bulk-send';
 
 type Decision = ({ decision: 'approve' } & ApprovalBody) | { decision: 'reject'; reason: string };
 type Result = ItemResult & { expires_at?: string | null };
@@ -9,12 +9,7 @@ type Result = ItemResult & { expires_at?: string | null };
 /** The member ids of every application the filter and search find, over all pages. */
 export function allMatching(status: string, q: string): Promise<Answer<string[]>> {
   return allKeys(
-    (page) =>
-      call(() =>
-        api.GET('/credentials', {
-          params: { query: { ...(q && { q }), ...(status && { status: status as 'pending' }), ...page } },
-        }),
-      ),
+    (page) => call(() => api.GET('/credentials', { params: { query: matchingQuery(status, q, page) } })),
     (a) => String(a.member_id),
   );
 }
@@ -37,18 +32,11 @@ function expiryWords(results: Result[]): string {
  */
 export async function decideApplications(ids: number[], decision: Decision): Promise<Decided> {
   const items = ids.map((member_id) => ({ member_id, ...decision }));
-  const answer = await sendInBulk(items, (some) =>
-    call(async () => api.POST('/credentials/decisions', { params: { header: await csrf() }, body: { items: some } })),
+  return decideInBulk(
+    items,
+    decision.decision === 'approve',
+    (some) =>
+      call(async () => api.POST('/credentials/decisions', { params: { header: await csrf() }, body: { items: some } })),
+    { noun: 'application', nameOf: (r) => `#${r.member_id}`, approved: expiryWords },
   );
-  if (!answer.ok) return answer;
-  const approve = decision.decision === 'approve';
-  return {
-    ok: true,
-    message: bulkNotice(answer.data, {
-      verb: approve ? 'Approved' : 'Rejected',
-      noun: 'application',
-      nameOf: (r) => `#${r.member_id}`,
-      after: approve ? expiryWords(answer.data) : '',
-    }),
-  };
 }

@@ -1,5 +1,5 @@
 import { api, call, csrf, type Answer, type Schemas, type ScopeName } from '../api/client';
-import { allKeys, bulkNotice, sendInBulk, type Decided } from './bulk-send';
+import { allKeys, decideInBulk, matchingQuery, type Decided } from './bulk-send';
 
 type ScopeRequest = Schemas['ScopeRequest'];
 type Decision = { decision: 'approve' } | { decision: 'reject'; reason: string };
@@ -15,12 +15,7 @@ const fromKey = (key: string) => {
 /** The keys of every scope request the filter and search find, over all pages. */
 export function allMatchingScopeRequests(status: string, q: string): Promise<Answer<string[]>> {
   return allKeys(
-    (page) =>
-      call(() =>
-        api.GET('/scope-requests', {
-          params: { query: { ...(q && { q }), ...(status && { status: status as 'pending' }), ...page } },
-        }),
-      ),
+    (page) => call(() => api.GET('/scope-requests', { params: { query: matchingQuery(status, q, page) } })),
     scopeKey,
   );
 }
@@ -37,20 +32,13 @@ const SCOPE_EXPIRY = " A scope has no expiry of its own: each holds while its me
  */
 export async function decideScopeRequests(keys: string[], decision: Decision): Promise<Decided> {
   const items = keys.map((key) => ({ ...fromKey(key), ...decision }));
-  const answer = await sendInBulk(items, (some) =>
-    call(async () =>
-      api.POST('/scope-requests/decisions', { params: { header: await csrf() }, body: { items: some } }),
-    ),
+  return decideInBulk(
+    items,
+    decision.decision === 'approve',
+    (some) =>
+      call(async () =>
+        api.POST('/scope-requests/decisions', { params: { header: await csrf() }, body: { items: some } }),
+      ),
+    { noun: 'scope request', nameOf: (r) => `${r.scope} for member #${r.member_id}`, approved: () => SCOPE_EXPIRY },
   );
-  if (!answer.ok) return answer;
-  const approve = decision.decision === 'approve';
-  return {
-    ok: true,
-    message: bulkNotice(answer.data, {
-      verb: approve ? 'Approved' : 'Rejected',
-      noun: 'scope request',
-      nameOf: (r) => `${r.scope} for member #${r.member_id}`,
-      after: approve ? SCOPE_EXPIRY : '',
-    }),
-  };
 }

@@ -18,7 +18,7 @@ export type Decided = { ok: true; message: string } | { ok: false; refusal: Refu
  * Many decisions in as few requests as the service allows (500 each), their results in the items'
  * order. A refused request (a reason the service refuses) is the answer: it was refused for all.
  */
-export async function sendInBulk<I, R extends ItemResult>(
+async function sendInBulk<I, R extends ItemResult>(
   items: I[],
   send: (items: I[]) => Promise<Answer<{ results: R[] }>>,
 ): Promise<Answer<R[]>> {
@@ -32,17 +32,22 @@ export async function sendInBulk<I, R extends ItemResult>(
 }
 
 interface Words<R> {
-  /** "Approved", "Rejected". */
-  verb: string;
+  /** "application", "scope request". */
   noun: string;
   /** How the notice names a refused item: "#12", "addons.read for member #12". */
   nameOf: (result: R) => string;
-  /** Said after the count: the expiry the approvals applied. */
-  after?: string;
+  /** Said after the count of approvals: the expiry they applied. */
+  approved: (results: R[]) => string;
 }
 
-/** The notice of decisions in bulk: how many were decided, what they applied, and each refusal by name. */
-export function bulkNotice<R extends ItemResult>(results: R[], { verb, noun, nameOf, after = '' }: Words<R>): string {
+/** The notice of decisions in bulk: how many were decided, what approvals applied, and each refusal by name. */
+function bulkNotice<R extends ItemResult>(
+  results: R[],
+  approve: boolean,
+  { noun, nameOf, approved }: Words<R>,
+): string {
+  const verb = approve ? 'Approved' : 'Rejected';
+  const after = approve ? approved(results) : '';
   const refused = results.filter((r) => !r.ok);
   const passed = results.length - refused.length;
   const refusals = refused.map((r) => `${nameOf(r)} ${r.message ?? r.error ?? ''}`);
@@ -51,6 +56,27 @@ export function bulkNotice<R extends ItemResult>(results: R[], { verb, noun, nam
     (refused.length ? ` Refused ${refused.length}: ${refusals.join('; ')}.` : '')
   );
 }
+
+/**
+ * One decision for many items, sent in bulk (`send` posts a batch): its notice names how many were
+ * decided, what the approvals applied, and each refusal by name.
+ */
+export async function decideInBulk<I, R extends ItemResult>(
+  items: I[],
+  approve: boolean,
+  send: (items: I[]) => Promise<Answer<{ results: R[] }>>,
+  words: Words<R>,
+): Promise<Decided> {
+  const answer = await sendInBulk(items, send);
+  return answer.ok ? { ok: true, message: bulkNotice(answer.data, approve, words) } : answer;
+}
+
+/** A queue's list query: its status filter and search, where given, and the page asked for. */
+export const matchingQuery = (status: string, q: string, page: { limit: number; after: string | undefined }) => ({
+  ...(q && { q }),
+  ...(status && { status: status as 'pending' }),
+  ...page,
+});
 
 /** The keys of every row the filter and search find, over all pages (the largest pages the service gives). */
 export async function allKeys<Item>(

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { DeadMails } from './dead-mails';
-import { envelope } from '../../test/envelope';
+import { envelope, serviceStandIn } from '../../test/envelope';
 
 const refused = {
   id: 'member:00000000000000000042',
@@ -17,14 +17,8 @@ const refused = {
 
 /** The service as the screen meets it: the dead mails, until one is retried. */
 function service() {
-  const calls: Request[] = [];
   let retried = false;
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    calls.push(request);
-    const url = new URL(request.url);
-    if (url.pathname.endsWith('/developer/session'))
-      return envelope(200, { code: 0, message: 'ok', data: { csrf_token: 'token-1' } });
+  return serviceStandIn((_url, request) => {
     if (request.method === 'POST') {
       retried = true;
       return envelope(200, {
@@ -34,8 +28,7 @@ function service() {
       });
     }
     return envelope(200, { code: 0, message: 'ok', data: { list: retried ? [] : [refused] } });
-  }) as typeof fetch;
-  return calls;
+  });
 }
 
 describe('dead mail', () => {

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal, type Schemas } from '../api/client';
 import { useLoad } from '../ui/load';
 import { Field } from '../ui/field';
-import { fixing, isAt } from '../ui/field-issues';
+import { bindFields, fixing, isAt } from '../ui/field-issues';
 import { Loading, RefusalNotice, useOutcome } from '../ui/notice';
 import { ScreenHeading } from '../ui/screen';
 import { Standing, StandingAction, StandingTable } from './standing';
@@ -67,16 +67,13 @@ export function RoleGroupsManager({ held }: { held: ReadonlySet<string> }) {
         <h2 id="new-role-group">Define a role group</h2>
         <form onSubmit={define}>
           <Field
-            name="name"
+            {...bindFields(refusal, setRefusal)('name', name, setName)}
             label="Name"
-            value={name}
-            onInput={fixing(setName, setRefusal, ['name'])}
             required
             hint="1 to 64 characters"
             maxLength={64}
-            refusal={refusal}
           />
-          <fieldset aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
+          <fieldset class="group" aria-describedby={permissionsIssue ? 'role-permissions-issue' : undefined}>
             <legend>Permissions</legend>
             {permissionsIssue && (
               <small id="role-permissions-issue" class="issue">

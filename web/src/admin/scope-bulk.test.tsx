@@ -1,20 +1,10 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { ScopeQueue } from './scope-queue';
 import { envelope, serviceStandIn } from '../../test/envelope';
+import { scopeRequestOf } from '../../test/scope-request';
 
-const pending = (member_id: number, name = 'addons.read') => ({
-  member_id,
-  username: `member${member_id}`,
-  scope: name,
-  name,
-  reason: 'List the add-ons on our partner site',
-  status: 'pending',
-  requested_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: null,
-  reject_reason: null,
-  revoked_at: null,
-  revoke_reason: null,
-});
+const pending = (member_id: number, name = 'addons.read') =>
+  scopeRequestOf({ member_id, username: `member${member_id}`, name });
 
 type Item = { member_id: number; scope: string; decision: string; reason?: string };
 

@@ -1,19 +1,17 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { ScopeQueue } from './scope-queue';
+import type { Schemas } from '../api/client';
 import { envelope, serviceStandIn } from '../../test/envelope';
+import { scopeRequestOf } from '../../test/scope-request';
 
-const request = (name: string, status: string, member_id = 7, username = 'alice') => ({
-  member_id,
-  username,
-  scope: name,
-  name,
-  reason: 'List the add-ons on our partner site',
-  status,
-  requested_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: status === 'pending' ? null : '2026-11-23T10:05:00.000Z',
-  reject_reason: null,
-  revoke_reason: null,
-});
+const request = (name: string, status: Schemas['ScopeRequest']['status'], member_id = 7, username = 'alice') =>
+  scopeRequestOf({
+    member_id,
+    username,
+    name,
+    status,
+    reviewed_at: status === 'pending' ? null : '2026-11-23T10:05:00.000Z',
+  });
 
 beforeEach(() => {
   history.replaceState(null, '', '/ui/admin/scopes');
@@ -70,7 +68,7 @@ describe('scope-request queue at scale', () => {
       const q = url.searchParams.get('q');
       const all = Array.from({ length: 61 }, (_, i) =>
         request('addons.read', 'pending', i + 1, `member${i + 1}`),
-      ).filter((r) => !q || r.username.includes(q));
+      ).filter((r) => !q || r.username!.includes(q));
       const start = url.searchParams.get('after') === 'c50' ? 50 : 0;
       return envelope(200, {
         code: 0,

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { webhookEventsValues } from '../../generated/contract';
 import type { Refusal, Schemas } from '../api/client';
 import { Field } from '../ui/field';
@@ -60,7 +61,7 @@ export function WebhookFields({
         optional={false}
         refusal={refusal}
       />
-      <fieldset aria-describedby={eventsIssue ? issueId : undefined}>
+      <fieldset class="group" aria-describedby={eventsIssue ? issueId : undefined}>
         <legend>Events</legend>
         {eventsIssue && (
           <small id={issueId} class="issue">
@@ -76,4 +77,23 @@ export function WebhookFields({
       <RefusalNotice refusal={summaryOf(refusal, again)} />
     </>
   );
+}
+
+/**
+ * A webhook form's URL and events, and the refusal marking them: `fields` go to WebhookFields as
+ * they are, `body` to the service; `reset` starts the form over from `start`.
+ */
+export function useWebhookDraft(start: { url: string; events: EventType[] }) {
+  const [url, onUrl] = useState(start.url);
+  const [events, onEvents] = useState<EventType[]>(start.events);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  return {
+    body: { url, events },
+    fields: { url, events, onUrl, onEvents, refusal },
+    setRefusal,
+    reset: () => {
+      onUrl(start.url);
+      onEvents(start.events);
+    },
+  };
 }

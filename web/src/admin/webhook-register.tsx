@@ -1,8 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
-import type { Answer, Refusal } from '../api/client';
+import type { Answer } from '../api/client';
 import type { SecretWording } from '../ui/secret-once';
-import { EventType, WebhookFields } from './webhook-form';
+import { EventType, useWebhookDraft, WebhookFields } from './webhook-form';
 import { WebhookSecret, type ShownSecret } from './webhook-secret';
 
 /** What a new webhook's form offers ticked: the event most receivers are for. */
@@ -37,20 +36,17 @@ export function RegisterWebhook({
   full,
   onRegistered,
 }: RegisterProps) {
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>(FIRST_EVENTS);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const draft = useWebhookDraft({ url: '', events: FIRST_EVENTS });
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await register({ url, events });
-    if (!answer.ok) return setRefusal(answer.refusal);
-    setRefusal(null);
+    const answer = await register(draft.body);
+    if (!answer.ok) return draft.setRefusal(answer.refusal);
+    draft.setRefusal(null);
     secret.show(answer.data);
     // Registered: the form starts over, or a second click would register the same URL twice,
     // and the next webhook would inherit this one's events.
-    setUrl('');
-    setEvents(FIRST_EVENTS);
+    draft.reset();
     onRegistered();
   };
 
@@ -59,16 +55,7 @@ export function RegisterWebhook({
       <h2 id={id}>Register a webhook</h2>
       {full ?? (
         <form onSubmit={submit} noValidate={noValidate}>
-          <WebhookFields
-            form="new"
-            url={url}
-            events={events}
-            onUrl={setUrl}
-            onEvents={setEvents}
-            refusal={refusal}
-            again="register again"
-            types={types}
-          />
+          <WebhookFields form="new" {...draft.fields} again="register again" types={types} />
           <button type="submit" class="primary">
             Register
           </button>

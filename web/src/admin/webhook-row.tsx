@@ -4,7 +4,7 @@ import { ConfirmAction } from '../ui/confirm-action';
 import { Done, RefusalNotice, useOutcome } from '../ui/notice';
 import type { SecretWording } from '../ui/secret-once';
 import { Deliveries, type DeliveryCalls } from './webhook-deliveries';
-import { EventType, WebhookFields } from './webhook-form';
+import { EventType, useWebhookDraft, WebhookFields } from './webhook-form';
 import { useShownSecret, WebhookSecret } from './webhook-secret';
 
 /** A webhook as a row shows it: the administrators' or a developer's own. */
@@ -28,7 +28,8 @@ export interface WebhookCalls extends DeliveryCalls {
 export interface RowWording {
   /** Who answered a test: "the receiver", "your receiver". */
   receiver: string;
-  rotate: { label: string; name: (url: string) => string; question: (url: string) => string };
+  /** What rotating the secret does to the receiver, asked before it is done. */
+  rotateQuestion: (url: string) => string;
   removeQuestion: (url: string) => string;
   /** The new secret, shown once under the row. */
   rotated: SecretWording;
@@ -43,7 +44,7 @@ interface RowProps {
   onChanged?: () => void;
 }
 
-/** One webhook: its URL and events (edited in place where they may be); a test send; a new secret; its deliveries; its removal. */
+/** One webhook: its URL and events (edited in place where they may be); a test send; its secret rotated; its deliveries; its removal. */
 export function WebhookRow({ hook, calls, wording, onRemove, onChanged }: RowProps) {
   const [showing, setShowing] = useState(false);
   const [round, setRound] = useState(0);
@@ -115,10 +116,10 @@ export function WebhookRow({ hook, calls, wording, onRemove, onChanged }: RowPro
           </button>
         )}
         <ConfirmAction
-          label={wording.rotate.label}
-          name={wording.rotate.name(hook.url)}
-          title="Give the webhook a new secret?"
-          question={wording.rotate.question(hook.url)}
+          label="Rotate secret"
+          name={`Rotate the secret of ${hook.url}`}
+          title="Rotate the webhook's secret?"
+          question={wording.rotateQuestion(hook.url)}
           onConfirm={() => void rotate()}
         />
         <ConfirmAction
@@ -148,26 +149,16 @@ interface EditProps {
 
 /** The URL and the events of a webhook, changed together (the same checks as at registration). */
 function EditWebhook({ hook, update, onDone }: EditProps) {
-  const [url, setUrl] = useState(hook.url);
-  const [events, setEvents] = useState<EventType[]>(hook.events as EventType[]);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const draft = useWebhookDraft({ url: hook.url, events: hook.events as EventType[] });
   const save = async (event: Event) => {
     event.preventDefault();
-    const answer = await update(hook.id, { url, events });
-    if (!answer.ok) return setRefusal(answer.refusal);
+    const answer = await update(hook.id, draft.body);
+    if (!answer.ok) return draft.setRefusal(answer.refusal);
     onDone(`Saved: ${answer.data.url} now hears of ${answer.data.events.join(', ')}.`);
   };
   return (
     <form class="edit-webhook" onSubmit={save} aria-label={`Edit ${hook.url}`}>
-      <WebhookFields
-        form={hook.id}
-        url={url}
-        events={events}
-        onUrl={setUrl}
-        onEvents={setEvents}
-        refusal={refusal}
-        again="save again"
-      />
+      <WebhookFields form={hook.id} {...draft.fields} again="save again" />
       <button type="submit" class="primary">
         Save
       </button>{' '}

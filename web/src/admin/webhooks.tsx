@@ -18,12 +18,8 @@ const SECRET_WORDING: SecretWording = {
 
 const ROW_WORDING: RowWording = {
   receiver: 'the receiver',
-  rotate: {
-    label: 'Rotate secret',
-    name: (url) => `Rotate the secret of ${url}`,
-    question: (url) =>
-      `The current secret of ${url} stops signing at once: its receiver must verify with the new one, shown once.`,
-  },
+  rotateQuestion: (url) =>
+    `The current secret of ${url} stops signing at once: its receiver must verify with the new one, shown once.`,
   removeQuestion: (url) =>
     `Remove the webhook ${url}? Nothing more is sent to it, and its deliveries are no longer listed.`,
   rotated: {

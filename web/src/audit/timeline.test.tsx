@@ -17,19 +17,22 @@ const event = (overrides: Partial<Schemas['AuditEvent']>): Schemas['AuditEvent']
   ...overrides,
 });
 
+/** Events recorded one after the other: their positions follow the order given. */
+const inOrder = (...overrides: Partial<Schemas['AuditEvent']>[]) =>
+  overrides.map((o, i) => event({ position: String(i + 1), ...o }));
+
 describe('credential timeline', () => {
   it('names the actors that are no account: a secret scanner, an approval rule, single sign-on', () => {
     render(
       <Timeline
-        events={[
-          event({ type: 'KeyLeakReported', actor: { kind: 'scanner', id: 'github', username: null } }),
-          event({ position: '2', type: 'CredentialApproved', actor: { kind: 'rule', id: 'rule-3', username: null } }),
-          event({
-            position: '3',
+        events={inOrder(
+          { type: 'KeyLeakReported', actor: { kind: 'scanner', id: 'github', username: null } },
+          { type: 'CredentialApproved', actor: { kind: 'rule', id: 'rule-3', username: null } },
+          {
             type: 'AdministratorProvisioned',
             actor: { kind: 'sso', id: 'u-42', username: null },
-          }),
-        ]}
+          },
+        )}
       />,
     );
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
@@ -41,28 +44,25 @@ describe('credential timeline', () => {
   it('tells who did what, when and why, oldest first', () => {
     render(
       <Timeline
-        events={[
-          event({}),
-          event({
-            position: '2',
+        events={inOrder(
+          {},
+          {
             type: 'KeyRotated',
             summary: 'rotated the key of API id ak_a; the previous one stayed valid until 2026-11-20T11:00:00.000Z',
-          }),
-          event({
-            position: '3',
+          },
+          {
             type: 'CredentialRevoked',
             time: '2026-11-21T09:30:00.000Z',
             actor: { kind: 'admin', id: 1, username: 'admin' },
             summary: 'revoked the credential and its live scopes',
             reason: 'Key leaked',
-          }),
-          event({
-            position: '4',
+          },
+          {
             type: 'RoleGroupDisabled',
             actor: { kind: 'cli', id: 'root', username: null },
             summary: 'role group disabled',
-          }),
-        ]}
+          },
+        )}
       />,
     );
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
@@ -100,15 +100,14 @@ describe('credential timeline', () => {
     const asked: string[] = [];
     render(
       <Timeline
-        events={[
-          event({}),
-          event({
-            position: '2',
+        events={inOrder(
+          {},
+          {
             type: 'CredentialApproved',
             summary: 'approved the application',
             time: '2026-11-20T10:00:00.075Z',
-          }),
-        ]}
+          },
+        )}
         onStateAfter={(e) => asked.push(e.time ?? '')}
       />,
     );

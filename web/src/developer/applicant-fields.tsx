@@ -37,7 +37,7 @@ export function ApplicantFields({
 }) {
   if (!shown) return null;
   return (
-    <fieldset>
+    <fieldset class="group">
       <legend>Tell the reviewers who asks</legend>
       <Field
         name="company"

@@ -98,21 +98,20 @@ export function DeveloperArea({ path }: { path: string }) {
   if (registered) return <Loading what="your dashboard" />;
   if (path === '/developer/login' || (dashboard.state === 'failed' && dashboard.refusal.status === 401)) {
     return (
-      <>
-        <SignIn
-          realm="developer"
-          onSignedIn={() => {
-            // Signing in where a screen stood asked for it keeps that screen's path: load it again.
-            navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
-            reload();
-          }}
-        />
+      <SignIn
+        realm="developer"
+        onSignedIn={() => {
+          // Signing in where a screen stood asked for it keeps that screen's path: load it again.
+          navigate(path === '/developer/login' ? '/developer' : path, { replace: true });
+          reload();
+        }}
+      >
         <p class="aside">
           <Link to="/developer/forgot">Forgot password?</Link> New here?{' '}
           <Link to="/developer/register">Register as a developer</Link>. Administrators sign in on the{' '}
           <Link to="/admin">administrator console</Link>.
         </p>
-      </>
+      </SignIn>
     );
   }
   if (dashboard.state === 'loading') return <Loading what="your dashboard" />;

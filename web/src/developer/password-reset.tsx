@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, csrf, type Refusal } from '../api/client';
 import { PasswordField } from '../ui/account-fields';
 import { Field } from '../ui/field';
-import { fixing } from '../ui/field-issues';
+import { bindFields } from '../ui/field-issues';
 import { Link } from '../ui/link';
 import { useLoad } from '../ui/load';
 import { Done, RefusalNotice } from '../ui/notice';
@@ -54,13 +54,10 @@ export function ForgotPassword() {
       </p>
       <Done focusKey={sent ? 1 : undefined}>{sent}</Done>
       <Field
-        name="login"
+        {...bindFields(refusal, setRefusal)('login', login, setLogin)}
         label="Username or e-mail"
-        value={login}
-        onInput={fixing(setLogin, setRefusal, ['login'])}
         required
         autocomplete="username"
-        refusal={refusal}
       />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">
@@ -111,9 +108,7 @@ export function ResetPassword() {
       <PasswordField
         kind="new"
         label="New password"
-        value={password}
-        onInput={fixing(setPassword, setRefusal, ['password'])}
-        refusal={refusal}
+        {...bindFields(refusal, setRefusal)('password', password, setPassword)}
       />
       <RefusalNotice refusal={refusal} />
       <button type="submit" class="primary">

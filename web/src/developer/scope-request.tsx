@@ -64,7 +64,7 @@ function ScopeRequestForm({ onRequested }: { onRequested: (message: string) => v
   return (
     <form onSubmit={send} aria-labelledby="request-title" noValidate>
       <ScreenHeading id="request-title">Request scopes</ScreenHeading>
-      <fieldset>
+      <fieldset class="group">
         <legend>Scopes</legend>
         {offers.data.list.map((offer) => (
           <div class="check" key={offer.name}>

@@ -23,11 +23,8 @@ const SECRET_WORDING: SecretWording = {
 
 const ROW_WORDING: RowWording = {
   receiver: 'your receiver',
-  rotate: {
-    label: 'New secret',
-    name: (url) => `New secret for ${url}`,
-    question: () => 'The current secret stops signing at once: your receiver must verify with the new one, shown once.',
-  },
+  rotateQuestion: () =>
+    'The current secret stops signing at once: your receiver must verify with the new one, shown once.',
   removeQuestion: (url) => `Remove the webhook ${url}? Nothing more is sent to it.`,
   rotated: SECRET_WORDING,
 };

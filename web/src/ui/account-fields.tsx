@@ -65,7 +65,21 @@ interface ContactProps {
 
 /** E-mail and mobile: one rule for the pair, at least one of them. */
 export function ContactFields({ form, set, refusal, rule, emailHint, children }: ContactProps) {
-  const common = { optional: false, describedBy: rule ? 'contact-rule' : undefined, refusal };
+  // The pair's fields differ by name, words and kind of input only (type and autofill alike: email, tel).
+  const contact = (name: 'email' | 'mobile', label: string, kind: 'email' | 'tel', hint?: string) => (
+    <Field
+      name={name}
+      label={label}
+      type={kind}
+      value={form[name]}
+      onInput={set(name)}
+      optional={false}
+      describedBy={rule ? 'contact-rule' : undefined}
+      refusal={refusal}
+      hint={hint}
+      autocomplete={kind}
+    />
+  );
   return (
     <fieldset class="group">
       <legend>E-mail or mobile (at least one)</legend>
@@ -74,27 +88,9 @@ export function ContactFields({ form, set, refusal, rule, emailHint, children }:
           {rule}.
         </p>
       )}
-      <Field
-        name="email"
-        label="E-mail"
-        type="email"
-        value={form.email}
-        onInput={set('email')}
-        {...common}
-        hint={emailHint}
-        autocomplete="email"
-      />
+      {contact('email', 'E-mail', 'email', emailHint)}
       {children}
-      <Field
-        name="mobile"
-        label="Mobile"
-        type="tel"
-        value={form.mobile}
-        onInput={set('mobile')}
-        {...common}
-        hint={RULES.mobile}
-        autocomplete="tel"
-      />
+      {contact('mobile', 'Mobile', 'tel', RULES.mobile)}
     </fieldset>
   );
 }

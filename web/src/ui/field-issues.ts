@@ -37,3 +37,20 @@ export function fixing<T>(
     setRefusal((r) => r && withoutFields(r, names));
   };
 }
+
+/**
+ * Binds a form's text fields to its refusal: `bound(name, value, set)` gives a field its name, its
+ * value and the refusal, its typing dropping what the refusal said of it (`fixing`), so the name a
+ * field sends and the name whose issues it clears cannot drift apart.
+ */
+export function bindFields(
+  refusal: Refusal | null,
+  setRefusal: (update: (r: Refusal | null) => Refusal | null) => void,
+) {
+  return (name: string, value: string, set: (value: string) => void) => ({
+    name,
+    value,
+    refusal,
+    onInput: fixing(set, setRefusal, [name]),
+  });
+}

@@ -25,7 +25,7 @@ it('offers a passkey to an account that holds one, and signs in with its signatu
     return noPasskey();
   });
   const signedIn = jest.fn();
-  render(<SecondFactorStep realm="developer" onSignedIn={signedIn} />);
+  render(<SecondFactorStep realm="developer" onSignedIn={signedIn} onStartOver={() => {}} />);
   fireEvent.click(await screen.findByRole('button', { name: 'Use a passkey' }));
   await waitFor(() => expect(signedIn).toHaveBeenCalledTimes(1));
   const sent = calls.find((r) => new URL(r.url).pathname === '/api/v1/developer/login/second-factor/passkey')!;
@@ -38,7 +38,7 @@ it('offers no passkey to an account without one, and still takes the app’s cod
     return noPasskey();
   });
   const signedIn = jest.fn();
-  render(<SecondFactorStep realm="admin" onSignedIn={signedIn} />);
+  render(<SecondFactorStep realm="admin" onSignedIn={signedIn} onStartOver={() => {}} />);
   await waitFor(() =>
     expect(calls.some((r) => r.url.endsWith('/admin/login/second-factor/passkey/options'))).toBe(true),
   );
@@ -61,7 +61,7 @@ it('says why a passkey was not accepted, and lets the person try again', async (
     });
   });
   const signedIn = jest.fn();
-  render(<SecondFactorStep realm="developer" onSignedIn={signedIn} />);
+  render(<SecondFactorStep realm="developer" onSignedIn={signedIn} onStartOver={() => {}} />);
   fireEvent.click(await screen.findByRole('button', { name: 'Use a passkey' }));
   expect((await screen.findByRole('alert')).textContent).toBe('the passkey was not accepted');
   await waitFor(() => expect(challenges).toBe(2));

@@ -7,6 +7,8 @@ import { PasskeySecondFactor } from './passkey-second-factor';
 interface SecondFactorStepProps {
   realm: 'developer' | 'admin';
   onSignedIn: () => void;
+  /** Back to the password step, for another account. */
+  onStartOver: () => void;
 }
 
 /**
@@ -14,7 +16,7 @@ interface SecondFactorStepProps {
  * authenticator app's code, or one of the recovery codes (`POST …/login/second-factor`), or a
  * passkey when the account holds one.
  */
-export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
+export function SecondFactorStep({ realm, onSignedIn, onStartOver }: SecondFactorStepProps) {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -72,6 +74,11 @@ export function SecondFactorStep({ realm, onSignedIn }: SecondFactorStepProps) {
         {recovery ? "Use the app's code instead" : 'Use a recovery code instead'}
       </button>
       <PasskeySecondFactor side={realm} onSignedIn={onSignedIn} />
+      {/* No logout is sent: the service refuses one for a sign-in awaiting its second factor (403
+          second_factor_required), and the next password sign-in replaces the pending one. */}
+      <button type="button" onClick={onStartOver}>
+        Use another account
+      </button>
     </form>
   );
 }

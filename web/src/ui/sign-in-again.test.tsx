@@ -1,21 +1,10 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { App } from '../app';
 import { envelope, serviceStandIn } from '../../test/envelope';
+import { scopeRequestOf } from '../../test/scope-request';
 
 const context = { account: { username: 'root', is_super: true, permissions: ['credential.review'] }, role_groups: [] };
-const pending = {
-  member_id: 7,
-  username: 'alice',
-  scope: 'addons.read',
-  name: 'addons.read',
-  reason: 'sync',
-  status: 'pending',
-  requested_at: '2026-11-23T10:00:00.000Z',
-  reviewed_at: null,
-  reject_reason: null,
-  revoked_at: null,
-  revoke_reason: null,
-};
+const pending = scopeRequestOf();
 
 /** An administrator's session that ends at the first decision, until signed in again. */
 function service() {

@@ -1,4 +1,5 @@
-import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, csrf, forgetCsrfToken, type Refusal } from '../api/client';
 import { navigate } from '../router';
 import { forgetDrafts } from './draft';
@@ -26,15 +27,23 @@ interface SignInProps {
   onSignedIn: () => void;
   /** Over a screen whose session ended: a dialog's heading, not the screen's, which stays beneath. */
   inPlace?: boolean;
+  /** Said under the form (register, forgot password): for the password step only, not the second factor's. */
+  children?: ComponentChildren;
 }
 
 /** Member or administrator sign-in: the same session cookie, a separate identity in it. */
-export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInProps) {
+export function SignIn({ realm, notice, onSignedIn, inPlace = false, children }: SignInProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
   const [secondFactor, setSecondFactor] = useState(false);
+  const [startedOver, setStartedOver] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Back from the second factor, whose button is gone: the username field takes focus.
+  useEffect(() => {
+    if (startedOver && !secondFactor) form.current?.querySelector('input')?.focus();
+  }, [startedOver, secondFactor]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -54,34 +63,46 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false }: SignInPro
     onSignedIn();
   };
 
+  // Another account, or a mistyped username: the password step again, empty.
+  const startOver = () => {
+    setUsername('');
+    setPassword('');
+    setRefusal(null);
+    setSecondFactor(false);
+    setStartedOver(true);
+  };
+
   // Its own chunk: most sign-ins never reach it, and the first screen's script has a budget.
   if (secondFactor)
     return (
       <Chunk
         load={() => import('./second-factor-step').then((m) => m.SecondFactorStep)}
         what="the second-factor step"
-        props={{ realm, onSignedIn }}
+        props={{ realm, onSignedIn, onStartOver: startOver }}
       />
     );
 
   return (
-    <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title">
-      {inPlace ? (
-        <h2 id="sign-in-title">Your session has ended: sign in again</h2>
-      ) : (
-        <ScreenHeading id="sign-in-title">
-          {realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}
-        </ScreenHeading>
-      )}
-      <Done>{notice}</Done>
-      <UsernameField value={username} onInput={setUsername} refusal={refusal} />
-      <PasswordField kind="current" value={password} onInput={setPassword} refusal={refusal} />
-      <RefusalNotice refusal={refusal} />
-      <button type="submit" class="primary" aria-disabled={busy}>
-        Sign in
-      </button>
-      {realm === 'admin' && !inPlace && <PasskeySignIn onSignedIn={onSignedIn} />}
-      {realm === 'admin' && !inPlace && <SsoSignIn />}
-    </form>
+    <>
+      <form onSubmit={submit} class="card narrow" aria-labelledby="sign-in-title" ref={form}>
+        {inPlace ? (
+          <h2 id="sign-in-title">Your session has ended: sign in again</h2>
+        ) : (
+          <ScreenHeading id="sign-in-title">
+            {realm === 'admin' ? 'Administrator sign-in' : 'Developer sign-in'}
+          </ScreenHeading>
+        )}
+        <Done>{notice}</Done>
+        <UsernameField value={username} onInput={setUsername} refusal={refusal} />
+        <PasswordField kind="current" value={password} onInput={setPassword} refusal={refusal} />
+        <RefusalNotice refusal={refusal} />
+        <button type="submit" class="primary" aria-disabled={busy}>
+          Sign in
+        </button>
+        {realm === 'admin' && !inPlace && <PasskeySignIn onSignedIn={onSignedIn} />}
+        {realm === 'admin' && !inPlace && <SsoSignIn />}
+      </form>
+      {children}
+    </>
   );
 }
