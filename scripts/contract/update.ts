@@ -5,7 +5,8 @@ import { COMMITTED_CONTRACT, committedContractText, servedContractText } from '.
 /**
  * `npm run contract:update`: writes the served contract to docs/openapi.json, unless it breaks
  * clients of the committed one without a new major info.version (CONTRACT_VERSION).
- * `npm run contract:update -- --accept-breaking` writes it anyway, listing what breaks: the
+ * `node -r ./test/support/load-ts.js scripts/contract/update.ts --accept-breaking` (npm would hand the flag to
+ * client:generate, the script's second command) writes it anyway, listing what breaks: the
  * specification fixes the version at 1.1.0, so a break it demands is accepted by name in the
  * commit that makes it, never silently.
  */

@@ -5,6 +5,7 @@ import { AppContext, AppState } from './context';
 import { HttpError, respond } from './envelope';
 import { refuseGoneSession, refuseWhileRestricted, SessionRestriction } from './guards';
 import { requireCsrf } from './session';
+import { orPendingSignIn } from './pending-sign-in';
 import { refuseRepeatedQuery, refuseUnknownQuery } from './query';
 import { CallerKind, idempotentWrites } from './idempotency';
 import type { IdempotencyRecords } from '../../stores/ports';
@@ -110,6 +111,11 @@ export interface EndpointSpec<P extends AnyObject, Q extends AnyObject, B extend
    * with 403 second_factor_enrolment_required.
    */
   enrolsSecondFactor?: true;
+  /**
+   * A sign-in awaiting its second factor may call it too (a logout, which abandons it): every
+   * other endpoint of its side refuses such a session with 403 second_factor_required.
+   */
+  endsPendingSignIn?: true;
   handler(
     ctx: AppContext,
     input: Input<z.output<P>, z.output<Q>, z.output<B>>,
@@ -227,8 +233,10 @@ export function restrictionsOf(
 function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState>[] {
   const { caller } = endpoint;
   const checks: Middleware<AppState>[] = [];
-  if (caller.kind === 'member') checks.push(guards.member);
-  if (caller.kind === 'admin') checks.push(guards.admin(caller.permission));
+  const identity =
+    caller.kind === 'member' ? guards.member : caller.kind === 'admin' ? guards.admin(caller.permission) : null;
+  if (identity && (caller.kind === 'member' || caller.kind === 'admin'))
+    checks.push(endpoint.endsPendingSignIn ? orPendingSignIn(caller.kind, identity) : identity);
   if (caller.kind === 'member' || caller.kind === 'admin')
     for (const restriction of restrictionsOf(endpoint)) checks.push(refuseWhileRestricted(restriction, caller.kind));
   if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);

@@ -114,9 +114,10 @@ const RESTRICTION_WHEN: Record<SessionRestriction, string> = {
 function sessionRefusals(endpoint: Endpoint, add: Add): void {
   const { caller } = endpoint;
   if (caller.kind !== 'member' && caller.kind !== 'admin') return;
-  add(403, 'second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)', [
-    'second_factor_required',
-  ]);
+  if (!endpoint.endsPendingSignIn)
+    add(403, 'second_factor_required: this sign-in awaits its second factor (POST …/login/second-factor)', [
+      'second_factor_required',
+    ]);
   for (const restriction of restrictionsOf(endpoint)) add(403, RESTRICTION_WHEN[restriction], [restriction]);
 }
 

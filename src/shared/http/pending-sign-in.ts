@@ -1,4 +1,5 @@
-import { AppContext } from './context';
+import type { Middleware } from 'koa';
+import { AppContext, AppState } from './context';
 import { HttpError } from './envelope';
 import type { Refusal } from './refusal';
 import {
@@ -50,6 +51,11 @@ export async function beginPendingSignIn<S extends SignInSide>(
 export function pendingSignInOf<S extends SignInSide>(ctx: AppContext, side: S): PendingSignIn<IdentityOf<S>> | null {
   const pending = sessionOf(ctx).pending_sign_in?.[side] as PendingSignIn<IdentityOf<S>> | undefined;
   return pending && Date.now() - pending.since <= PENDING_SIGN_IN_MS ? pending : null;
+}
+
+/** `guard`, but a session whose sign-in on `side` awaits its second factor passes as it is (a logout abandons it). */
+export function orPendingSignIn(side: SignInSide, guard: Middleware<AppState>): Middleware<AppState> {
+  return (ctx, next) => (!sessionOf(ctx)[side] && pendingSignInOf(ctx, side) ? next() : guard(ctx, next));
 }
 
 /** How an endpoint that completes a pending sign-in declares `requirePendingSignIn`'s refusal. */

@@ -216,7 +216,7 @@ export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin')
   const without = (data: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(data).filter(([key]) => key !== side));
   await changeSession(ctx, {
-    change: (current) => ({ ...(current ? without(current) : {}), csrf_token }),
+    change: (current) => ({ ...without({ ...withoutPendingSignIns(current, [side]) }), csrf_token }),
     successor: without,
   });
 }

@@ -60,6 +60,19 @@ describe('TOTP for a developer member', () => {
     expect(malformed.status).toBe(422);
   });
 
+  it('a logout abandons the sign-in awaiting its code: the code then completes nothing', async () => {
+    const member = await enrolledMember();
+    const client = await pendingClient(member);
+    const res = await client
+      .post('/api/v1/developer/logout')
+      .set('X-CSRF-Token', await csrfOf(client))
+      .expect(200);
+    expect(sessionCookie(res)).toBeDefined();
+    const late = await secondFactor(client, '/developer', { code: await codeAt(member.secret) });
+    expect([late.status, late.body.data.error]).toEqual([401, 'no_pending_sign_in']);
+    await client.get('/api/v1/developer/dashboard').expect(401);
+  });
+
   it('of two sign-ins sending the same code at once, exactly one succeeds', async () => {
     const member = await enrolledMember();
     const code = await codeAt(member.secret);

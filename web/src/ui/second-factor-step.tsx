@@ -74,8 +74,6 @@ export function SecondFactorStep({ realm, onSignedIn, onStartOver }: SecondFacto
         {recovery ? "Use the app's code instead" : 'Use a recovery code instead'}
       </button>
       <PasskeySecondFactor side={realm} onSignedIn={onSignedIn} />
-      {/* No logout is sent: the service refuses one for a sign-in awaiting its second factor (403
-          second_factor_required), and the next password sign-in replaces the pending one. */}
       <button type="button" onClick={onStartOver}>
         Use another account
       </button>

@@ -13,7 +13,12 @@ const dashboard = {
 /** alice's account holds a second factor, bob's does not; the dashboard answers once someone is signed in. */
 function service() {
   let signedIn = false;
-  return serviceStandIn(async (url, request) => {
+  const logouts: string[] = [];
+  serviceStandIn(async (url, request) => {
+    if (url.pathname.endsWith('/developer/logout')) {
+      logouts.push(request.headers.get('X-CSRF-Token') ?? '');
+      return envelope(200, { code: 0, message: 'logged out', data: null });
+    }
     if (url.pathname.endsWith('/developer/login')) {
       const { username } = (await request.json()) as { username: string };
       signedIn = username === 'bob';
@@ -25,6 +30,7 @@ function service() {
     if (signedIn) return envelope(200, { code: 0, message: 'ok', data: dashboard });
     return envelope(401, { code: 401, message: 'log in first', data: { error: 'not_logged_in' } });
   });
+  return logouts;
 }
 
 const signIn = (username: string) => {
@@ -33,8 +39,8 @@ const signIn = (username: string) => {
   fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
 };
 
-it('the second-factor step leaves the sign-in’s links out, and leads back to sign in with another account', async () => {
-  service();
+it('the second-factor step leaves the sign-in’s links out, and leads back, abandoning the pending sign-in, to sign in with another account', async () => {
+  const logouts = service();
   history.replaceState(null, '', '/ui/developer/login');
   const Routed = () => <DeveloperArea path={usePath()} />;
   render(<Routed />);
@@ -48,6 +54,9 @@ it('the second-factor step leaves the sign-in’s links out, and leads back to s
 
   fireEvent.click(screen.getByRole('button', { name: 'Use another account' }));
   await screen.findByRole('heading', { name: 'Developer sign-in' });
+  // The sign-in awaiting alice's code is abandoned, with the session's token.
+  expect(logouts).toHaveLength(1);
+  expect(logouts[0]).toBe('token-1');
   expect(screen.getByRole('link', { name: 'Register as a developer' })).toBeTruthy();
   const username = screen.getByLabelText('Username') as HTMLInputElement;
   expect([username.value, (screen.getByLabelText('Password') as HTMLInputElement).value]).toEqual(['', '']);

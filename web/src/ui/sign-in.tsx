@@ -10,14 +10,19 @@ import { SsoSignIn } from '../admin/sso-sign-in';
 import { Chunk } from './chunk';
 import { PasskeySignIn } from '../admin/passkey-sign-in';
 
-/** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
-export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
-  // First, so that even a sign-out the service did not answer leaves no typed reason to the next person.
-  forgetDrafts();
+/** Ends the realm's side of the session, or its sign-in awaiting a second factor; the token changes with it. */
+async function logOut(realm: 'developer' | 'admin'): Promise<void> {
   if (realm === 'admin')
     await call(async () => api.POST('/admin/logout', { params: { header: await csrf() }, body: {} }));
   else await call(async () => api.POST('/developer/logout', { params: { header: await csrf() }, body: {} }));
   forgetCsrfToken();
+}
+
+/** Ends the member's or the administrator's session and forgets the typed drafts, then shows that realm's sign-in. */
+export async function signOut(realm: 'developer' | 'admin'): Promise<void> {
+  // First, so that even a sign-out the service did not answer leaves no typed reason to the next person.
+  forgetDrafts();
+  await logOut(realm);
   navigate(`/${realm}/login`);
 }
 
@@ -63,8 +68,9 @@ export function SignIn({ realm, notice, onSignedIn, inPlace = false, children }:
     onSignedIn();
   };
 
-  // Another account, or a mistyped username: the password step again, empty.
-  const startOver = () => {
+  // Another account, or a mistyped username: the sign-in awaiting its code is abandoned, and the password step is empty again.
+  const startOver = async () => {
+    await logOut(realm);
     setUsername('');
     setPassword('');
     setRefusal(null);

@@ -8,7 +8,8 @@ const OTHER_SIDE = { member: 'an administrator', admin: 'a member' } as const;
 const WHO = { member: 'the member', admin: 'the administrator' } as const;
 
 /**
- * The logout of one side of the shared session; the other side's identity stays. `loggedOut` is
+ * The logout of one side of the shared session, or of its sign-in awaiting a second factor; the
+ * other side's identity stays. `loggedOut` is
  * told whose identity left, once it has (the access slice records it).
  */
 export function logoutEndpoint(
@@ -24,6 +25,7 @@ export function logoutEndpoint(
     response: z.null(),
     callerBeforeCsrf: true,
     beforePasswordChange: true,
+    endsPendingSignIn: true,
     movesSession: true,
     handler: async (ctx) => {
       const id = sessionOf(ctx)[side]?.id;
