@@ -52,17 +52,20 @@ const NOT_ACTIVE = {
   ReportKeyLeak: leaked(false),
 } as const;
 
+/** No credential in force (none yet, rejected, revoked): the member may apply, and nothing else is decided. */
+const APPLY_AGAIN = {
+  ApplyCredential: ALLOWED.ApplyCredential,
+  ApproveCredential: 'credential_not_pending',
+  RejectCredential: 'credential_not_pending',
+  ClaimCredential: 'credential_not_approved',
+  ...NOT_ACTIVE,
+} as const;
+
 /** Every status against every command: the credential state machine (src/credential/decider.ts). */
 const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: { [T in CommandType]: Outcome } }> = {
   none: {
     history: [],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
   pending: {
     history: [applied],
@@ -88,13 +91,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
   },
   rejected: {
     history: [applied, rejected],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
   active: {
     history: active,
@@ -119,13 +116,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
   },
   revoked: {
     history: [...active, revoked],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
 };
 
