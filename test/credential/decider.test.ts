@@ -3,15 +3,10 @@ import { CredentialEvent } from '../../src/credential/events';
 import { ScopeStatus } from '../../src/credential/scope-lifecycle';
 import {
   member_id,
-  APIID,
-  NEW_APIID,
-  KEY,
-  NEW_KEY,
   events,
   applied,
   approved,
   rejected,
-  claimed,
   revoked,
   scopeRequested,
   scopeApproved,
@@ -21,21 +16,12 @@ import {
   CommandType,
   CommandOf,
   commands,
+  ALLOWED,
   Outcome,
   leaked,
   expectOutcome,
   statusOf,
 } from './decider-support';
-
-const ALLOWED = {
-  ApplyCredential: [applied],
-  ApproveCredential: [approved],
-  RejectCredential: [events.rejected('not a real company')],
-  ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
-  RotateKey: [events.rotated(APIID, NEW_KEY, KEY, '2025-03-01T10:01:00.000Z')],
-  RevokeCredential: [events.revoked('leaked key')],
-  RequestScopes: [events.requested('addons.read'), events.requested('member-groups.read')],
-} satisfies Partial<Record<CommandType, CredentialEvent[]>>;
 
 const NOT_ACTIVE = {
   RotateKey: 'credential_not_active',
