@@ -2,20 +2,11 @@ import { actionCommand, AddonCommand, addonDecider } from '../../src/addon/decid
 import { AddonManifest } from '../../src/addon/manifest';
 import { DomainError } from '../../src/shared/domain/decider';
 import { PageRoles } from '../../src/addon/page-roles';
+import { manifest } from '../support/addons';
 import { given } from '../support/decider-spec';
 import { addonEvents as events } from './events';
 
-const v1: AddonManifest = {
-  key: 'helpdesk',
-  name: 'Helpdesk',
-  version: '1.0.0',
-  description: 'Tickets and queues',
-  author: 'Acme',
-  pages: [
-    { id: 'tickets', title: 'Tickets' },
-    { id: 'reports', title: 'Reports' },
-  ],
-};
+const v1 = manifest('helpdesk', ['tickets', 'reports']);
 const v2: AddonManifest = { ...v1, version: '2.0.0', pages: [...v1.pages, { id: 'sla', title: 'SLA policies' }] };
 const v1Fix: AddonManifest = { ...v1, version: '1.0.1', description: 'Tickets, queues and fixes' };
 

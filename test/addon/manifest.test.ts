@@ -1,18 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkManifest } from '../../src/addon/manifest';
+import { manifest as addonManifest } from '../support/addons';
 
-const manifest = {
-  key: 'helpdesk',
-  name: 'Helpdesk',
-  version: '1.0.0',
-  description: 'Tickets and queues',
-  author: 'Acme',
-  pages: [
-    { id: 'tickets', title: 'Tickets' },
-    { id: 'sla-policies', title: 'SLA policies' },
-  ],
-};
+// A valid manifest: the tests below break one rule of it at a time.
+const manifest = addonManifest('helpdesk', ['tickets', 'sla-policies']);
 
 const problems = (json: unknown, directory = 'helpdesk') => {
   const checked = checkManifest(json, directory);

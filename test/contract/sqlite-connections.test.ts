@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import { eventIds } from '../../src/stores/event-ids';
 import { WrongExpectedVersion, type NewEvent } from '../../src/stores/ports';
 import { openDatabase, openSqliteStores, SqliteEventStore } from '../../src/stores/sqlite';
-import { event } from './sqlite-support';
-
-const THREADS = 8;
+import { event, raceThreads, THREADS } from './sqlite-support';
 
 interface AppendOutcome {
   ok: boolean;
@@ -115,25 +111,9 @@ describe('SQLite event store shared by several connections', () => {
     const file = join(dir, 'platform.db');
     const stream = `threads-${randomUUID()}`;
     const stores = openSqliteStores(dir);
-    const gate = new Int32Array(new SharedArrayBuffer(4));
-    const workers: Worker[] = [];
     try {
       await stores.events.append(stream, [event('Opened')], 'no_stream');
-      for (let i = 0; i < THREADS; i++) {
-        workers.push(
-          new Worker(join(__dirname, 'sqlite-append-worker.js'), {
-            workerData: { file, stream, expected: 0, gate: gate.buffer },
-          }),
-        );
-      }
-      await Promise.all(workers.map((w) => once(w, 'message')));
-      const outcomes = workers.map(async (w) => (await once(w, 'message'))[0] as AppendOutcome);
-      const exits = workers.map((w) => once(w, 'exit'));
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-
-      const results = await Promise.all(outcomes);
-      await Promise.all(exits);
+      const results = await raceThreads<AppendOutcome>('sqlite-append-worker.js', { file, stream, expected: 0 });
       const winners = results.filter((r) => r.ok);
       expect(winners).toHaveLength(1);
       expect(results.filter((r) => !r.ok)).toEqual(
@@ -145,10 +125,6 @@ describe('SQLite event store shared by several connections', () => {
         [1, `thread-${winners[0]?.threadId}`],
       ]);
     } finally {
-      // Releases any worker still at the gate, should the test have failed before.
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-      await Promise.all(workers.map((w) => w.terminate()));
       await stores.close();
     }
   }, 60_000);

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { documentStoreContract } from './document-store.contract';
@@ -13,8 +11,7 @@ import { leaseContract } from './lease.contract';
 import { nameClaimsContract } from './name-claims.contract';
 import { rateLimitsContract } from './rate-limits.contract';
 import { sessionStoreContract } from './session-store.contract';
-
-const THREADS = 8;
+import { raceThreads, THREADS } from './sqlite-support';
 
 let dir: string;
 beforeAll(() => {
@@ -67,24 +64,11 @@ describe('SQLite leases asked for by several threads at once, each with its own 
   it(`grants a free lease to exactly one of ${THREADS} threads released at the same moment`, async () => {
     const stores = openSqliteStores(dir);
     const lease = `race-${randomUUID()}`;
-    const gate = new Int32Array(new SharedArrayBuffer(4));
-    const workers: Worker[] = [];
     try {
-      for (let i = 0; i < THREADS; i++)
-        workers.push(
-          new Worker(join(__dirname, 'sqlite-lease-worker.js'), {
-            workerData: { file: join(dir, 'platform.db'), lease, gate: gate.buffer },
-          }),
-        );
-      await Promise.all(workers.map((w) => once(w, 'message')));
-      const outcomes = workers.map(
-        async (w) => (await once(w, 'message'))[0] as { threadId: number; term: unknown; error?: string },
-      );
-      const exits = workers.map((w) => once(w, 'exit'));
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-      const results = await Promise.all(outcomes);
-      await Promise.all(exits);
+      const results = await raceThreads<{ threadId: number; term: unknown; error?: string }>('sqlite-lease-worker.js', {
+        file: join(dir, 'platform.db'),
+        lease,
+      });
       expect(results.filter((r) => r.error)).toEqual([]);
       const granted = results.filter((r) => r.term !== null);
       expect(granted).toHaveLength(1);
@@ -94,9 +78,6 @@ describe('SQLite leases asked for by several threads at once, each with its own 
         expiresAt: expect.any(Number),
       });
     } finally {
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-      await Promise.all(workers.map((w) => w.terminate()));
       await stores.close();
     }
   }, 60_000);
@@ -122,23 +103,12 @@ describe('SQLite rate limits, two openings of one data directory', () => {
 
   it(`admits exactly its points of attempts raced by ${THREADS} threads, each on its own connection`, async () => {
     const policy = { name: `raced-${randomUUID()}`, points: 5, windowSeconds: 60, blockSeconds: 900 };
-    const gate = new Int32Array(new SharedArrayBuffer(4));
-    const workerData = { file: join(dir, 'rate-limits.db'), policy, attempts: 3, gate: gate.buffer };
-    const workers = Array.from(
-      { length: THREADS },
-      () => new Worker(join(__dirname, 'sqlite-count-worker.js'), { workerData }),
-    );
-    try {
-      await Promise.all(workers.map((w) => once(w, 'message')));
-      const allowed = workers.map(async (w) => (await once(w, 'message'))[0] as number);
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-      expect((await Promise.all(allowed)).reduce((a, b) => a + b, 0)).toBe(5);
-    } finally {
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-      await Promise.all(workers.map((w) => w.terminate()));
-    }
+    const allowed = await raceThreads<number>('sqlite-count-worker.js', {
+      file: join(dir, 'rate-limits.db'),
+      policy,
+      attempts: 3,
+    });
+    expect(allowed.reduce((a, b) => a + b, 0)).toBe(5);
   }, 60_000);
 
   it('keeps hot counts in memory: counting them writes nothing, not even the file', async () => {

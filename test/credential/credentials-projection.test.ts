@@ -1,4 +1,5 @@
 import { credentialsProjection } from '../../src/credential/projections/credentials';
+import { NO_APPLICANT, NOTHING_DECIDED } from '../../src/credential/views';
 import { RecordedEvent } from '../../src/stores/ports';
 import { at, eventLog, givenEvents, project } from '../support/projection-spec';
 import {
@@ -25,21 +26,9 @@ describe('credentials projection', () => {
       member_id: M,
       username: 'user1',
       status: 'pending',
-      apiid: null,
       applied_at: at(0),
-      purpose: null,
-      company: null,
-      website: null,
-      approved_by_rule: null,
-      reviewed_at: null,
-      reject_reason: null,
-      claimed_at: null,
-      key_rotated_at: null,
-      expires_at: null,
-      extension: null,
-      revoked_at: null,
-      revoke_reason: null,
-      leak: null,
+      ...NO_APPLICANT,
+      ...NOTHING_DECIDED,
       scopes: [],
     });
   });

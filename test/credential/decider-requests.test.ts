@@ -4,9 +4,7 @@ import { fold } from '../../src/shared/domain/decider';
 import { given } from '../support/decider-spec';
 import {
   member_id,
-  APIID,
   NEW_APIID,
-  KEY,
   NEW_KEY,
   NOW,
   events,
@@ -20,22 +18,12 @@ import {
   scopeRejected,
   scopeRevoked,
   active,
-  CommandType,
   commands,
+  ALLOWED,
   statusOf,
   scopesOf,
   decide,
 } from './decider-support';
-
-const ALLOWED = {
-  ApplyCredential: [applied],
-  ApproveCredential: [approved],
-  RejectCredential: [events.rejected('not a real company')],
-  ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
-  RotateKey: [events.rotated(APIID, NEW_KEY, KEY, '2025-03-01T10:01:00.000Z')],
-  RevokeCredential: [events.revoked('leaked key')],
-  RequestScopes: [events.requested('addons.read'), events.requested('member-groups.read')],
-} satisfies Partial<Record<CommandType, CredentialEvent[]>>;
 
 describe('reasons of administrators and members', () => {
   const reasonCommands: Array<{

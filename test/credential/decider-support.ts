@@ -69,6 +69,17 @@ export const commands: { [T in CommandType]: CommandOf<T> } = {
   },
 };
 
+/** What each command appends where it is allowed, with the commands above. */
+export const ALLOWED = {
+  ApplyCredential: [applied],
+  ApproveCredential: [approved],
+  RejectCredential: [events.rejected('not a real company')],
+  ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
+  RotateKey: [events.rotated(APIID, NEW_KEY, KEY, '2025-03-01T10:01:00.000Z')],
+  RevokeCredential: [events.revoked('leaked key')],
+  RequestScopes: [events.requested('addons.read'), events.requested('member-groups.read')],
+} satisfies Partial<Record<CommandType, CredentialEvent[]>>;
+
 /** The report of the key KEY: recorded in every status, quarantined only while the open API accepts the key. */
 export const leaked = (accepted: boolean): CredentialEvent[] => [
   {

@@ -3,15 +3,10 @@ import { CredentialEvent } from '../../src/credential/events';
 import { ScopeStatus } from '../../src/credential/scope-lifecycle';
 import {
   member_id,
-  APIID,
-  NEW_APIID,
-  KEY,
-  NEW_KEY,
   events,
   applied,
   approved,
   rejected,
-  claimed,
   revoked,
   scopeRequested,
   scopeApproved,
@@ -21,21 +16,12 @@ import {
   CommandType,
   CommandOf,
   commands,
+  ALLOWED,
   Outcome,
   leaked,
   expectOutcome,
   statusOf,
 } from './decider-support';
-
-const ALLOWED = {
-  ApplyCredential: [applied],
-  ApproveCredential: [approved],
-  RejectCredential: [events.rejected('not a real company')],
-  ClaimCredential: [claimed(NEW_APIID, NEW_KEY)],
-  RotateKey: [events.rotated(APIID, NEW_KEY, KEY, '2025-03-01T10:01:00.000Z')],
-  RevokeCredential: [events.revoked('leaked key')],
-  RequestScopes: [events.requested('addons.read'), events.requested('member-groups.read')],
-} satisfies Partial<Record<CommandType, CredentialEvent[]>>;
 
 const NOT_ACTIVE = {
   RotateKey: 'credential_not_active',
@@ -52,17 +38,20 @@ const NOT_ACTIVE = {
   ReportKeyLeak: leaked(false),
 } as const;
 
+/** No credential in force (none yet, rejected, revoked): the member may apply, and nothing else is decided. */
+const APPLY_AGAIN = {
+  ApplyCredential: ALLOWED.ApplyCredential,
+  ApproveCredential: 'credential_not_pending',
+  RejectCredential: 'credential_not_pending',
+  ClaimCredential: 'credential_not_approved',
+  ...NOT_ACTIVE,
+} as const;
+
 /** Every status against every command: the credential state machine (src/credential/decider.ts). */
 const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: { [T in CommandType]: Outcome } }> = {
   none: {
     history: [],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
   pending: {
     history: [applied],
@@ -88,13 +77,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
   },
   rejected: {
     history: [applied, rejected],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
   active: {
     history: active,
@@ -119,13 +102,7 @@ const MACHINE: Record<CredentialStatus, { history: CredentialEvent[]; outcomes: 
   },
   revoked: {
     history: [...active, revoked],
-    outcomes: {
-      ApplyCredential: ALLOWED.ApplyCredential,
-      ApproveCredential: 'credential_not_pending',
-      RejectCredential: 'credential_not_pending',
-      ClaimCredential: 'credential_not_approved',
-      ...NOT_ACTIVE,
-    },
+    outcomes: APPLY_AGAIN,
   },
 };
 

@@ -21,7 +21,7 @@ export async function activePartner(
   scopes: string[] = ['addons.read'],
 ): Promise<Partner> {
   const { developer, member, admin, adminToken } = await approvedMember(t);
-  const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  const { apiid, apikey } = await claim(developer, member);
   if (scopes.length > 0) {
     await developer
       .post(`${API}/developer/scopes`)
@@ -36,7 +36,13 @@ export async function activePartner(
         .expect(200);
     }
   }
-  return { developer, admin, adminToken, member, apiid: claimed.body.data.apiid, apikey: claimed.body.data.apikey };
+  return { developer, admin, adminToken, member, apiid, apikey };
+}
+
+/** Claims the member's approved credential on its developer session: the API id, and the key shown this once. */
+export async function claim(developer: request.Agent, member: { token: string }) {
+  const claimed = await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+  return claimed.body.data as { apiid: string; apikey: string };
 }
 
 /**

@@ -201,6 +201,34 @@ export async function expectRefusal(
   return res;
 }
 
+/**
+ * A wrong password for a known username, and that username's password under an unknown one, both refused by the
+ * login at `path` with 401 invalid_credentials and the same body: a refusal does not tell which usernames exist.
+ */
+export async function expectLoginRefusedAlike(
+  t: TestPlatform,
+  client: request.Agent,
+  path: string,
+  known: { username: string; password: string },
+): Promise<void> {
+  const token = await csrfOf(client);
+  const logIn = (body: { username: string; password: string }) => () =>
+    client.post(path).set('X-CSRF-Token', token).send(body);
+  const wrong = await expectRefusal(
+    t,
+    logIn({ username: known.username, password: `${known.password}-wrong` }),
+    401,
+    'invalid_credentials',
+  );
+  const unknown = await expectRefusal(
+    t,
+    logIn({ username: uniqueUsername('ghost'), password: known.password }),
+    401,
+    'invalid_credentials',
+  );
+  expect(unknown.body).toEqual(wrong.body);
+}
+
 /** The PHPSESSID Set-Cookie header of a response that sets a session (not one that clears it). */
 export function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];

@@ -157,6 +157,8 @@ describe('signed webhooks', () => {
     try {
       const admin = strict.client();
       const token = await logInAdmin(admin);
+      const register = (body: { url: string; events: string[] }) =>
+        admin.post(`${API}/webhooks`).set('X-CSRF-Token', token).send(body);
       for (const url of [
         'http://127.0.0.1:9/x',
         'http://10.1.2.3/x',
@@ -164,24 +166,11 @@ describe('signed webhooks', () => {
         'http://localhost/x',
         'ftp://example.com/x',
       ]) {
-        await expectRefusal(
-          strict,
-          () =>
-            admin
-              .post(`${API}/webhooks`)
-              .set('X-CSRF-Token', token)
-              .send({ url, events: ['scope.requested'] }),
-          422,
-          'invalid_webhook_url',
-        );
+        await expectRefusal(strict, () => register({ url, events: ['scope.requested'] }), 422, 'invalid_webhook_url');
       }
       await expectRefusal(
         strict,
-        () =>
-          admin
-            .post(`${API}/webhooks`)
-            .set('X-CSRF-Token', token)
-            .send({ url: 'https://example.com/x', events: ['nope'] }),
+        () => register({ url: 'https://example.com/x', events: ['nope'] }),
         422,
         'validation_failed',
       );

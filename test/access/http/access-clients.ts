@@ -1,4 +1,6 @@
 import request from 'supertest';
+import type { Settings } from '../../../src/config';
+import { Sink, startWithMail, stopWithMail } from '../../member/mailed-links';
 import {
   ADMIN_PASSWORD,
   Answer,
@@ -75,5 +77,16 @@ export function accessPlatform() {
     files.root = await adminBrowser(files.t);
   });
   afterAll(() => files.t.close());
+  return files;
+}
+
+/** This file's platform with its mail going to `sink`, and the super administrator signed in on `root`. */
+export function accessPlatformWithMail(overrides: Partial<Settings> = {}) {
+  const files = {} as { sink: Sink; t: TestPlatform; root: AdminBrowser };
+  beforeAll(async () => {
+    Object.assign(files, await startWithMail(overrides));
+    files.root = await adminBrowser(files.t);
+  });
+  afterAll(() => stopWithMail(files));
   return files;
 }

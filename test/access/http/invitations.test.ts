@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { Answer, csrfOf, expectRefusal as refusal, TestPlatform, uniqueUsername } from '../../support/platform';
 import { mailedToken, mailsTo, Sink, startWithMail, stopWithMail, uniqueEmail } from '../../member/mailed-links';
+import { auditExport } from '../../support/audit-export';
 import { adminBrowser, AdminBrowser, tryLogin } from './access-clients';
 
 let sink: Sink;
@@ -40,25 +41,6 @@ async function invite(prefix = 'inv') {
   return { username, email, id: created.body.data.id as number, created: created.body, mail, token };
 }
 
-async function auditLines(): Promise<
-  { type: string; summary: string; actor: { kind: string; id: unknown } | null; data: Record<string, unknown> }[]
-> {
-  const text = (
-    await root
-      .get('/audit/events')
-      .buffer(true)
-      .parse((res, done) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += String(chunk)));
-        res.on('end', () => done(null, body));
-      })
-  ).body as string;
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
-}
-
 describe('inviting an administrator by mail', () => {
   it('answers no password, mails a link that sets one once, and the administrator signs in with it', async () => {
     const { username, email, id, created, mail, token } = await invite();
@@ -92,7 +74,9 @@ describe('inviting an administrator by mail', () => {
     const { id, token } = await invite('audit');
     await accepted(token, 'chosen-secret');
     expect(JSON.stringify(await t.allEvents())).not.toContain(token.split('.')[1]);
-    const ours = (await auditLines()).filter((line) => line.data?.admin_id === id && line.type !== 'AdminIdAllocated');
+    const ours = (await auditExport(root)).filter(
+      (line) => line.data?.admin_id === id && line.type !== 'AdminIdAllocated',
+    );
     expect(ours.map((line) => [line.type, line.actor?.kind, line.actor?.id])).toEqual([
       ['AdminCreated', 'admin', 1],
       ['AdminInvited', 'admin', 1],

@@ -1,3 +1,4 @@
+import { auditExport } from '../../support/audit-export';
 import { accessPlatform, adminBrowser, groupWithAdmin } from './access-clients';
 
 const p = accessPlatform();
@@ -115,29 +116,7 @@ describe('role groups over the API', () => {
   it('tells the audit export who defined and disabled a group, in words', async () => {
     const { body } = await p.root.post('/role-groups', { name: 'Told', permissions: ['audit.read'] }).expect(200);
     await p.root.post(`/role-groups/${body.data.id}/disable`).expect(200);
-    const lines = (
-      await p.root
-        .get('/audit/events')
-        .buffer(true)
-        .parse((res, done) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += String(chunk)));
-          res.on('end', () => done(null, body));
-        })
-    ).body as string;
-    const events = lines
-      .trim()
-      .split('\n')
-      .map(
-        (line) =>
-          JSON.parse(line) as {
-            type: string;
-            summary: string;
-            actor: { kind: string; username: string } | null;
-            data?: { role_id?: number };
-          },
-      );
-    const ours = events.filter((e) => e.data?.role_id === body.data.id);
+    const ours = (await auditExport(p.root)).filter((e) => e.data?.role_id === body.data.id);
     expect(ours.map((e) => [e.type, e.actor?.kind, e.actor?.username])).toEqual([
       ['RoleGroupDefined', 'admin', 'admin'],
       ['RoleGroupDisabled', 'admin', 'admin'],

@@ -1,22 +1,15 @@
 import request from 'supertest';
 import { memberStream } from '../../../src/member/decider';
-import { adminBrowser, AdminBrowser } from '../../access/http/access-clients';
-import { mailedToken, post, Sink, startWithMail, stopWithMail, uniqueEmail } from '../../member/mailed-links';
-import { csrfOf, expectRefusal, registerMember, TestPlatform } from '../../support/platform';
+import { accessPlatformWithMail } from '../../access/http/access-clients';
+import { mailedToken, post, uniqueEmail } from '../../member/mailed-links';
+import { csrfOf, expectRefusal, registerMember } from '../../support/platform';
 
 // Mail on, so that a member can reset a password by link and confirm a new address.
-let sink: Sink;
-let t: TestPlatform;
-let root: AdminBrowser;
-beforeAll(async () => {
-  ({ sink, t } = await startWithMail({ PASSWORD_RESET_ADDRESS_LIMIT: 10_000 }));
-  root = await adminBrowser(t);
-});
-afterAll(() => stopWithMail({ sink, t }));
+const p = accessPlatformWithMail({ PASSWORD_RESET_ADDRESS_LIMIT: 10_000 });
 
 const API = '/api/v1';
 const history = (memberId: number, asOf?: string) =>
-  root.get(`/credentials/${memberId}/history${asOf === undefined ? '' : `?as_of=${encodeURIComponent(asOf)}`}`);
+  p.root.get(`/credentials/${memberId}/history${asOf === undefined ? '' : `?as_of=${encodeURIComponent(asOf)}`}`);
 
 async function put(client: request.Agent, path: string, body: object) {
   return client
@@ -27,7 +20,7 @@ async function put(client: request.Agent, path: string, body: object) {
 
 /** Waits until the clock has moved past the last event's millisecond, so that the next event is strictly later. */
 async function nextMillisecond(): Promise<void> {
-  const last = (await t.allEvents()).at(-1)!.metadata.time;
+  const last = (await p.t.allEvents()).at(-1)!.metadata.time;
   while (new Date().toISOString() <= last) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
@@ -45,7 +38,7 @@ type Listed = {
  * credential application among them; answers what the history needs to be checked against.
  */
 async function accountLivedIn() {
-  const browser = t.client();
+  const browser = p.t.client();
   const member = await registerMember(browser, { email: uniqueEmail('hist'), nickname: 'First' });
   await put(browser, `${API}/developer/account`, { nickname: 'Second', email: member.email }).then((r) =>
     expect(r.status).toBe(200),
@@ -59,23 +52,23 @@ async function accountLivedIn() {
     email: newEmail,
     current_password: member.password,
   }).then((r) => expect(r.status).toBe(200));
-  const emailToken = (await mailedToken(sink, newEmail)).token;
-  await post(t.client(), `${API}/developer/account/confirm-email`, { token: emailToken }).then((r) =>
+  const emailToken = (await mailedToken(p.sink, newEmail)).token;
+  await post(p.t.client(), `${API}/developer/account/confirm-email`, { token: emailToken }).then((r) =>
     expect(r.status).toBe(200),
   );
   await post(browser, `${API}/developer/password`, {
     current_password: member.password,
     new_password: 'changed-secret',
   }).then((r) => expect(r.status).toBe(200));
-  await post(t.client(), `${API}/developer/password-reset`, { login: member.username });
+  await post(p.t.client(), `${API}/developer/password-reset`, { login: member.username });
   // The second link mailed to the new address: the first confirmed it.
-  const resetToken = (await mailedToken(sink, newEmail, 2)).token;
-  await post(t.client(), `${API}/developer/password-reset/confirm`, {
+  const resetToken = (await mailedToken(p.sink, newEmail, 2)).token;
+  await post(p.t.client(), `${API}/developer/password-reset/confirm`, {
     token: resetToken,
     password: 'link-secret',
   }).then((r) => expect(r.status).toBe(200));
   await nextMillisecond();
-  const oneTime = (await root.post(`/members/${member.id}/password-reset`).expect(200)).body.data.password as string;
+  const oneTime = (await p.root.post(`/members/${member.id}/password-reset`).expect(200)).body.data.password as string;
   return { member, secrets: [emailToken, resetToken, oneTime, 'changed-secret', 'link-secret', member.password] };
 }
 
@@ -86,8 +79,8 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
     const events = res.body.data.events as Listed[];
     const asMember = { kind: 'member', id: member.id, username: member.username };
     const system = { kind: 'system', id: null, username: null };
-    const superAdmin = (await t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!.data
-      .admin_id;
+    const superAdmin = (await p.t.allEvents()).find((e) => e.type === 'AdminCreated' && e.data.username === 'admin')!
+      .data.admin_id;
     expect(events.map((e) => [e.type, e.actor])).toEqual([
       ['MemberRegistered', asMember],
       ['ProfileUpdated', asMember],
@@ -137,7 +130,7 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
   });
 
   it("keeps the credential's state readable when an account event is not: that event is listed, marked invalid", async () => {
-    const browser = t.client();
+    const browser = p.t.client();
     const member = await registerMember(browser);
     await post(browser, `${API}/developer/credential`, {}).then((r) => expect(r.status).toBe(200));
     // What a newer release, rolled back, leaves in the log: a type this version does not know.
@@ -146,7 +139,7 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
       request_id: 'rollback',
       time: new Date().toISOString(),
     };
-    await t.platform.stores.events.append(
+    await p.t.platform.stores.events.append(
       memberStream(member.username),
       [{ type: 'MemberNamedTwice', data: { member_id: member.id }, metadata }],
       'any',
@@ -161,14 +154,14 @@ describe("GET /credentials/{member_id}/history: the member's account events", ()
   });
 
   it("answers a member who never applied with their account's events, and 404 member_not_found for an id no member has", async () => {
-    const member = await registerMember(t.client());
+    const member = await registerMember(p.t.client());
     const res = (await history(member.id).expect(200)).body.data;
     expect(res).toEqual({
       member_id: member.id,
       username: member.username,
       events: [expect.objectContaining({ type: 'MemberRegistered' })],
     });
-    const none = await expectRefusal(t, () => history(999_999), 404, 'member_not_found');
+    const none = await expectRefusal(p.t, () => history(999_999), 404, 'member_not_found');
     expect(none.body.message).toContain('no member has the id 999999');
   });
 });

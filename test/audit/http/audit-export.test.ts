@@ -2,6 +2,7 @@ import request from 'supertest';
 import { BATCH_SIZE } from '../../../src/audit/export';
 import { decideCredential } from '../../../src/credential/commands';
 import { RecordedEvent, START, Stores } from '../../../src/stores/ports';
+import { textOf } from '../../support/audit-export';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, rotate } from '../../support/credentials';
 import { expectRefusal, logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
@@ -62,15 +63,7 @@ function linesOf(text: string): Line[] {
 
 /** GET /audit/events with its body as text, whatever the content type. */
 function exportFrom(query: Record<string, string | number>) {
-  return auditor
-    .get(EXPORT)
-    .query(query)
-    .buffer(true)
-    .parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
-    });
+  return auditor.get(EXPORT).query(query).buffer(true).parse(textOf);
 }
 
 beforeAll(async () => {

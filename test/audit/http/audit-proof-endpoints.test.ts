@@ -7,7 +7,8 @@ import { parseTreeHead } from '../../../src/audit/proof/tree-head';
 import { expectRefused } from '../../support/cli';
 import { expectRefusal } from '../../support/platform';
 import { platformInProcess } from '../../support/cli-in-process';
-import { API, isRejection, provenPlatform, REASON, rootOf, textOf } from '../support/proven-platform';
+import { textOf } from '../../support/audit-export';
+import { API, isRejection, provenPlatform, REASON, rootOf } from '../support/proven-platform';
 
 // The endpoints an auditor proves the log with: the key, the signed checkpoints, and the
 // inclusion and consistency proofs against them.

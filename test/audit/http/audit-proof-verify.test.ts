@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectRefused, platform } from '../../support/cli';
 import { platformInProcess } from '../../support/cli-in-process';
-import { API, expectBroken, isRejection, linesOf, provenPlatform, textOf } from '../support/proven-platform';
+import { textOf } from '../../support/audit-export';
+import { API, expectBroken, isRejection, linesOf, provenPlatform } from '../support/proven-platform';
 
 // An export saved from the API, verified offline by `platform audit verify`: whole, with the keys
 // given or this installation's, taken later or in pages. The command line runs as a process where

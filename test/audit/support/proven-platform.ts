@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { Response as AgentResponse } from 'superagent';
 import { Checkpoint, CHECKPOINT_STREAM } from '../../../src/audit/proof/checkpoint';
 import { parseNote } from '../../../src/audit/proof/note';
 import { parseTreeHead } from '../../../src/audit/proof/tree-head';
 import { Run } from '../../support/cli';
+import { textOf } from '../../support/audit-export';
 import { activePartner, Partner } from '../../support/credentials';
 import { eventually } from '../../support/eventually';
 import { logInAdmin, startPlatform, TestPlatform } from '../../support/platform';
@@ -23,13 +23,6 @@ export const REASON = 'member groups are for staff tools only';
 
 /** One line of an export, parsed. */
 export type Line = Record<string, unknown> & { type?: string; stream?: string; data?: Record<string, unknown> };
-
-/** A body read as text, whatever its content type. */
-export function textOf(res: AgentResponse, done: (err: Error | null, body: unknown) => void): void {
-  let text = '';
-  res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  res.on('end', () => done(null, text));
-}
 
 export const isRejection = (l: Line) => l.type === 'ScopeRejected';
 export const copy = (lines: Line[]): Line[] => JSON.parse(JSON.stringify(lines)) as Line[];

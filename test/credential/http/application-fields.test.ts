@@ -1,19 +1,13 @@
-import { adminBrowser, AdminBrowser } from '../../access/http/access-clients';
-import { expectRefusal, registerMember, startPlatform, TestPlatform } from '../../support/platform';
+import { accessPlatform } from '../../access/http/access-clients';
+import { registerMember } from '../../support/platform';
 
 /** An application says who asks: purpose, company and website, shown to the reviewers and the member. */
 
 const API = '/api/v1';
-let t: TestPlatform;
-let root: AdminBrowser;
-beforeAll(async () => {
-  t = await startPlatform();
-  root = await adminBrowser(t);
-});
-afterAll(() => t.close());
+const p = accessPlatform();
 
 it('stores what the application says in its event, and shows it in the queue and on the dashboard', async () => {
-  const developer = t.client();
+  const developer = p.t.client();
   const member = await registerMember(developer);
   const said = { purpose: '  Sync our catalogue\nnightly  ', company: 'Acme GmbH', website: 'https://acme.example/' };
   const applied = await developer
@@ -28,18 +22,18 @@ it('stores what the application says in its event, and shows it in the queue and
     website: 'https://acme.example/',
     approved_by_rule: null,
   });
-  const event = (await t.allEvents()).find((e) => e.type === 'CredentialApplied' && e.data.member_id === member.id);
+  const event = (await p.t.allEvents()).find((e) => e.type === 'CredentialApplied' && e.data.member_id === member.id);
   expect(event?.data).toMatchObject({ purpose: 'Sync our catalogue\nnightly', company: 'Acme GmbH' });
-  const queue = await root.get(`/credentials?q=${member.username}`).expect(200);
+  const queue = await p.root.get(`/credentials?q=${member.username}`).expect(200);
   expect(queue.body.data.list[0]).toMatchObject({ company: 'Acme GmbH', website: 'https://acme.example/' });
-  const history = await root.get(`/credentials/${member.id}/history`).expect(200);
+  const history = await p.root.get(`/credentials/${member.id}/history`).expect(200);
   expect(JSON.stringify(history.body.data)).toContain(
     'applied for API credentials for Acme GmbH (https://acme.example/)',
   );
 });
 
 it('the empty body of the specification still applies, saying nothing', async () => {
-  const developer = t.client();
+  const developer = p.t.client();
   const member = await registerMember(developer);
   const res = await developer
     .post(`${API}/developer/credential`)
@@ -58,10 +52,9 @@ it.each([
   ['a purpose with a bidirectional override', { purpose: 'sync \u202e evil' }, 'purpose'],
   ['an unknown field', { phone: '123' }, ''],
 ])('%s is refused, naming the field, and nothing is applied', async (_, body, field) => {
-  const developer = t.client();
+  const developer = p.t.client();
   const member = await registerMember(developer);
-  const res = await expectRefusal(
-    t,
+  const res = await p.refused(
     () => developer.post(`${API}/developer/credential`).set('X-CSRF-Token', member.token).send(body),
     422,
     'validation_failed',

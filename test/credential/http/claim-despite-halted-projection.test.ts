@@ -1,5 +1,5 @@
 import { NewEvent } from '../../../src/stores/ports';
-import { approvedMember, openCall, rotate } from '../../support/credentials';
+import { approvedMember, claim, openCall, rotate } from '../../support/credentials';
 import { startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
@@ -36,12 +36,7 @@ describe('a claim or rotation while an unrelated projection is halted', () => {
     // The halt is in the health report before the claim, so the claim really comes after it.
     for (let i = 0; (await t.client().get(`${API}/health`)).status === 200; i++) expect(i).toBeLessThan(100);
 
-    const claimed = await developer
-      .post(`${API}/developer/claim`)
-      .set('X-CSRF-Token', member.token)
-      .send({})
-      .expect(200);
-    const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
+    const { apiid, apikey } = await claim(developer, member);
     await openCall(t, '/open/addons', apiid, apikey).expect(403); // accepted: only the scope is missing
 
     const rotated = await rotate({ developer } as Parameters<typeof rotate>[0]);

@@ -1,4 +1,4 @@
-import { activePartner, openCall, rotate } from '../../support/credentials';
+import { activePartner, claim, openCall, rotate } from '../../support/credentials';
 import { expectRefusal, logInAdmin, registerMember, startPlatform, TestPlatform } from '../../support/platform';
 
 const API = '/api/v1';
@@ -27,12 +27,7 @@ describe('key expiry', () => {
     const approved = await approve({ expires_at: expiresAt }).expect(200);
     expect(approved.body.data.expires_at).toBe(expiresAt);
 
-    const claimed = await developer
-      .post(`${API}/developer/claim`)
-      .set('X-CSRF-Token', member.token)
-      .send({})
-      .expect(200);
-    const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
+    const { apiid, apikey } = await claim(developer, member);
     // Scope-less: the key is accepted, so the refusal is about the scope, not the credential.
     await expectRefusal(t, () => openCall(t, '/open/addons', apiid, apikey), 403, 'scope_not_approved');
     expect((await developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.expires_at).toBe(
@@ -142,7 +137,7 @@ describe('key expiry', () => {
     await expectRefusal(t, () => approve({ expires_in_days: 731 }), 422, 'expiry_too_far');
     expect((await developer.get(`${API}/developer/dashboard`).expect(200)).body.data.credential.status).toBe('pending');
     await approve({ expires_in_days: 730 }).expect(200);
-    await developer.post(`${API}/developer/claim`).set('X-CSRF-Token', member.token).send({}).expect(200);
+    await claim(developer, member);
     const ask = (body: Record<string, unknown>) =>
       developer
         .post(`${API}/developer/extension`)
@@ -174,12 +169,7 @@ describe('key expiry', () => {
     const { developer, member, admin, approve } = await pendingApplication();
     const soon = new Date(Date.now() + 2500).toISOString();
     await approve({ expires_at: soon }).expect(200);
-    const claimed = await developer
-      .post(`${API}/developer/claim`)
-      .set('X-CSRF-Token', member.token)
-      .send({})
-      .expect(200);
-    const { apiid, apikey } = claimed.body.data as { apiid: string; apikey: string };
+    const { apiid, apikey } = await claim(developer, member);
     const adminToken = await logInAdmin(admin);
     const ask = (body: Record<string, unknown>) =>
       developer.post(`${API}/developer/extension`).set('X-CSRF-Token', member.token).send(body);

@@ -1,24 +1,17 @@
 import { Answer, expectRefusal, logIn, registerMember } from '../../support/platform';
-import { adminBrowser, AdminBrowser, groupWithAdmin } from '../../access/http/access-clients';
-import { mailedToken, mailsTo, post, Sink, startWithMail, stopWithMail, uniqueEmail } from '../mailed-links';
+import { accessPlatformWithMail, adminBrowser, AdminBrowser, groupWithAdmin } from '../../access/http/access-clients';
+import { mailedToken, mailsTo, post, uniqueEmail } from '../mailed-links';
 import type { TestPlatform } from '../../support/platform';
 
 // With mail, so that a member can hold an outstanding reset link when an administrator resets them.
-let sink: Sink;
-let t: TestPlatform;
-let root: AdminBrowser;
-beforeAll(async () => {
-  ({ sink, t } = await startWithMail({ PASSWORD_RESET_ADDRESS_LIMIT: 10_000 }));
-  root = await adminBrowser(t);
-});
-afterAll(() => stopWithMail({ sink, t }));
+const p = accessPlatformWithMail({ PASSWORD_RESET_ADDRESS_LIMIT: 10_000 });
 
 const refused = (send: () => PromiseLike<Answer>, status: number, error: string) =>
-  expectRefusal(t, send, status, error);
+  expectRefusal(p.t, send, status, error);
 
 /** A member logged in on `browser`, with an e-mail address. */
 async function member(prefix: string) {
-  const browser = t.client();
+  const browser = p.t.client();
   const registered = await registerMember(browser, { email: uniqueEmail(prefix) });
   return { ...registered, browser };
 }
@@ -38,7 +31,7 @@ describe('POST /members/:member_id/password-reset', () => {
   it('answers a one-time password that signs the member in; the old password and the old session stop working', async () => {
     const m = await member('otp');
     await m.browser.get('/api/v1/developer/dashboard').expect(200);
-    const answer = await reset(root, m.id).expect(200);
+    const answer = await reset(p.root, m.id).expect(200);
     expect(answer.body.data).toEqual({
       member_id: m.id,
       username: m.username,
@@ -47,9 +40,9 @@ describe('POST /members/:member_id/password-reset', () => {
     expect(answer.body.message).toMatch(/not shown again/);
     await refused(() => m.browser.get('/api/v1/developer/dashboard'), 401, 'session_expired');
     expect(
-      (await post(t.client(), '/api/v1/developer/login', { username: m.username, password: m.password })).status,
+      (await post(p.t.client(), '/api/v1/developer/login', { username: m.username, password: m.password })).status,
     ).toBe(401);
-    const again = t.client();
+    const again = p.t.client();
     await logIn(again, { username: m.username, password: answer.body.data.password });
     // A one-time password is changed before anything else.
     await refused(() => again.get('/api/v1/developer/dashboard'), 403, 'password_change_required');
@@ -59,11 +52,11 @@ describe('POST /members/:member_id/password-reset', () => {
 
   it("spends the member's outstanding mailed reset link", async () => {
     const m = await member('spent');
-    await post(t.client(), '/api/v1/developer/password-reset', { login: m.username });
-    const { token } = await mailedToken(sink, m.email);
-    await reset(root, m.id).expect(200);
+    await post(p.t.client(), '/api/v1/developer/password-reset', { login: m.username });
+    const { token } = await mailedToken(p.sink, m.email);
+    await reset(p.root, m.id).expect(200);
     await refused(
-      () => post(t.client(), '/api/v1/developer/password-reset/confirm', { token, password: 'link-secret' }),
+      () => post(p.t.client(), '/api/v1/developer/password-reset/confirm', { token, password: 'link-secret' }),
       422,
       'reset_token_spent',
     );
@@ -71,26 +64,26 @@ describe('POST /members/:member_id/password-reset', () => {
 
   it('refuses an administrator without access.manage (403), changing nothing', async () => {
     const m = await member('denied');
-    const operator = await adminBrowser(t, await groupWithAdmin(root, ['addon.view', 'credential.review']));
+    const operator = await adminBrowser(p.t, await groupWithAdmin(p.root, ['addon.view', 'credential.review']));
     await refused(() => reset(operator, m.id), 403, 'permission_denied');
-    await logIn(t.client(), m);
+    await logIn(p.t.client(), m);
     await m.browser.get('/api/v1/developer/dashboard').expect(200);
   });
 
   it('answers 404 for a member that does not exist, saying where member ids are shown', async () => {
-    const answer = await refused(() => reset(root, 999_999), 404, 'member_not_found');
+    const answer = await refused(() => reset(p.root, 999_999), 404, 'member_not_found');
     expect(answer.body.message).toMatch(/credential queue/);
-    await refused(() => reset(root, 0), 422, 'invalid_path_parameter');
+    await refused(() => reset(p.root, 0), 422, 'invalid_path_parameter');
   });
 
   it('is told in the audit with the administrator as actor, and the password is nowhere in the log or the events', async () => {
     const m = await member('audit');
-    const manager = await groupWithAdmin(root, ['access.manage', 'audit.read']);
-    const asManager = await adminBrowser(t, manager);
+    const manager = await groupWithAdmin(p.root, ['access.manage', 'audit.read']);
+    const asManager = await adminBrowser(p.t, manager);
     const answer = await reset(asManager, m.id).expect(200);
     const password = answer.body.data.password as string;
 
-    const events = (await t.allEvents()).filter(
+    const events = (await p.t.allEvents()).filter(
       (e) => e.type === 'PasswordResetByAdministrator' && e.data.member_id === m.id,
     );
     expect(events.map((e) => [e.data.admin_id, e.metadata.actor])).toEqual([
@@ -107,23 +100,23 @@ describe('POST /members/:member_id/password-reset', () => {
     );
     expect(found[0].actor).toMatchObject({ kind: 'admin', id: manager.id, username: manager.username });
 
-    expect(JSON.stringify(await t.allEvents())).not.toContain(password);
-    expect(t.logLines.join('\n')).not.toContain(password);
+    expect(JSON.stringify(await p.t.allEvents())).not.toContain(password);
+    expect(p.t.logLines.join('\n')).not.toContain(password);
     expect(JSON.stringify(search.body)).not.toContain('argon2');
   });
 
   it('tells the member: a mail naming the administrator, and their account page until they acknowledge it', async () => {
     const m = await member('told');
-    const manager = await groupWithAdmin(root, ['access.manage']);
-    const answer = await reset(await adminBrowser(t, manager), m.id).expect(200);
+    const manager = await groupWithAdmin(p.root, ['access.manage']);
+    const answer = await reset(await adminBrowser(p.t, manager), m.id).expect(200);
     const deadline = Date.now() + 5000;
-    while (mailsTo(sink, m.email).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const [mail] = mailsTo(sink, m.email);
+    while (mailsTo(p.sink, m.email).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const [mail] = mailsTo(p.sink, m.email);
     expect(mail?.subject).toBe('An administrator reset your API platform password');
     expect(mail?.text).toContain(`administrator #${manager.id}`);
     expect(mail?.text).not.toContain(answer.body.data.password);
 
-    const again = t.client();
+    const again = p.t.client();
     await logIn(again, { username: m.username, password: answer.body.data.password });
     await chooseOwn(again, answer.body.data.password);
     const account = await again.get('/api/v1/developer/account').expect(200);
@@ -135,7 +128,7 @@ describe('POST /members/:member_id/password-reset', () => {
 
     // A second acknowledgement has nothing to acknowledge: nothing is recorded.
     await post(again, '/api/v1/developer/account/acknowledge-reset', {});
-    const told = (await t.allEvents()).filter(
+    const told = (await p.t.allEvents()).filter(
       (e) => e.type === 'AdministratorResetAcknowledged' && e.data.member_id === m.id,
     );
     expect(told).toHaveLength(1);

@@ -7,6 +7,17 @@ const REGISTER = '/api/v1/developer/register';
 const LOGOUT = '/api/v1/developer/logout';
 const DASHBOARD = '/api/v1/developer/dashboard';
 
+/** A signed-out visitor's POST of raw bytes as JSON to the registration, with its CSRF token: for bodies it must refuse. */
+async function rawRegistration() {
+  const client = t.client();
+  const token = await csrfOf(client);
+  return (body: string, headers: Record<string, string> = {}) =>
+    client
+      .post(REGISTER)
+      .set({ 'X-CSRF-Token': token, 'Content-Type': 'application/json', ...headers })
+      .send(body);
+}
+
 describe('POST /developer/register', () => {
   it('registers, logs the member in under a new session id, and rotates the token', async () => {
     const client = t.client();
@@ -131,73 +142,33 @@ describe('POST /developer/register', () => {
   });
 
   it('refuses malformed JSON with 422', async () => {
-    const client = t.client();
-    const token = await csrfOf(client);
-    const res = await expectRefusal(
-      () =>
-        client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send('{"username":'),
-      422,
-      'malformed_json',
-    );
+    const post = await rawRegistration();
+    const res = await expectRefusal(() => post('{"username":'), 422, 'malformed_json');
     expect(res.body.message).toContain('not valid JSON');
   });
 
   it('refuses a JSON body that is not an object with 422', async () => {
-    const client = t.client();
-    const token = await csrfOf(client);
+    const post = await rawRegistration();
     for (const body of ['"alice"', '123', 'null']) {
-      const res = await expectRefusal(
-        () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send(body),
-        422,
-        'malformed_json',
-      );
+      const res = await expectRefusal(() => post(body), 422, 'malformed_json');
       // Valid JSON, but not an object: the message does not call it invalid.
       expect(res.body.message).toBe(
         'the request body is a JSON string, number, boolean or null: send a JSON object, {} at least',
       );
     }
-    const array = await expectRefusal(
-      () => client.post(REGISTER).set('X-CSRF-Token', token).send([1, 2]),
-      422,
-      'validation_failed',
-    );
+    const array = await expectRefusal(() => post('[1,2]'), 422, 'validation_failed');
     expect(array.body.message).toBe('the request body must be a JSON object, {} at least');
   });
 
   it('refuses a body with a prototype-polluting key, and a body that does not decompress, with 422', async () => {
-    const client = t.client();
-    const token = await csrfOf(client);
+    const post = await rawRegistration();
     const polluting = '{"__proto__":{"admin":true},"username":"proto1","password":"secret1","email":"a@example.com"}';
-    const refused = await expectRefusal(
-      () => client.post(REGISTER).set('X-CSRF-Token', token).set('Content-Type', 'application/json').send(polluting),
-      422,
-      'forbidden_key',
-    );
+    const refused = await expectRefusal(() => post(polluting), 422, 'forbidden_key');
     // Said for what it is: valid JSON with a key no endpoint accepts.
     expect(refused.body.message).toContain('__proto__');
     expect(refused.body.message).not.toMatch(/not valid JSON/);
-    await expectRefusal(
-      () =>
-        client
-          .post(REGISTER)
-          .set('X-CSRF-Token', token)
-          .set('Content-Type', 'application/json')
-          .set('Content-Encoding', 'gzip')
-          .send('not gzip at all'),
-      422,
-      'malformed_body',
-    );
-    await expectRefusal(
-      () =>
-        client
-          .post(REGISTER)
-          .set('X-CSRF-Token', token)
-          .set('Content-Type', 'application/json')
-          .set('Content-Encoding', 'br')
-          .send('not brotli at all'),
-      422,
-      'malformed_body',
-    );
+    await expectRefusal(() => post('not gzip at all', { 'Content-Encoding': 'gzip' }), 422, 'malformed_body');
+    await expectRefusal(() => post('not brotli at all', { 'Content-Encoding': 'br' }), 422, 'malformed_body');
   });
 
   it('refuses a form-encoded body with 415', async () => {

@@ -1,4 +1,4 @@
-import { csrfOf, registerMember, sessionCookie, uniqueUsername } from '../../support/platform';
+import { csrfOf, expectLoginRefusedAlike, registerMember, sessionCookie } from '../../support/platform';
 import { expectRefusal, t, useFilePlatform } from '../../support/file-platform';
 
 useFilePlatform();
@@ -69,23 +69,7 @@ describe('POST /developer/login', () => {
   it('refuses a wrong password and an unknown username alike with 401', async () => {
     const member = await registerMember(t.client());
     const client = t.client();
-    const token = await csrfOf(client);
-    const wrong = await expectRefusal(
-      () =>
-        client.post(LOGIN).set('X-CSRF-Token', token).send({ username: member.username, password: 'wrong-password' }),
-      401,
-      'invalid_credentials',
-    );
-    const unknown = await expectRefusal(
-      () =>
-        client
-          .post(LOGIN)
-          .set('X-CSRF-Token', token)
-          .send({ username: uniqueUsername('ghost'), password: 'secret1' }),
-      401,
-      'invalid_credentials',
-    );
-    expect(unknown.body).toEqual(wrong.body);
+    await expectLoginRefusedAlike(t, client, LOGIN, member);
     await client.get(DASHBOARD).expect(401);
   });
 

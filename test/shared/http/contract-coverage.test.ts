@@ -1,4 +1,5 @@
 import { openApiPath } from '../../../src/shared/http/openapi';
+import { textOf } from '../../support/audit-export';
 import { ContractChecker } from '../../support/contract';
 import { activePartner, openCall, rotate } from '../../support/credentials';
 import { ADMIN_PASSWORD, csrfOf, TestPlatform } from '../../support/platform';
@@ -62,14 +63,7 @@ describe('every operation of the contract, called for real', () => {
     await admin.get(`${API}/audit/members?apiid=${p.apiid}`).expect(200);
     await admin.get(`${API}/audit/search?type=CredentialApproved&limit=2`).expect(200);
     await admin.get(`${API}/credentials/${member.id}/history?as_of=${new Date().toISOString()}`).expect(200);
-    const exported = await admin
-      .get(`${API}/audit/events?limit=5`)
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += String(chunk)));
-        res.on('end', () => done(null, text));
-      });
+    const exported = await admin.get(`${API}/audit/events?limit=5`).buffer(true).parse(textOf);
     expect(exported.status).toBe(200);
     expect(t.contractProblems).toEqual([]);
     const checker = new ContractChecker(t.platform.endpoints);
