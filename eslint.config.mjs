@@ -22,10 +22,6 @@ const COMPLEXITY_EXCEPTIONS = [
 const MAX_LINES = 300;
 const MAX_LINES_EXCEPTIONS = [
   // file, its length today
-  ['test/reliability/fuzz.test.ts', 516],
-  ['test/reliability/support/clients.ts', 404],
-  ['test/reliability/support/hostile.ts', 356],
-  ['test/support/kurrentdb-stand-in.ts', 355],
   ['web/src/admin/credential-queue.test.tsx', 312],
 ];
 const maxLines = (max) => ['error', { max, skipBlankLines: false, skipComments: false }];
