@@ -17,4 +17,4 @@ if [ ! -x "$CHROMIUM" ]; then
   exit 0
 fi
 
-exec npx playwright test
+exec npx playwright test "$@"

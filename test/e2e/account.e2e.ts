@@ -61,7 +61,7 @@ test('a developer who forgot the password gets back in by the mailed link, then 
   await page.goto('/ui/developer/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('second-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('navigation', { name: 'Developer center' }).getByRole('link', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account' })).toBeVisible();
   await expect(page.getByLabel('E-mail')).toHaveValue(email);

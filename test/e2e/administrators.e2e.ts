@@ -5,7 +5,7 @@ async function signIn(page: Page, username: string, password: string) {
   await page.goto('/ui/admin');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Replaces a one-time password with one of the administrator's own, on the screen that asks for it first. */
@@ -103,10 +103,10 @@ test('a role group and an administrator made in the console: the one-time passwo
     .click();
   await expect(page.getByRole('status').filter({ hasText: 'Disabled erin' })).toBeVisible();
   await erin.goto('/ui/admin/credentials');
-  await expect(erin.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(erin.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await erin.getByLabel('Username').fill('erin');
   await erin.getByLabel('Password').fill(`${password}-own`);
-  await erin.getByRole('button', { name: 'Sign in' }).click();
+  await erin.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(erin.getByRole('alert')).toContainText('this administrator is disabled');
   await screen(erin, 'admin-disabled-sign-in');
 });

@@ -5,7 +5,7 @@ async function signInAdmin(page: Page, username: string, password: string) {
   await page.goto('/ui/admin');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('navigation', { name: 'Administrator console' })).toBeVisible();
 }
 

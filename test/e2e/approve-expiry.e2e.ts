@@ -26,7 +26,7 @@ test('an administrator approves an application with a 30-day expiry, and the cre
   await page.goto('/ui/admin/login');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Credential applications' })).toBeVisible();
 
   // The service runs without KEY_LIFETIME_DAYS: the choice starts on "never", marked as the default.

@@ -45,7 +45,7 @@ test('the auditor sees up to which signed checkpoint a history verifies', async 
   await page.goto('/ui/admin/login');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('link', { name: 'Audit' }).click();
   // The service signs a checkpoint each second while events arrive (AUDIT_CHECKPOINT_SECONDS=1):
   // asked again until one holds the rejection.

@@ -1,6 +1,6 @@
 import { request as http, type APIRequestContext } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, signIn, test } from './fixtures';
-import { atBothWidths } from './story-helpers';
+import { atBothWidths, compactRowsAndKeys } from './story-helpers';
 
 /** Issue 46: reviewing at scale (select all, one request), and approval rules approving at once. */
 
@@ -50,22 +50,7 @@ test('230 applications approved with select-all, in one request, with the expiry
   await expect(page.getByText('Select all 50 on this page')).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(`${prefix}000`) })).toContainText('Acme GmbH');
 
-  // Compact rows: at most 56 px each at 1280 px.
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const heights = await page
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
-  expect(heights).toHaveLength(50);
-  expect(Math.max(...heights)).toBeLessThanOrEqual(56);
-
-  // The keys: j moves to the first row, x selects it.
-  await page.locator('h1').click();
-  await page.keyboard.press('j');
-  await page.keyboard.press('x');
-  const first = page.locator('tbody tr').first().getByRole('checkbox');
-  await expect(first).toBeChecked();
-  await page.keyboard.press('x');
-  await expect(first).not.toBeChecked();
+  await compactRowsAndKeys(page);
 
   await page.getByLabel('Select all 50 on this page').check();
   await page.getByRole('button', { name: 'Select all 230 matching applications' }).click();

@@ -91,7 +91,7 @@ test('issue 36: scope queue at scale, sessions that keep work, stale decisions, 
   await both(page, 'c36-sign-in-again');
   await dialog.getByLabel('Username').fill('admin');
   await dialog.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/ui/admin/scopes\\?q=${names[1]}`));
   await expect(page.getByLabel(`Reason for rejecting addons.read for ${names[1]}`)).toHaveValue(

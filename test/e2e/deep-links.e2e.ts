@@ -18,7 +18,7 @@ test("a member's history has an address of its own: a search puts it in the URL,
   const signIn = async (on: Page) => {
     await on.getByLabel('Username').fill('admin');
     await on.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await on.getByRole('button', { name: 'Sign in' }).click();
+    await on.getByRole('button', { name: 'Sign in', exact: true }).click();
   };
   await page.goto('/ui/admin/audit');
   await signIn(page);

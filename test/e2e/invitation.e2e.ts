@@ -43,7 +43,7 @@ test('an administrator invited by mail chooses a password from the mailed link, 
   await invitee.getByRole('link', { name: 'Sign in to the administrator console' }).click();
   await invitee.getByLabel('Username').fill(username);
   await invitee.getByLabel('Password').fill('invited-password');
-  await invitee.getByRole('button', { name: 'Sign in' }).click();
+  await invitee.getByRole('button', { name: 'Sign in', exact: true }).click();
   const theirNav = invitee.getByRole('navigation', { name: 'Administrator console' });
   await expect(theirNav).toContainText(username);
   await theirNav.getByRole('link', { name: 'Your account' }).click();

@@ -52,7 +52,7 @@ test('an administrator gives a member who forgot their password a one-time passw
 
   // The member's old session ended; the old password no longer signs in, the one-time one does.
   await member.goto('/ui/developer');
-  await expect(member.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(member.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await signIn(member, 'developer', username, 'forgotten-password');
   await expect(member.getByRole('alert')).toBeVisible();
   await signIn(member, 'developer', username, password);

@@ -1,5 +1,5 @@
 import { ADMIN_PASSWORD, expect, screen, test } from './fixtures';
-import { OwnService, startOwnService } from './own-service';
+import { CompiledService, startCompiledService } from './compiled-service';
 
 /**
  * An administrator adds a passkey on their account screen, signs out, and signs in with it: the
@@ -7,9 +7,9 @@ import { OwnService, startOwnService } from './own-service';
  * checks the origin and the RP ID as a real browser does. On a service of its own at `localhost`:
  * browsers refuse an IP address as a relying party.
  */
-let service: OwnService;
+let service: CompiledService;
 test.beforeAll(async () => {
-  service = await startOwnService('localhost');
+  service = await startCompiledService('localhost');
 });
 test.afterAll(async () => {
   await service?.stop();

@@ -38,14 +38,14 @@ test('each screen asks the service for each thing once on its first load, and af
   await expect(page.getByRole('heading', { name: 'Developer sign-in' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('secret-pass');
-  const signedIn = await sentDuring(page, () => page.getByRole('button', { name: 'Sign in' }).click());
+  const signedIn = await sentDuring(page, () => page.getByRole('button', { name: 'Sign in', exact: true }).click());
   expect(twice(signedIn), 'developer sign-in').toEqual([]);
 
   const admin = await (await browser.newContext({ baseURL })).newPage();
   await admin.goto('/ui/admin/login');
   await admin.getByLabel('Username').fill('admin');
   await admin.getByLabel('Password').fill(ADMIN_PASSWORD);
-  const adminSignedIn = await sentDuring(admin, () => admin.getByRole('button', { name: 'Sign in' }).click());
+  const adminSignedIn = await sentDuring(admin, () => admin.getByRole('button', { name: 'Sign in', exact: true }).click());
   expect(adminSignedIn).toHaveProperty(['GET /api/v1/context']);
   expect(twice(adminSignedIn), 'administrator sign-in').toEqual([]);
   const screens = [

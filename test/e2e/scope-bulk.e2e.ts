@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, signIn, test } from './fixtures';
 import { post } from './partner-member';
-import { atBothWidths } from './story-helpers';
+import { atBothWidths, compactRowsAndKeys } from './story-helpers';
 
 /** Issue 46: the scope-request queue reviewed in bulk, as the credential queue is (select all, one request, the keys). */
 
@@ -57,22 +57,8 @@ test(`${COUNT} scope requests approved with select-all, in one request, the keys
   await expect(page.getByText('Select all 50 on this page')).toBeVisible();
   await expect(page.getByText(`1–50 of ${COUNT}`)).toBeVisible();
 
-  // Compact rows: at most 56 px each at 1280 px, the purpose on one line.
-  const heights = await page
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
-  expect(heights).toHaveLength(50);
-  expect(Math.max(...heights)).toBeLessThanOrEqual(56);
-
-  // The keys: j moves to the first row, x selects it, x again lets it go.
-  await page.locator('h1').click();
-  await page.keyboard.press('j');
-  await page.keyboard.press('x');
-  // The list is in member-id order, which concurrent registrations do not keep in the names' order.
-  const first = page.locator('tbody tr').first().getByRole('checkbox');
-  await expect(first).toBeChecked();
-  await page.keyboard.press('x');
-  await expect(first).not.toBeChecked();
+  // Compact rows (the purpose on one line) and the keys.
+  await compactRowsAndKeys(page);
 
   await page.getByLabel('Select all 50 on this page').check();
   await page.getByRole('button', { name: `Select all ${COUNT} matching scope requests` }).click();

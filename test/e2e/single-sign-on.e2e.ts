@@ -1,5 +1,5 @@
 import { expect, screen, test } from './fixtures';
-import { OwnService, startOwnService } from './own-service';
+import { CompiledService, startCompiledService } from './compiled-service';
 import { freePort } from '../support/service-process';
 import { CLIENT_ID, CLIENT_SECRET, startProvider, TestProvider } from '../access/sso/test-provider';
 
@@ -10,11 +10,11 @@ import { CLIENT_ID, CLIENT_SECRET, startProvider, TestProvider } from '../access
  * of its own: the others sign in with passwords.
  */
 let provider: TestProvider;
-let service: OwnService;
+let service: CompiledService;
 test.beforeAll(async () => {
   const port = await freePort();
   provider = await startProvider(`http://127.0.0.1:${port}/api/v1/admin/sso/callback`);
-  service = await startOwnService(
+  service = await startCompiledService(
     '127.0.0.1',
     {
       OIDC_ISSUER_URL: provider.issuer,

@@ -57,7 +57,7 @@ test('at 390 px, headings wrap between words, never inside one that fits on a li
   await admin.goto('/ui/admin/login');
   await admin.getByLabel('Username').fill('admin');
   await admin.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await admin.getByRole('button', { name: 'Sign in' }).click();
+  await admin.getByRole('button', { name: 'Sign in', exact: true }).click();
   for (const path of [
     '/ui/admin/credentials',
     '/ui/admin/scopes',

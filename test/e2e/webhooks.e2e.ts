@@ -7,7 +7,7 @@ async function openWebhooks(page: Page): Promise<void> {
   await page.goto('/ui/admin/login');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('link', { name: 'Webhooks' }).click();
 }
 

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { refusalFor } from '../../src/shared/http/errors';
 import type { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
 import { START, type RecordedEvent } from '../../src/stores/ports';
-import { Opened, note } from './support/kurrentdb-fixture';
+import { Opened, REFUSAL_STATUSES, note } from './support/kurrentdb-fixture';
 
 /**
  * Issue 45, item 4: every gRPC status the KurrentDB client can surface on a read or an append
@@ -12,16 +12,7 @@ import { Opened, note } from './support/kurrentdb-fixture';
  * place: "fast" is well within it. The peer is a stand-in (test/support/kurrentdb-stand-in.ts)
  * that checks CLIENT BEHAVIOUR ONLY, not a KurrentDB server.
  */
-const STATUSES = [
-  'CANCELLED',
-  'UNKNOWN',
-  'DEADLINE_EXCEEDED',
-  'RESOURCE_EXHAUSTED',
-  'ABORTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'PERMISSION_DENIED',
-] as const;
+
 /** Far within the adapter's 10 s limit: the refusal itself reached the caller, not a timer. */
 const FAST_MS = 1_500;
 
@@ -81,7 +72,7 @@ async function storeWithEvents(): Promise<{
   return { store, peer };
 }
 
-describe.each(STATUSES)(
+describe.each(REFUSAL_STATUSES)(
   'KurrentDB answering %s (real client, stand-in peer that checks client behaviour only)',
   (name) => {
     const code = status[name];

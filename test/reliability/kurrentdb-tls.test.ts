@@ -4,11 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { KurrentDBClient } from '@kurrent/kurrentdb-client';
-import { EventStoreDbEventStore } from '../../src/stores/eventstoredb/event-store';
 import { withOneTrustStore } from '../../src/stores/eventstoredb/trust';
-import { StoreUnavailable, type NewEvent } from '../../src/stores/ports';
 import { KurrentDbStandIn } from '../support/kurrentdb-stand-in';
+import { reach } from './support/tls-reach';
 
 /**
  * Issue 32, N3: with tls=true, reads (the client's native bridge) and appends (grpc-js) trust the
@@ -18,7 +16,6 @@ import { KurrentDbStandIn } from '../support/kurrentdb-stand-in';
 let dir: string;
 let peer: KurrentDbStandIn;
 let ca: string;
-const opened: EventStoreDbEventStore[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kurrentdb-tls-'));
@@ -77,42 +74,12 @@ beforeAll(async () => {
   });
 });
 
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
-
 afterAll(async () => {
   await peer.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const url = (options = '') => peer.url(options).replace('127.0.0.1', 'localhost');
-
-function event(): NewEvent {
-  return {
-    type: 'Noted',
-    data: {},
-    metadata: { actor: { kind: 'cli', id: null }, request_id: 'r', time: '2026-01-01T00:00:00.000Z' },
-  };
-}
-
-/** Whether a read and an append each reached the stand-in through a client made from `connection`. */
-async function reach(connection: string) {
-  const store = new EventStoreDbEventStore(KurrentDBClient.connectionString(connection), {
-    operationTimeoutMs: 2_000,
-    retry: {
-      policy: { attempts: 1, initialMs: 1, maxMs: 1, jitter: 'full' },
-      random: () => 0,
-      sleep: async () => undefined,
-    },
-  });
-  opened.push(store);
-  const outcome = (error: unknown) => (error instanceof StoreUnavailable ? 'store_unavailable' : error);
-  return {
-    read: await store.readStream('note-1').then(() => 'answered', outcome),
-    append: await store.append('note-1', [event()], 'any').then(() => 'answered', outcome),
-  };
-}
 
 /** reach() in a process of its own started with `env`, as a service process reads its trust settings at start. */
 async function reachFrom(env: Record<string, string>, how: 'as-given' | 'as-the-service-connects') {

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { START } from '../../src/stores/ports';
 import { openSqliteStores } from '../../src/stores/sqlite';
 import { activePartner, Partner } from '../support/credentials';
-import { register } from './support/clients';
+import { register } from './support/developer-client';
 import { duplicates, repeated } from './support/ledger';
 import { caughtUp, expectReadModelsEqualRebuild } from './support/read-models';
 import { freePort } from '../support/service-process';

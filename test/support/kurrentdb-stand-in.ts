@@ -10,7 +10,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  Metadata,
   Server,
   ServerCredentials,
   status,
@@ -34,10 +33,20 @@ import {
   ReadReq,
   ReadResp,
 } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
-import { Status } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/status_pb';
 import { Empty as GoogleEmpty } from 'google-protobuf/google/protobuf/empty_pb';
 import { TcpFaultProxy } from './tcp-faults';
-import { StandInLog, toRecordedEvent, type Expected, type Proposed, type Stored } from './stand-in-log';
+import { StandInLog, type Expected, type Proposed, type Stored } from './stand-in-log';
+import {
+  answerError,
+  eventResponse,
+  expectedOf,
+  grpcError,
+  streamName,
+  toProposed,
+  wrongVersionStatus,
+  type Fault,
+  type UUIDOption,
+} from './stand-in-messages';
 
 export interface StandInOptions {
   /** PEM key and certificate: the stand-in then speaks TLS (tls=true in the URL). */
@@ -166,7 +175,7 @@ export class KurrentDbStandIn {
     const send = (event: Stored, all: boolean) => call.write(eventResponse(event, all, uuids));
     if (options.hasStream()) {
       const streamOptions = options.getStream() as ReadReq.Options.StreamOptions;
-      const stream = Buffer.from(streamOptions.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
+      const stream = streamName(streamOptions.getStreamIdentifier());
       const events = this.log.stream(stream);
       if (events.length === 0) {
         call.write(
@@ -181,9 +190,7 @@ export class KurrentDbStandIn {
         : streamOptions.hasEnd()
           ? BigInt(events.length)
           : -1n;
-      const chosen = backwards
-        ? events.filter((e) => e.revision <= from).reverse()
-        : events.filter((e) => e.revision >= (from < 0n ? 0n : from));
+      const chosen = this.log.readStream(stream, from, backwards);
       const sent = chosen.slice(0, count);
       for (const event of sent) send(event, false);
       return this.endRead(call, sent.length);
@@ -197,12 +204,9 @@ export class KurrentDbStandIn {
         Object.assign(new Error('Trying to read from an invalid position.'), { code: status.UNKNOWN }),
       );
     }
-    const chosen = backwards
-      ? this.log
-          .all()
-          .filter((e) => all.hasEnd() || position === undefined || e.position <= position)
-          .reverse()
-      : this.log.all().filter((e) => all.hasStart() || position === undefined || e.position >= position);
+    // Backwards from the end, or forwards from the start, is the whole log.
+    const whole = backwards ? all.hasEnd() : all.hasStart();
+    const chosen = this.log.readAll(whole ? undefined : position, backwards);
     const sent = chosen.slice(0, count);
     for (const event of sent) send(event, true);
     this.endRead(call, sent.length);
@@ -228,14 +232,8 @@ export class KurrentDbStandIn {
     call.on('data', (req: AppendReq) => {
       const options = req.getOptions();
       if (options) {
-        stream = Buffer.from(options.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
-        expected = options.hasRevision()
-          ? BigInt(options.getRevision())
-          : options.hasNoStream()
-            ? 'no_stream'
-            : options.hasStreamExists()
-              ? 'stream_exists'
-              : 'any';
+        stream = streamName(options.getStreamIdentifier());
+        expected = expectedOf(options.hasRevision() ? options.getRevision() : undefined, options);
       }
       const message = req.getProposedMessage();
       if (message) proposed.push(toProposed(message));
@@ -271,14 +269,8 @@ export class KurrentDbStandIn {
       const options = req.getOptions();
       const entry = pending.get(id) ?? { stream: '', expected: 'any' as Expected, proposed: [] };
       if (options) {
-        entry.stream = Buffer.from(options.getStreamIdentifier()?.getStreamName_asU8() ?? []).toString('utf8');
-        entry.expected = options.hasStreamPosition()
-          ? BigInt(options.getStreamPosition())
-          : options.hasNoStream()
-            ? 'no_stream'
-            : options.hasStreamExists()
-              ? 'stream_exists'
-              : 'any';
+        entry.stream = streamName(options.getStreamIdentifier());
+        entry.expected = expectedOf(options.hasStreamPosition() ? options.getStreamPosition() : undefined, options);
       }
       for (const message of req.getProposedMessagesList()) entry.proposed.push(toProposed(message));
       pending.set(id, entry);
@@ -303,53 +295,4 @@ export class KurrentDbStandIn {
     for (const { call, uuids } of this.#subscriptions)
       for (const event of events) call.write(eventResponse(event, true, uuids));
   }
-}
-
-type UUIDOption = 'string' | 'structured';
-
-/**
- * A gRPC error answered to the call: at once, or (reads only) after `afterEvents` events were
- * sent, as a server failing in the middle of a read does; or `lose-answer` (appends).
- */
-export type Fault =
-  { code: status; details?: string; metadata?: Record<string, string>; afterEvents?: number } | 'lose-answer';
-
-/**
- * Ends a read with a gRPC status, as a server does. destroy(error) would not: the stream is gone
- * before its status is sent, so the client waits on a call that never ends.
- */
-function answerError(call: ReadCall, error: Error): void {
-  call.emit('error', error);
-}
-
-function grpcError(fault: Exclude<Fault, 'lose-answer'>): Error {
-  const metadata = new Metadata();
-  for (const [key, value] of Object.entries(fault.metadata ?? {})) metadata.set(key, value);
-  return Object.assign(new Error(fault.details ?? 'injected fault'), {
-    code: fault.code,
-    details: fault.details ?? 'injected fault',
-    metadata,
-  });
-}
-
-function toProposed(message: AppendReq.ProposedMessage): Proposed {
-  return {
-    id: message.getId()?.getString() ?? randomUUID(),
-    type: message.getMetadataMap().get('type') ?? '',
-    contentType: message.getMetadataMap().get('content-type') ?? 'application/json',
-    data: Buffer.from(message.getData_asU8()),
-    metadata: Buffer.from(message.getCustomMetadata_asU8()),
-  };
-}
-
-function eventResponse(event: Stored, all: boolean, uuids: UUIDOption): ReadResp {
-  const read = new ReadResp.ReadEvent().setEvent(toRecordedEvent(event, uuids));
-  if (all) read.setCommitPosition(event.position.toString());
-  else read.setNoPosition(new Empty());
-  return new ReadResp().setEvent(read);
-}
-
-/** A batch append refused for its expected version (google.rpc code 9); the adapter never sends batches, so no details. */
-function wrongVersionStatus(): Status {
-  return new Status().setCode(9).setMessage('wrong expected version');
 }

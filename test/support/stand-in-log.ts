@@ -39,6 +39,26 @@ export class StandInLog {
     return this.#events.filter((event) => event.stream === name);
   }
 
+  /**
+   * A stream's events as a read of it returns them: forwards from revision `from` (-1, its start), or
+   * backwards from it.
+   */
+  readStream(name: string, from: bigint, backwards: boolean): Stored[] {
+    const events = this.stream(name);
+    return backwards
+      ? events.filter((e) => e.revision <= from).reverse()
+      : events.filter((e) => e.revision >= (from < 0n ? 0n : from));
+  }
+
+  /** $all as a read of it returns it: forwards from `position` or backwards from it, the whole log without one. */
+  readAll(position: bigint | undefined, backwards: boolean): Stored[] {
+    return backwards
+      ? this.all()
+          .filter((e) => position === undefined || e.position <= position)
+          .reverse()
+      : this.all().filter((e) => position === undefined || e.position >= position);
+  }
+
   head(): bigint | undefined {
     return this.#events.at(-1)?.position;
   }

@@ -40,3 +40,9 @@ export function accountOf(ctx: AppContext, side: SignInSide): { account: Account
 
 export const actorOf = (ctx: AppContext, side: SignInSide, id: number): CommandContext =>
   commandContext(ctx, { kind: side, id });
+
+/** The signed-in account on `side`, and its holder as the actor of a command on it. */
+export function ownAccount(ctx: AppContext, side: SignInSide): { account: Account; by: CommandContext } {
+  const { account } = accountOf(ctx, side);
+  return { account, by: actorOf(ctx, side, account.account_id) };
+}

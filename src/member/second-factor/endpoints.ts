@@ -12,7 +12,16 @@ import { emptyBody } from '../../shared/http/validate';
 import { Account } from './events';
 import { beginTotp, confirmTotp, secondFactorOf, useSecondFactor } from './factors';
 import { removalEndpoint } from './removal-endpoint';
-import { accountOf, actorOf, BASE, codeSchema, recoveryCodeSchema, SecondFactorDeps, WHOSE } from './caller';
+import {
+  accountOf,
+  actorOf,
+  BASE,
+  codeSchema,
+  ownAccount,
+  recoveryCodeSchema,
+  SecondFactorDeps,
+  WHOSE,
+} from './caller';
 
 const wrongCode: Refusal = {
   status: 422,
@@ -57,14 +66,8 @@ function enrolmentEndpoints(side: SignInSide, deps: SecondFactorDeps): Endpoint[
         },
       ],
       handler: async (ctx) => {
-        const { account } = accountOf(ctx, side);
-        const begun = await beginTotp(
-          deps.events,
-          deps.sealer,
-          account,
-          deps.issuer,
-          actorOf(ctx, side, account.account_id),
-        );
+        const { account, by } = ownAccount(ctx, side);
+        const begun = await beginTotp(deps.events, deps.sealer, account, deps.issuer, by);
         rememberPosition(ctx, begun.position);
         return {
           data: { secret: begun.secret, otpauth_uri: begun.otpauth_uri },
@@ -87,14 +90,8 @@ function enrolmentEndpoints(side: SignInSide, deps: SecondFactorDeps): Endpoint[
         { status: 422, reasons: ['code_already_used'], when: 'code_already_used: this code was used already' },
       ],
       handler: async (ctx, { body }) => {
-        const { account } = accountOf(ctx, side);
-        const confirmed = await confirmTotp(
-          deps.events,
-          deps.sealer,
-          account,
-          body.code,
-          actorOf(ctx, side, account.account_id),
-        );
+        const { account, by } = ownAccount(ctx, side);
+        const confirmed = await confirmTotp(deps.events, deps.sealer, account, body.code, by);
         rememberPosition(ctx, confirmed.position);
         secondFactorEnrolled(ctx, side);
         return {

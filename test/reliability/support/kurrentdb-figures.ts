@@ -12,6 +12,7 @@ import { status } from '@grpc/grpc-js';
 import { withStoreBudget } from '../../../src/stores/budget';
 import { START } from '../../../src/stores/ports';
 import { KurrentDbStandIn } from '../../support/kurrentdb-stand-in';
+import { REFUSAL_STATUSES } from './kurrentdb-fixture';
 import { freePort } from '../../support/service-process';
 import { blackHole } from '../../support/tcp-faults';
 
@@ -45,16 +46,7 @@ async function statuses(): Promise<void> {
   const peer = await KurrentDbStandIn.start();
   const store = storeOn(peer.url());
   for (let i = 0; i < 3; i++) await store.append('note-1', [{ type: 'Noted', data: {}, metadata }], 'any');
-  for (const name of [
-    'CANCELLED',
-    'UNKNOWN',
-    'DEADLINE_EXCEEDED',
-    'RESOURCE_EXHAUSTED',
-    'ABORTED',
-    'INTERNAL',
-    'UNAVAILABLE',
-    'PERMISSION_DENIED',
-  ] as const) {
+  for (const name of REFUSAL_STATUSES) {
     const code = status[name];
     for (const [what, plan, run] of [
       ['read refused', () => peer.failNext('ReadStream', { code }), () => store.readStream('note-1')],

@@ -8,6 +8,18 @@ import { EventStoreDbEventStore, type EventStoreDbOptions } from '../../../src/s
 import type { NewEvent } from '../../../src/stores/ports';
 import { KurrentDbStandIn } from '../../support/kurrentdb-stand-in';
 
+/** Every gRPC status the KurrentDB client can surface on a read or an append that is no answer (issue 45, item 4). */
+export const REFUSAL_STATUSES = [
+  'CANCELLED',
+  'UNKNOWN',
+  'DEADLINE_EXCEEDED',
+  'RESOURCE_EXHAUSTED',
+  'ABORTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'PERMISSION_DENIED',
+] as const;
+
 export class Opened {
   readonly #things: { close(): Promise<void> }[] = [];
 

@@ -8,7 +8,9 @@ import { InvalidPosition, START } from '../../../src/stores/ports';
  * 'confirmation', as the client's does): how long it waits after each drop and what it tells
  * its consumer. A server that confirms and then fails is what no server here can be made to do.
  */
-function confirmingThenFailing(clock: { now: number }, upForMs: () => number) {
+
+/** A client whose every subscription is a stream `play` then drives: events, confirmation, failure. */
+function subscribingClient(play: (stream: Readable) => void = () => undefined) {
   let subscriptions = 0;
   const client = {
     subscribeToAll: () => {
@@ -16,15 +18,21 @@ function confirmingThenFailing(clock: { now: number }, upForMs: () => number) {
       const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
         unsubscribe: async () => undefined,
       });
-      setImmediate(() => {
-        stream.emit('confirmation');
-        clock.now += upForMs();
-        stream.destroy(new UnavailableError({ code: 14, details: 'reset', message: '14 UNAVAILABLE' } as never));
-      });
+      play(stream);
       return stream;
     },
   } as unknown as KurrentDBClient;
   return { client, subscriptions: () => subscriptions };
+}
+
+function confirmingThenFailing(clock: { now: number }, upForMs: () => number) {
+  return subscribingClient((stream) =>
+    setImmediate(() => {
+      stream.emit('confirmation');
+      clock.now += upForMs();
+      stream.destroy(new UnavailableError({ code: 14, details: 'reset', message: '14 UNAVAILABLE' } as never));
+    }),
+  );
 }
 
 async function drops(count: number, upForMs: (n: number) => number) {
@@ -91,26 +99,18 @@ describe('KurrentDB subscription back-off', () => {
   });
 
   it("halts loudly, once the grace is over, when the server refuses the checkpoint as no event's position", async () => {
-    let subscriptions = 0;
-    const client = {
-      subscribeToAll: () => {
-        subscriptions += 1;
-        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
-          unsubscribe: async () => undefined,
-        });
-        // What the client makes of the server's answer to a position inside a record.
-        setImmediate(() =>
-          stream.destroy(
-            new UnknownError({
-              code: 2,
-              details: 'Trying to read from an invalid position.',
-              message: '2 UNKNOWN: Trying to read from an invalid position.',
-            } as never),
-          ),
-        );
-        return stream;
-      },
-    } as unknown as KurrentDBClient;
+    // What the client makes of the server's answer to a position inside a record.
+    const { client, subscriptions } = subscribingClient((stream) =>
+      setImmediate(() =>
+        stream.destroy(
+          new UnknownError({
+            code: 2,
+            details: 'Trying to read from an invalid position.',
+            message: '2 UNKNOWN: Trying to read from an invalid position.',
+          } as never),
+        ),
+      ),
+    );
     const checkpoint = '00000000000000000150:00000000000000000150';
     const head = '00000000000000000900:00000000000000000900';
     const dropped: unknown[] = [];
@@ -122,7 +122,7 @@ describe('KurrentDB subscription back-off', () => {
     await expect(follow.next()).rejects.toThrow(
       /not where an event of this log begins.*platform projections rebuild.*00000000000000000150/,
     );
-    expect(subscriptions).toBe(1);
+    expect(subscriptions()).toBe(1);
     expect(dropped).toEqual([]);
   });
 
@@ -135,15 +135,9 @@ describe('KurrentDB subscription back-off', () => {
       { ...base, type: 'CredentialApplied', isJson: true, data: { member_id: 1, username: 'ada' }, position: at(30) },
     ];
     const stop = new AbortController();
-    const client = {
-      subscribeToAll: () => {
-        const stream = Object.assign(new Readable({ objectMode: true, read() {} }), {
-          unsubscribe: async () => undefined,
-        });
-        for (const event of written) stream.push({ event });
-        return stream;
-      },
-    } as unknown as KurrentDBClient;
+    const { client } = subscribingClient((stream) => {
+      for (const event of written) stream.push({ event });
+    });
     const follow = followAll(client, START, stop.signal, async () => START);
     const first = await follow.next();
     stop.abort();
@@ -182,19 +176,13 @@ describe('KurrentDB subscription back-off', () => {
   it('ends without subscribing when it is stopped while the head of the log is read', async () => {
     // Found by the reliability suite: a subscription opened after the abort never heard it, and shutdown waited forever.
     const stop = new AbortController();
-    let subscriptions = 0;
-    const client = {
-      subscribeToAll: () => {
-        subscriptions += 1;
-        return Object.assign(new Readable({ objectMode: true, read() {} }), { unsubscribe: async () => undefined });
-      },
-    } as unknown as KurrentDBClient;
+    const { client, subscriptions } = subscribingClient();
     const head = async () => {
       stop.abort();
       return '00000000000000000200:00000000000000000200';
     };
     const follow = followAll(client, '00000000000000000200:00000000000000000200', stop.signal, head);
     await expect(follow.next()).resolves.toEqual({ done: true, value: undefined });
-    expect(subscriptions).toBe(0);
+    expect(subscriptions()).toBe(0);
   });
 });
