@@ -45,7 +45,9 @@ test('each screen asks the service for each thing once on its first load, and af
   await admin.goto('/ui/admin/login');
   await admin.getByLabel('Username').fill('admin');
   await admin.getByLabel('Password').fill(ADMIN_PASSWORD);
-  const adminSignedIn = await sentDuring(admin, () => admin.getByRole('button', { name: 'Sign in', exact: true }).click());
+  const adminSignedIn = await sentDuring(admin, () =>
+    admin.getByRole('button', { name: 'Sign in', exact: true }).click(),
+  );
   expect(adminSignedIn).toHaveProperty(['GET /api/v1/context']);
   expect(twice(adminSignedIn), 'administrator sign-in').toEqual([]);
   const screens = [
