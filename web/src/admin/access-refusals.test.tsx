@@ -2,6 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { Administrators } from './administrators';
 import { RoleGroupsManager } from './role-groups';
 import { envelope, serviceStandIn } from '../../test/envelope';
+import { administratorOf } from '../../test/administrator';
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 const refused = (error: string) =>
@@ -17,10 +18,10 @@ const GROUPS = [
   { id: 2, name: 'Auditors', permissions: ['access.manage', 'audit.read'], enabled: true },
 ];
 const ADMINS = [
-  { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true },
-  { id: 2, username: 'mia', is_super: false, role_id: 1, email: null, enabled: true },
-  { id: 3, username: 'aud', is_super: false, role_id: 2, email: null, enabled: true },
-  { id: 4, username: 'pete', is_super: false, role_id: 1, email: null, enabled: false },
+  administratorOf({ id: 1, username: 'admin', is_super: true, role_id: null }),
+  administratorOf({ id: 2, username: 'mia' }),
+  administratorOf({ id: 3, username: 'aud', role_id: 2 }),
+  administratorOf({ id: 4, username: 'pete', enabled: false }),
 ];
 /** mia, signed in: she holds access.manage, and nothing else. */
 const MIA = { self: 2, isSuper: false, held: new Set(['access.manage']) };

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { Administrators } from './administrators';
 import { envelope, serviceStandIn } from '../../test/envelope';
+import { administratorOf } from '../../test/administrator';
 
 const ok = (data: unknown) => envelope(200, { code: 0, message: 'ok', data });
 const ALL = new Set(['addon.view', 'audit.read', 'access.manage']);
@@ -12,34 +13,23 @@ const GROUPS = [
 ];
 
 /** The service with the super administrator and one operator; `create` answers a creation. */
-const PASSWORD_ONLY = { single_sign_on: false, second_factors: { passkeys: 0, totp: false } };
-
 function service(
   create: (body: Record<string, unknown>) => Response = (body) =>
     ok({
-      id: 3,
-      username: body.username,
-      is_super: false,
-      role_id: body.role_group_id,
-      email: null,
-      enabled: true,
-      ...PASSWORD_ONLY,
+      ...administratorOf({ id: 3, username: String(body.username), role_id: body.role_group_id as number }),
       password: 'OneTime-Password_123456',
       invitation_sent_to: null,
     }),
 ) {
   const admins = [
-    { id: 1, username: 'admin', is_super: true, role_id: null, email: null, enabled: true, ...PASSWORD_ONLY },
-    {
+    administratorOf({ id: 1, username: 'admin', is_super: true, role_id: null }),
+    administratorOf({
       id: 2,
       username: 'carol',
-      is_super: false,
-      role_id: 1,
       email: 'carol@example.com',
-      enabled: true,
       single_sign_on: true,
       second_factors: { passkeys: 2, totp: false },
-    },
+    }),
   ];
   const bodies: Record<string, unknown>[] = [];
   const calls = serviceStandIn(async ({ pathname: path }, request) => {
