@@ -68,16 +68,12 @@ export class ContractChecker {
   }
 
   /**
-   * Built at the first answer judged, not with the platform: the build takes one to three seconds
-   * on a busy machine, which every start of a test platform paid, also where no request is sent
-   * (a start that must be refused, a checkpointer's restart).
+   * Built at the first answer judged, not with the platform, and added to the validator as
+   * `contract`, which every reference of check() points into: the build takes one to three seconds
+   * on a busy machine, which every start of a test platform paid, also where no request is sent (a
+   * start that must be refused, a checkpointer's restart).
    */
   get document(): Document {
-    return this.contractInAjv();
-  }
-
-  /** The document, added to the validator under the name `contract`, which every reference of check() points into. */
-  private contractInAjv(): Document {
     if (!this.built) {
       // Closed: a field the service sends and the contract does not name fails the test.
       this.built = contractOf(this.endpoints, REGISTRY.openApiRefusals, { closedAnswers: true });
@@ -190,7 +186,8 @@ export class ContractChecker {
   private check(ref: string, body: unknown, where: string): string[] {
     let validate = this.validators.get(ref);
     if (!validate) {
-      this.contractInAjv();
+      // A refusal of no route is judged before anything else has asked for the document.
+      void this.document;
       validate = this.ajv.compile({ $ref: `contract${ref}` });
       this.validators.set(ref, validate);
     }

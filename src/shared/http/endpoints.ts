@@ -233,12 +233,11 @@ export function restrictionsOf(
 function callerChecksOf(endpoint: Endpoint, guards: Guards): Middleware<AppState>[] {
   const { caller } = endpoint;
   const checks: Middleware<AppState>[] = [];
-  const identity =
-    caller.kind === 'member' ? guards.member : caller.kind === 'admin' ? guards.admin(caller.permission) : null;
-  if (identity && (caller.kind === 'member' || caller.kind === 'admin'))
+  if (caller.kind === 'member' || caller.kind === 'admin') {
+    const identity = caller.kind === 'member' ? guards.member : guards.admin(caller.permission);
     checks.push(endpoint.endsPendingSignIn ? orPendingSignIn(caller.kind, identity) : identity);
-  if (caller.kind === 'member' || caller.kind === 'admin')
     for (const restriction of restrictionsOf(endpoint)) checks.push(refuseWhileRestricted(restriction, caller.kind));
+  }
   if (isLimitedMemberWrite(endpoint)) checks.push(guards.memberWrite);
   if (caller.kind === 'partner') checks.push(guards.partner(caller.scope));
   return checks;

@@ -216,7 +216,10 @@ export async function logOutOfSession(ctx: AppContext, side: 'member' | 'admin')
   const without = (data: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(data).filter(([key]) => key !== side));
   await changeSession(ctx, {
-    change: (current) => ({ ...without({ ...withoutPendingSignIns(current, [side]) }), csrf_token }),
+    change: (current) => {
+      const { [side]: _out, ...rest } = withoutPendingSignIns(current, [side]);
+      return { ...rest, csrf_token };
+    },
     successor: without,
   });
 }
