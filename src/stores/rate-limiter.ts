@@ -11,6 +11,10 @@ export function libraryOptions(policy: LimitPolicy) {
     points: policy.points,
     duration: policy.windowSeconds,
     blockDuration: policy.blockSeconds,
+    // A key over a limit without a block stays refused until its window ends: the process remembers
+    // that and stops asking the store, so a flood past the limit (wrong API keys by the thousand)
+    // costs no write each. (With a block, the library must write the block.)
+    inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
   };
 }
 

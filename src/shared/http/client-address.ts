@@ -10,9 +10,14 @@ export type AddressKey = (address: string) => string;
  * would hold 2^64 buckets of every limit. IPv6 addresses are counted per prefix of
  * `IPV6_PREFIX_BITS` bits; an IPv4 address (an IPv4-mapped one too) by itself.
  */
+/** An IPv4 address as a socket gives it, its own key: parsed, it would come out as it went in. */
+const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 export function addressKeyOf(settings: Pick<Settings, 'IPV6_PREFIX_BITS'>): AddressKey {
   const bits = settings.IPV6_PREFIX_BITS;
   return (address) => {
+    // Every refused partner call asks this: parsing took a twentieth of a 401's CPU.
+    if (CANONICAL_IPV4.test(address)) return address;
     if (!ipaddr.isValid(address)) return address;
     const ip = ipaddr.process(address);
     if (ip.kind() === 'ipv4') return ip.toString();

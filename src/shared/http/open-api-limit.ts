@@ -42,13 +42,18 @@ export function openApiQuota(limiter: RateLimiter, policy: LimitPolicy): Partner
   return (apiid) => andThen(limiter.consume(apiid), countOf);
 }
 
-/** Open-API calls refused for their credential, per client address: shared by every process, as the login limits are. */
+/**
+ * Open-API calls refused for their credential, per client address; hot as the API ids' quota is: a
+ * count in the shared SQLite file made every 401 cost four times the CPU of an accepted call
+ * (docs/performance.md), which a flood of made-up keys would spend.
+ */
 export function credentialFailuresPolicy(settings: Settings): LimitPolicy {
   return {
     name: 'open-api-credential-failures',
     points: settings.OPEN_API_CREDENTIAL_FAILURE_LIMIT,
     windowSeconds: settings.OPEN_API_CREDENTIAL_FAILURE_WINDOW_SECONDS,
     blockSeconds: 0,
+    hot: true,
   };
 }
 

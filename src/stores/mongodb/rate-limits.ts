@@ -48,9 +48,6 @@ function mongoCounter(db: Db, policy: LimitPolicy): RateLimiterMongo {
     tableName: COLLECTION,
     // Built once at start-up (buildRateLimitIndexes): the library would otherwise build them in the background and only print a failure.
     disableIndexesCreation: true,
-    // A key over a limit without a block stays refused until its window ends: this instance
-    // remembers that and stops asking MongoDB. (With a block, the library must write the block.)
-    inMemoryBlockOnConsumed: policy.blockSeconds === 0 ? policy.points + 1 : 0,
   });
 }
 
