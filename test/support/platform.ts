@@ -14,7 +14,6 @@ import { createHttpServer } from '../../src/shared/http/server';
 import { createLogger } from '../../src/log';
 import { parseStoreConfig } from '../../src/stores/config';
 import { RecordedEvent, START, Stores } from '../../src/stores/ports';
-import { openProductionStores } from '../../src/stores/production';
 import { openSqliteStores } from '../../src/stores/sqlite';
 
 export interface TestPlatform {
@@ -46,6 +45,8 @@ async function openTestStores(dir: string): Promise<Stores> {
   if (config.mode === 'embedded') return openSqliteStores(dir);
   const database = `platform_test_${basename(dir).replace(/[^A-Za-z0-9]/g, '_')}`;
   const mongoUrl = config.mongoUrl.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${database}`);
+  // Loaded only here, as src/stores/index.ts does: the two clients cost every platform test file 0.2 s to load.
+  const { openProductionStores } = await import('../../src/stores/production');
   return openProductionStores({ ...config, mongoUrl }, pino({ level: 'silent' }));
 }
 
