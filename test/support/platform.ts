@@ -46,8 +46,9 @@ async function openTestStores(dir: string): Promise<Stores> {
   const database = `platform_test_${basename(dir).replace(/[^A-Za-z0-9]/g, '_')}`;
   const mongoUrl = config.mongoUrl.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${database}`);
   // Loaded only here, as src/stores/index.ts does: the two clients cost every platform test file 0.2 s to load.
-  const { openProductionStores } = await import('../../src/stores/production');
-  return openProductionStores({ ...config, mongoUrl }, pino({ level: 'silent' }));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand; see above
+  const production = require('../../src/stores/production') as typeof import('../../src/stores/production');
+  return production.openProductionStores({ ...config, mongoUrl }, pino({ level: 'silent' }));
 }
 
 /** A real service on a random loopback port, on a fresh data directory. */
