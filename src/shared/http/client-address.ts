@@ -5,14 +5,14 @@ import type { Settings } from '../../config';
 /** The key a client address is counted under by the per-address limits. */
 export type AddressKey = (address: string) => string;
 
+/** An IPv4 address as a socket gives it, its own key: parsed, it would come out as it went in. */
+const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /**
  * One IPv6 subscriber is handed a whole prefix (a /64 at least, RFC 6177): counted per address, it
  * would hold 2^64 buckets of every limit. IPv6 addresses are counted per prefix of
  * `IPV6_PREFIX_BITS` bits; an IPv4 address (an IPv4-mapped one too) by itself.
  */
-/** An IPv4 address as a socket gives it, its own key: parsed, it would come out as it went in. */
-const CANONICAL_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
 export function addressKeyOf(settings: Pick<Settings, 'IPV6_PREFIX_BITS'>): AddressKey {
   const bits = settings.IPV6_PREFIX_BITS;
   return (address) => {
